@@ -1,0 +1,180 @@
+/**
+ * The JSON contract between `<wallet-pay-button>` and the merchant's own server (the "book proxy").
+ *
+ * The element POSTs JSON to `{endpoint}/book`, `{endpoint}/status` and `{endpoint}/cancel`. Every
+ * answer uses the payment service's envelopes: success `{ code, message, data }` with a 2xx status,
+ * failure `{ code, error_message }` with a non-2xx status. This module holds only types and constants,
+ * so the element, the server kit and the sandbox share one definition and none pulls in the others.
+ */
+
+/** Every status a booking can have (spec, "States and transitions"). */
+export const PAYMENT_STATUSES = ['BOOKED', 'SUCCESS', 'PENDING', 'FAILED', 'CANCELED', 'REVERTED'] as const;
+
+/** A booking's status. */
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** Statuses that end a payment; the shopper is routed on these. */
+export const FINAL_STATUSES: readonly PaymentStatus[] = ['SUCCESS', 'FAILED', 'CANCELED', 'REVERTED'];
+
+/** Statuses that send the shopper to the merchant's failure page. */
+export const FAILURE_STATUSES: readonly PaymentStatus[] = ['FAILED', 'CANCELED', 'REVERTED'];
+
+/** Statuses a cancel request may still move to `CANCELED`. */
+export const CANCELLABLE_STATUSES: readonly PaymentStatus[] = ['BOOKED', 'PENDING'];
+
+/** True when a value is one of the spec's status strings. */
+export function isPaymentStatus(value: unknown): value is PaymentStatus {
+  return typeof value === 'string' && (PAYMENT_STATUSES as readonly string[]).includes(value);
+}
+
+/** True when a status ends the payment. */
+export function isFinalStatus(status: PaymentStatus): boolean {
+  return FINAL_STATUSES.includes(status);
+}
+
+/**
+ * Response codes. The spec's own codes keep their meaning; the rest are our choice (one code per
+ * condition, all in the `IP-` family), each with the HTTP status it is sent with.
+ */
+export const CODES = {
+  /** Booking created; status fetched. */
+  OK: 'IP-201',
+  /** Booking cancelled. */
+  CANCELLED: 'IP-210',
+  /** Signature invalid (spec). */
+  INVALID_SIGNATURE: 'IP-400',
+  /** Booking already processed: completed, failed, expired or reverted (spec). */
+  ALREADY_PROCESSED: 'IP-410',
+  /** Merchant authentication failed: unknown product code. */
+  UNKNOWN_MERCHANT: 'IP-401',
+  /** The request's body is not a JSON object, or a field is missing, extra or malformed. */
+  INVALID_REQUEST: 'IP-422',
+  /** `signed_field_names` does not list exactly the operation's signed fields. */
+  INVALID_SIGNED_FIELDS: 'IP-423',
+  /** No booking with that id (or the id and correlation id do not belong together). */
+  UNKNOWN_BOOKING: 'IP-404',
+  /** A `transaction_uuid` or `Idempotency-Key` reused with different content. */
+  IDEMPOTENCY_CONFLICT: 'IP-409',
+  /** The merchant's order is unknown or cannot be paid. */
+  UNKNOWN_ORDER: 'IP-424',
+  /** The request is not `POST`. */
+  METHOD_NOT_ALLOWED: 'IP-405',
+  /** The content type is not `application/json`. */
+  UNSUPPORTED_MEDIA_TYPE: 'IP-415',
+  /** The body is larger than the limit. */
+  PAYLOAD_TOO_LARGE: 'IP-413',
+  /** No such endpoint. */
+  NOT_FOUND: 'IP-444',
+  /** The payment service could not be reached, or answered with something unusable. */
+  UPSTREAM_UNAVAILABLE: 'IP-502',
+  /** The payment service did not answer in time. */
+  UPSTREAM_TIMEOUT: 'IP-504',
+  /** An unexpected error on the server. */
+  INTERNAL: 'IP-500',
+} as const;
+
+/** One of the response codes above. */
+export type ResponseCode = (typeof CODES)[keyof typeof CODES];
+
+/** HTTP status sent with each failure code (success codes go with 200). */
+export const HTTP_STATUS_OF_CODE: Readonly<Record<ResponseCode, number>> = {
+  'IP-201': 200,
+  'IP-210': 200,
+  'IP-400': 401,
+  'IP-410': 409,
+  'IP-401': 401,
+  'IP-422': 422,
+  'IP-423': 422,
+  'IP-404': 404,
+  'IP-409': 409,
+  'IP-424': 422,
+  'IP-405': 405,
+  'IP-415': 415,
+  'IP-413': 413,
+  'IP-444': 404,
+  'IP-502': 502,
+  'IP-504': 504,
+  'IP-500': 500,
+};
+
+/** The spec's success envelope. */
+export interface SuccessEnvelope<T> {
+  code: string;
+  message: string;
+  data: T;
+}
+
+/** The spec's failure envelope. */
+export interface FailureEnvelope {
+  code: string;
+  error_message: string;
+}
+
+/** Which path a booking is for: the wallet app (mobile) or the provider's web payment page (desktop). */
+export type Channel = 'app' | 'web';
+
+/** A JSON value, as the merchant's order may hold. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** The merchant's order reference, sent as-is: an object the merchant chooses, e.g. `{ "id": "A-1001" }`. */
+export type OrderReference = { [key: string]: JsonValue };
+
+/** Header carrying one value per payment attempt; a retry of the same attempt sends the same value. */
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
+/**
+ * `POST {endpoint}/book` body. It never carries a price: the server takes the amount from its own
+ * order record.
+ */
+export interface BookRequest {
+  channel: Channel;
+  order: OrderReference;
+}
+
+/** How the browser reaches the provider's web payment page. */
+export interface WebPaymentInstruction {
+  /** Absolute URL of the page. */
+  url: string;
+  /** `GET` navigates to `url`; `POST` submits `fields` to it as a form. */
+  method: 'GET' | 'POST';
+  /** Form fields for `POST` (signed on the server). */
+  fields?: Record<string, string>;
+}
+
+/** `data` of a successful book answer. */
+export interface BookResult {
+  booking_id: string;
+  correlation_id: string;
+  channel: Channel;
+  /** Present for the `app` channel: the address that opens the wallet app. */
+  deeplink?: string;
+  /** Present for the `web` channel. */
+  web_payment?: WebPaymentInstruction;
+}
+
+/** `POST {endpoint}/status` body. The correlation id proves the caller holds the booking. */
+export interface StatusRequest {
+  booking_id: string;
+  correlation_id: string;
+}
+
+/** `data` of a successful status answer. */
+export interface StatusResult {
+  booking_id: string;
+  correlation_id: string;
+  status: PaymentStatus;
+  /** Last update, `YYYY-MM-DD HH:MM:SS`, as the service reports it. */
+  updated_at?: string;
+}
+
+/** `POST {endpoint}/cancel` body. */
+export interface CancelRequest {
+  booking_id: string;
+  correlation_id: string;
+}
+
+/** `data` of a successful cancel answer. */
+export interface CancelResult {
+  booking_id: string;
+  status: PaymentStatus;
+}
