@@ -1,0 +1,209 @@
+/**
+ * Talks to the merchant's proxy (`{endpoint}/book|status|cancel`) with an injected `fetch`, so it runs
+ * anywhere and is tested as plain functions. Every failure becomes one typed {@link BookingError}.
+ */
+import {
+  IDEMPOTENCY_HEADER,
+  isPaymentStatus,
+  type BookRequest,
+  type BookResult,
+  type CancelRequest,
+  type CancelResult,
+  type FailureEnvelope,
+  type StatusRequest,
+  type StatusResult,
+  type WebPaymentInstruction,
+} from './contract.js';
+
+/** What went wrong with a request to the merchant's proxy. */
+export type BookingErrorKind =
+  | 'timeout'
+  | 'network'
+  | 'offline'
+  | 'http'
+  | 'invalid-json'
+  | 'invalid-response';
+
+/** A failed request to the merchant's proxy. */
+export class BookingError extends Error {
+  override readonly name = 'BookingError';
+  constructor(
+    /** The kind of failure; the element picks its message from it. */
+    readonly kind: BookingErrorKind,
+    message: string,
+    /** HTTP status, when an answer arrived. */
+    readonly status?: number,
+    /** The failure envelope's `code`, when the answer carried one (e.g. `IP-410`). */
+    readonly code?: string,
+    /** The failure envelope's `error_message`, for logs: never shown to the shopper as-is. */
+    readonly serverMessage?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The `fetch` shape the client needs. */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Options of {@link createBookingClient}. */
+export interface BookingClientOptions {
+  /** Base URL of the merchant's proxy (absolute). */
+  endpoint: string | URL;
+  /** The `fetch` to use; injected so tests and non-browser hosts choose. */
+  fetch: FetchLike;
+  /** Timeout of a book request, in ms (the app channel needs well under 5 s). */
+  bookTimeoutMs: number;
+  /** Timeout of status and cancel requests, in ms. */
+  requestTimeoutMs: number;
+  /** Reports whether the device is online (e.g. `() => navigator.onLine`); online when absent. */
+  isOnline?: () => boolean;
+}
+
+/** The three operations of the contract. */
+export interface BookingClient {
+  /** Books a payment; `idempotencyKey` is the attempt's key, the same on a retry. */
+  book(request: BookRequest, idempotencyKey: string): Promise<BookResult>;
+  /** Asks the status of a booking. */
+  status(request: StatusRequest): Promise<StatusResult>;
+  /** Cancels a booking; a refusal because it is already processed throws with code `IP-410`. */
+  cancel(request: CancelRequest): Promise<CancelResult>;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function nonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0;
+}
+
+function missing(field: string): never {
+  throw new BookingError('invalid-response', `The answer is missing or has a malformed "${field}".`);
+}
+
+/** Joins the endpoint and an operation name, keeping any path prefix of the endpoint. */
+function operationUrl(endpoint: string | URL, operation: string): string {
+  const base = new URL(endpoint);
+  base.pathname = `${base.pathname.replace(/\/+$/, '')}/${operation}`;
+  return base.href;
+}
+
+/** Creates a client for one merchant proxy. */
+export function createBookingClient(options: BookingClientOptions): BookingClient {
+  const isOnline = options.isOnline ?? (() => true);
+
+  async function post(operation: string, body: unknown, timeoutMs: number, headers: Record<string, string> = {}): Promise<Json> {
+    if (!isOnline()) throw new BookingError('offline', 'The device is offline.');
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    try {
+      let response: Response;
+      try {
+        response = await options.fetch(operationUrl(options.endpoint, operation), {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers },
+          body: JSON.stringify(body),
+          signal: controller.signal,
+          credentials: 'same-origin',
+          // A booking must never be served from a cache or followed to another origin.
+          cache: 'no-store',
+          redirect: 'error',
+        });
+      } catch (cause) {
+        if (timedOut) throw new BookingError('timeout', `No answer from ${operation} within ${timeoutMs} ms.`);
+        if (!isOnline()) throw new BookingError('offline', 'The device is offline.');
+        throw new BookingError('network', `The ${operation} request failed: ${String(cause)}`);
+      }
+      let text: string;
+      try {
+        text = await response.text();
+      } catch {
+        if (timedOut) throw new BookingError('timeout', `No answer from ${operation} within ${timeoutMs} ms.`);
+        throw new BookingError('network', `The ${operation} answer was cut off.`);
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        if (!response.ok) {
+          throw new BookingError('http', `The ${operation} request failed with HTTP ${response.status}.`, response.status);
+        }
+        throw new BookingError('invalid-json', `The ${operation} answer is not JSON.`, response.status);
+      }
+      if (!response.ok) {
+        const envelope = isObject(parsed) ? (parsed as Partial<FailureEnvelope>) : {};
+        throw new BookingError(
+          'http',
+          `The ${operation} request failed with HTTP ${response.status}${nonEmptyString(envelope.code) ? ` (${envelope.code})` : ''}.`,
+          response.status,
+          nonEmptyString(envelope.code) ? envelope.code : undefined,
+          typeof envelope.error_message === 'string' ? envelope.error_message : undefined,
+        );
+      }
+      if (!isObject(parsed) || !isObject(parsed.data)) missing('data');
+      return parsed.data;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    async book(request, idempotencyKey) {
+      const data = await post('book', request, options.bookTimeoutMs, { [IDEMPOTENCY_HEADER]: idempotencyKey });
+      return parseBookResult(data, request.channel);
+    },
+    async status(request) {
+      const data = await post('status', request, options.requestTimeoutMs);
+      if (!nonEmptyString(data.booking_id)) missing('booking_id');
+      if (!nonEmptyString(data.correlation_id)) missing('correlation_id');
+      if (!isPaymentStatus(data.status)) missing('status');
+      const result: StatusResult = { booking_id: data.booking_id, correlation_id: data.correlation_id, status: data.status };
+      if (typeof data.updated_at === 'string') result.updated_at = data.updated_at;
+      return result;
+    },
+    async cancel(request) {
+      const data = await post('cancel', request, options.requestTimeoutMs);
+      if (!nonEmptyString(data.booking_id)) missing('booking_id');
+      if (!isPaymentStatus(data.status)) missing('status');
+      return { booking_id: data.booking_id, status: data.status };
+    },
+  };
+}
+
+/** Validates a book answer's `data` for the channel that was asked for. */
+export function parseBookResult(data: Json, channel: BookRequest['channel']): BookResult {
+  if (!nonEmptyString(data.booking_id)) missing('booking_id');
+  if (!nonEmptyString(data.correlation_id)) missing('correlation_id');
+  if (data.channel !== undefined && data.channel !== channel) missing('channel');
+  const result: BookResult = { booking_id: data.booking_id, correlation_id: data.correlation_id, channel };
+  if (channel === 'app') {
+    if (!nonEmptyString(data.deeplink)) missing('deeplink');
+    result.deeplink = data.deeplink;
+  } else {
+    result.web_payment = parseWebPayment(data.web_payment);
+  }
+  return result;
+}
+
+function parseWebPayment(value: unknown): WebPaymentInstruction {
+  if (!isObject(value)) missing('web_payment');
+  if (!nonEmptyString(value.url)) missing('web_payment.url');
+  if (value.method !== 'GET' && value.method !== 'POST') missing('web_payment.method');
+  const instruction: WebPaymentInstruction = { url: value.url, method: value.method };
+  if (value.fields !== undefined) {
+    if (!isObject(value.fields)) missing('web_payment.fields');
+    const fields: Record<string, string> = {};
+    for (const [name, field] of Object.entries(value.fields)) {
+      if (typeof field !== 'string') missing(`web_payment.fields.${name}`);
+      fields[name] = field;
+    }
+    instruction.fields = fields;
+  }
+  return instruction;
+}

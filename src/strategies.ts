@@ -1,0 +1,51 @@
+/**
+ * One strategy per environment: which channel it books and what it does with the booking. The flow
+ * picks one by the resolved environment instead of branching on it everywhere.
+ */
+import type { Channel } from './contract.js';
+import type { Environment } from './environment.js';
+import type { BookedAttempt } from './flow.js';
+
+/** What a strategy may ask of the flow. */
+export interface StrategyContext {
+  /** Books on `channel`; resolves `null` when the booking failed (the flow already shows why). */
+  book(channel: Channel): Promise<BookedAttempt | null>;
+  /** Follows the web-payment instruction as a top-level navigation. */
+  followWebPayment(attempt: BookedAttempt): void;
+  /** Opens the wallet app now (inside the click's activation) and arms the fallback panel. */
+  openApp(attempt: BookedAttempt): void;
+  /** Hands the payment to the app around a WebView: no booking, no navigation. */
+  handOver(): void;
+}
+
+/** The payment path of one environment. */
+export interface PaymentStrategy {
+  /** The channel it books, or `null` when it books nothing. */
+  readonly channel: Channel | null;
+  /** Runs the path. */
+  start(context: StrategyContext): Promise<void>;
+}
+
+/** The three strategies, by environment. */
+export const STRATEGIES: Readonly<Record<Environment, PaymentStrategy>> = {
+  desktop: {
+    channel: 'web',
+    async start(context) {
+      const attempt = await context.book('web');
+      if (attempt) context.followWebPayment(attempt);
+    },
+  },
+  mobile: {
+    channel: 'app',
+    async start(context) {
+      const attempt = await context.book('app');
+      if (attempt) context.openApp(attempt);
+    },
+  },
+  webview: {
+    channel: null,
+    async start(context) {
+      context.handOver();
+    },
+  },
+};
