@@ -1,0 +1,323 @@
+/**
+ * The sandbox's two HTTP front ends on `node:http`: the service origin ({base_url}: the three API
+ * operations, the web payment page, the admin control) and the links origin ({links_url}: the wallet
+ * page the deeplinks open). Transport rules live here (method, path, content type, body size);
+ * booking rules live in `service.ts`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CODES, HTTP_STATUS_OF_CODE, type ResponseCode } from '../contract.js';
+import { verifySignature } from '../server/signature.js';
+import type { ActionResult, Operation, SandboxBooking, SandboxService } from './service.js';
+import { closedPage, messagePage, paymentPage, type PageKind } from './pages.js';
+
+/** Largest request body read (64 KiB); larger bodies get IP-413. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** Fields the web payment page's form POST signs (no API operation accepts this set). */
+export const WEB_PAYMENT_SIGNED_FIELDS = 'booking_id,correlation_id';
+
+// Past this the connection is dropped instead of drained: nobody legitimately sends it.
+const DRAIN_LIMIT_BYTES = 8 * 1024 * 1024;
+
+const API_PREFIX = '/api/client/intent/payment/';
+const OPERATIONS: readonly Operation[] = ['book', 'status', 'cancel'];
+
+const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+/** What the HTTP layer needs from the sandbox. */
+export interface HttpContext {
+  service: SandboxService;
+  accessKey: string;
+  log: (line: string) => void;
+  /** Called after a page action or an admin call changed a booking's status. */
+  onStatusChange: (booking: SandboxBooking, notify: boolean) => void;
+}
+
+class BodyTooLarge extends Error {}
+
+/** A path segment decoded; a malformed escape is kept as it is (it then matches no booking). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let tooLarge = false;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > DRAIN_LIMIT_BYTES) {
+      req.destroy();
+      break;
+    }
+    // Keep reading (and discarding) so the client gets the 413 instead of a reset connection.
+    if (size > MAX_BODY_BYTES) tooLarge = true;
+    else chunks.push(chunk);
+  }
+  if (tooLarge || size > MAX_BODY_BYTES) throw new BodyTooLarge();
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function mediaType(req: IncomingMessage): { type: string; charset?: string } {
+  const [type = '', ...params] = (req.headers['content-type'] ?? '').split(';');
+  const charset = params
+    .map((p) => p.trim().toLowerCase())
+    .find((p) => p.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replace(/"/g, '');
+  return { type: type.trim().toLowerCase(), ...(charset ? { charset } : {}) };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    ...headers,
+  });
+  res.end(text);
+}
+
+function sendFailure(res: ServerResponse, code: ResponseCode, message: string, headers: Record<string, string> = {}): void {
+  sendJson(res, HTTP_STATUS_OF_CODE[code], { code, error_message: message }, headers);
+}
+
+function sendPage(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...PAGE_HEADERS, ...headers });
+  res.end(html);
+}
+
+function redirectToMerchant(res: ServerResponse, booking: SandboxBooking): void {
+  const target = new URL(booking.redirect_url);
+  target.searchParams.set('booking_id', booking.booking_id);
+  target.searchParams.set('status', booking.status);
+  res.writeHead(303, { location: target.href, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+  res.end();
+}
+
+function logged(
+  ctx: HttpContext,
+  origin: string,
+  handler: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void>,
+) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const path = new URL(req.url ?? '/', 'http://sandbox.invalid').pathname;
+    res.on('finish', () => ctx.log(`${origin} ${req.method} ${path} -> ${res.statusCode}`));
+    handler(req, res, path).catch((error: unknown) => {
+      ctx.log(`${origin} ${req.method} ${path} failed: ${(error as Error)?.stack ?? String(error)}`);
+      if (!res.headersSent) sendFailure(res, CODES.INTERNAL, 'Unexpected error in the sandbox.');
+      else res.destroy();
+    });
+  };
+}
+
+async function readJsonRequest(req: IncomingMessage, res: ServerResponse): Promise<string | undefined> {
+  const { type, charset } = mediaType(req);
+  if (type !== 'application/json' || (charset && charset !== 'utf-8')) {
+    // Drain so the answer is not lost to a reset connection.
+    await readBody(req).catch(() => undefined);
+    sendFailure(res, CODES.UNSUPPORTED_MEDIA_TYPE, `Content-Type must be application/json (UTF-8); got "${req.headers['content-type'] ?? 'none'}".`);
+    return undefined;
+  }
+  try {
+    return await readBody(req);
+  } catch (error) {
+    if (!(error instanceof BodyTooLarge)) throw error;
+    sendFailure(res, CODES.PAYLOAD_TOO_LARGE, `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+    return undefined;
+  }
+}
+
+async function readForm(req: IncomingMessage, res: ServerResponse): Promise<URLSearchParams | undefined> {
+  const { type } = mediaType(req);
+  if (type !== 'application/x-www-form-urlencoded') {
+    await readBody(req).catch(() => undefined);
+    sendPage(res, 415, messagePage('Unsupported form', 'This page accepts only HTML form submissions (application/x-www-form-urlencoded).'));
+    return undefined;
+  }
+  try {
+    return new URLSearchParams(await readBody(req));
+  } catch (error) {
+    if (!(error instanceof BodyTooLarge)) throw error;
+    sendPage(res, 413, messagePage('Form too large', `The form is larger than ${MAX_BODY_BYTES} bytes.`));
+    return undefined;
+  }
+}
+
+function pageFor(ctx: HttpContext, res: ServerResponse, kind: PageKind, bookingId: string, base: string, status = 200, error?: string): void {
+  const booking = ctx.service.getBooking(bookingId);
+  if (!booking) {
+    sendPage(res, 404, messagePage('Unknown booking', `There is no booking "${bookingId}".`));
+    return;
+  }
+  if (booking.status !== 'BOOKED') {
+    const expired = ctx.service.isExpired(booking);
+    sendPage(res, expired ? 410 : 409, closedPage(booking, expired));
+    return;
+  }
+  const path = `${base}/${encodeURIComponent(booking.booking_id)}`;
+  sendPage(
+    res,
+    status,
+    paymentPage({ kind, booking, confirmAction: `${path}/confirm`, cancelAction: `${path}/cancel`, ...(error ? { error } : {}) }),
+  );
+}
+
+const ACTION_ERRORS = {
+  invalid_mpin: 'Enter an MPIN of 4 to 6 digits.',
+  invalid_method: 'Choose a payment method: wallet balance or linked bank account.',
+} as const;
+
+/** Answers a confirm or cancel form: the outcome redirects to the merchant; a bad form re-renders. */
+async function pageAction(
+  ctx: HttpContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  kind: PageKind,
+  bookingId: string,
+  action: 'confirm' | 'cancel',
+  base: string,
+): Promise<void> {
+  const form = await readForm(req, res);
+  if (!form) return;
+  const result: ActionResult =
+    action === 'confirm'
+      ? ctx.service.confirm(bookingId, form.get('mpin') ?? '', form.get('method') ?? '')
+      : ctx.service.cancelByShopper(bookingId);
+  if (result.ok) {
+    ctx.onStatusChange(result.booking, result.notify);
+    redirectToMerchant(res, result.booking);
+    return;
+  }
+  if (result.reason === 'invalid_mpin' || result.reason === 'invalid_method') {
+    pageFor(ctx, res, kind, bookingId, base, 422, ACTION_ERRORS[result.reason]);
+    return;
+  }
+  pageFor(ctx, res, kind, bookingId, base);
+}
+
+/** Routes of a payment page under `base` (`/pay` on the links origin, `/web/pay` on the service origin). */
+async function pageRoutes(
+  ctx: HttpContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  kind: PageKind,
+  base: string,
+  rest: string,
+): Promise<boolean> {
+  const match = /^\/([^/]+)(?:\/(confirm|cancel))?$/.exec(rest);
+  if (!match) return false;
+  const bookingId = decodeSegment(match[1]!);
+  const action = match[2] as 'confirm' | 'cancel' | undefined;
+  if (!action) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      sendPage(res, 405, messagePage('Method not allowed', 'Open this page with GET.'), { allow: 'GET' });
+      return true;
+    }
+    pageFor(ctx, res, kind, bookingId, base);
+    return true;
+  }
+  if (req.method !== 'POST') {
+    sendPage(res, 405, messagePage('Method not allowed', 'Submit this form with POST.'), { allow: 'POST' });
+    return true;
+  }
+  await pageAction(ctx, req, res, kind, bookingId, action, base);
+  return true;
+}
+
+/** `POST /web/pay`: the merchant's signed form that opens the web payment page. */
+async function webPaymentEntry(ctx: HttpContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== 'POST') {
+    sendPage(res, 405, messagePage('Method not allowed', 'The web payment page is opened by a form POST.'), { allow: 'POST' });
+    return;
+  }
+  const form = await readForm(req, res);
+  if (!form) return;
+  const expected = ['booking_id', 'correlation_id', 'signed_field_names', 'signature'];
+  const names = [...new Set(form.keys())];
+  const missing = expected.filter((name) => !form.has(name));
+  const extra = names.filter((name) => !expected.includes(name));
+  if (missing.length > 0 || extra.length > 0 || names.some((name) => form.getAll(name).length > 1)) {
+    sendPage(res, 422, messagePage('Invalid payment request', `The form must carry exactly: ${expected.join(', ')}.`));
+    return;
+  }
+  const fields = Object.fromEntries(form) as Record<string, string>;
+  if (fields['signed_field_names'] !== WEB_PAYMENT_SIGNED_FIELDS) {
+    sendPage(res, 422, messagePage('Invalid payment request', `signed_field_names must be "${WEB_PAYMENT_SIGNED_FIELDS}".`));
+    return;
+  }
+  if (!(await verifySignature(fields, ctx.accessKey, WEB_PAYMENT_SIGNED_FIELDS))) {
+    sendPage(res, 401, messagePage('Invalid signature', 'The payment request is not signed by the merchant.'));
+    return;
+  }
+  const booking = ctx.service.getBooking(fields['booking_id']!);
+  if (!booking || booking.correlation_id !== fields['correlation_id']) {
+    sendPage(res, 404, messagePage('Unknown booking', 'There is no such booking.'));
+    return;
+  }
+  pageFor(ctx, res, 'web', booking.booking_id, '/web/pay');
+}
+
+/** The admin control: `POST /sandbox/bookings/{id}/revert` refunds a SUCCESS booking. */
+function revert(ctx: HttpContext, req: IncomingMessage, res: ServerResponse, bookingId: string): void {
+  if (req.method !== 'POST') {
+    sendFailure(res, CODES.METHOD_NOT_ALLOWED, 'Use POST.', { allow: 'POST' });
+    return;
+  }
+  const result = ctx.service.revert(bookingId);
+  if (!result.ok) {
+    if (result.reason === 'unknown_booking') sendFailure(res, CODES.UNKNOWN_BOOKING, `No booking "${bookingId}".`);
+    else sendFailure(res, CODES.ALREADY_PROCESSED, `Only a SUCCESS booking can be reverted; "${bookingId}" is ${result.booking?.status}.`);
+    return;
+  }
+  ctx.onStatusChange(result.booking, result.notify);
+  sendJson(res, 200, {
+    code: CODES.OK,
+    message: 'Transaction reverted',
+    data: { booking_id: result.booking.booking_id, status: result.booking.status },
+  });
+}
+
+/** Request handler of the service origin. */
+export function createServiceHandler(ctx: HttpContext) {
+  return logged(ctx, 'service', async (req, res, path) => {
+    if (path.startsWith(API_PREFIX)) {
+      const operation = path.slice(API_PREFIX.length) as Operation;
+      if (OPERATIONS.includes(operation)) {
+        if (req.method !== 'POST') {
+          sendFailure(res, CODES.METHOD_NOT_ALLOWED, `${req.method} is not allowed; use POST.`, { allow: 'POST' });
+          return;
+        }
+        const raw = await readJsonRequest(req, res);
+        if (raw === undefined) return;
+        const result = await ctx.service.handle(operation, raw);
+        sendJson(res, result.httpStatus, result.body);
+        return;
+      }
+    }
+    if (path === '/web/pay') return webPaymentEntry(ctx, req, res);
+    if (path.startsWith('/web/pay/') && (await pageRoutes(ctx, req, res, 'web', '/web/pay', path.slice('/web/pay'.length)))) return;
+    const admin = /^\/sandbox\/bookings\/([^/]+)\/revert$/.exec(path);
+    if (admin) return revert(ctx, req, res, decodeSegment(admin[1]!));
+    sendFailure(res, CODES.NOT_FOUND, `No endpoint at ${path}.`);
+  });
+}
+
+/** Request handler of the links origin (the wallet page). */
+export function createLinksHandler(ctx: HttpContext) {
+  return logged(ctx, 'links', async (req, res, path) => {
+    if (path.startsWith('/pay/') && (await pageRoutes(ctx, req, res, 'wallet', '/pay', path.slice('/pay'.length)))) return;
+    sendPage(res, 404, messagePage('Not found', `Nothing at ${path}.`));
+  });
+}

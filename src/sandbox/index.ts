@@ -1,0 +1,238 @@
+/**
+ * A local, faithful emulator of the intent payment service: the three API operations, the wallet page
+ * behind the deeplinks (on a separate links origin), the provider's web payment page, and the signed
+ * payment-status callback with retries. Real HTTP on loopback, real signatures.
+ *
+ * ```ts
+ * const sandbox = await startSandbox({ productCode: 'SHOP01' });
+ * // POST `${sandbox.baseUrl}/api/client/intent/payment/book` ...
+ * await sandbox.close();
+ * ```
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createSignature, SIGNED_FIELDS } from '../server/signature.js';
+import { CallbackDispatcher, type CallbackAttempt, type RetryPolicy } from './callbacks.js';
+import { createLinksHandler, createServiceHandler, type HttpContext } from './http.js';
+import { SandboxService, type SandboxBooking } from './service.js';
+
+export type { CallbackAttempt, RetryPolicy } from './callbacks.js';
+export type { SandboxBooking, StatusChange, PaymentMethod } from './service.js';
+export { FAILING_MPIN, LIMITS, PAYMENT_METHODS, formatTimestamp } from './service.js';
+export { MAX_BODY_BYTES, WEB_PAYMENT_SIGNED_FIELDS } from './http.js';
+
+/** Options of `startSandbox`. */
+export interface SandboxOptions {
+  /** Interface to listen on; default `127.0.0.1`. */
+  host?: string;
+  /** Port of the API and the web payment page; default 0 (a free port). */
+  port?: number;
+  /** Port of the links origin the deeplinks point to; default 0 (a free port). */
+  linksPort?: number;
+  /** The access key signatures are made with; default `sandbox-access-key`. */
+  accessKey?: string;
+  /** Known merchants' product codes; default `SANDBOX`. */
+  productCode?: string | string[];
+  /** How long an unpaid booking lives before it reads as CANCELED; default 15 minutes. */
+  bookingTtlMs?: number;
+  /** Callback retries; default `{ attempts: 5, baseDelayMs: 1000 }` (exponential backoff). */
+  callbackRetry?: RetryPolicy;
+  /** Clock in epoch milliseconds, for expiry tests; default `Date.now`. */
+  now?: () => number;
+  /** Receives one line per request and per callback attempt; default: silent. */
+  log?: (line: string) => void;
+}
+
+/** A running sandbox. */
+export interface Sandbox {
+  /** `{base_url}` of the spec, e.g. `http://127.0.0.1:4010`. */
+  baseUrl: string;
+  /** `{links_url}`: deeplinks are `${linksUrl}/pay/${booking_id}`. */
+  linksUrl: string;
+  /** `${baseUrl}/web/pay`: the provider's web payment page (desktop path). */
+  webPaymentUrl: string;
+  accessKey: string;
+  productCodes: string[];
+  /** A copy of one booking, with expiry applied. */
+  getBooking(bookingId: string): SandboxBooking | undefined;
+  /** Copies of every booking, oldest first. */
+  listBookings(): SandboxBooking[];
+  /** Every callback delivery attempt so far. */
+  callbackAttempts(): CallbackAttempt[];
+  /** Resolves when no callback delivery is in flight or scheduled. */
+  whenCallbacksSettled(): Promise<void>;
+  /** Refunds a SUCCESS booking (REVERTED) and sends its callback; same as `POST /sandbox/bookings/{id}/revert`. */
+  revert(bookingId: string): SandboxBooking;
+  /** Stops both servers and every pending callback. */
+  close(): Promise<void>;
+}
+
+/** Defaults, shared with the command line. */
+export const SANDBOX_DEFAULTS = {
+  host: '127.0.0.1',
+  accessKey: 'sandbox-access-key',
+  productCode: 'SANDBOX',
+  bookingTtlMs: 15 * 60 * 1000,
+  callbackRetry: { attempts: 5, baseDelayMs: 1000 },
+  cliPort: 4010,
+  cliLinksPort: 4011,
+} as const;
+
+/** Thrown for an option the sandbox cannot start with. */
+export class SandboxOptionError extends Error {
+  override name = 'SandboxOptionError';
+}
+
+function checkOptions(options: SandboxOptions): void {
+  const port = (name: string, value: number | undefined) => {
+    if (value !== undefined && (!Number.isInteger(value) || value < 0 || value > 65535)) {
+      throw new SandboxOptionError(`${name} must be an integer from 0 to 65535; got ${value}.`);
+    }
+  };
+  port('port', options.port);
+  port('linksPort', options.linksPort);
+  if (options.accessKey !== undefined && (typeof options.accessKey !== 'string' || options.accessKey.length === 0)) {
+    throw new SandboxOptionError('accessKey must be a non-empty string.');
+  }
+  const codes = options.productCode === undefined ? [] : ([] as string[]).concat(options.productCode);
+  if (options.productCode !== undefined && codes.length === 0) throw new SandboxOptionError('productCode lists no product code.');
+  for (const code of codes) {
+    if (typeof code !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(code)) {
+      throw new SandboxOptionError(`productCode must be 1 to 64 letters, digits, "-" or "_"; got "${String(code)}".`);
+    }
+  }
+  if (options.bookingTtlMs !== undefined && !(Number.isFinite(options.bookingTtlMs) && options.bookingTtlMs > 0)) {
+    throw new SandboxOptionError(`bookingTtlMs must be a positive number; got ${options.bookingTtlMs}.`);
+  }
+  const retry = options.callbackRetry;
+  if (retry !== undefined) {
+    if (!Number.isInteger(retry.attempts) || retry.attempts < 1) {
+      throw new SandboxOptionError(`callbackRetry.attempts must be an integer of at least 1; got ${retry.attempts}.`);
+    }
+    if (!Number.isFinite(retry.baseDelayMs) || retry.baseDelayMs < 0) {
+      throw new SandboxOptionError(`callbackRetry.baseDelayMs must be a number of at least 0; got ${retry.baseDelayMs}.`);
+    }
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address() as AddressInfo;
+      const shown = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
+      resolve(`http://${shown.includes(':') ? `[${shown}]` : shown}:${address.port}`);
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  if (!server.listening) return Promise.resolve();
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+/** Starts the sandbox: two servers on loopback (service and links origins). */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  checkOptions(options);
+  const host = options.host ?? SANDBOX_DEFAULTS.host;
+  const accessKey = options.accessKey ?? SANDBOX_DEFAULTS.accessKey;
+  const productCodes = options.productCode === undefined ? [SANDBOX_DEFAULTS.productCode] : ([] as string[]).concat(options.productCode);
+  const now = options.now ?? Date.now;
+  const log = options.log ?? (() => undefined);
+  const retry = options.callbackRetry ?? SANDBOX_DEFAULTS.callbackRetry;
+
+  const dispatcher = new CallbackDispatcher({ ...retry, now, log });
+  let linksUrl = '';
+  const service = new SandboxService({
+    accessKey,
+    productCodes,
+    bookingTtlMs: options.bookingTtlMs ?? SANDBOX_DEFAULTS.bookingTtlMs,
+    now,
+    linksUrl: () => linksUrl,
+  });
+
+  const notify = (booking: SandboxBooking): void => {
+    const mode = booking.properties['sandbox_callback'];
+    if (mode === 'never') {
+      log(`callback ${booking.booking_id}: not sent (properties.sandbox_callback = "never")`);
+      return;
+    }
+    const payload: Record<string, string | number> = {
+      product_code: booking.product_code,
+      amount: booking.amount,
+      reference_code: booking.reference_code,
+      correlation_id: booking.correlation_id,
+      status: booking.status,
+      signed_field_names: SIGNED_FIELDS.callback,
+    };
+    const delay = mode === 'delay' ? retry.baseDelayMs * 4 : 0;
+    // The signature is computed before scheduling; send() takes the finished payload.
+    pendingSignatures++;
+    createSignature(payload, SIGNED_FIELDS.callback, accessKey)
+      .then((signature) => dispatcher.send(booking.booking_id, booking.callback_url, { ...payload, signature }, delay))
+      .catch((error: unknown) => log(`callback ${booking.booking_id}: could not sign: ${String(error)}`))
+      .finally(() => {
+        pendingSignatures--;
+        if (pendingSignatures === 0) for (const resolve of signatureWaiters.splice(0)) resolve();
+      });
+  };
+  let pendingSignatures = 0;
+  const signatureWaiters: Array<() => void> = [];
+
+  const ctx: HttpContext = {
+    service,
+    accessKey,
+    log,
+    onStatusChange: (booking, shouldNotify) => {
+      log(`booking ${booking.booking_id} -> ${booking.status}`);
+      if (shouldNotify) notify(booking);
+    },
+  };
+
+  const serviceServer = createServer(createServiceHandler(ctx));
+  const linksServer = createServer(createLinksHandler(ctx));
+  let baseUrl: string;
+  try {
+    baseUrl = await listen(serviceServer, options.port ?? 0, host);
+    linksUrl = await listen(linksServer, options.linksPort ?? 0, host);
+  } catch (error) {
+    await Promise.all([closeServer(serviceServer), closeServer(linksServer)]);
+    throw error;
+  }
+  const live = service;
+
+  return {
+    baseUrl,
+    linksUrl,
+    webPaymentUrl: `${baseUrl}/web/pay`,
+    accessKey,
+    productCodes: [...productCodes],
+    getBooking: (bookingId) => live.getBooking(bookingId),
+    listBookings: () => live.listBookings(),
+    callbackAttempts: () => dispatcher.attempts(),
+    whenCallbacksSettled: async () => {
+      if (pendingSignatures > 0) await new Promise<void>((resolve) => signatureWaiters.push(resolve));
+      await dispatcher.whenSettled();
+    },
+    revert: (bookingId) => {
+      const result = live.revert(bookingId);
+      if (!result.ok) {
+        throw new SandboxOptionError(
+          result.reason === 'unknown_booking'
+            ? `No booking "${bookingId}".`
+            : `Only a SUCCESS booking can be reverted; "${bookingId}" is ${result.booking?.status}.`,
+        );
+      }
+      ctx.onStatusChange(result.booking, result.notify);
+      return result.booking;
+    },
+    close: async () => {
+      await dispatcher.close();
+      await Promise.all([closeServer(serviceServer), closeServer(linksServer)]);
+    },
+  };
+}

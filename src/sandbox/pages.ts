@@ -1,0 +1,136 @@
+/**
+ * HTML of the sandbox's pages: the wallet page (the stand-in for the wallet app, on the links origin)
+ * and the provider's web payment page (desktop path). Self-contained (inline CSS, no script, no
+ * external asset); every value rendered goes through `escapeHtml`.
+ */
+import type { SandboxBooking } from './service.js';
+import { FAILING_MPIN, PAYMENT_METHODS, formatTimestamp } from './service.js';
+
+/** Escapes text for HTML content and double-quoted attributes. */
+export function escapeHtml(value: unknown): string {
+  return String(value).replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const STYLE = `
+:root{color-scheme:light dark;font-family:system-ui,sans-serif}
+body{margin:0;background:#eef1f6;color:#111}
+main{max-width:26rem;margin:2rem auto;padding:1.5rem;background:#fff;border-radius:12px;box-shadow:0 2px 12px #0002}
+h1{font-size:1.25rem;margin:0 0 .25rem}
+.badge{display:inline-block;font-size:.75rem;padding:.1rem .5rem;border-radius:1rem;background:#ffe7a3;color:#5a4300}
+.amount{font-size:2rem;font-weight:700;margin:1rem 0}
+dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem;font-size:.9rem}
+dt{color:#555}dd{margin:0;word-break:break-all}
+fieldset{border:1px solid #ccd;border-radius:8px;margin:1rem 0;padding:.75rem}
+label{display:block;margin:.35rem 0}
+input[type=password]{font-size:1.25rem;letter-spacing:.3rem;width:8rem;padding:.3rem}
+button{font-size:1rem;padding:.7rem 1.2rem;border-radius:8px;border:0;cursor:pointer;min-height:44px}
+.confirm{background:#1a56db;color:#fff;width:100%}
+.cancel{background:#eee;color:#222;width:100%;margin-top:.5rem}
+.error{background:#fde8e8;color:#9b1c1c;padding:.5rem .75rem;border-radius:6px}
+.hint{font-size:.8rem;color:#666}
+@media (prefers-color-scheme:dark){body{background:#111;color:#eee}main{background:#1e1e24}dt,.hint{color:#aaa}.cancel{background:#333;color:#eee}}
+`;
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+/** Which page is shown: the wallet app's stand-in or the provider's web payment page. */
+export type PageKind = 'wallet' | 'web';
+
+/** What the payment page needs. */
+export interface PaymentPageInput {
+  kind: PageKind;
+  booking: SandboxBooking;
+  /** Path the confirm form posts to. */
+  confirmAction: string;
+  /** Path the cancel form posts to. */
+  cancelAction: string;
+  /** A problem with the last submission, shown above the form. */
+  error?: string;
+}
+
+function amountText(amount: number): string {
+  return amount.toFixed(2);
+}
+
+function details(booking: SandboxBooking): string {
+  const properties = Object.entries(booking.properties)
+    .map(([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${escapeHtml(value)}</dd>`)
+    .join('');
+  return `<div class="amount">${escapeHtml(amountText(booking.amount))}</div>
+<dl>
+<dt>Merchant</dt><dd>${escapeHtml(booking.product_code)}</dd>
+<dt>Booking</dt><dd>${escapeHtml(booking.booking_id)}</dd>
+<dt>Reference</dt><dd>${escapeHtml(booking.reference_code)}</dd>
+${properties}
+</dl>`;
+}
+
+/** The payment page: details, properties, MPIN, payment method, confirm and cancel. */
+export function paymentPage(input: PaymentPageInput): string {
+  const { booking, kind } = input;
+  const title = kind === 'wallet' ? 'Wallet: confirm payment' : 'Web payment: confirm payment';
+  const methods = Object.entries(PAYMENT_METHODS)
+    .map(
+      ([value, label], index) =>
+        `<label><input type="radio" name="method" value="${escapeHtml(value)}"${index === 0 ? ' checked' : ''}> ${escapeHtml(label)}</label>`,
+    )
+    .join('\n');
+  return layout(
+    title,
+    `<h1>${escapeHtml(title)}</h1>
+<span class="badge">Sandbox</span>
+${details(booking)}
+${input.error ? `<p class="error" role="alert">${escapeHtml(input.error)}</p>` : ''}
+<form method="post" action="${escapeHtml(input.confirmAction)}">
+<fieldset>
+<legend>Pay with</legend>
+${methods}
+</fieldset>
+<label>MPIN <input type="password" name="mpin" inputmode="numeric" pattern="[0-9]{4,6}" minlength="4" maxlength="6" required autocomplete="off"></label>
+<p class="hint">Sandbox: MPIN ${escapeHtml(FAILING_MPIN)} fails the payment; any other 4 to 6 digits succeed.</p>
+<button class="confirm" type="submit">Confirm payment</button>
+</form>
+<form method="post" action="${escapeHtml(input.cancelAction)}">
+<button class="cancel" type="submit">Cancel</button>
+</form>`,
+  );
+}
+
+/** A page for a booking that can no longer be paid (already processed or expired). */
+export function closedPage(booking: SandboxBooking, expired: boolean): string {
+  const target = new URL(booking.redirect_url);
+  target.searchParams.set('booking_id', booking.booking_id);
+  target.searchParams.set('status', booking.status);
+  const reason = expired
+    ? 'This booking expired before it was paid.'
+    : `This booking is already ${booking.status} (since ${formatTimestamp(booking.updated_at)} UTC).`;
+  return layout(
+    'Payment closed',
+    `<h1>Payment closed</h1>
+<span class="badge">Sandbox</span>
+${details(booking)}
+<p class="error" role="alert">${escapeHtml(reason)}</p>
+<p><a href="${escapeHtml(target.href)}">Return to the merchant</a></p>`,
+  );
+}
+
+/** A plain message page (unknown booking, bad form, bad signature). */
+export function messagePage(title: string, message: string): string {
+  return layout(title, `<h1>${escapeHtml(title)}</h1>\n<span class="badge">Sandbox</span>\n<p class="error" role="alert">${escapeHtml(message)}</p>`);
+}
