@@ -79,7 +79,7 @@ function toBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-function fromBase64(text: string): Uint8Array | undefined {
+function fromBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
   // Standard alphabet with padding only: a URL-safe or unpadded value is a different signature.
   if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text)) return undefined;
   const binary = atob(text);
