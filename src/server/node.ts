@@ -1,0 +1,71 @@
+/**
+ * Adapts the fetch-style payment handler to `node:http` and Connect-style frameworks (Express and
+ * the like). Node-only, so it lives apart from the core modules, which run in edge runtimes too.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Buffer } from 'node:buffer';
+import { Readable } from 'node:stream';
+import type { PaymentHandler } from './handler.js';
+
+/** A `node:http` request listener that also works as Connect/Express middleware. */
+export type NodeListener = (
+  request: IncomingMessage & { body?: unknown },
+  response: ServerResponse,
+  next?: (error?: unknown) => void,
+) => void;
+
+/**
+ * Wraps a payment handler as a `node:http` listener / middleware:
+ * `http.createServer(toNodeListener(handler))` or `app.use('/pay', toNodeListener(handler))`.
+ *
+ * Mount it before any body parser: callbacks are verified on the raw body text. If a parser already
+ * read the body as a string or Buffer, that text is used; a parsed object is refused, since the digits
+ * that were signed may be gone.
+ */
+export function toNodeListener(handler: PaymentHandler): NodeListener {
+  return (request, response, next) => {
+    void (async () => {
+      const answer = await handler(toRequest(request));
+      response.statusCode = answer.status;
+      answer.headers.forEach((value, name) => response.setHeader(name, value));
+      response.end(Buffer.from(await answer.arrayBuffer()));
+    })().catch((error: unknown) => {
+      if (next) {
+        next(error);
+        return;
+      }
+      if (!response.headersSent) {
+        response.statusCode = 500;
+        response.setHeader('content-type', 'application/json; charset=utf-8');
+      }
+      response.end(JSON.stringify({ code: 'IP-500', error_message: 'The server could not handle this request.' }));
+    });
+  };
+}
+
+function toRequest(request: IncomingMessage & { body?: unknown }): Request {
+  // Only the path matters for routing; the host is a placeholder when the client sent none.
+  const url = new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  const method = request.method ?? 'GET';
+  const init: RequestInit & { duplex?: 'half' } = { method, headers };
+  if (method !== 'GET' && method !== 'HEAD') {
+    const parsed = request.body;
+    if (typeof parsed === 'string' || Buffer.isBuffer(parsed)) {
+      init.body = typeof parsed === 'string' ? parsed : new Uint8Array(parsed);
+      headers.delete('content-length');
+    } else if (parsed !== undefined && request.readableEnded) {
+      throw new Error(
+        'The request body was already parsed into an object; mount the payment handler before any body parser.',
+      );
+    } else {
+      init.body = Readable.toWeb(request) as ReadableStream<Uint8Array>;
+      init.duplex = 'half';
+    }
+  }
+  return new Request(url, init);
+}

@@ -1,0 +1,256 @@
+/**
+ * A typed client of the payment service's three endpoints: book, status and cancel. It signs each
+ * request with the spec's field list, POSTs JSON, and turns every answer into typed data or a
+ * {@link ServiceError}. Web APIs only (fetch, AbortController), so it runs in Node 20 and edge runtimes.
+ */
+import { CODES, isPaymentStatus, type PaymentStatus } from '../contract.js';
+import { createSignature, SIGNED_FIELDS } from './signature.js';
+
+/** Options of {@link createServiceClient}. */
+export interface ServiceClientOptions {
+  /** The service's `{base_url}`, e.g. `http://127.0.0.1:4010`. */
+  baseUrl: string;
+  /** The access key the provider issued; it signs every request and never leaves the server. */
+  accessKey: string;
+  /** The merchant's product code, assigned by the provider. */
+  productCode: string;
+  /** How long one call may take, body included, before it fails with `IP-504`. Default 10 000 ms. */
+  timeoutMs?: number;
+  /** The fetch to use; defaults to the global one. */
+  fetch?: typeof fetch;
+}
+
+/** What to book. */
+export interface BookInput {
+  /** Total to pay, taken from the merchant's own order. */
+  amount: number;
+  /** Merchant-unique id: letters, digits, `-` and `_`, at most 64 characters. */
+  transaction_uuid: string;
+  callback_url: string;
+  redirect_url: string;
+  /** Shown to the shopper; snake_case keys, string values. Default `{}`. */
+  properties?: Record<string, string>;
+}
+
+/** `data` of a successful book. */
+export interface ServiceBooking {
+  booking_id: string;
+  deeplink: string;
+  correlation_id: string;
+}
+
+/** `data` of a successful status check. */
+export interface ServiceStatus {
+  booking_id: string;
+  product_code: string;
+  status: PaymentStatus;
+  correlation_id: string;
+  transaction_id: string;
+  reference_code: string;
+  updated_at: string;
+}
+
+/** `data` of a successful cancel. */
+export interface ServiceCancellation {
+  booking_id: string;
+  status: PaymentStatus;
+  correlation_id: string;
+  transaction_id: string;
+}
+
+/** The service's three operations. */
+export interface ServiceClient {
+  /** Creates a booking; the same `transaction_uuid` with the same content returns the same booking. */
+  book(input: BookInput): Promise<ServiceBooking>;
+  /** Reads a booking's current status. */
+  status(input: { booking_id: string; correlation_id: string }): Promise<ServiceStatus>;
+  /** Cancels a booking that is still `BOOKED` or `PENDING`; otherwise fails with `IP-410`. */
+  cancel(input: { booking_id: string }): Promise<ServiceCancellation>;
+}
+
+/** How a call failed: the service said no, it could not be used, or it did not answer in time. */
+export type ServiceErrorKind = 'rejected' | 'unavailable' | 'timeout';
+
+/** A failed call to the service. */
+export class ServiceError extends Error {
+  override name = 'ServiceError';
+  /** The service's own code for a refusal (`IP-410`, `IP-400`, ...), else `IP-502` or `IP-504`. */
+  readonly code: string;
+  /** The HTTP status the service answered with; undefined when no answer arrived. */
+  readonly httpStatus: number | undefined;
+  readonly kind: ServiceErrorKind;
+  /** The endpoint that was called. */
+  readonly operation: 'book' | 'status' | 'cancel';
+  constructor(
+    operation: 'book' | 'status' | 'cancel',
+    kind: ServiceErrorKind,
+    code: string,
+    httpStatus: number | undefined,
+    message: string,
+  ) {
+    super(message);
+    this.operation = operation;
+    this.kind = kind;
+    this.code = code;
+    this.httpStatus = httpStatus;
+  }
+}
+
+const TRANSACTION_UUID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Creates a client of the service at `baseUrl` for one merchant. */
+export function createServiceClient(options: ServiceClientOptions): ServiceClient {
+  const { accessKey, productCode } = options;
+  let base: URL;
+  try {
+    base = new URL(options.baseUrl);
+  } catch {
+    throw new TypeError(`baseUrl must be an absolute URL; got ${JSON.stringify(options.baseUrl)}.`);
+  }
+  if (base.protocol !== 'https:' && base.protocol !== 'http:') {
+    throw new TypeError(`baseUrl must be an http(s) URL; got ${JSON.stringify(options.baseUrl)}.`);
+  }
+  if (typeof accessKey !== 'string' || accessKey.length === 0) throw new TypeError('accessKey is required.');
+  if (typeof productCode !== 'string' || productCode.length === 0) throw new TypeError('productCode is required.');
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new TypeError(`timeoutMs must be a positive number; got ${String(options.timeoutMs)}.`);
+  }
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const root = base.href.replace(/\/+$/, '');
+
+  async function call(operation: 'book' | 'status' | 'cancel', body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const url = `${root}/api/client/intent/payment/${operation}`;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    let response: Response;
+    let text: string;
+    try {
+      response = await doFetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(body),
+        signal: controller.signal,
+      });
+      text = await response.text();
+    } catch (error) {
+      if (controller.signal.aborted) {
+        throw new ServiceError(operation, 'timeout', CODES.UPSTREAM_TIMEOUT, undefined,
+          `The payment service did not answer ${operation} within ${timeoutMs} ms.`);
+      }
+      throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, undefined,
+        `The payment service could not be reached for ${operation}: ${(error as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+    }
+
+    const status = response.status;
+    let envelope: unknown;
+    try {
+      envelope = JSON.parse(text);
+    } catch {
+      const type = response.headers.get('content-type') ?? 'no content type';
+      throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, status,
+        `The payment service answered ${operation} with HTTP ${status} and a body that is not JSON (${type}).`);
+    }
+    if (!isRecord(envelope) || typeof envelope.code !== 'string') {
+      throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, status,
+        `The payment service answered ${operation} with HTTP ${status} and no envelope (an object with a code).`);
+    }
+    if (typeof envelope.error_message === 'string') {
+      throw new ServiceError(operation, 'rejected', envelope.code, status, envelope.error_message);
+    }
+    if (status < 200 || status > 299 || !isRecord(envelope.data)) {
+      throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, status,
+        `The payment service answered ${operation} with HTTP ${status} and neither a success nor a failure envelope.`);
+    }
+    return envelope.data;
+  }
+
+  function requireStrings<T extends string>(
+    operation: 'book' | 'status' | 'cancel',
+    data: Record<string, unknown>,
+    names: readonly T[],
+  ): Record<T, string> {
+    for (const name of names) {
+      if (typeof data[name] !== 'string' || (data[name] as string).length === 0) {
+        throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, 200,
+          `The payment service's ${operation} answer lacks a string "${name}".`);
+      }
+    }
+    return data as Record<T, string>;
+  }
+
+  function requireStatus(operation: 'status' | 'cancel', value: unknown): PaymentStatus {
+    if (!isPaymentStatus(value)) {
+      throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, 200,
+        `The payment service's ${operation} answer has an unknown status ${JSON.stringify(value)}.`);
+    }
+    return value;
+  }
+
+  return {
+    async book(input) {
+      if (typeof input.amount !== 'number' || !Number.isFinite(input.amount) || input.amount <= 0) {
+        throw new TypeError(`amount must be a positive finite number; got ${String(input.amount)}.`);
+      }
+      if (typeof input.transaction_uuid !== 'string' || !TRANSACTION_UUID.test(input.transaction_uuid)) {
+        throw new TypeError('transaction_uuid must be 1 to 64 letters, digits, "-" or "_".');
+      }
+      const signed = { product_code: productCode, amount: input.amount, transaction_uuid: input.transaction_uuid };
+      const body = {
+        ...signed,
+        signed_field_names: SIGNED_FIELDS.book,
+        signature: await createSignature(signed, SIGNED_FIELDS.book, accessKey),
+        callback_url: input.callback_url,
+        redirect_url: input.redirect_url,
+        properties: input.properties ?? {},
+      };
+      const data = requireStrings('book', await call('book', body), ['booking_id', 'deeplink', 'correlation_id'] as const);
+      return { booking_id: data.booking_id, deeplink: data.deeplink, correlation_id: data.correlation_id };
+    },
+
+    async status(input) {
+      const signed = { booking_id: input.booking_id, product_code: productCode, correlation_id: input.correlation_id };
+      const body = {
+        ...signed,
+        signed_field_names: SIGNED_FIELDS.status,
+        signature: await createSignature(signed, SIGNED_FIELDS.status, accessKey),
+      };
+      const raw = await call('status', body);
+      const data = requireStrings('status', raw, [
+        'booking_id', 'product_code', 'correlation_id', 'transaction_id', 'reference_code', 'updated_at',
+      ] as const);
+      return {
+        booking_id: data.booking_id,
+        product_code: data.product_code,
+        status: requireStatus('status', raw.status),
+        correlation_id: data.correlation_id,
+        transaction_id: data.transaction_id,
+        reference_code: data.reference_code,
+        updated_at: data.updated_at,
+      };
+    },
+
+    async cancel(input) {
+      const signed = { booking_id: input.booking_id, product_code: productCode };
+      const body = {
+        ...signed,
+        signed_field_names: SIGNED_FIELDS.cancel,
+        signature: await createSignature(signed, SIGNED_FIELDS.cancel, accessKey),
+      };
+      const raw = await call('cancel', body);
+      const data = requireStrings('cancel', raw, ['booking_id', 'correlation_id', 'transaction_id'] as const);
+      return {
+        booking_id: data.booking_id,
+        status: requireStatus('cancel', raw.status),
+        correlation_id: data.correlation_id,
+        transaction_id: data.transaction_id,
+      };
+    },
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
