@@ -98,6 +98,8 @@ export interface FlowConfig {
   returnOrigins: readonly string[];
   /** True when inside a cross-origin frame without the merchant's opt-in. */
   blockedByFrame: boolean;
+  /** A set-up mistake found by the host (bad attribute value), reported when the shopper acts. */
+  problem?: string | null;
 }
 
 /** What the flow needs from its host. */
@@ -170,6 +172,10 @@ export class PaymentFlow {
     const config = this.deps.config();
     if (config.blockedByFrame) {
       this.fail('framed', 'The element is inside a cross-origin frame without allow-framed.');
+      return false;
+    }
+    if (config.problem) {
+      this.fail('config', config.problem);
       return false;
     }
     if (config.environment !== 'webview' && (!config.endpoint || !config.client || !config.order)) {
