@@ -76,7 +76,8 @@ export interface PaymentHandlerOptions {
   /** Finds the merchant's order; `undefined` means unknown or not payable (`IP-424`). */
   lookupOrder(order: OrderReference): Promise<OrderDetails | undefined> | OrderDetails | undefined;
   /**
-   * Receives each verified final result once per booking. A callback is answered 2xx only after this
+   * Receives each verified final result once per booking and status (a later `REVERTED` after
+   * `SUCCESS` is a new result). A callback is answered 2xx only after this
    * resolves; if it throws, the callback gets a 5xx so the service retries.
    */
   onPaymentResult(result: PaymentResult): Promise<void> | void;
@@ -361,17 +362,18 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
     return { correlation_id: payload.correlation_id, status: payload.status };
   }
 
-  /** Hands a final result to the hook once per correlation id; concurrent deliveries share one call. */
+  /** Hands a final result to the hook once per booking and status; concurrent deliveries share one call. */
   function deliver(correlationId: string, result: PaymentResult): Promise<void> {
-    let pending = inFlightResults.get(correlationId);
+    const id = `${correlationId}\n${result.status}`;
+    let pending = inFlightResults.get(id);
     if (!pending) {
       pending = (async () => {
-        if (await store.isResultDelivered(correlationId)) return;
+        if (await store.isResultDelivered(correlationId, result.status)) return;
         await options.onPaymentResult(result);
         await store.markResultDelivered(correlationId, result.status);
       })();
-      inFlightResults.set(correlationId, pending);
-      const forget = () => inFlightResults.delete(correlationId);
+      inFlightResults.set(id, pending);
+      const forget = () => inFlightResults.delete(id);
       pending.then(forget, forget);
     }
     return pending;

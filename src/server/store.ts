@@ -38,8 +38,11 @@ export interface PaymentStore {
   /** Callbacks name the booking only by its correlation id. */
   findBookingByCorrelationId(correlationId: string): Promise<StoredBooking | undefined>;
   saveBooking(booking: StoredBooking): Promise<void>;
-  /** Whether `onPaymentResult` already succeeded for this correlation id. */
-  isResultDelivered(correlationId: string): Promise<boolean>;
+  /**
+   * Whether `onPaymentResult` already succeeded for this booking (by correlation id) and status. Keyed
+   * by status too, so a refund (`REVERTED`) after a `SUCCESS` still reaches the merchant.
+   */
+  isResultDelivered(correlationId: string, status: PaymentStatus): Promise<boolean>;
   markResultDelivered(correlationId: string, status: PaymentStatus): Promise<void>;
 }
 
@@ -89,11 +92,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
       bookings.set(booking.booking_id, { ...booking });
       byCorrelation.set(booking.correlation_id, booking.booking_id);
     },
-    async isResultDelivered(correlationId) {
-      return delivered.get(correlationId) !== undefined;
+    async isResultDelivered(correlationId, status) {
+      return delivered.get(`${correlationId}\n${status}`) !== undefined;
     },
     async markResultDelivered(correlationId, status) {
-      delivered.set(correlationId, status);
+      delivered.set(`${correlationId}\n${status}`, status);
     },
   };
 }
