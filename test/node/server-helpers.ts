@@ -1,0 +1,55 @@
+/**
+ * Shared pieces of the server-kit tests: real servers on 127.0.0.1 only.
+ */
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHmac } from 'node:crypto';
+
+/** HMAC-SHA256 in base64 with node:crypto: the independent reference for every signature check. */
+export const nodeSign = (message: string, key: string): string =>
+  createHmac('sha256', Buffer.from(key, 'utf8')).update(message, 'utf8').digest('base64');
+
+/** A running node:http server. */
+export interface Loopback {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts `listener` on a free port of 127.0.0.1. */
+export async function listen(listener: RequestListener): Promise<Loopback> {
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Reads a node:http request body as text. */
+export async function bodyOf(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Answers with a fixed status, content type and body. */
+export function answer(status: number, contentType: string, body: string): RequestListener {
+  return (request: IncomingMessage, response: ServerResponse) => {
+    void bodyOf(request).then(() => {
+      response.writeHead(status, { 'content-type': contentType });
+      response.end(body);
+    });
+  };
+}
+
+/** A port that had a server a moment ago and now refuses connections. */
+export async function closedPortUrl(): Promise<string> {
+  const server = await listen(() => {});
+  await server.close();
+  return server.url;
+}
