@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher, devices } from '@web/test-runner-playwright';
 import { ensureChromium, CHROMIUM_ARGS } from './scripts/chromium.mjs';
+import { testProxyMiddleware } from './test/support/proxy-middleware.mjs';
 
 const executablePath = await ensureChromium();
 
@@ -36,6 +37,8 @@ function profile(name, device) {
 export default {
   nodeResolve: true,
   concurrency: 2,
+  // A scripted merchant proxy on the test server itself (loopback): see test/support/proxy-middleware.mjs.
+  middleware: [testProxyMiddleware],
   testFramework: { config: { timeout: 10000 } },
   plugins: [
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),

@@ -1,0 +1,91 @@
+// A scripted merchant proxy for the browser tests, mounted on web-test-runner's own server (loopback).
+//
+//   POST /test-proxy/<scenario>/__script    { book?: Step[], status?: Step[], cancel?: Step[] }
+//        replaces the scenario's script and forgets what it received.
+//   GET  /test-proxy/<scenario>/__received  { book: Received[], status: Received[], cancel: Received[] }
+//   POST /test-proxy/<scenario>/book|status|cancel   answered by the next step of that operation;
+//        the last step repeats.
+//
+// Step: { status = 200, body (sent as JSON), raw (sent as text/html instead), delay (ms), destroy
+// (close the socket without answering) }. Received: { body, idempotencyKey, contentType }.
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const OPERATIONS = ['book', 'status', 'cancel'];
+const PATH = /^\/test-proxy\/([A-Za-z0-9_-]{1,80})\/(__script|__received|book|status|cancel)$/;
+
+/** @type {Map<string, { script: Record<string, object[]>, cursor: Record<string, number>, received: Record<string, object[]> }>} */
+const scenarios = new Map();
+
+function scenario(id) {
+  let entry = scenarios.get(id);
+  if (!entry) {
+    entry = { script: {}, cursor: {}, received: { book: [], status: [], cancel: [] } };
+    scenarios.set(id, entry);
+  }
+  return entry;
+}
+
+async function readBody(req) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function json(ctx, status, body) {
+  ctx.status = status;
+  ctx.set('Cache-Control', 'no-store');
+  ctx.type = 'application/json';
+  ctx.body = JSON.stringify(body);
+}
+
+/** Koa middleware for web-test-runner's `middleware` option. */
+export async function testProxyMiddleware(ctx, next) {
+  const match = PATH.exec(ctx.path);
+  if (!match) return next();
+  const [, id, action] = match;
+  const entry = scenario(id);
+
+  if (action === '__received') return json(ctx, 200, entry.received);
+  if (ctx.method !== 'POST') return json(ctx, 405, { code: 'IP-405', error_message: 'POST only' });
+  const text = await readBody(ctx.req);
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = { unparsable: text };
+  }
+
+  if (action === '__script') {
+    entry.script = {};
+    entry.cursor = {};
+    entry.received = { book: [], status: [], cancel: [] };
+    for (const op of OPERATIONS) if (Array.isArray(body[op])) entry.script[op] = body[op];
+    return json(ctx, 200, { ok: true });
+  }
+
+  entry.received[action].push({
+    body,
+    idempotencyKey: ctx.get('Idempotency-Key') || null,
+    contentType: ctx.get('Content-Type') || null,
+  });
+  const steps = entry.script[action];
+  if (!steps || steps.length === 0) {
+    return json(ctx, 500, { code: 'IP-500', error_message: `no scripted answer for ${action}` });
+  }
+  const index = Math.min(entry.cursor[action] ?? 0, steps.length - 1);
+  entry.cursor[action] = index + 1;
+  const step = steps[index];
+  if (step.delay) await sleep(step.delay);
+  if (step.destroy) {
+    ctx.respond = false;
+    ctx.req.socket.destroy();
+    return;
+  }
+  if (typeof step.raw === 'string') {
+    ctx.status = step.status ?? 200;
+    ctx.type = 'text/html';
+    ctx.body = step.raw;
+    return;
+  }
+  return json(ctx, step.status ?? 200, step.body ?? {});
+}

@@ -1,0 +1,96 @@
+/** Browser-side helpers for the scripted merchant proxy (test/support/proxy-middleware.mjs). */
+import type { PageNavigator } from '../../src/navigator.js';
+
+/** One scripted answer. */
+export interface Step {
+  status?: number;
+  body?: unknown;
+  raw?: string;
+  delay?: number;
+  destroy?: boolean;
+}
+
+/** What the proxy received for one request. */
+export interface Received {
+  body: Record<string, unknown>;
+  idempotencyKey: string | null;
+  contentType: string | null;
+}
+
+/** The script of one scenario. */
+export interface Script {
+  book?: Step[];
+  status?: Step[];
+  cancel?: Step[];
+}
+
+/** A scenario on the proxy: its endpoint and what it received. */
+export interface Scenario {
+  endpoint: string;
+  received(): Promise<Record<'book' | 'status' | 'cancel', Received[]>>;
+  script(script: Script): Promise<void>;
+}
+
+// The three device profiles run at the same time against one server: ids must not collide.
+const RUN = crypto.randomUUID().slice(0, 8);
+let counter = 0;
+
+/** Creates a fresh scenario with its script. */
+export async function scenario(script: Script): Promise<Scenario> {
+  const endpoint = `/test-proxy/${RUN}-${++counter}`;
+  const load = async (next: Script) => {
+    const response = await fetch(`${endpoint}/__script`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(next),
+    });
+    if (!response.ok) throw new Error(`scripting the proxy failed: HTTP ${response.status}`);
+  };
+  await load(script);
+  return {
+    endpoint,
+    script: load,
+    async received() {
+      const response = await fetch(`${endpoint}/__received`);
+      return response.json();
+    },
+  };
+}
+
+/** Answers in the contract's envelopes. */
+export const answer = {
+  bookApp: (bookingId: string, deeplink = `https://links.wallet.test/pay/${bookingId}`): Step => ({
+    body: { code: 'IP-201', message: 'Booked', data: { booking_id: bookingId, correlation_id: `c-${bookingId}`, channel: 'app', deeplink } },
+  }),
+  bookWeb: (bookingId: string, webPayment: unknown): Step => ({
+    body: { code: 'IP-201', message: 'Booked', data: { booking_id: bookingId, correlation_id: `c-${bookingId}`, channel: 'web', web_payment: webPayment } },
+  }),
+  status: (bookingId: string, status: string): Step => ({
+    body: { code: 'IP-201', message: 'Status', data: { booking_id: bookingId, correlation_id: `c-${bookingId}`, status } },
+  }),
+  cancelled: (bookingId: string): Step => ({
+    body: { code: 'IP-210', message: 'Cancelled', data: { booking_id: bookingId, status: 'CANCELED' } },
+  }),
+  failure: (httpStatus: number, code: string, message = 'refused'): Step => ({
+    status: httpStatus,
+    body: { code, error_message: message },
+  }),
+};
+
+/** A navigation the element asked for. */
+export interface Navigation {
+  kind: 'assign' | 'postForm' | 'openApp';
+  url: string;
+  fields?: Record<string, string>;
+}
+
+/** A navigator that records instead of leaving the test page. */
+export function recordingNavigator(): PageNavigator & { calls: Navigation[] } {
+  const calls: Navigation[] = [];
+  return {
+    calls,
+    assign: (url) => void calls.push({ kind: 'assign', url }),
+    postForm: (url, fields) => void calls.push({ kind: 'postForm', url, fields }),
+    openApp: (url) => void calls.push({ kind: 'openApp', url }),
+  };
+}
