@@ -313,6 +313,51 @@ describe('sandbox pages and callbacks', () => {
     });
   });
 
+  describe('transitions', () => {
+    /** Drives a fresh booking into `status` through the real pages and API. */
+    async function bookingIn(status: string) {
+      const data = await book(sandbox, receiver.endpoint(`state-${status}-${++counter}`), status === 'PENDING' ? { sandbox_outcome: 'pending' } : {});
+      if (status === 'SUCCESS' || status === 'PENDING' || status === 'REVERTED') {
+        await postForm(`${data.deeplink}/confirm`, { mpin: '1234', method: 'wallet_balance' });
+      }
+      if (status === 'FAILED') await postForm(`${data.deeplink}/confirm`, { mpin: '0000', method: 'wallet_balance' });
+      if (status === 'CANCELED') await postForm(`${data.deeplink}/cancel`, {});
+      if (status === 'REVERTED') sandbox.revert(data.booking_id);
+      assert.equal(sandbox.getBooking(data.booking_id)!.status, status);
+      return data;
+    }
+
+    for (const status of ['SUCCESS', 'FAILED', 'CANCELED', 'REVERTED']) {
+      test(`${status} is final: API cancel is IP-410, the page refuses confirm and cancel`, async () => {
+        const data = await bookingIn(status);
+        const cancel = await apiCancel(sandbox, data.booking_id);
+        assert.equal(cancel.status, 409);
+        assert.equal(cancel.body.code, 'IP-410');
+        assert.equal((await postForm(`${data.deeplink}/confirm`, { mpin: '1234', method: 'wallet_balance' })).status, 409);
+        assert.equal((await postForm(`${data.deeplink}/cancel`, {})).status, 409);
+        assert.equal(sandbox.getBooking(data.booking_id)!.status, status);
+        if (status !== 'SUCCESS') assert.throws(() => sandbox.revert(data.booking_id), /Only a SUCCESS booking/);
+      });
+    }
+
+    for (const status of ['BOOKED', 'PENDING']) {
+      test(`${status} is cancellable through the API (IP-210)`, async () => {
+        const data = await bookingIn(status);
+        const cancel = await apiCancel(sandbox, data.booking_id);
+        assert.equal(cancel.body.code, 'IP-210');
+        assert.equal(await apiStatus(sandbox, data.booking_id, data.correlation_id), 'CANCELED');
+        assert.deepEqual(sandbox.getBooking(data.booking_id)!.history.map((h) => h.status), status === 'BOOKED' ? ['BOOKED', 'CANCELED'] : ['BOOKED', 'PENDING', 'CANCELED']);
+      });
+    }
+
+    test('a merchant cancel sends no callback (the merchant asked for it)', async () => {
+      const data = await bookingIn('BOOKED');
+      await apiCancel(sandbox, data.booking_id);
+      await sandbox.whenCallbacksSettled();
+      assert.equal(sandbox.callbackAttempts().filter((a) => a.booking_id === data.booking_id).length, 0);
+    });
+  });
+
   describe('callback delivery', () => {
     test('retries with exponential backoff until a 2xx, logging every attempt', async () => {
       const data = await book(sandbox, receiver.endpoint('flaky', 2));
