@@ -8,6 +8,7 @@
 //
 // Step: { status = 200, body (sent as JSON), raw (sent as text/html instead), delay (ms), destroy
 // (close the socket without answering) }. Received: { body, idempotencyKey, contentType }.
+import { Buffer } from 'node:buffer';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const OPERATIONS = ['book', 'status', 'cancel'];
