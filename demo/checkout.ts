@@ -1,0 +1,80 @@
+import '../src/define.js';
+import { detectEnvironment, isEnvironmentSetting } from '../src/environment.js';
+import { CATALOG, findItem } from './catalog.js';
+import { followServerLog, log } from './log.js';
+
+const button = document.querySelector('wallet-pay-button');
+const items = document.querySelector<HTMLFieldSetElement>('#items');
+const total = document.querySelector<HTMLOutputElement>('#total');
+const detected = document.querySelector<HTMLElement>('#detected');
+if (!button || !items || !total || !detected) throw new Error('The checkout page is missing an element.');
+
+const money = new Intl.NumberFormat('en-NP', { style: 'currency', currency: 'NPR', maximumFractionDigits: 0 });
+const ITEM_KEY = 'playground:item';
+const ENV_KEY = 'playground:environment';
+
+for (const item of CATALOG) {
+  const label = document.createElement('label');
+  label.className = 'item';
+  const radio = Object.assign(document.createElement('input'), { type: 'radio', name: 'item', value: item.id });
+  const title = document.createElement('span');
+  title.textContent = item.title;
+  const price = document.createElement('strong');
+  price.textContent = money.format(item.amount);
+  const description = document.createElement('small');
+  description.textContent = item.description;
+  label.append(radio, title, price, description);
+  items.append(label);
+}
+
+function selectItem(id: string): void {
+  const item = findItem(id) ?? CATALOG[0]!;
+  button!.setAttribute('order-id', item.id);
+  total!.textContent = money.format(item.amount);
+  const radio = items!.querySelector<HTMLInputElement>(`input[value="${item.id}"]`);
+  if (radio) radio.checked = true;
+  sessionStorage.setItem(ITEM_KEY, item.id);
+}
+
+function selectEnvironment(value: string): void {
+  const setting = isEnvironmentSetting(value) ? value : 'auto';
+  button!.setAttribute('environment', setting);
+  const radio = document.querySelector<HTMLInputElement>(`input[name="environment"][value="${setting}"]`);
+  if (radio) radio.checked = true;
+  localStorage.setItem(ENV_KEY, setting);
+}
+
+function showDetected(): void {
+  detected!.textContent = detectEnvironment({
+    userAgent: navigator.userAgent,
+    maxTouchPoints: navigator.maxTouchPoints,
+    innerWidth: window.innerWidth,
+  });
+}
+
+items.addEventListener('change', (event) => selectItem((event.target as HTMLInputElement).value));
+document.querySelector('#environment')?.addEventListener('change', (event) => {
+  selectEnvironment((event.target as HTMLInputElement).value);
+});
+window.addEventListener('resize', showDetected);
+
+selectItem(sessionStorage.getItem(ITEM_KEY) ?? CATALOG[0]!.id);
+selectEnvironment(localStorage.getItem(ENV_KEY) ?? 'auto');
+showDetected();
+followServerLog();
+
+// Every event the element fires goes to the log, with its detail.
+for (const name of [
+  'wallet-pay-booked',
+  'wallet-pay-navigate',
+  'wallet-pay-webview',
+  'wallet-pay-pending',
+  'wallet-pay-success',
+  'wallet-pay-failure',
+  'wallet-pay-error',
+  'wallet-pay-cancel',
+]) {
+  button.addEventListener(name, (event) => {
+    log('element', `${name} ${JSON.stringify((event as CustomEvent).detail ?? {})}`);
+  });
+}
