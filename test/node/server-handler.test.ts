@@ -429,3 +429,34 @@ describe('payment handler options', () => {
     }
   });
 });
+
+describe('payment handler and an expired booking', () => {
+  test('a status check of an expired booking reports CANCELED once, and cancel is IP-410', async () => {
+    let now = Date.parse('2026-01-01T10:00:00Z');
+    const sandbox = await startSandbox({ accessKey: KEY, productCode: PRODUCT, bookingTtlMs: 60_000, now: () => now });
+    const results: PaymentResult[] = [];
+    try {
+      const handler = createPaymentHandler({
+        serviceUrl: sandbox.baseUrl,
+        productCode: PRODUCT,
+        accessKey: KEY,
+        callbackUrl: 'http://127.0.0.1:9/callback',
+        redirectUrl: 'http://127.0.0.1:9/done',
+        lookupOrder: () => ({ amount: 80 }),
+        onPaymentResult: (result) => {
+          results.push(result);
+        },
+      });
+      const { data } = (await book(handler, { channel: 'app', order: { id: 'E-1' } })).body;
+      const ids = { booking_id: data!.booking_id, correlation_id: data!.correlation_id };
+      assert.equal((await send(handler, 'status', ids)).body.data?.status, 'BOOKED');
+      assert.equal(results.length, 0);
+      now += 60_001;
+      assert.equal((await send(handler, 'status', ids)).body.data?.status, 'CANCELED');
+      failureOf(await send(handler, 'cancel', ids), 'IP-410', 409, /already processed/);
+      assert.deepEqual(results.map((r) => [r.source, r.status, r.booking_id]), [['status', 'CANCELED', ids.booking_id]]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
