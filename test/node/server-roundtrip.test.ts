@@ -217,6 +217,7 @@ describe('round trip: element contract → handler on node:http → sandbox → 
       const raw = await bodyOf(request);
       const withBody = request as IncomingMessage & { body?: unknown };
       withBody.body = request.headers['x-parser'] === 'json' ? JSON.parse(raw) : raw;
+      if (request.headers['x-next'] === 'none') return listener(withBody, response);
       listener(withBody, response, (error) => {
         seen.push(error);
         response.writeHead(500, { 'content-type': 'text/plain' });
@@ -233,6 +234,15 @@ describe('round trip: element contract → handler on node:http → sandbox → 
     });
     assert.equal(asObject.status, 500);
     assert.match(await asObject.text(), /mount the payment handler before any body parser/);
+    assert.equal(seen.length, 1);
+    // Without a next(), the adapter answers a plain failure envelope itself.
+    const bare = await fetch(`${kit.url}/api/pay/callback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-parser': 'json', 'x-next': 'none' },
+      body: text,
+    });
+    assert.equal(bare.status, 500);
+    assert.deepEqual(await bare.json(), { code: 'IP-500', error_message: 'The server could not handle this request.' });
     assert.equal(seen.length, 1);
   });
 });
