@@ -119,7 +119,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const root = base.href.replace(/\/+$/, '');
 
-  async function call(operation: 'book' | 'status' | 'cancel', body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  type Answer = { data: Record<string, unknown>; httpStatus: number };
+
+  async function call(operation: 'book' | 'status' | 'cancel', body: Record<string, unknown>): Promise<Answer> {
     const url = `${root}/api/client/intent/payment/${operation}`;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
@@ -164,26 +166,27 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, status,
         `The payment service answered ${operation} with HTTP ${status} and neither a success nor a failure envelope.`);
     }
-    return envelope.data;
+    return { data: envelope.data, httpStatus: status };
   }
 
   function requireStrings<T extends string>(
     operation: 'book' | 'status' | 'cancel',
-    data: Record<string, unknown>,
+    { data, httpStatus }: Answer,
     names: readonly T[],
   ): Record<T, string> {
     for (const name of names) {
       if (typeof data[name] !== 'string' || (data[name] as string).length === 0) {
-        throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, 200,
+        throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, httpStatus,
           `The payment service's ${operation} answer lacks a string "${name}".`);
       }
     }
     return data as Record<T, string>;
   }
 
-  function requireStatus(operation: 'status' | 'cancel', value: unknown): PaymentStatus {
+  function requireStatus(operation: 'status' | 'cancel', { data, httpStatus }: Answer): PaymentStatus {
+    const value = data.status;
     if (!isPaymentStatus(value)) {
-      throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, 200,
+      throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, httpStatus,
         `The payment service's ${operation} answer has an unknown status ${JSON.stringify(value)}.`);
     }
     return value;
@@ -224,7 +227,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       return {
         booking_id: data.booking_id,
         product_code: data.product_code,
-        status: requireStatus('status', raw.status),
+        status: requireStatus('status', raw),
         correlation_id: data.correlation_id,
         transaction_id: data.transaction_id,
         reference_code: data.reference_code,
@@ -243,7 +246,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       const data = requireStrings('cancel', raw, ['booking_id', 'correlation_id', 'transaction_id'] as const);
       return {
         booking_id: data.booking_id,
-        status: requireStatus('cancel', raw.status),
+        status: requireStatus('cancel', raw),
         correlation_id: data.correlation_id,
         transaction_id: data.transaction_id,
       };
