@@ -415,8 +415,8 @@ export class PaymentFlow {
     if (!raw) return;
     const check = checkReturnUrl(raw, config.pageUrl, config.returnOrigins);
     if (!check.ok) {
-      this.emitError('return-url-refused', `The ${outcome} URL was refused (${check.reason}).`, { reason: check.reason });
       this.set('done', null, 'error.return-url-refused');
+      this.emitError('return-url-refused', `The ${outcome} URL was refused (${check.reason}).`, { reason: check.reason });
       return;
     }
     const url = withQuery(check.url, { booking_id: kept.booking_id, status });
@@ -429,21 +429,22 @@ export class PaymentFlow {
     // The booking stays unpaid on the server; a retry with the same key gets the same answer, so the
     // shopper is told and nothing is followed.
     this.retryAction = () => this.start();
-    this.emitError('url-refused', `Refused to follow ${JSON.stringify(url.slice(0, 200))}: ${reason}.`, { reason });
+    // State first, event second: listeners of the error event see the element already showing it.
     this.set('error', null, 'error.url-refused', true);
+    this.emitError('url-refused', `Refused to follow ${JSON.stringify(url.slice(0, 200))}: ${reason}.`, { reason });
   }
 
   private failRequest(error: unknown, retry: () => void, booking: KeptBooking | null): void {
     const e = error instanceof BookingError ? error : new BookingError('network', String(error));
     this.retryAction = retry;
-    this.emitError(e.kind, e.message, { code: e.code, http_status: e.status });
     this.set('error', booking, errorMessageKey(e.kind, e.status), true);
+    this.emitError(e.kind, e.message, { code: e.code, http_status: e.status });
   }
 
   private fail(kind: FlowErrorKind, message: string): void {
     this.retryAction = null;
-    this.emitError(kind, message, {});
     this.set('error', null, errorMessageKey(kind), false);
+    this.emitError(kind, message, {});
   }
 
   private emitError(kind: FlowErrorKind, message: string, extra: { code?: string; http_status?: number; reason?: UrlRefusal }): void {

@@ -8,6 +8,7 @@
 //
 // Step: { status = 200, body (sent as JSON), raw (sent as text/html instead), delay (ms), destroy
 // (close the socket without answering) }. Received: { body, idempotencyKey, contentType }.
+// A script with `keepReceived: true` keeps what was received so far (to swap answers mid-test).
 import { Buffer } from 'node:buffer';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -59,7 +60,7 @@ export async function testProxyMiddleware(ctx, next) {
   if (action === '__script') {
     entry.script = {};
     entry.cursor = {};
-    entry.received = { book: [], status: [], cancel: [] };
+    if (body.keepReceived !== true) entry.received = { book: [], status: [], cancel: [] };
     for (const op of OPERATIONS) if (Array.isArray(body[op])) entry.script[op] = body[op];
     return json(ctx, 200, { ok: true });
   }

@@ -19,6 +19,8 @@ export interface Received {
 
 /** The script of one scenario. */
 export interface Script {
+  /** Keep what the proxy received so far (swap answers mid-test). */
+  keepReceived?: boolean;
   book?: Step[];
   status?: Step[];
   cancel?: Step[];
