@@ -15,7 +15,7 @@ import {
   type SuccessEnvelope,
 } from '../contract.js';
 import { SIGNED_FIELDS, verifyMessage, signatureMessage } from '../server/signature.js';
-import { RawJsonError, topLevelMemberTexts } from './raw-json.js';
+import { RawJsonError, readRawJsonObject } from '../server/raw-json.js';
 
 /** The three API operations. */
 export type Operation = 'book' | 'status' | 'cancel';
@@ -270,7 +270,7 @@ export class SandboxService {
     }
     let rawMembers: Map<string, string>;
     try {
-      rawMembers = topLevelMemberTexts(rawBody);
+      rawMembers = new Map([...readRawJsonObject(rawBody)].map(([name, member]) => [name, member.raw]));
     } catch (error) {
       if (error instanceof RawJsonError) invalid(`The request body is not a usable JSON object: ${error.message}`);
       throw error;
