@@ -4,3 +4,12 @@
  */
 export * from './environment.js';
 export * from './contract.js';
+export * from './urls.js';
+export * from './booking-client.js';
+export * from './flow.js';
+export * from './strategies.js';
+export * from './navigator.js';
+export * from './session-store.js';
+export * from './strings.js';
+export * from './events/index.js';
+export { WalletPayButton } from './wallet-pay-button.js';
