@@ -287,6 +287,9 @@ export class PaymentFlow {
   dispose(): void {
     this.generation++;
     this.clearTimer();
+    // A dropped answer must not leave the button busy forever if the element is attached again; the
+    // attempt (and its key) stays, so pressing again re-books idempotently.
+    if (this.current.busy) this.set('idle', null);
   }
 
   private context(gen: number, config: FlowConfig): StrategyContext {

@@ -360,6 +360,24 @@ describe('payment flow: cancel and pay on the web', () => {
   });
 });
 
+describe('payment flow: lifecycle', () => {
+  it('dispose drops a late booking answer and frees the button; pressing again reuses the key', async () => {
+    const t = setup();
+    let answer!: (result: BookResult) => void;
+    t.fake.queues.book.push(() => new Promise((resolve) => (answer = resolve)), appBooking());
+    t.flow.start();
+    t.flow.dispose();
+    expect(t.flow.state).to.include({ name: 'idle', busy: false });
+    answer({ booking_id: 'B0', correlation_id: 'c', channel: 'app', deeplink: 'https://links.wallet.test/pay/B0' });
+    await flush();
+    expect(t.navigator.calls).to.deep.equal([]);
+    t.flow.start();
+    await flush();
+    expect(t.fake.calls.book.map((call) => call.key)).to.deep.equal(['key-1', 'key-1']);
+    expect(t.navigator.calls).to.deep.equal([{ kind: 'openApp', url: 'https://links.wallet.test/pay/B1' }]);
+  });
+});
+
 describe('payment flow: no payment', () => {
   it('in a WebView hands over without booking or navigating', () => {
     const t = setup({ environment: 'webview' });
