@@ -345,7 +345,11 @@ export class PaymentFlow {
     const detail: FlowEvent = { type: 'navigate', reason: 'web-payment', url, method: instruction.method, booking_id: kept.booking_id };
     if (instruction.method === 'POST') detail.fields = fields;
     this.set('redirecting', kept);
-    if (!this.deps.emit(detail)) return;
+    if (!this.deps.emit(detail)) {
+      // The host routes itself; the element stays usable and the kept booking answers the next press.
+      this.set('idle', null);
+      return;
+    }
     if (instruction.method === 'POST') this.deps.navigator().postForm(url, fields);
     else this.deps.navigator().assign(url);
   }

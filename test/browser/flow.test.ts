@@ -112,6 +112,8 @@ describe('payment flow: desktop', () => {
     await flush();
     expect(t.navigator.calls).to.deep.equal([]);
     expect(t.types()).to.include('navigate');
+    expect(t.flow.state).to.include({ name: 'idle', busy: false });
+    expect(t.store.load(t.key)?.booking_id).to.equal('W1');
   });
 });
 
