@@ -79,6 +79,8 @@ export async function testProxyMiddleware(ctx, next) {
   const step = steps[index];
   if (step.delay) await sleep(step.delay);
   if (step.destroy) {
+    // Koa would log the unanswered request as a 404; it is a deliberate dropped connection.
+    ctx.status = 499;
     ctx.respond = false;
     ctx.req.socket.destroy();
     return;
