@@ -380,6 +380,40 @@ describe('payment flow: lifecycle', () => {
   });
 });
 
+describe('payment flow: pay on the web failures', () => {
+  it('a failing status check is reported, and its retry goes on to the web attempt', async () => {
+    const t = setup();
+    t.fake.queues.book.push(appBooking(), webBooking());
+    t.flow.start();
+    await flush();
+    await t.clock.advance(1500);
+    t.fake.queues.status.push(fails(new BookingError('network', 'down')), status('FAILED'));
+    t.flow.payOnWeb();
+    await flush();
+    expect(t.flow.state).to.include({ name: 'error', message: 'error.network', canRetry: true });
+    expect(t.flow.state.booking?.booking_id).to.equal('B1');
+    t.flow.retry();
+    await flush();
+    expect(t.fake.calls.cancel).to.equal(0);
+    expect(t.fake.calls.book.map((call) => call.channel)).to.deep.equal(['app', 'web']);
+    expect(t.navigator.calls.at(-1)).to.deep.include({ kind: 'postForm' });
+  });
+
+  it('an IP-410 on the way cancels nothing and routes by the fresh status', async () => {
+    const t = setup();
+    t.fake.queues.book.push(appBooking());
+    t.flow.start();
+    await flush();
+    await t.clock.advance(1500);
+    t.fake.queues.status.push(status('PENDING'), status('REVERTED'));
+    t.fake.queues.cancel.push(fails(new BookingError('http', 'x', 409, 'IP-410')));
+    t.flow.payOnWeb();
+    await flush();
+    expect(t.fake.calls.book).to.have.length(1);
+    expect(t.navigator.calls.at(-1)?.url).to.equal('https://shop.test/failed?booking_id=B1&status=REVERTED');
+  });
+});
+
 describe('payment flow: no payment', () => {
   it('in a WebView hands over without booking or navigating', () => {
     const t = setup({ environment: 'webview' });
