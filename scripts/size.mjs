@@ -1,0 +1,134 @@
+// `npm run size`: raw, gzip (level 9) and brotli (quality 11) bytes of every JS file the package
+// ships, and of the element's own code (src/define.ts minified with Lit external). Fails above the
+// budgets, so a size regression stops CI. The benchmark reuses `measureFiles`.
+import { readFile, readdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const DIST = join(ROOT, 'dist');
+
+/** The element's own code, as `elementOwnCode()` names it in reports. */
+export const OWN_CODE_NAME = "element's own code (src/define.ts, Lit external)";
+
+/** Gzip budgets in bytes. Never raise one to make a change fit: shrink the change. */
+export const BUDGETS = [
+  { name: 'dist/cdn/wallet-pay-button.min.js', gzip: 10 * 1024 },
+  { name: 'dist/cdn/wallet-pay-button.iife.min.js', gzip: 10 * 1024 },
+  { name: OWN_CODE_NAME, gzip: 4608 },
+];
+
+/** Sizes of one piece of code: raw, gzip level 9, brotli quality 11 (bytes). */
+export function measureBytes(name, bytes) {
+  const buffer = typeof bytes === 'string' ? Buffer.from(bytes) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return {
+    name,
+    raw: buffer.byteLength,
+    gzip: gzipSync(buffer, { level: 9 }).byteLength,
+    brotli: brotliCompressSync(buffer, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: buffer.byteLength },
+    }).byteLength,
+  };
+}
+
+/** Measures files; each result is named by its path relative to the repository when inside it. */
+export async function measureFiles(paths) {
+  return Promise.all(
+    paths.map(async (path) => {
+      const absolute = resolve(ROOT, path);
+      const inRepo = !relative(ROOT, absolute).startsWith('..');
+      return measureBytes(inRepo ? relative(ROOT, absolute) : absolute, await readFile(absolute));
+    }),
+  );
+}
+
+/** Every `.js` file under dist/ (the npm build and the CDN files), sorted. */
+export async function shippedScripts() {
+  if (!existsSync(join(DIST, 'cdn'))) {
+    throw new Error('dist/ holds no build (dist/cdn is missing): run `npm run build` first.');
+  }
+  const entries = await readdir(DIST, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.js'))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+/**
+ * Bundles src/define.ts the way a merchant's bundler would see it (Lit external, minified like the
+ * CDN files) and measures it: the bytes the element adds to a page that already has Lit.
+ */
+export async function elementOwnCode() {
+  const { build } = await import('vite');
+  const output = await build({
+    configFile: false,
+    root: ROOT,
+    logLevel: 'silent',
+    resolve: { conditions: ['production', 'browser', 'module'] },
+    build: {
+      write: false,
+      target: 'es2022',
+      minify: true,
+      lib: { entry: join(ROOT, 'src/define.ts'), formats: ['es'], fileName: 'define' },
+      rolldownOptions: {
+        external: [/^lit(-html|-element)?(\/|$)/, /^@lit\//],
+        output: { minify: true, comments: { legal: false, annotation: false, jsdoc: false } },
+      },
+    },
+  });
+  const chunks = (Array.isArray(output) ? output : [output]).flatMap((result) => result.output);
+  const code = chunks
+    .filter((chunk) => chunk.type === 'chunk')
+    .map((chunk) => chunk.code)
+    .join('\n');
+  return measureBytes(OWN_CODE_NAME, code);
+}
+
+/** Results above their budget, with how far above. */
+export function overBudget(results, budgets = BUDGETS) {
+  return budgets.flatMap((budget) => {
+    const result = results.find((item) => item.name === budget.name);
+    if (!result) return [{ ...budget, missing: true, over: 0, gzipBytes: 0 }];
+    return result.gzip > budget.gzip ? [{ ...budget, missing: false, over: result.gzip - budget.gzip, gzipBytes: result.gzip }] : [];
+  });
+}
+
+function table(results) {
+  const width = Math.max(...results.map((result) => result.name.length));
+  const budgetOf = (name) => BUDGETS.find((budget) => budget.name === name)?.gzip;
+  const lines = [`${'file'.padEnd(width)}  ${'raw'.padStart(8)}  ${'gzip'.padStart(8)}  ${'brotli'.padStart(8)}  gzip budget`];
+  for (const result of results) {
+    const budget = budgetOf(result.name);
+    lines.push(
+      `${result.name.padEnd(width)}  ${String(result.raw).padStart(8)}  ${String(result.gzip).padStart(8)}  ${String(result.brotli).padStart(8)}  ${budget === undefined ? '' : `${budget} ${result.gzip > budget ? 'OVER' : 'ok'}`}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+async function main() {
+  const results = [...(await measureFiles(await shippedScripts())), await elementOwnCode()];
+  console.log(table(results));
+  const over = overBudget(results);
+  if (over.length === 0) {
+    console.log('\nAll sizes are within their budgets.');
+    return;
+  }
+  for (const item of over) {
+    console.error(
+      item.missing
+        ? `\nsize: ${item.name} was not found, so its budget (${item.gzip} bytes gzip) cannot be checked.`
+        : `\nsize: ${item.name} is ${item.gzipBytes} bytes gzip, ${item.over} bytes over its budget of ${item.gzip}.`,
+    );
+  }
+  process.exitCode = 1;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    console.error(`size: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  });
+}
