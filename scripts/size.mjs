@@ -3,6 +3,7 @@
 // budgets, so a size regression stops CI. The benchmark reuses `measureFiles`.
 import { readFile, readdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { Buffer } from 'node:buffer';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
