@@ -1,0 +1,286 @@
+/**
+ * The shopper's journeys through the playground in Chromium: desktop, Android phone, iPhone and an
+ * Android WebView. Each checks what the shopper sees, where the browser goes, the final status in the
+ * sandbox and the verified result at the merchant.
+ */
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright';
+import {
+  bookingIdOnProviderPage,
+  bookingsFor,
+  cleanConsole,
+  confirmOnProviderPage,
+  element,
+  elementEvents,
+  launchBrowser,
+  openCheckout,
+  openShopper,
+  payInWalletApp,
+  resultPage,
+  startPlayground,
+  waitForText,
+  type Playground,
+  type Shopper,
+} from './support.js';
+
+let pg: Playground;
+let browser: Browser;
+const shoppers: Shopper[] = [];
+
+before(async () => {
+  [pg, browser] = await Promise.all([startPlayground(), launchBrowser({ bfcache: true })]);
+});
+after(async () => {
+  await browser?.close();
+  await pg?.close();
+});
+
+async function shopper(...args: Parameters<typeof openShopper> extends [unknown, ...infer Rest] ? Rest : never): Promise<Shopper> {
+  const s = await openShopper(browser, ...args);
+  shoppers.push(s);
+  return s;
+}
+
+/** The merchant verified this final status (by callback or status check) and the callback was answered 2xx. */
+async function assertMerchantVerified(bookingId: string, status: string, expectCallback = true): Promise<void> {
+  await pg.sandbox.whenCallbacksSettled();
+  const record = pg.records.get(bookingId);
+  assert.equal(record?.status, status, `merchant record of ${bookingId}`);
+  const attempts = pg.sandbox.callbackAttempts().filter((attempt) => attempt.booking_id === bookingId);
+  if (expectCallback) {
+    assert.ok(attempts.some((attempt) => attempt.delivered), `a delivered callback for ${bookingId}: ${JSON.stringify(attempts)}`);
+  }
+}
+
+describe('desktop: the provider web payment page', () => {
+  for (const { name, mpin, cancel, page: expectedPage, status } of [
+    { name: 'pays and ends on the success page with the verified SUCCESS', mpin: '1234', cancel: false, page: 'success', status: 'SUCCESS' },
+    { name: 'a failed MPIN ends on the failure page with FAILED', mpin: '0000', cancel: false, page: 'failure', status: 'FAILED' },
+    { name: 'a shopper who cancels ends on the failure page with CANCELED', mpin: '', cancel: true, page: 'failure', status: 'CANCELED' },
+  ] as const) {
+    test(name, async () => {
+      const s = await shopper('desktop');
+      const since = pg.sandbox.listBookings().length;
+      await openCheckout(s, pg.origin);
+      await element(s.page).pay.click();
+      await s.page.waitForURL(`${pg.sandbox.webPaymentUrl}`);
+      const bookingId = await bookingIdOnProviderPage(s.page);
+      if (cancel) {
+        await s.page.getByRole('button', { name: 'Cancel', exact: true }).click();
+      } else {
+        await confirmOnProviderPage(s.page, mpin);
+      }
+      await s.page.waitForURL(new RegExp(`/${expectedPage}\\.html\\?`));
+      const shown = await resultPage(s.page);
+      assert.deepEqual([shown.page, shown.booking, shown.status], [expectedPage, bookingId, status]);
+      assert.equal(new URL(s.page.url()).searchParams.get('booking_id'), bookingId);
+      // Back at the checkout first (the redirect URL), where the element verified and routed.
+      assert.ok(s.visited.some((url) => url.startsWith(`${pg.origin}/?booking_id=${bookingId}`)), s.visited.join('\n'));
+      assert.equal(pg.sandbox.getBooking(bookingId)?.status, status);
+      assert.equal(bookingsFor(pg.sandbox, since).length, 1);
+      await assertMerchantVerified(bookingId, status);
+      assert.deepEqual(cleanConsole(s), []);
+      await s.context.close();
+    });
+  }
+});
+
+describe('phones: the deeplink opens the wallet page that stands in for the app', () => {
+  for (const profile of ['pixel7', 'iphone14'] as const) {
+    test(`${profile}: deeplink → wallet page → pay → the merchant's success page`, async () => {
+      const s = await shopper(profile);
+      const since = pg.sandbox.listBookings().length;
+      await openCheckout(s, pg.origin);
+      await element(s.page).pay.tap();
+      await s.page.waitForURL(new RegExp(`^${pg.sandbox.linksUrl}/pay/BK-`));
+      const bookingId = await bookingIdOnProviderPage(s.page);
+      assert.equal(s.page.url(), `${pg.sandbox.linksUrl}/pay/${bookingId}`);
+      await confirmOnProviderPage(s.page, '4321', 'bank');
+      await s.page.waitForURL(/\/success\.html\?/);
+      const shown = await resultPage(s.page);
+      assert.deepEqual([shown.page, shown.booking, shown.status], ['success', bookingId, 'SUCCESS']);
+      assert.equal(pg.sandbox.getBooking(bookingId)?.status, 'SUCCESS');
+      assert.equal(bookingsFor(pg.sandbox, since).length, 1);
+      const navigate = (await elementEvents(s.page)).find((event) => event.type === 'navigate' && event.detail?.reason === 'app');
+      assert.equal(navigate?.detail?.url, `${pg.sandbox.linksUrl}/pay/${bookingId}`);
+      await assertMerchantVerified(bookingId, 'SUCCESS');
+      assert.deepEqual(cleanConsole(s), []);
+      await s.context.close();
+    });
+  }
+
+  test('pixel7: back button from the wallet page (a bfcache restore) → status verified → routed', async () => {
+    const s = await shopper('pixel7');
+    await s.context.addInitScript(() => {
+      addEventListener('pageshow', (event) => {
+        if ((event as PageTransitionEvent).persisted) sessionStorage.setItem('e2e:restored', String(Number(sessionStorage.getItem('e2e:restored') ?? 0) + 1));
+      });
+    });
+    const since = pg.sandbox.listBookings().length;
+    await openCheckout(s, pg.origin);
+    await element(s.page).pay.tap();
+    await s.page.waitForURL(new RegExp(`^${pg.sandbox.linksUrl}/pay/BK-`));
+    const bookingId = await bookingIdOnProviderPage(s.page);
+    // The app takes the payment; the shopper then comes back with the system back button.
+    await payInWalletApp(s.context, pg.sandbox, bookingId);
+    await s.page.goBack({ waitUntil: 'commit' });
+    await s.page.waitForURL(/\/success\.html\?/);
+    const shown = await resultPage(s.page);
+    assert.deepEqual([shown.page, shown.booking, shown.status], ['success', bookingId, 'SUCCESS']);
+    const checkoutVisits = s.visited.filter((url) => url === `${pg.origin}/`);
+    assert.equal(checkoutVisits.length, 2, `checkout, then back to it: ${s.visited.join('\n')}`);
+    assert.equal(await s.page.evaluate(() => sessionStorage.getItem('e2e:restored')), '1', 'the checkout came back from the bfcache');
+    assert.equal(bookingsFor(pg.sandbox, since).length, 1);
+    await assertMerchantVerified(bookingId, 'SUCCESS');
+    assert.deepEqual(cleanConsole(s), []);
+    await s.context.close();
+  });
+});
+
+describe('app not installed: the deeplink does not leave the page', () => {
+  for (const { profile, store } of [
+    { profile: 'pixel7', store: 'https://play.google.com/store/apps/details?id=com.example.wallet' },
+    { profile: 'iphone14', store: 'https://apps.apple.com/app/id1234567890' },
+  ] as const) {
+    test(`${profile}: the fallback panel, its store link, a real link to the deeplink, and "pay on the web" pays`, async () => {
+      const s = await shopper(profile);
+      // A 204 answer to a navigation keeps the current page: what a phone without the app does.
+      await s.page.route(`${pg.sandbox.linksUrl}/**`, (route) => route.fulfill({ status: 204 }));
+      const since = pg.sandbox.listBookings().length;
+      await openCheckout(s, pg.origin);
+      const el = element(s.page);
+      await el.pay.tap();
+      await el.panel.waitFor();
+      await waitForText(el.status, 'Did the wallet app not open?');
+      assert.equal(s.page.url(), `${pg.origin}/`);
+      const [first] = bookingsFor(pg.sandbox, since);
+      assert.ok(first);
+      const deeplink = `${pg.sandbox.linksUrl}/pay/${first.booking_id}`;
+      assert.equal(await el.getApp.getAttribute('href'), store);
+      assert.equal(await el.openApp.evaluate((a) => `${a.tagName} ${a.getAttribute('href')}`), `A ${deeplink}`);
+      // Every choice is reachable: the panel never dead-ends.
+      for (const choice of [el.openApp, el.getApp, el.payOnWeb, el.cancel]) assert.ok(await choice.isVisible());
+
+      await el.payOnWeb.tap();
+      await s.page.waitForURL(pg.sandbox.webPaymentUrl);
+      const webBooking = await bookingIdOnProviderPage(s.page);
+      assert.notEqual(webBooking, first.booking_id);
+      // The app booking was cancelled before the web attempt, so it can never be paid as well.
+      assert.equal(pg.sandbox.getBooking(first.booking_id)?.status, 'CANCELED');
+      await confirmOnProviderPage(s.page, '1234');
+      await s.page.waitForURL(/\/success\.html\?/);
+      const shown = await resultPage(s.page);
+      assert.deepEqual([shown.page, shown.booking, shown.status], ['success', webBooking, 'SUCCESS']);
+      assert.equal(bookingsFor(pg.sandbox, since).length, 2);
+      await assertMerchantVerified(webBooking, 'SUCCESS');
+      assert.deepEqual(cleanConsole(s), []);
+      await s.context.close();
+    });
+  }
+
+  test('iphone14: tapping the panel\'s link opens the wallet page (the second tap iOS needs)', async () => {
+    const s = await shopper('iphone14');
+    const handler = (route: import('playwright').Route) => route.fulfill({ status: 204 });
+    await s.page.route(`${pg.sandbox.linksUrl}/**`, handler);
+    await openCheckout(s, pg.origin);
+    const el = element(s.page);
+    await el.pay.tap();
+    await el.openApp.waitFor();
+    const href = await el.openApp.getAttribute('href');
+    // The app is there after all: the tap on the real link is what opens it.
+    await s.page.unroute(`${pg.sandbox.linksUrl}/**`, handler);
+    await el.openApp.tap();
+    await s.page.waitForURL(href!);
+    const bookingId = await bookingIdOnProviderPage(s.page);
+    await confirmOnProviderPage(s.page, '1234');
+    await s.page.waitForURL(/\/success\.html\?/);
+    assert.equal((await resultPage(s.page)).status, 'SUCCESS');
+    assert.equal(pg.sandbox.getBooking(bookingId)?.status, 'SUCCESS');
+    assert.deepEqual(cleanConsole(s), []);
+    await s.context.close();
+  });
+});
+
+test('WebView: no booking, no navigation, the hand-off event carries what the host needs, the message shows', async () => {
+  const s = await shopper('webview');
+  const since = pg.sandbox.listBookings().length;
+  await openCheckout(s, pg.origin);
+  const el = element(s.page);
+  await el.pay.tap();
+  await waitForText(el.status, 'Continue the payment in the app.');
+  const events = await elementEvents(s.page);
+  assert.deepEqual(
+    events.map((event) => event.type),
+    ['webview'],
+  );
+  assert.deepEqual(events[0]!.detail, {
+    order: { id: 'A-1001' },
+    endpoint: `${pg.origin}/api/pay`,
+    success_url: '/success.html',
+    failure_url: '/failure.html',
+  });
+  assert.deepEqual(s.visited, [`${pg.origin}/`]);
+  assert.equal(bookingsFor(pg.sandbox, since).length, 0);
+  assert.deepEqual(cleanConsole(s), []);
+  await s.context.close();
+});
+
+describe('pending: the sandbox keeps the payment PENDING', () => {
+  for (const choice of ['check again', 'cancel payment'] as const) {
+    test(`the element keeps checking, the last check runs after five minutes, then "${choice}" works`, async () => {
+      const s = await shopper('desktop');
+      await s.page.clock.install();
+      const statusCalls: string[] = [];
+      s.page.on('request', (request) => {
+        if (request.url() === `${pg.origin}/api/pay/status`) statusCalls.push(request.url());
+      });
+      const since = pg.sandbox.listBookings().length;
+      await openCheckout(s, pg.origin, 'A-1002');
+      const el = element(s.page);
+      await el.pay.click();
+      await s.page.waitForURL(pg.sandbox.webPaymentUrl);
+      const bookingId = await bookingIdOnProviderPage(s.page);
+      await confirmOnProviderPage(s.page, '1234');
+      await s.page.waitForURL(`${pg.origin}/?booking_id=${bookingId}&status=PENDING`);
+      await waitForText(el.status, 'Waiting for the payment to be confirmed');
+      assert.equal(pg.sandbox.getBooking(bookingId)?.status, 'PENDING');
+
+      // The backoff keeps asking: run the first delays and see more status checks.
+      const before = statusCalls.length;
+      const nextCheck = s.page.waitForRequest(`${pg.origin}/api/pay/status`);
+      await s.page.clock.runFor(6000);
+      await nextCheck;
+      await waitForText(el.status, 'Waiting for the payment to be confirmed');
+      assert.ok(statusCalls.length > before, `status checks while pending: ${before} → ${statusCalls.length}`);
+
+      await s.page.clock.fastForward('05:01');
+      await el.checkAgain.waitFor();
+      await waitForText(el.status, 'We have not received a final answer');
+      assert.ok(await el.cancel.isVisible());
+      const pendingEvents = (await elementEvents(s.page)).filter((event) => event.type === 'pending');
+      assert.ok(pendingEvents.length >= 2, JSON.stringify(pendingEvents));
+
+      if (choice === 'check again') {
+        const calls = statusCalls.length;
+        const answered = s.page.waitForResponse(`${pg.origin}/api/pay/status`);
+        await el.checkAgain.click();
+        await answered;
+        await el.checkAgain.waitFor();
+        assert.equal(statusCalls.length, calls + 1);
+        await waitForText(el.status, 'We have not received a final answer');
+        assert.equal(pg.sandbox.getBooking(bookingId)?.status, 'PENDING');
+      } else {
+        await el.cancel.click();
+        await s.page.waitForURL(/\/failure\.html\?/);
+        const shown = await resultPage(s.page);
+        assert.deepEqual([shown.page, shown.booking, shown.status], ['failure', bookingId, 'CANCELED']);
+        assert.equal(pg.sandbox.getBooking(bookingId)?.status, 'CANCELED');
+        assert.equal(pg.records.get(bookingId)?.verified_by, 'cancel');
+      }
+      assert.equal(bookingsFor(pg.sandbox, since).length, 1);
+      assert.deepEqual(cleanConsole(s), []);
+      await s.context.close();
+    });
+  }
+});

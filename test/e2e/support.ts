@@ -1,0 +1,222 @@
+/**
+ * What every end-to-end suite shares: the playground (Vite serving demo/ with the sandbox and the
+ * merchant kit, all real, on loopback), one Chromium per file, the device profiles, a page that
+ * records uncaught errors and console errors, and the shopper's steps on the sandbox's pages.
+ */
+import { createServer, type ViteDevServer } from 'vite';
+import { chromium, devices, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright';
+import { playground, type MerchantRecord } from '../../demo/server/playground.js';
+import type { Sandbox, SandboxBooking, SandboxOptions } from '../../src/sandbox/index.js';
+
+/** A running playground, as a test sees it. */
+export interface Playground {
+  origin: string;
+  sandbox: Sandbox;
+  records: Map<string, MerchantRecord>;
+  close(): Promise<void>;
+}
+
+/** Starts the playground on a free port; the sandbox's callback retries are short so tests stay fast. */
+export async function startPlayground(sandbox: SandboxOptions = {}): Promise<Playground> {
+  let resolveReady!: (state: { sandbox: Sandbox; origin: string; records: Map<string, MerchantRecord> }) => void;
+  const ready = new Promise<{ sandbox: Sandbox; origin: string; records: Map<string, MerchantRecord> }>((resolve) => {
+    resolveReady = resolve;
+  });
+  const server: ViteDevServer = await createServer({
+    configFile: false,
+    root: 'demo',
+    logLevel: 'warn',
+    // No HMR socket: nothing in the tests edits files, and a socket would keep pages out of the bfcache.
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
+    plugins: [playground({ sandbox: { callbackRetry: { attempts: 3, baseDelayMs: 50 }, ...sandbox }, onReady: resolveReady })],
+  });
+  await server.listen();
+  const state = await ready;
+  // The first page load makes Vite transform the element's modules; doing it here keeps each test's
+  // timing (the booking timeout, the fallback delay) free of a cold compile.
+  await server.warmupRequest('/checkout.ts');
+  await server.warmupRequest('/result.ts');
+  return { ...state, close: () => server.close() };
+}
+
+/** scripts/chromium.mjs, typed here: it is plain JavaScript without declarations. */
+interface ChromiumHelper {
+  ensureChromium(): Promise<string>;
+  CHROMIUM_ARGS: string[];
+}
+
+/** Launches the Chromium the project resolves (scripts/chromium.mjs). */
+export async function launchBrowser(options: { bfcache?: boolean } = {}): Promise<Browser> {
+  // A computed specifier: TypeScript does not look for declarations the .mjs file does not have.
+  const href = new URL('../../scripts/chromium.mjs', import.meta.url).href;
+  const { ensureChromium, CHROMIUM_ARGS } = (await import(href)) as ChromiumHelper;
+  const executablePath = await ensureChromium();
+  return chromium.launch({
+    executablePath,
+    args: CHROMIUM_ARGS,
+    // Playwright turns the back/forward cache off by default; the back-button journey needs it.
+    ...(options.bfcache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {}),
+  });
+}
+
+function withoutBrowserType(device: (typeof devices)[string]): BrowserContextOptions {
+  const { defaultBrowserType: _ignored, ...options } = device;
+  return options;
+}
+
+/** An Android WebView's user agent: the `; wv)` token and `Version/4.0` (Android CDD 3.4.1). */
+export const WEBVIEW_USER_AGENT =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 7 Build/UQ1A.240205.004; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/124.0.6367.82 Mobile Safari/537.36';
+
+/** The device profiles of the issue. */
+export const PROFILES = {
+  desktop: { viewport: { width: 1280, height: 800 } } satisfies BrowserContextOptions,
+  pixel7: withoutBrowserType(devices['Pixel 7']!),
+  iphone14: withoutBrowserType(devices['iPhone 14']!),
+  webview: { ...withoutBrowserType(devices['Pixel 7']!), userAgent: WEBVIEW_USER_AGENT },
+} as const;
+
+export type ProfileName = keyof typeof PROFILES;
+
+/** A page with what went wrong in it recorded. */
+export interface Shopper {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught errors in any page of the context. */
+  pageErrors: Error[];
+  /** Console errors that are not an expected failed request. */
+  consoleErrors: string[];
+  /** Every URL the main frame committed to, in order. */
+  visited: string[];
+}
+
+/**
+ * Opens a fresh context and page. A console error is "expected" when it is Chromium's report of a
+ * request the test made fail (`Failed to load resource`, `net::ERR_...`): those are the faults.
+ */
+export async function openShopper(browser: Browser, profile: ProfileName, extra: BrowserContextOptions = {}): Promise<Shopper> {
+  const context = await browser.newContext({ ...PROFILES[profile], ...extra });
+  const page = await context.newPage();
+  const shopper: Shopper = { context, page, pageErrors: [], consoleErrors: [], visited: [] };
+  page.on('pageerror', (error) => shopper.pageErrors.push(error));
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const text = message.text();
+    if (/^Failed to load resource|net::ERR_/.test(text)) return;
+    // Vite's own dev client (not the product) logs its socket closing when a page enters the bfcache or
+    // the context goes offline.
+    if (/^WebSocket connection to 'ws:\/\/127\.0\.0\.1:\d+\/\?token=|^\[vite\]/.test(text)) return;
+    shopper.consoleErrors.push(text);
+  });
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) shopper.visited.push(frame.url());
+  });
+  // Element events are kept in sessionStorage so a test can read them after the page was left.
+  await context.addInitScript(() => {
+    for (const name of ['booked', 'navigate', 'webview', 'pending', 'success', 'failure', 'error', 'cancel']) {
+      document.addEventListener(`wallet-pay-${name}`, (event) => {
+        const list = JSON.parse(sessionStorage.getItem('e2e:events') ?? '[]') as unknown[];
+        list.push({ type: name, detail: (event as CustomEvent).detail ?? null });
+        sessionStorage.setItem('e2e:events', JSON.stringify(list));
+      });
+    }
+  });
+  return shopper;
+}
+
+/** An element event as recorded by {@link openShopper}. */
+export interface RecordedEvent {
+  type: string;
+  detail: Record<string, unknown> | null;
+}
+
+/** The element events fired in this tab so far (read on a page of the merchant's origin). */
+export async function elementEvents(page: Page): Promise<RecordedEvent[]> {
+  return page.evaluate(() => JSON.parse(sessionStorage.getItem('e2e:events') ?? '[]') as RecordedEvent[]);
+}
+
+/** The checkout's element, located through its open shadow root. */
+export function element(page: Page) {
+  const host = page.locator('wallet-pay-button');
+  return {
+    host,
+    pay: page.getByRole('button', { name: 'Pay with wallet' }),
+    status: host.locator('[role="status"]'),
+    panel: host.getByRole('group', { name: 'Other ways to pay' }),
+    openApp: host.getByRole('link', { name: 'Open the wallet app' }),
+    getApp: host.getByRole('link', { name: 'Get the wallet app' }),
+    payOnWeb: host.getByRole('button', { name: 'Pay on the web instead' }),
+    cancel: host.getByRole('button', { name: 'Cancel payment' }),
+    checkAgain: host.getByRole('button', { name: 'Check again' }),
+    retry: host.getByRole('button', { name: 'Try again' }),
+  };
+}
+
+/** Opens the checkout with one catalogue item chosen. */
+export async function openCheckout(shopper: Shopper, origin: string, item = 'A-1001'): Promise<void> {
+  const { page } = shopper;
+  await page.goto(`${origin}/`);
+  await page.locator(`input[name="item"][value="${item}"]`).check();
+  await element(page).pay.waitFor();
+  await page.waitForFunction((id) => document.querySelector('wallet-pay-button')?.getAttribute('order-id') === id, item);
+}
+
+/** Waits until a locator shows a text (polls, like Playwright Test's `toHaveText`). */
+export async function waitForText(locator: Locator, expected: string | RegExp, timeout = 10_000): Promise<string> {
+  const deadline = Date.now() + timeout;
+  let last = '';
+  for (;;) {
+    last = (await locator.textContent({ timeout }).catch(() => null)) ?? '';
+    if (typeof expected === 'string' ? last.includes(expected) : expected.test(last)) return last;
+    if (Date.now() > deadline) throw new Error(`Expected ${String(expected)} in ${locator.toString()}, last saw ${JSON.stringify(last)}.`);
+    await locator.page().waitForTimeout(50);
+  }
+}
+
+/** On the sandbox's wallet or web payment page: choose a method, enter the MPIN, confirm. */
+export async function confirmOnProviderPage(page: Page, mpin: string, method: 'Wallet balance' | 'bank' = 'Wallet balance'): Promise<void> {
+  await page.getByRole('heading', { name: /confirm payment/ }).waitFor();
+  if (method === 'bank') await page.getByRole('radio', { name: /bank/i }).check();
+  await page.getByLabel('MPIN').fill(mpin);
+  await page.getByRole('button', { name: 'Confirm payment' }).click();
+}
+
+/**
+ * The wallet app paying in the background while the browser tab waits (the shopper will come back by
+ * the back button or by switching tabs): the same form the wallet page posts.
+ */
+export async function payInWalletApp(context: BrowserContext, sandbox: Sandbox, bookingId: string, mpin = '1234'): Promise<void> {
+  const response = await context.request.post(`${sandbox.linksUrl}/pay/${encodeURIComponent(bookingId)}/confirm`, {
+    form: { mpin, method: 'wallet_balance' },
+    maxRedirects: 0,
+  });
+  if (response.status() !== 303) throw new Error(`The wallet page answered ${response.status()}: ${await response.text()}`);
+}
+
+/** The booking id the sandbox page shows. */
+export async function bookingIdOnProviderPage(page: Page): Promise<string> {
+  const text = await page.locator('dt:text-is("Booking") + dd').textContent();
+  if (!text) throw new Error('The provider page shows no booking id.');
+  return text.trim();
+}
+
+/** The merchant's result page: waits for the verified record and returns what it shows. */
+export async function resultPage(page: Page): Promise<{ page: 'success' | 'failure'; booking: string; status: string; verified: string }> {
+  await page.locator('#record[aria-busy="false"]').waitFor();
+  const kind = await page.locator('body').getAttribute('data-page');
+  const read = async (id: string) => ((await page.locator(`#${id}`).textContent()) ?? '').trim();
+  return { page: kind === 'success' ? 'success' : 'failure', booking: await read('booking'), status: await read('status'), verified: await read('verified') };
+}
+
+/** The bookings the sandbox made for one order id, oldest first. */
+export function bookingsFor(sandbox: Sandbox, since: number, orderId?: string): SandboxBooking[] {
+  return sandbox
+    .listBookings()
+    .slice(since)
+    .filter((booking) => orderId === undefined || booking.properties['order_id'] === orderId);
+}
+
+/** Asserts nothing went wrong in the page beyond the expected failed requests. */
+export function cleanConsole(shopper: Shopper): string[] {
+  return [...shopper.pageErrors.map((error) => `pageerror: ${error.message}`), ...shopper.consoleErrors];
+}
