@@ -1,22 +1,48 @@
 import { css } from 'lit';
 
-/** The element's styles; `--wallet-pay-*` properties are public, `--_*` ones private. */
+/**
+ * The element's styles. `--wallet-pay-*` properties are public, `--_*` ones private: each variant
+ * sets the private defaults and the public properties win over them.
+ */
 export const styles = css`
   :host {
-    --_bg: var(--wallet-pay-background, #4a1f7a);
-    --_fg: var(--wallet-pay-color, #ffffff);
-    --_radius: var(--wallet-pay-radius, 8px);
-    --_focus: var(--wallet-pay-focus-ring, #1a73e8);
+    --_bg: #4a1f7a;
+    --_fg: #fff;
+    --_bd: #4a1f7a;
+    --_ac: #4a1f7a;
+    --_ring: #1a73e8;
     --_gap: var(--wallet-pay-gap, 0.5rem);
-    --_height: var(--wallet-pay-min-height, 48px);
-    --_text: var(--wallet-pay-status-color, inherit);
     display: inline-block;
     font: var(--wallet-pay-font, inherit);
+  }
+  :host([variant='light']) {
+    --_bg: #fff;
+    --_fg: #4a1f7a;
+    --_bd: #fff;
+    --_ac: #fff;
+    --_ring: #8ab4f8;
+  }
+  :host([variant='outline']) {
+    --_bg: transparent;
+    --_fg: #4a1f7a;
+  }
+  @media (prefers-color-scheme: dark) {
+    :host([variant='auto']) {
+      --_bg: #fff;
+      --_fg: #4a1f7a;
+      --_bd: #fff;
+      --_ac: #fff;
+      --_ring: #8ab4f8;
+    }
   }
   :host([hidden]) {
     display: none;
   }
-  .base {
+  :host([full-width]) {
+    display: block;
+  }
+  .base,
+  .panel {
     display: flex;
     flex-direction: column;
     gap: var(--_gap);
@@ -25,10 +51,11 @@ export const styles = css`
   .action {
     box-sizing: border-box;
     /* 44 px is the floor whatever the theme says (WCAG 2.5.5). */
-    min-height: max(44px, var(--_height));
+    min-height: max(44px, var(--wallet-pay-min-height, 48px));
     min-width: 44px;
     padding: 0 1.25rem;
-    border-radius: var(--_radius);
+    border: 2px solid var(--wallet-pay-border-color, var(--_bd));
+    border-radius: var(--wallet-pay-radius, 8px);
     font: inherit;
     font-weight: 600;
     cursor: pointer;
@@ -36,11 +63,14 @@ export const styles = css`
     align-items: center;
     justify-content: center;
     text-decoration: none;
+    transition: filter 0.15s, opacity 0.15s;
   }
   .button {
-    border: 0;
-    background: var(--_bg);
-    color: var(--_fg);
+    background: var(--wallet-pay-background, var(--_bg));
+    color: var(--wallet-pay-color, var(--_fg));
+  }
+  .button:hover {
+    filter: brightness(1.1);
   }
   .button[aria-busy='true'] {
     cursor: progress;
@@ -51,22 +81,25 @@ export const styles = css`
     opacity: 0.6;
   }
   .action {
-    border: 2px solid var(--_bg);
+    /* Before the accent property existed, the background colour also drew the actions. */
+    --_action: var(--wallet-pay-accent, var(--wallet-pay-background, var(--_ac)));
     background: transparent;
-    color: var(--_bg);
+    border-color: var(--_action);
+    color: var(--_action);
   }
   .button:focus-visible,
   .action:focus-visible {
-    outline: 3px solid var(--_focus);
+    outline: 3px solid var(--wallet-pay-focus-ring, var(--_ring));
     outline-offset: 2px;
   }
   .status {
-    color: var(--_text);
+    color: var(--wallet-pay-status-color, inherit);
     min-height: 1lh;
   }
-  .panel {
-    display: flex;
-    flex-direction: column;
-    gap: var(--_gap);
+  @media (prefers-reduced-motion: reduce) {
+    .button,
+    .action {
+      transition: none;
+    }
   }
 `;

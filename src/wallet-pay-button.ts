@@ -7,19 +7,27 @@ import type { FlowConfig, FlowState, FlowTimings } from './flow.js';
 import { isCrossOriginFramed } from './frame.js';
 import type { PageNavigator } from './navigator.js';
 import { PaymentController } from './payment-controller.js';
-import { STRINGS_EN, type StringKey } from './strings.js';
+import { stringsFor, type StringKey, type StringTable } from './strings.js';
 import { styles } from './styles.js';
 import { checkProviderUrl, parseList, resolveEndpoint, storeListingUrl, storePlatform } from './urls.js';
 
-/** Timeout of status and cancel requests, in ms. */
-const REQUEST_TIMEOUT_MS = 8000;
+/** The button's look: `dark` (the brand colour, for light pages), `light` (for dark pages), `outline`, or `auto` (follows `prefers-color-scheme`). */
+export type WalletPayVariant = 'dark' | 'light' | 'outline' | 'auto';
+/** The button's wording. */
+export type WalletPayLabel = 'pay' | 'checkout' | 'buy' | 'donate';
+
+const VARIANTS = ['dark', 'light', 'outline', 'auto'];
+const LABELS = ['pay', 'checkout', 'buy', 'donate'];
 
 /**
  * A "pay with wallet" button: books the payment through the merchant's own server and takes the
  * shopper to the wallet app (mobile), the provider's payment page (desktop) or hands over to the
  * host app (WebView), then routes to the success or failure page by the payment's status.
  *
- * @slot - The button's label (default "Pay with wallet").
+ * Its texts follow the `lang` of the element or of its nearest ancestor that has one (`ne` → Nepali,
+ * otherwise English); `strings` replaces any of them.
+ *
+ * @slot - The button's label (default: the `label` variant's text, e.g. "Pay with wallet").
  * @fires wallet-pay-booked - The proxy booked the payment.
  * @fires wallet-pay-navigate - Just before leaving the page; cancelable (the host routes itself).
  * @fires wallet-pay-webview - In a WebView, instead of booking: the host app takes over.
@@ -39,11 +47,13 @@ const REQUEST_TIMEOUT_MS = 8000;
  * @csspart cancel - "Cancel payment".
  * @csspart check-again - "Check again".
  * @csspart retry - "Try again".
- * @cssprop --wallet-pay-background - Button background (default #4a1f7a).
- * @cssprop --wallet-pay-color - Button text colour (default #ffffff).
+ * @cssprop --wallet-pay-background - Button background (default: the variant's, #4a1f7a for `dark`).
+ * @cssprop --wallet-pay-color - Button text colour (default: the variant's, #ffffff for `dark`).
+ * @cssprop --wallet-pay-border-color - Button border colour (default: the variant's).
+ * @cssprop --wallet-pay-accent - Border and text colour of the secondary actions (default: `--wallet-pay-background`, else the variant's).
  * @cssprop --wallet-pay-radius - Corner radius (default 8px).
  * @cssprop --wallet-pay-min-height - Button height; never below 44px (default 48px).
- * @cssprop --wallet-pay-focus-ring - Focus outline colour (default #1a73e8).
+ * @cssprop --wallet-pay-focus-ring - Focus outline colour (default #1a73e8; #8ab4f8 on `light`).
  * @cssprop --wallet-pay-gap - Space between the parts (default 0.5rem).
  * @cssprop --wallet-pay-font - Font shorthand (default inherit).
  * @cssprop --wallet-pay-status-color - Status text colour (default inherit).
@@ -77,108 +87,108 @@ export class WalletPayButton extends LitElement {
   @property({ type: Number, attribute: 'booking-timeout' }) bookingTimeout = 3500;
   /** Disables the button. */
   @property({ type: Boolean, reflect: true }) disabled = false;
+  /** The look: `dark` (default), `light`, `outline` or `auto` (light on a dark colour scheme). */
+  @property({ reflect: true }) variant: WalletPayVariant = 'dark';
+  /** The wording of the button: `pay` (default), `checkout`, `buy` or `donate`. */
+  @property() label: WalletPayLabel = 'pay';
+  /** Makes the button as wide as its container. */
+  @property({ type: Boolean, reflect: true, attribute: 'full-width' }) fullWidth = false;
+  /** Replacements for any shopper-facing text, over the language's table. */
+  @property({ attribute: false }) strings: Partial<StringTable> | null = null;
   /** Replaces the browser navigator (tests, hosts that route themselves). */
   @property({ attribute: false }) navigation: PageNavigator | null = null;
   /** Overrides of the flow's delays (fallback panel, status backoff, the five-minute check). */
   @property({ attribute: false }) timings: Partial<FlowTimings> = {};
+  // The element's own `lang` attribute re-renders it; the native `lang` property stays as it is.
+  @property({ attribute: 'lang' }) private langAttr?: string;
 
-  private readonly payment = new PaymentController(this);
+  readonly #payment = new PaymentController(this);
 
   /** The flow's current state (read-only). */
   get paymentState(): FlowState {
-    return this.payment.state;
+    return this.#payment.state;
   }
 
   /** The settings of a payment, as the attributes say now; bad values become a set-up problem. */
   flowConfig(): FlowConfig {
     const win = this.ownerDocument.defaultView!;
+    const nav = win.navigator;
     const pageUrl = win.location.href;
     const endpoint = this.endpoint ? resolveEndpoint(this.endpoint, pageUrl) : null;
-    const order = this.order ?? (this.orderId ? { id: this.orderId } : null);
-    let problem: string | null = null;
-    if (!isEnvironmentSetting(this.environment)) problem = `environment="${this.environment}" is not auto, desktop, mobile or webview.`;
-    else if (this.endpoint && !endpoint) problem = `endpoint="${this.endpoint}" is not an http(s) URL.`;
-    else if (!Number.isFinite(this.bookingTimeout) || this.bookingTimeout <= 0) problem = 'booking-timeout must be a positive number of ms.';
-    const environment = resolveEnvironment(isEnvironmentSetting(this.environment) ? this.environment : 'auto', {
-      userAgent: win.navigator.userAgent,
-      maxTouchPoints: win.navigator.maxTouchPoints,
-      innerWidth: win.innerWidth,
-    });
+    const environment = isEnvironmentSetting(this.environment) ? this.environment : null;
+    const timeout = this.bookingTimeout;
     return {
       endpoint: endpoint?.href ?? null,
-      client: endpoint
-        ? createBookingClient({
-            endpoint,
-            fetch: (input, init) => win.fetch(input, init),
-            bookTimeoutMs: this.bookingTimeout,
-            requestTimeoutMs: REQUEST_TIMEOUT_MS,
-            isOnline: () => win.navigator.onLine,
-          })
-        : null,
-      order,
-      environment,
+      client:
+        endpoint &&
+        createBookingClient({
+          endpoint,
+          fetch: (input, init) => win.fetch(input, init),
+          bookTimeoutMs: timeout,
+          requestTimeoutMs: 8000,
+          isOnline: () => nav.onLine,
+        }),
+      order: this.order ?? (this.orderId ? { id: this.orderId } : null),
+      environment: resolveEnvironment(environment ?? 'auto', { userAgent: nav.userAgent, maxTouchPoints: nav.maxTouchPoints, innerWidth: win.innerWidth }),
       successUrl: this.successUrl || null,
       failureUrl: this.failureUrl || null,
       pageUrl,
       allowedHosts: parseList(this.allowedHosts),
       returnOrigins: parseList(this.returnOrigins),
       blockedByFrame: !this.allowFramed && isCrossOriginFramed(win),
-      problem,
+      problem: !environment
+        ? `environment="${this.environment}" is not auto, desktop, mobile or webview.`
+        : this.endpoint && !endpoint
+          ? `endpoint="${this.endpoint}" is not an http(s) URL.`
+          : !(timeout > 0)
+            ? 'booking-timeout must be a positive number of ms.'
+            : !VARIANTS.includes(this.variant)
+              ? `variant="${this.variant}" is not dark, light, outline or auto.`
+              : !LABELS.includes(this.label)
+                ? `label="${this.label}" is not pay, checkout, buy or donate.`
+                : null,
     };
   }
 
   override render(): TemplateResult {
-    const state = this.payment.state;
+    const state = this.#payment.state;
+    const t = stringsFor((this.closest('[lang]') ?? this.ownerDocument.documentElement).getAttribute('lang'), this.strings);
+    const label = LABELS.includes(this.label) ? this.label : 'pay';
     return html`<div part="base" class="base">
       <button
         part="button"
         class="button"
         type="button"
         ?disabled=${this.disabled}
-        aria-busy=${state.busy ? 'true' : 'false'}
+        aria-busy=${state.busy}
         aria-describedby="status"
-        @click=${this.onPay}
+        @click=${() => this.disabled || this.#payment.flow.start()}
       >
-        <slot>${STRINGS_EN['button.pay']}</slot>
+        <slot>${t[`button.${label}`]}</slot>
       </button>
-      <div id="status" part="status" class="status" role="status">${state.message ? STRINGS_EN[state.message] : ''}</div>
-      ${this.renderChoices(state)}
+      <div id="status" part="status" class="status" role="status">${state.message ? t[state.message] : ''}</div>
+      ${this.#choices(state, t)}
     </div>`;
   }
 
-  private renderChoices(state: FlowState): TemplateResult | typeof nothing {
-    const flow = this.payment.flow;
+  #choices({ name, booking, canRetry }: FlowState, t: StringTable): TemplateResult | typeof nothing {
+    const flow = this.#payment.flow;
     const action = (part: string, key: StringKey, run: () => void) =>
-      html`<button part="action ${part}" class="action" type="button" @click=${run}>${STRINGS_EN[key]}</button>`;
-    const booking = state.booking;
-    if (state.name === 'error' && state.canRetry) return action('retry', 'action.retry', () => flow.retry());
-    if (!booking) return nothing;
-    if (state.name === 'stalled') {
-      return html`<div part="panel" class="panel" role="group" aria-label=${STRINGS_EN['panel.label']}>
-        ${action('check-again', 'action.check-again', () => flow.checkAgain())}
-        ${action('cancel', 'action.cancel', () => flow.cancel())}
-      </div>`;
-    }
-    if (state.name !== 'app-fallback' && state.name !== 'pending') return nothing;
-    if (booking.channel === 'web') {
-      return html`<div part="panel" class="panel" role="group" aria-label=${STRINGS_EN['panel.label']}>
-        ${action('cancel', 'action.cancel', () => flow.cancel())}
-      </div>`;
-    }
-    const win = this.ownerDocument.defaultView!;
+      html`<button part="action ${part}" class="action" type="button" @click=${run}>${t[key]}</button>`;
+    if (name === 'error' && canRetry) return action('retry', 'action.retry', () => flow.retry());
+    const stalled = name === 'stalled';
+    if (!booking || (!stalled && name !== 'app-fallback' && name !== 'pending')) return nothing;
+    const app = !stalled && booking.channel === 'app';
+    const nav = this.ownerDocument.defaultView!.navigator;
     // Kept bookings come back from storage: checked again before they become a link.
-    const deeplink = checkProviderUrl(booking.deeplink, parseList(this.allowedHosts));
-    const store = storeListingUrl(storePlatform(win.navigator.userAgent), this.androidPackage, this.iosAppId);
-    return html`<div part="panel" class="panel" role="group" aria-label=${STRINGS_EN['panel.label']}>
-      ${deeplink.ok ? html`<a part="action open-app" class="action" href=${deeplink.url.href}>${STRINGS_EN['action.open-app']}</a>` : nothing}
-      ${store ? html`<a part="action get-app" class="action" href=${store} target="_blank" rel="noopener">${STRINGS_EN['action.get-app']}</a>` : nothing}
-      ${action('pay-on-web', 'action.pay-on-web', () => flow.payOnWeb())}
+    const deeplink = app && checkProviderUrl(booking.deeplink, parseList(this.allowedHosts));
+    const store = app && storeListingUrl(storePlatform(nav.userAgent), this.androidPackage, this.iosAppId);
+    return html`<div part="panel" class="panel" role="group" aria-label=${t['panel.label']}>
+      ${deeplink && deeplink.ok ? html`<a part="action open-app" class="action" href=${deeplink.url.href}>${t['action.open-app']}</a>` : nothing}
+      ${store ? html`<a part="action get-app" class="action" href=${store} target="_blank" rel="noopener">${t['action.get-app']}</a>` : nothing}
+      ${stalled ? action('check-again', 'action.check-again', () => flow.checkAgain()) : nothing}
+      ${app ? action('pay-on-web', 'action.pay-on-web', () => flow.payOnWeb()) : nothing}
       ${action('cancel', 'action.cancel', () => flow.cancel())}
     </div>`;
-  }
-
-  private onPay(): void {
-    if (this.disabled) return;
-    this.payment.flow.start();
   }
 }
