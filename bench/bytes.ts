@@ -1,0 +1,20 @@
+/**
+ * Byte figures: raw, gzip and brotli of every shipped script and of the element's own code, beside
+ * the gzip budgets. The measuring and the budgets are the size script's (scripts/size.mjs), so the
+ * benchmark and `npm run size` can never disagree.
+ */
+import { BUDGETS, elementOwnCode, measureFiles, shippedScripts, type SizeResult } from '../scripts/size.mjs';
+
+/** One measured file, with its gzip budget when it has one. */
+export interface ByteRow extends SizeResult {
+  gzipBudget?: number;
+}
+
+/** Measures dist/ as it is now (run `buildPackage()` first) and the element's own code. */
+export async function benchBytes(): Promise<ByteRow[]> {
+  const results = [...(await measureFiles(await shippedScripts())), await elementOwnCode()];
+  return results.map((result) => {
+    const budget = BUDGETS.find((item) => item.name === result.name);
+    return budget ? { ...result, gzipBudget: budget.gzip } : result;
+  });
+}

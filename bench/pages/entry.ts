@@ -1,0 +1,185 @@
+/**
+ * The benchmark page's script, built by Vite with Lit's production build and minified, so the
+ * element and the minimal Lit baseline share one Lit and are compared on equal terms. It exposes
+ * `window.walletPayBench`; bench/browser.ts drives it through Playwright.
+ */
+import { LitElement, css, html, type TemplateResult } from 'lit';
+import '../../src/define.js';
+import type { WalletPayNavigateEvent } from '../../src/events/navigate.js';
+import type { WalletPayErrorEvent } from '../../src/events/error.js';
+
+/** The baseline: the least a Lit button element can be (a styled native button and a slot). */
+class BenchMinimalButton extends LitElement {
+  static override styles = css`
+    :host { display: inline-block; }
+    button { font: inherit; min-height: 44px; }
+  `;
+
+  override render(): TemplateResult {
+    return html`<button part="button" type="button"><slot>Pay</slot></button>`;
+  }
+}
+customElements.define('bench-minimal-button', BenchMinimalButton);
+
+/** What is rendered 1,000 times. */
+export type RenderKind = 'wallet-pay-button' | 'minimal-lit' | 'button';
+
+/** One render sample, in ms from the first `createElement`. */
+export interface RenderSample {
+  /** Until every element has finished its first update (script work). */
+  scriptMs: number;
+  /** Until style and layout of all of them are done too (a forced layout). */
+  totalMs: number;
+}
+
+/** One tap sample, in ms, on the page's clock. */
+export interface TapSample {
+  /** From the click's dispatch on the page (before the element's own listener) to `wallet-pay-navigate`. */
+  tapToNavigateMs: number;
+  /** From the click event's time stamp (the input as the browser received it) to its dispatch: not the element's. */
+  inputDelayMs: number;
+  /** The `/book` request from its start to its response end (Resource Timing). */
+  bookRoundTripMs: number;
+  /** The first minus the second: what the element itself adds. */
+  overheadMs: number;
+  /** Of the overhead: from the click's dispatch to the start of the `/book` request. */
+  beforeRequestMs: number;
+  /** Of the overhead: from the end of the `/book` response to `wallet-pay-navigate`. */
+  afterResponseMs: number;
+  /** `app` on the phone path, `web-payment` on the desktop path. */
+  reason: string;
+}
+
+type Updating = Element & { updateComplete?: Promise<unknown> };
+
+function create(kind: RenderKind, index: number): Updating {
+  if (kind === 'button') {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = 'Pay with wallet';
+    return button;
+  }
+  if (kind === 'minimal-lit') return document.createElement('bench-minimal-button');
+  const element = document.createElement('wallet-pay-button');
+  element.setAttribute('endpoint', '/api/pay');
+  element.setAttribute('order-id', `R-${index}`);
+  return element;
+}
+
+async function render(kind: RenderKind, count: number): Promise<RenderSample> {
+  const host = document.createElement('div');
+  document.body.append(host);
+  const start = performance.now();
+  const made: Updating[] = [];
+  for (let i = 0; i < count; i++) {
+    const element = create(kind, i);
+    host.append(element);
+    made.push(element);
+  }
+  await Promise.all(made.map((element) => element.updateComplete));
+  const scripted = performance.now();
+  // Reading a layout property forces style and layout now, so "rendered" includes them for all three.
+  void host.offsetHeight;
+  const laidOut = performance.now();
+  host.remove();
+  return { scriptMs: scripted - start, totalMs: laidOut - start };
+}
+
+/** Lets the page settle between samples: a frame, a task, and a collection when the flag allows it. */
+async function settle(): Promise<void> {
+  (globalThis as { gc?: () => void }).gc?.();
+  await new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
+let pendingTap: Promise<TapSample> | null = null;
+
+async function bookEntry(): Promise<PerformanceResourceTiming> {
+  // The entry is queued when the response ends; give the page a few tasks to file it.
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    const entry = entries.filter((e) => new URL(e.name).pathname === '/api/pay/book').pop();
+    if (entry) return entry;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  throw new Error('No Resource Timing entry for the /book request.');
+}
+
+/**
+ * Puts a fresh element on the page, ready for one tap. A fresh order id per sample, so no kept
+ * booking from an earlier sample turns the tap into a status check.
+ */
+async function armTap(orderId: string, allowedHosts: string): Promise<void> {
+  document.querySelector('#tap-target')?.remove();
+  performance.clearResourceTimings();
+  const element = document.createElement('wallet-pay-button');
+  element.id = 'tap-target';
+  element.setAttribute('endpoint', '/api/pay');
+  element.setAttribute('order-id', orderId);
+  element.setAttribute('allowed-hosts', allowedHosts);
+  let clickStamp = Number.NaN;
+  let clickAt = Number.NaN;
+  // A capturing listener on the window runs before any listener of the element.
+  window.addEventListener(
+    'click',
+    (event) => {
+      clickAt = performance.now();
+      clickStamp = event.timeStamp;
+    },
+    { capture: true, once: true },
+  );
+  pendingTap = new Promise<{ navigateAt: number; reason: string }>((resolve, reject) => {
+    element.addEventListener(
+      'wallet-pay-navigate',
+      (event: WalletPayNavigateEvent) => {
+        const navigateAt = performance.now();
+        // The page stays put: the next sample needs it.
+        event.preventDefault();
+        resolve({ navigateAt, reason: event.detail.reason });
+      },
+      { once: true },
+    );
+    element.addEventListener('wallet-pay-error', (event: WalletPayErrorEvent) => reject(new Error(`wallet-pay-error: ${event.detail.message}`)), {
+      once: true,
+    });
+  }).then(async ({ navigateAt, reason }) => {
+    const entry = await bookEntry();
+    const tapToNavigateMs = navigateAt - clickAt;
+    const bookRoundTripMs = entry.responseEnd - entry.startTime;
+    element.remove();
+    if (!Number.isFinite(tapToNavigateMs)) throw new Error('The click was not seen before the navigation.');
+    return {
+      tapToNavigateMs,
+      inputDelayMs: clickAt - clickStamp,
+      bookRoundTripMs,
+      overheadMs: tapToNavigateMs - bookRoundTripMs,
+      beforeRequestMs: entry.startTime - clickAt,
+      afterResponseMs: navigateAt - entry.responseEnd,
+      reason,
+    };
+  });
+  document.body.append(element);
+  await element.updateComplete;
+}
+
+function tapResult(): Promise<TapSample> {
+  if (!pendingTap) throw new Error('tapResult() before armTap().');
+  const result = pendingTap;
+  pendingTap = null;
+  return result;
+}
+
+/** The page's API for the driver. */
+export interface BenchPage {
+  render: typeof render;
+  settle: typeof settle;
+  armTap: typeof armTap;
+  tapResult: typeof tapResult;
+}
+
+declare global {
+  interface Window {
+    walletPayBench: BenchPage;
+  }
+}
+
+window.walletPayBench = { render, settle, armTap, tapResult };

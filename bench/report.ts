@@ -1,0 +1,175 @@
+/**
+ * Turns the figures into the console table and bench/results.md: every figure beside its goal, with
+ * its median and spread, and the machine it was measured on.
+ */
+import type { ByteRow } from './bytes.js';
+import type { BrowserResults } from './browser.js';
+import type { ServerResults } from './server.js';
+import type { Summary } from './stats.js';
+
+/** The machine and the run. */
+export interface RunInfo {
+  date: string;
+  commit: string;
+  cpus: number;
+  cpuModel: string;
+  /** 1-minute load average when the run started: other work on the machine skews every timing. */
+  loadAverage: number;
+  node: string;
+  chromium: string;
+  platform: string;
+  quick: boolean;
+}
+
+/** Everything one run measured. */
+export interface BenchResults {
+  info: RunInfo;
+  bytes: ByteRow[];
+  browser: BrowserResults;
+  server: ServerResults;
+}
+
+/** One line of the summary table. */
+export interface GoalRow {
+  measure: string;
+  median: string;
+  spread: string;
+  goal: string;
+  /** `met`, `missed`, or empty when the figure has no goal. */
+  verdict: '' | 'met' | 'missed';
+}
+
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+const ratio = (value: number) => `${value.toFixed(2)}x`;
+const perSecond = (value: number) => `${Math.round(value).toLocaleString('en-US')}/s`;
+const spreadOf = (s: Summary, format: (value: number) => string) =>
+  `IQR ${format(s.q1)} to ${format(s.q3)}; min ${format(s.min)}, max ${format(s.max)}; n=${s.n}`;
+
+function row(measure: string, s: Summary, format: (value: number) => string, goal?: { text: string; met: boolean }): GoalRow {
+  return { measure, median: format(s.median), spread: spreadOf(s, format), goal: goal?.text ?? '', verdict: goal ? (goal.met ? 'met' : 'missed') : '' };
+}
+
+/** The summary rows: render, tap and server figures with their goals. */
+export function goalRows(results: BenchResults): GoalRow[] {
+  const { render, taps } = results.browser;
+  const server = results.server;
+  const rows: GoalRow[] = [
+    row(`render ${render.elements} <wallet-pay-button> / minimal Lit element`, render.ratioToLit, ratio, {
+      text: 'at most 1.30x',
+      met: render.ratioToLit.median <= 1.3,
+    }),
+    row(`render ${render.elements} <wallet-pay-button> / plain <button>`, render.ratioToButton, ratio),
+    row(`  script only (to updateComplete) / minimal Lit element`, render.scriptRatioToLit, ratio),
+    row(`  <wallet-pay-button> x${render.elements}, create to laid out`, render.totalMs['wallet-pay-button'], ms),
+    row(`  minimal Lit element x${render.elements}`, render.totalMs['minimal-lit'], ms),
+    row(`  plain <button> x${render.elements}`, render.totalMs.button, ms),
+  ];
+  for (const tap of taps) {
+    const label = tap.path === 'phone' ? 'phone (Pixel 7), app path' : 'desktop, web-payment path';
+    rows.push(
+      row(`tap to navigation minus /book round trip, ${label}`, tap.overheadMs, ms, { text: 'under 5 ms', met: tap.overheadMs.median < 5 }),
+      row(`  of which: click dispatch to the /book request's start`, tap.beforeRequestMs, ms),
+      row(`  of which: /book response end to wallet-pay-navigate`, tap.afterResponseMs, ms),
+      row(`  click dispatch to wallet-pay-navigate`, tap.tapToNavigateMs, ms),
+      row(`  /book round trip (Resource Timing)`, tap.bookRoundTripMs, ms),
+      row(`  input delay before the click reaches the page`, tap.inputDelayMs, ms),
+    );
+  }
+  rows.push(
+    row('signatures (createSignature)', server.signaturesPerSecond, perSecond),
+    row('handler added latency over the sandbox, p50', server.addedP50Ms, ms, { text: 'under 2 ms', met: server.addedP50Ms.median < 2 }),
+    row('handler added latency over the sandbox, p99', server.addedP99Ms, ms),
+    row('  booking straight to the sandbox, p50', server.directP50Ms, ms),
+    row('  booking through the handler, p50', server.handlerP50Ms, ms),
+    row(`bookings through handler and sandbox, ${server.concurrentClients} clients`, server.bookingsPerSecond, perSecond),
+    {
+      measure: `  failed bookings of ${server.bookingsAttempted}`,
+      median: String(server.bookingErrors),
+      spread: '',
+      goal: '0',
+      verdict: server.bookingErrors === 0 ? 'met' : 'missed',
+    },
+  );
+  return rows;
+}
+
+function textTable(header: string[], rows: string[][]): string {
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+function markdownTable(header: string[], rows: string[][], rightAligned: ReadonlySet<number> = new Set()): string {
+  const escape = (cell: string) => cell.replace(/\|/g, '\\|').replace(/</g, '&lt;');
+  return [
+    `| ${header.join(' | ')} |`,
+    `| ${header.map((_, i) => (rightAligned.has(i) ? '---:' : '---')).join(' | ')} |`,
+    ...rows.map((r) => `| ${r.map(escape).join(' | ')} |`),
+  ].join('\n');
+}
+
+const BYTE_HEADER = ['file', 'raw', 'gzip', 'brotli', 'gzip budget'];
+function byteCells(rows: ByteRow[]): string[][] {
+  return rows.map((r) => [
+    r.name,
+    String(r.raw),
+    String(r.gzip),
+    String(r.brotli),
+    r.gzipBudget === undefined ? '' : `${r.gzipBudget} ${r.gzip <= r.gzipBudget ? 'met' : 'missed'}`,
+  ]);
+}
+
+const GOAL_HEADER = ['measure', 'median', 'goal', 'verdict', 'spread'];
+const goalCells = (rows: GoalRow[]) => rows.map((r) => [r.measure, r.median, r.goal, r.verdict, r.spread]);
+
+/** The console report. */
+export function consoleReport(results: BenchResults): string {
+  const budgeted = results.bytes.filter((r) => r.gzipBudget !== undefined);
+  return [
+    `wallet-pay-button benchmark, ${machineLine(results.info)}`,
+    '',
+    textTable(GOAL_HEADER, goalCells(goalRows(results))),
+    '',
+    textTable(BYTE_HEADER, byteCells(budgeted)),
+    `(${results.bytes.length - budgeted.length} more shipped files in bench/results.md)`,
+  ].join('\n');
+}
+
+function machineLine(info: RunInfo): string {
+  return `${info.date}, ${info.cpus} CPUs (${info.cpuModel}), load ${info.loadAverage.toFixed(2)}, Node ${info.node}, Chromium ${info.chromium}, ${info.platform}, commit ${info.commit}${info.quick ? ', QUICK run (fewer samples)' : ''}`;
+}
+
+/** bench/results.md. */
+export function markdownReport(results: BenchResults): string {
+  const { info } = results;
+  return `# Benchmark results
+
+Written by \`npm run bench\` (bench/run.ts); do not edit by hand. How each figure is measured:
+docs/benchmarks.md.
+
+## Machine
+
+| | |
+| --- | --- |
+| date | ${info.date} |
+| commit | ${info.commit} |
+| CPUs | ${info.cpus} (${info.cpuModel}) |
+| load average (1 min) at start | ${info.loadAverage.toFixed(2)} |
+| Node | ${info.node} |
+| Chromium | ${info.chromium} (headless) |
+| platform | ${info.platform} |
+| samples | ${info.quick ? 'quick run (fewer samples)' : 'full run'} |
+
+## Goals and figures
+
+Medians over repeated runs, warm-ups discarded; spread as the interquartile range and min/max.
+
+${markdownTable(GOAL_HEADER, goalCells(goalRows(results)))}
+
+## Bytes of every shipped script
+
+gzip at level 9, brotli at quality 11, measured by scripts/size.mjs.
+
+${markdownTable(BYTE_HEADER, byteCells(results.bytes), new Set([1, 2, 3]))}
+`;
+}

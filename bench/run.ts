@@ -1,0 +1,98 @@
+/**
+ * `npm run bench`: builds what it needs, measures bytes, render cost, tap-to-navigation overhead and
+ * the server, prints every figure beside its goal and writes bench/results.md.
+ *
+ * Options: `--quick` takes fewer samples (a smoke run; its figures are noisier); `--no-write` prints
+ * without touching bench/results.md. A missed timing goal is reported, not turned into a failure:
+ * timings depend on the machine. Failed bookings or a crash exit non-zero.
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg, platform, release } from 'node:os';
+import { join } from 'node:path';
+import { benchBrowser, BROWSER_DEFAULTS, type BrowserBenchOptions } from './browser.js';
+import { buildBenchPage, buildPackage, ROOT } from './build.js';
+import { benchBytes } from './bytes.js';
+import { consoleReport, markdownReport, type BenchResults, type RunInfo } from './report.js';
+import { benchServer, SERVER_DEFAULTS, type ServerBenchOptions } from './server.js';
+
+const QUICK_BROWSER: BrowserBenchOptions = { elements: 1000, renderWarmup: 1, renderRuns: 5, tapWarmup: 2, tapRuns: 10 };
+const QUICK_SERVER: ServerBenchOptions = {
+  ...SERVER_DEFAULTS,
+  signaturesPerRound: 500,
+  latencyPairsPerRound: 100,
+  bookingsPerClient: 10,
+  rounds: 3,
+  throughputRounds: 2,
+};
+
+function parseArgs(argv: readonly string[]): { quick: boolean; write: boolean } {
+  const known = new Set(['--quick', '--no-write']);
+  const unknown = argv.filter((arg) => !known.has(arg));
+  if (unknown.length > 0) throw new Error(`Unknown option ${unknown.join(' ')}; use --quick and/or --no-write.`);
+  return { quick: argv.includes('--quick'), write: !argv.includes('--no-write') };
+}
+
+function commit(): string {
+  try {
+    const hash = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    return dirty ? `${hash} (with uncommitted changes)` : hash;
+  } catch {
+    return 'unknown (not a git checkout)';
+  }
+}
+
+const step = (text: string) => console.error(`bench: ${text}`);
+
+async function main(): Promise<void> {
+  const { quick, write } = parseArgs(process.argv.slice(2));
+  const loadAverage = loadavg()[0] ?? 0;
+  const started = performance.now();
+
+  step('building the package (npm run build)...');
+  buildPackage();
+  step('measuring bytes...');
+  const bytes = await benchBytes();
+
+  step('building the benchmark page...');
+  const page = await buildBenchPage();
+  let browser;
+  try {
+    step('render and tap-to-navigation in headless Chromium...');
+    browser = await benchBrowser(page, quick ? QUICK_BROWSER : BROWSER_DEFAULTS);
+  } finally {
+    page.dispose();
+  }
+
+  step('server: signatures, handler latency, 50 concurrent clients...');
+  const server = await benchServer(quick ? QUICK_SERVER : SERVER_DEFAULTS);
+
+  const info: RunInfo = {
+    date: new Date().toISOString(),
+    commit: commit(),
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+    loadAverage,
+    node: process.version,
+    chromium: browser.chromiumVersion,
+    platform: `${platform()} ${release()}`,
+    quick,
+  };
+  const results: BenchResults = { info, bytes, browser, server };
+  console.log(consoleReport(results));
+  if (write) {
+    writeFileSync(join(ROOT, 'bench/results.md'), markdownReport(results));
+    step('wrote bench/results.md');
+  }
+  step(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  if (server.bookingErrors > 0) {
+    console.error(`bench: ${server.bookingErrors} booking(s) failed under load; the throughput figure is not valid.`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exitCode = 1;
+});
