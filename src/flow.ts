@@ -128,108 +128,88 @@ interface Attempt {
   environment: Environment;
 }
 
-const BUSY: ReadonlySet<FlowStateName> = new Set(['booking', 'redirecting', 'opening-app', 'verifying', 'cancelling']);
+const BUSY = ['booking', 'redirecting', 'opening-app', 'verifying', 'cancelling'];
 
-const STATE_MESSAGES: Record<FlowStateName, StringKey | null> = {
-  idle: null,
-  booking: 'status.booking',
-  redirecting: 'status.redirecting',
-  'opening-app': 'status.opening-app',
-  'app-fallback': 'status.app-fallback',
-  verifying: 'status.verifying',
-  pending: 'status.pending',
-  stalled: 'status.stalled',
-  cancelling: 'status.cancelling',
-  webview: 'status.webview',
-  done: null,
-  error: null,
-};
-
+/** The status text of a request failure: a refusal (4xx) reads differently from an outage. */
 function errorMessageKey(kind: FlowErrorKind, httpStatus?: number): StringKey {
-  if (kind === 'http') return httpStatus !== undefined && httpStatus < 500 ? 'error.rejected' : 'error.http';
-  return `error.${kind}`;
+  return kind === 'http' && httpStatus! < 500 ? 'error.rejected' : `error.${kind}`;
 }
+
+const isProcessed = (error: unknown) => error instanceof BookingError && error.code === CODES.ALREADY_PROCESSED;
 
 /** The payment state machine of one element. */
 export class PaymentFlow {
-  private current: FlowState = { name: 'idle', busy: false, message: null, booking: null, canRetry: false };
-  private attempt: Attempt | null = null;
-  private retryAction: (() => void) | null = null;
-  private timer: unknown = null;
+  #state: FlowState = { name: 'idle', busy: false, message: null, booking: null, canRetry: false };
+  #attempt: Attempt | null = null;
+  #retry: (() => void) | null = null;
+  #timer: unknown = null;
   /** Bumped by every new action, so a late answer of an abandoned one is dropped. */
-  private generation = 0;
+  #gen = 0;
+  readonly #deps: FlowDeps;
 
-  constructor(private readonly deps: FlowDeps) {}
+  constructor(deps: FlowDeps) {
+    this.#deps = deps;
+  }
 
   /** The current state. */
   get state(): FlowState {
-    return this.current;
+    return this.#state;
   }
 
   /** The shopper pressed the pay button. Ignored while busy. Returns whether it started something. */
   start(): boolean {
-    if (this.current.busy) return false;
-    const config = this.deps.config();
-    if (config.blockedByFrame) {
-      this.fail('framed', 'The element is inside a cross-origin frame without allow-framed.');
+    if (this.#state.busy) return false;
+    const config = this.#deps.config();
+    const problem = config.blockedByFrame
+      ? 'The element is inside a cross-origin frame without allow-framed.'
+      : config.problem ||
+        (config.environment !== 'webview' && (!config.endpoint || !config.client || !config.order)
+          ? 'The element needs an endpoint and an order (order property or order-id attribute).'
+          : null);
+    if (problem) {
+      this.#retry = null;
+      this.#fail(config.blockedByFrame ? 'framed' : 'config', problem, null);
       return false;
     }
-    if (config.problem) {
-      this.fail('config', config.problem);
-      return false;
+    const kept = this.#load(config);
+    // A booking is already in flight: asking again must not book twice.
+    if (kept) this.#verify(kept, 0);
+    else {
+      // A retry keeps the attempt (its key and its path); a fresh click after a booking starts a new one.
+      this.#attempt ??= { key: this.#deps.newKey(), environment: config.environment };
+      void STRATEGIES[this.#attempt.environment].start(this.#context(this.#begin(), config));
     }
-    if (config.environment !== 'webview' && (!config.endpoint || !config.client || !config.order)) {
-      this.fail('config', 'The element needs an endpoint and an order (order property or order-id attribute).');
-      return false;
-    }
-    const kept = this.loadKept(config);
-    if (kept) {
-      // A booking is already in flight: asking again must not book twice.
-      this.verify(kept, 0);
-      return true;
-    }
-    // A retry keeps the attempt (its key and its path); a fresh click after a booking starts a new one.
-    this.attempt ??= { key: this.deps.newKey(), environment: config.environment };
-    const gen = ++this.generation;
-    this.clearTimer();
-    void STRATEGIES[this.attempt.environment].start(this.context(gen, config));
     return true;
   }
 
   /** Retries the last failed action (same Idempotency-Key for a booking). */
   retry(): void {
-    if (this.current.busy || !this.retryAction) return;
-    this.retryAction();
+    if (!this.#state.busy) this.#retry?.();
   }
 
   /** "Check again": one status check now. */
   checkAgain(): void {
-    const booking = this.current.booking;
-    if (this.current.busy || !booking) return;
-    this.verify(booking, 0);
+    const booking = this.#idle();
+    if (booking) this.#verify(booking, 0);
   }
 
   /** "Cancel payment". */
   cancel(): void {
-    const booking = this.current.booking;
-    if (this.current.busy || !booking) return;
-    const gen = ++this.generation;
-    this.clearTimer();
-    this.set('cancelling', booking);
-    const config = this.deps.config();
-    config.client!
-      .cancel({ booking_id: booking.booking_id, correlation_id: booking.correlation_id })
-      .then((result) => {
-        if (gen !== this.generation) return;
-        this.deps.emit({ type: 'cancel', booking_id: result.booking_id, status: result.status });
-        this.finish(booking, isFinalStatus(result.status) ? result.status : 'CANCELED');
-      })
-      .catch((error: unknown) => {
-        if (gen !== this.generation) return;
+    const booking = this.#idle();
+    if (!booking) return;
+    const gen = this.#begin('cancelling', booking);
+    this.#deps
+      .config()
+      .client!.cancel(ids(booking))
+      .then(
+        (result) => {
+          if (gen !== this.#gen) return;
+          this.#deps.emit({ type: 'cancel', booking_id: result.booking_id, status: result.status });
+          this.#finish(booking, isFinalStatus(result.status) ? result.status : 'CANCELED');
+        },
         // Already processed: the status decides where the shopper goes (it may have succeeded).
-        if (error instanceof BookingError && error.code === CODES.ALREADY_PROCESSED) this.verify(booking, 0);
-        else this.failRequest(error, () => this.cancel(), booking);
-      });
+        (error: unknown) => gen === this.#gen && (isProcessed(error) ? this.#verify(booking, 0) : this.#failRequest(error, () => this.cancel(), booking)),
+      );
   }
 
   /**
@@ -237,38 +217,32 @@ export class PaymentFlow {
    * first; an open app booking is cancelled before a new web attempt, so the shopper cannot pay twice.
    */
   payOnWeb(): void {
-    const booking = this.current.booking;
-    if (this.current.busy || !booking) return;
-    const gen = ++this.generation;
-    this.clearTimer();
-    this.set('verifying', booking);
-    const config = this.deps.config();
+    const booking = this.#idle();
+    if (!booking) return;
+    const gen = this.#begin('verifying', booking);
+    const config = this.#deps.config();
     const client = config.client!;
-    const ids = { booking_id: booking.booking_id, correlation_id: booking.correlation_id };
     const startWeb = () => {
-      this.deps.store.clear(this.keyOf(config));
-      this.attempt = { key: this.deps.newKey(), environment: 'desktop' };
-      void STRATEGIES.desktop.start(this.context(gen, config));
+      this.#deps.store.clear(keyOf(config));
+      this.#attempt = { key: this.#deps.newKey(), environment: 'desktop' };
+      void STRATEGIES.desktop.start(this.#context(gen, config));
     };
     client
-      .status(ids)
+      .status(ids(booking))
       .then(async (result) => {
-        if (gen !== this.generation) return;
-        if (result.status === 'SUCCESS') return this.finish(booking, 'SUCCESS');
-        if (isFinalStatus(result.status)) return startWeb();
-        try {
-          await client.cancel(ids);
-        } catch (error) {
-          if (gen !== this.generation) return;
-          if (error instanceof BookingError && error.code === CODES.ALREADY_PROCESSED) return this.verify(booking, 0);
-          throw error;
+        if (gen !== this.#gen) return;
+        if (result.status === 'SUCCESS') return this.#finish(booking, 'SUCCESS');
+        if (!isFinalStatus(result.status)) {
+          try {
+            await client.cancel(ids(booking));
+          } catch (error) {
+            if (gen === this.#gen && isProcessed(error)) return this.#verify(booking, 0);
+            throw error;
+          }
         }
-        if (gen === this.generation) startWeb();
+        if (gen === this.#gen) startWeb();
       })
-      .catch((error: unknown) => {
-        if (gen !== this.generation) return;
-        this.failRequest(error, () => this.payOnWeb(), booking);
-      });
+      .catch((error: unknown) => gen === this.#gen && this.#failRequest(error, () => this.payOnWeb(), booking));
   }
 
   /**
@@ -276,218 +250,219 @@ export class PaymentFlow {
    * checked and routed. Nothing happens without one, or while a request is already running.
    */
   resume(): void {
-    if (this.current.busy && this.current.name !== 'opening-app' && this.current.name !== 'redirecting') return;
-    const config = this.deps.config();
-    const kept = this.loadKept(config);
-    if (kept) this.verify(kept, 0);
-    else if (this.current.name === 'redirecting' || this.current.name === 'done') this.set('idle', null);
+    const name = this.#state.name;
+    const left = name === 'opening-app' || name === 'redirecting';
+    if (this.#state.busy && !left) return;
+    const kept = this.#load(this.#deps.config());
+    if (kept) this.#verify(kept, 0);
+    else if (name === 'redirecting' || name === 'done') this.#set('idle', null);
   }
 
   /** Stops every timer and drops late answers (element disconnected). */
   dispose(): void {
-    this.generation++;
-    this.clearTimer();
+    this.#begin();
     // A dropped answer must not leave the button busy forever if the element is attached again; the
     // attempt (and its key) stays, so pressing again re-books idempotently.
-    if (this.current.busy) this.set('idle', null);
+    if (this.#state.busy) this.#set('idle', null);
   }
 
-  private context(gen: number, config: FlowConfig): StrategyContext {
+  /** The booking the panel acts on, when nothing is running. */
+  #idle(): KeptBooking | null {
+    return this.#state.busy ? null : this.#state.booking;
+  }
+
+  /** Starts a new action: older answers and timers are dropped; optionally shows its state. */
+  #begin(name?: FlowStateName, booking: KeptBooking | null = null): number {
+    this.#clearTimer();
+    const gen = ++this.#gen;
+    if (name) this.#set(name, booking);
+    return gen;
+  }
+
+  #context(gen: number, config: FlowConfig): StrategyContext {
     return {
-      book: (channel) => this.book(gen, config, channel),
-      followWebPayment: (attempt) => this.followWebPayment(gen, config, attempt),
-      openApp: (attempt) => this.openApp(gen, config, attempt),
+      book: (channel) => this.#book(gen, config, channel),
+      followWebPayment: (attempt) => this.#followWebPayment(gen, config, attempt),
+      openApp: (attempt) => this.#openApp(gen, config, attempt),
       handOver: () => {
-        this.attempt = null;
-        this.deps.emit({
+        this.#attempt = null;
+        this.#deps.emit({
           type: 'webview',
           order: config.order ?? {},
           endpoint: config.endpoint ?? '',
           success_url: config.successUrl,
           failure_url: config.failureUrl,
         });
-        this.set('webview', null);
+        this.#set('webview', null);
       },
     };
   }
 
-  private async book(gen: number, config: FlowConfig, channel: 'app' | 'web'): Promise<BookedAttempt | null> {
-    const attempt = this.attempt!;
-    this.set('booking', null);
+  async #book(gen: number, config: FlowConfig, channel: 'app' | 'web'): Promise<BookedAttempt | null> {
+    const key = this.#attempt!.key;
+    this.#set('booking', null);
     try {
-      const result = await config.client!.book({ channel, order: config.order! }, attempt.key);
-      if (gen !== this.generation) return null;
-      const kept: KeptBooking = {
-        booking_id: result.booking_id,
-        correlation_id: result.correlation_id,
-        channel,
-        idempotency_key: attempt.key,
-        started_at: this.deps.clock.now(),
-      };
-      if (result.deeplink) kept.deeplink = result.deeplink;
-      this.deps.emit({ type: 'booked', booking_id: kept.booking_id, correlation_id: kept.correlation_id, channel });
+      const result = await config.client!.book({ channel, order: config.order! }, key);
+      if (gen !== this.#gen) return null;
+      const { booking_id, correlation_id, deeplink } = result;
+      const kept: KeptBooking = { booking_id, correlation_id, channel, idempotency_key: key, started_at: this.#deps.clock.now() };
+      if (deeplink) kept.deeplink = deeplink;
+      this.#deps.emit({ type: 'booked', booking_id, correlation_id, channel });
       return { kept, result };
     } catch (error) {
-      if (gen !== this.generation) return null;
-      this.failRequest(error, () => this.start(), null);
+      if (gen === this.#gen) this.#failRequest(error, () => this.start(), null);
       return null;
     }
   }
 
-  private followWebPayment(gen: number, config: FlowConfig, { kept, result }: BookedAttempt): void {
-    if (gen !== this.generation) return;
-    const instruction = result.web_payment!;
-    const check = checkProviderUrl(instruction.url, config.allowedHosts);
-    if (!check.ok) return this.refuse(check.reason, instruction.url);
-    this.keep(config, kept);
-    const fields = instruction.fields ?? {};
-    const url = instruction.method === 'GET' ? withQuery(check.url, fields) : check.url.href;
-    const detail: FlowEvent = { type: 'navigate', reason: 'web-payment', url, method: instruction.method, booking_id: kept.booking_id };
-    if (instruction.method === 'POST') detail.fields = fields;
-    this.set('redirecting', kept);
-    if (!this.deps.emit(detail)) {
-      // The host routes itself; the element stays usable and the kept booking answers the next press.
-      this.set('idle', null);
-      return;
-    }
-    if (instruction.method === 'POST') this.deps.navigator().postForm(url, fields);
-    else this.deps.navigator().assign(url);
+  /** Checks a provider URL; a refused one ends the attempt with an error and `null`. */
+  #checked(gen: number, config: FlowConfig, raw: string | undefined): URL | null {
+    if (gen !== this.#gen) return null;
+    const check = checkProviderUrl(raw, config.allowedHosts);
+    if (check.ok) return check.url;
+    // The booking stays unpaid on the server; a retry with the same key gets the same answer, so the
+    // shopper is told and nothing is followed.
+    this.#retry = () => this.start();
+    this.#fail('url-refused', `Refused to follow ${JSON.stringify((raw ?? '').slice(0, 200))}: ${check.reason}.`, null, { reason: check.reason }, 'error.url-refused', true);
+    return null;
   }
 
-  private openApp(gen: number, config: FlowConfig, { kept, result }: BookedAttempt): void {
-    if (gen !== this.generation) return;
-    const check = checkProviderUrl(result.deeplink, config.allowedHosts);
-    if (!check.ok) return this.refuse(check.reason, result.deeplink ?? '');
-    kept.deeplink = check.url.href;
-    this.keep(config, kept);
-    this.set('opening-app', kept);
+  #followWebPayment(gen: number, config: FlowConfig, { kept, result }: BookedAttempt): void {
+    const { url: raw, method, fields = {} } = result.web_payment!;
+    const checked = this.#checked(gen, config, raw);
+    if (!checked) return;
+    this.#keep(config, kept);
+    const post = method === 'POST';
+    const url = post ? checked.href : withQuery(checked, fields);
+    const detail: FlowEvent = { type: 'navigate', reason: 'web-payment', url, method, booking_id: kept.booking_id };
+    if (post) detail.fields = fields;
+    this.#set('redirecting', kept);
+    // A host that routes itself keeps the element usable; the kept booking answers the next press.
+    if (!this.#deps.emit(detail)) this.#set('idle', null);
+    else if (post) this.#deps.navigator().postForm(url, fields);
+    else this.#deps.navigator().assign(url);
+  }
+
+  #openApp(gen: number, config: FlowConfig, { kept, result }: BookedAttempt): void {
+    const checked = this.#checked(gen, config, result.deeplink);
+    if (!checked) return;
+    const url = (kept.deeplink = checked.href);
+    this.#keep(config, kept);
+    this.#set('opening-app', kept);
     // Synchronously after the booking's answer: still inside the click's activation window.
-    if (this.deps.emit({ type: 'navigate', reason: 'app', url: check.url.href, method: 'GET', booking_id: kept.booking_id })) {
-      this.deps.navigator().openApp(check.url.href);
+    if (this.#deps.emit({ type: 'navigate', reason: 'app', url, method: 'GET', booking_id: kept.booking_id })) {
+      this.#deps.navigator().openApp(url);
     }
-    this.timer = this.deps.clock.setTimeout(() => {
-      this.timer = null;
-      if (gen !== this.generation || this.current.name !== 'opening-app') return;
+    this.#later(gen, this.#deps.timings().fallbackDelayMs, () => {
       // Hidden means the app (probably) took over; the way back is resume(), not a panel.
-      if (this.deps.isVisible()) this.set('app-fallback', kept);
-    }, this.deps.timings().fallbackDelayMs);
+      if (this.#state.name === 'opening-app' && this.#deps.isVisible()) this.#set('app-fallback', kept);
+    });
   }
 
-  private verify(kept: KeptBooking, checkNumber: number): void {
-    const gen = ++this.generation;
-    this.clearTimer();
-    this.set('verifying', kept);
-    const client = this.deps.config().client;
-    if (!client) return this.fail('config', 'The element has no endpoint to ask the status from.');
-    client
-      .status({ booking_id: kept.booking_id, correlation_id: kept.correlation_id })
-      .then((result) => {
-        if (gen !== this.generation) return;
-        if (isFinalStatus(result.status)) return this.finish(kept, result.status);
-        this.waitFor(kept, result.status, checkNumber);
-      })
-      .catch((error: unknown) => {
-        if (gen !== this.generation) return;
-        this.failRequest(error, () => this.verify(kept, checkNumber), kept);
-      });
+  #verify(kept: KeptBooking, checkNumber: number): void {
+    const gen = this.#begin('verifying', kept);
+    const client = this.#deps.config().client;
+    if (!client) {
+      this.#retry = null;
+      return this.#fail('config', 'The element has no endpoint to ask the status from.', null);
+    }
+    client.status(ids(kept)).then(
+      ({ status }) => gen === this.#gen && (isFinalStatus(status) ? this.#finish(kept, status) : this.#waitFor(kept, status, checkNumber)),
+      (error: unknown) => gen === this.#gen && this.#failRequest(error, () => this.#verify(kept, checkNumber), kept),
+    );
   }
 
   /** BOOKED/PENDING: check again with backoff until five minutes after the booking, then one last check. */
-  private waitFor(kept: KeptBooking, status: PaymentStatus, checkNumber: number): void {
-    const { pollDelaysMs, finalCheckAfterMs } = this.deps.timings();
-    const elapsed = this.deps.clock.now() - kept.started_at;
-    if (elapsed >= finalCheckAfterMs) {
-      this.set('stalled', kept);
-      return;
-    }
-    this.set('pending', kept);
-    this.deps.emit({ type: 'pending', booking_id: kept.booking_id, status, elapsed_ms: elapsed });
+  #waitFor(kept: KeptBooking, status: PaymentStatus, checkNumber: number): void {
+    const { pollDelaysMs, finalCheckAfterMs } = this.#deps.timings();
+    const elapsed = this.#deps.clock.now() - kept.started_at;
+    if (elapsed >= finalCheckAfterMs) return this.#set('stalled', kept);
+    this.#set('pending', kept);
+    this.#deps.emit({ type: 'pending', booking_id: kept.booking_id, status, elapsed_ms: elapsed });
     const backoff = pollDelaysMs[Math.min(checkNumber, pollDelaysMs.length - 1)] ?? 0;
-    const gen = this.generation;
-    this.timer = this.deps.clock.setTimeout(() => {
-      this.timer = null;
-      if (gen === this.generation) this.verify(kept, checkNumber + 1);
-    }, Math.min(backoff, finalCheckAfterMs - elapsed));
+    this.#later(this.#gen, Math.min(backoff, finalCheckAfterMs - elapsed), () => this.#verify(kept, checkNumber + 1));
   }
 
-  private finish(kept: KeptBooking, status: PaymentStatus): void {
-    const config = this.deps.config();
-    this.deps.store.clear(this.keyOf(config));
-    this.attempt = null;
+  /** Runs `then` after `ms` unless a newer action started meanwhile. */
+  #later(gen: number, ms: number, then: () => void): void {
+    this.#timer = this.#deps.clock.setTimeout(() => {
+      this.#timer = null;
+      if (gen === this.#gen) then();
+    }, ms);
+  }
+
+  #finish(kept: KeptBooking, status: PaymentStatus): void {
+    const config = this.#deps.config();
+    const { booking_id } = kept;
+    this.#deps.store.clear(keyOf(config));
+    this.#attempt = null;
     const success = status === 'SUCCESS';
     const outcome = success ? 'success' : 'failure';
-    this.deps.emit({ type: outcome, booking_id: kept.booking_id, status });
-    this.set('done', null, success ? 'status.success' : status === 'CANCELED' ? 'status.cancelled' : 'status.failure');
+    this.#deps.emit({ type: outcome, booking_id, status });
+    this.#set('done', null, success ? 'status.success' : status === 'CANCELED' ? 'status.cancelled' : 'status.failure');
     const raw = success ? config.successUrl : config.failureUrl;
     if (!raw) return;
     const check = checkReturnUrl(raw, config.pageUrl, config.returnOrigins);
     if (!check.ok) {
-      this.set('done', null, 'error.return-url-refused');
-      this.emitError('return-url-refused', `The ${outcome} URL was refused (${check.reason}).`, { reason: check.reason });
-      return;
+      return this.#fail('return-url-refused', `The ${outcome} URL was refused (${check.reason}).`, null, { reason: check.reason }, 'error.return-url-refused', false, 'done');
     }
-    const url = withQuery(check.url, { booking_id: kept.booking_id, status });
-    if (this.deps.emit({ type: 'navigate', reason: outcome, url, method: 'GET', booking_id: kept.booking_id })) {
-      this.deps.navigator().assign(url);
-    }
+    const url = withQuery(check.url, { booking_id, status });
+    if (this.#deps.emit({ type: 'navigate', reason: outcome, url, method: 'GET', booking_id })) this.#deps.navigator().assign(url);
   }
 
-  private refuse(reason: UrlRefusal, url: string): void {
-    // The booking stays unpaid on the server; a retry with the same key gets the same answer, so the
-    // shopper is told and nothing is followed.
-    this.retryAction = () => this.start();
-    // State first, event second: listeners of the error event see the element already showing it.
-    this.set('error', null, 'error.url-refused', true);
-    this.emitError('url-refused', `Refused to follow ${JSON.stringify(url.slice(0, 200))}: ${reason}.`, { reason });
-  }
-
-  private failRequest(error: unknown, retry: () => void, booking: KeptBooking | null): void {
+  #failRequest(error: unknown, retry: () => void, booking: KeptBooking | null): void {
     const e = error instanceof BookingError ? error : new BookingError('network', String(error));
-    this.retryAction = retry;
-    this.set('error', booking, errorMessageKey(e.kind, e.status), true);
-    this.emitError(e.kind, e.message, { code: e.code, http_status: e.status });
+    this.#retry = retry;
+    this.#fail(e.kind, e.message, booking, { code: e.code, http_status: e.status }, errorMessageKey(e.kind, e.status), true);
   }
 
-  private fail(kind: FlowErrorKind, message: string): void {
-    this.retryAction = null;
-    this.set('error', null, errorMessageKey(kind), false);
-    this.emitError(kind, message, {});
+  /** Shows a failure, then reports it: listeners of the error event see the element already showing it. */
+  #fail(
+    kind: FlowErrorKind,
+    message: string,
+    booking: KeptBooking | null,
+    extra: { code?: string | undefined; http_status?: number | undefined; reason?: UrlRefusal } = {},
+    text: StringKey = errorMessageKey(kind),
+    canRetry = false,
+    name: FlowStateName = 'error',
+  ): void {
+    this.#set(name, booking, text, canRetry);
+    const event = { type: 'error', kind, message, ...extra } as FlowEvent & Record<string, unknown>;
+    for (const field in event) if (event[field] === undefined) delete event[field];
+    this.#deps.emit(event);
   }
 
-  private emitError(kind: FlowErrorKind, message: string, extra: { code?: string; http_status?: number; reason?: UrlRefusal }): void {
-    const event: FlowEvent = { type: 'error', kind, message };
-    if (extra.code !== undefined) event.code = extra.code;
-    if (extra.http_status !== undefined) event.http_status = extra.http_status;
-    if (extra.reason !== undefined) event.reason = extra.reason;
-    this.deps.emit(event);
+  #keep(config: FlowConfig, kept: KeptBooking): void {
+    this.#attempt = null;
+    this.#deps.store.save(keyOf(config), kept);
   }
 
-  private keep(config: FlowConfig, kept: KeptBooking): void {
-    this.attempt = null;
-    this.deps.store.save(this.keyOf(config), kept);
+  #load(config: FlowConfig): KeptBooking | null {
+    return config.endpoint && config.order ? this.#deps.store.load(keyOf(config)) : null;
   }
 
-  private loadKept(config: FlowConfig): KeptBooking | null {
-    return config.endpoint && config.order ? this.deps.store.load(this.keyOf(config)) : null;
+  #clearTimer(): void {
+    if (this.#timer !== null) this.#deps.clock.clearTimeout(this.#timer);
+    this.#timer = null;
   }
 
-  private keyOf(config: FlowConfig): string {
-    return bookingKey(config.endpoint ?? '', config.order);
-  }
-
-  private clearTimer(): void {
-    if (this.timer !== null) this.deps.clock.clearTimeout(this.timer);
-    this.timer = null;
-  }
-
-  private set(name: FlowStateName, booking: KeptBooking | null, message?: StringKey, canRetry = false): void {
-    this.current = {
+  #set(name: FlowStateName, booking: KeptBooking | null, message?: StringKey, canRetry = false): void {
+    this.#state = {
       name,
-      busy: BUSY.has(name),
-      message: message ?? STATE_MESSAGES[name],
+      busy: BUSY.includes(name),
+      // Each state with a message shows `status.<name>`.
+      message: message ?? (name === 'idle' || name === 'done' || name === 'error' ? null : (`status.${name}` as StringKey)),
       booking,
       canRetry,
     };
-    this.deps.onChange(this.current);
+    this.#deps.onChange(this.#state);
   }
+}
+
+function ids({ booking_id, correlation_id }: KeptBooking): { booking_id: string; correlation_id: string } {
+  return { booking_id, correlation_id };
+}
+
+function keyOf(config: FlowConfig): string {
+  return bookingKey(config.endpoint ?? '', config.order);
 }

@@ -4,7 +4,7 @@
  * kept booking). No `unload` listener: it would keep the page out of the back/forward cache.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { PaymentFlow, DEFAULT_TIMINGS, type FlowConfig, type FlowEvent, type FlowState, type FlowTimings } from './flow.js';
+import { PaymentFlow, DEFAULT_TIMINGS, type FlowConfig, type FlowState, type FlowTimings } from './flow.js';
 import { createBrowserNavigator, type PageNavigator } from './navigator.js';
 import { createBookingStore } from './session-store.js';
 import { WalletPayBookedEvent } from './events/booked.js';
@@ -26,32 +26,32 @@ export interface PaymentHost extends ReactiveControllerHost, HTMLElement {
   timings: Partial<FlowTimings>;
 }
 
-function toDomEvent(event: FlowEvent): Event {
-  const { type: _type, ...detail } = event;
-  switch (event.type) {
-    case 'booked': return new WalletPayBookedEvent(detail as WalletPayBookedEvent['detail']);
-    case 'navigate': return new WalletPayNavigateEvent(detail as WalletPayNavigateEvent['detail']);
-    case 'webview': return new WalletPayWebviewEvent(detail as WalletPayWebviewEvent['detail']);
-    case 'pending': return new WalletPayPendingEvent(detail as WalletPayPendingEvent['detail']);
-    case 'success': return new WalletPaySuccessEvent(detail as WalletPaySuccessEvent['detail']);
-    case 'failure': return new WalletPayFailureEvent(detail as WalletPayFailureEvent['detail']);
-    case 'cancel': return new WalletPayCancelEvent(detail as WalletPayCancelEvent['detail']);
-    default: return new WalletPayErrorEvent(detail as WalletPayErrorEvent['detail']);
-  }
-}
+/** The DOM event class of each flow event. */
+const EVENTS = {
+  booked: WalletPayBookedEvent,
+  navigate: WalletPayNavigateEvent,
+  webview: WalletPayWebviewEvent,
+  pending: WalletPayPendingEvent,
+  success: WalletPaySuccessEvent,
+  failure: WalletPayFailureEvent,
+  cancel: WalletPayCancelEvent,
+  error: WalletPayErrorEvent,
+};
 
 /** Runs one element's payment flow and keeps it in step with the page. */
 export class PaymentController implements ReactiveController {
   /** The flow; the element calls its actions. */
   readonly flow: PaymentFlow;
-  private browserNavigator: PageNavigator | null = null;
+  #browserNavigator: PageNavigator | null = null;
+  readonly #host: PaymentHost;
 
-  constructor(private readonly host: PaymentHost) {
+  constructor(host: PaymentHost) {
+    this.#host = host;
     host.addController(this);
     const win = () => host.ownerDocument.defaultView!;
     this.flow = new PaymentFlow({
       config: () => host.flowConfig(),
-      navigator: () => host.navigation ?? (this.browserNavigator ??= createBrowserNavigator(win())),
+      navigator: () => host.navigation ?? (this.#browserNavigator ??= createBrowserNavigator(win())),
       store: createBookingStore(safeSessionStorage(win)),
       clock: {
         now: () => Date.now(),
@@ -61,7 +61,7 @@ export class PaymentController implements ReactiveController {
       isVisible: () => host.ownerDocument.visibilityState === 'visible',
       newKey: () => win().crypto.randomUUID(),
       timings: () => ({ ...DEFAULT_TIMINGS, ...host.timings }),
-      emit: (event) => host.dispatchEvent(toDomEvent(event)),
+      emit: ({ type, ...detail }) => host.dispatchEvent(new EVENTS[type](detail as never)),
       onChange: () => host.requestUpdate(),
     });
   }
@@ -72,27 +72,27 @@ export class PaymentController implements ReactiveController {
   }
 
   hostConnected(): void {
-    const doc = this.host.ownerDocument;
-    doc.addEventListener('visibilitychange', this.onVisibility);
-    doc.defaultView?.addEventListener('pageshow', this.onPageShow);
+    const doc = this.#host.ownerDocument;
+    doc.addEventListener('visibilitychange', this.#onVisibility);
+    doc.defaultView?.addEventListener('pageshow', this.#onPageShow);
     // A fresh load (or a re-attach) with a kept booking: ask where the payment stands.
     queueMicrotask(() => {
-      if (this.host.isConnected) this.flow.resume();
+      if (this.#host.isConnected) this.flow.resume();
     });
   }
 
   hostDisconnected(): void {
-    const doc = this.host.ownerDocument;
-    doc.removeEventListener('visibilitychange', this.onVisibility);
-    doc.defaultView?.removeEventListener('pageshow', this.onPageShow);
+    const doc = this.#host.ownerDocument;
+    doc.removeEventListener('visibilitychange', this.#onVisibility);
+    doc.defaultView?.removeEventListener('pageshow', this.#onPageShow);
     this.flow.dispose();
   }
 
-  private readonly onVisibility = (): void => {
-    if (this.host.ownerDocument.visibilityState === 'visible') this.flow.resume();
+  readonly #onVisibility = (): void => {
+    if (this.#host.ownerDocument.visibilityState === 'visible') this.flow.resume();
   };
 
-  private readonly onPageShow = (event: PageTransitionEvent): void => {
+  readonly #onPageShow = (event: PageTransitionEvent): void => {
     if (event.persisted) this.flow.resume();
   };
 }

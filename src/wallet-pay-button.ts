@@ -1,5 +1,4 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
 import type { OrderReference } from './contract.js';
 import { isEnvironmentSetting, resolveEnvironment, type EnvironmentSetting } from './environment.js';
 import { createBookingClient } from './booking-client.js';
@@ -60,47 +59,69 @@ const LABELS = ['pay', 'checkout', 'buy', 'donate'];
  */
 export class WalletPayButton extends LitElement {
   static override styles = styles;
+  static override properties = {
+    endpoint: {},
+    orderId: { attribute: 'order-id' },
+    order: { attribute: false },
+    environment: {},
+    successUrl: { attribute: 'success-url' },
+    failureUrl: { attribute: 'failure-url' },
+    allowedHosts: { attribute: 'allowed-hosts' },
+    returnOrigins: { attribute: 'return-origins' },
+    androidPackage: { attribute: 'android-package' },
+    iosAppId: { attribute: 'ios-app-id' },
+    allowFramed: { type: Boolean, attribute: 'allow-framed' },
+    bookingTimeout: { type: Number, attribute: 'booking-timeout' },
+    disabled: { type: Boolean, reflect: true },
+    variant: { reflect: true },
+    label: {},
+    fullWidth: { type: Boolean, reflect: true, attribute: 'full-width' },
+    strings: { attribute: false },
+    navigation: { attribute: false },
+    timings: { attribute: false },
+    langAttr: { attribute: 'lang' },
+  };
 
   /** Base URL of the merchant's proxy (`{endpoint}/book`, `/status`, `/cancel`); may be relative. */
-  @property() endpoint = '';
+  endpoint = '';
   /** The merchant's order id, sent as `order: { id }` when no `order` property is set. */
-  @property({ attribute: 'order-id' }) orderId = '';
+  orderId = '';
   /** The merchant's order reference (a JSON object); wins over `order-id`. Never put a price here. */
-  @property({ attribute: false }) order: OrderReference | null = null;
+  order: OrderReference | null = null;
   /** `auto` (the spec's rule, read at click time), `desktop`, `mobile` or `webview`. */
-  @property() environment: EnvironmentSetting = 'auto';
+  environment: EnvironmentSetting = 'auto';
   /** Where to go when the payment succeeded (`booking_id` and `status` are appended). */
-  @property({ attribute: 'success-url' }) successUrl = '';
+  successUrl = '';
   /** Where to go when it failed or was cancelled (`booking_id` and `status` are appended). */
-  @property({ attribute: 'failure-url' }) failureUrl = '';
+  failureUrl = '';
   /** Space-separated hosts the deeplink and the web-payment page may be on. */
-  @property({ attribute: 'allowed-hosts' }) allowedHosts = '';
+  allowedHosts = '';
   /** Space-separated origins, besides the page's own, the success and failure URLs may be on. */
-  @property({ attribute: 'return-origins' }) returnOrigins = '';
+  returnOrigins = '';
   /** Android package of the wallet app, for the Play Store link. */
-  @property({ attribute: 'android-package' }) androidPackage = '';
+  androidPackage = '';
   /** Numeric App Store id of the wallet app, for the App Store link. */
-  @property({ attribute: 'ios-app-id' }) iosAppId = '';
+  iosAppId = '';
   /** Lets the element take payments inside a cross-origin frame. */
-  @property({ type: Boolean, attribute: 'allow-framed' }) allowFramed = false;
+  allowFramed = false;
   /** Timeout of the book request, in ms (the app must open within the click's 5 s activation). */
-  @property({ type: Number, attribute: 'booking-timeout' }) bookingTimeout = 3500;
+  bookingTimeout = 3500;
   /** Disables the button. */
-  @property({ type: Boolean, reflect: true }) disabled = false;
+  disabled = false;
   /** The look: `dark` (default), `light`, `outline` or `auto` (light on a dark colour scheme). */
-  @property({ reflect: true }) variant: WalletPayVariant = 'dark';
+  variant: WalletPayVariant = 'dark';
   /** The wording of the button: `pay` (default), `checkout`, `buy` or `donate`. */
-  @property() label: WalletPayLabel = 'pay';
+  label: WalletPayLabel = 'pay';
   /** Makes the button as wide as its container. */
-  @property({ type: Boolean, reflect: true, attribute: 'full-width' }) fullWidth = false;
+  fullWidth = false;
   /** Replacements for any shopper-facing text, over the language's table. */
-  @property({ attribute: false }) strings: Partial<StringTable> | null = null;
+  strings: Partial<StringTable> | null = null;
   /** Replaces the browser navigator (tests, hosts that route themselves). */
-  @property({ attribute: false }) navigation: PageNavigator | null = null;
+  navigation: PageNavigator | null = null;
   /** Overrides of the flow's delays (fallback panel, status backoff, the five-minute check). */
-  @property({ attribute: false }) timings: Partial<FlowTimings> = {};
+  timings: Partial<FlowTimings> = {};
   // The element's own `lang` attribute re-renders it; the native `lang` property stays as it is.
-  @property({ attribute: 'lang' }) private langAttr?: string;
+  private langAttr?: string;
 
   readonly #payment = new PaymentController(this);
 

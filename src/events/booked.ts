@@ -1,16 +1,13 @@
 import type { FlowEvent } from '../flow.js';
+import { WalletPayEvent } from './base.js';
 
 /** Detail of {@link WalletPayBookedEvent}. */
 export type WalletPayBookedEventDetail = Omit<Extract<FlowEvent, { type: 'booked' }>, 'type'>;
 
 /** Fired when the merchant's proxy has booked the payment. */
-export class WalletPayBookedEvent extends Event {
-  /** The event's payload. */
-  readonly detail: WalletPayBookedEventDetail;
-
+export class WalletPayBookedEvent extends WalletPayEvent<WalletPayBookedEventDetail> {
   constructor(detail: WalletPayBookedEventDetail) {
-    super('wallet-pay-booked', { bubbles: true, composed: true, cancelable: false });
-    this.detail = detail;
+    super('wallet-pay-booked', detail);
   }
 }
 

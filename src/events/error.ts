@@ -1,16 +1,13 @@
 import type { FlowEvent } from '../flow.js';
+import { WalletPayEvent } from './base.js';
 
 /** Detail of {@link WalletPayErrorEvent}. */
 export type WalletPayErrorEventDetail = Omit<Extract<FlowEvent, { type: 'error' }>, 'type'>;
 
 /** Fired on every failure the shopper sees: request failures, refused URLs, framing, set-up errors. */
-export class WalletPayErrorEvent extends Event {
-  /** The event's payload. */
-  readonly detail: WalletPayErrorEventDetail;
-
+export class WalletPayErrorEvent extends WalletPayEvent<WalletPayErrorEventDetail> {
   constructor(detail: WalletPayErrorEventDetail) {
-    super('wallet-pay-error', { bubbles: true, composed: true, cancelable: false });
-    this.detail = detail;
+    super('wallet-pay-error', detail);
   }
 }
 

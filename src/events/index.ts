@@ -1,3 +1,4 @@
+export * from './base.js';
 export * from './booked.js';
 export * from './navigate.js';
 export * from './webview.js';

@@ -1,16 +1,13 @@
 import type { FlowEvent } from '../flow.js';
+import { WalletPayEvent } from './base.js';
 
 /** Detail of {@link WalletPayPendingEvent}. */
 export type WalletPayPendingEventDetail = Omit<Extract<FlowEvent, { type: 'pending' }>, 'type'>;
 
 /** Fired when a status check answers BOOKED or PENDING and the element keeps checking. */
-export class WalletPayPendingEvent extends Event {
-  /** The event's payload. */
-  readonly detail: WalletPayPendingEventDetail;
-
+export class WalletPayPendingEvent extends WalletPayEvent<WalletPayPendingEventDetail> {
   constructor(detail: WalletPayPendingEventDetail) {
-    super('wallet-pay-pending', { bubbles: true, composed: true, cancelable: false });
-    this.detail = detail;
+    super('wallet-pay-pending', detail);
   }
 }
 

@@ -1,16 +1,13 @@
 import type { FlowEvent } from '../flow.js';
+import { WalletPayEvent } from './base.js';
 
 /** Detail of {@link WalletPaySuccessEvent}. */
 export type WalletPaySuccessEventDetail = Omit<Extract<FlowEvent, { type: 'success' }>, 'type'>;
 
 /** Fired when the payment succeeded (status SUCCESS), before going to the success page. */
-export class WalletPaySuccessEvent extends Event {
-  /** The event's payload. */
-  readonly detail: WalletPaySuccessEventDetail;
-
+export class WalletPaySuccessEvent extends WalletPayEvent<WalletPaySuccessEventDetail> {
   constructor(detail: WalletPaySuccessEventDetail) {
-    super('wallet-pay-success', { bubbles: true, composed: true, cancelable: false });
-    this.detail = detail;
+    super('wallet-pay-success', detail);
   }
 }
 

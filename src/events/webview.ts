@@ -1,16 +1,13 @@
 import type { FlowEvent } from '../flow.js';
+import { WalletPayEvent } from './base.js';
 
 /** Detail of {@link WalletPayWebviewEvent}. */
 export type WalletPayWebviewEventDetail = Omit<Extract<FlowEvent, { type: 'webview' }>, 'type'>;
 
 /** Fired in a WebView instead of booking: the host app takes the payment over with this detail. */
-export class WalletPayWebviewEvent extends Event {
-  /** The event's payload. */
-  readonly detail: WalletPayWebviewEventDetail;
-
+export class WalletPayWebviewEvent extends WalletPayEvent<WalletPayWebviewEventDetail> {
   constructor(detail: WalletPayWebviewEventDetail) {
-    super('wallet-pay-webview', { bubbles: true, composed: true, cancelable: false });
-    this.detail = detail;
+    super('wallet-pay-webview', detail);
   }
 }
 
