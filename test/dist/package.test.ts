@@ -1,0 +1,237 @@
+/**
+ * The package as npm publishes it: what `npm pack` ships, that every export resolves to a built file,
+ * that the root imports in Node without a DOM, that the declarations type-check a consumer, that
+ * bundlers keep `./define` and drop what the root does not use, and that the manifest matches the
+ * element's JSDoc. Runs after `npm run build` (see `npm run test:dist`).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { DIST, ROOT } from './support.js';
+
+const run = promisify(execFile);
+
+interface PackageJson {
+  exports: Record<string, string | Record<string, string>>;
+  customElements: string;
+  sideEffects: string[];
+  files: string[];
+  bin: Record<string, string>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
+  dependencies: Record<string, string>;
+}
+
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as PackageJson;
+
+/** Every file an export or field points to, as a path without the leading `./`. */
+function exportTargets(): string[] {
+  const targets = new Set<string>();
+  for (const value of Object.values(pkg.exports)) {
+    if (typeof value === 'string') targets.add(value);
+    else for (const [condition, target] of Object.entries(value)) if (condition !== 'source') targets.add(target);
+  }
+  targets.add(pkg.customElements);
+  for (const target of Object.values(pkg.bin)) targets.add(target);
+  targets.add('./dist/cdn/wallet-pay-button.min.js');
+  targets.add('./dist/cdn/wallet-pay-button.iife.min.js');
+  return [...targets].map((target) => target.replace(/^\.\//, ''));
+}
+
+test('exports list the public entry points, each with its types first', () => {
+  assert.deepEqual(Object.keys(pkg.exports), [
+    '.',
+    './define',
+    './server',
+    './server/node',
+    './sandbox',
+    './react',
+    './custom-elements.json',
+    './package.json',
+  ]);
+  for (const [name, value] of Object.entries(pkg.exports)) {
+    if (typeof value === 'string') continue;
+    assert.equal(Object.keys(value)[0], 'types', `${name}: "types" must come first so TypeScript picks it`);
+    assert.ok(value['default'], `${name} has a default target`);
+  }
+  assert.equal(pkg.customElements, './dist/custom-elements.json');
+  assert.ok(pkg.dependencies['@lit/react'], '@lit/react is a dependency of ./react');
+  assert.equal(pkg.peerDependenciesMeta['react']?.optional, true, 'react is an optional peer');
+});
+
+test('npm pack ships the build, the bin and the README, and nothing else', async () => {
+  const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  const [packed] = JSON.parse(stdout) as [{ files: { path: string }[] }];
+  const paths = packed.files.map((file) => file.path);
+  const unexpected = paths.filter((path) => !/^(package\.json|README\.md|LICENSE(\.md)?|bin\/[^/]+\.mjs|dist\/.+)$/.test(path));
+  assert.deepEqual(unexpected, [], 'only the build, the bin, the README and the licence are packed');
+  assert.deepEqual(
+    paths.filter((path) => /(^|\/)(test|demo|src|bench)\//.test(path) || /\.test\.|playground/.test(path)),
+    [],
+    'no tests, sources, demo or benchmarks',
+  );
+  for (const target of exportTargets()) {
+    assert.ok(paths.includes(target), `${target} is packed`);
+    assert.ok(existsSync(join(ROOT, target)), `${target} exists after the build`);
+  }
+  // Every declaration a public module needs travels with it.
+  for (const entry of ['index', 'define', 'react', 'wallet-pay-button', 'events/index', 'server/index', 'server/node', 'sandbox/index']) {
+    assert.ok(paths.includes(`dist/types/${entry}.d.ts`), `dist/types/${entry}.d.ts is packed`);
+  }
+});
+
+test('the built root imports in Node without a DOM; the server kit and the sandbox import too', async () => {
+  // A child process without the `source` condition: exactly what a merchant's Node gets from dist/.
+  const script = `
+    const root = await import('wallet-pay-button');
+    const server = await import('wallet-pay-button/server');
+    const node = await import('wallet-pay-button/server/node');
+    const sandbox = await import('wallet-pay-button/sandbox');
+    console.log(JSON.stringify({
+      document: typeof globalThis.document,
+      rootUrl: import.meta.resolve('wallet-pay-button'),
+      element: typeof root.WalletPayButton,
+      detect: root.detectEnvironment({ userAgent: 'Mozilla/5.0 (iPhone)', maxTouchPoints: 5, innerWidth: 390 }),
+      defined: globalThis.customElements?.get?.('wallet-pay-button') !== undefined,
+      handler: typeof server.createPaymentHandler,
+      listener: typeof node.toNodeListener,
+      sandbox: typeof sandbox.startSandbox,
+    }));`;
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT });
+  const result = JSON.parse(stdout.trim()) as Record<string, unknown>;
+  assert.deepEqual(result, {
+    document: 'undefined',
+    rootUrl: new URL('dist/index.js', `file://${ROOT}/`).href,
+    element: 'function',
+    detect: 'mobile',
+    defined: false,
+    handler: 'function',
+    listener: 'function',
+    sandbox: 'function',
+  });
+});
+
+test('a TypeScript consumer type-checks against dist/types, and loose types would fail it', async () => {
+  // Inside the package (a self-reference resolves `wallet-pay-button`), in a dot-folder the
+  // repository's own tsconfig and lint never pick up.
+  const dir = await mkdtemp(join(ROOT, 'test/dist/.consumer-'));
+  try {
+    await copyFile(join(ROOT, 'test/dist/fixtures/consumer.ts.txt'), join(dir, 'consumer.ts'));
+    await writeFile(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+          types: ['node'],
+          typeRoots: [join(ROOT, 'node_modules/@types')],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          verbatimModuleSyntax: true,
+        },
+        files: ['consumer.ts'],
+      }),
+    );
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    // A type error makes tsc exit non-zero, which rejects here.
+    const { stdout: files } = await run(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json'), '--explainFiles'], {
+      cwd: ROOT,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    assert.match(files, /^dist\/types\/index\.d\.ts$/m, 'the consumer reads the built declarations');
+    assert.match(files, /^dist\/types\/react\.d\.ts$/m);
+    assert.doesNotMatch(files, /^src\//m, 'and never the sources');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a bundler keeps ./define and drops the registration from a root-only import', async () => {
+  const { build } = await import('vite');
+  const dir = await mkdtemp(join(ROOT, 'test/dist/.bundle-'));
+  try {
+    await writeFile(join(dir, 'define-only.js'), "import 'wallet-pay-button/define';\n");
+    await writeFile(join(dir, 'root-only.js'), "import { detectEnvironment } from 'wallet-pay-button';\nconsole.log(detectEnvironment);\n");
+    const output = await build({
+      configFile: false,
+      root: dir,
+      logLevel: 'silent',
+      build: {
+        write: false,
+        minify: false,
+        rolldownOptions: { input: { define: join(dir, 'define-only.js'), root: join(dir, 'root-only.js') }, preserveEntrySignatures: 'strict' },
+      },
+    });
+    const chunks = (Array.isArray(output) ? output : [output]).flatMap((result) => ('output' in result ? result.output : []));
+    const code = (name: string) =>
+      chunks
+        .filter((chunk) => chunk.type === 'chunk' && chunk.name === name)
+        .map((chunk) => (chunk.type === 'chunk' ? chunk.code : ''))
+        .join('\n');
+    assert.match(code('define'), /customElements\.define\(\s*["'`]wallet-pay-button["'`]/, 'the define import registers the tag');
+    assert.doesNotMatch(code('root'), /customElements\.define/, 'the root import registers nothing');
+    assert.doesNotMatch(code('root'), /class \w+ extends \w*LitElement|LitElement/, 'and carries no element');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+interface ManifestDeclaration {
+  tagName?: string;
+  customElement?: boolean;
+  attributes?: { name: string }[];
+  members?: { name: string; kind: string }[];
+  events?: { name: string }[];
+  cssParts?: { name: string }[];
+  cssProperties?: { name: string }[];
+  slots?: { name: string }[];
+}
+
+/**
+ * What the element declares: the JSDoc tags of its class (read from the source) and the reactive
+ * properties and observed attributes Lit computes from the class itself (decorators or
+ * `static properties`, whichever the source uses).
+ */
+async function declaredByElement() {
+  const source = readFileSync(join(ROOT, 'src/wallet-pay-button.ts'), 'utf8');
+  const tag = (name: string) => [...source.matchAll(new RegExp(`@${name}\\s+([\\w-]*)`, 'g'))].map((match) => match[1] ?? '');
+  // `@slot - text` is the default slot, named '' in the manifest.
+  const slots = tag('slot').map((name) => (name === '-' ? '' : name));
+  const { WalletPayButton } = await import('../../src/wallet-pay-button.js');
+  const attributes = (WalletPayButton as unknown as { observedAttributes: string[] }).observedAttributes;
+  const properties = [...WalletPayButton.elementProperties.keys()].map(String);
+  return { events: tag('fires'), parts: tag('csspart'), cssProps: tag('cssprop'), slots, attributes, properties };
+}
+
+test('custom-elements.json lists what the element declares: attributes, properties, events, slots, parts, custom properties', async () => {
+  const manifest = JSON.parse(readFileSync(join(DIST, 'custom-elements.json'), 'utf8')) as {
+    modules: { declarations?: ManifestDeclaration[] }[];
+  };
+  const element = manifest.modules.flatMap((module) => module.declarations ?? []).find((item) => item.tagName === 'wallet-pay-button');
+  assert.ok(element?.customElement, 'the manifest declares <wallet-pay-button>');
+  const names = (list: { name: string }[] | undefined) => (list ?? []).map((item) => item.name);
+  const declared = await declaredByElement();
+  // The source itself must declare something, or the comparisons below would pass on nothing.
+  assert.ok(declared.events.includes('wallet-pay-navigate') && declared.attributes.includes('endpoint'));
+  for (const [kind, expected, actual] of [
+    ['event', declared.events, names(element.events)],
+    ['part', declared.parts, names(element.cssParts)],
+    ['custom property', declared.cssProps, names(element.cssProperties)],
+    ['slot', declared.slots, names(element.slots)],
+    ['attribute', declared.attributes, names(element.attributes)],
+    // Private reactive fields (one observes `lang`) are listed too, marked private.
+    ['property', declared.properties, names(element.members?.filter((member) => member.kind === 'field'))],
+  ] as const) {
+    const missing = expected.filter((name) => !actual.includes(name));
+    assert.deepEqual(missing, [], `every ${kind} of the source is in the manifest`);
+  }
+  assert.ok(names(element.attributes).includes('endpoint'));
+  assert.ok(names(element.events).includes('wallet-pay-navigate'));
+});

@@ -1,0 +1,213 @@
+/**
+ * What the tests of the built package share: a merchant server on loopback (the merchant kit's real
+ * handler in front of the real sandbox, plus static pages and the built files), one Chromium, and the
+ * shopper's steps on the sandbox's web payment page. Pages are plain HTML with no bundler: what a
+ * merchant who copies a `<script>` tag gets.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright';
+import { createPaymentHandler } from '../../src/server/index.js';
+import { toNodeListener } from '../../src/server/node.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+
+export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+export const DIST = join(ROOT, 'dist');
+
+/** The order every page pays for; the merchant's lookup knows only this one. */
+export const ORDER_ID = 'DIST-1';
+const ACCESS_KEY = 'dist-test-access-key';
+const PRODUCT_CODE = 'DIST_SHOP';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+};
+
+/** A page or script the merchant server serves at a path. */
+export interface StaticFile {
+  body: string;
+  /** Content type; by the path's extension when absent. */
+  type?: string;
+  headers?: Record<string, string>;
+}
+
+export interface MerchantOptions {
+  /** Files by path (e.g. `/checkout.html`). */
+  files?: Record<string, StaticFile>;
+  /** Directories served under a path prefix (e.g. `{ '/dist/': DIST }`). */
+  directories?: Record<string, string>;
+  /** Headers added to every HTML answer (e.g. a Content-Security-Policy). */
+  htmlHeaders?: (origin: string, sandbox: Sandbox) => Record<string, string>;
+  /** Where the provider sends the shopper back; default `/checkout.html`. */
+  returnPath?: string;
+}
+
+/** A running merchant server with its sandbox. */
+export interface Merchant {
+  origin: string;
+  sandbox: Sandbox;
+  /** Bodies POSTed to `/csp-report` (a CSP `report-uri`), parsed. */
+  cspReports: unknown[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the sandbox and a merchant server: `/api/pay/*` is the merchant kit's handler (the
+ * element's endpoint), `/csp-report` collects violation reports, the rest is static.
+ */
+export async function startMerchant(options: MerchantOptions = {}): Promise<Merchant> {
+  const sandbox = await startSandbox({
+    accessKey: ACCESS_KEY,
+    productCode: PRODUCT_CODE,
+    callbackRetry: { attempts: 2, baseDelayMs: 50 },
+  });
+  const cspReports: unknown[] = [];
+  let origin = '';
+  const handler = createPaymentHandler({
+    serviceUrl: sandbox.baseUrl,
+    productCode: PRODUCT_CODE,
+    accessKey: ACCESS_KEY,
+    callbackUrl: 'http://127.0.0.1:9/unused-callback',
+    redirectUrl: () => `${origin}${options.returnPath ?? '/checkout.html'}`,
+    lookupOrder: (order) => (order.id === ORDER_ID ? { amount: 250, properties: { order_id: ORDER_ID } } : undefined),
+    // The element's own status check decides where the shopper lands; nothing to record here.
+    onPaymentResult: () => undefined,
+  });
+  const pay = toNodeListener(handler);
+
+  const server = createServer((request, response) => {
+    const path = decodeURIComponent((request.url ?? '/').split('?')[0] ?? '/');
+    if (path.startsWith('/api/pay/')) {
+      pay(request, response);
+      return;
+    }
+    if (path === '/csp-report' && request.method === 'POST') {
+      void readBody(request).then((text) => {
+        cspReports.push(parseReport(text));
+        response.writeHead(204).end();
+      });
+      return;
+    }
+    void serveStatic(path, response, options, origin, sandbox);
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    sandbox,
+    cspReports,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+      await sandbox.close();
+    },
+  };
+}
+
+async function serveStatic(path: string, response: ServerResponse, options: MerchantOptions, origin: string, sandbox: Sandbox): Promise<void> {
+  let file: StaticFile | undefined = options.files?.[path];
+  if (!file) {
+    for (const [prefix, directory] of Object.entries(options.directories ?? {})) {
+      if (!path.startsWith(prefix)) continue;
+      const target = normalize(join(directory, path.slice(prefix.length)));
+      if (!target.startsWith(directory + sep)) break;
+      try {
+        file = { body: await readFile(target, 'utf8') };
+      } catch {
+        // Not there: answered 404 below.
+      }
+      break;
+    }
+  }
+  if (!file) {
+    response.writeHead(404, { 'content-type': 'text/plain' }).end(`No file at ${path}`);
+    return;
+  }
+  const type = file.type ?? TYPES[extname(path)] ?? 'application/octet-stream';
+  const extra = type.startsWith('text/html') ? (options.htmlHeaders?.(origin, sandbox) ?? {}) : {};
+  response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store', ...extra, ...file.headers }).end(file.body);
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((done, fail) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', fail);
+  });
+}
+
+function parseReport(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A checkout page: the element configured by attributes only, and the given script tags. */
+export function checkoutPage(scripts: string, attributes = ''): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Checkout</title>
+${scripts}
+</head>
+<body>
+<h1>Checkout</h1>
+<wallet-pay-button endpoint="/api/pay" order-id="${ORDER_ID}" environment="desktop" success-url="/success.html" failure-url="/failure.html" allowed-hosts="127.0.0.1"${attributes ? ` ${attributes}` : ''}></wallet-pay-button>
+</body>
+</html>`;
+}
+
+/** A plain result page. */
+export function resultPage(title: string, scripts = ''): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>${title}</title>${scripts}</head>
+<body><h1>${title}</h1></body>
+</html>`;
+}
+
+interface ChromiumModule {
+  ensureChromium(): Promise<string>;
+  CHROMIUM_ARGS: string[];
+}
+
+/** Launches the Chromium the project resolves (scripts/chromium.mjs). */
+export async function launchBrowser(): Promise<Browser> {
+  // A computed specifier: the helper is plain JavaScript without declarations.
+  const helper = '../../scripts/chromium.mjs';
+  const { ensureChromium, CHROMIUM_ARGS } = (await import(helper)) as ChromiumModule;
+  return chromium.launch({ executablePath: await ensureChromium(), args: CHROMIUM_ARGS });
+}
+
+/** Uncaught errors and console errors of a page, collected as they happen. */
+export function watchPage(page: Page): { errors: string[] } {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') errors.push(`console.${message.type()}: ${message.text()}`);
+  });
+  return { errors };
+}
+
+/** The element's own pay button, through its open shadow root. */
+export function payButton(page: Page) {
+  return page.locator('wallet-pay-button').locator('button[part~="button"]');
+}
+
+/** On the sandbox's web payment page: enter a succeeding MPIN and confirm. */
+export async function payOnProviderPage(page: Page, sandbox: Sandbox): Promise<void> {
+  await page.waitForURL((url) => url.href.startsWith(sandbox.baseUrl));
+  await page.getByLabel('MPIN').fill('1234');
+  await page.getByRole('button', { name: 'Confirm payment' }).click();
+}
