@@ -365,7 +365,9 @@ describe('coming back', () => {
   });
 
   test('a reload in the middle of the flow: the kept booking is checked, its choices stay, paying again books nothing new', async () => {
-    const row = await openRow('pixel7', 'A-1001', (s) => s.page.route(`${pg.sandbox.linksUrl}/**`, (route) => route.fulfill({ status: 204 })));
+    const row = await openRow('pixel7', 'A-1001', async (s) => {
+      await s.page.route(`${pg.sandbox.linksUrl}/**`, (route) => route.fulfill({ status: 204 }));
+    });
     await row.el.pay.tap();
     await row.el.panel.waitFor();
     const [booking] = bookingsFor(pg.sandbox, row.since);
