@@ -88,6 +88,11 @@ export async function startMerchant(options: MerchantOptions = {}): Promise<Merc
       pay(request, response);
       return;
     }
+    if (path === '/favicon.ico') {
+      // Chromium asks for it on every first load; a 404 would show up as a console error.
+      response.writeHead(204).end();
+      return;
+    }
     if (path === '/csp-report' && request.method === 'POST') {
       void readBody(request).then((text) => {
         cspReports.push(parseReport(text));

@@ -1,0 +1,132 @@
+/**
+ * The CDN files on plain HTML pages with no bundler: the ESM file as a module script, the IIFE file as
+ * a classic script. Each registers the element on load, renders its button, and a click books through
+ * the merchant kit's real handler in front of the real sandbox, ending in `wallet-pay-navigate`.
+ * Loading the files twice, or next to the npm build's `./define`, never throws.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright';
+import type { WalletPayNavigateEventDetail } from '../../src/events/navigate.js';
+import { DIST, ROOT, checkoutPage, launchBrowser, payButton, startMerchant, watchPage, type Merchant } from './support.js';
+
+const ESM = '/dist/cdn/wallet-pay-button.min.js';
+const IIFE = '/dist/cdn/wallet-pay-button.iife.min.js';
+
+// The npm build leaves Lit to the page's bundler; without one, an import map stands in for it.
+const IMPORT_MAP = JSON.stringify({
+  imports: {
+    lit: '/node_modules/lit/index.js',
+    'lit/': '/node_modules/lit/',
+    'lit-html': '/node_modules/lit-html/lit-html.js',
+    'lit-html/': '/node_modules/lit-html/',
+    'lit-element/': '/node_modules/lit-element/',
+    '@lit/reactive-element': '/node_modules/@lit/reactive-element/reactive-element.js',
+    '@lit/reactive-element/': '/node_modules/@lit/reactive-element/',
+  },
+});
+
+let merchant: Merchant;
+let browser: Browser;
+
+before(async () => {
+  merchant = await startMerchant({
+    directories: { '/dist/': DIST, '/node_modules/': join(ROOT, 'node_modules') },
+    files: {
+      '/esm.html': { body: checkoutPage(`<script type="module" src="${ESM}"></script>`) },
+      '/iife.html': { body: checkoutPage(`<script src="${IIFE}"></script>`) },
+      '/twice.html': {
+        body: checkoutPage(
+          [
+            `<script type="importmap">${IMPORT_MAP}</script>`,
+            `<script type="module" src="/dist/define.js"></script>`,
+            `<script type="module" src="${ESM}"></script>`,
+            `<script type="module" src="${ESM}?copy=2"></script>`,
+            `<script src="${IIFE}"></script>`,
+            `<script src="${IIFE}?copy=2"></script>`,
+          ].join('\n'),
+        ),
+      },
+    },
+  });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await merchant?.close();
+});
+
+/** Resolves with the detail of the next `wallet-pay-navigate`, cancelled so the page stays. */
+function nextNavigate(page: Page): Promise<WalletPayNavigateEventDetail> {
+  return page.evaluate(
+    () =>
+      new Promise<WalletPayNavigateEventDetail>((resolve) => {
+        document.querySelector('wallet-pay-button')!.addEventListener(
+          'wallet-pay-navigate',
+          (event) => {
+            event.preventDefault();
+            resolve(event.detail);
+          },
+          { once: true },
+        );
+      }),
+  );
+}
+
+/** The element is registered, upgraded and shows its button. */
+async function assertUpgraded(page: Page): Promise<void> {
+  await payButton(page).waitFor({ state: 'visible' });
+  const upgraded = await page.evaluate(() => {
+    const element = document.querySelector('wallet-pay-button')!;
+    const defined = customElements.get('wallet-pay-button');
+    return { defined: defined !== undefined, isInstance: defined !== undefined && element instanceof defined, shadow: element.shadowRoot !== null };
+  });
+  assert.deepEqual(upgraded, { defined: true, isInstance: true, shadow: true });
+}
+
+for (const [kind, path] of [
+  ['ESM module script', '/esm.html'],
+  ['IIFE classic script', '/iife.html'],
+] as const) {
+  test(`${kind}: a plain page registers the element, and a click books through the real handler and sandbox`, async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const watched = watchPage(page);
+    try {
+      await page.goto(`${merchant.origin}${path}`);
+      await assertUpgraded(page);
+      const navigate = nextNavigate(page);
+      await payButton(page).click();
+      const detail = await navigate;
+      assert.equal(detail.reason, 'web-payment');
+      assert.ok(detail.url.startsWith(merchant.sandbox.webPaymentUrl), `the shopper is sent to the provider's page, not ${detail.url}`);
+      const booking = merchant.sandbox.getBooking(detail.booking_id);
+      assert.ok(booking, 'the sandbox holds the booking the element got');
+      assert.equal(booking.amount, 250, "the amount comes from the merchant's lookup");
+      // Lit's production build: no dev-mode warning, and nothing else in the console either.
+      assert.deepEqual(watched.errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+test('loading the npm define and both CDN files twice on one page never throws, and the element works', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const watched = watchPage(page);
+  try {
+    await page.goto(`${merchant.origin}/twice.html`);
+    await page.waitForLoadState('load');
+    await assertUpgraded(page);
+    // Five copies ran: the first registered the tag, the other four saw it taken and stood back.
+    assert.deepEqual(watched.errors, []);
+    const navigate = nextNavigate(page);
+    await payButton(page).click();
+    assert.equal((await navigate).reason, 'web-payment');
+  } finally {
+    await context.close();
+  }
+});
