@@ -33,7 +33,7 @@ export interface BrowserBenchOptions {
   tapRuns: number;
 }
 
-export const BROWSER_DEFAULTS: BrowserBenchOptions = { elements: 1000, renderWarmup: 3, renderRuns: 15, tapWarmup: 5, tapRuns: 30 };
+export const BROWSER_DEFAULTS: BrowserBenchOptions = { elements: 1000, renderWarmup: 3, renderRuns: 21, tapWarmup: 5, tapRuns: 30 };
 
 const KINDS: readonly RenderKind[] = ['wallet-pay-button', 'minimal-lit', 'button'];
 
