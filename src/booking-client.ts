@@ -80,77 +80,61 @@ function nonEmptyString(value: unknown): value is string {
 }
 
 function missing(field: string): never {
-  throw new BookingError('invalid-response', `The answer is missing or has a malformed "${field}".`);
+  throw new BookingError('invalid-response', `The answer lacks a valid "${field}".`);
 }
 
-/** Joins the endpoint and an operation name, keeping any path prefix of the endpoint. */
-function operationUrl(endpoint: string | URL, operation: string): string {
-  const base = new URL(endpoint);
-  base.pathname = `${base.pathname.replace(/\/+$/, '')}/${operation}`;
-  return base.href;
-}
-
-/** Creates a client for one merchant proxy. */
+/** Creates a client for one merchant proxy. Error messages are short and start with the operation. */
 export function createBookingClient(options: BookingClientOptions): BookingClient {
   const isOnline = options.isOnline ?? (() => true);
 
-  async function post(operation: string, body: unknown, timeoutMs: number, headers: Record<string, string> = {}): Promise<Json> {
-    if (!isOnline()) throw new BookingError('offline', 'The device is offline.');
+  async function post(operation: string, body: unknown, timeoutMs: number, headers?: Record<string, string>): Promise<Json> {
+    const error = (kind: BookingErrorKind, message: string, status?: number, code?: string, serverMessage?: string) =>
+      new BookingError(kind, `${operation}: ${message}`, status, code, serverMessage);
+    const offline = () => error('offline', 'the device is offline');
+    if (!isOnline()) throw offline();
     const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    // Joined onto the endpoint's own path, so a proxy mounted under a prefix keeps it.
+    const url = new URL(options.endpoint);
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/${operation}`;
+    let response: Response | undefined;
+    let text: string;
     try {
-      let response: Response;
-      try {
-        response = await options.fetch(operationUrl(options.endpoint, operation), {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers },
-          body: JSON.stringify(body),
-          signal: controller.signal,
-          credentials: 'same-origin',
-          // A booking must never be served from a cache or followed to another origin.
-          cache: 'no-store',
-          redirect: 'error',
-        });
-      } catch (cause) {
-        if (timedOut) throw new BookingError('timeout', `No answer from ${operation} within ${timeoutMs} ms.`);
-        if (!isOnline()) throw new BookingError('offline', 'The device is offline.');
-        throw new BookingError('network', `The ${operation} request failed: ${String(cause)}`);
-      }
-      let text: string;
-      try {
-        text = await response.text();
-      } catch {
-        if (timedOut) throw new BookingError('timeout', `No answer from ${operation} within ${timeoutMs} ms.`);
-        throw new BookingError('network', `The ${operation} answer was cut off.`);
-      }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        if (!response.ok) {
-          throw new BookingError('http', `The ${operation} request failed with HTTP ${response.status}.`, response.status);
-        }
-        throw new BookingError('invalid-json', `The ${operation} answer is not JSON.`, response.status);
-      }
-      if (!response.ok) {
-        const envelope = isObject(parsed) ? (parsed as Partial<FailureEnvelope>) : {};
-        throw new BookingError(
-          'http',
-          `The ${operation} request failed with HTTP ${response.status}${nonEmptyString(envelope.code) ? ` (${envelope.code})` : ''}.`,
-          response.status,
-          nonEmptyString(envelope.code) ? envelope.code : undefined,
-          typeof envelope.error_message === 'string' ? envelope.error_message : undefined,
-        );
-      }
-      if (!isObject(parsed) || !isObject(parsed.data)) missing('data');
-      return parsed.data;
+      response = await options.fetch(url.href, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers },
+        body: JSON.stringify(body),
+        signal: controller.signal,
+        credentials: 'same-origin',
+        // A booking must never be served from a cache or followed to another origin.
+        cache: 'no-store',
+        redirect: 'error',
+      });
+      text = await response.text();
+    } catch (cause) {
+      if (controller.signal.aborted) throw error('timeout', `no answer within ${timeoutMs} ms`);
+      if (response) throw error('network', 'the answer was cut off');
+      if (!isOnline()) throw offline();
+      throw error('network', `the request failed: ${String(cause)}`);
     } finally {
       clearTimeout(timer);
     }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // `undefined` is never a JSON value: it marks a body that is not JSON.
+    }
+    const status = response.status;
+    if (!response.ok) {
+      const envelope = (isObject(parsed) ? parsed : {}) as Partial<FailureEnvelope>;
+      const code = nonEmptyString(envelope.code) ? envelope.code : undefined;
+      const detail = typeof envelope.error_message === 'string' ? envelope.error_message : undefined;
+      throw error('http', `HTTP ${status}${code ? ` (${code})` : ''}`, status, code, detail);
+    }
+    if (parsed === undefined) throw error('invalid-json', 'the answer is not JSON', status);
+    if (!isObject(parsed) || !isObject(parsed.data)) missing('data');
+    return parsed.data;
   }
 
   return {
