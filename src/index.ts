@@ -12,4 +12,4 @@ export * from './navigator.js';
 export * from './session-store.js';
 export * from './strings.js';
 export * from './events/index.js';
-export { WalletPayButton } from './wallet-pay-button.js';
+export { WalletPayButton, type WalletPayLabel, type WalletPayVariant } from './wallet-pay-button.js';
