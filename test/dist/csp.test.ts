@@ -1,0 +1,117 @@
+/**
+ * Strict pages: the merchant's checkout and result pages are served with the Content-Security-Policy
+ * docs/distribution.md gives merchants (no inline script, no inline style, Trusted Types enforced),
+ * and the whole desktop flow runs without a single violation: click, the provider's web payment page,
+ * pay, back to the checkout, the element's status check, the success page. Violations are caught two
+ * ways: `securitypolicyviolation` events in every page, and the policy's `report-uri`, which must
+ * receive nothing. A control page with an inline script proves both catch a real violation.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright';
+import { DIST, checkoutPage, launchBrowser, payButton, payOnProviderPage, resultPage, startMerchant, watchPage, type Merchant } from './support.js';
+
+/**
+ * The policy of docs/distribution.md, for a merchant who serves the CDN file (or their bundle) from
+ * their own origin and whose provider's web payment page is `providerOrigin`.
+ */
+export function merchantCsp(providerOrigin: string, reportUri: string): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
+    "connect-src 'self'",
+    `form-action 'self' ${providerOrigin}`,
+    "base-uri 'none'",
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+    "require-trusted-types-for 'script'",
+    'trusted-types lit-html',
+    `report-uri ${reportUri}`,
+  ].join('; ');
+}
+
+interface Violation {
+  documentURI: string;
+  violatedDirective: string;
+  blockedURI: string;
+  sample: string;
+}
+
+let merchant: Merchant;
+let browser: Browser;
+
+before(async () => {
+  const script = '<script type="module" src="/dist/cdn/wallet-pay-button.min.js"></script>';
+  merchant = await startMerchant({
+    directories: { '/dist/': DIST },
+    files: {
+      '/checkout.html': { body: checkoutPage(script) },
+      '/success.html': { body: resultPage('Paid', script) },
+      '/failure.html': { body: resultPage('Not paid', script) },
+      '/control.html': { body: resultPage('Control', '<script>document.title = "inline ran";</script>') },
+    },
+    htmlHeaders: (_origin, sandbox) => ({ 'content-security-policy': merchantCsp(new URL(sandbox.webPaymentUrl).origin, '/csp-report') }),
+  });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await merchant?.close();
+});
+
+/** Polls the report endpoint (reports are sent in the background) until `done` holds or 10 s pass. */
+async function reportsUntil(done: (reports: unknown[]) => boolean): Promise<unknown[]> {
+  const deadline = Date.now() + 10_000;
+  while (!done(merchant.cspReports)) {
+    if (Date.now() > deadline) throw new Error(`CSP reports never reached the expected state: ${JSON.stringify(merchant.cspReports)}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return merchant.cspReports;
+}
+
+test('the whole desktop flow runs under the strict policy without a violation', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const violations: Violation[] = [];
+  await context.exposeBinding('reportViolation', (_source, violation: Violation) => {
+    violations.push(violation);
+  });
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const report = (window as unknown as { reportViolation(violation: Violation): void }).reportViolation;
+      report({ documentURI: event.documentURI, violatedDirective: event.violatedDirective, blockedURI: event.blockedURI, sample: event.sample });
+    });
+  });
+  const page = await context.newPage();
+  const watched = watchPage(page);
+  try {
+    const checkout = await page.goto(`${merchant.origin}/checkout.html`);
+    assert.match(checkout?.headers()['content-security-policy'] ?? '', /require-trusted-types-for 'script'/, 'the page is served strict');
+    await payButton(page).click();
+    await payOnProviderPage(page, merchant.sandbox);
+    // Back on the checkout, the element asks for the status and routes to the success page.
+    await page.waitForURL((url) => url.pathname === '/success.html', { timeout: 15_000 });
+    const landed = new URL(page.url());
+    assert.equal(landed.searchParams.get('status'), 'SUCCESS');
+    const bookingId = landed.searchParams.get('booking_id') ?? '';
+    assert.equal(merchant.sandbox.getBooking(bookingId)?.status, 'SUCCESS');
+    await page.waitForLoadState('load');
+
+    // The control: an inline script is refused, seen by the event and by the report endpoint.
+    await page.goto(`${merchant.origin}/control.html`);
+    assert.equal(await page.title(), 'Control', 'the inline script was blocked');
+    await reportsUntil((reports) => reports.length > 0);
+    assert.ok(violations.some((violation) => violation.documentURI.endsWith('/control.html')), 'the event catches the control');
+
+    const beforeControl = violations.filter((violation) => !violation.documentURI.endsWith('/control.html'));
+    assert.deepEqual(beforeControl, [], 'no page of the flow raised a violation');
+    const reported = merchant.cspReports.filter((report) => !JSON.stringify(report).includes('/control.html'));
+    assert.deepEqual(reported, [], 'the report-uri received nothing from the flow');
+    const consoleProblems = watched.errors.filter((error) => !error.includes('/control.html') && !/inline script/i.test(error));
+    assert.deepEqual(consoleProblems, [], 'and the console stayed clean');
+  } finally {
+    await context.close();
+  }
+});
