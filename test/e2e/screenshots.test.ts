@@ -1,0 +1,112 @@
+/**
+ * Pictures of the element in each state, on a desktop and on a phone, light and dark, taken from the
+ * real playground and saved under docs/images/ (each run overwrites them, so they stay current).
+ * Each test also checks that the state it pictures is the one on screen.
+ */
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Route } from 'playwright';
+import {
+  confirmOnProviderPage,
+  element,
+  launchBrowser,
+  openCheckout,
+  openShopper,
+  startPlayground,
+  waitForText,
+  type Playground,
+  type Shopper,
+} from './support.js';
+
+const IMAGES = fileURLToPath(new URL('../../docs/images/', import.meta.url));
+
+let pg: Playground;
+let browser: Browser;
+
+before(async () => {
+  [pg, browser] = await Promise.all([startPlayground(), launchBrowser(), mkdir(IMAGES, { recursive: true })]);
+});
+after(async () => {
+  await browser?.close();
+  await pg?.close();
+});
+
+type State = 'idle' | 'working' | 'fallback' | 'pending' | 'error';
+
+/** Brings the checkout into one state; returns what releases anything held (a request). */
+const REACH: Record<State, (s: Shopper) => Promise<() => Promise<void>>> = {
+  async idle(s) {
+    await openCheckout(s, pg.origin);
+    assert.equal(await element(s.page).status.textContent(), '');
+    return async () => undefined;
+  },
+  async working(s) {
+    await openCheckout(s, pg.origin);
+    let held: Route | undefined;
+    await s.page.route(`${pg.origin}/api/pay/book`, (route) => {
+      held = route;
+    });
+    const el = element(s.page);
+    await el.pay.click();
+    await waitForText(el.status, 'Preparing your payment');
+    assert.equal(await el.pay.getAttribute('aria-busy'), 'true');
+    return async () => {
+      await held?.abort().catch(() => undefined);
+    };
+  },
+  async fallback(s) {
+    await s.page.route(`${pg.sandbox.linksUrl}/**`, (route) => route.fulfill({ status: 204 }));
+    await openCheckout(s, pg.origin);
+    // The desktop shot shows the panel through the playground's environment switch.
+    await s.page.locator('input[name="environment"][value="mobile"]').check();
+    const el = element(s.page);
+    await el.pay.click();
+    await el.panel.waitFor();
+    await waitForText(el.status, 'Did the wallet app not open?');
+    return async () => undefined;
+  },
+  async pending(s) {
+    await openCheckout(s, pg.origin, 'A-1002');
+    const el = element(s.page);
+    await el.pay.click();
+    await confirmOnProviderPage(s.page, '1234');
+    await s.page.waitForURL(new RegExp(`^${pg.origin}/\\?booking_id=.*&status=PENDING$`));
+    await waitForText(el.status, 'Waiting for the payment to be confirmed');
+    await el.cancel.waitFor();
+    return async () => undefined;
+  },
+  async error(s) {
+    await openCheckout(s, pg.origin);
+    await s.page.route(`${pg.origin}/api/pay/book`, (route) => route.abort('connectionrefused'));
+    const el = element(s.page);
+    await el.pay.click();
+    await waitForText(el.status, 'We could not reach the payment service');
+    await el.retry.waitFor();
+    return async () => undefined;
+  },
+};
+
+for (const device of ['desktop', 'pixel7'] as const) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    describe(`${device}, ${colorScheme}`, () => {
+      for (const state of Object.keys(REACH) as State[]) {
+        test(state, async () => {
+          const s = await openShopper(browser, device, { colorScheme });
+          const release = await REACH[state](s);
+          await s.page.evaluate(() => document.fonts.ready.then(() => undefined));
+          const file = `${IMAGES}${state}-${device}-${colorScheme}.png`;
+          // The element and the order card around it: what a shopper looks at.
+          await s.page.locator('section.card', { has: s.page.locator('wallet-pay-button') }).screenshot({ path: file, animations: 'disabled', caret: 'hide', scale: 'css' });
+          assert.ok((await stat(file)).size > 1000, `${file} was written`);
+          if (state === 'idle' && colorScheme === 'light') {
+            await s.page.screenshot({ path: `${IMAGES}checkout-${device}-light.png`, animations: 'disabled', scale: 'css' });
+          }
+          await release();
+          await s.context.close();
+        });
+      }
+    });
+  }
+}
