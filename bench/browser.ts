@@ -57,6 +57,8 @@ export interface TapResults {
   bookRoundTripMs: Summary;
   beforeRequestMs: Summary;
   afterResponseMs: Summary;
+  bodyDeliveryMs: Summary;
+  afterBodyMs: Summary;
 }
 
 /** Everything measured in the browser. */
@@ -139,6 +141,8 @@ async function benchTap(page: Page, path: TapResults['path'], o: BrowserBenchOpt
     inputDelayMs: summarize(samples.map((s) => s.inputDelayMs)),
     beforeRequestMs: summarize(samples.map((s) => s.beforeRequestMs)),
     afterResponseMs: summarize(samples.map((s) => s.afterResponseMs)),
+    bodyDeliveryMs: summarize(samples.map((s) => s.bodyDeliveryMs)),
+    afterBodyMs: summarize(samples.map((s) => s.afterBodyMs)),
     bookRoundTripMs: summarize(samples.map((s) => s.bookRoundTripMs)),
   };
 }

@@ -15,6 +15,8 @@ function results(over: { ratio?: number; overhead?: number; added?: number; erro
     bookRoundTripMs: s(10),
     beforeRequestMs: s(1),
     afterResponseMs: s(1),
+    bodyDeliveryMs: s(0.5),
+    afterBodyMs: s(0.5),
   });
   return {
     info: {

@@ -70,6 +70,8 @@ export function goalRows(results: BenchResults): GoalRow[] {
       row(`tap to navigation minus /book round trip, ${label}`, tap.overheadMs, ms, { text: 'under 5 ms', met: tap.overheadMs.median < 5 }),
       row(`  of which: click dispatch to the /book request's start`, tap.beforeRequestMs, ms),
       row(`  of which: /book response end to wallet-pay-navigate`, tap.afterResponseMs, ms),
+      row(`    response end to the body reaching script (browser)`, tap.bodyDeliveryMs, ms),
+      row(`    body read to wallet-pay-navigate (element's code)`, tap.afterBodyMs, ms),
       row(`  click dispatch to wallet-pay-navigate`, tap.tapToNavigateMs, ms),
       row(`  /book round trip (Resource Timing)`, tap.bookRoundTripMs, ms),
       row(`  input delay before the click reaches the page`, tap.inputDelayMs, ms),

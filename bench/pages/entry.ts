@@ -46,6 +46,10 @@ export interface TapSample {
   beforeRequestMs: number;
   /** Of the overhead: from the end of the `/book` response to `wallet-pay-navigate`. */
   afterResponseMs: number;
+  /** Of that: from the response end to the body reaching the element's script (the browser's delivery). */
+  bodyDeliveryMs: number;
+  /** Of that: from the body reaching the element's script to `wallet-pay-navigate` (the element's own code). */
+  afterBodyMs: number;
   /** `app` on the phone path, `web-payment` on the desktop path. */
   reason: string;
 }
@@ -92,6 +96,23 @@ async function settle(): Promise<void> {
 }
 
 let pendingTap: Promise<TapSample> | null = null;
+let bookBodyAt = Number.NaN;
+
+// The element calls the window's fetch at click time; this wrapper only notes when the `/book` body
+// reaches script, to split the browser's delivery from the element's own work after the answer.
+const pageFetch = window.fetch.bind(window);
+window.fetch = async (input, init) => {
+  const response = await pageFetch(input, init);
+  if (new URL(response.url).pathname === '/api/pay/book') {
+    const text = response.text.bind(response);
+    response.text = async () => {
+      const body = await text();
+      bookBodyAt = performance.now();
+      return body;
+    };
+  }
+  return response;
+};
 
 async function bookEntry(): Promise<PerformanceResourceTiming> {
   // The entry is queued when the response ends; give the page a few tasks to file it.
@@ -111,6 +132,7 @@ async function bookEntry(): Promise<PerformanceResourceTiming> {
 async function armTap(orderId: string, allowedHosts: string): Promise<void> {
   document.querySelector('#tap-target')?.remove();
   performance.clearResourceTimings();
+  bookBodyAt = Number.NaN;
   const element = document.createElement('wallet-pay-button');
   element.id = 'tap-target';
   element.setAttribute('endpoint', '/api/pay');
@@ -147,6 +169,7 @@ async function armTap(orderId: string, allowedHosts: string): Promise<void> {
     const bookRoundTripMs = entry.responseEnd - entry.startTime;
     element.remove();
     if (!Number.isFinite(tapToNavigateMs)) throw new Error('The click was not seen before the navigation.');
+    if (!Number.isFinite(bookBodyAt)) throw new Error('The /book answer was not read through response.text().');
     return {
       tapToNavigateMs,
       inputDelayMs: clickAt - clickStamp,
@@ -154,6 +177,8 @@ async function armTap(orderId: string, allowedHosts: string): Promise<void> {
       overheadMs: tapToNavigateMs - bookRoundTripMs,
       beforeRequestMs: entry.startTime - clickAt,
       afterResponseMs: navigateAt - entry.responseEnd,
+      bodyDeliveryMs: bookBodyAt - entry.responseEnd,
+      afterBodyMs: navigateAt - bookBodyAt,
       reason,
     };
   });
