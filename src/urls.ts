@@ -30,6 +30,26 @@ export function parseList(value: string | null | undefined): string[] {
     .filter((entry) => entry.length > 0);
 }
 
+const refuse = (reason: UrlRefusal): UrlCheck => ({ ok: false, reason });
+
+/**
+ * Parses `raw` (against `base` when given) and applies the checks every address shares: `http(s):`
+ * only, plain `http:` only on loopback when `secure`, and no user-info
+ * (`https://allowed.example@evil.example` is a classic way to confuse a reader).
+ */
+function parse(raw: string, base: string | URL | undefined, secure: boolean): UrlCheck {
+  let url: URL;
+  try {
+    url = new URL(raw, base);
+  } catch {
+    return refuse('unparsable');
+  }
+  const http = url.protocol === 'http:';
+  if (!http && url.protocol !== 'https:') return refuse('scheme');
+  if (secure && http && !isLoopbackHost(url.hostname)) return refuse('insecure');
+  return url.username || url.password ? refuse('credentials') : { ok: true, url };
+}
+
 /**
  * Checks a URL handed to us by the merchant's server (the deeplink or the web-payment page).
  *
@@ -39,23 +59,11 @@ export function parseList(value: string | null | undefined): string[] {
  * be listed in `allowedHosts` (an entry may carry a port, `host:port`, to allow only that port).
  */
 export function checkProviderUrl(raw: unknown, allowedHosts: readonly string[]): UrlCheck {
-  if (typeof raw !== 'string' || raw.trim() !== raw || raw.length === 0) return { ok: false, reason: 'unparsable' };
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return { ok: false, reason: 'unparsable' };
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: 'scheme' };
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) return { ok: false, reason: 'insecure' };
-  // `https://allowed.example@evil.example` style user-info is a classic way to confuse a reader.
-  if (url.username !== '' || url.password !== '') return { ok: false, reason: 'credentials' };
-  const host = url.hostname.toLowerCase();
-  const hostWithPort = url.host.toLowerCase();
-  if (!allowedHosts.some((entry) => entry === host || entry === hostWithPort)) {
-    return { ok: false, reason: 'host-not-allowed' };
-  }
-  return { ok: true, url };
+  if (typeof raw !== 'string' || raw.trim() !== raw || !raw) return refuse('unparsable');
+  const check = parse(raw, undefined, true);
+  if (!check.ok) return check;
+  const { hostname, host } = check.url;
+  return allowedHosts.some((entry) => entry === hostname.toLowerCase() || entry === host.toLowerCase()) ? check : refuse('host-not-allowed');
 }
 
 /**
@@ -64,32 +72,22 @@ export function checkProviderUrl(raw: unknown, allowedHosts: readonly string[]):
  * `returnOrigins`.
  */
 export function checkReturnUrl(raw: string, pageUrl: string, returnOrigins: readonly string[]): UrlCheck {
-  let url: URL;
   let page: URL;
   try {
     page = new URL(pageUrl);
-    url = new URL(raw, page);
   } catch {
-    return { ok: false, reason: 'unparsable' };
+    return refuse('unparsable');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: 'scheme' };
-  if (url.username !== '' || url.password !== '') return { ok: false, reason: 'credentials' };
-  if (url.origin !== page.origin && !returnOrigins.includes(url.origin.toLowerCase())) {
-    return { ok: false, reason: 'origin-not-allowed' };
-  }
-  return { ok: true, url };
+  const check = parse(raw, page, false);
+  if (!check.ok) return check;
+  const { origin } = check.url;
+  return origin === page.origin || returnOrigins.includes(origin.toLowerCase()) ? check : refuse('origin-not-allowed');
 }
 
 /** Resolves the `endpoint` attribute against the page; it must be `http(s):` (a relative path is fine). */
 export function resolveEndpoint(raw: string, pageUrl: string): URL | null {
-  try {
-    const url = new URL(raw, pageUrl);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
-    if (url.username !== '' || url.password !== '') return null;
-    return url;
-  } catch {
-    return null;
-  }
+  const check = parse(raw, pageUrl, false);
+  return check.ok ? check.url : null;
 }
 
 /** Returns a copy of `url` with the given query parameters set (existing ones are kept). */
