@@ -15,7 +15,7 @@ import { DIST, checkoutPage, launchBrowser, payButton, payOnProviderPage, result
  * The policy of docs/distribution.md, for a merchant who serves the CDN file (or their bundle) from
  * their own origin and whose provider's web payment page is `providerOrigin`.
  */
-export function merchantCsp(providerOrigin: string, reportUri: string): string {
+export function merchantCsp(providerOrigin: string, reportUri: string, trustedTypes = 'lit-html'): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
@@ -27,7 +27,7 @@ export function merchantCsp(providerOrigin: string, reportUri: string): string {
     "object-src 'none'",
     "frame-ancestors 'none'",
     "require-trusted-types-for 'script'",
-    'trusted-types lit-html',
+    `trusted-types ${trustedTypes}`,
     `report-uri ${reportUri}`,
   ].join('; ');
 }
@@ -51,8 +51,18 @@ before(async () => {
       '/success.html': { body: resultPage('Paid', script) },
       '/failure.html': { body: resultPage('Not paid', script) },
       '/control.html': { body: resultPage('Control', '<script>document.title = "inline ran";</script>') },
+      '/two-copies.html': {
+        body: checkoutPage(`${script}\n<script src="/dist/cdn/wallet-pay-button.iife.min.js"></script>`),
+      },
     },
-    htmlHeaders: (_origin, sandbox) => ({ 'content-security-policy': merchantCsp(new URL(sandbox.webPaymentUrl).origin, '/csp-report') }),
+    htmlHeaders: (_origin, sandbox, path) => ({
+      'content-security-policy': merchantCsp(
+        new URL(sandbox.webPaymentUrl).origin,
+        '/csp-report',
+        // Each copy of Lit creates its own `lit-html` policy; a second one needs the duplicate allowed.
+        path === '/two-copies.html' ? "lit-html 'allow-duplicates'" : 'lit-html',
+      ),
+    }),
   });
   browser = await launchBrowser();
 });
@@ -111,6 +121,31 @@ test('the whole desktop flow runs under the strict policy without a violation', 
     assert.deepEqual(reported, [], 'the report-uri received nothing from the flow');
     const consoleProblems = watched.errors.filter((error) => !error.includes('/control.html') && !/inline script/i.test(error));
     assert.deepEqual(consoleProblems, [], 'and the console stayed clean');
+  } finally {
+    await context.close();
+  }
+});
+
+test("two copies of Lit on a strict page (both CDN files) need only 'allow-duplicates' for the lit-html policy", async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const violations: string[] = [];
+  await context.exposeBinding('reportViolation', (_source, directive: string) => {
+    violations.push(directive);
+  });
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      (window as unknown as { reportViolation(directive: string): void }).reportViolation(event.violatedDirective);
+    });
+  });
+  const page = await context.newPage();
+  const watched = watchPage(page);
+  try {
+    await page.goto(`${merchant.origin}/two-copies.html`);
+    await page.waitForLoadState('load');
+    await payButton(page).waitFor({ state: 'visible' });
+    assert.equal(await page.evaluate(() => typeof (window as unknown as { WalletPayButton?: unknown }).WalletPayButton), 'object', 'the classic script ran too');
+    assert.deepEqual(violations, []);
+    assert.deepEqual(watched.errors, []);
   } finally {
     await context.close();
   }

@@ -44,7 +44,7 @@ export interface MerchantOptions {
   /** Directories served under a path prefix (e.g. `{ '/dist/': DIST }`). */
   directories?: Record<string, string>;
   /** Headers added to every HTML answer (e.g. a Content-Security-Policy). */
-  htmlHeaders?: (origin: string, sandbox: Sandbox) => Record<string, string>;
+  htmlHeaders?: (origin: string, sandbox: Sandbox, path: string) => Record<string, string>;
   /** Where the provider sends the shopper back; default `/checkout.html`. */
   returnPath?: string;
 }
@@ -136,7 +136,7 @@ async function serveStatic(path: string, response: ServerResponse, options: Merc
     return;
   }
   const type = file.type ?? TYPES[extname(path)] ?? 'application/octet-stream';
-  const extra = type.startsWith('text/html') ? (options.htmlHeaders?.(origin, sandbox) ?? {}) : {};
+  const extra = type.startsWith('text/html') ? (options.htmlHeaders?.(origin, sandbox, path) ?? {}) : {};
   response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store', ...extra, ...file.headers }).end(file.body);
 }
 
