@@ -6,6 +6,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright';
 import type { WalletPayNavigateEventDetail } from '../../src/events/navigate.js';
@@ -128,5 +129,16 @@ test('loading the npm define and both CDN files twice on one page never throws, 
     assert.equal((await navigate).reason, 'web-payment');
   } finally {
     await context.close();
+  }
+});
+
+test('the CDN files are minified, import nothing and carry the licence banner', () => {
+  for (const file of ['wallet-pay-button.min.js', 'wallet-pay-button.iife.min.js']) {
+    const code = readFileSync(join(DIST, 'cdn', file), 'utf8');
+    assert.match(code, /^\/\*! wallet-pay-button \S+ \(MIT\) \| Lit \(BSD-3-Clause, Google LLC\) \*\//, `${file} starts with the banner`);
+    assert.doesNotMatch(code, /\bimport\s*(\{[^}]*\}\s*from\s*)?["'`][^"'`]+["'`]|\bimport\(/, `${file} imports nothing`);
+    // Template literals keep their line breaks; anything else on many lines is not minified.
+    const longLines = code.split('\n').filter((line) => line.length > 1000).length;
+    assert.ok(longLines >= 1 && code.split('\n').length < code.length / 200, `${file} is minified`);
   }
 });
