@@ -26,10 +26,13 @@ const QUICK_SERVER: ServerBenchOptions = {
   throughputRounds: 2,
 };
 
+/** A mistake in the command line: reported by its message alone. */
+class UsageError extends Error {}
+
 function parseArgs(argv: readonly string[]): { quick: boolean; write: boolean } {
   const known = new Set(['--quick', '--no-write']);
   const unknown = argv.filter((arg) => !known.has(arg));
-  if (unknown.length > 0) throw new Error(`Unknown option ${unknown.join(' ')}; use --quick and/or --no-write.`);
+  if (unknown.length > 0) throw new UsageError(`Unknown option ${unknown.join(' ')}; use --quick and/or --no-write.`);
   return { quick: argv.includes('--quick'), write: !argv.includes('--no-write') };
 }
 
@@ -93,6 +96,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  if (error instanceof UsageError) console.error(`bench: ${error.message}`);
+  else console.error(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   process.exitCode = 1;
 });
