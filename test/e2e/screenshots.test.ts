@@ -88,6 +88,36 @@ const REACH: Record<State, (s: Shopper) => Promise<() => Promise<void>>> = {
   },
 };
 
+/**
+ * The contrast of every text the element shows against what is behind it (the first opaque background
+ * up the composed tree), so a look that is unreadable in one colour scheme fails here, not in a review.
+ * A string, not a function: the test runner's transform would add helpers the page does not have.
+ */
+async function textContrasts(s: Shopper): Promise<Array<{ text: string; ratio: number }>> {
+  return s.page.evaluate(`(() => {
+    const rgba = (value) => (value.match(/[\\d.]+/g) || []).map(Number);
+    const luminance = ([r, g, b]) => {
+      const channel = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); };
+      return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+    };
+    const backgroundOf = (node) => {
+      for (let el = node; el; el = el.parentElement || (el.getRootNode() && el.getRootNode().host)) {
+        const bg = rgba(getComputedStyle(el).backgroundColor);
+        if (bg.length >= 3 && (bg[3] === undefined || bg[3] === 1)) return bg;
+      }
+      return [255, 255, 255];
+    };
+    const root = document.querySelector('wallet-pay-button').shadowRoot;
+    return [...root.querySelectorAll('button, a, [role=status]')]
+      .filter((el) => el.textContent.trim() !== '' && el.getClientRects().length > 0)
+      .map((el) => {
+        const fg = luminance(rgba(getComputedStyle(el).color));
+        const bg = luminance(backgroundOf(el));
+        return { text: el.textContent.trim(), ratio: (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05) };
+      });
+  })()`);
+}
+
 for (const device of ['desktop', 'pixel7'] as const) {
   for (const colorScheme of ['light', 'dark'] as const) {
     describe(`${device}, ${colorScheme}`, () => {
@@ -96,6 +126,10 @@ for (const device of ['desktop', 'pixel7'] as const) {
           const s = await openShopper(browser, device, { colorScheme });
           const release = await REACH[state](s);
           await s.page.evaluate(() => document.fonts.ready.then(() => undefined));
+          const contrasts = await textContrasts(s);
+          for (const { text, ratio } of contrasts) {
+            assert.ok(ratio >= 4.5, `"${text}" has a contrast of ${ratio.toFixed(2)}:1 in ${colorScheme} (WCAG AA needs 4.5:1)`);
+          }
           const file = `${IMAGES}${state}-${device}-${colorScheme}.png`;
           // The element and the order card around it: what a shopper looks at.
           await s.page.locator('section.card', { has: s.page.locator('wallet-pay-button') }).screenshot({ path: file, animations: 'disabled', caret: 'hide', scale: 'css' });
