@@ -249,6 +249,23 @@ describe('the merchant proxy fails the booking', () => {
     });
   }
 
+  test('a web-payment address with javascript: (desktop): refused, not followed, no payment made', async () => {
+    const row = await openRow('desktop');
+    await row.page.route(
+      BOOK(),
+      afterBooking((text) => {
+        const answer = JSON.parse(text) as { data: { web_payment: { url: string } } };
+        answer.data.web_payment.url = 'javascript:alert(document.cookie)';
+        return { status: 200, contentType: 'application/json', body: JSON.stringify(answer) };
+      }),
+    );
+    await row.el.pay.click();
+    await assertToldWithWayForward(row, 'The payment address was refused for your safety. No payment was made.');
+    assert.deepEqual(row.s.visited, [`${pg.origin}/`]);
+    assert.equal((await elementEvents(row.page)).filter((event) => event.type === 'navigate').length, 0);
+    await finish(row, 1);
+  });
+
   test('a booking slower than the element\'s timeout: "took too long", the late booking is the one try again gets', async () => {
     const row = await openRow('pixel7');
     let held: Route | undefined;

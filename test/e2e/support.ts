@@ -161,16 +161,11 @@ export async function openCheckout(shopper: Shopper, origin: string, item = 'A-1
   await page.waitForFunction((id) => document.querySelector('wallet-pay-button')?.getAttribute('order-id') === id, item);
 }
 
-/** Waits until a locator shows a text (polls, like Playwright Test's `toHaveText`). */
+/** Waits (Playwright's auto-waiting) until the status region shows a text, and returns all of it. */
 export async function waitForText(locator: Locator, expected: string | RegExp, timeout = 10_000): Promise<string> {
-  const deadline = Date.now() + timeout;
-  let last = '';
-  for (;;) {
-    last = (await locator.textContent({ timeout }).catch(() => null)) ?? '';
-    if (typeof expected === 'string' ? last.includes(expected) : expected.test(last)) return last;
-    if (Date.now() > deadline) throw new Error(`Expected ${String(expected)} in ${locator.toString()}, last saw ${JSON.stringify(last)}.`);
-    await locator.page().waitForTimeout(50);
-  }
+  const matching = locator.filter({ hasText: expected });
+  await matching.waitFor({ timeout });
+  return (await matching.textContent()) ?? '';
 }
 
 /** On the sandbox's wallet or web payment page: choose a method, enter the MPIN, confirm. */
