@@ -120,7 +120,11 @@ export class WalletPayButton extends LitElement {
   navigation: PageNavigator | null = null;
   /** Overrides of the flow's delays (fallback panel, status backoff, the five-minute check). */
   timings: Partial<FlowTimings> = {};
-  // The element's own `lang` attribute re-renders it; the native `lang` property stays as it is.
+  /**
+   * Mirrors the `lang` attribute so a change re-renders the texts; the native `lang` property stays
+   * the public API.
+   * @internal
+   */
   private langAttr?: string;
 
   readonly #payment = new PaymentController(this);
