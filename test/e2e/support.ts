@@ -3,6 +3,7 @@
  * merchant kit, all real, on loopback), one Chromium per file, the device profiles, a page that
  * records uncaught errors and console errors, and the shopper's steps on the sandbox's pages.
  */
+import { fileURLToPath } from 'node:url';
 import { createServer, type ViteDevServer } from 'vite';
 import { chromium, devices, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright';
 import { playground, type MerchantRecord } from '../../demo/server/playground.js';
@@ -24,7 +25,7 @@ export async function startPlayground(sandbox: SandboxOptions = {}): Promise<Pla
   });
   const server: ViteDevServer = await createServer({
     configFile: false,
-    root: 'demo',
+    root: fileURLToPath(new URL('../../demo/', import.meta.url)),
     logLevel: 'warn',
     // No HMR socket: nothing in the tests edits files, and a socket would keep pages out of the bfcache.
     server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
