@@ -32,6 +32,9 @@ export function isFinalStatus(status: PaymentStatus): boolean {
   return FINAL_STATUSES.includes(status);
 }
 
+/** The spec's code for a booking already processed (completed, failed, expired or reverted). */
+export const ALREADY_PROCESSED = 'IP-410';
+
 /**
  * Response codes. The spec's own codes keep their meaning; the rest are our choice (one code per
  * condition, all in the `IP-` family), each with the HTTP status it is sent with.
@@ -44,7 +47,7 @@ export const CODES = {
   /** Signature invalid (spec). */
   INVALID_SIGNATURE: 'IP-400',
   /** Booking already processed: completed, failed, expired or reverted (spec). */
-  ALREADY_PROCESSED: 'IP-410',
+  ALREADY_PROCESSED,
   /** Merchant authentication failed: unknown product code. */
   UNKNOWN_MERCHANT: 'IP-401',
   /** The request's body is not a JSON object, or a field is missing, extra or malformed. */

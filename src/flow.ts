@@ -2,7 +2,7 @@
  * The payment state machine, free of the DOM: the booking client, the navigator, the storage, the
  * clock and the page's visibility are all injected, so every path runs as plain functions in tests.
  */
-import { CODES, isFinalStatus, type BookResult, type OrderReference, type PaymentStatus } from './contract.js';
+import { ALREADY_PROCESSED, isFinalStatus, type BookResult, type OrderReference, type PaymentStatus } from './contract.js';
 import { BookingError, type BookingClient, type BookingErrorKind } from './booking-client.js';
 import type { Environment } from './environment.js';
 import type { PageNavigator } from './navigator.js';
@@ -135,7 +135,7 @@ function errorMessageKey(kind: FlowErrorKind, httpStatus?: number): StringKey {
   return kind === 'http' && httpStatus! < 500 ? 'error.rejected' : `error.${kind}`;
 }
 
-const isProcessed = (error: unknown) => error instanceof BookingError && error.code === CODES.ALREADY_PROCESSED;
+const isProcessed = (error: unknown) => error instanceof BookingError && error.code === ALREADY_PROCESSED;
 
 /** The payment state machine of one element. */
 export class PaymentFlow {
