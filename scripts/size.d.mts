@@ -22,6 +22,7 @@ export interface OverBudget extends SizeBudget {
 
 export const OWN_CODE_NAME: string;
 export const BUDGETS: readonly SizeBudget[];
+export const CEILINGS: readonly SizeBudget[];
 export function measureBytes(name: string, bytes: string | Uint8Array): SizeResult;
 export function measureFiles(paths: readonly string[]): Promise<SizeResult[]>;
 export function shippedScripts(): Promise<string[]>;

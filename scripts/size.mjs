@@ -1,6 +1,9 @@
 // `npm run size`: raw, gzip (level 9) and brotli (quality 11) bytes of every JS file the package
 // ships, and of the element's own code (src/define.ts minified with Lit external). Fails above the
-// budgets, so a size regression stops CI. The benchmark reuses `measureFiles`.
+// budgets. `npm run size -- --ceilings` fails only above the regression ceilings (what this release
+// measures, a little rounded up) and still prints how far each file is from its budget: CI runs that,
+// so a change can never make the element bigger while the budgets are not yet met.
+// The benchmark reuses `measureFiles`.
 import { readFile, readdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { Buffer } from 'node:buffer';
@@ -19,6 +22,17 @@ export const BUDGETS = [
   { name: 'dist/cdn/wallet-pay-button.min.js', gzip: 10 * 1024 },
   { name: 'dist/cdn/wallet-pay-button.iife.min.js', gzip: 10 * 1024 },
   { name: OWN_CODE_NAME, gzip: 4608 },
+];
+
+/**
+ * Regression ceilings in gzip bytes: the sizes this release measures, rounded up a little. Lower
+ * them whenever the code shrinks; never raise them to make a change fit. Once a file meets its
+ * budget, its ceiling is the budget.
+ */
+export const CEILINGS = [
+  { name: 'dist/cdn/wallet-pay-button.min.js', gzip: 15400 },
+  { name: 'dist/cdn/wallet-pay-button.iife.min.js', gzip: 15400 },
+  { name: OWN_CODE_NAME, gzip: 9300 },
 ];
 
 /** Sizes of one piece of code: raw, gzip level 9, brotli quality 11 (bytes). */
@@ -109,22 +123,25 @@ function table(results) {
   return lines.join('\n');
 }
 
+function describe(item, limit) {
+  return item.missing
+    ? `size: ${item.name} was not found, so its ${limit} (${item.gzip} bytes gzip) cannot be checked.`
+    : `size: ${item.name} is ${item.gzipBytes} bytes gzip, ${item.over} bytes over its ${limit} of ${item.gzip}.`;
+}
+
 async function main() {
+  const ceilingsOnly = process.argv.includes('--ceilings');
   const results = [...(await measureFiles(await shippedScripts())), await elementOwnCode()];
   console.log(table(results));
-  const over = overBudget(results);
-  if (over.length === 0) {
-    console.log('\nAll sizes are within their budgets.');
-    return;
+  const overGoal = overBudget(results);
+  const overCeiling = overBudget(results, CEILINGS);
+  if (overGoal.length === 0) console.log('\nAll sizes are within their budgets.');
+  for (const item of overGoal) console[ceilingsOnly ? 'log' : 'error'](`\n${describe(item, 'budget')}`);
+  if (ceilingsOnly) {
+    for (const item of overCeiling) console.error(`\n${describe(item, 'regression ceiling')}`);
+    if (overCeiling.length === 0) console.log('\nNo file grew past its regression ceiling.');
   }
-  for (const item of over) {
-    console.error(
-      item.missing
-        ? `\nsize: ${item.name} was not found, so its budget (${item.gzip} bytes gzip) cannot be checked.`
-        : `\nsize: ${item.name} is ${item.gzipBytes} bytes gzip, ${item.over} bytes over its budget of ${item.gzip}.`,
-    );
-  }
-  process.exitCode = 1;
+  if ((ceilingsOnly ? overCeiling : overGoal).length > 0) process.exitCode = 1;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
