@@ -204,6 +204,10 @@ describe('app not installed: the deeplink does not leave the page', () => {
 
 test('WebView: no booking, no navigation, the hand-off event carries what the host needs, the message shows', async () => {
   const s = await shopper('webview');
+  const proxyCalls: string[] = [];
+  s.page.on('request', (request) => {
+    if (request.url().startsWith(`${pg.origin}/api/pay/`)) proxyCalls.push(request.url());
+  });
   const since = pg.sandbox.listBookings().length;
   await openCheckout(s, pg.origin);
   const el = element(s.page);
@@ -214,13 +218,14 @@ test('WebView: no booking, no navigation, the hand-off event carries what the ho
     events.map((event) => event.type),
     ['webview'],
   );
-  assert.deepEqual(events[0]!.detail, {
-    order: { id: 'A-1001' },
-    endpoint: `${pg.origin}/api/pay`,
-    success_url: '/success.html',
-    failure_url: '/failure.html',
-  });
+  const detail = events[0]!.detail as { order: unknown; endpoint: string; success_url: string; failure_url: string };
+  // What the app around the page needs to take over: the order, the merchant's proxy and where to return.
+  assert.deepEqual(detail.order, { id: 'A-1001' });
+  assert.equal(detail.endpoint, `${pg.origin}/api/pay`);
+  assert.equal(new URL(detail.success_url, s.page.url()).href, `${pg.origin}/success.html`);
+  assert.equal(new URL(detail.failure_url, s.page.url()).href, `${pg.origin}/failure.html`);
   assert.deepEqual(s.visited, [`${pg.origin}/`]);
+  assert.deepEqual(proxyCalls, []);
   assert.equal(bookingsFor(pg.sandbox, since).length, 0);
   assert.deepEqual(cleanConsole(s), []);
   await s.context.close();
