@@ -92,8 +92,8 @@ export interface Shopper {
 }
 
 /**
- * Opens a fresh context and page. A console error is "expected" when it is Chromium's report of a
- * request the test made fail (`Failed to load resource`, `net::ERR_...`): those are the faults.
+ * Opens a fresh context and page. A console error is "expected" only when it is Chromium's report of a
+ * failed request to the merchant proxy (`Failed to load resource`, `net::ERR_...`): those are the faults.
  */
 export async function openShopper(browser: Browser, profile: ProfileName, extra: BrowserContextOptions = {}): Promise<Shopper> {
   const context = await browser.newContext({ ...PROFILES[profile], ...extra });
@@ -103,11 +103,14 @@ export async function openShopper(browser: Browser, profile: ProfileName, extra:
   page.on('console', (message) => {
     if (message.type() !== 'error') return;
     const text = message.text();
-    if (/^Failed to load resource|net::ERR_/.test(text)) return;
+    // Chromium reports each failed request; only those to the merchant proxy, where the faults are
+    // injected, are expected. A failed page, script or record lookup still counts as an error.
+    if (/^Failed to load resource|net::ERR_/.test(text) && isProxyUrl(message.location().url)) return;
     // Vite's own dev client (not the product) logs its socket closing when a page enters the bfcache or
     // the context goes offline.
     if (/^WebSocket connection to 'ws:\/\/127\.0\.0\.1:\d+\/\?token=|^\[vite\]/.test(text)) return;
-    shopper.consoleErrors.push(text);
+    const where = message.location().url;
+    shopper.consoleErrors.push(where ? `${text} (${where})` : text);
   });
   page.on('framenavigated', (frame) => {
     if (frame === page.mainFrame()) shopper.visited.push(frame.url());
@@ -123,6 +126,14 @@ export async function openShopper(browser: Browser, profile: ProfileName, extra:
     }
   });
   return shopper;
+}
+
+function isProxyUrl(url: string): boolean {
+  try {
+    return new URL(url).pathname.startsWith('/api/pay/');
+  } catch {
+    return false;
+  }
 }
 
 /** An element event as recorded by {@link openShopper}. */
