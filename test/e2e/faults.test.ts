@@ -402,6 +402,25 @@ describe('coming back', () => {
     await finish(row, 1);
   });
 
+  for (const choice of ['Cancel payment', 'Pay on the web instead'] as const) {
+    test(`"${choice}" after the app already paid: the shopper ends on the success page, charged once`, async () => {
+      const row = await openRow('pixel7', 'A-1001', async (s) => {
+        await s.page.route(`${pg.sandbox.linksUrl}/**`, (route) => route.fulfill({ status: 204 }));
+      });
+      await row.el.pay.tap();
+      await row.el.panel.waitFor();
+      const [booking] = bookingsFor(pg.sandbox, row.since);
+      // The app did open and paid, but the shopper came back to the panel and chose another way.
+      await payInWalletApp(row.s.context, pg.sandbox, booking!.booking_id);
+      await (choice === 'Cancel payment' ? row.el.cancel : row.el.payOnWeb).tap();
+      await row.page.waitForURL(/\/success\.html\?/);
+      const shown = await resultPage(row.page);
+      assert.deepEqual([shown.booking, shown.status], [booking!.booking_id, 'SUCCESS']);
+      assert.equal(pg.sandbox.getBooking(booking!.booking_id)?.status, 'SUCCESS');
+      await finish(row, 1);
+    });
+  }
+
   test('a callback never delivered: the status check settles it and the merchant records it', async () => {
     const row = await openRow('desktop', 'A-1003');
     await row.el.pay.click();
