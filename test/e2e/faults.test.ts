@@ -18,6 +18,7 @@ import {
   openCheckout,
   openShopper,
   payInWalletApp,
+  withoutWalletApp,
   resultPage,
   startPlayground,
   waitForText,
@@ -96,6 +97,15 @@ function afterBooking(replace: (body: string) => { status: number; contentType: 
     const response = await route.fetch();
     await route.fulfill({ ...replace(await response.text()), headers: {} });
   };
+}
+
+/** Lets the real proxy book, then changes the success answer's `data` before the browser sees it. */
+function rewriteBooked(change: (data: Record<string, unknown>) => void) {
+  return afterBooking((text) => {
+    const answer = JSON.parse(text) as { data: Record<string, unknown> };
+    change(answer.data);
+    return { status: 200, contentType: 'application/json', body: JSON.stringify(answer) };
+  });
 }
 
 const BOOK = () => `${pg.origin}/api/pay/book`;
@@ -203,10 +213,8 @@ describe('the merchant proxy fails the booking', () => {
     const row = await openRow('pixel7');
     await row.page.route(
       BOOK(),
-      afterBooking((text) => {
-        const answer = JSON.parse(text) as { data: Record<string, unknown> };
-        delete answer.data.deeplink;
-        return { status: 200, contentType: 'application/json', body: JSON.stringify(answer) };
+      rewriteBooked((data) => {
+        delete data.deeplink;
       }),
     );
     await row.el.pay.tap();
@@ -226,10 +234,8 @@ describe('the merchant proxy fails the booking', () => {
       const row = await openRow('pixel7');
       await row.page.route(
         BOOK(),
-        afterBooking((text) => {
-          const answer = JSON.parse(text) as { data: Record<string, unknown> };
-          answer.data.deeplink = deeplink;
-          return { status: 200, contentType: 'application/json', body: JSON.stringify(answer) };
+        rewriteBooked((data) => {
+          data.deeplink = deeplink;
         }),
       );
       await row.el.pay.tap();
@@ -253,10 +259,8 @@ describe('the merchant proxy fails the booking', () => {
     const row = await openRow('desktop');
     await row.page.route(
       BOOK(),
-      afterBooking((text) => {
-        const answer = JSON.parse(text) as { data: { web_payment: { url: string } } };
-        answer.data.web_payment.url = 'javascript:alert(document.cookie)';
-        return { status: 200, contentType: 'application/json', body: JSON.stringify(answer) };
+      rewriteBooked((data) => {
+        (data.web_payment as { url: string }).url = 'javascript:alert(document.cookie)';
       }),
     );
     await row.el.pay.click();
@@ -361,7 +365,7 @@ describe('coming back', () => {
           if (event.detail.reason === 'app') window.e2eSetHidden(true);
         });
       `);
-      await s.page.route(`${pg.sandbox.linksUrl}/**`, (route) => route.fulfill({ status: 204 }));
+      await withoutWalletApp(s.page, pg.sandbox);
     });
     await row.el.pay.tap();
     await row.page.waitForFunction(() => document.visibilityState === 'hidden');
@@ -383,7 +387,7 @@ describe('coming back', () => {
 
   test('a reload in the middle of the flow: the kept booking is checked, its choices stay, paying again books nothing new', async () => {
     const row = await openRow('pixel7', 'A-1001', async (s) => {
-      await s.page.route(`${pg.sandbox.linksUrl}/**`, (route) => route.fulfill({ status: 204 }));
+      await withoutWalletApp(s.page, pg.sandbox);
     });
     await row.el.pay.tap();
     await row.el.panel.waitFor();
@@ -405,7 +409,7 @@ describe('coming back', () => {
   for (const choice of ['Cancel payment', 'Pay on the web instead'] as const) {
     test(`"${choice}" after the app already paid: the shopper ends on the success page, charged once`, async () => {
       const row = await openRow('pixel7', 'A-1001', async (s) => {
-        await s.page.route(`${pg.sandbox.linksUrl}/**`, (route) => route.fulfill({ status: 204 }));
+        await withoutWalletApp(s.page, pg.sandbox);
       });
       await row.el.pay.tap();
       await row.el.panel.waitFor();

@@ -20,6 +20,7 @@ import {
   resultPage,
   startPlayground,
   waitForText,
+  withoutWalletApp,
   type Playground,
   type Shopper,
 } from './support.js';
@@ -145,8 +146,7 @@ describe('app not installed: the deeplink does not leave the page', () => {
   ] as const) {
     test(`${profile}: the fallback panel, its store link, a real link to the deeplink, and "pay on the web" pays`, async () => {
       const s = await shopper(profile);
-      // A 204 answer to a navigation keeps the current page: what a phone without the app does.
-      await s.page.route(`${pg.sandbox.linksUrl}/**`, (route) => route.fulfill({ status: 204 }));
+      await withoutWalletApp(s.page, pg.sandbox);
       const since = pg.sandbox.listBookings().length;
       await openCheckout(s, pg.origin);
       const el = element(s.page);
@@ -181,15 +181,14 @@ describe('app not installed: the deeplink does not leave the page', () => {
 
   test('iphone14: tapping the panel\'s link opens the wallet page (the second tap iOS needs)', async () => {
     const s = await shopper('iphone14');
-    const handler = (route: import('playwright').Route) => route.fulfill({ status: 204 });
-    await s.page.route(`${pg.sandbox.linksUrl}/**`, handler);
+    const installApp = await withoutWalletApp(s.page, pg.sandbox);
     await openCheckout(s, pg.origin);
     const el = element(s.page);
     await el.pay.tap();
     await el.openApp.waitFor();
     const href = await el.openApp.getAttribute('href');
     // The app is there after all: the tap on the real link is what opens it.
-    await s.page.unroute(`${pg.sandbox.linksUrl}/**`, handler);
+    await installApp();
     await el.openApp.tap();
     await s.page.waitForURL(href!);
     const bookingId = await bookingIdOnProviderPage(s.page);

@@ -16,6 +16,7 @@ import {
   openShopper,
   startPlayground,
   waitForText,
+  withoutWalletApp,
   type Playground,
   type Shopper,
 } from './support.js';
@@ -57,7 +58,7 @@ const REACH: Record<State, (s: Shopper) => Promise<() => Promise<void>>> = {
     };
   },
   async fallback(s) {
-    await s.page.route(`${pg.sandbox.linksUrl}/**`, (route) => route.fulfill({ status: 204 }));
+    await withoutWalletApp(s.page, pg.sandbox);
     await openCheckout(s, pg.origin);
     // The desktop shot shows the panel through the playground's environment switch.
     await s.page.locator('input[name="environment"][value="mobile"]').check();
