@@ -1,6 +1,6 @@
 import { defineConfig, type UserConfig } from 'vite';
 import { playground } from './demo/server/playground.js';
-import { version } from './package.json';
+import { version } from './package.json' with { type: 'json' };
 
 /**
  * `vite` serves the playground under demo/ with the sandbox and the merchant kit mounted;

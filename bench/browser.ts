@@ -6,23 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, devices, type Browser, type BrowserContextOptions, type Page } from 'playwright';
+import { devices, type Browser, type BrowserContextOptions, type Page } from 'playwright';
+import { launchChromium } from '../scripts/chromium.mjs';
 import { listen } from '../test/node/server-helpers.js';
 import { ROOT, type BuiltPage } from './build.js';
 import { startMerchant, withPayRoutes, type Merchant } from './merchant.js';
 import type { RenderKind, RenderSample, TapSample } from './pages/entry.js';
 import { repeat, summarize, type Summary } from './stats.js';
-
-interface ChromiumModule {
-  ensureChromium(options?: { log?: (line: string) => void }): Promise<string>;
-  CHROMIUM_ARGS: string[];
-}
-
-/** scripts/chromium.mjs, typed here: it is plain JavaScript without declarations. */
-async function chromiumModule(): Promise<ChromiumModule> {
-  const href: string = new URL('../scripts/chromium.mjs', import.meta.url).href;
-  return (await import(href)) as ChromiumModule;
-}
 
 /** How many samples each measure takes. */
 export interface BrowserBenchOptions {
@@ -149,15 +139,13 @@ async function benchTap(page: Page, path: TapResults['path'], o: BrowserBenchOpt
 
 /** Runs the page measures; `built` is the page from {@link buildBenchPage}. */
 export async function benchBrowser(built: BuiltPage, o: BrowserBenchOptions = BROWSER_DEFAULTS): Promise<BrowserResults> {
-  const { ensureChromium, CHROMIUM_ARGS } = await chromiumModule();
-  const executablePath = await ensureChromium();
   const merchantRef: { current?: Merchant } = {};
   const server = await pageServer(built, merchantRef);
   let browser: Browser | undefined;
   try {
     merchantRef.current = await startMerchant(server.url);
     // --expose-gc lets the page collect between samples, so one sample's garbage is not billed to the next.
-    browser = await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS, '--js-flags=--expose-gc'] });
+    browser = await launchChromium({ headless: true, args: ['--js-flags=--expose-gc'] });
     const desktop = await openPage(browser, `${server.url}/`, { viewport: { width: 1280, height: 800 } });
     const render = await benchRender(desktop, o);
     const desktopTap = await benchTap(desktop, 'desktop', o);

@@ -62,3 +62,13 @@ export async function ensureChromium({ log = console.error } = {}) {
  * update and account traffic never waits on a closed network.
  */
 export const CHROMIUM_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1'];
+
+/**
+ * Launches the project's Chromium with Playwright: the resolved executable, the flags above, and any
+ * extra launch options (their `args` are added to ours).
+ */
+export async function launchChromium(options = {}) {
+  const { chromium } = await import('playwright');
+  const { args = [], ...rest } = options;
+  return chromium.launch({ ...rest, executablePath: await ensureChromium(), args: [...CHROMIUM_ARGS, ...args] });
+}

@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright';
+import type { Browser, Page } from 'playwright';
+import { launchChromium } from '../../scripts/chromium.mjs';
 import { createPaymentHandler } from '../../src/server/index.js';
 import { toNodeListener } from '../../src/server/node.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -182,17 +183,9 @@ export function resultPage(title: string, scripts = ''): string {
 </html>`;
 }
 
-interface ChromiumModule {
-  ensureChromium(): Promise<string>;
-  CHROMIUM_ARGS: string[];
-}
-
 /** Launches the Chromium the project resolves (scripts/chromium.mjs). */
-export async function launchBrowser(): Promise<Browser> {
-  // A computed specifier: the helper is plain JavaScript without declarations.
-  const helper = '../../scripts/chromium.mjs';
-  const { ensureChromium, CHROMIUM_ARGS } = (await import(helper)) as ChromiumModule;
-  return chromium.launch({ executablePath: await ensureChromium(), args: CHROMIUM_ARGS });
+export function launchBrowser(): Promise<Browser> {
+  return launchChromium();
 }
 
 /** Uncaught errors and console errors of a page, collected as they happen. */
