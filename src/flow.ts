@@ -137,9 +137,12 @@ function errorMessageKey(kind: FlowErrorKind, httpStatus?: number): StringKey {
 
 const isProcessed = (error: unknown) => error instanceof BookingError && error.code === ALREADY_PROCESSED;
 
+/** The state before anything happened. */
+export const IDLE_STATE: FlowState = { name: 'idle', busy: false, message: null, booking: null, canRetry: false };
+
 /** The payment state machine of one element. */
 export class PaymentFlow {
-  #state: FlowState = { name: 'idle', busy: false, message: null, booking: null, canRetry: false };
+  #state = IDLE_STATE;
   #attempt: Attempt | null = null;
   #retry: (() => void) | null = null;
   #timer: unknown = null;

@@ -2,11 +2,15 @@
  * Connects a {@link PaymentFlow} to the page's lifecycle: the way back from the app or the provider's
  * page (`pageshow` from the back/forward cache, the page becoming visible again, a fresh load with a
  * kept booking). No `unload` listener: it would keep the page out of the back/forward cache.
+ *
+ * The flow is built lazily, on the first press or when a kept booking is found on connect: most
+ * buttons on a page are never pressed, and their elements then cost no flow, no storage read and no
+ * page listener.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { PaymentFlow, DEFAULT_TIMINGS, type FlowConfig, type FlowState, type FlowTimings } from './flow.js';
+import { IDLE_STATE, PaymentFlow, DEFAULT_TIMINGS, type FlowConfig, type FlowState, type FlowTimings } from './flow.js';
 import { createBrowserNavigator, type PageNavigator } from './navigator.js';
-import { createBookingStore } from './session-store.js';
+import { createBookingStore, hasKeptBooking } from './session-store.js';
 import { WalletPayBookedEvent } from './events/booked.js';
 import { WalletPayNavigateEvent } from './events/navigate.js';
 import { WalletPayWebviewEvent } from './events/webview.js';
@@ -20,10 +24,10 @@ import { WalletPayErrorEvent } from './events/error.js';
 export interface PaymentHost extends ReactiveControllerHost, HTMLElement {
   /** The payment settings, read when the shopper acts. */
   flowConfig(): FlowConfig;
-  /** A replacement navigator (tests, hosts with their own router); the browser's when `null`. */
-  navigation: PageNavigator | null;
+  /** A replacement navigator (tests, hosts with their own router); the browser's when unset. */
+  navigation?: PageNavigator | null;
   /** Overrides of the flow's delays. */
-  timings: Partial<FlowTimings>;
+  timings?: Partial<FlowTimings>;
 }
 
 /** The DOM event class of each flow event. */
@@ -40,19 +44,24 @@ const EVENTS = {
 
 /** Runs one element's payment flow and keeps it in step with the page. */
 export class PaymentController implements ReactiveController {
-  /** The flow; the element calls its actions. */
-  readonly flow: PaymentFlow;
-  #browserNavigator: PageNavigator | null = null;
+  #flow: PaymentFlow | null = null;
   readonly #host: PaymentHost;
 
   constructor(host: PaymentHost) {
     this.#host = host;
     host.addController(this);
+  }
+
+  /** The flow, built on first use; the element calls its actions. */
+  get flow(): PaymentFlow {
+    if (this.#flow) return this.#flow;
+    const host = this.#host;
     const win = () => host.ownerDocument.defaultView!;
-    this.flow = new PaymentFlow({
+    let browserNavigator: PageNavigator | undefined;
+    this.#flow = new PaymentFlow({
       config: () => host.flowConfig(),
-      navigator: () => host.navigation ?? (this.#browserNavigator ??= createBrowserNavigator(win())),
-      store: createBookingStore(safeSessionStorage(win)),
+      navigator: () => host.navigation ?? (browserNavigator ??= createBrowserNavigator(win())),
+      store: createBookingStore(this.#storage()),
       clock: {
         now: () => Date.now(),
         setTimeout: (callback, ms) => win().setTimeout(callback, ms),
@@ -64,44 +73,48 @@ export class PaymentController implements ReactiveController {
       emit: ({ type, ...detail }) => host.dispatchEvent(new EVENTS[type](detail as never)),
       onChange: () => host.requestUpdate(),
     });
+    if (host.isConnected) this.#listen(true);
+    return this.#flow;
   }
 
   /** The flow's state, for rendering. */
   get state(): FlowState {
-    return this.flow.state;
+    return this.#flow?.state ?? IDLE_STATE;
   }
 
   hostConnected(): void {
-    const doc = this.#host.ownerDocument;
-    doc.addEventListener('visibilitychange', this.#onVisibility);
-    doc.defaultView?.addEventListener('pageshow', this.#onPageShow);
-    // A fresh load (or a re-attach) with a kept booking: ask where the payment stands.
+    if (this.#flow) this.#listen(true);
+    else if (!hasKeptBooking(this.#storage())) return;
+    // A fresh load (or a re-attach) with a kept booking: ask where the payment stands, once the
+    // properties set right after the element was attached are in.
     queueMicrotask(() => {
       if (this.#host.isConnected) this.flow.resume();
     });
   }
 
   hostDisconnected(): void {
-    const doc = this.#host.ownerDocument;
-    doc.removeEventListener('visibilitychange', this.#onVisibility);
-    doc.defaultView?.removeEventListener('pageshow', this.#onPageShow);
-    this.flow.dispose();
+    this.#listen(false);
+    this.#flow?.dispose();
   }
 
-  readonly #onVisibility = (): void => {
-    if (this.#host.ownerDocument.visibilityState === 'visible') this.flow.resume();
-  };
+  #listen(on: boolean): void {
+    const doc = this.#host.ownerDocument;
+    const method = on ? 'addEventListener' : 'removeEventListener';
+    doc[method]('visibilitychange', this);
+    doc.defaultView?.[method]('pageshow', this);
+  }
 
-  readonly #onPageShow = (event: PageTransitionEvent): void => {
-    if (event.persisted) this.flow.resume();
-  };
-}
+  #storage(): Storage | null {
+    try {
+      return this.#host.ownerDocument.defaultView!.sessionStorage;
+    } catch {
+      // Storage access can throw (sandboxed frames, blocked storage).
+      return null;
+    }
+  }
 
-function safeSessionStorage(win: () => Window): Storage | null {
-  try {
-    return win().sessionStorage;
-  } catch {
-    // Storage access can throw (sandboxed frames, blocked storage).
-    return null;
+  /** The page came back: restored from the back/forward cache, or visible again. */
+  handleEvent(event: Event): void {
+    if ((event as PageTransitionEvent).persisted ?? this.#host.ownerDocument.visibilityState === 'visible') this.flow.resume();
   }
 }

@@ -31,6 +31,19 @@ export function bookingKey(endpoint: string, order: unknown): string {
   return `${PREFIX}${endpoint}|${JSON.stringify(order)}`;
 }
 
+/**
+ * True when `storage` may hold a kept booking (a key of ours), without parsing anything: an element
+ * checks this on connect and builds its flow only when the answer is yes.
+ */
+export function hasKeptBooking(storage: Storage | null): boolean {
+  try {
+    for (let i = 0; i < (storage?.length ?? 0); i++) if (storage!.key(i)?.startsWith(PREFIX)) return true;
+  } catch {
+    // Blocked storage keeps nothing.
+  }
+  return false;
+}
+
 function isKeptBooking(value: unknown): value is KeptBooking {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;

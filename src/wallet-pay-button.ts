@@ -59,73 +59,93 @@ const LABELS = ['pay', 'checkout', 'buy', 'donate'];
  */
 export class WalletPayButton extends LitElement {
   static override styles = styles;
+  // Only what the rendering reads is reactive. The other settings are read when the shopper acts, so
+  // they are plain fields that their attributes write to (`noAccessor`): creating an element sets
+  // nothing and schedules nothing for them. `disabled`, `variant` and `full-width` live in their
+  // attributes (the styles read those), behind the accessors below.
   static override properties = {
-    endpoint: {},
-    orderId: { attribute: 'order-id' },
-    order: { attribute: false },
-    environment: {},
-    successUrl: { attribute: 'success-url' },
-    failureUrl: { attribute: 'failure-url' },
-    allowedHosts: { attribute: 'allowed-hosts' },
-    returnOrigins: { attribute: 'return-origins' },
-    androidPackage: { attribute: 'android-package' },
-    iosAppId: { attribute: 'ios-app-id' },
-    allowFramed: { type: Boolean, attribute: 'allow-framed' },
-    bookingTimeout: { type: Number, attribute: 'booking-timeout' },
-    disabled: { type: Boolean, reflect: true },
-    variant: { reflect: true },
+    endpoint: { noAccessor: true },
+    orderId: { attribute: 'order-id', noAccessor: true },
+    environment: { noAccessor: true },
+    successUrl: { attribute: 'success-url', noAccessor: true },
+    failureUrl: { attribute: 'failure-url', noAccessor: true },
+    allowedHosts: { attribute: 'allowed-hosts', noAccessor: true },
+    returnOrigins: { attribute: 'return-origins', noAccessor: true },
+    androidPackage: { attribute: 'android-package', noAccessor: true },
+    iosAppId: { attribute: 'ios-app-id', noAccessor: true },
+    allowFramed: { type: Boolean, attribute: 'allow-framed', noAccessor: true },
+    bookingTimeout: { type: Number, attribute: 'booking-timeout', noAccessor: true },
+    disabled: { type: Boolean, noAccessor: true },
+    variant: { noAccessor: true },
+    fullWidth: { type: Boolean, attribute: 'full-width', noAccessor: true },
     label: {},
-    fullWidth: { type: Boolean, reflect: true, attribute: 'full-width' },
     strings: { attribute: false },
-    navigation: { attribute: false },
-    timings: { attribute: false },
     langAttr: { attribute: 'lang' },
   };
 
   /** Base URL of the merchant's proxy (`{endpoint}/book`, `/status`, `/cancel`); may be relative. */
-  endpoint = '';
+  endpoint?: string;
   /** The merchant's order id, sent as `order: { id }` when no `order` property is set. */
-  orderId = '';
+  orderId?: string;
   /** The merchant's order reference (a JSON object); wins over `order-id`. Never put a price here. */
-  order: OrderReference | null = null;
-  /** `auto` (the spec's rule, read at click time), `desktop`, `mobile` or `webview`. */
-  environment: EnvironmentSetting = 'auto';
+  order?: OrderReference | null;
+  /** `auto` (default: the spec's rule, read at click time), `desktop`, `mobile` or `webview`. */
+  environment?: EnvironmentSetting;
   /** Where to go when the payment succeeded (`booking_id` and `status` are appended). */
-  successUrl = '';
+  successUrl?: string;
   /** Where to go when it failed or was cancelled (`booking_id` and `status` are appended). */
-  failureUrl = '';
+  failureUrl?: string;
   /** Space-separated hosts the deeplink and the web-payment page may be on. */
-  allowedHosts = '';
+  allowedHosts?: string;
   /** Space-separated origins, besides the page's own, the success and failure URLs may be on. */
-  returnOrigins = '';
+  returnOrigins?: string;
   /** Android package of the wallet app, for the Play Store link. */
-  androidPackage = '';
+  androidPackage?: string;
   /** Numeric App Store id of the wallet app, for the App Store link. */
-  iosAppId = '';
+  iosAppId?: string;
   /** Lets the element take payments inside a cross-origin frame. */
-  allowFramed = false;
-  /** Timeout of the book request, in ms (the app must open within the click's 5 s activation). */
-  bookingTimeout = 3500;
-  /** Disables the button. */
-  disabled = false;
-  /** The look: `dark` (default), `light`, `outline` or `auto` (light on a dark colour scheme). */
-  variant: WalletPayVariant = 'dark';
+  allowFramed?: boolean;
+  /** Timeout of the book request, in ms (default 3500: the app must open within the click's 5 s activation). */
+  bookingTimeout?: number;
   /** The wording of the button: `pay` (default), `checkout`, `buy` or `donate`. */
-  label: WalletPayLabel = 'pay';
-  /** Makes the button as wide as its container. */
-  fullWidth = false;
+  label?: WalletPayLabel;
   /** Replacements for any shopper-facing text, over the language's table. */
-  strings: Partial<StringTable> | null = null;
+  strings?: Partial<StringTable> | null;
   /** Replaces the browser navigator (tests, hosts that route themselves). */
-  navigation: PageNavigator | null = null;
+  navigation?: PageNavigator | null;
   /** Overrides of the flow's delays (fallback panel, status backoff, the five-minute check). */
-  timings: Partial<FlowTimings> = {};
+  timings?: Partial<FlowTimings>;
   /**
    * Mirrors the `lang` attribute so a change re-renders the texts; the native `lang` property stays
    * the public API.
    * @internal
    */
   private langAttr?: string;
+
+  /** Disables the button (the `disabled` attribute). */
+  get disabled(): boolean {
+    return this.hasAttribute('disabled');
+  }
+  set disabled(value: boolean) {
+    this.toggleAttribute('disabled', !!value);
+    this.requestUpdate();
+  }
+
+  /** The look: `dark` (default), `light`, `outline` or `auto` (light on a dark colour scheme); the `variant` attribute. */
+  get variant(): WalletPayVariant {
+    return (this.getAttribute('variant') ?? 'dark') as WalletPayVariant;
+  }
+  set variant(value: WalletPayVariant) {
+    this.setAttribute('variant', value);
+  }
+
+  /** Makes the button as wide as its container (the `full-width` attribute). */
+  get fullWidth(): boolean {
+    return this.hasAttribute('full-width');
+  }
+  set fullWidth(value: boolean) {
+    this.toggleAttribute('full-width', !!value);
+  }
 
   readonly #payment = new PaymentController(this);
 
@@ -140,8 +160,10 @@ export class WalletPayButton extends LitElement {
     const nav = win.navigator;
     const pageUrl = win.location.href;
     const endpoint = this.endpoint ? resolveEndpoint(this.endpoint, pageUrl) : null;
-    const environment = isEnvironmentSetting(this.environment) ? this.environment : null;
-    const timeout = this.bookingTimeout;
+    const setting = this.environment ?? 'auto';
+    const environment = isEnvironmentSetting(setting) ? setting : null;
+    const timeout = this.bookingTimeout ?? 3500;
+    const label = this.label ?? 'pay';
     return {
       endpoint: endpoint?.href ?? null,
       client:
@@ -162,15 +184,15 @@ export class WalletPayButton extends LitElement {
       returnOrigins: parseList(this.returnOrigins),
       blockedByFrame: !this.allowFramed && isCrossOriginFramed(win),
       problem: !environment
-        ? `environment="${this.environment}" is not auto, desktop, mobile or webview.`
+        ? `environment="${setting}" is not auto, desktop, mobile or webview.`
         : this.endpoint && !endpoint
           ? `endpoint="${this.endpoint}" is not an http(s) URL.`
           : !(timeout > 0)
             ? 'booking-timeout must be a positive number of ms.'
             : !VARIANTS.includes(this.variant)
               ? `variant="${this.variant}" is not dark, light, outline or auto.`
-              : !LABELS.includes(this.label)
-                ? `label="${this.label}" is not pay, checkout, buy or donate.`
+              : !LABELS.includes(label)
+                ? `label="${label}" is not pay, checkout, buy or donate.`
                 : null,
     };
   }
@@ -178,7 +200,7 @@ export class WalletPayButton extends LitElement {
   override render(): TemplateResult {
     const state = this.#payment.state;
     const t = stringsFor((this.closest('[lang]') ?? this.ownerDocument.documentElement).getAttribute('lang'), this.strings);
-    const label = LABELS.includes(this.label) ? this.label : 'pay';
+    const label = LABELS.includes(this.label!) ? this.label! : 'pay';
     return html`<div part="base" class="base">
       <button
         part="button"
@@ -197,6 +219,8 @@ export class WalletPayButton extends LitElement {
   }
 
   #choices({ name, booking, canRetry }: FlowState, t: StringTable): TemplateResult | typeof nothing {
+    // Idle offers no choice, and an element that was never pressed has no flow to create for it.
+    if (name === 'idle') return nothing;
     const flow = this.#payment.flow;
     const action = (part: string, key: StringKey, run: () => void) =>
       html`<button part="action ${part}" class="action" type="button" @click=${run}>${t[key]}</button>`;

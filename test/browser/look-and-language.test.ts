@@ -182,9 +182,10 @@ describe('<wallet-pay-button> label variants', () => {
 describe('<wallet-pay-button> look', () => {
   const PAGE_WHITE = 'rgb(255, 255, 255)';
 
-  it('defaults to the dark variant, reflected for styling', async () => {
+  it('defaults to the dark variant, styled without writing an attribute', async () => {
     const el = await fixture<WalletPayButton>(html`<wallet-pay-button></wallet-pay-button>`);
-    expect(el.getAttribute('variant')).to.equal('dark');
+    expect(el.variant).to.equal('dark');
+    expect(el.hasAttribute('variant')).to.equal(false);
     expect(getComputedStyle(payButton(el)).backgroundColor).to.equal('rgb(74, 31, 122)');
   });
 
@@ -234,6 +235,7 @@ describe('<wallet-pay-button> look', () => {
     const s = await scenario({ book: [answer.bookApp('B1')] });
     const { el } = await mount(s, { environment: 'mobile' });
     el.variant = 'light';
+    expect(el.getAttribute('variant')).to.equal('light');
     // A dark page sets its own text colour too; the status region inherits it.
     el.parentElement!.style.cssText = 'background: rgb(17, 17, 17); color: #eee';
     payButton(el).click();
