@@ -5,8 +5,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { createServer, type ViteDevServer } from 'vite';
-import { chromium, devices, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page, type Route } from 'playwright';
+import { devices, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page, type Route } from 'playwright';
 import { playground, type MerchantRecord } from '../../demo/server/playground.js';
+import { launchChromium } from '../../scripts/chromium.mjs';
 import type { Sandbox, SandboxBooking, SandboxOptions } from '../../src/sandbox/index.js';
 
 /** A running playground, as a test sees it. */
@@ -40,24 +41,10 @@ export async function startPlayground(sandbox: SandboxOptions = {}): Promise<Pla
   return { ...state, close: () => server.close() };
 }
 
-/** scripts/chromium.mjs, typed here: it is plain JavaScript without declarations. */
-interface ChromiumHelper {
-  ensureChromium(): Promise<string>;
-  CHROMIUM_ARGS: string[];
-}
-
-/** Launches the Chromium the project resolves (scripts/chromium.mjs). */
-export async function launchBrowser(options: { bfcache?: boolean } = {}): Promise<Browser> {
-  // A computed specifier: TypeScript does not look for declarations the .mjs file does not have.
-  const href = new URL('../../scripts/chromium.mjs', import.meta.url).href;
-  const { ensureChromium, CHROMIUM_ARGS } = (await import(href)) as ChromiumHelper;
-  const executablePath = await ensureChromium();
-  return chromium.launch({
-    executablePath,
-    args: CHROMIUM_ARGS,
-    // Playwright turns the back/forward cache off by default; the back-button journey needs it.
-    ...(options.bfcache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {}),
-  });
+/** Launches the project's Chromium (scripts/chromium.mjs). */
+export function launchBrowser(options: { bfcache?: boolean } = {}): Promise<Browser> {
+  // Playwright turns the back/forward cache off by default; the back-button journey needs it.
+  return launchChromium(options.bfcache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {});
 }
 
 function withoutBrowserType(device: (typeof devices)[string]): BrowserContextOptions {
