@@ -10,7 +10,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { IDLE_STATE, PaymentFlow, DEFAULT_TIMINGS, type FlowConfig, type FlowState, type FlowTimings } from './flow.js';
 import { createBrowserNavigator, type PageNavigator } from './navigator.js';
-import { createBookingStore, hasKeptBooking } from './session-store.js';
+import { createBookingStore, hasKeptBooking, sessionStorageOf } from './session-store.js';
 import { WalletPayBookedEvent } from './events/booked.js';
 import { WalletPayNavigateEvent } from './events/navigate.js';
 import { WalletPayWebviewEvent } from './events/webview.js';
@@ -61,7 +61,7 @@ export class PaymentController implements ReactiveController {
     this.#flow = new PaymentFlow({
       config: () => host.flowConfig(),
       navigator: () => host.navigation ?? (browserNavigator ??= createBrowserNavigator(win())),
-      store: createBookingStore(this.#storage()),
+      store: createBookingStore(sessionStorageOf(this.#host.ownerDocument.defaultView)),
       clock: {
         now: () => Date.now(),
         setTimeout: (callback, ms) => win().setTimeout(callback, ms),
@@ -84,7 +84,7 @@ export class PaymentController implements ReactiveController {
 
   hostConnected(): void {
     if (this.#flow) this.#listen(true);
-    else if (!hasKeptBooking(this.#storage())) return;
+    else if (!hasKeptBooking(sessionStorageOf(this.#host.ownerDocument.defaultView))) return;
     // A fresh load (or a re-attach) with a kept booking: ask where the payment stands, once the
     // properties set right after the element was attached are in.
     queueMicrotask(() => {
@@ -102,15 +102,6 @@ export class PaymentController implements ReactiveController {
     const method = on ? 'addEventListener' : 'removeEventListener';
     doc[method]('visibilitychange', this);
     doc.defaultView?.[method]('pageshow', this);
-  }
-
-  #storage(): Storage | null {
-    try {
-      return this.#host.ownerDocument.defaultView!.sessionStorage;
-    } catch {
-      // Storage access can throw (sandboxed frames, blocked storage).
-      return null;
-    }
   }
 
   /** The page came back: restored from the back/forward cache, or visible again. */

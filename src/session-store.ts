@@ -31,6 +31,15 @@ export function bookingKey(endpoint: string, order: unknown): string {
   return `${PREFIX}${endpoint}|${JSON.stringify(order)}`;
 }
 
+/** The window's `sessionStorage`, or `null` where reading it throws (sandboxed frames, blocked storage). */
+export function sessionStorageOf(win: Window | null): Storage | null {
+  try {
+    return win?.sessionStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * True when `storage` may hold a kept booking (a key of ours), without parsing anything: an element
  * checks this on connect and builds its flow only when the answer is yes.

@@ -2,10 +2,11 @@ import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import type { OrderReference } from './contract.js';
 import { isEnvironmentSetting, resolveEnvironment, type EnvironmentSetting } from './environment.js';
 import { createBookingClient } from './booking-client.js';
-import type { FlowConfig, FlowState, FlowTimings } from './flow.js';
+import { IDLE_STATE, type FlowConfig, type FlowState, type FlowTimings } from './flow.js';
 import { isCrossOriginFramed } from './frame.js';
 import type { PageNavigator } from './navigator.js';
 import { PaymentController } from './payment-controller.js';
+import { hasKeptBooking, sessionStorageOf } from './session-store.js';
 import { stringsFor, type StringKey, type StringTable } from './strings.js';
 import { styles } from './styles.js';
 import { checkProviderUrl, parseList, resolveEndpoint, storeListingUrl, storePlatform } from './urls.js';
@@ -147,11 +148,22 @@ export class WalletPayButton extends LitElement {
     this.toggleAttribute('full-width', !!value);
   }
 
-  readonly #payment = new PaymentController(this);
+  #payment?: PaymentController;
+
+  /** The payment controller, built on first use: most buttons are never pressed. */
+  get #pay(): PaymentController {
+    return (this.#payment ??= new PaymentController(this));
+  }
 
   /** The flow's current state (read-only). */
   get paymentState(): FlowState {
-    return this.#payment.state;
+    return this.#payment?.state ?? IDLE_STATE;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // A kept booking means the shopper is coming back: the controller asks where the payment stands.
+    if (!this.#payment && hasKeptBooking(sessionStorageOf(this.ownerDocument.defaultView))) void this.#pay;
   }
 
   /** The settings of a payment, as the attributes say now; bad values become a set-up problem. */
@@ -198,7 +210,7 @@ export class WalletPayButton extends LitElement {
   }
 
   override render(): TemplateResult {
-    const state = this.#payment.state;
+    const state = this.paymentState;
     const t = stringsFor((this.closest('[lang]') ?? this.ownerDocument.documentElement).getAttribute('lang'), this.strings);
     const label = LABELS.includes(this.label!) ? this.label! : 'pay';
     return html`<div part="base" class="base">
@@ -209,7 +221,7 @@ export class WalletPayButton extends LitElement {
         ?disabled=${this.disabled}
         aria-busy=${state.busy}
         aria-describedby="status"
-        @click=${() => this.disabled || this.#payment.flow.start()}
+        @click=${() => this.disabled || this.#pay.flow.start()}
       >
         <slot>${t[`button.${label}`]}</slot>
       </button>
@@ -221,7 +233,7 @@ export class WalletPayButton extends LitElement {
   #choices({ name, booking, canRetry }: FlowState, t: StringTable): TemplateResult | typeof nothing {
     // Idle offers no choice, and an element that was never pressed has no flow to create for it.
     if (name === 'idle') return nothing;
-    const flow = this.#payment.flow;
+    const flow = this.#pay.flow;
     const action = (part: string, key: StringKey, run: () => void) =>
       html`<button part="action ${part}" class="action" type="button" @click=${run}>${t[key]}</button>`;
     if (name === 'error' && canRetry) return action('retry', 'action.retry', () => flow.retry());
