@@ -38,16 +38,20 @@ export interface StatusChange {
   reason: string;
 }
 
-/** A booking as the sandbox holds it. `getBooking` hands out copies. */
-export interface SandboxBooking {
-  booking_id: string;
-  correlation_id: string;
+/** The fields a book request sets, once validated. */
+interface BookFields {
   product_code: string;
   amount: number;
   transaction_uuid: string;
   callback_url: string;
   redirect_url: string;
   properties: Record<string, string>;
+}
+
+/** A booking as the sandbox holds it. `getBooking` hands out copies. */
+export interface SandboxBooking extends BookFields {
+  booking_id: string;
+  correlation_id: string;
   status: PaymentStatus;
   reference_code: string;
   /** Epoch milliseconds. */
@@ -209,14 +213,6 @@ function sameContent(booking: SandboxBooking, request: BookFields): boolean {
   );
 }
 
-interface BookFields {
-  product_code: string;
-  amount: number;
-  transaction_uuid: string;
-  callback_url: string;
-  redirect_url: string;
-  properties: Record<string, string>;
-}
 
 function copy(booking: SandboxBooking): SandboxBooking {
   return structuredClone(booking);
