@@ -105,7 +105,6 @@ export function createBookingClient(options: BookingClientOptions): BookingClien
         headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers },
         body: JSON.stringify(body),
         signal: controller.signal,
-        credentials: 'same-origin',
         // A booking must never be served from a cache or followed to another origin.
         cache: 'no-store',
         redirect: 'error',

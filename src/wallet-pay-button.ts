@@ -213,21 +213,8 @@ export class WalletPayButton extends LitElement {
     const state = this.paymentState;
     const t = stringsFor((this.closest('[lang]') ?? this.ownerDocument.documentElement).getAttribute('lang'), this.strings);
     const label = LABELS.includes(this.label!) ? this.label! : 'pay';
-    return html`<div part="base" class="base">
-      <button
-        part="button"
-        class="button"
-        type="button"
-        ?disabled=${this.disabled}
-        aria-busy=${state.busy}
-        aria-describedby="status"
-        @click=${() => this.disabled || this.#pay.flow.start()}
-      >
-        <slot>${t[`button.${label}`]}</slot>
-      </button>
-      <div id="status" part="status" class="status" role="status">${state.message ? t[state.message] : ''}</div>
-      ${this.#choices(state, t)}
-    </div>`;
+    // One line: the build keeps template whitespace, and every byte ships.
+    return html`<div part="base" class="base"><button part="button" class="button" type="button" ?disabled=${this.disabled} aria-busy=${state.busy} aria-describedby="status" @click=${() => this.disabled || this.#pay.flow.start()}><slot>${t[`button.${label}`]}</slot></button><div id="status" part="status" class="status" role="status">${state.message ? t[state.message] : ''}</div>${this.#choices(state, t)}</div>`;
   }
 
   #choices({ name, booking, canRetry }: FlowState, t: StringTable): TemplateResult | typeof nothing {
@@ -244,12 +231,6 @@ export class WalletPayButton extends LitElement {
     // Kept bookings come back from storage: checked again before they become a link.
     const deeplink = app && checkProviderUrl(booking.deeplink, parseList(this.allowedHosts));
     const store = app && storeListingUrl(storePlatform(nav.userAgent), this.androidPackage, this.iosAppId);
-    return html`<div part="panel" class="panel" role="group" aria-label=${t['panel.label']}>
-      ${deeplink && deeplink.ok ? html`<a part="action open-app" class="action" href=${deeplink.url.href}>${t['action.open-app']}</a>` : nothing}
-      ${store ? html`<a part="action get-app" class="action" href=${store} target="_blank" rel="noopener">${t['action.get-app']}</a>` : nothing}
-      ${stalled ? action('check-again', 'action.check-again', () => flow.checkAgain()) : nothing}
-      ${app ? action('pay-on-web', 'action.pay-on-web', () => flow.payOnWeb()) : nothing}
-      ${action('cancel', 'action.cancel', () => flow.cancel())}
-    </div>`;
+    return html`<div part="panel" class="panel" role="group" aria-label=${t['panel.label']}>${deeplink && deeplink.ok ? html`<a part="action open-app" class="action" href=${deeplink.url.href}>${t['action.open-app']}</a>` : nothing}${store ? html`<a part="action get-app" class="action" href=${store} target="_blank" rel="noopener">${t['action.get-app']}</a>` : nothing}${stalled ? action('check-again', 'action.check-again', () => flow.checkAgain()) : nothing}${app ? action('pay-on-web', 'action.pay-on-web', () => flow.payOnWeb()) : nothing}${action('cancel', 'action.cancel', () => flow.cancel())}</div>`;
   }
 }

@@ -51,6 +51,29 @@ describe('<wallet-pay-button> at rest', () => {
     expect(el.hasAttribute('disabled')).to.equal(true);
   });
 
+  it('costs the page no listener until it is pressed, then follows the page coming back', async () => {
+    const s = await scenario({ book: [answer.bookApp('B1')] });
+    const added: string[] = [];
+    const record = (target: EventTarget) => {
+      const original = target.addEventListener;
+      target.addEventListener = function (this: EventTarget, type: string, ...rest: [EventListenerOrEventListenerObject | null, (boolean | AddEventListenerOptions)?]) {
+        added.push(type);
+        original.call(this, type, ...rest);
+      };
+      return () => delete (target as { addEventListener?: unknown }).addEventListener;
+    };
+    const restore = [record(document), record(window)];
+    try {
+      const { el } = await mount(s);
+      expect(added.filter((type) => type === 'visibilitychange' || type === 'pageshow')).to.deep.equal([]);
+      payButton(el).click();
+      await reach(el, 'app-fallback');
+      expect(added).to.include.members(['visibilitychange', 'pageshow']);
+    } finally {
+      for (const undo of restore) undo();
+    }
+  });
+
   it('is registered once even when the define module runs again', async () => {
     const first = customElements.get('wallet-pay-button');
     // @ts-expect-error a second copy of the module (another bundle on the page)
