@@ -1,6 +1,8 @@
 /**
  * Pictures of the element in each state, on a desktop and on a phone, light and dark, taken from the
- * real playground and saved under docs/images/ (each run overwrites them, so they stay current).
+ * real playground. `npm test` saves them under test-results/screenshots/ (ignored by git, so a test run
+ * never changes tracked files); `npm run screenshots` writes the same pictures to docs/images/, which
+ * the README shows.
  * Each test also checks that the state it pictures is the one on screen.
  */
 import { describe, test, before, after } from 'node:test';
@@ -21,7 +23,7 @@ import {
   type Shopper,
 } from './support.js';
 
-const IMAGES = fileURLToPath(new URL('../../docs/images/', import.meta.url));
+const IMAGES = fileURLToPath(new URL(`../../${process.env.SCREENSHOTS_DIR ?? 'test-results/screenshots'}/`, import.meta.url));
 
 let pg: Playground;
 let browser: Browser;
