@@ -19,6 +19,9 @@ export type WalletPayLabel = 'pay' | 'checkout' | 'buy' | 'donate';
 const VARIANTS = ['dark', 'light', 'outline', 'auto'];
 const LABELS = ['pay', 'checkout', 'buy', 'donate'];
 
+/** A set-up problem when `value` is not in `list`, naming the attribute and what it accepts. */
+const oneOf = (name: string, value: string, list: string[]) => (list.includes(value) ? null : `${name}="${value}" is not one of: ${list.join(', ')}.`);
+
 /**
  * A "pay with wallet" button: books the payment through the merchant's own server and takes the
  * shopper to the wallet app (mobile), the provider's payment page (desktop) or hands over to the
@@ -201,11 +204,7 @@ export class WalletPayButton extends LitElement {
           ? `endpoint="${this.endpoint}" is not an http(s) URL.`
           : !(timeout > 0)
             ? 'booking-timeout must be a positive number of ms.'
-            : !VARIANTS.includes(this.variant)
-              ? `variant="${this.variant}" is not dark, light, outline or auto.`
-              : !LABELS.includes(label)
-                ? `label="${label}" is not pay, checkout, buy or donate.`
-                : null,
+            : (oneOf('variant', this.variant, VARIANTS) ?? oneOf('label', label, LABELS)),
     };
   }
 
