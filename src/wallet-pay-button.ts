@@ -63,29 +63,34 @@ const oneOf = (name: string, value: string, list: string[]) => (list.includes(va
  */
 export class WalletPayButton extends LitElement {
   static override styles = styles;
-  // Only what the rendering reads is reactive. The other settings are read when the shopper acts, so
-  // they are plain fields that their attributes write to (`noAccessor`): creating an element sets
-  // nothing and schedules nothing for them. `disabled`, `variant` and `full-width` live in their
-  // attributes (the styles read those), behind the accessors below.
+  // No property has an initial value: creating an element sets nothing and schedules nothing; unset
+  // settings read `undefined` and the defaults apply where they are read. Every property still has an
+  // accessor on the prototype, so frameworks (React) see properties, not attributes. `disabled`,
+  // `variant` and `full-width` live in their attributes (the styles select on those), behind the
+  // accessors below, so nothing is reflected at render time.
   static override properties = {
-    endpoint: { noAccessor: true },
-    orderId: { attribute: 'order-id', noAccessor: true },
-    environment: { noAccessor: true },
-    successUrl: { attribute: 'success-url', noAccessor: true },
-    failureUrl: { attribute: 'failure-url', noAccessor: true },
-    allowedHosts: { attribute: 'allowed-hosts', noAccessor: true },
-    returnOrigins: { attribute: 'return-origins', noAccessor: true },
-    androidPackage: { attribute: 'android-package', noAccessor: true },
-    iosAppId: { attribute: 'ios-app-id', noAccessor: true },
-    allowFramed: { type: Boolean, attribute: 'allow-framed', noAccessor: true },
-    bookingTimeout: { type: Number, attribute: 'booking-timeout', noAccessor: true },
+    endpoint: {},
+    orderId: { attribute: 'order-id' },
+    order: { attribute: false },
+    environment: {},
+    successUrl: { attribute: 'success-url' },
+    failureUrl: { attribute: 'failure-url' },
+    allowedHosts: { attribute: 'allowed-hosts' },
+    returnOrigins: { attribute: 'return-origins' },
+    androidPackage: { attribute: 'android-package' },
+    iosAppId: { attribute: 'ios-app-id' },
+    allowFramed: { type: Boolean, attribute: 'allow-framed' },
+    bookingTimeout: { type: Number, attribute: 'booking-timeout' },
     disabled: { type: Boolean, noAccessor: true },
     variant: { noAccessor: true },
     fullWidth: { type: Boolean, attribute: 'full-width', noAccessor: true },
     label: {},
     strings: { attribute: false },
+    navigation: { attribute: false },
+    timings: { attribute: false },
     langAttr: { attribute: 'lang' },
   };
+
 
   /** Base URL of the merchant's proxy (`{endpoint}/book`, `/status`, `/cancel`); may be relative. */
   endpoint?: string;
