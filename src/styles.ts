@@ -10,10 +10,10 @@ import { css } from 'lit';
  *   (it did before the accent existed).
  */
 export const styles = css`
-:host{--_bg:#4a1f7a;--_fg:#fff;--_bd:#4a1f7a;--_ac:#4a1f7a;--_ring:#1a73e8;display:inline-block;font:var(--wallet-pay-font,inherit)}
-:host([variant=light]){--_bg:#fff;--_fg:#4a1f7a;--_bd:#fff;--_ac:#fff;--_ring:#8ab4f8}
+:host{--_bg:#4a1f7a;--_fg:#fff;--_bd:#4a1f7a;--_ring:#1a73e8;display:inline-block;font:var(--wallet-pay-font,inherit)}
+:host([variant=light]){--_bg:#fff;--_fg:#4a1f7a;--_bd:#fff;--_ring:#8ab4f8}
 :host([variant=outline]){--_bg:transparent;--_fg:#4a1f7a}
-@media (prefers-color-scheme:dark){:host([variant=auto]){--_bg:#fff;--_fg:#4a1f7a;--_bd:#fff;--_ac:#fff;--_ring:#8ab4f8}}
+@media (prefers-color-scheme:dark){:host([variant=auto]){--_bg:#fff;--_fg:#4a1f7a;--_bd:#fff;--_ring:#8ab4f8}}
 :host([hidden]){display:none}
 :host([full-width]){display:block}
 .base,.panel{display:flex;flex-direction:column;gap:var(--wallet-pay-gap,.5rem)}
@@ -22,7 +22,7 @@ export const styles = css`
 .button:hover{filter:brightness(1.1)}
 .button[aria-busy=true]{cursor:progress;opacity:.85}
 .button:disabled{cursor:not-allowed;opacity:.6}
-.action{--_action:var(--wallet-pay-accent,var(--wallet-pay-background,var(--_ac)));background:transparent;border-color:var(--_action);color:var(--_action)}
+.action{--_action:var(--wallet-pay-accent,var(--wallet-pay-background,var(--_bd)));background:transparent;border-color:var(--_action);color:var(--_action)}
 :focus-visible{outline:3px solid var(--wallet-pay-focus-ring,var(--_ring));outline-offset:2px}
 .status{color:var(--wallet-pay-status-color,inherit);min-height:1lh}
 @media (prefers-reduced-motion:reduce){.button,.action{transition:none}}
