@@ -218,7 +218,7 @@ export class WalletPayButton extends LitElement {
     const t = stringsFor((this.closest('[lang]') ?? this.ownerDocument.documentElement).getAttribute('lang'), this.strings);
     const label = LABELS.includes(this.label!) ? this.label! : 'pay';
     // One line: the build keeps template whitespace, and every byte ships.
-    return html`<div part="base" class="base"><button part="button" class="button" type="button" ?disabled=${this.disabled} aria-busy=${state.busy} aria-describedby="status" @click=${() => this.disabled || this.#pay.flow.start()}><slot>${t[`button.${label}`]}</slot></button><div id="status" part="status" class="status" role="status">${state.message ? t[state.message] : ''}</div>${this.#choices(state, t)}</div>`;
+    return html`<div part="base" class="base"><button part="button" class="button" type="button" ?disabled=${this.disabled} aria-busy=${state.busy} aria-describedby="status" @click=${() => this.disabled || this.#pay.flow.start()}><slot>${t[`button.${label}`]}</slot></button><div id="status" part="status" class="status" role="status">${state.message ? t[state.message] : nothing}</div>${this.#choices(state, t)}</div>`;
   }
 
   #choices({ name, booking, canRetry }: FlowState, t: StringTable): TemplateResult | typeof nothing {
