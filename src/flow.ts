@@ -126,6 +126,8 @@ export interface BookedAttempt {
 interface Attempt {
   key: string;
   environment: Environment;
+  /** The storage key of its endpoint and order: another order is another payment, with its own key. */
+  order: string;
 }
 
 const BUSY = ['booking', 'redirecting', 'opening-app', 'verifying', 'cancelling'];
@@ -178,8 +180,10 @@ export class PaymentFlow {
     // A booking is already in flight: asking again must not book twice.
     if (kept) this.#verify(kept, 0);
     else {
-      // A retry keeps the attempt (its key and its path); a fresh click after a booking starts a new one.
-      this.#attempt ??= { key: this.#deps.newKey(), environment: config.environment };
+      // A retry keeps the attempt (its key and its path); a fresh click after a booking, or a press
+      // for another order, starts a new one (the same key with another body is refused, IP-409).
+      const order = keyOf(config);
+      if (this.#attempt?.order !== order) this.#attempt = { key: this.#deps.newKey(), environment: config.environment, order };
       void STRATEGIES[this.#attempt.environment].start(this.#context(this.#begin(), config));
     }
     return true;
@@ -227,7 +231,7 @@ export class PaymentFlow {
     const client = config.client!;
     const startWeb = () => {
       this.#deps.store.clear(keyOf(config));
-      this.#attempt = { key: this.#deps.newKey(), environment: 'desktop' };
+      this.#attempt = { key: this.#deps.newKey(), environment: 'desktop', order: keyOf(config) };
       void STRATEGIES.desktop.start(this.#context(gen, config));
     };
     client

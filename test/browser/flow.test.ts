@@ -172,6 +172,19 @@ describe('payment flow: mobile', () => {
     expect(t.fake.calls.book.map((call) => call.key)).to.deep.equal(['key-1', 'key-1', 'key-2']);
   });
 
+  it('a press for another order after a failure is a new attempt with a new key', async () => {
+    const t = setup();
+    t.fake.queues.book.push(fails(new BookingError('http', 'x', 500)), appBooking());
+    t.flow.start();
+    await flush();
+    expect(t.flow.state).to.include({ name: 'error', canRetry: true });
+    t.config.order = { id: 'A-2' };
+    t.flow.start();
+    await flush();
+    expect(t.fake.calls.book.map((call) => call.key)).to.deep.equal(['key-1', 'key-2']);
+    expect(t.flow.state.name).to.equal('opening-app');
+  });
+
   it('maps each request failure to its own message', async () => {
     const cases: [BookingError, string][] = [
       [new BookingError('network', 'x'), 'error.network'],
