@@ -8,34 +8,35 @@ import { testProxyMiddleware } from './test/support/proxy-middleware.mjs';
 
 const executablePath = await ensureChromium();
 
-/** A launcher for one device profile; the device's viewport survives the runner's reset to 800x600. */
+/** Chromium under one device profile; the device's viewport survives the runner's reset to 800x600. */
+function launcher(device) {
+  return playwrightLauncher({
+    product: 'chromium',
+    launchOptions: { executablePath, args: CHROMIUM_ARGS },
+    createBrowserContext: ({ browser }) => browser.newContext(device ? { ...device } : {}),
+    createPage: async ({ context }) => {
+      const page = await context.newPage();
+      if (device) {
+        // web-test-runner resets the viewport before each file; keep the device's.
+        const { viewport } = device;
+        page.setViewportSize = async () => {
+          await Object.getPrototypeOf(page).setViewportSize.call(page, viewport);
+        };
+      }
+      return page;
+    },
+  });
+}
+
+/** A group that runs every browser test under one device profile. */
 function profile(name, device) {
-  return {
-    name,
-    files: 'test/browser/**/*.test.ts',
-    browsers: [
-      playwrightLauncher({
-        product: 'chromium',
-        launchOptions: { executablePath, args: CHROMIUM_ARGS },
-        createBrowserContext: ({ browser }) => browser.newContext(device ? { ...device } : {}),
-        createPage: async ({ context }) => {
-          const page = await context.newPage();
-          if (device) {
-            // web-test-runner resets the viewport before each file; keep the device's.
-            const { viewport } = device;
-            page.setViewportSize = async () => {
-              await Object.getPrototypeOf(page).setViewportSize.call(page, viewport);
-            };
-          }
-          return page;
-        },
-      }),
-    ],
-  };
+  return { name, files: 'test/browser/**/*.test.ts', browsers: [launcher(device)] };
 }
 
 export default {
   nodeResolve: true,
+  // `npx wtr --files <file>` runs that file on the desktop profile (the groups below run everything).
+  browsers: [launcher()],
   concurrency: 2,
   // A scripted merchant proxy on the test server itself (loopback): see test/support/proxy-middleware.mjs.
   middleware: [testProxyMiddleware],
