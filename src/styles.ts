@@ -10,13 +10,13 @@ import { css } from 'lit';
  *   (it did before the accent existed).
  */
 export const styles = css`
-:host{--_bg:#4a1f7a;--_fg:#fff;--_bd:#4a1f7a;--_ring:#1a73e8;display:inline-block;font:var(--wallet-pay-font,inherit)}
+:host{--_bg:#4a1f7a;--_fg:#fff;--_bd:#4a1f7a;--_ring:#1a73e8;display:inline-flex;flex-direction:column;gap:var(--wallet-pay-gap,.5rem);font:var(--wallet-pay-font,inherit)}
 :host([variant=light]){--_bg:#fff;--_fg:#4a1f7a;--_bd:#fff;--_ring:#8ab4f8}
 :host([variant=outline]){--_bg:transparent;--_fg:#4a1f7a}
 @media (prefers-color-scheme:dark){:host([variant=auto]){--_bg:#fff;--_fg:#4a1f7a;--_bd:#fff;--_ring:#8ab4f8}}
 :host([hidden]){display:none}
-:host([full-width]){display:block}
-.base,.panel{display:flex;flex-direction:column;gap:var(--wallet-pay-gap,.5rem)}
+:host([full-width]){display:flex}
+.panel{display:flex;flex-direction:column;gap:var(--wallet-pay-gap,.5rem)}
 .button,.action{box-sizing:border-box;min-height:max(44px,var(--wallet-pay-min-height,48px));min-width:44px;padding:0 1.25rem;border:2px solid var(--wallet-pay-border-color,var(--_bd));border-radius:var(--wallet-pay-radius,8px);font:inherit;font-weight:600;cursor:pointer;display:inline-flex;align-items:center;justify-content:center;text-decoration:none;transition:filter .15s,opacity .15s}
 .button{background:var(--wallet-pay-background,var(--_bg));color:var(--wallet-pay-color,var(--_fg))}
 .button:hover{filter:brightness(1.1)}

@@ -39,7 +39,8 @@ const oneOf = (name: string, value: string, list: string[]) => (list.includes(va
  * @fires wallet-pay-failure - The payment failed, was cancelled or reverted.
  * @fires wallet-pay-cancel - The shopper cancelled the payment.
  * @fires wallet-pay-error - A failure the shopper is told about (request, refused URL, framing, set-up).
- * @csspart base - The wrapper of everything.
+ * The host itself is the layout box (a column: button, status, panel); there is no wrapper part, so
+ * style the `wallet-pay-button` element for what a wrapper would take (e.g. `gap`, `flex-direction`).
  * @csspart button - The native pay button.
  * @csspart status - The `role="status"` region.
  * @csspart panel - The choices shown when the app did not open or the payment is waiting.
@@ -218,7 +219,7 @@ export class WalletPayButton extends LitElement {
     const t = stringsFor((this.closest('[lang]') ?? this.ownerDocument.documentElement).getAttribute('lang'), this.strings);
     const label = LABELS.includes(this.label!) ? this.label! : 'pay';
     // One line: the build keeps template whitespace, and every byte ships.
-    return html`<div part="base" class="base"><button part="button" class="button" type="button" ?disabled=${this.disabled} aria-busy=${state.busy} aria-describedby="status" @click=${() => this.disabled || this.#pay.flow.start()}><slot>${t[`button.${label}`]}</slot></button><div id="status" part="status" class="status" role="status">${state.message ? t[state.message] : nothing}</div>${this.#choices(state, t)}</div>`;
+    return html`<button part="button" class="button" type="button" ?disabled=${this.disabled} aria-busy=${state.busy} aria-describedby="status" @click=${() => this.disabled || this.#pay.flow.start()}><slot>${t[`button.${label}`]}</slot></button><div id="status" part="status" class="status" role="status">${state.message ? t[state.message] : nothing}</div>${this.#choices(state, t)}`;
   }
 
   #choices({ name, booking, canRetry }: FlowState, t: StringTable): TemplateResult | typeof nothing {
