@@ -30,9 +30,9 @@ export const BUDGETS = [
  * budget, its ceiling is the budget.
  */
 export const CEILINGS = [
-  { name: 'dist/cdn/wallet-pay-button.min.js', gzip: 14690 },
-  { name: 'dist/cdn/wallet-pay-button.iife.min.js', gzip: 14730 },
-  { name: OWN_CODE_NAME, gzip: 9190 },
+  { name: 'dist/cdn/wallet-pay-button.min.js', gzip: 14680 },
+  { name: 'dist/cdn/wallet-pay-button.iife.min.js', gzip: 14720 },
+  { name: OWN_CODE_NAME, gzip: 9175 },
 ];
 
 /** Sizes of one piece of code: raw, gzip level 9, brotli quality 11 (bytes). */
