@@ -163,6 +163,8 @@ async function armTap(orderId: string, allowedHosts: string): Promise<void> {
     element.addEventListener('wallet-pay-error', (event: WalletPayErrorEvent) => reject(new Error(`wallet-pay-error: ${event.detail.message}`)), {
       once: true,
     });
+    // A build that never navigates must end the run with a reason, not hang it.
+    setTimeout(() => reject(new Error('No wallet-pay-navigate within 10 s of the tap: the element never navigated.')), 10_000);
   }).then(async ({ navigateAt, reason }) => {
     const entry = await bookEntry();
     const tapToNavigateMs = navigateAt - clickAt;
