@@ -1,6 +1,6 @@
 import { defineConfig, type UserConfig } from 'vite';
 import { playground } from './demo/server/playground.js';
-import { version } from './package.json' with { type: 'json' };
+import pkg from './package.json' with { type: 'json' };
 
 /**
  * `vite` serves the playground under demo/ with the sandbox and the merchant kit mounted;
@@ -81,7 +81,7 @@ function cdnBuild(): UserConfig {
           // Pure-call annotations only help a later bundler, and Lit's per-file licence notices repeat the one banner below.
           comments: { legal: false, annotation: false, jsdoc: false },
           // Lit's BSD-3-Clause licence asks for its notice in every redistribution.
-          postBanner: `/*! wallet-pay-button ${version} (MIT) | Lit (BSD-3-Clause, Google LLC) */`,
+          postBanner: `/*! wallet-pay-button ${pkg.version} (MIT) | Lit (BSD-3-Clause, Google LLC) */`,
         },
       },
     },
