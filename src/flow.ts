@@ -183,7 +183,13 @@ export class PaymentFlow {
       // A retry keeps the attempt (its key and its path); a fresh click after a booking, or a press
       // for another order, starts a new one (the same key with another body is refused, IP-409).
       const order = keyOf(config);
-      if (this.#attempt?.order !== order) this.#attempt = { key: this.#deps.newKey(), environment: config.environment, order };
+      if (this.#attempt?.order !== order) {
+        // An attempt cut short by a reload is taken up again with its key: one booking per attempt.
+        const [environment, key] = this.#deps.store.attempt(order)?.split(/:(.*)/) ?? [];
+        this.#attempt = key && Object.hasOwn(STRATEGIES, environment!)
+          ? { key, environment: environment as Environment, order }
+          : { key: this.#deps.newKey(), environment: config.environment, order };
+      }
       void STRATEGIES[this.#attempt.environment].start(this.#context(this.#begin(), config));
     }
     return true;
@@ -306,7 +312,8 @@ export class PaymentFlow {
   }
 
   async #book(gen: number, config: FlowConfig, channel: 'app' | 'web'): Promise<BookedAttempt | null> {
-    const key = this.#attempt!.key;
+    const { key, environment } = this.#attempt!;
+    this.#deps.store.setAttempt(keyOf(config), `${environment}:${key}`);
     this.#set('booking', null);
     try {
       const result = await config.client!.book({ channel, order: config.order! }, key);
@@ -441,6 +448,7 @@ export class PaymentFlow {
 
   #keep(config: FlowConfig, kept: KeptBooking): void {
     this.#attempt = null;
+    this.#deps.store.setAttempt(keyOf(config), null);
     this.#deps.store.save(keyOf(config), kept);
   }
 

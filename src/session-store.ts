@@ -22,6 +22,13 @@ export interface BookingStore {
   load(key: string): KeptBooking | null;
   save(key: string, booking: KeptBooking): void;
   clear(key: string): void;
+  /**
+   * The unfinished attempt (`<environment>:<Idempotency-Key>`), kept before its book request is sent, so
+   * a reload during the request retries with the same key instead of booking a second time.
+   */
+  attempt(key: string): string | null;
+  /** Keeps an unfinished attempt, or forgets it (`null`). */
+  setAttempt(key: string, attempt: string | null): void;
 }
 
 const PREFIX = 'wallet-pay-button:';
@@ -97,16 +104,35 @@ export function createBookingStore(storage: Storage | null): BookingStore {
         // See save().
       }
     },
+    attempt(key) {
+      try {
+        return storage?.getItem(`${key}#attempt`) ?? null;
+      } catch {
+        return null;
+      }
+    },
+    setAttempt(key, attempt) {
+      try {
+        if (attempt) storage?.setItem(`${key}#attempt`, attempt);
+        else storage?.removeItem(`${key}#attempt`);
+      } catch {
+        // See save().
+      }
+    },
   };
 }
 
 /** An in-memory {@link BookingStore}, for tests and hosts without storage. */
-export function createMemoryBookingStore(): BookingStore & { entries: Map<string, KeptBooking> } {
+export function createMemoryBookingStore(): BookingStore & { entries: Map<string, KeptBooking>; attempts: Map<string, string> } {
   const entries = new Map<string, KeptBooking>();
+  const attempts = new Map<string, string>();
   return {
     entries,
+    attempts,
     load: (key) => entries.get(key) ?? null,
     save: (key, booking) => void entries.set(key, booking),
     clear: (key) => void entries.delete(key),
+    attempt: (key) => attempts.get(key) ?? null,
+    setAttempt: (key, attempt) => void (attempt ? attempts.set(key, attempt) : attempts.delete(key)),
   };
 }

@@ -42,10 +42,9 @@ const status = (s: StatusResult['status'], id = 'B1'): Answer<StatusResult> =>
   () => Promise.resolve({ booking_id: id, correlation_id: `c-${id}`, status: s });
 const fails = (error: BookingError) => () => Promise.reject(error);
 
-function setup(overrides: Partial<FlowConfig> = {}, timings: Partial<FlowTimings> = {}) {
+function setup(overrides: Partial<FlowConfig> = {}, timings: Partial<FlowTimings> = {}, store = createMemoryBookingStore()) {
   const fake = fakeClient();
   const clock = new FakeClock();
-  const store = createMemoryBookingStore();
   const navigator = recordingNavigator();
   const events: FlowEvent[] = [];
   const state = { visible: true, preventNavigation: false, keys: 0 };
@@ -390,6 +389,40 @@ describe('payment flow: lifecycle', () => {
     await flush();
     expect(t.fake.calls.book.map((call) => call.key)).to.deep.equal(['key-1', 'key-1']);
     expect(t.navigator.calls).to.deep.equal([{ kind: 'openApp', url: 'https://links.wallet.test/pay/B1' }]);
+  });
+});
+
+describe('payment flow: a reload during the booking request', () => {
+  it('the reloaded page takes the attempt up again with its key and path, so it books once', async () => {
+    const first = setup();
+    // The page goes away before the booking answers (the service may have booked already).
+    first.fake.queues.book.push(() => new Promise<BookResult>(() => undefined));
+    first.flow.start();
+    await flush();
+    expect(first.store.attempts.get(first.key)).to.equal('mobile:key-1');
+
+    // The new page (same tab storage) even detects another environment: the attempt keeps its path.
+    const second = setup({ environment: 'desktop' }, {}, first.store);
+    second.fake.queues.book.push(appBooking());
+    second.flow.start();
+    await flush();
+    expect(second.fake.calls.book).to.deep.equal([{ channel: 'app', key: 'key-1' }]);
+    expect(second.state.keys, 'no new key was made').to.equal(0);
+    // Once the booking is kept the attempt is over: the next payment gets a new key.
+    expect(second.store.attempts.size).to.equal(0);
+    expect(second.store.load(second.key)?.booking_id).to.equal('B1');
+  });
+
+  it('ignores a kept attempt it cannot read and starts a new one', async () => {
+    for (const junk of ['toString:k9', 'k9', ':k9', 'tablet:k9']) {
+      const store = createMemoryBookingStore();
+      const t = setup({}, {}, store);
+      store.setAttempt(t.key, junk);
+      t.fake.queues.book.push(appBooking());
+      t.flow.start();
+      await flush();
+      expect(t.fake.calls.book, junk).to.deep.equal([{ channel: 'app', key: 'key-1' }]);
+    }
   });
 });
 

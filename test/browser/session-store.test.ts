@@ -17,6 +17,18 @@ describe('booking store', () => {
     expect(store.load(key)).to.equal(null);
   });
 
+  it('keeps and forgets an unfinished attempt per endpoint and order', () => {
+    const store = createBookingStore(sessionStorage);
+    const key = bookingKey('https://shop.test/pay', { id: 'A-1' });
+    expect(store.attempt(key)).to.equal(null);
+    store.setAttempt(key, 'mobile:k1');
+    expect(store.attempt(key)).to.equal('mobile:k1');
+    expect(store.attempt(bookingKey('https://shop.test/pay', { id: 'A-2' }))).to.equal(null);
+    expect(store.load(key), 'an attempt is not a kept booking').to.equal(null);
+    store.setAttempt(key, null);
+    expect(store.attempt(key)).to.equal(null);
+  });
+
   it('drops values it did not write', () => {
     const store = createBookingStore(sessionStorage);
     for (const raw of ['not json', '{"booking_id":"B1"}', JSON.stringify({ ...kept, channel: 'sms' }), JSON.stringify({ ...kept, started_at: 'now' })]) {
@@ -35,6 +47,8 @@ describe('booking store', () => {
       expect(() => store.save('k', kept)).to.not.throw();
       expect(store.load('k')).to.equal(null);
       expect(() => store.clear('k')).to.not.throw();
+      expect(() => store.setAttempt('k', 'mobile:k1')).to.not.throw();
+      expect(store.attempt('k')).to.equal(null);
     }
   });
 });

@@ -420,6 +420,26 @@ describe('coming back', () => {
     await finish(row, 1);
   });
 
+  test('a reload after the booking answer was lost: the next press gets that booking, not a second one', async () => {
+    const row = await openRow('desktop');
+    // The proxy books, but the answer never reaches the page; the shopper reloads instead of "Try again".
+    await row.page.route(BOOK(), async (route) => {
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    await row.el.pay.click();
+    await assertToldWithWayForward(row, 'We could not reach the payment service');
+    assert.equal(bookingsFor(pg.sandbox, row.since).length, 1);
+    await row.page.unrouteAll();
+    await row.page.reload();
+    await row.el.pay.click();
+    const bookingId = await atProviderPage(row, 'desktop');
+    assert.equal(bookingId, bookingsFor(pg.sandbox, row.since)[0]?.booking_id, 'the press after the reload got the first booking');
+    assert.equal(row.bookKeys.length, 2);
+    assert.equal(new Set(row.bookKeys).size, 1, 'both requests carried the same Idempotency-Key');
+    await finish(row, 1);
+  });
+
   for (const choice of ['Cancel payment', 'Pay on the web instead'] as const) {
     test(`"${choice}" after the app already paid: the shopper ends on the success page, charged once`, async () => {
       const row = await openRow('pixel7', 'A-1001', async (s) => {
