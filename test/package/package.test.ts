@@ -118,9 +118,9 @@ test('the built root imports in Node without a DOM; the server kit and the sandb
 test('a TypeScript consumer type-checks against dist/types, and loose types would fail it', async () => {
   // Inside the package (a self-reference resolves `wallet-pay-button`), in a dot-folder the
   // repository's own tsconfig and lint never pick up.
-  const dir = await mkdtemp(join(ROOT, 'test/dist/.consumer-'));
+  const dir = await mkdtemp(join(ROOT, 'test/package/.consumer-'));
   try {
-    await copyFile(join(ROOT, 'test/dist/fixtures/consumer.ts.txt'), join(dir, 'consumer.ts'));
+    await copyFile(join(ROOT, 'test/package/fixtures/consumer.ts.txt'), join(dir, 'consumer.ts'));
     await writeFile(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
@@ -155,7 +155,7 @@ test('a TypeScript consumer type-checks against dist/types, and loose types woul
 
 test('a bundler keeps ./define and drops the registration from a root-only import', async () => {
   const { build } = await import('vite');
-  const dir = await mkdtemp(join(ROOT, 'test/dist/.bundle-'));
+  const dir = await mkdtemp(join(ROOT, 'test/package/.bundle-'));
   try {
     await writeFile(join(dir, 'define-only.js'), "import 'wallet-pay-button/define';\n");
     await writeFile(join(dir, 'root-only.js'), "import { detectEnvironment } from 'wallet-pay-button';\nconsole.log(detectEnvironment);\n");

@@ -49,7 +49,7 @@ let browser: Browser;
 
 before(async () => {
   // Inside the package, so `wallet-pay-button/react` resolves through the package's own exports.
-  dir = await mkdtemp(join(ROOT, 'test/dist/.react-'));
+  dir = await mkdtemp(join(ROOT, 'test/package/.react-'));
   await writeFile(join(dir, 'index.html'), HTML);
   await writeFile(join(dir, 'main.js'), APP);
   const { build } = await import('vite');
