@@ -27,4 +27,7 @@ export function measureBytes(name: string, bytes: string | Uint8Array): SizeResu
 export function measureFiles(paths: readonly string[]): Promise<SizeResult[]>;
 export function shippedScripts(): Promise<string[]>;
 export function elementOwnCode(): Promise<SizeResult>;
+export const LIT_ALONE_NAME: string;
+/** Lit's parts the element imports, bundled and minified like the CDN files: the floor under them. */
+export function litAlone(): Promise<SizeResult>;
 export function overBudget(results: readonly SizeResult[], budgets?: readonly SizeBudget[]): OverBudget[];
