@@ -11,7 +11,7 @@ import { launchChromium } from '../scripts/chromium.mjs';
 import { listen } from '../test/node/server-helpers.js';
 import { ROOT, type BuiltPage } from './build.js';
 import { startMerchant, withPayRoutes, type Merchant } from './merchant.js';
-import type { RenderKind, RenderSample, TapSample } from './pages/entry.js';
+import type { BareChannel, RenderKind, RenderSample, TapSample } from './pages/entry.js';
 import { repeat, summarize, type Summary } from './stats.js';
 
 /** How many samples each measure takes. */
@@ -49,6 +49,12 @@ export interface TapResults {
   afterResponseMs: Summary;
   bodyDeliveryMs: Summary;
   afterBodyMs: Summary;
+  /** The control: the same tap with the element's `/book` request made by a bare fetch, no element code. */
+  bareOverheadMs: Summary;
+  /** Of the control: from the response end to the body reaching script. */
+  bareBodyDeliveryMs: Summary;
+  /** Per round, the element's overhead minus its paired control's: what the element adds over a bare booking request. */
+  ownOverheadMs: Summary;
 }
 
 /** Everything measured in the browser. */
@@ -109,16 +115,25 @@ let tapCounter = 0;
 
 async function benchTap(page: Page, path: TapResults['path'], o: BrowserBenchOptions): Promise<TapResults> {
   const reasons = new Set<string>();
-  const samples = await repeat(o.tapWarmup, o.tapRuns, async () => {
+  const channel: BareChannel = path === 'phone' ? 'app' : 'web';
+  const tap = async (bare: boolean): Promise<TapSample> => {
     await page.evaluate(() => window.walletPayBench.settle());
-    await page.evaluate(([id, hosts]) => window.walletPayBench.armTap(id, hosts), [`T-${path}-${++tapCounter}`, '127.0.0.1'] as const);
+    await page.evaluate(([id, hosts, b]) => window.walletPayBench.armTap(id, hosts, b), [`T-${path}-${++tapCounter}`, '127.0.0.1', bare ? channel : undefined] as const);
     const button = page.locator('#tap-target button[part="button"]');
     if (path === 'phone') await button.tap();
     else await button.click();
-    const sample: TapSample = await page.evaluate(() => window.walletPayBench.tapResult());
+    return page.evaluate(() => window.walletPayBench.tapResult());
+  };
+  // Each round takes one element sample and one control sample, in alternating order, so drift (load,
+  // GC, JIT) hits both alike.
+  const rounds = await repeat(o.tapWarmup, o.tapRuns, async (round) => {
+    const control = round % 2 === 0 ? undefined : await tap(true);
+    const sample = await tap(false);
     reasons.add(sample.reason);
-    return sample;
+    return { sample, control: control ?? (await tap(true)) };
   });
+  const samples = rounds.map((r) => r.sample);
+  const controls = rounds.map((r) => r.control);
   const expected = path === 'phone' ? 'app' : 'web-payment';
   if (reasons.size !== 1 || !reasons.has(expected)) {
     throw new Error(`The ${path} path should navigate for "${expected}"; it navigated for ${[...reasons].join(', ')}.`);
@@ -134,6 +149,9 @@ async function benchTap(page: Page, path: TapResults['path'], o: BrowserBenchOpt
     bodyDeliveryMs: summarize(samples.map((s) => s.bodyDeliveryMs)),
     afterBodyMs: summarize(samples.map((s) => s.afterBodyMs)),
     bookRoundTripMs: summarize(samples.map((s) => s.bookRoundTripMs)),
+    bareOverheadMs: summarize(controls.map((s) => s.overheadMs)),
+    bareBodyDeliveryMs: summarize(controls.map((s) => s.bodyDeliveryMs)),
+    ownOverheadMs: summarize(rounds.map((r) => r.sample.overheadMs - r.control.overheadMs)),
   };
 }
 

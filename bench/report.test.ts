@@ -17,6 +17,9 @@ function results(over: { ratio?: number; overhead?: number; added?: number; erro
     afterResponseMs: s(1),
     bodyDeliveryMs: s(0.5),
     afterBodyMs: s(0.5),
+    bareOverheadMs: s(0.8),
+    bareBodyDeliveryMs: s(0.4),
+    ownOverheadMs: s(over.overhead ?? 1.2),
   });
   return {
     info: {
@@ -88,6 +91,22 @@ test('results.md names the machine, prints goals beside figures, and lists every
   assert.match(md, /&lt;wallet-pay-button> \/ minimal Lit element \| 1\.50x \| at most 1\.30x \| missed \|/);
   assert.match(md, /\| element's own code \| 20000 \| 5000 \| 4000 \| 4608 missed \|/);
   assert.match(md, /\| dist\/index\.js \| 500 \| 300 \| 250 \| {2}\|/);
+});
+
+test('each tap path prints its bare-fetch control beside the element figure', () => {
+  const rows = goalRows(results()).filter((row) => row.measure.includes('bare fetch'));
+  assert.equal(rows.length, 2);
+  for (const row of rows) assert.equal(row.median, '0.80 ms');
+});
+
+test("the tap goal is judged on the element's own overhead; the raw figure is printed without a verdict", () => {
+  const rows = goalRows(results({ overhead: 4.9 }));
+  const own = rows.filter((row) => row.measure.includes("the element's own"));
+  assert.equal(own.length, 2);
+  for (const row of own) assert.deepEqual([row.median, row.goal, row.verdict], ['4.90 ms', 'under 5 ms', 'met']);
+  const raw = rows.filter((row) => row.measure.includes("with the browser's hold"));
+  assert.equal(raw.length, 2);
+  for (const row of raw) assert.deepEqual([row.goal, row.verdict], ['', '']);
 });
 
 test('the console report shows the budgeted files and counts the others', () => {

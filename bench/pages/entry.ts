@@ -7,6 +7,7 @@ import { LitElement, css, html, type TemplateResult } from 'lit';
 import '../../src/define.js';
 import type { WalletPayNavigateEvent } from '../../src/events/navigate.js';
 import type { WalletPayErrorEvent } from '../../src/events/error.js';
+import { IDEMPOTENCY_HEADER, type BookRequest } from '../../src/contract.js';
 
 /** The baseline: the least a Lit button element can be (a styled native button and a slot). */
 class BenchMinimalButton extends LitElement {
@@ -50,9 +51,12 @@ export interface TapSample {
   bodyDeliveryMs: number;
   /** Of that: from the body reaching the element's script to `wallet-pay-navigate` (the element's own code). */
   afterBodyMs: number;
-  /** `app` on the phone path, `web-payment` on the desktop path. */
+  /** `app` on the phone path, `web-payment` on the desktop path; `bare` for a bare-fetch sample. */
   reason: string;
 }
+
+/** The channel a bare-fetch sample books (see {@link armTap}). */
+export type BareChannel = BookRequest['channel'];
 
 type Updating = Element & { updateComplete?: Promise<unknown> };
 
@@ -128,8 +132,14 @@ async function bookEntry(): Promise<PerformanceResourceTiming> {
 /**
  * Puts a fresh element on the page, ready for one tap. A fresh order id per sample, so no kept
  * booking from an earlier sample turns the tap into a status check.
+ *
+ * With `bare`, the sample is the control: the same tap on the same element, but the capturing listener
+ * stops the click before the element sees it and makes the element's `/book` request itself (same URL,
+ * headers, body and fetch options, answer read with `response.text()`). Its "navigate" is the moment
+ * the body reaches script, so its overhead is what the browser alone adds to that tap, with no element
+ * code at all.
  */
-async function armTap(orderId: string, allowedHosts: string): Promise<void> {
+async function armTap(orderId: string, allowedHosts: string, bare?: BareChannel): Promise<void> {
   document.querySelector('#tap-target')?.remove();
   performance.clearResourceTimings();
   bookBodyAt = Number.NaN;
@@ -140,16 +150,22 @@ async function armTap(orderId: string, allowedHosts: string): Promise<void> {
   element.setAttribute('allowed-hosts', allowedHosts);
   let clickStamp = Number.NaN;
   let clickAt = Number.NaN;
+  let bareDone: { resolve(result: { navigateAt: number; reason: string }): void; reject(error: unknown): void } | undefined;
   // A capturing listener on the window runs before any listener of the element.
   window.addEventListener(
     'click',
     (event) => {
       clickAt = performance.now();
       clickStamp = event.timeStamp;
+      if (bare) {
+        event.stopPropagation();
+        bareBook(orderId, bare).then(() => bareDone?.resolve({ navigateAt: bookBodyAt, reason: 'bare' }), (error: unknown) => bareDone?.reject(error));
+      }
     },
     { capture: true, once: true },
   );
   pendingTap = new Promise<{ navigateAt: number; reason: string }>((resolve, reject) => {
+    bareDone = { resolve, reject };
     element.addEventListener(
       'wallet-pay-navigate',
       (event: WalletPayNavigateEvent) => {
@@ -186,6 +202,26 @@ async function armTap(orderId: string, allowedHosts: string): Promise<void> {
   });
   document.body.append(element);
   await element.updateComplete;
+}
+
+/** The element's `/book` request for `channel`, made by the page (src/booking-client.ts's options). */
+async function bareBook(orderId: string, channel: BareChannel): Promise<void> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 3500);
+  try {
+    const body: BookRequest = { channel, order: { id: orderId } };
+    const response = await window.fetch(new URL('/api/pay/book', location.href).href, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', [IDEMPOTENCY_HEADER]: crypto.randomUUID() },
+      body: JSON.stringify(body),
+      signal: controller.signal,
+      cache: 'no-store',
+      redirect: 'error',
+    });
+    await response.text();
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function tapResult(): Promise<TapSample> {
