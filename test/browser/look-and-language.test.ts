@@ -168,6 +168,24 @@ describe('<wallet-pay-button> label variants', () => {
     expect(payButton(el).querySelector('slot')!.assignedNodes()[0]!.textContent).to.equal('Give ₹500');
   });
 
+  it('a slotted label with inline markup keeps its spaces and stays centred', async () => {
+    const el = await fixture<WalletPayButton>(html`<wallet-pay-button full-width>Pay <b>now</b></wallet-pay-button>`);
+    const text = el.firstChild as Text;
+    const bold = el.querySelector('b')!;
+    const range = document.createRange();
+    range.setStart(text, 0);
+    range.setEnd(text, 3);
+    // The space between "Pay" and "now" is laid out (a flex button would drop it: "Paynow").
+    expect(bold.getBoundingClientRect().left - range.getBoundingClientRect().right).to.be.greaterThan(2);
+    // The label is centred in a full-width button, both ways.
+    const button = payButton(el).getBoundingClientRect();
+    const left = range.getBoundingClientRect().left - button.left;
+    const right = button.right - bold.getBoundingClientRect().right;
+    expect(Math.abs(left - right)).to.be.lessThan(2);
+    const middle = (bold.getBoundingClientRect().top + bold.getBoundingClientRect().bottom) / 2;
+    expect(Math.abs(middle - (button.top + button.bottom) / 2)).to.be.lessThan(2);
+  });
+
   it('a label it does not know shows the pay text and is a set-up error on click', async () => {
     const el = await fixture<WalletPayButton>(html`<wallet-pay-button label="subscribe" environment="webview"></wallet-pay-button>`);
     expect(label(el)).to.equal('Pay with wallet');
