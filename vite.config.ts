@@ -78,6 +78,10 @@ function cdnBuild(): UserConfig {
         output: {
           // Without this the `es` output keeps its whitespace (see shared toolchain notes).
           minify: true,
+          // The Nepali texts as \u escapes: a classic script on a page that is not UTF-8, from a server
+          // that names no charset, is decoded with the page's encoding and would garble them. Costs a
+          // few gzip bytes.
+          charset: 'ascii',
           // Pure-call annotations only help a later bundler, and Lit's per-file licence notices repeat the one banner below.
           comments: { legal: false, annotation: false, jsdoc: false },
           // Lit's BSD-3-Clause licence asks for its notice in every redistribution.

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright';
 import type { WalletPayNavigateEventDetail } from '../../src/events/navigate.js';
+import { STRINGS_NE } from '../../src/strings.js';
 import { DIST, ROOT, checkoutPage, launchBrowser, payButton, startMerchant, watchPage, type Merchant } from './support.js';
 
 const ESM = '/dist/cdn/wallet-pay-button.min.js';
@@ -37,6 +38,13 @@ before(async () => {
     files: {
       '/esm.html': { body: checkoutPage(`<script type="module" src="${ESM}"></script>`) },
       '/iife.html': { body: checkoutPage(`<script src="${IIFE}"></script>`) },
+      // A legacy page (not UTF-8) on a server that names no charset for scripts: a classic script is
+      // then decoded with the page's encoding unless the file says otherwise.
+      '/legacy.html': {
+        body: checkoutPage('<script src="/legacy/wallet-pay-button.iife.min.js"></script>', 'lang="ne"').replace('<meta charset="utf-8">', '<meta charset="windows-1252">'),
+        type: 'text/html; charset=windows-1252',
+      },
+      '/legacy/wallet-pay-button.iife.min.js': { body: readFileSync(join(DIST, 'cdn', 'wallet-pay-button.iife.min.js'), 'utf8'), type: 'text/javascript' },
       '/twice.html': {
         body: checkoutPage(
           [
@@ -114,6 +122,21 @@ for (const [kind, path] of [
   });
 }
 
+test('the IIFE file shows its Nepali texts intact on a page that is not UTF-8, served without a charset', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const watched = watchPage(page);
+  try {
+    await page.goto(`${merchant.origin}/legacy.html`);
+    assert.equal(await page.evaluate(() => document.characterSet), 'windows-1252');
+    await assertUpgraded(page);
+    assert.equal((await payButton(page).textContent())?.trim(), STRINGS_NE['button.pay']);
+    assert.deepEqual(watched.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('loading the npm define and both CDN files twice on one page never throws, and the element works', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
@@ -140,5 +163,7 @@ test('the CDN files are minified, import nothing and carry the licence banner', 
     // Template literals keep their line breaks; anything else on many lines is not minified.
     const longLines = code.split('\n').filter((line) => line.length > 1000).length;
     assert.ok(longLines >= 1 && code.split('\n').length < code.length / 200, `${file} is minified`);
+    // Every non-ASCII text is escaped, so no page encoding can garble it.
+    assert.ok([...code].every((char) => char.charCodeAt(0) < 0x80), `${file} is plain ASCII`);
   }
 });
