@@ -82,6 +82,35 @@ describe('<wallet-pay-button> at rest', () => {
     expect(first).to.equal(WalletPayButton);
     expect(document.createElement('wallet-pay-button')).to.be.instanceOf(WalletPayButton);
   });
+
+  it('keeps properties a framework set before the definition loaded (a deferred CDN script)', async () => {
+    // A fresh tag, defined only after the element exists and has its properties: as on a page whose
+    // framework renders before the element's script has run.
+    const tag = 'late-wallet-pay-button';
+    const el = document.createElement(tag) as WalletPayButton;
+    Object.assign(el, {
+      endpoint: '/api/pay',
+      order: { id: 'LATE-1' },
+      variant: 'light',
+      disabled: true,
+      fullWidth: true,
+      label: 'donate',
+      strings: { 'button.donate': 'Give now' },
+    });
+    document.body.append(el);
+    try {
+      customElements.define(tag, class extends WalletPayButton {});
+      await el.updateComplete;
+      expect(el).to.be.instanceOf(WalletPayButton);
+      expect([el.getAttribute('variant'), el.hasAttribute('disabled'), el.hasAttribute('full-width')]).to.deep.equal(['light', true, true]);
+      expect(payButton(el).disabled).to.equal(true);
+      expect(payButton(el).querySelector('slot')!.textContent).to.equal('Give now');
+      expect([el.endpoint, el.order]).to.deep.equal(['/api/pay', { id: 'LATE-1' }]);
+      expect(getComputedStyle(el).display).to.equal('flex');
+    } finally {
+      el.remove();
+    }
+  });
 });
 
 describe('<wallet-pay-button> desktop path', () => {
