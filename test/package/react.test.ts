@@ -8,6 +8,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { Browser } from 'playwright';
 import { ORDER_ID, ROOT, launchBrowser, payButton, startMerchant, watchPage, type Merchant } from './support.js';
 
@@ -90,4 +92,22 @@ test('the React component renders the element, takes props and fires onBooked an
   } finally {
     await context.close();
   }
+});
+
+test('server rendering (Next.js and the like): ./react and ./define import in Node and render the tag without a DOM', async () => {
+  // A child process on the built package, as a framework's server imports a client component.
+  const script = `
+    const { createElement } = await import('react');
+    const { renderToString } = await import('react-dom/server');
+    const { WalletPayButton } = await import('wallet-pay-button/react');
+    await import('wallet-pay-button/define');
+    console.log(JSON.stringify({
+      document: typeof globalThis.document,
+      html: renderToString(createElement(WalletPayButton, { endpoint: '/api/pay', orderId: 'A-1', onBooked: () => {} })),
+    }));`;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT });
+  const result = JSON.parse(stdout.trim()) as { document: string; html: string };
+  assert.equal(result.document, 'undefined');
+  // Properties and handlers are set on the client after hydration; the server sends the bare tag.
+  assert.match(result.html, /^<wallet-pay-button[^>]*><\/wallet-pay-button>$/);
 });
