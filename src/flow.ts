@@ -94,6 +94,8 @@ export interface FlowConfig {
   successUrl: string | null;
   failureUrl: string | null;
   pageUrl: string;
+  /** The document's base URL, against which relative return URLs resolve (default: `pageUrl`). */
+  baseUrl?: string;
   allowedHosts: readonly string[];
   returnOrigins: readonly string[];
   /** True when inside a cross-origin frame without the merchant's opt-in. */
@@ -416,7 +418,7 @@ export class PaymentFlow {
     this.#set('done', null, success ? 'status.success' : status === 'CANCELED' ? 'status.cancelled' : 'status.failure');
     const raw = success ? config.successUrl : config.failureUrl;
     if (!raw) return;
-    const check = checkReturnUrl(raw, config.pageUrl, config.returnOrigins);
+    const check = checkReturnUrl(raw, config.pageUrl, config.returnOrigins, config.baseUrl);
     if (!check.ok) {
       return this.#fail('return-url-refused', `The ${outcome} URL was refused (${check.reason}).`, null, { reason: check.reason }, 'error.return-url-refused', false, 'done');
     }

@@ -67,25 +67,29 @@ export function checkProviderUrl(raw: unknown, allowedHosts: readonly string[]):
 
 /**
  * Checks a merchant return address (`success-url`, `failure-url`). Relative values resolve against
- * the page; the result must be `http(s):` and same-origin with the page unless its origin is listed in
- * `returnOrigins`.
+ * `baseUrl` (the document's base URL, as an `<a href>` would; the page itself by default); the result
+ * must be `http(s):` and same-origin with the page unless its origin is listed in `returnOrigins`: a
+ * `<base>` on another origin does not widen that.
  */
-export function checkReturnUrl(raw: string, pageUrl: string, returnOrigins: readonly string[]): UrlCheck {
+export function checkReturnUrl(raw: string, pageUrl: string, returnOrigins: readonly string[], baseUrl: string = pageUrl): UrlCheck {
   let page: URL;
   try {
     page = new URL(pageUrl);
   } catch {
     return refuse('unparsable');
   }
-  const check = parse(raw, page, false);
+  const check = parse(raw, baseUrl, false);
   if (!check.ok) return check;
   const { origin } = check.url;
   return origin === page.origin || returnOrigins.includes(origin) ? check : refuse('origin-not-allowed');
 }
 
-/** Resolves the `endpoint` attribute against the page; it must be `http(s):` (a relative path is fine). */
-export function resolveEndpoint(raw: string, pageUrl: string): URL | null {
-  const check = parse(raw, pageUrl, false);
+/**
+ * Resolves the `endpoint` attribute against `baseUrl` (the document's base URL, as `fetch` would); it
+ * must be `http(s):` (a relative path is fine).
+ */
+export function resolveEndpoint(raw: string, baseUrl: string): URL | null {
+  const check = parse(raw, baseUrl, false);
   return check.ok ? check.url : null;
 }
 

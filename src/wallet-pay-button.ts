@@ -180,7 +180,9 @@ export class WalletPayButton extends LitElement {
     const win = this.ownerDocument.defaultView!;
     const nav = win.navigator;
     const pageUrl = win.location.href;
-    const endpoint = this.endpoint ? resolveEndpoint(this.endpoint, pageUrl) : null;
+    // Relative settings resolve like the page's own links and requests: against its base URL.
+    const baseUrl = this.ownerDocument.baseURI;
+    const endpoint = this.endpoint ? resolveEndpoint(this.endpoint, baseUrl) : null;
     const setting = this.environment ?? 'auto';
     const environment = isEnvironmentSetting(setting) ? setting : null;
     const timeout = this.bookingTimeout ?? 3500;
@@ -201,6 +203,7 @@ export class WalletPayButton extends LitElement {
       successUrl: this.successUrl || null,
       failureUrl: this.failureUrl || null,
       pageUrl,
+      baseUrl,
       allowedHosts: parseList(this.allowedHosts),
       returnOrigins: parseList(this.returnOrigins),
       blockedByFrame: !this.allowFramed && isCrossOriginFramed(win),

@@ -87,6 +87,20 @@ describe('<wallet-pay-button> fresh load with a kept booking', () => {
     expect(nav2.calls).to.deep.equal([{ kind: 'assign', url: 'https://elsewhere.test/thanks?booking_id=B1&status=SUCCESS' }]);
   });
 
+  it("resolves a relative success-url against the document's <base>, as a link would", async () => {
+    const base = document.head.appendChild(Object.assign(document.createElement('base'), { href: '/store/' }));
+    try {
+      const s = await scenario({ status: [answer.status('B1', 'SUCCESS')] });
+      keep(s);
+      const navigate = oneEvent(document, 'wallet-pay-navigate');
+      const { nav } = await mount(s, { successUrl: 'done' });
+      expect((await navigate).detail.url).to.equal(`${location.origin}/store/done?booking_id=B1&status=SUCCESS`);
+      expect(nav.calls).to.deep.equal([{ kind: 'assign', url: `${location.origin}/store/done?booking_id=B1&status=SUCCESS` }]);
+    } finally {
+      base.remove();
+    }
+  });
+
   it('ignores a kept value it did not write', async () => {
     const s = await scenario({ status: [answer.status('B1', 'SUCCESS')] });
     const key = bookingKey(new URL(s.endpoint, location.href).href, ORDER);

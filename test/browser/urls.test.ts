@@ -59,6 +59,13 @@ describe('checkReturnUrl', () => {
     expect(checkReturnUrl('javascript:alert(1)', page, [])).to.deep.equal({ ok: false, reason: 'scheme' });
     expect(checkReturnUrl('https://u:p@shop.test/done', page, [])).to.deep.equal({ ok: false, reason: 'credentials' });
   });
+  it("resolves against the document's base URL, but checks the origin against the page", () => {
+    const check = checkReturnUrl('done', 'https://shop.test/checkout/pay', [], 'https://shop.test/store/');
+    expect(check.ok && check.url.href).to.equal('https://shop.test/store/done');
+    // A <base> on another origin does not make its origin a place to send the shopper.
+    expect(checkReturnUrl('done', page, [], 'https://cdn.test/assets/')).to.deep.equal({ ok: false, reason: 'origin-not-allowed' });
+    expect(checkReturnUrl('done', page, [], 'not a url')).to.deep.equal({ ok: false, reason: 'unparsable' });
+  });
 });
 
 describe('URL helpers', () => {
