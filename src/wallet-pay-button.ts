@@ -22,6 +22,17 @@ const LABELS = ['pay', 'checkout', 'buy', 'donate'];
 /** A set-up problem when `value` is not in `list`, naming the attribute and what it accepts. */
 const oneOf = (name: string, value: string, list: string[]) => (list.includes(value) ? null : `${name}="${value}" is not one of: ${list.join(', ')}.`);
 
+/** The language in force at `node`, as the browser finds it: the nearest `lang`, across shadow roots. */
+function langOf(node: Element): string | null {
+  for (let at: Element | null = node; at; ) {
+    const found = at.closest('[lang]');
+    if (found) return found.getAttribute('lang');
+    const root = at.getRootNode();
+    at = root instanceof ShadowRoot ? root.host : null;
+  }
+  return null;
+}
+
 /**
  * A "pay with wallet" button: books the payment through the merchant's own server and takes the
  * shopper to the wallet app (mobile), the provider's payment page (desktop) or hands over to the
@@ -219,7 +230,7 @@ export class WalletPayButton extends LitElement {
 
   override render(): TemplateResult {
     const state = this.paymentState;
-    const t = stringsFor((this.closest('[lang]') ?? this.ownerDocument.documentElement).getAttribute('lang'), this.strings);
+    const t = stringsFor(langOf(this), this.strings);
     const label = LABELS.includes(this.label!) ? this.label! : 'pay';
     // One line: the build keeps template whitespace, and every byte ships.
     return html`<button part="button" class="button" type="button" ?disabled=${this.disabled} aria-busy=${state.busy} aria-describedby="status" @click=${() => this.disabled || this.#pay.flow.start()}><slot>${t[`button.${label}`]}</slot></button><div id="status" part="status" class="status" role="status">${state.message ? t[state.message] : nothing}</div>${this.#choices(state, t)}`;

@@ -80,6 +80,20 @@ describe('<wallet-pay-button> language', () => {
     expect(label(own!)).to.equal(STRINGS_EN['button.pay']);
   });
 
+  it('follows a lang outside the shadow root it sits in (an app built of web components)', async () => {
+    const app = await fixture<HTMLElement>(html`<div lang="ne"></div>`);
+    const inner = document.createElement('section');
+    inner.attachShadow({ mode: 'open' }).innerHTML = '<wallet-pay-button environment="webview" order-id="A-1"></wallet-pay-button>';
+    app.attachShadow({ mode: 'open' }).append(inner);
+    const el = inner.shadowRoot!.querySelector<WalletPayButton>('wallet-pay-button')!;
+    await el.updateComplete;
+    expect(label(el)).to.equal(STRINGS_NE['button.pay']);
+    inner.lang = 'en';
+    el.requestUpdate();
+    await el.updateComplete;
+    expect(label(el)).to.equal(STRINGS_EN['button.pay']);
+  });
+
   it('follows the document\'s lang when nothing nearer has one', async () => {
     document.documentElement.lang = 'ne';
     const el = await webviewElement();
