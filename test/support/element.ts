@@ -65,8 +65,12 @@ export function part<T extends Element = HTMLElement>(el: WalletPayButton, name:
   return shadow(el).querySelector<T>(`[part~="${name}"]`);
 }
 
-/** Waits until the flow reaches a state, then until the element has rendered it. */
+/**
+ * Waits until the flow reaches a state, then until the element has rendered it. The wait is generous
+ * (8 s, under the 10 s test timeout): three device profiles share two cores, and a loaded run once took
+ * over 4 s to answer a loopback request.
+ */
 export async function reach(el: WalletPayButton, name: FlowStateName): Promise<void> {
-  await waitUntil(() => el.paymentState.name === name, `state ${name} not reached (now ${el.paymentState.name})`, { timeout: 4000 });
+  await waitUntil(() => el.paymentState.name === name, `state ${name} not reached (now ${el.paymentState.name})`, { timeout: 8000 });
   await el.updateComplete;
 }
