@@ -27,14 +27,16 @@ export const BUDGETS = [
 /**
  * Regression ceilings in gzip bytes: the sizes this release measures, rounded up about 1%. Lower
  * them whenever the code shrinks. Raise one only for a behaviour the product needs, in the commit that
- * adds it and saying why (the last raise: +121 bytes to keep an unfinished attempt's key across a
- * reload, so a reload during a booking cannot book twice); never to let a careless change through.
+ * adds it and saying why (the raises so far: +121 bytes to keep an unfinished attempt's key across a
+ * reload, so a reload during a booking cannot book twice; +120 bytes for relative URLs resolved against
+ * the document's base URL, the language found across shadow roots, and a redirecting proxy named in the
+ * error instead of passing for a network failure); never to let a careless change through.
  * Once a file meets its budget, its ceiling is the budget.
  */
 export const CEILINGS = [
   { name: 'dist/cdn/wallet-pay-button.min.js', gzip: 14790 },
   { name: 'dist/cdn/wallet-pay-button.iife.min.js', gzip: 14830 },
-  { name: OWN_CODE_NAME, gzip: 9290 },
+  { name: OWN_CODE_NAME, gzip: 9410 },
 ];
 
 /** Sizes of one piece of code: raw, gzip level 9, brotli quality 11 (bytes). */

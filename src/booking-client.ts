@@ -105,9 +105,10 @@ export function createBookingClient(options: BookingClientOptions): BookingClien
         headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers },
         body: JSON.stringify(body),
         signal: controller.signal,
-        // A booking must never be served from a cache or followed to another origin.
+        // A booking must never be served from a cache or follow a redirect; a redirect is answered
+        // as such (below), so a login wall or a trailing-slash rule in front of the proxy is named.
         cache: 'no-store',
-        redirect: 'error',
+        redirect: 'manual',
       });
       text = await response.text();
     } catch (cause) {
@@ -129,7 +130,9 @@ export function createBookingClient(options: BookingClientOptions): BookingClien
       const envelope = (isObject(parsed) ? parsed : {}) as Partial<FailureEnvelope>;
       const code = nonEmptyString(envelope.code) ? envelope.code : undefined;
       const detail = typeof envelope.error_message === 'string' ? envelope.error_message : undefined;
-      throw error('http', `HTTP ${status}${code ? ` (${code})` : ''}`, status, code, detail);
+      throw response.type === 'opaqueredirect'
+        ? error('http', 'the proxy answered with a redirect (never followed)', status)
+        : error('http', `HTTP ${status}${code ? ` (${code})` : ''}`, status, code, detail);
     }
     if (parsed === undefined) throw error('invalid-json', 'the answer is not JSON', status);
     if (!isObject(parsed) || !isObject(parsed.data)) missing('data');

@@ -18,10 +18,8 @@ export interface StrategyContext {
   handOver(): void;
 }
 
-/** The payment path of one environment. */
+/** The payment path of one environment (the mobile path books on the `app` channel, the desktop one on `web`, the WebView one books nothing). */
 export interface PaymentStrategy {
-  /** The channel it books, or `null` when it books nothing. */
-  readonly channel: Channel | null;
   /** Runs the path. */
   start(context: StrategyContext): Promise<void>;
 }
@@ -29,21 +27,18 @@ export interface PaymentStrategy {
 /** The three strategies, by environment. */
 export const STRATEGIES: Readonly<Record<Environment, PaymentStrategy>> = {
   desktop: {
-    channel: 'web',
     async start(context) {
       const attempt = await context.book('web');
       if (attempt) context.followWebPayment(attempt);
     },
   },
   mobile: {
-    channel: 'app',
     async start(context) {
       const attempt = await context.book('app');
       if (attempt) context.openApp(attempt);
     },
   },
   webview: {
-    channel: null,
     async start(context) {
       context.handOver();
     },

@@ -216,7 +216,7 @@ async function bareBook(orderId: string, channel: BareChannel): Promise<void> {
       body: JSON.stringify(body),
       signal: controller.signal,
       cache: 'no-store',
-      redirect: 'error',
+      redirect: 'manual',
     });
     await response.text();
   } finally {

@@ -18,6 +18,7 @@ const CASES: FailureCase[] = [
   { name: 'a 503 failure envelope', step: answer.failure(503, 'IP-502', 'upstream down'), kind: 'http', text: 'The payment could not be started right now. Please try again.' },
   { name: 'an HTML 502 from a gateway', step: { status: 502, raw: '<html><body>502 Bad Gateway</body></html>' }, kind: 'http', text: 'The payment could not be started right now. Please try again.' },
   { name: 'a 4xx failure envelope', step: answer.failure(422, 'IP-424', 'unknown order'), kind: 'http', text: 'The shop could not start this payment. Please try again or contact the shop.' },
+  { name: 'a redirect from the proxy (a login wall)', step: { status: 302, location: '/login', raw: '' }, kind: 'http', text: 'The shop could not start this payment. Please try again or contact the shop.' },
   { name: 'a 200 answer that is not JSON', step: { status: 200, raw: 'OK' }, kind: 'invalid-json', text: 'The payment service sent an answer we could not read. Please try again.' },
   { name: 'an answer without a deeplink', step: { body: { code: 'IP-201', message: 'ok', data: { booking_id: 'B1', correlation_id: 'c-B1', channel: 'app' } } }, kind: 'invalid-response', text: 'The payment service sent an incomplete answer. Please try again.' },
   { name: 'a javascript: deeplink', step: answer.bookApp('B1', 'javascript:alert(document.domain)'), kind: 'url-refused', text: 'The payment address was refused for your safety. No payment was made.' },
@@ -108,6 +109,22 @@ describe('<wallet-pay-button> booking failures', () => {
     expect((await error).detail.kind).to.equal('network');
   });
 });
+
+  it('a redirect from the proxy is named in the error event and never followed', async () => {
+    const s = await scenario({});
+    // The redirect points at the scenario's own cancel route, so a followed redirect would show there.
+    await s.script({ book: [{ status: 307, location: `${s.endpoint}/cancel`, raw: '' }], cancel: [answer.cancelled('B1')] });
+    const { el, nav } = await mount(s);
+    const error = oneEvent(el, 'wallet-pay-error');
+    payButton(el).click();
+    const { detail } = await error;
+    expect([detail.kind, detail.http_status]).to.deep.equal(['http', 0]);
+    expect(detail.message).to.match(/^book: the proxy answered with a redirect \(never followed\)$/);
+    await reach(el, 'error');
+    const received = await s.received();
+    expect([received.book.length, received.cancel.length]).to.deep.equal([1, 0]);
+    expect(nav.calls).to.deep.equal([]);
+  });
 
 describe('<wallet-pay-button> in a cross-origin frame', () => {
   const otherHost = location.hostname === 'localhost' ? '127.0.0.1' : 'localhost';

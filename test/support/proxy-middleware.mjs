@@ -6,8 +6,9 @@
 //   POST /test-proxy/<scenario>/book|status|cancel   answered by the next step of that operation;
 //        the last step repeats.
 //
-// Step: { status = 200, body (sent as JSON), raw (sent as text/html instead), delay (ms), destroy
-// (close the socket without answering) }. Received: { body, idempotencyKey, contentType }.
+// Step: { status = 200, body (sent as JSON), raw (sent as text/html instead), location (a Location
+// header, for redirects), delay (ms), destroy (close the socket without answering) }.
+// Received: { body, idempotencyKey, contentType }.
 // A script with `keepReceived: true` keeps what was received so far (to swap answers mid-test).
 import { Buffer } from 'node:buffer';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -85,6 +86,7 @@ export async function testProxyMiddleware(ctx, next) {
     ctx.req.socket.destroy();
     return;
   }
+  if (typeof step.location === 'string') ctx.set('Location', step.location);
   if (typeof step.raw === 'string') {
     ctx.status = step.status ?? 200;
     ctx.type = 'text/html';

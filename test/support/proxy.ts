@@ -6,6 +6,8 @@ export interface Step {
   status?: number;
   body?: unknown;
   raw?: string;
+  /** A `Location` header (for a redirect). */
+  location?: string;
   delay?: number;
   destroy?: boolean;
 }
