@@ -146,7 +146,8 @@ export function createBookingClient(options: BookingClientOptions): BookingClien
     },
     async status(request) {
       const data = await post('status', request, options.requestTimeoutMs);
-      if (!nonEmptyString(data.booking_id)) missing('booking_id');
+      // The answer must be about the booking asked for: another booking's status must never route the shopper.
+      if (data.booking_id !== request.booking_id) missing('booking_id');
       if (!nonEmptyString(data.correlation_id)) missing('correlation_id');
       if (!isPaymentStatus(data.status)) missing('status');
       const result: StatusResult = { booking_id: data.booking_id, correlation_id: data.correlation_id, status: data.status };
@@ -155,7 +156,7 @@ export function createBookingClient(options: BookingClientOptions): BookingClien
     },
     async cancel(request) {
       const data = await post('cancel', request, options.requestTimeoutMs);
-      if (!nonEmptyString(data.booking_id)) missing('booking_id');
+      if (data.booking_id !== request.booking_id) missing('booking_id');
       if (!isPaymentStatus(data.status)) missing('status');
       return { booking_id: data.booking_id, status: data.status };
     },

@@ -93,6 +93,15 @@ describe('booking client', () => {
     expect(badStatus.message).to.contain('"status"');
   });
 
+  it("refuses a status or cancel answer about another booking than the one asked for", async () => {
+    const ids = { booking_id: 'B1', correlation_id: 'C1' };
+    const other = await failure(client(fakeFetch([ok({ booking_id: 'B2', correlation_id: 'C1', status: 'SUCCESS' })])).status(ids));
+    expect([other.kind, other.message]).to.deep.equal(['invalid-response', 'The answer lacks a valid "booking_id".']);
+    const cancelled = await failure(client(fakeFetch([ok({ booking_id: 'B2', status: 'CANCELED' })])).cancel(ids));
+    expect(cancelled.kind).to.equal('invalid-response');
+    expect((await client(fakeFetch([ok({ ...ids, status: 'SUCCESS' })])).status(ids)).status).to.equal('SUCCESS');
+  });
+
   it('times out and aborts the request', async () => {
     let signal: AbortSignal | undefined;
     const fetch: FetchLike = (_url, init) =>
