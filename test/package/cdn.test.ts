@@ -95,16 +95,27 @@ async function assertUpgraded(page: Page): Promise<void> {
   assert.deepEqual(upgraded, { defined: true, isInstance: true, shadow: true });
 }
 
+/** Runs `check` on a fresh desktop page at `path`, then asserts the page logged no error. */
+async function onPage(path: string, check: (page: Page) => Promise<void>): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const watched = watchPage(page);
+  try {
+    await page.goto(`${merchant.origin}${path}`);
+    await check(page);
+    // Lit's production build: no dev-mode warning, and nothing else in the console either.
+    assert.deepEqual(watched.errors, []);
+  } finally {
+    await context.close();
+  }
+}
+
 for (const [kind, path] of [
   ['ESM module script', '/esm.html'],
   ['IIFE classic script', '/iife.html'],
 ] as const) {
-  test(`${kind}: a plain page registers the element, and a click books through the real handler and sandbox`, async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    const watched = watchPage(page);
-    try {
-      await page.goto(`${merchant.origin}${path}`);
+  test(`${kind}: a plain page registers the element, and a click books through the real handler and sandbox`, () =>
+    onPage(path, async (page) => {
       await assertUpgraded(page);
       const navigate = nextNavigate(page);
       await payButton(page).click();
@@ -114,46 +125,26 @@ for (const [kind, path] of [
       const booking = merchant.sandbox.getBooking(detail.booking_id);
       assert.ok(booking, 'the sandbox holds the booking the element got');
       assert.equal(booking.amount, 250, "the amount comes from the merchant's lookup");
-      // Lit's production build: no dev-mode warning, and nothing else in the console either.
-      assert.deepEqual(watched.errors, []);
-    } finally {
-      await context.close();
-    }
-  });
+    }));
 }
 
-test('the IIFE file shows its Nepali texts intact on a page that is not UTF-8, served without a charset', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  const watched = watchPage(page);
-  try {
-    await page.goto(`${merchant.origin}/legacy.html`);
+test('the IIFE file shows its Nepali texts intact on a page that is not UTF-8, served without a charset', () =>
+  onPage('/legacy.html', async (page) => {
     assert.equal(await page.evaluate(() => document.characterSet), 'windows-1252');
     await assertUpgraded(page);
     assert.equal((await payButton(page).textContent())?.trim(), STRINGS_NE['button.pay']);
-    assert.deepEqual(watched.errors, []);
-  } finally {
-    await context.close();
-  }
-});
+  }));
 
-test('loading the npm define and both CDN files twice on one page never throws, and the element works', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  const watched = watchPage(page);
-  try {
-    await page.goto(`${merchant.origin}/twice.html`);
+test('loading the npm define and both CDN files twice on one page never throws, and the element works', () =>
+  onPage('/twice.html', async (page) => {
     await page.waitForLoadState('load');
     await assertUpgraded(page);
-    // Five copies ran: the first registered the tag, the other four saw it taken and stood back.
-    assert.deepEqual(watched.errors, []);
+    // Five copies ran: the first registered the tag, the other four saw it taken and stood back (the
+    // page logged no error: onPage checks).
     const navigate = nextNavigate(page);
     await payButton(page).click();
     assert.equal((await navigate).reason, 'web-payment');
-  } finally {
-    await context.close();
-  }
-});
+  }));
 
 test('the CDN files are minified, import nothing and carry the licence banner', () => {
   for (const file of ['wallet-pay-button.min.js', 'wallet-pay-button.iife.min.js']) {
