@@ -170,6 +170,29 @@ describe('the merchant proxy fails the booking', () => {
     });
   }
 
+  test('a redirect in front of the proxy (a login wall): a clear message, the redirect not followed, try again books once', async () => {
+    const row = await openRow('desktop');
+    const login = `${pg.origin}/login?next=%2Fapi%2Fpay%2Fbook`;
+    const followed: string[] = [];
+    row.page.on('request', (request: Request) => {
+      if (request.url().startsWith(`${pg.origin}/login`)) followed.push(request.url());
+    });
+    const error = row.page.evaluate(
+      () => new Promise<{ kind: string; message: string }>((resolve) => document.addEventListener('wallet-pay-error', (event) => resolve(event.detail), { once: true })),
+    );
+    await row.page.route(BOOK(), (route) => route.fulfill({ status: 302, headers: { location: login }, body: '' }));
+    await row.el.pay.click();
+    await assertToldWithWayForward(row, 'The shop could not start this payment');
+    assert.deepEqual(await error, { kind: 'http', message: 'book: the proxy answered with a redirect (never followed)', http_status: 0 });
+    assert.deepEqual(followed, [], 'the login page was never requested');
+    assert.equal(row.page.url(), `${pg.origin}/`);
+    await row.page.unrouteAll();
+    await row.el.retry.click();
+    await atProviderPage(row, 'desktop');
+    assert.equal(new Set(row.bookKeys).size, 1);
+    await finish(row, 1);
+  });
+
   // A press for another order is a new attempt with a new Idempotency-Key; reusing the failed attempt's
   // key would get IP-409 from the merchant kit on every press until a reload.
   test('a failed attempt, then the shopper picks another item and pays: the new order is booked, not stranded', async () => {
