@@ -73,8 +73,11 @@ export interface PaymentHandlerOptions {
   callbackUrl: string;
   /** Where the shopper lands after paying (the service adds `booking_id` and `status`). */
   redirectUrl: string | ((context: RedirectContext) => string);
-  /** Finds the merchant's order; `undefined` means unknown or not payable (`IP-424`). */
-  lookupOrder(order: OrderReference): Promise<OrderDetails | undefined> | OrderDetails | undefined;
+  /**
+   * Finds the merchant's order; `undefined` means unknown or not payable (`IP-424`). `context.request` is
+   * the shopper's `/book` request (its cookies, its session): refuse an order that is not theirs.
+   */
+  lookupOrder(order: OrderReference, context: { request: Request }): Promise<OrderDetails | undefined> | OrderDetails | undefined;
   /**
    * Receives each verified final result once per booking and status (a later `REVERTED` after
    * `SUCCESS` is a new result). A callback is answered 2xx only after this
@@ -197,7 +200,7 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
     if (entry && entry.fingerprint !== fingerprint) throw conflict();
     if (!entry) {
       // Registered before any await, so a concurrent request with this key shares this promise.
-      entry = { fingerprint, promise: bookOnce(key, fingerprint, channel, order) };
+      entry = { fingerprint, promise: bookOnce(key, fingerprint, channel, order, request) };
       inFlightBookings.set(key, entry);
       const forget = () => inFlightBookings.delete(key);
       entry.promise.then(forget, forget);
@@ -206,7 +209,7 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
     return bookResult(booking);
   }
 
-  async function bookOnce(key: string, fingerprint: string, channel: Channel, order: OrderReference): Promise<StoredBooking> {
+  async function bookOnce(key: string, fingerprint: string, channel: Channel, order: OrderReference, request: Request): Promise<StoredBooking> {
     const known = await store.getIdempotencyRecord(key);
     if (known) {
       if (known.fingerprint !== fingerprint) throw conflict();
@@ -215,7 +218,7 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
     }
     let details: OrderDetails | undefined;
     try {
-      details = await options.lookupOrder(order);
+      details = await options.lookupOrder(order, { request });
     } catch (error) {
       report(error, { route: 'book' });
       throw new Refusal(CODES.INTERNAL, 'The server could not look up this order.');
@@ -227,7 +230,10 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
       report(new TypeError(`lookupOrder returned an invalid amount: ${String(details.amount)}`), { route: 'book' });
       throw new Refusal(CODES.INTERNAL, 'The server could not price this order.');
     }
-    const transaction_uuid = await transactionUuid(options.productCode, key);
+    // The key AND what it books: after this server forgot the key (a restart, an expired or evicted
+    // record), a replay of the key for the same order and amount gets the service's first booking back,
+    // and the key sent with another order (or a changed amount) is a new booking, never the old one.
+    const transaction_uuid = await transactionUuid(options.productCode, key, `${fingerprint}\n${details.amount}`);
     const redirect_url =
       typeof options.redirectUrl === 'function'
         ? options.redirectUrl({ order, channel, transaction_uuid, amount: details.amount })
@@ -421,11 +427,14 @@ function conflict(): Refusal {
 }
 
 /**
- * The merchant's `transaction_uuid` for an idempotency key: the same key always gives the same id,
- * so the service's own idempotency keeps a replay single even after this server lost its memory.
+ * The merchant's `transaction_uuid` for an idempotency key and what it books (`content`: the handler
+ * passes the channel, the canonical order and the amount). The same key for the same content always
+ * gives the same id, so the service's own idempotency keeps a replay single even after this server
+ * lost its memory; the same key for other content gives another id, so a key can never carry a
+ * booking (paid or not) over to another order.
  */
-export async function transactionUuid(productCode: string, idempotencyKey: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${productCode}\n${idempotencyKey}`));
+export async function transactionUuid(productCode: string, idempotencyKey: string, content: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${productCode}\n${idempotencyKey}\n${content}`));
   let binary = '';
   for (const byte of new Uint8Array(digest)) binary += String.fromCharCode(byte);
   return `wpb_${btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;

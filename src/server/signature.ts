@@ -125,18 +125,16 @@ export interface SignedPayload {
 }
 
 /**
- * Verifies a payload that carries `signed_field_names` and `signature`, in constant time.
- * Pass `expectedFields` to also require that `signed_field_names` lists exactly those fields, in that order.
+ * Verifies a payload that carries `signed_field_names` and `signature`, in constant time, and requires
+ * `signed_field_names` to be exactly `expectedFields` (e.g. `SIGNED_FIELDS.callback`). The list is
+ * required: a payload that names its own fields could pass off any signature the service or this kit
+ * ever made (a web-payment form's, say) as another message's.
  * Returns false for a wrong signature or a payload that cannot be checked (missing fields, bad types).
  */
-export async function verifySignature(
-  payload: Readonly<Record<string, unknown>>,
-  accessKey: string,
-  expectedFields?: string,
-): Promise<boolean> {
+export async function verifySignature(payload: Readonly<Record<string, unknown>>, accessKey: string, expectedFields: string): Promise<boolean> {
+  if (typeof expectedFields !== 'string' || !expectedFields) throw new TypeError('verifySignature needs the expected field list, e.g. SIGNED_FIELDS.callback.');
   const { signed_field_names: names, signature } = payload;
-  if (typeof names !== 'string' || typeof signature !== 'string') return false;
-  if (expectedFields !== undefined && names !== expectedFields) return false;
+  if (typeof names !== 'string' || typeof signature !== 'string' || names !== expectedFields) return false;
   let message: string;
   try {
     message = signatureMessage(payload, names);

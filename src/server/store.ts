@@ -28,8 +28,10 @@ export interface IdempotencyRecord {
 
 /**
  * Storage used by `createPaymentHandler`. Every method may be asynchronous. Records may expire; an
- * expired idempotency record only means a late replay books again under the same derived
- * `transaction_uuid`, which the service answers with the same booking.
+ * expired idempotency record only means a late replay of the key for the same order and amount books
+ * again under the same derived `transaction_uuid`, which the service answers with the same booking. The
+ * key sent with another order derives another `transaction_uuid`, so it books anew and never gets the
+ * first order's booking.
  */
 export interface PaymentStore {
   getIdempotencyRecord(key: string): Promise<IdempotencyRecord | undefined>;

@@ -122,7 +122,8 @@ describe('payment handler against the sandbox', () => {
     assert.equal(booked.correlation_id, data.correlation_id);
     assert.equal(booked.amount, 1500);
     assert.deepEqual(booked.properties, { order_id: 'A-1', item: 'Tea' });
-    assert.equal(booked.transaction_uuid, await transactionUuid(PRODUCT, key));
+    // Derived from the key and what it books (channel, canonical order, amount).
+    assert.equal(booked.transaction_uuid, await transactionUuid(PRODUCT, key, `${JSON.stringify(['app', { id: 'A-1' }])}\n1500`));
     assert.match(booked.transaction_uuid, /^wpb_[A-Za-z0-9_-]{43}$/);
     assert.equal(booked.callback_url, options.callbackUrl);
     assert.equal(booked.redirect_url, 'http://merchant.test/return?order=A-1');
@@ -199,6 +200,67 @@ describe('payment handler against the sandbox', () => {
     const restarted = createPaymentHandler({ ...options, store: createMemoryStore() });
     const again = await book(restarted, { channel: 'app', order: { id: 'A-1' } }, key);
     assert.equal(again.body.data?.booking_id, first.body.data?.booking_id);
+  });
+
+  // Two orders the service cannot tell apart (same amount, no properties, one redirect URL): the worst
+  // case for a key that outlived this server's memory of it.
+  const twinOptions = (store = createMemoryStore()): PaymentHandlerOptions => ({
+    ...options,
+    redirectUrl: 'http://merchant.test/return',
+    lookupOrder: (order) => (String(order.id).startsWith('TWIN-') ? { amount: 100 } : undefined),
+    store,
+  });
+
+  test('a paid key sent again for another order, after the server forgot the key, books anew: the other order is never reported paid', async () => {
+    const key = newKey();
+    const first = createPaymentHandler(twinOptions());
+    const paid = (await book(first, { channel: 'app', order: { id: 'TWIN-1' } }, key)).body.data!;
+    await payOnWalletPage(String(paid.deeplink));
+    const ids = { booking_id: String(paid.booking_id), correlation_id: String(paid.correlation_id) };
+    assert.equal((await send(first, 'status', ids)).body.data?.status, 'SUCCESS');
+    // A restart (an empty store), and the shopper's key replayed with another order.
+    const restarted = createPaymentHandler(twinOptions());
+    const other = await book(restarted, { channel: 'app', order: { id: 'TWIN-2' } }, key);
+    assert.equal(other.status, 200, JSON.stringify(other.body));
+    assert.notEqual(other.body.data?.booking_id, paid.booking_id, 'a new booking, not the paid one');
+    const otherIds = { booking_id: String(other.body.data?.booking_id), correlation_id: String(other.body.data?.correlation_id) };
+    assert.equal((await send(restarted, 'status', otherIds)).body.data?.status, 'BOOKED');
+    assert.deepEqual(
+      results.filter((r) => r.status === 'SUCCESS' && r.order?.id === 'TWIN-2'),
+      [],
+      'TWIN-2 was never paid',
+    );
+    // The same key for the same order still gets the first booking back after the restart.
+    const again = await book(createPaymentHandler(twinOptions()), { channel: 'app', order: { id: 'TWIN-1' } }, key);
+    assert.equal(again.body.data?.booking_id, paid.booking_id);
+  });
+
+  test('a key whose record was evicted (a flooded store) cannot carry a paid booking to another order either', async () => {
+    const store = createMemoryStore({ maxEntries: 3 });
+    const flooded = createPaymentHandler(twinOptions(store));
+    const key = newKey();
+    const paid = (await book(flooded, { channel: 'app', order: { id: 'TWIN-3' } }, key)).body.data!;
+    await payOnWalletPage(String(paid.deeplink));
+    for (let i = 0; i < 4; i++) await book(flooded, { channel: 'app', order: { id: `TWIN-FLOOD-${i}` } });
+    const other = await book(flooded, { channel: 'app', order: { id: 'TWIN-4' } }, key);
+    assert.equal(other.status, 200, JSON.stringify(other.body));
+    assert.notEqual(other.body.data?.booking_id, paid.booking_id);
+  });
+
+  test("lookupOrder gets the shopper's request, to check that the order is theirs", async () => {
+    const seen: (string | null)[] = [];
+    const owned = createPaymentHandler({
+      ...options,
+      lookupOrder: (order, { request }) => {
+        seen.push(request.headers.get('cookie'));
+        return request.headers.get('cookie') === 'session=owner' ? ORDERS[String(order.id)] : undefined;
+      },
+    });
+    const mine = await send(owned, 'book', { channel: 'app', order: { id: 'A-1' } }, { headers: { 'idempotency-key': newKey(), cookie: 'session=owner' } });
+    assert.equal(mine.status, 200);
+    const theirs = await send(owned, 'book', { channel: 'app', order: { id: 'A-1' } }, { headers: { 'idempotency-key': newKey(), cookie: 'session=someone-else' } });
+    failureOf(theirs, 'IP-424', 422, /unknown or cannot be paid/);
+    assert.deepEqual(seen, ['session=owner', 'session=someone-else']);
   });
 
   test('a missing or malformed Idempotency-Key is IP-422', async () => {

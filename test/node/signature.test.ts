@@ -77,16 +77,20 @@ describe('verifySignature', () => {
     signature: nodeSign('booking_id=bk_1,product_code=SHOP01,correlation_id=cr_1', KEY),
   };
 
-  test('accepts a payload signed with the same key', async () => {
-    assert.equal(await verifySignature(payload, KEY), true);
+  test('accepts a payload signed with the same key over the expected fields', async () => {
     assert.equal(await verifySignature(payload, KEY, SIGNED_FIELDS.status), true);
   });
 
+  test('needs the expected field list: without it, nothing is checked and the call throws', async () => {
+    await assert.rejects(verifySignature(payload, KEY, undefined as unknown as string), /expected field list/);
+    await assert.rejects(verifySignature(payload, KEY, ''), /expected field list/);
+  });
+
   test('refuses another key, a changed value, a changed signature', async () => {
-    assert.equal(await verifySignature(payload, 'another-key'), false);
-    assert.equal(await verifySignature({ ...payload, booking_id: 'bk_2' }, KEY), false);
+    assert.equal(await verifySignature(payload, 'another-key', SIGNED_FIELDS.status), false);
+    assert.equal(await verifySignature({ ...payload, booking_id: 'bk_2' }, KEY, SIGNED_FIELDS.status), false);
     const flipped = (payload.signature[0] === 'A' ? 'B' : 'A') + payload.signature.slice(1);
-    assert.equal(await verifySignature({ ...payload, signature: flipped }, KEY), false);
+    assert.equal(await verifySignature({ ...payload, signature: flipped }, KEY, SIGNED_FIELDS.status), false);
   });
 
   test('refuses signed fields other than the operation expects', async () => {
@@ -95,20 +99,31 @@ describe('verifySignature', () => {
       signed_field_names: 'booking_id,product_code',
       signature: nodeSign('booking_id=bk_1,product_code=SHOP01', KEY),
     };
-    assert.equal(await verifySignature(partial, KEY), true);
+    assert.equal(await verifySignature(partial, KEY, 'booking_id,product_code'), true);
     assert.equal(await verifySignature(partial, KEY, SIGNED_FIELDS.status), false);
+    // A web-payment form's signature (product_code,amount,transaction_uuid) passed off as a callback.
+    const form = {
+      product_code: 'SHOP01',
+      amount: '100',
+      transaction_uuid: 'wpb_x',
+      status: 'SUCCESS',
+      signed_field_names: SIGNED_FIELDS.book,
+      signature: nodeSign('product_code=SHOP01,amount=100,transaction_uuid=wpb_x', KEY),
+    };
+    assert.equal(await verifySignature(form, KEY, SIGNED_FIELDS.book), true);
+    assert.equal(await verifySignature(form, KEY, SIGNED_FIELDS.callback), false);
   });
 
   test('refuses URL-safe or unpadded base64 and non-strings', async () => {
     const unpadded = payload.signature.replace(/=+$/, '');
     assert.equal(await verifyMessage('x', unpadded, KEY), false);
-    assert.equal(await verifySignature({ ...payload, signature: 42 }, KEY), false);
-    assert.equal(await verifySignature({ ...payload, signed_field_names: undefined }, KEY), false);
-    assert.equal(await verifySignature({ ...payload, signature: '' }, KEY), false);
+    assert.equal(await verifySignature({ ...payload, signature: 42 }, KEY, SIGNED_FIELDS.status), false);
+    assert.equal(await verifySignature({ ...payload, signed_field_names: undefined }, KEY, SIGNED_FIELDS.status), false);
+    assert.equal(await verifySignature({ ...payload, signature: '' }, KEY, SIGNED_FIELDS.status), false);
   });
 
   test('returns false, not an exception, for a missing signed field', async () => {
     const { correlation_id: _drop, ...rest } = payload;
-    assert.equal(await verifySignature(rest, KEY), false);
+    assert.equal(await verifySignature(rest, KEY, SIGNED_FIELDS.status), false);
   });
 });
