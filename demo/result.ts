@@ -5,7 +5,7 @@ interface MerchantRecord {
   order_id: string;
   amount: number;
   status: string;
-  verified_by: 'callback' | 'status-check';
+  verified_by: 'callback' | 'status-check' | 'cancel' | 'reconcile';
 }
 
 const field = (id: string) => document.querySelector<HTMLElement>(`#${id}`)!;
@@ -28,7 +28,11 @@ async function show(): Promise<void> {
   const record = (await response.json()) as MerchantRecord;
   field('status').textContent = record.status;
   field('verified').textContent =
-    record.verified_by === 'callback' ? 'signed callback from the service' : 'status check with the service';
+    record.verified_by === 'callback'
+      ? 'signed callback from the service'
+      : record.verified_by === 'reconcile'
+        ? "the merchant server's own status check (five-minute rule)"
+        : 'status check with the service';
   field('order').textContent = `${record.order_id} · ${record.amount}`;
 }
 

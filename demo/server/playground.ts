@@ -26,7 +26,7 @@ export interface MerchantRecord {
   order_id: string;
   amount: number | undefined;
   status: PaymentResult['status'];
-  verified_by: 'callback' | 'status-check' | 'cancel';
+  verified_by: 'callback' | 'status-check' | 'cancel' | 'reconcile';
 }
 
 export interface PlaygroundOptions {
@@ -139,7 +139,17 @@ export function playground(options: PlaygroundOptions = {}): Plugin {
       next();
     };
 
+    // The spec's five-minute rule on the server: payments nobody came back for are settled anyway.
+    const reconciling = setInterval(() => {
+      handler.reconcile().then(
+        ({ settled }) => settled > 0 && log('merchant', `reconcile: ${settled} payment(s) settled by a status check`),
+        (error: unknown) => log('merchant', `reconcile: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    }, 30_000);
+    reconciling.unref();
+
     httpServer.once('close', () => {
+      clearInterval(reconciling);
       for (const res of listeners) res.end();
       void sandbox?.close();
     });

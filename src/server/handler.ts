@@ -46,8 +46,11 @@ export interface RedirectContext {
 
 /** A verified final result, handed to `onPaymentResult`. */
 export interface PaymentResult {
-  /** Where it was learned: the service's signed callback, a status check, or a cancel the handler made. */
-  source: 'callback' | 'status' | 'cancel';
+  /**
+   * Where it was learned: the service's signed callback, a status check the element asked for, a
+   * cancel the handler made, or {@link PaymentHandler.reconcile}'s own status check.
+   */
+  source: 'callback' | 'status' | 'cancel' | 'reconcile';
   /** A final status: SUCCESS, FAILED, CANCELED or REVERTED. */
   status: PaymentStatus;
   correlation_id: string;
@@ -97,8 +100,36 @@ export interface PaymentHandlerOptions {
   onError?(error: unknown, context: { route: string }): void;
 }
 
-/** A handler from `Request` to `Response`. */
-export type PaymentHandler = (request: Request) => Promise<Response>;
+/** Options of {@link PaymentHandler.reconcile}. */
+export interface ReconcileOptions {
+  /** Only bookings at least this old are asked about. Default: the spec's five minutes (300 000 ms). */
+  olderThanMs?: number;
+}
+
+/** What one {@link PaymentHandler.reconcile} pass did. */
+export interface ReconcileReport {
+  /** Bookings asked about: no final result delivered yet, and old enough. */
+  checked: number;
+  /** Of those, final now and handed to `onPaymentResult`. */
+  settled: number;
+  /** Still `BOOKED` or `PENDING`: asked again on the next pass (an unpaid booking expires in time). */
+  open: number;
+  /** Status checks or hooks that failed (each told to `onError`): tried again on the next pass. */
+  failed: number;
+}
+
+/** A handler from `Request` to `Response`, with the server-side status check the spec asks for. */
+export interface PaymentHandler {
+  (request: Request): Promise<Response>;
+  /**
+   * The spec's "when no response arrives within five minutes, the merchant calls the status check
+   * API": asks the service about every booking this handler made that has no final result yet and is
+   * at least `olderThanMs` old, and hands each final status to `onPaymentResult` (source
+   * `reconcile`). Run it on a timer (every minute or so): it settles the payments whose shopper closed
+   * the tab and whose callback was lost. Needs a store with `listOpenBookings` (the memory store has it).
+   */
+  reconcile(options?: ReconcileOptions): Promise<ReconcileReport>;
+}
 
 /** An answer the handler gives as a failure envelope. */
 class Refusal extends Error {
@@ -368,6 +399,36 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
     return { correlation_id: payload.correlation_id, status: payload.status };
   }
 
+  async function reconcile({ olderThanMs = 5 * 60 * 1000 }: ReconcileOptions = {}): Promise<ReconcileReport> {
+    if (typeof store.listOpenBookings !== 'function') {
+      throw new TypeError('reconcile() needs a store with listOpenBookings(createdBefore); add it to your PaymentStore.');
+    }
+    const done: ReconcileReport = { checked: 0, settled: 0, open: 0, failed: 0 };
+    // One at a time: a pass is background work and must not crowd the service.
+    for (const booking of await store.listOpenBookings(Date.now() - olderThanMs)) {
+      done.checked++;
+      try {
+        const answer = await client.status({ booking_id: booking.booking_id, correlation_id: booking.correlation_id });
+        if (!isFinalStatus(answer.status)) {
+          done.open++;
+          continue;
+        }
+        await deliver(booking.correlation_id, {
+          source: 'reconcile',
+          status: answer.status,
+          correlation_id: booking.correlation_id,
+          reference_code: answer.reference_code,
+          ...bookingFacts(booking),
+        });
+        done.settled++;
+      } catch (error) {
+        done.failed++;
+        report(error, { route: 'reconcile' });
+      }
+    }
+    return done;
+  }
+
   /** Hands a final result to the hook once per booking and status; concurrent deliveries share one call. */
   function deliver(correlationId: string, result: PaymentResult): Promise<void> {
     const id = `${correlationId}\n${result.status}`;
@@ -400,7 +461,7 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
     }
   }
 
-  return async (request) => {
+  const handler = async (request: Request): Promise<Response> => {
     try {
       return await handle(request);
     } catch (error) {
@@ -408,6 +469,7 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
       return failure(new Refusal(CODES.INTERNAL, 'The server could not handle this request.'));
     }
   };
+  return Object.assign(handler, { reconcile });
 }
 
 function bookingFacts(booking: StoredBooking): Pick<PaymentResult, 'booking_id' | 'order' | 'transaction_uuid' | 'amount'> {

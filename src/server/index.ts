@@ -30,6 +30,8 @@ export {
   WEB_PAYMENT_SIGNED_FIELDS,
   type PaymentHandler,
   type PaymentHandlerOptions,
+  type ReconcileOptions,
+  type ReconcileReport,
   type PaymentResult,
   type OrderDetails,
   type RedirectContext,

@@ -5,7 +5,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Buffer } from 'node:buffer';
 import { Readable } from 'node:stream';
-import type { PaymentHandler } from './handler.js';
 
 /** A `node:http` request listener that also works as Connect/Express middleware. */
 export type NodeListener = (
@@ -22,7 +21,7 @@ export type NodeListener = (
  * read the body as a string or Buffer, that text is used; a parsed object is refused, since the digits
  * that were signed may be gone.
  */
-export function toNodeListener(handler: PaymentHandler): NodeListener {
+export function toNodeListener(handler: (request: Request) => Promise<Response>): NodeListener {
   return (request, response, next) => {
     void (async () => {
       const answer = await handler(toRequest(request));

@@ -3,7 +3,7 @@
  * which final results it has handed to the merchant. The in-memory default suits one process; a
  * merchant with several processes passes a store backed by a shared database.
  */
-import type { Channel, OrderReference, PaymentStatus } from '../contract.js';
+import { FINAL_STATUSES as FINAL, type Channel, type OrderReference, type PaymentStatus } from '../contract.js';
 
 /** A booking the handler made. */
 export interface StoredBooking {
@@ -46,6 +46,11 @@ export interface PaymentStore {
    */
   isResultDelivered(correlationId: string, status: PaymentStatus): Promise<boolean>;
   markResultDelivered(correlationId: string, status: PaymentStatus): Promise<void>;
+  /**
+   * The bookings made before `createdBefore` (ms since the epoch) that have no final result delivered
+   * yet: what `reconcile()` asks the service about. Optional; without it `reconcile()` refuses to run.
+   */
+  listOpenBookings?(createdBefore: number): Promise<StoredBooking[]>;
 }
 
 /** Options of {@link createMemoryStore}. */
@@ -97,6 +102,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
     async isResultDelivered(correlationId, status) {
       return delivered.get(`${correlationId}\n${status}`) !== undefined;
     },
+    async listOpenBookings(createdBefore) {
+      const open: StoredBooking[] = [];
+      for (const booking of bookings.values()) {
+        const settled = FINAL.some((status) => delivered.get(`${booking.correlation_id}\n${status}`) !== undefined);
+        if (booking.created_at < createdBefore && !settled) open.push({ ...booking });
+      }
+      return open;
+    },
     async markResultDelivered(correlationId, status) {
       delivered.set(`${correlationId}\n${status}`, status);
     },
@@ -131,6 +144,12 @@ class BoundedMap<V> {
       if (this.entries.size > this.max || entry.expires <= time) this.entries.delete(oldest);
       else break;
     }
+  }
+
+  /** The live values, oldest first. */
+  *values(): IterableIterator<V> {
+    const time = this.now();
+    for (const entry of this.entries.values()) if (entry.expires > time) yield entry.value;
   }
 
   get size(): number {

@@ -263,6 +263,56 @@ describe('payment handler against the sandbox', () => {
     assert.deepEqual(seen, ['session=owner', 'session=someone-else']);
   });
 
+  test("reconcile(): the merchant's own status check settles a paid booking nobody came back for, once", async () => {
+    const settled: PaymentResult[] = [];
+    const own = createPaymentHandler({ ...options, store: createMemoryStore(), onPaymentResult: (result) => void settled.push(result) });
+    // Paid on the wallet page; the sandbox never sends this order's callback, and no browser asks.
+    const paid = (await book(own, { channel: 'app', order: { id: 'NO-CALLBACK' } })).body.data!;
+    await payOnWalletPage(String(paid.deeplink));
+    const unpaid = (await book(own, { channel: 'app', order: { id: 'A-1' } })).body.data!;
+    // Younger than the spec's five minutes: not asked about yet.
+    assert.deepEqual(await own.reconcile(), { checked: 0, settled: 0, open: 0, failed: 0 });
+    assert.deepEqual(await own.reconcile({ olderThanMs: 0 }), { checked: 2, settled: 1, open: 1, failed: 0 });
+    assert.deepEqual(
+      settled.map((r) => [r.source, r.status, r.booking_id, r.order, r.amount]),
+      [['reconcile', 'SUCCESS', paid.booking_id, { id: 'NO-CALLBACK' }, 700]],
+    );
+    // Settled means done: the next pass asks only about the open one.
+    assert.deepEqual(await own.reconcile({ olderThanMs: 0 }), { checked: 1, settled: 0, open: 1, failed: 0 });
+    await send(own, 'cancel', { booking_id: unpaid.booking_id, correlation_id: unpaid.correlation_id });
+    assert.deepEqual(await own.reconcile({ olderThanMs: 0 }), { checked: 0, settled: 0, open: 0, failed: 0 });
+    assert.equal(settled.length, 2);
+  });
+
+  test('reconcile(): a service that is down, or a failing hook, is counted and told, and the next pass tries again', async () => {
+    const told: unknown[] = [];
+    let hookDown = true;
+    const store = createMemoryStore();
+    const own = createPaymentHandler({
+      ...options,
+      store,
+      onPaymentResult: () => {
+        if (hookDown) throw new Error('the order database is down');
+      },
+      onError: (error, { route }) => told.push([route, error instanceof Error ? error.message : String(error)]),
+    });
+    const paid = (await book(own, { channel: 'app', order: { id: 'NO-CALLBACK' } })).body.data!;
+    await payOnWalletPage(String(paid.deeplink));
+    assert.deepEqual(await own.reconcile({ olderThanMs: 0 }), { checked: 1, settled: 0, open: 0, failed: 1 });
+    assert.deepEqual(told, [['reconcile', 'the order database is down']]);
+    const serviceDown = createPaymentHandler({ ...options, store, serviceUrl: await closedPortUrl(), onError: (error, { route }) => told.push([route]) });
+    assert.deepEqual(await serviceDown.reconcile({ olderThanMs: 0 }), { checked: 1, settled: 0, open: 0, failed: 1 });
+    assert.deepEqual(told.at(-1), ['reconcile']);
+    hookDown = false;
+    assert.deepEqual(await own.reconcile({ olderThanMs: 0 }), { checked: 1, settled: 1, open: 0, failed: 0 });
+  });
+
+  test('reconcile() with a store that cannot list open bookings refuses with the reason', async () => {
+    const { listOpenBookings: _unused, ...withoutList } = createMemoryStore();
+    const own = createPaymentHandler({ ...options, store: withoutList });
+    await assert.rejects(own.reconcile(), /needs a store with listOpenBookings/);
+  });
+
   test('a missing or malformed Idempotency-Key is IP-422', async () => {
     const body = { channel: 'app', order: { id: 'A-1' } };
     failureOf(await book(handler, body, null), 'IP-422', 422, /Idempotency-Key header is missing/);

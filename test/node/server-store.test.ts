@@ -36,6 +36,27 @@ describe('memory store', () => {
     assert.equal(await store.isResultDelivered('cr-1', 'REVERTED'), false);
   });
 
+  test('lists the open bookings made before a time: not the settled, not the newer, not the expired', async () => {
+    let now = 1_000;
+    const store = createMemoryStore({ ttlMs: 10_000, now: () => now });
+    await store.saveBooking({ ...booking(1), created_at: 100 });
+    await store.saveBooking({ ...booking(2), created_at: 200 });
+    now = 5_000;
+    await store.saveBooking({ ...booking(3), created_at: 900 });
+    await store.markResultDelivered('cr-2', 'FAILED');
+    const ids = async (before: number) => (await store.listOpenBookings!(before)).map((b) => b.booking_id);
+    assert.deepEqual(await ids(500), ['bk-1']);
+    assert.deepEqual(await ids(1_000), ['bk-1', 'bk-3']);
+    // A pending (not final) mark does not settle a booking; a later REVERTED is not needed to close it.
+    await store.markResultDelivered('cr-1', 'PENDING');
+    assert.deepEqual(await ids(1_000), ['bk-1', 'bk-3']);
+    (await store.listOpenBookings!(1_000))[0]!.amount = 999;
+    assert.equal((await store.getBooking('bk-1'))?.amount, 1, 'copies, not the stored objects');
+    // bk-1 was kept at 1 000 for 10 000 ms; bk-3 at 5 000.
+    now = 11_500;
+    assert.deepEqual(await ids(20_000), ['bk-3'], 'expired bookings are gone');
+  });
+
   test('drops the oldest entries beyond maxEntries', async () => {
     const store = createMemoryStore({ maxEntries: 3 });
     for (let n = 1; n <= 5; n++) await store.saveBooking(booking(n));
