@@ -47,7 +47,7 @@ export interface PaymentStore {
   isResultDelivered(correlationId: string, status: PaymentStatus): Promise<boolean>;
   markResultDelivered(correlationId: string, status: PaymentStatus): Promise<void>;
   /**
-   * The bookings made before `createdBefore` (ms since the epoch) that have no final result delivered
+   * The bookings made at or before `createdBefore` (ms since the epoch) that have no final result delivered
    * yet: what `reconcile()` asks the service about. Optional; without it `reconcile()` refuses to run.
    */
   listOpenBookings?(createdBefore: number): Promise<StoredBooking[]>;
@@ -106,7 +106,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
       const open: StoredBooking[] = [];
       for (const booking of bookings.values()) {
         const settled = FINAL.some((status) => delivered.get(`${booking.correlation_id}\n${status}`) !== undefined);
-        if (booking.created_at < createdBefore && !settled) open.push({ ...booking });
+        if (booking.created_at <= createdBefore && !settled) open.push({ ...booking });
       }
       return open;
     },

@@ -36,7 +36,7 @@ describe('memory store', () => {
     assert.equal(await store.isResultDelivered('cr-1', 'REVERTED'), false);
   });
 
-  test('lists the open bookings made before a time: not the settled, not the newer, not the expired', async () => {
+  test('lists the open bookings made at or before a time: not the settled, not the newer, not the expired', async () => {
     let now = 1_000;
     const store = createMemoryStore({ ttlMs: 10_000, now: () => now });
     await store.saveBooking({ ...booking(1), created_at: 100 });
@@ -46,6 +46,8 @@ describe('memory store', () => {
     await store.markResultDelivered('cr-2', 'FAILED');
     const ids = async (before: number) => (await store.listOpenBookings!(before)).map((b) => b.booking_id);
     assert.deepEqual(await ids(500), ['bk-1']);
+    assert.deepEqual(await ids(100), ['bk-1'], 'made at the very time counts (a pass with olderThanMs 0)');
+    assert.deepEqual(await ids(99), []);
     assert.deepEqual(await ids(1_000), ['bk-1', 'bk-3']);
     // A pending (not final) mark does not settle a booking; a later REVERTED is not needed to close it.
     await store.markResultDelivered('cr-1', 'PENDING');
