@@ -339,7 +339,7 @@ export class PaymentFlow {
     // The booking stays unpaid on the server; a retry with the same key gets the same answer, so the
     // shopper is told and nothing is followed.
     this.#retry = () => this.start();
-    this.#fail('url-refused', `Refused to follow ${JSON.stringify((raw ?? '').slice(0, 200))}: ${check.reason}.`, null, { reason: check.reason }, 'error.url-refused', true);
+    this.#fail('url-refused', `Refused to follow ${JSON.stringify((raw ?? '').slice(0, 200))}: ${check.reason} (allowed-hosts: ${config.allowedHosts.join(' ')}).`, null, { reason: check.reason }, 'error.url-refused', true);
     return null;
   }
 

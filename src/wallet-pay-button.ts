@@ -198,6 +198,8 @@ export class WalletPayButton extends LitElement {
     const environment = isEnvironmentSetting(setting) ? setting : null;
     const timeout = this.bookingTimeout ?? 3500;
     const label = this.label ?? 'pay';
+    const resolved = resolveEnvironment(environment ?? 'auto', { userAgent: nav.userAgent, maxTouchPoints: nav.maxTouchPoints, innerWidth: win.innerWidth });
+    const allowedHosts = parseList(this.allowedHosts);
     return {
       endpoint: endpoint?.href ?? null,
       client:
@@ -210,12 +212,12 @@ export class WalletPayButton extends LitElement {
           isOnline: () => nav.onLine,
         }),
       order: this.order ?? (this.orderId ? { id: this.orderId } : null),
-      environment: resolveEnvironment(environment ?? 'auto', { userAgent: nav.userAgent, maxTouchPoints: nav.maxTouchPoints, innerWidth: win.innerWidth }),
+      environment: resolved,
       successUrl: this.successUrl || null,
       failureUrl: this.failureUrl || null,
       pageUrl,
       baseUrl,
-      allowedHosts: parseList(this.allowedHosts),
+      allowedHosts,
       returnOrigins: parseList(this.returnOrigins),
       blockedByFrame: !this.allowFramed && isCrossOriginFramed(win),
       problem: !environment
@@ -224,7 +226,10 @@ export class WalletPayButton extends LitElement {
           ? `endpoint="${this.endpoint}" is not an http(s) URL.`
           : !(timeout > 0)
             ? 'booking-timeout must be a positive number of ms.'
-            : (oneOf('variant', this.variant, VARIANTS) ?? oneOf('label', label, LABELS)),
+            : // Refused before booking: with no host allowed, every payment address would be refused after it.
+              resolved !== 'webview' && !allowedHosts.length
+              ? 'allowed-hosts is empty: list the hosts of the wallet links and the web payment page.'
+              : (oneOf('variant', this.variant, VARIANTS) ?? oneOf('label', label, LABELS)),
     };
   }
 

@@ -113,7 +113,8 @@ export async function runCommandLine(args: readonly string[], io: CommandLineIo)
   io.out(
     [
       'wallet-pay-sandbox is running',
-      `  API (base_url):      ${sandbox.baseUrl}/api/client/intent/payment/{book,status,cancel}`,
+      `  serviceUrl:          ${sandbox.baseUrl}   (the service's base_url: give the kit this, nothing after it)`,
+      `  API:                 ${sandbox.baseUrl}/api/client/intent/payment/{book,status,cancel}`,
       `  web payment page:    ${sandbox.webPaymentUrl}`,
       `  links (links_url):   ${sandbox.linksUrl}/pay/{booking_id}`,
       `  product codes:       ${sandbox.productCodes.join(', ')}`,

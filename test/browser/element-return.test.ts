@@ -112,7 +112,13 @@ describe('<wallet-pay-button> fresh load with a kept booking', () => {
   });
 });
 
-describe('<wallet-pay-button> coming back to the page', () => {
+describe('<wallet-pay-button> coming back to the page', function () {
+  // Under the full run (three device profiles, two pages each, on two cores) a loopback status request
+  // of this group has twice in about fifteen runs gone unanswered for 8 s, never when the file runs
+  // alone; the element then shows a timeout with "Try again", as it should. One retry keeps such a stall
+  // from failing CI; a real regression fails both attempts.
+  this.retries(1);
+
   it('on pageshow from the back/forward cache asks the status and routes', async () => {
     const s = await scenario({ book: [answer.bookApp('B1')], status: [answer.status('B1', 'SUCCESS')] });
     const { el, nav } = await mount(s);

@@ -286,6 +286,30 @@ describe('<wallet-pay-button> set-up errors', () => {
     expect((await s.received()).book).to.have.length(0);
   });
 
+  it('refuses to book with no allowed-hosts (every payment address would be refused after the booking), but a WebView hands over', async () => {
+    const s = await scenario({ book: [answer.bookWeb('W1', WEB)] });
+    const el = await fixture<WalletPayButton>(html`<wallet-pay-button endpoint=${s.endpoint} order-id="A-1" environment="desktop" .timings=${FAST}></wallet-pay-button>`);
+    const error = oneEvent(el, 'wallet-pay-error');
+    payButton(el).click();
+    const { detail } = await error;
+    expect([detail.kind, detail.message]).to.deep.equal(['config', 'allowed-hosts is empty: list the hosts of the wallet links and the web payment page.']);
+    expect((await s.received()).book).to.have.length(0);
+    el.environment = 'webview';
+    const webview = oneEvent(el, 'wallet-pay-webview');
+    payButton(el).click();
+    await webview;
+  });
+
+  it('names the allowed hosts when it refuses a payment address', async () => {
+    const s = await scenario({ book: [answer.bookApp('B1', 'https://links.elsewhere.test/pay/B1')] });
+    const { el } = await mount(s);
+    const error = oneEvent(el, 'wallet-pay-error');
+    payButton(el).click();
+    expect((await error).detail.message).to.equal(
+      'Refused to follow "https://links.elsewhere.test/pay/B1": host-not-allowed (allowed-hosts: links.wallet.test pay.wallet.test).',
+    );
+  });
+
   it('reports an unknown environment value by name', async () => {
     const s = await scenario({});
     const { el } = await mount(s, { environment: 'tablet' });

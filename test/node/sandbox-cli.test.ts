@@ -100,7 +100,7 @@ describe('wallet-pay-sandbox command', () => {
   test('starts, prints its URLs, serves the API with the given key and product, stops on SIGTERM', async () => {
     const cli = run(['--port', '0', '--links-port', '0', '--access-key', 'cli-key', '--product-code', 'CLI01']);
     await cli.waitFor('Press Ctrl+C');
-    const baseUrl = /API \(base_url\):\s+(http:\/\/127\.0\.0\.1:\d+)\//.exec(cli.stdout())![1]!;
+    const baseUrl = /serviceUrl:\s+(http:\/\/127\.0\.0\.1:\d+)\s/.exec(cli.stdout())![1]!;
     assert.match(cli.stdout(), /links \(links_url\):\s+http:\/\/127\.0\.0\.1:\d+\/pay\/\{booking_id\}/);
     assert.match(cli.stdout(), /web payment page:\s+http:\/\/127\.0\.0\.1:\d+\/web\/pay/);
     assert.ok(!cli.stdout().includes('cli-key'), 'a given access key is not echoed');
@@ -142,7 +142,7 @@ describe('wallet-pay-sandbox command', () => {
   test('a port in use exits 1 and says so', async () => {
     const first = run(['--port', '0', '--links-port', '0']);
     await first.waitFor('Press Ctrl+C');
-    const port = /API \(base_url\):\s+http:\/\/127\.0\.0\.1:(\d+)\//.exec(first.stdout())![1]!;
+    const port = /serviceUrl:\s+http:\/\/127\.0\.0\.1:(\d+)\s/.exec(first.stdout())![1]!;
     const second = run(['--port', port, '--links-port', '0']);
     assert.equal(await second.exited, 1);
     assert.match(second.stderr(), /already in use/);
