@@ -28,15 +28,16 @@ export const BUDGETS = [
  * Regression ceilings in gzip bytes: the sizes this release measures, rounded up about 1%. Lower
  * them whenever the code shrinks. Raise one only for a behaviour the product needs, in the commit that
  * adds it and saying why (the raises so far: +121 bytes to keep an unfinished attempt's key across a
- * reload, so a reload during a booking cannot book twice; +120 bytes for relative URLs resolved against
+ * reload, so a reload during a booking cannot book twice; +120 bytes own code, +160 CDN (the CDN files
+ * also became plain ASCII, 16 bytes) for relative URLs resolved against
  * the document's base URL, the language found across shadow roots, a redirecting proxy named in the
  * error instead of passing for a network failure, and an empty allowed-hosts refused before booking);
  * never to let a careless change through.
  * Once a file meets its budget, its ceiling is the budget.
  */
 export const CEILINGS = [
-  { name: 'dist/cdn/wallet-pay-button.min.js', gzip: 14790 },
-  { name: 'dist/cdn/wallet-pay-button.iife.min.js', gzip: 14830 },
+  { name: 'dist/cdn/wallet-pay-button.min.js', gzip: 14950 },
+  { name: 'dist/cdn/wallet-pay-button.iife.min.js', gzip: 14990 },
   { name: OWN_CODE_NAME, gzip: 9410 },
 ];
 
