@@ -21,7 +21,7 @@ import {
   type WebPaymentInstruction,
 } from '../contract.js';
 import { CallbackVerificationError, verifyCallback } from './callback.js';
-import { createServiceClient, ServiceError, type ServiceClient } from './service-client.js';
+import { createServiceClient, ServiceError, type ServiceClient, type ServiceStatus } from './service-client.js';
 import { createSignature } from './signature.js';
 import { createMemoryStore, type PaymentStore, type StoredBooking } from './store.js';
 
@@ -333,13 +333,7 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
     );
     if (isFinalStatus(answer.status)) {
       // The browser learns the status either way; a failed hook is retried by the next check or callback.
-      await deliver(booking.correlation_id, {
-        source: 'status',
-        status: answer.status,
-        correlation_id: booking.correlation_id,
-        reference_code: answer.reference_code,
-        ...bookingFacts(booking),
-      }).catch((error: unknown) => report(error, { route: 'status' }));
+      await deliverStatus(booking, answer, 'status').catch((error: unknown) => report(error, { route: 'status' }));
     }
     return {
       booking_id: booking.booking_id,
@@ -413,13 +407,7 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
           done.open++;
           continue;
         }
-        await deliver(booking.correlation_id, {
-          source: 'reconcile',
-          status: answer.status,
-          correlation_id: booking.correlation_id,
-          reference_code: answer.reference_code,
-          ...bookingFacts(booking),
-        });
+        await deliverStatus(booking, answer, 'reconcile');
         done.settled++;
       } catch (error) {
         done.failed++;
@@ -427,6 +415,17 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
       }
     }
     return done;
+  }
+
+  /** Hands a status check's final answer about one of this handler's bookings to the hook. */
+  function deliverStatus(booking: StoredBooking, answer: ServiceStatus, source: 'status' | 'reconcile'): Promise<void> {
+    return deliver(booking.correlation_id, {
+      source,
+      status: answer.status,
+      correlation_id: booking.correlation_id,
+      reference_code: answer.reference_code,
+      ...bookingFacts(booking),
+    });
   }
 
   /** Hands a final result to the hook once per booking and status; concurrent deliveries share one call. */
