@@ -78,32 +78,43 @@ export async function shippedScripts() {
 }
 
 /**
- * Bundles src/define.ts the way a merchant's bundler would see it (Lit external, minified like the
- * CDN files) and measures it: the bytes the element adds to a page that already has Lit.
+ * Bundles `input` for production and minifies it the way the CDN build does (Lit's `production`
+ * condition, no comments), leaving `external` imports out; returns the code of every chunk.
  */
-export async function elementOwnCode() {
+async function minifiedBundle({ input, external = [], plugins = [] }) {
   const { build } = await import('vite');
   const output = await build({
     configFile: false,
     root: ROOT,
     logLevel: 'silent',
     resolve: { conditions: ['production', 'browser', 'module'] },
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    plugins,
     build: {
       write: false,
       target: 'es2022',
       minify: true,
-      lib: { entry: join(ROOT, 'src/define.ts'), formats: ['es'], fileName: 'define' },
       rolldownOptions: {
-        external: [/^lit(-html|-element)?(\/|$)/, /^@lit\//],
-        output: { minify: true, comments: { legal: false, annotation: false, jsdoc: false } },
+        input,
+        external,
+        preserveEntrySignatures: 'strict',
+        output: { format: 'es', minify: true, comments: { legal: false, annotation: false, jsdoc: false } },
       },
     },
   });
   const chunks = (Array.isArray(output) ? output : [output]).flatMap((result) => result.output);
-  const code = chunks
+  return chunks
     .filter((chunk) => chunk.type === 'chunk')
     .map((chunk) => chunk.code)
     .join('\n');
+}
+
+/**
+ * Bundles src/define.ts the way a merchant's bundler would see it (Lit external, minified like the
+ * CDN files) and measures it: the bytes the element adds to a page that already has Lit.
+ */
+export async function elementOwnCode() {
+  const code = await minifiedBundle({ input: join(ROOT, 'src/define.ts'), external: [/^lit(-html|-element)?(\/|$)/, /^@lit\//] });
   return measureBytes(OWN_CODE_NAME, code);
 }
 
@@ -116,14 +127,9 @@ export const LIT_ALONE_NAME = 'Lit alone (LitElement, html, css, nothing; produc
  * element's own code.
  */
 export async function litAlone() {
-  const { build } = await import('vite');
   const entry = 'virtual:lit-alone';
-  const output = await build({
-    configFile: false,
-    root: ROOT,
-    logLevel: 'silent',
-    resolve: { conditions: ['production', 'browser', 'module'] },
-    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  const code = await minifiedBundle({
+    input: entry,
     plugins: [
       {
         name: 'lit-alone',
@@ -131,19 +137,8 @@ export async function litAlone() {
         load: (id) => (id === `\0${entry}` ? "export { LitElement, css, html, nothing } from 'lit';" : null),
       },
     ],
-    build: {
-      write: false,
-      target: 'es2022',
-      minify: true,
-      rolldownOptions: {
-        input: entry,
-        preserveEntrySignatures: 'strict',
-        output: { format: 'es', minify: true, comments: { legal: false, annotation: false, jsdoc: false } },
-      },
-    },
   });
-  const chunks = (Array.isArray(output) ? output : [output]).flatMap((result) => result.output);
-  return measureBytes(LIT_ALONE_NAME, chunks.filter((chunk) => chunk.type === 'chunk').map((chunk) => chunk.code).join('\n'));
+  return measureBytes(LIT_ALONE_NAME, code);
 }
 
 /** Results above their budget, with how far above. */
