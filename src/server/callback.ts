@@ -2,7 +2,7 @@
  * Verification of the service's payment-status callback from its raw body text.
  */
 import { isPaymentStatus, PAYMENT_STATUSES, type PaymentStatus } from '../contract.js';
-import { RawJsonError, readRawJsonObject } from './raw-json.js';
+import { RawJsonError, ReasonedError, readRawJsonObject } from './raw-json.js';
 import { SIGNED_FIELDS, verifyMessage } from './signature.js';
 
 /** A verified callback, as the service sent it. */
@@ -32,14 +32,8 @@ export type CallbackRejectionReason =
   | 'bad_signature';
 
 /** Thrown by {@link verifyCallback}; `reason` is a stable code, `message` says what was wrong. */
-export class CallbackVerificationError extends Error {
+export class CallbackVerificationError extends ReasonedError<CallbackRejectionReason> {
   override name = 'CallbackVerificationError';
-  /** A stable code for the problem. */
-  readonly reason: CallbackRejectionReason;
-  constructor(reason: CallbackRejectionReason, message: string) {
-    super(message);
-    this.reason = reason;
-  }
 }
 
 /** Every field a callback carries, in the spec's order. */

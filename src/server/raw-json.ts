@@ -11,15 +11,19 @@
 /** Why a text could not be read as a JSON object. */
 export type RawJsonErrorReason = 'malformed_json' | 'not_an_object' | 'duplicate_member';
 
-/** Thrown when the text is not a JSON object whose members can be read one by one. */
-export class RawJsonError extends Error {
-  override name = 'RawJsonError';
+/** An error with a stable `reason` code beside its human `message` (the server kit's refusals). */
+export class ReasonedError<Reason extends string> extends Error {
   /** A stable code for the problem. */
-  readonly reason: RawJsonErrorReason;
-  constructor(reason: RawJsonErrorReason, message: string) {
+  readonly reason: Reason;
+  constructor(reason: Reason, message: string) {
     super(message);
     this.reason = reason;
   }
+}
+
+/** Thrown when the text is not a JSON object whose members can be read one by one. */
+export class RawJsonError extends ReasonedError<RawJsonErrorReason> {
+  override name = 'RawJsonError';
 }
 
 /** One top-level member of a JSON object. */
