@@ -30,4 +30,9 @@ export function elementOwnCode(): Promise<SizeResult>;
 export const LIT_ALONE_NAME: string;
 /** Lit's parts the element imports, bundled and minified like the CDN files: the floor under them. */
 export function litAlone(): Promise<SizeResult>;
+export const LOGIC_ALONE_NAME: string;
+/** Empties every string literal and template text of `code`, keeping the quotes and all else. */
+export function emptyStrings(code: string): Promise<string>;
+/** The element's own code with every string emptied: its logic alone. */
+export function ownLogicAlone(): Promise<SizeResult>;
 export function overBudget(results: readonly SizeResult[], budgets?: readonly SizeBudget[]): OverBudget[];
