@@ -31,14 +31,15 @@ export const BUDGETS = [
  * reload, so a reload during a booking cannot book twice; +120 bytes own code, +160 CDN (the CDN files
  * also became plain ASCII, 16 bytes) for relative URLs resolved against
  * the document's base URL, the language found across shadow roots, a redirecting proxy named in the
- * error instead of passing for a network failure, and an empty allowed-hosts refused before booking);
+ * error instead of passing for a network failure, and an empty allowed-hosts refused before booking;
+ * +20 bytes own code for a status or cancel answer about another booking named as such);
  * never to let a careless change through.
  * Once a file meets its budget, its ceiling is the budget.
  */
 export const CEILINGS = [
   { name: 'dist/cdn/wallet-pay-button.min.js', gzip: 14950 },
   { name: 'dist/cdn/wallet-pay-button.iife.min.js', gzip: 14990 },
-  { name: OWN_CODE_NAME, gzip: 9410 },
+  { name: OWN_CODE_NAME, gzip: 9430 },
 ];
 
 /** Sizes of one piece of code: raw, gzip level 9, brotli quality 11 (bytes). */

@@ -83,6 +83,12 @@ function missing(field: string): never {
   throw new BookingError('invalid-response', `The answer lacks a valid "${field}".`);
 }
 
+/** A status or cancel answer must be about the booking asked for: another booking's must never route the shopper. */
+function sameBooking(data: Json, asked: string): asserts data is Json & { booking_id: string } {
+  if (!nonEmptyString(data.booking_id)) missing('booking_id');
+  if (data.booking_id !== asked) throw new BookingError('invalid-response', `The answer is about booking "${data.booking_id}", not "${asked}".`);
+}
+
 /** Creates a client for one merchant proxy. Error messages are short and start with the operation. */
 export function createBookingClient(options: BookingClientOptions): BookingClient {
   const isOnline = options.isOnline ?? (() => true);
@@ -146,8 +152,7 @@ export function createBookingClient(options: BookingClientOptions): BookingClien
     },
     async status(request) {
       const data = await post('status', request, options.requestTimeoutMs);
-      // The answer must be about the booking asked for: another booking's status must never route the shopper.
-      if (data.booking_id !== request.booking_id) missing('booking_id');
+      sameBooking(data, request.booking_id);
       if (!nonEmptyString(data.correlation_id)) missing('correlation_id');
       if (!isPaymentStatus(data.status)) missing('status');
       const result: StatusResult = { booking_id: data.booking_id, correlation_id: data.correlation_id, status: data.status };
@@ -156,7 +161,7 @@ export function createBookingClient(options: BookingClientOptions): BookingClien
     },
     async cancel(request) {
       const data = await post('cancel', request, options.requestTimeoutMs);
-      if (data.booking_id !== request.booking_id) missing('booking_id');
+      sameBooking(data, request.booking_id);
       if (!isPaymentStatus(data.status)) missing('status');
       return { booking_id: data.booking_id, status: data.status };
     },

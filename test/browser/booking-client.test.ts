@@ -96,9 +96,11 @@ describe('booking client', () => {
   it("refuses a status or cancel answer about another booking than the one asked for", async () => {
     const ids = { booking_id: 'B1', correlation_id: 'C1' };
     const other = await failure(client(fakeFetch([ok({ booking_id: 'B2', correlation_id: 'C1', status: 'SUCCESS' })])).status(ids));
-    expect([other.kind, other.message]).to.deep.equal(['invalid-response', 'The answer lacks a valid "booking_id".']);
+    expect([other.kind, other.message]).to.deep.equal(['invalid-response', 'The answer is about booking "B2", not "B1".']);
     const cancelled = await failure(client(fakeFetch([ok({ booking_id: 'B2', status: 'CANCELED' })])).cancel(ids));
-    expect(cancelled.kind).to.equal('invalid-response');
+    expect([cancelled.kind, cancelled.message]).to.deep.equal(['invalid-response', 'The answer is about booking "B2", not "B1".']);
+    const none = await failure(client(fakeFetch([ok({ correlation_id: 'C1', status: 'SUCCESS' })])).status(ids));
+    expect(none.message).to.equal('The answer lacks a valid "booking_id".');
     expect((await client(fakeFetch([ok({ ...ids, status: 'SUCCESS' })])).status(ids)).status).to.equal('SUCCESS');
   });
 
