@@ -67,10 +67,16 @@ export function part<T extends Element = HTMLElement>(el: WalletPayButton, name:
 
 /**
  * Waits until the flow reaches a state, then until the element has rendered it. The wait is generous
- * (8 s, under the 10 s test timeout): three device profiles share two cores, and a loaded run once took
- * over 4 s to answer a loopback request.
+ * (8 s, under the 10 s test timeout): three device profiles share two cores. A timeout names the state
+ * the flow is in at that moment (a "stalled" there usually means a test's short stand-in for the five
+ * minutes ran out before a loaded run answered).
  */
 export async function reach(el: WalletPayButton, name: FlowStateName): Promise<void> {
-  await waitUntil(() => el.paymentState.name === name, `state ${name} not reached (now ${el.paymentState.name})`, { timeout: 8000 });
+  try {
+    await waitUntil(() => el.paymentState.name === name, undefined, { timeout: 8000 });
+  } catch {
+    // Named here, at the timeout: a message built for waitUntil would show the state at the call.
+    throw new Error(`state ${name} not reached within 8 s (now ${el.paymentState.name})`);
+  }
   await el.updateComplete;
 }
