@@ -8,7 +8,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright';
+import type { Browser, BrowserContext } from 'playwright';
 import { DIST, checkoutPage, launchBrowser, payButton, payOnProviderPage, resultPage, startMerchant, watchPage, type Merchant } from './support.js';
 
 /**
@@ -82,7 +82,8 @@ async function reportsUntil(done: (reports: unknown[]) => boolean): Promise<unkn
   return merchant.cspReports;
 }
 
-test('the whole desktop flow runs under the strict policy without a violation', async () => {
+/** A desktop context whose pages report every CSP violation (the `securitypolicyviolation` event) into `violations`. */
+async function violationWatchingContext(): Promise<{ context: BrowserContext; violations: Violation[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const violations: Violation[] = [];
   await context.exposeBinding('reportViolation', (_source, violation: Violation) => {
@@ -94,6 +95,11 @@ test('the whole desktop flow runs under the strict policy without a violation', 
       report({ documentURI: event.documentURI, violatedDirective: event.violatedDirective, blockedURI: event.blockedURI, sample: event.sample });
     });
   });
+  return { context, violations };
+}
+
+test('the whole desktop flow runs under the strict policy without a violation', async () => {
+  const { context, violations } = await violationWatchingContext();
   const page = await context.newPage();
   const watched = watchPage(page);
   try {
@@ -127,16 +133,7 @@ test('the whole desktop flow runs under the strict policy without a violation', 
 });
 
 test("two copies of Lit on a strict page (both CDN files) need only 'allow-duplicates' for the lit-html policy", async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const violations: string[] = [];
-  await context.exposeBinding('reportViolation', (_source, directive: string) => {
-    violations.push(directive);
-  });
-  await context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      (window as unknown as { reportViolation(directive: string): void }).reportViolation(event.violatedDirective);
-    });
-  });
+  const { context, violations } = await violationWatchingContext();
   const page = await context.newPage();
   const watched = watchPage(page);
   try {
@@ -144,7 +141,7 @@ test("two copies of Lit on a strict page (both CDN files) need only 'allow-dupli
     await page.waitForLoadState('load');
     await payButton(page).waitFor({ state: 'visible' });
     assert.equal(await page.evaluate(() => typeof (window as unknown as { WalletPayButton?: unknown }).WalletPayButton), 'object', 'the classic script ran too');
-    assert.deepEqual(violations, []);
+    assert.deepEqual(violations.map((violation) => violation.violatedDirective), []);
     assert.deepEqual(watched.errors, []);
   } finally {
     await context.close();
