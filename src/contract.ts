@@ -13,6 +13,9 @@ export const PAYMENT_STATUSES = ['BOOKED', 'SUCCESS', 'PENDING', 'FAILED', 'CANC
 /** A booking's status. */
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
+/** The spec's rule: when no final answer has come within five minutes of the booking, ask the status check. */
+export const STATUS_CHECK_AFTER_MS = 5 * 60 * 1000;
+
 /** Statuses that end a payment; the shopper is routed on these. */
 export const FINAL_STATUSES: readonly PaymentStatus[] = ['SUCCESS', 'FAILED', 'CANCELED', 'REVERTED'];
 

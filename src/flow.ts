@@ -2,7 +2,7 @@
  * The payment state machine, free of the DOM: the booking client, the navigator, the storage, the
  * clock and the page's visibility are all injected, so every path runs as plain functions in tests.
  */
-import { ALREADY_PROCESSED, isFinalStatus, type BookResult, type OrderReference, type PaymentStatus } from './contract.js';
+import { ALREADY_PROCESSED, STATUS_CHECK_AFTER_MS, isFinalStatus, type BookResult, type OrderReference, type PaymentStatus } from './contract.js';
 import { BookingError, type BookingClient, type BookingErrorKind } from './booking-client.js';
 import type { Environment } from './environment.js';
 import type { PageNavigator } from './navigator.js';
@@ -74,7 +74,7 @@ export interface FlowTimings {
 export const DEFAULT_TIMINGS: FlowTimings = {
   fallbackDelayMs: 1500,
   pollDelaysMs: [2000, 3000, 5000, 10000, 20000, 30000],
-  finalCheckAfterMs: 5 * 60 * 1000,
+  finalCheckAfterMs: STATUS_CHECK_AFTER_MS,
 };
 
 /** A clock with timers. */

@@ -9,6 +9,7 @@ import {
   HTTP_STATUS_OF_CODE,
   IDEMPOTENCY_HEADER,
   isFinalStatus,
+  STATUS_CHECK_AFTER_MS,
   type BookResult,
   type CancelResult,
   type Channel,
@@ -393,7 +394,7 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
     return { correlation_id: payload.correlation_id, status: payload.status };
   }
 
-  async function reconcile({ olderThanMs = 5 * 60 * 1000 }: ReconcileOptions = {}): Promise<ReconcileReport> {
+  async function reconcile({ olderThanMs = STATUS_CHECK_AFTER_MS }: ReconcileOptions = {}): Promise<ReconcileReport> {
     if (typeof store.listOpenBookings !== 'function') {
       throw new TypeError('reconcile() needs a store with listOpenBookings(createdBefore); add it to your PaymentStore.');
     }
