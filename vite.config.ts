@@ -36,7 +36,7 @@ function npmBuild(): UserConfig {
           index: 'src/index.ts',
           define: 'src/define.ts',
           react: 'src/react.ts',
-          'wallet-pay-button': 'src/wallet-pay-button.ts',
+          'wallet-pay-button': 'src/element/wallet-pay-button.ts',
           'server/index': 'src/server/index.ts',
           'server/node': 'src/server/node.ts',
           'sandbox/index': 'src/sandbox/index.ts',

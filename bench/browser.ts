@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { devices, type Browser, type BrowserContextOptions, type Page } from 'playwright';
 import { launchChromium } from '../scripts/chromium.mjs';
-import { listen } from '../test/node/server-helpers.js';
+import { listen } from '../test/node/server/helpers.js';
 import { ROOT, type BuiltPage } from './build.js';
 import { startMerchant, withPayRoutes, type Merchant } from './merchant.js';
 import type { BareChannel, RenderKind, RenderSample, TapSample } from './pages/entry.js';

@@ -4,7 +4,7 @@
  * Everything listens on 127.0.0.1; every loop has a fixed number of iterations, so it ends by itself.
  */
 import { createSignature, SIGNED_FIELDS } from '../src/server/index.js';
-import { listen } from '../test/node/server-helpers.js';
+import { listen } from '../test/node/server/helpers.js';
 import { BENCH_ACCESS_KEY, BENCH_AMOUNT, BENCH_PRODUCT_CODE, PAY_PATH, startMerchant, withPayRoutes, type Merchant } from './merchant.js';
 import { repeat, summarize, type Summary } from './stats.js';
 

@@ -1,5 +1,5 @@
 import '../src/define.js';
-import { detectEnvironment, isEnvironmentSetting } from '../src/environment.js';
+import { detectEnvironment, isEnvironmentSetting } from '../src/core/environment.js';
 import { CATALOG, findItem } from './catalog.js';
 import { followServerLog, log } from './log.js';
 

@@ -2,7 +2,7 @@
  * Registers `<wallet-pay-button>`. Safe to import twice (two bundles on one page): the tag is only
  * defined while it is free.
  */
-import { WalletPayButton } from './wallet-pay-button.js';
+import { WalletPayButton } from './element/wallet-pay-button.js';
 
 export { WalletPayButton };
 

@@ -20,7 +20,7 @@ import type {
   WalletPayPendingEvent,
   WalletPaySuccessEvent,
   WalletPayWebviewEvent,
-} from './events/index.js';
+} from './element/events/index.js';
 
 export { WalletPayButtonElement };
 

@@ -5,9 +5,9 @@
  */
 import { LitElement, css, html, type TemplateResult } from 'lit';
 import '../../src/define.js';
-import type { WalletPayNavigateEvent } from '../../src/events/navigate.js';
-import type { WalletPayErrorEvent } from '../../src/events/error.js';
-import { IDEMPOTENCY_HEADER, type BookRequest } from '../../src/contract.js';
+import type { WalletPayNavigateEvent } from '../../src/element/events/navigate.js';
+import type { WalletPayErrorEvent } from '../../src/element/events/error.js';
+import { IDEMPOTENCY_HEADER, type BookRequest } from '../../src/protocol/contract.js';
 
 /** The baseline: the least a Lit button element can be (a styled native button and a slot). */
 class BenchMinimalButton extends LitElement {

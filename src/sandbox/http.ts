@@ -5,8 +5,8 @@
  * booking rules live in `service.ts`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CODES, HTTP_STATUS_OF_CODE, type ResponseCode } from '../contract.js';
-import { verifySignature } from '../server/signature.js';
+import { CODES, HTTP_STATUS_OF_CODE, type ResponseCode } from '../protocol/contract.js';
+import { verifySignature, WEB_PAYMENT_SIGNED_FIELDS } from '../protocol/signature.js';
 import type { ActionResult, Operation, SandboxBooking, SandboxService } from './service.js';
 import { closedPage, messagePage, paymentPage, type PageKind } from './pages.js';
 
@@ -14,7 +14,6 @@ import { closedPage, messagePage, paymentPage, type PageKind } from './pages.js'
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /** Fields the web payment page's form POST signs (no API operation accepts this set). */
-export const WEB_PAYMENT_SIGNED_FIELDS = 'booking_id,correlation_id';
 
 // Past this the connection is dropped instead of drained: nobody legitimately sends it.
 const DRAIN_LIMIT_BYTES = 8 * 1024 * 1024;

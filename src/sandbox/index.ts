@@ -11,7 +11,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createSignature, SIGNED_FIELDS } from '../server/signature.js';
+import { createSignature, SIGNED_FIELDS } from '../protocol/signature.js';
 import { CallbackDispatcher, type CallbackAttempt, type RetryPolicy } from './callbacks.js';
 import { createLinksHandler, createServiceHandler, type HttpContext } from './http.js';
 import { SandboxService, type SandboxBooking } from './service.js';
@@ -19,7 +19,8 @@ import { SandboxService, type SandboxBooking } from './service.js';
 export type { CallbackAttempt, RetryPolicy } from './callbacks.js';
 export type { SandboxBooking, StatusChange, PaymentMethod } from './service.js';
 export { FAILING_MPIN, LIMITS, PAYMENT_METHODS, formatTimestamp } from './service.js';
-export { MAX_BODY_BYTES, WEB_PAYMENT_SIGNED_FIELDS } from './http.js';
+export { MAX_BODY_BYTES } from './http.js';
+export { WEB_PAYMENT_SIGNED_FIELDS } from '../protocol/signature.js';
 
 /** Options of `startSandbox`. */
 export interface SandboxOptions {

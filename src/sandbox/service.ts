@@ -13,9 +13,10 @@ import {
   type PaymentStatus,
   type ResponseCode,
   type SuccessEnvelope,
-} from '../contract.js';
-import { SIGNED_FIELDS, verifyMessage, signatureMessage } from '../server/signature.js';
-import { RawJsonError, readRawJsonObject } from '../server/raw-json.js';
+} from '../protocol/contract.js';
+import { SIGNED_FIELDS, verifyMessage, signatureMessage } from '../protocol/signature.js';
+import { RawJsonError, readRawJsonObject } from '../protocol/raw-json.js';
+import { describeValue } from '../protocol/values.js';
 
 /** The three API operations. */
 export type Operation = 'book' | 'status' | 'cancel';
@@ -152,17 +153,12 @@ function invalid(message: string): never {
 
 function requireString(body: Record<string, unknown>, name: string, maxLength: number = LIMITS.maxIdLength): string {
   const value = body[name];
-  if (typeof value !== 'string') invalid(`Field "${name}" must be a string; got ${describe(value)}.`);
+  if (typeof value !== 'string') invalid(`Field "${name}" must be a string; got ${describeValue(value)}.`);
   if (value.length === 0) invalid(`Field "${name}" is empty.`);
   if (value.length > maxLength) invalid(`Field "${name}" is longer than ${maxLength} characters.`);
   return value;
 }
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value;
-}
 
 function requireUrl(body: Record<string, unknown>, name: string): string {
   const value = requireString(body, name, LIMITS.maxUrlLength);
@@ -182,7 +178,7 @@ function requireUrl(body: Record<string, unknown>, name: string): string {
 function requireProperties(body: Record<string, unknown>): Record<string, string> {
   const value = body['properties'];
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    invalid(`Field "properties" must be an object; got ${describe(value)}.`);
+    invalid(`Field "properties" must be an object; got ${describeValue(value)}.`);
   }
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length > LIMITS.maxProperties) invalid(`Field "properties" has more than ${LIMITS.maxProperties} keys.`);
@@ -191,7 +187,7 @@ function requireProperties(body: Record<string, unknown>): Record<string, string
     if (!SNAKE_CASE.test(key) || key.length > LIMITS.maxPropertyKeyLength) {
       invalid(`Key "${key}" of "properties" must be snake_case (a-z, 0-9, _) of at most ${LIMITS.maxPropertyKeyLength} characters.`);
     }
-    if (typeof item !== 'string') invalid(`Value of properties.${key} must be a string; got ${describe(item)}.`);
+    if (typeof item !== 'string') invalid(`Value of properties.${key} must be a string; got ${describeValue(item)}.`);
     if (item.length > LIMITS.maxPropertyValueLength) {
       invalid(`Value of properties.${key} is longer than ${LIMITS.maxPropertyValueLength} characters.`);
     }
@@ -236,8 +232,8 @@ export class SandboxService {
       const productCode = requireString(body, 'product_code');
       const signedFieldNames = body['signed_field_names'];
       const signature = body['signature'];
-      if (typeof signedFieldNames !== 'string') invalid(`Field "signed_field_names" must be a string; got ${describe(signedFieldNames)}.`);
-      if (typeof signature !== 'string') invalid(`Field "signature" must be a string; got ${describe(signature)}.`);
+      if (typeof signedFieldNames !== 'string') invalid(`Field "signed_field_names" must be a string; got ${describeValue(signedFieldNames)}.`);
+      if (typeof signature !== 'string') invalid(`Field "signature" must be a string; got ${describeValue(signature)}.`);
       if (operation === 'book') {
         const fields = this.bookFields(body, rawMembers);
         await this.authenticate(operation, body, rawMembers, productCode);
@@ -262,7 +258,7 @@ export class SandboxService {
       invalid('The request body is not valid JSON.');
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      invalid(`The request body must be a JSON object; got ${describe(body)}.`);
+      invalid(`The request body must be a JSON object; got ${describeValue(body)}.`);
     }
     let rawMembers: Map<string, string>;
     try {
@@ -284,7 +280,7 @@ export class SandboxService {
 
   private bookFields(body: Record<string, unknown>, rawMembers: Map<string, string>): BookFields {
     const amount = body['amount'];
-    if (typeof amount !== 'number') invalid(`Field "amount" must be a number; got ${describe(amount)}.`);
+    if (typeof amount !== 'number') invalid(`Field "amount" must be a number; got ${describeValue(amount)}.`);
     const amountText = rawMembers.get('amount') ?? '';
     if (!AMOUNT_TEXT.test(amountText) || amount <= 0 || amount > LIMITS.maxAmount) {
       invalid(`Field "amount" must be a positive number of at most ${LIMITS.maxAmount} with at most two decimals; got ${amountText}.`);

@@ -1,9 +1,10 @@
 /**
  * Verification of the service's payment-status callback from its raw body text.
  */
-import { isPaymentStatus, PAYMENT_STATUSES, type PaymentStatus } from '../contract.js';
-import { RawJsonError, ReasonedError, readRawJsonObject } from './raw-json.js';
-import { SIGNED_FIELDS, verifyMessage } from './signature.js';
+import { isPaymentStatus, PAYMENT_STATUSES, type PaymentStatus } from '../protocol/contract.js';
+import { RawJsonError, ReasonedError, readRawJsonObject } from '../protocol/raw-json.js';
+import { SIGNED_FIELDS, verifyMessage } from '../protocol/signature.js';
+import { describeValue } from '../protocol/values.js';
 
 /** A verified callback, as the service sent it. */
 export interface CallbackPayload {
@@ -89,7 +90,7 @@ export async function verifyCallback(rawBody: string, accessKey: string): Promis
     if (typeof value !== 'string' || value.length === 0) {
       throw new CallbackVerificationError(
         'invalid_field',
-        `Callback refused: "${name}" must be a non-empty string; got ${describe(value)}.`,
+        `Callback refused: "${name}" must be a non-empty string; got ${describeValue(value)}.`,
       );
     }
   }
@@ -97,7 +98,7 @@ export async function verifyCallback(rawBody: string, accessKey: string): Promis
   if (typeof amount.value !== 'number') {
     throw new CallbackVerificationError(
       'invalid_field',
-      `Callback refused: "amount" must be a JSON number; got ${describe(amount.value)}.`,
+      `Callback refused: "amount" must be a JSON number; got ${describeValue(amount.value)}.`,
     );
   }
   const value = (name: string) => members.get(name)?.value as string;
@@ -139,9 +140,3 @@ export async function verifyCallback(rawBody: string, accessKey: string): Promis
   };
 }
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return value.length === 0 ? 'an empty string' : 'a string';
-  return typeof value;
-}

@@ -20,14 +20,14 @@ import {
   type StatusResult,
   type SuccessEnvelope,
   type WebPaymentInstruction,
-} from '../contract.js';
+} from '../protocol/contract.js';
 import { CallbackVerificationError, verifyCallback } from './callback.js';
 import { createServiceClient, ServiceError, type ServiceClient, type ServiceStatus } from './service-client.js';
-import { createSignature } from './signature.js';
+import { createSignature, WEB_PAYMENT_SIGNED_FIELDS } from '../protocol/signature.js';
+import { describeValue, isRecord } from '../protocol/values.js';
 import { createMemoryStore, type PaymentStore, type StoredBooking } from './store.js';
 
 /** The fields the web-payment form signs: a set no API operation accepts, so it cannot be replayed there. */
-export const WEB_PAYMENT_SIGNED_FIELDS = 'booking_id,correlation_id';
 
 /** What the merchant's order lookup returns for a payable order. */
 export interface OrderDetails {
@@ -212,7 +212,7 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
     if (body.channel !== 'app' && body.channel !== 'web') {
       throw new Refusal(CODES.INVALID_REQUEST, `"channel" must be "app" or "web"; got ${describeValue(body.channel)}.`);
     }
-    if (!isPlainObject(body.order)) {
+    if (!isRecord(body.order)) {
       throw new Refusal(CODES.INVALID_REQUEST, `"order" must be an object, e.g. {"id":"A-1001"}; got ${describeValue(body.order)}.`);
     }
     const channel: Channel = body.channel;
@@ -551,7 +551,7 @@ function parseObject(text: string, fields: readonly string[]): Record<string, un
   } catch {
     throw new Refusal(CODES.INVALID_REQUEST, 'The body is not valid JSON.');
   }
-  if (!isPlainObject(value)) {
+  if (!isRecord(value)) {
     throw new Refusal(CODES.INVALID_REQUEST, `The body must be a JSON object with ${fields.join(' and ')}; got ${describeValue(value)}.`);
   }
   const missing = fields.filter((name) => !(name in value));
@@ -566,22 +566,11 @@ function parseObject(text: string, fields: readonly string[]): Record<string, un
   return value;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (typeof value === 'object') return 'an object';
-  return typeof value === 'number' || typeof value === 'boolean' ? `${typeof value} ${String(value)}` : typeof value;
-}
 
 /** Object keys sorted at every depth, so two spellings of one order give one fingerprint. */
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
-  if (isPlainObject(value)) {
+  if (isRecord(value)) {
     return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical(value[key])]));
   }
   return value;

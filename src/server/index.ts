@@ -4,7 +4,20 @@
  * Web APIs only, so it runs in Node 20 and edge runtimes; the `node:http` adapter (`toNodeListener`)
  * lives in `./node.ts`, outside this entry, so an edge bundle never pulls in Node modules.
  */
-export * from './signature.js';
+export {
+  createSignature,
+  verifySignature,
+  verifyMessage,
+  signatureMessage,
+  SignatureInputError,
+  SIGNED_FIELDS,
+  WEB_PAYMENT_SIGNED_FIELDS,
+  parseSignedFieldNames,
+  formatSignedValue,
+  signMessage,
+  type SignedValue,
+  type SignedPayload,
+} from '../protocol/signature.js';
 export {
   verifyCallback,
   CallbackVerificationError,
@@ -12,7 +25,7 @@ export {
   type CallbackPayload,
   type CallbackRejectionReason,
 } from './callback.js';
-export { readRawJsonObject, RawJsonError, type RawJsonMember, type RawJsonErrorReason } from './raw-json.js';
+export { readRawJsonObject, RawJsonError, type RawJsonMember, type RawJsonErrorReason } from '../protocol/raw-json.js';
 export {
   createServiceClient,
   ServiceError,
@@ -27,7 +40,6 @@ export {
 export {
   createPaymentHandler,
   transactionUuid,
-  WEB_PAYMENT_SIGNED_FIELDS,
   type PaymentHandler,
   type PaymentHandlerOptions,
   type ReconcileOptions,

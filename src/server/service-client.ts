@@ -3,8 +3,9 @@
  * request with the spec's field list, POSTs JSON, and turns every answer into typed data or a
  * {@link ServiceError}. Web APIs only (fetch, AbortController), so it runs in Node 20 and edge runtimes.
  */
-import { CODES, isPaymentStatus, type PaymentStatus } from '../contract.js';
-import { createSignature, SIGNED_FIELDS } from './signature.js';
+import { CODES, isPaymentStatus, type PaymentStatus } from '../protocol/contract.js';
+import { createSignature, SIGNED_FIELDS } from '../protocol/signature.js';
+import { isRecord } from '../protocol/values.js';
 
 /** Options of {@link createServiceClient}. */
 export interface ServiceClientOptions {
@@ -254,6 +255,3 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

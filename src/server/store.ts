@@ -3,7 +3,7 @@
  * which final results it has handed to the merchant. The in-memory default suits one process; a
  * merchant with several processes passes a store backed by a shared database.
  */
-import { FINAL_STATUSES as FINAL, type Channel, type OrderReference, type PaymentStatus } from '../contract.js';
+import { FINAL_STATUSES as FINAL, type Channel, type OrderReference, type PaymentStatus } from '../protocol/contract.js';
 
 /** A booking the handler made. */
 export interface StoredBooking {

@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright';
-import type { WalletPayNavigateEventDetail } from '../../src/events/navigate.js';
-import { STRINGS_NE } from '../../src/strings.js';
+import type { WalletPayNavigateEventDetail } from '../../src/element/events/navigate.js';
+import { STRINGS_NE } from '../../src/element/strings.js';
 import { DIST, ROOT, checkoutPage, launchBrowser, payButton, startMerchant, watchPage, type Merchant } from './support.js';
 
 const ESM = '/dist/cdn/wallet-pay-button.min.js';

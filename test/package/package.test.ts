@@ -200,11 +200,11 @@ interface ManifestDeclaration {
  * `static properties`, whichever the source uses).
  */
 async function declaredByElement() {
-  const source = readFileSync(join(ROOT, 'src/wallet-pay-button.ts'), 'utf8');
+  const source = readFileSync(join(ROOT, 'src/element/wallet-pay-button.ts'), 'utf8');
   const tag = (name: string) => [...source.matchAll(new RegExp(`@${name}\\s+([\\w-]*)`, 'g'))].map((match) => match[1] ?? '');
   // `@slot - text` is the default slot, named '' in the manifest.
   const slots = tag('slot').map((name) => (name === '-' ? '' : name));
-  const { WalletPayButton } = await import('../../src/wallet-pay-button.js');
+  const { WalletPayButton } = await import('../../src/element/wallet-pay-button.js');
   const attributes = (WalletPayButton as unknown as { observedAttributes: string[] }).observedAttributes;
   const properties = [...WalletPayButton.elementProperties.keys()].map(String);
   return { events: tag('fires'), parts: tag('csspart'), cssProps: tag('cssprop'), slots, attributes, properties };

@@ -1,8 +1,8 @@
 /** Helpers for the element tests: mounting against a proxy scenario and reading the shadow DOM. */
 import { fixture, html, waitUntil } from '@open-wc/testing';
 import '../../src/define.js';
-import type { WalletPayButton } from '../../src/wallet-pay-button.js';
-import type { FlowStateName, FlowTimings } from '../../src/flow.js';
+import type { WalletPayButton } from '../../src/element/wallet-pay-button.js';
+import type { FlowStateName, FlowTimings } from '../../src/core/flow.js';
 import { recordingNavigator, type Scenario } from './proxy.js';
 
 /** Short delays so the element tests run in milliseconds. */

@@ -1,5 +1,5 @@
 /** A hand-written fake clock for unit tests of the flow: timers run only when the test advances time. */
-import type { Clock } from '../../src/flow.js';
+import type { Clock } from '../../src/core/flow.js';
 
 interface Task {
   id: number;

@@ -1,5 +1,5 @@
 /** Browser-side helpers for the scripted merchant proxy (test/support/proxy-middleware.mjs). */
-import type { PageNavigator } from '../../src/navigator.js';
+import type { PageNavigator } from '../../src/core/navigator.js';
 
 /** One scripted answer. */
 export interface Step {

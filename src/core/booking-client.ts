@@ -1,0 +1,200 @@
+/**
+ * Talks to the merchant's proxy (`{endpoint}/book|status|cancel`) with an injected `fetch`, so it runs
+ * anywhere and is tested as plain functions. Every failure becomes one typed {@link BookingError}.
+ */
+import {
+  IDEMPOTENCY_HEADER,
+  isPaymentStatus,
+  type BookRequest,
+  type BookResult,
+  type CancelRequest,
+  type CancelResult,
+  type FailureEnvelope,
+  type StatusRequest,
+  type StatusResult,
+  type WebPaymentInstruction,
+} from '../protocol/contract.js';
+import { isRecord } from '../protocol/values.js';
+
+/** What went wrong with a request to the merchant's proxy. */
+export type BookingErrorKind =
+  | 'timeout'
+  | 'network'
+  | 'offline'
+  | 'http'
+  | 'invalid-json'
+  | 'invalid-response';
+
+/** A failed request to the merchant's proxy. */
+export class BookingError extends Error {
+  override readonly name = 'BookingError';
+  constructor(
+    /** The kind of failure; the element picks its message from it. */
+    readonly kind: BookingErrorKind,
+    message: string,
+    /** HTTP status, when an answer arrived. */
+    readonly status?: number,
+    /** The failure envelope's `code`, when the answer carried one (e.g. `IP-410`). */
+    readonly code?: string,
+    /** The failure envelope's `error_message`, for logs: never shown to the shopper as-is. */
+    readonly serverMessage?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The `fetch` shape the client needs. */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Options of {@link createBookingClient}. */
+export interface BookingClientOptions {
+  /** Base URL of the merchant's proxy (absolute). */
+  endpoint: string | URL;
+  /** The `fetch` to use; injected so tests and non-browser hosts choose. */
+  fetch: FetchLike;
+  /** Timeout of a book request, in ms (the app channel needs well under 5 s). */
+  bookTimeoutMs: number;
+  /** Timeout of status and cancel requests, in ms. */
+  requestTimeoutMs: number;
+  /** Reports whether the device is online (e.g. `() => navigator.onLine`); online when absent. */
+  isOnline?: () => boolean;
+}
+
+/** The three operations of the contract. */
+export interface BookingClient {
+  /** Books a payment; `idempotencyKey` is the attempt's key, the same on a retry. */
+  book(request: BookRequest, idempotencyKey: string): Promise<BookResult>;
+  /** Asks the status of a booking. */
+  status(request: StatusRequest): Promise<StatusResult>;
+  /** Cancels a booking; a refusal because it is already processed throws with code `IP-410`. */
+  cancel(request: CancelRequest): Promise<CancelResult>;
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = isRecord as (value: unknown) => value is Json;
+
+function nonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0;
+}
+
+function missing(field: string): never {
+  throw new BookingError('invalid-response', `The answer lacks a valid "${field}".`);
+}
+
+/** A status or cancel answer must be about the booking asked for: another booking's must never route the shopper. */
+function sameBooking(data: Json, asked: string): asserts data is Json & { booking_id: string } {
+  if (!nonEmptyString(data.booking_id)) missing('booking_id');
+  if (data.booking_id !== asked) throw new BookingError('invalid-response', `The answer is about booking "${data.booking_id}", not "${asked}".`);
+}
+
+/** Creates a client for one merchant proxy. Error messages are short and start with the operation. */
+export function createBookingClient(options: BookingClientOptions): BookingClient {
+  const isOnline = options.isOnline ?? (() => true);
+
+  async function post(operation: string, body: unknown, timeoutMs: number, headers?: Record<string, string>): Promise<Json> {
+    const error = (kind: BookingErrorKind, message: string, status?: number, code?: string, serverMessage?: string) =>
+      new BookingError(kind, `${operation}: ${message}`, status, code, serverMessage);
+    const offline = () => error('offline', 'the device is offline');
+    if (!isOnline()) throw offline();
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    // Joined onto the endpoint's own path, so a proxy mounted under a prefix keeps it.
+    const url = new URL(options.endpoint);
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/${operation}`;
+    let response: Response | undefined;
+    let text: string;
+    try {
+      response = await options.fetch(url.href, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers },
+        body: JSON.stringify(body),
+        signal: controller.signal,
+        // A booking must never be served from a cache or follow a redirect; a redirect is answered
+        // as such (below), so a login wall or a trailing-slash rule in front of the proxy is named.
+        cache: 'no-store',
+        redirect: 'manual',
+      });
+      text = await response.text();
+    } catch (cause) {
+      if (controller.signal.aborted) throw error('timeout', `no answer within ${timeoutMs} ms`);
+      if (response) throw error('network', 'the answer was cut off');
+      if (!isOnline()) throw offline();
+      throw error('network', `the request failed: ${String(cause)}`);
+    } finally {
+      clearTimeout(timer);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // `undefined` is never a JSON value: it marks a body that is not JSON.
+    }
+    const status = response.status;
+    if (!response.ok) {
+      const envelope = (isObject(parsed) ? parsed : {}) as Partial<FailureEnvelope>;
+      const code = nonEmptyString(envelope.code) ? envelope.code : undefined;
+      const detail = typeof envelope.error_message === 'string' ? envelope.error_message : undefined;
+      throw response.type === 'opaqueredirect'
+        ? error('http', 'the proxy answered with a redirect (never followed)', status)
+        : error('http', `HTTP ${status}${code ? ` (${code})` : ''}`, status, code, detail);
+    }
+    if (parsed === undefined) throw error('invalid-json', 'the answer is not JSON', status);
+    if (!isObject(parsed) || !isObject(parsed.data)) missing('data');
+    return parsed.data;
+  }
+
+  return {
+    async book(request, idempotencyKey) {
+      const data = await post('book', request, options.bookTimeoutMs, { [IDEMPOTENCY_HEADER]: idempotencyKey });
+      return parseBookResult(data, request.channel);
+    },
+    async status(request) {
+      const data = await post('status', request, options.requestTimeoutMs);
+      sameBooking(data, request.booking_id);
+      if (!nonEmptyString(data.correlation_id)) missing('correlation_id');
+      if (!isPaymentStatus(data.status)) missing('status');
+      const result: StatusResult = { booking_id: data.booking_id, correlation_id: data.correlation_id, status: data.status };
+      if (typeof data.updated_at === 'string') result.updated_at = data.updated_at;
+      return result;
+    },
+    async cancel(request) {
+      const data = await post('cancel', request, options.requestTimeoutMs);
+      sameBooking(data, request.booking_id);
+      if (!isPaymentStatus(data.status)) missing('status');
+      return { booking_id: data.booking_id, status: data.status };
+    },
+  };
+}
+
+/** Validates a book answer's `data` for the channel that was asked for. */
+export function parseBookResult(data: Json, channel: BookRequest['channel']): BookResult {
+  if (!nonEmptyString(data.booking_id)) missing('booking_id');
+  if (!nonEmptyString(data.correlation_id)) missing('correlation_id');
+  if (data.channel !== undefined && data.channel !== channel) missing('channel');
+  const result: BookResult = { booking_id: data.booking_id, correlation_id: data.correlation_id, channel };
+  if (channel === 'app') {
+    if (!nonEmptyString(data.deeplink)) missing('deeplink');
+    result.deeplink = data.deeplink;
+  } else {
+    result.web_payment = parseWebPayment(data.web_payment);
+  }
+  return result;
+}
+
+function parseWebPayment(value: unknown): WebPaymentInstruction {
+  if (!isObject(value)) missing('web_payment');
+  if (!nonEmptyString(value.url)) missing('web_payment.url');
+  if (value.method !== 'GET' && value.method !== 'POST') missing('web_payment.method');
+  const instruction: WebPaymentInstruction = { url: value.url, method: value.method };
+  if (value.fields !== undefined) {
+    if (!isObject(value.fields)) missing('web_payment.fields');
+    const fields: Record<string, string> = {};
+    for (const [name, field] of Object.entries(value.fields)) {
+      if (typeof field !== 'string') missing(`web_payment.fields.${name}`);
+      fields[name] = field;
+    }
+    instruction.fields = fields;
+  }
+  return instruction;
+}

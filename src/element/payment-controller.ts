@@ -1,0 +1,111 @@
+/**
+ * Connects a {@link PaymentFlow} to the page's lifecycle: the way back from the app or the provider's
+ * page (`pageshow` from the back/forward cache, the page becoming visible again, a fresh load with a
+ * kept booking). No `unload` listener: it would keep the page out of the back/forward cache.
+ *
+ * The flow is built lazily, on the first press or when a kept booking is found on connect: most
+ * buttons on a page are never pressed, and their elements then cost no flow, no storage read and no
+ * page listener.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { IDLE_STATE, PaymentFlow, DEFAULT_TIMINGS, type FlowConfig, type FlowState, type FlowTimings } from '../core/flow.js';
+import { createBrowserNavigator, type PageNavigator } from '../core/navigator.js';
+import { createBookingStore, hasKeptBooking, sessionStorageOf } from '../core/session-store.js';
+import { WalletPayBookedEvent } from './events/booked.js';
+import { WalletPayNavigateEvent } from './events/navigate.js';
+import { WalletPayWebviewEvent } from './events/webview.js';
+import { WalletPayPendingEvent } from './events/pending.js';
+import { WalletPaySuccessEvent } from './events/success.js';
+import { WalletPayFailureEvent } from './events/failure.js';
+import { WalletPayCancelEvent } from './events/cancel.js';
+import { WalletPayErrorEvent } from './events/error.js';
+
+/** What the controller needs from its element. */
+export interface PaymentHost extends ReactiveControllerHost, HTMLElement {
+  /** The payment settings, read when the shopper acts. */
+  flowConfig(): FlowConfig;
+  /** A replacement navigator (tests, hosts with their own router); the browser's when unset. */
+  navigation?: PageNavigator | null;
+  /** Overrides of the flow's delays. */
+  timings?: Partial<FlowTimings>;
+}
+
+/** The DOM event class of each flow event. */
+const EVENTS = {
+  booked: WalletPayBookedEvent,
+  navigate: WalletPayNavigateEvent,
+  webview: WalletPayWebviewEvent,
+  pending: WalletPayPendingEvent,
+  success: WalletPaySuccessEvent,
+  failure: WalletPayFailureEvent,
+  cancel: WalletPayCancelEvent,
+  error: WalletPayErrorEvent,
+};
+
+/** Runs one element's payment flow and keeps it in step with the page. */
+export class PaymentController implements ReactiveController {
+  #flow: PaymentFlow | null = null;
+  readonly #host: PaymentHost;
+
+  constructor(host: PaymentHost) {
+    this.#host = host;
+    host.addController(this);
+  }
+
+  /** The flow, built on first use; the element calls its actions. */
+  get flow(): PaymentFlow {
+    if (this.#flow) return this.#flow;
+    const host = this.#host;
+    const win = () => host.ownerDocument.defaultView!;
+    let browserNavigator: PageNavigator | undefined;
+    this.#flow = new PaymentFlow({
+      config: () => host.flowConfig(),
+      navigator: () => host.navigation ?? (browserNavigator ??= createBrowserNavigator(win())),
+      store: createBookingStore(sessionStorageOf(this.#host.ownerDocument.defaultView)),
+      clock: {
+        now: () => Date.now(),
+        setTimeout: (callback, ms) => win().setTimeout(callback, ms),
+        clearTimeout: (handle) => win().clearTimeout(handle as number),
+      },
+      isVisible: () => host.ownerDocument.visibilityState === 'visible',
+      newKey: () => win().crypto.randomUUID(),
+      timings: () => ({ ...DEFAULT_TIMINGS, ...host.timings }),
+      emit: ({ type, ...detail }) => host.dispatchEvent(new EVENTS[type](detail as never)),
+      onChange: () => host.requestUpdate(),
+    });
+    if (host.isConnected) this.#listen(true);
+    return this.#flow;
+  }
+
+  /** The flow's state, for rendering. */
+  get state(): FlowState {
+    return this.#flow?.state ?? IDLE_STATE;
+  }
+
+  hostConnected(): void {
+    if (this.#flow) this.#listen(true);
+    else if (!hasKeptBooking(sessionStorageOf(this.#host.ownerDocument.defaultView))) return;
+    // A fresh load (or a re-attach) with a kept booking: ask where the payment stands, once the
+    // properties set right after the element was attached are in.
+    queueMicrotask(() => {
+      if (this.#host.isConnected) this.flow.resume();
+    });
+  }
+
+  hostDisconnected(): void {
+    this.#listen(false);
+    this.#flow?.dispose();
+  }
+
+  #listen(on: boolean): void {
+    const doc = this.#host.ownerDocument;
+    const method = on ? 'addEventListener' : 'removeEventListener';
+    doc[method]('visibilitychange', this);
+    doc.defaultView?.[method]('pageshow', this);
+  }
+
+  /** The page came back: restored from the back/forward cache, or visible again. */
+  handleEvent(event: Event): void {
+    if ((event as PageTransitionEvent).persisted ?? this.#host.ownerDocument.visibilityState === 'visible') this.flow.resume();
+  }
+}

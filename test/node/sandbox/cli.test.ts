@@ -1,0 +1,152 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { CommandLineError, parseCommandLine, USAGE } from '../../../src/sandbox/command.js';
+
+const CLI = fileURLToPath(new URL('../../../src/sandbox/cli.ts', import.meta.url));
+
+function run(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  return {
+    child,
+    exited,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    /** Resolves once stdout contains `text`. */
+    waitFor: (text: string) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (stdout.includes(text)) {
+            child.stdout.off('data', check);
+            resolve();
+          }
+        };
+        child.stdout.on('data', check);
+        void exited.then((code) => reject(new Error(`exited with ${code} before "${text}": ${stderr}`)));
+        check();
+      }),
+  };
+}
+
+describe('parseCommandLine', () => {
+  test('documented defaults', () => {
+    assert.deepEqual(parseCommandLine([]), {
+      help: false,
+      options: {
+        host: '127.0.0.1',
+        port: 4010,
+        linksPort: 4011,
+        accessKey: 'sandbox-access-key',
+        productCode: ['SANDBOX'],
+        callbackRetry: { attempts: 5, baseDelayMs: 1000 },
+      },
+    });
+  });
+
+  test('reads every flag, repeated product codes included', () => {
+    const parsed = parseCommandLine([
+      '--port', '5000', '--links-port', '5001', '--access-key', 'k1', '--product-code', 'A', '--product-code', 'B',
+      '--booking-ttl', '30', '--callback-attempts', '3', '--callback-delay', '250', '--host', '0.0.0.0',
+    ]);
+    assert.deepEqual(parsed, {
+      help: false,
+      options: {
+        host: '0.0.0.0',
+        port: 5000,
+        linksPort: 5001,
+        accessKey: 'k1',
+        productCode: ['A', 'B'],
+        bookingTtlMs: 30_000,
+        callbackRetry: { attempts: 3, baseDelayMs: 250 },
+      },
+    });
+  });
+
+  test('--help and -h', () => {
+    assert.deepEqual(parseCommandLine(['--help']), { help: true });
+    assert.deepEqual(parseCommandLine(['-h']), { help: true });
+  });
+
+  const bad: Array<[string[], RegExp]> = [
+    [['--port', 'abc'], /--port must be a whole number from 0 to 65535; got "abc"/],
+    [['--port', '70000'], /--port must be/],
+    [['--port', '-1'], /--port/],
+    [['--links-port', '1.5'], /--links-port must be/],
+    [['--port', '4500', '--links-port', '4500'], /must differ/],
+    [['--access-key', ''], /--access-key must not be empty/],
+    [['--product-code', 'has space'], /--product-code must be/],
+    [['--booking-ttl', '0'], /--booking-ttl must be/],
+    [['--callback-attempts', '0'], /--callback-attempts must be/],
+    [['--bogus'], /Unknown option '--bogus'/],
+    [['--port'], /argument missing|--port/],
+    [['stray'], /positional|stray/],
+  ];
+  for (const [args, message] of bad) {
+    test(`refuses ${args.join(' ') || '(nothing)'}`, () => {
+      assert.throws(() => parseCommandLine(args), (error: unknown) => error instanceof CommandLineError && message.test(error.message));
+    });
+  }
+});
+
+describe('wallet-pay-sandbox command', () => {
+  test('starts, prints its URLs, serves the API with the given key and product, stops on SIGTERM', async () => {
+    const cli = run(['--port', '0', '--links-port', '0', '--access-key', 'cli-key', '--product-code', 'CLI01']);
+    await cli.waitFor('Press Ctrl+C');
+    const baseUrl = /serviceUrl:\s+(http:\/\/127\.0\.0\.1:\d+)\s/.exec(cli.stdout())![1]!;
+    assert.match(cli.stdout(), /links \(links_url\):\s+http:\/\/127\.0\.0\.1:\d+\/pay\/\{booking_id\}/);
+    assert.match(cli.stdout(), /web payment page:\s+http:\/\/127\.0\.0\.1:\d+\/web\/pay/);
+    assert.ok(!cli.stdout().includes('cli-key'), 'a given access key is not echoed');
+    const sign = (m: string) => createHmac('sha256', 'cli-key').update(m).digest('base64');
+    const response = await fetch(`${baseUrl}/api/client/intent/payment/book`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        product_code: 'CLI01',
+        amount: 10,
+        transaction_uuid: 'cli-1',
+        signed_field_names: 'product_code,amount,transaction_uuid',
+        signature: sign('product_code=CLI01,amount=10,transaction_uuid=cli-1'),
+        callback_url: 'https://shop.example/cb',
+        redirect_url: 'https://shop.example/r',
+        properties: {},
+      }),
+    });
+    assert.equal(response.status, 200);
+    assert.equal(((await response.json()) as { code: string }).code, 'IP-201');
+    await cli.waitFor('/book -> 200');
+    cli.child.kill('SIGTERM');
+    assert.equal(await cli.exited, 0);
+  });
+
+  test('--help prints the usage and exits 0', async () => {
+    const cli = run(['--help']);
+    assert.equal(await cli.exited, 0);
+    assert.equal(cli.stdout().trim(), USAGE.trim());
+    assert.match(cli.stdout(), /--port <n>.*default 4010/);
+  });
+
+  test('a bad flag value exits 2 with a clear message', async () => {
+    const cli = run(['--port', 'eighty']);
+    assert.equal(await cli.exited, 2);
+    assert.match(cli.stderr(), /wallet-pay-sandbox: --port must be a whole number from 0 to 65535; got "eighty"/);
+  });
+
+  test('a port in use exits 1 and says so', async () => {
+    const first = run(['--port', '0', '--links-port', '0']);
+    await first.waitFor('Press Ctrl+C');
+    const port = /serviceUrl:\s+http:\/\/127\.0\.0\.1:(\d+)\s/.exec(first.stdout())![1]!;
+    const second = run(['--port', port, '--links-port', '0']);
+    assert.equal(await second.exited, 1);
+    assert.match(second.stderr(), /already in use/);
+    first.child.kill('SIGTERM');
+    assert.equal(await first.exited, 0);
+  });
+});

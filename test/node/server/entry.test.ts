@@ -1,0 +1,43 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+
+const SERVER_DIR = new URL('../../../src/server/', import.meta.url);
+
+test('wallet-pay-button/server exports the public API, signatures included, and no Node adapter', async () => {
+  const server = await import('wallet-pay-button/server');
+  for (const name of [
+    'createSignature',
+    'verifySignature',
+    'verifyMessage',
+    'signatureMessage',
+    'SIGNED_FIELDS',
+    'SignatureInputError',
+    'verifyCallback',
+    'CallbackVerificationError',
+    'readRawJsonObject',
+    'createServiceClient',
+    'ServiceError',
+    'createPaymentHandler',
+    'createMemoryStore',
+    'transactionUuid',
+    'WEB_PAYMENT_SIGNED_FIELDS',
+  ]) {
+    assert.ok(name in server, `wallet-pay-button/server lacks ${name}`);
+  }
+  assert.equal('toNodeListener' in server, false);
+});
+
+test('the core server modules import nothing but each other and the contract (edge runtimes)', async () => {
+  const files = (await readdir(SERVER_DIR)).filter((name) => name.endsWith('.ts') && name !== 'node.ts');
+  assert.ok(files.includes('handler.ts') && files.includes('index.ts'));
+  for (const file of files) {
+    const source = await readFile(new URL(file, SERVER_DIR), 'utf8');
+    const specifiers = [...source.matchAll(/^\s*(?:import|export)\b[^;]*?from\s+'([^']+)'/gm)].map((m) => m[1]);
+    for (const specifier of specifiers) {
+      assert.match(specifier!, /^\.\.?\/[\w./-]+\.js$/, `${file} imports ${specifier}`);
+      assert.notEqual(specifier, './node.js', `${file} pulls in the Node adapter`);
+    }
+    assert.doesNotMatch(source, /\b(?:Buffer|process|require)\s*[.(]/, `${file} uses a Node-only global`);
+  }
+});
