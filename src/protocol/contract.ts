@@ -77,6 +77,13 @@ export const CODES = {
   UPSTREAM_TIMEOUT: 'IP-504',
   /** An unexpected error on the server. */
   INTERNAL: 'IP-500',
+  /**
+   * The merchant's server is set up wrongly for the payment service (access key, product code or
+   * service URL refused): retrying cannot help until the shop fixes it.
+   */
+  MERCHANT_SETUP: 'IP-501',
+  /** The order already has a successful payment; a new booking for it is refused. */
+  ORDER_ALREADY_PAID: 'IP-412',
 } as const;
 
 /** One of the response codes above. */
@@ -101,6 +108,8 @@ export const HTTP_STATUS_OF_CODE: Readonly<Record<ResponseCode, number>> = {
   'IP-502': 502,
   'IP-504': 504,
   'IP-500': 500,
+  'IP-501': 500,
+  'IP-412': 409,
 };
 
 /** The spec's success envelope. */
