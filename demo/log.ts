@@ -1,4 +1,5 @@
 /** The playground's live log: server-side lines over Server-Sent Events plus the page's own lines. */
+import { logIndent } from './log-layout.js';
 
 export type LogSource = 'element' | 'proxy' | 'callback' | 'sandbox' | 'merchant' | 'page';
 
@@ -13,6 +14,8 @@ export function log(source: LogSource | string, text: string): void {
   label.textContent = `[${source}]`;
   item.append(label, ` ${text}`);
   list.append(item);
+  // The numbers grow a digit at 10, 100, ...: widen the padding they are drawn in, or they are clipped.
+  list.style.paddingLeft = logIndent(list.childElementCount);
   list.scrollTop = list.scrollHeight;
 }
 

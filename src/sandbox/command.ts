@@ -19,6 +19,8 @@ Options:
   --booking-ttl <seconds> expiry of an unpaid booking (default ${SANDBOX_DEFAULTS.bookingTtlMs / 1000})
   --callback-attempts <n> callback delivery attempts (default ${SANDBOX_DEFAULTS.callbackRetry.attempts})
   --callback-delay <ms>   first retry delay, doubled on each retry (default ${SANDBOX_DEFAULTS.callbackRetry.baseDelayMs})
+  --strict                refuse request fields the spec does not list (IP-422); by default they are
+                          ignored with a warning in the log
   -h, --help              show this help
 `;
 
@@ -55,6 +57,7 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
         'booking-ttl': { type: 'string' },
         'callback-attempts': { type: 'string' },
         'callback-delay': { type: 'string' },
+        strict: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -89,6 +92,7 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
         attempts: attempts ?? SANDBOX_DEFAULTS.callbackRetry.attempts,
         baseDelayMs: baseDelayMs ?? SANDBOX_DEFAULTS.callbackRetry.baseDelayMs,
       },
+      ...(values.strict ? { strict: true } : {}),
     },
   };
 }
@@ -117,8 +121,11 @@ export async function runCommandLine(args: readonly string[], io: CommandLineIo)
       `  API:                 ${sandbox.baseUrl}/api/client/intent/payment/{book,status,cancel}`,
       `  web payment page:    ${sandbox.webPaymentUrl}`,
       `  links (links_url):   ${sandbox.linksUrl}/pay/{booking_id}`,
+      // The deeplinks and the web payment page are on two origins: the element must allow both.
+      `  allowed-hosts:       ${sandbox.allowedHosts}   (paste into <wallet-pay-button allowed-hosts="...">)`,
       `  product codes:       ${sandbox.productCodes.join(', ')}`,
       `  access key:          ${sandbox.accessKey === SANDBOX_DEFAULTS.accessKey ? `${sandbox.accessKey} (default)` : '(as given)'}`,
+      `  unknown fields:      ${command.options.strict ? 'refused with IP-422 (--strict)' : 'ignored, with a warning line (--strict refuses them)'}`,
       'Press Ctrl+C to stop.',
     ].join('\n'),
   );

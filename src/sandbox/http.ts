@@ -301,6 +301,9 @@ export function createServiceHandler(ctx: HttpContext) {
         const raw = await readJsonRequest(req, res);
         if (raw === undefined) return;
         const result = await ctx.service.handle(operation, raw);
+        if (result.ignoredFields) {
+          ctx.log(`warning: ${operation} ignored field(s) the spec does not list: ${result.ignoredFields.join(', ')} (--strict refuses them)`);
+        }
         sendJson(res, result.httpStatus, result.body);
         return;
       }

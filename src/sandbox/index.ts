@@ -42,6 +42,11 @@ export interface SandboxOptions {
   now?: () => number;
   /** Receives one line per request and per callback attempt; default: silent. */
   log?: (line: string) => void;
+  /**
+   * Refuse top-level request fields the spec does not list with IP-422. Default false: they are
+   * ignored and named in a warning line of the log, as real merchant code sends some.
+   */
+  strict?: boolean;
 }
 
 /** A running sandbox. */
@@ -52,6 +57,11 @@ export interface Sandbox {
   linksUrl: string;
   /** `${baseUrl}/web/pay`: the provider's web payment page (desktop path). */
   webPaymentUrl: string;
+  /**
+   * The element's `allowed-hosts` value for this sandbox, e.g. `127.0.0.1:4010 127.0.0.1:4011`: the
+   * web payment page is on the service origin, the deeplinks on the links origin, so both are needed.
+   */
+  allowedHosts: string;
   accessKey: string;
   productCodes: string[];
   /** A copy of one booking, with expiry applied. */
@@ -154,6 +164,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     bookingTtlMs: options.bookingTtlMs ?? SANDBOX_DEFAULTS.bookingTtlMs,
     now,
     linksUrl: () => linksUrl,
+    strict: options.strict ?? false,
   });
 
   const notify = (booking: SandboxBooking): void => {
@@ -210,6 +221,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     baseUrl,
     linksUrl,
     webPaymentUrl: `${baseUrl}/web/pay`,
+    allowedHosts: `${new URL(baseUrl).host} ${new URL(linksUrl).host}`,
     accessKey,
     productCodes: [...productCodes],
     getBooking: (bookingId) => live.getBooking(bookingId),

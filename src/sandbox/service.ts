@@ -69,6 +69,8 @@ export interface SandboxBooking extends BookFields {
 export interface ApiResult {
   httpStatus: number;
   body: SuccessEnvelope<Record<string, unknown>> | FailureEnvelope;
+  /** Top-level fields the spec does not list for the operation, accepted and ignored (not strict). */
+  ignoredFields?: string[];
 }
 
 /** Options of the booking rules. */
@@ -79,6 +81,8 @@ export interface ServiceOptions {
   now: () => number;
   /** Origin of the deeplinks, e.g. `http://127.0.0.1:4011` (read when a booking is answered). */
   linksUrl: () => string;
+  /** Refuse top-level fields the spec does not list (IP-422) instead of ignoring them. */
+  strict?: boolean;
 }
 
 /** The outcome of a page action (confirm, cancel on the page, revert). */
@@ -226,27 +230,35 @@ export class SandboxService {
 
   /** Handles the raw JSON text of a request to one of the three operations. */
   async handle(operation: Operation, rawBody: string): Promise<ApiResult> {
+    // Reported even when the request is refused later: the merchant should see them either way.
+    let ignoredFields: string[] = [];
+    let result: ApiResult;
     try {
       const { body, rawMembers } = this.parse(rawBody);
-      this.checkFields(operation, body);
-      const productCode = requireString(body, 'product_code');
-      const signedFieldNames = body['signed_field_names'];
-      const signature = body['signature'];
-      if (typeof signedFieldNames !== 'string') invalid(`Field "signed_field_names" must be a string; got ${describeValue(signedFieldNames)}.`);
-      if (typeof signature !== 'string') invalid(`Field "signature" must be a string; got ${describeValue(signature)}.`);
-      if (operation === 'book') {
-        const fields = this.bookFields(body, rawMembers);
-        await this.authenticate(operation, body, rawMembers, productCode);
-        return this.book(fields);
-      }
-      const bookingId = requireString(body, 'booking_id');
-      const correlationId = operation === 'status' ? requireString(body, 'correlation_id') : undefined;
-      await this.authenticate(operation, body, rawMembers, productCode);
-      return operation === 'status' ? this.status(bookingId, productCode, correlationId!) : this.cancel(bookingId, productCode);
+      ignoredFields = this.checkFields(operation, body);
+      result = await this.run(operation, body, rawMembers);
     } catch (error) {
-      if (error instanceof RequestError) return failure(error.code, error.message);
-      throw error;
+      if (!(error instanceof RequestError)) throw error;
+      result = failure(error.code, error.message);
     }
+    return ignoredFields.length > 0 ? { ...result, ignoredFields } : result;
+  }
+
+  private async run(operation: Operation, body: Record<string, unknown>, rawMembers: Map<string, string>): Promise<ApiResult> {
+    const productCode = requireString(body, 'product_code');
+    const signedFieldNames = body['signed_field_names'];
+    const signature = body['signature'];
+    if (typeof signedFieldNames !== 'string') invalid(`Field "signed_field_names" must be a string; got ${describeValue(signedFieldNames)}.`);
+    if (typeof signature !== 'string') invalid(`Field "signature" must be a string; got ${describeValue(signature)}.`);
+    if (operation === 'book') {
+      const fields = this.bookFields(body, rawMembers);
+      await this.authenticate(operation, body, rawMembers, productCode);
+      return this.book(fields);
+    }
+    const bookingId = requireString(body, 'booking_id');
+    const correlationId = operation === 'status' ? requireString(body, 'correlation_id') : undefined;
+    await this.authenticate(operation, body, rawMembers, productCode);
+    return operation === 'status' ? this.status(bookingId, productCode, correlationId!) : this.cancel(bookingId, productCode);
   }
 
   private parse(rawBody: string): { body: Record<string, unknown>; rawMembers: Map<string, string> } {
@@ -270,12 +282,18 @@ export class SandboxService {
     return { body: body as Record<string, unknown>, rawMembers };
   }
 
-  private checkFields(operation: Operation, body: Record<string, unknown>): void {
+  /**
+   * Refuses missing fields; returns the unknown ones, or refuses them too when strict. Real merchant
+   * integrations send fields the spec does not list (`failure_url` on book, for one), so by default
+   * they are reported, not refused.
+   */
+  private checkFields(operation: Operation, body: Record<string, unknown>): string[] {
     const expected = REQUEST_FIELDS[operation];
     const missing = expected.filter((name) => !Object.hasOwn(body, name));
     if (missing.length > 0) invalid(`Missing field(s) for ${operation}: ${missing.join(', ')}.`);
     const extra = Object.keys(body).filter((name) => !expected.includes(name));
-    if (extra.length > 0) invalid(`Unexpected field(s) for ${operation}: ${extra.join(', ')}.`);
+    if (extra.length > 0 && this.options.strict) invalid(`Unexpected field(s) for ${operation}: ${extra.join(', ')}.`);
+    return extra;
   }
 
   private bookFields(body: Record<string, unknown>, rawMembers: Map<string, string>): BookFields {

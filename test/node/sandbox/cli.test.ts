@@ -5,6 +5,7 @@ import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { CommandLineError, parseCommandLine, USAGE } from '../../../src/sandbox/command.js';
+import { checkProviderUrl, parseList } from '../../../src/core/urls.js';
 
 const CLI = fileURLToPath(new URL('../../../src/sandbox/cli.ts', import.meta.url));
 
@@ -34,6 +35,32 @@ function run(args: string[]) {
         check();
       }),
   };
+}
+
+/** A signed book request to a running sandbox, signed here with node:crypto. */
+function postBook(baseUrl: string, key: string, product: string, uuid: string, extra: Record<string, string> = {}) {
+  const sign = (m: string) => createHmac('sha256', key).update(m).digest('base64');
+  return fetch(`${baseUrl}/api/client/intent/payment/book`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      product_code: product,
+      amount: 10,
+      transaction_uuid: uuid,
+      signed_field_names: 'product_code,amount,transaction_uuid',
+      signature: sign(`product_code=${product},amount=10,transaction_uuid=${uuid}`),
+      callback_url: 'https://shop.example/cb',
+      redirect_url: 'https://shop.example/r',
+      properties: {},
+      ...extra,
+    }),
+  });
+}
+
+async function bookThrough(baseUrl: string, key: string, product: string, uuid: string) {
+  const response = await postBook(baseUrl, key, product, uuid);
+  assert.equal(response.status, 200);
+  return ((await response.json()) as { data: { booking_id: string; deeplink: string } }).data;
 }
 
 describe('parseCommandLine', () => {
@@ -68,6 +95,13 @@ describe('parseCommandLine', () => {
         callbackRetry: { attempts: 3, baseDelayMs: 250 },
       },
     });
+  });
+
+  test('--strict asks the sandbox to refuse unknown fields; without it the option is absent (ignored with a warning)', () => {
+    const parsed = parseCommandLine(['--strict']);
+    assert.equal(parsed.help === false && parsed.options.strict, true);
+    const lenient = parseCommandLine([]);
+    assert.equal(lenient.help === false && lenient.options.strict, undefined);
   });
 
   test('--help and -h', () => {
@@ -124,6 +158,55 @@ describe('wallet-pay-sandbox command', () => {
     await cli.waitFor('/book -> 200');
     cli.child.kill('SIGTERM');
     assert.equal(await cli.exited, 0);
+  });
+
+  test('the banner\'s allowed-hosts value, pasted into the element, accepts a real deeplink and the web payment page', async () => {
+    const cli = run(['--port', '0', '--links-port', '0', '--access-key', 'cli-key', '--product-code', 'CLI01']);
+    try {
+      await cli.waitFor('Press Ctrl+C');
+      const value = /allowed-hosts:\s+(\S+ \S+)\s/.exec(cli.stdout())?.[1];
+      assert.ok(value, `the banner prints allowed-hosts:\n${cli.stdout()}`);
+      const baseUrl = /serviceUrl:\s+(http:\/\/\S+)\s/.exec(cli.stdout())![1]!;
+      const webPaymentUrl = /web payment page:\s+(http:\/\/\S+)/.exec(cli.stdout())![1]!;
+      const data = await bookThrough(baseUrl, 'cli-key', 'CLI01', 'hosts-1');
+      // The element splits the attribute with parseList and checks each address with checkProviderUrl.
+      const allowed = parseList(value);
+      assert.deepEqual(checkProviderUrl(data.deeplink, allowed).ok, true, `${data.deeplink} is allowed by "${value}"`);
+      assert.deepEqual(checkProviderUrl(webPaymentUrl, allowed).ok, true, `${webPaymentUrl} is allowed by "${value}"`);
+      // The value the docs used to give (the service origin alone) refuses every phone payment.
+      assert.deepEqual(checkProviderUrl(data.deeplink, [new URL(baseUrl).host]), { ok: false, reason: 'host-not-allowed' });
+    } finally {
+      cli.child.kill('SIGTERM');
+      await cli.exited;
+    }
+  });
+
+  test('unknown request fields: ignored with a warning line by default, refused with IP-422 under --strict', async () => {
+    for (const strict of [false, true]) {
+      const cli = run(['--port', '0', '--links-port', '0', '--access-key', 'cli-key', '--product-code', 'CLI01', ...(strict ? ['--strict'] : [])]);
+      try {
+        await cli.waitFor('Press Ctrl+C');
+        assert.match(cli.stdout(), strict ? /unknown fields:\s+refused with IP-422/ : /unknown fields:\s+ignored, with a warning line/);
+        const baseUrl = /serviceUrl:\s+(http:\/\/\S+)\s/.exec(cli.stdout())![1]!;
+        const response = await postBook(baseUrl, 'cli-key', 'CLI01', `strict-${strict}`, { failure_url: 'https://shop.example/failed' });
+        const body = (await response.json()) as { code: string; error_message?: string };
+        if (strict) {
+          assert.equal(response.status, 422);
+          assert.equal(body.code, 'IP-422');
+          assert.match(body.error_message!, /Unexpected field\(s\) for book: failure_url/);
+          await cli.waitFor('/book -> 422');
+          assert.ok(!cli.stdout().includes('warning:'));
+        } else {
+          assert.equal(response.status, 200);
+          assert.equal(body.code, 'IP-201');
+          await cli.waitFor('/book -> 200');
+          assert.match(cli.stdout(), /warning: book ignored field\(s\) the spec does not list: failure_url \(--strict refuses them\)/);
+        }
+      } finally {
+        cli.child.kill('SIGTERM');
+        await cli.exited;
+      }
+    }
   });
 
   test('--help prints the usage and exits 0', async () => {

@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { amountText } from '../../../src/sandbox/pages.js';
 
 // Signatures are computed here with node:crypto, never with the code under test.
 const nodeSign = (message: string, key: string) =>
@@ -147,6 +148,14 @@ describe('sandbox pages and callbacks', () => {
     await receiver.close();
   });
 
+  test('amounts read as rupees, with two decimals and grouped thousands', () => {
+    assert.equal(amountText(1000), 'NPR 1,000.00');
+    assert.equal(amountText(0.5), 'NPR 0.50');
+    assert.equal(amountText(999), 'NPR 999.00');
+    assert.equal(amountText(1234567.8), 'NPR 1,234,567.80');
+    assert.equal(amountText(999_999_999.99), 'NPR 999,999,999.99');
+  });
+
   describe('wallet page (deeplink)', () => {
     test('shows the details and the properties, escaped, and never the access key', async () => {
       const data = await book(sandbox, receiver.endpoint('show'), { item: '<script>alert(1)</script>', order_ref: 'A&B "1"' });
@@ -159,7 +168,7 @@ describe('sandbox pages and callbacks', () => {
       assert.ok(!html.includes('<script>'), 'a property value is never rendered as markup');
       assert.ok(html.includes('&#60;script&#62;alert(1)&#60;/script&#62;'));
       assert.ok(html.includes('A&#38;B &#34;1&#34;'));
-      assert.ok(html.includes('1250.50'));
+      assert.match(html, /<div class="amount">NPR 1,250\.50<\/div>/, 'the amount with its currency');
       assert.ok(html.includes(data.booking_id));
       assert.ok(html.includes('order_ref'));
       assert.match(html, /name="mpin"/);
@@ -416,6 +425,7 @@ describe('sandbox pages and callbacks', () => {
       assert.equal(page.status, 200);
       const html = await page.text();
       assert.ok(html.includes(`action="/web/pay/${data.booking_id}/confirm"`));
+      assert.match(html, /<div class="amount">NPR 1,250\.50<\/div>/, 'the amount with its currency');
       assert.ok(!html.includes(KEY));
       const get = await fetch(`${sandbox.webPaymentUrl}/${data.booking_id}`);
       assert.equal(get.status, 200);
