@@ -1,15 +1,34 @@
-// Browser tests: every file under test/browser runs in Chromium under three profiles
-// (desktop, an emulated Android phone, an emulated iPhone).
+// Browser tests: every file under test/browser runs in Chromium under three profiles (desktop, an
+// emulated Android phone, an emulated iPhone), and in Firefox and WebKit on the desktop profile
+// (device emulation exists only in Chromium). Launchers for Firefox and WebKit: test/support/launchers.mjs;
+// executables: scripts/browsers.mjs.
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher, devices } from '@web/test-runner-playwright';
-import { ensureChromium, CHROMIUM_ARGS } from './scripts/chromium.mjs';
+import { CHROMIUM_ARGS, ensureChromium } from './scripts/browsers.mjs';
+import { firefoxLauncher, webkitLauncher } from './test/support/launchers.mjs';
 import { testProxyMiddleware } from './test/support/proxy-middleware.mjs';
 
 const executablePath = await ensureChromium();
+const ALL_TESTS = 'test/browser/**/*.test.ts';
+
+/**
+ * The one list of test files that run in Chromium only, each with the reason. Firefox and WebKit
+ * run every other file.
+ */
+const CHROMIUM_ONLY = {
+  'test/browser/element/look-and-language.test.ts':
+    'emulates prefers-color-scheme and prefers-reduced-motion (emulateMedia, also in its afterEach); ' +
+    "Firefox's WebDriver BiDi and WebKit's WebDriver have no media-feature override",
+};
+for (const file of Object.keys(CHROMIUM_ONLY)) {
+  // A stale entry (a file renamed or removed) fails here instead of lingering.
+  if (!existsSync(new URL(file, import.meta.url))) throw new Error(`CHROMIUM_ONLY lists ${file}, which does not exist.`);
+}
 
 /** Chromium under one device profile; the device's viewport survives the runner's reset to 800x600. */
-function launcher(device) {
+function chromium(device) {
   return playwrightLauncher({
     product: 'chromium',
     launchOptions: { executablePath, args: CHROMIUM_ARGS },
@@ -28,15 +47,12 @@ function launcher(device) {
   });
 }
 
-/** A group that runs every browser test under one device profile. */
-function profile(name, device) {
-  return { name, files: 'test/browser/**/*.test.ts', browsers: [launcher(device)] };
-}
+const crossEngineTests = [ALL_TESTS, ...Object.keys(CHROMIUM_ONLY).map((file) => `!${file}`)];
 
 export default {
   nodeResolve: true,
-  // `npx wtr --files <file>` runs that file on the desktop profile (the groups below run everything).
-  browsers: [launcher()],
+  // `npx wtr --files <file>` runs that file on Chromium's desktop profile (the groups below run everything).
+  browsers: [chromium()],
   concurrency: 2,
   // A scripted merchant proxy on the test server itself (loopback): see test/support/proxy-middleware.mjs.
   middleware: [testProxyMiddleware],
@@ -44,14 +60,17 @@ export default {
   plugins: [
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
   ],
-  testRunnerHtml: (testFramework) => `<!doctype html>
-<html lang="en">
+  // The group's name is on <html data-test-group> so test/browser/engines.test.ts can check the engine.
+  testRunnerHtml: (testFramework, _config, group) => `<!doctype html>
+<html lang="en" data-test-group="${group?.name ?? 'default'}">
   <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"></head>
   <body><script type="module" src="${testFramework}"></script></body>
 </html>`,
   groups: [
-    profile('desktop'),
-    profile('android', devices['Pixel 7']),
-    profile('iphone', devices['iPhone 14']),
+    { name: 'desktop', files: ALL_TESTS, browsers: [chromium()] },
+    { name: 'android', files: ALL_TESTS, browsers: [chromium(devices['Pixel 7'])] },
+    { name: 'iphone', files: ALL_TESTS, browsers: [chromium(devices['iPhone 14'])] },
+    { name: 'firefox', files: crossEngineTests, browsers: [firefoxLauncher()] },
+    { name: 'webkit', files: crossEngineTests, browsers: [webkitLauncher()] },
   ],
 };

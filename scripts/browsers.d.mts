@@ -1,0 +1,22 @@
+import type { Browser, LaunchOptions } from 'playwright';
+
+/** The executables the tests use: three engines, WebKit's browser binary, and a virtual display. */
+export type ExecutableName = 'chromium' | 'firefox' | 'webkitDriver' | 'webkitBrowser' | 'xvfb';
+
+/** Returns the path of one executable (its env variable, then the Debian path), or undefined. */
+export function findExecutable(name: ExecutableName): Promise<string | undefined>;
+/** Resolves the executables, installing Debian packages when possible; throws a helpful error otherwise. */
+export function ensureExecutables<N extends ExecutableName>(
+  names: readonly N[],
+  options?: { log?: (line: string) => void },
+): Promise<Record<N, string>>;
+/** What the browser tests need: the three engines, and Xvfb when there is no display. */
+export function neededForBrowserTests(env?: Record<string, string | undefined>): ExecutableName[];
+/** Returns the first Chromium executable found ($CHROMIUM_PATH, /usr/bin/chromium, Playwright's), or undefined. */
+export function findChromium(): Promise<string | undefined>;
+/** Finds Chromium, installing Debian's package when possible; throws a helpful error otherwise. */
+export function ensureChromium(options?: { log?: (line: string) => void }): Promise<string>;
+/** Flags for every Chromium launch (no lookups of non-local hosts). */
+export const CHROMIUM_ARGS: string[];
+/** Launches the project's Chromium with Playwright; extra `args` are added to CHROMIUM_ARGS. */
+export function launchChromium(options?: LaunchOptions): Promise<Browser>;

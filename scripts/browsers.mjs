@@ -1,0 +1,176 @@
+// Resolves every browser the tests use, in one place, and installs the missing ones where it can.
+//
+//   engine     env override            then                                         Debian package
+//   Chromium   CHROMIUM_PATH           /usr/bin/chromium, then Playwright's own     chromium
+//   Firefox    FIREFOX_PATH            /usr/bin/firefox-esr, /usr/bin/firefox       firefox-esr
+//   WebKit     WEBKIT_WEBDRIVER_PATH   /usr/bin/WebKitWebDriver                     webkit2gtk-driver
+//              WEBKIT_BROWSER_PATH     /usr/lib/<arch>/webkit2gtk-4.1/MiniBrowser   (same)
+//   display    XVFB_PATH               /usr/bin/Xvfb (only without $DISPLAY)        xvfb
+//
+// WebKit is WebKitGTK's MiniBrowser driven by WebKitWebDriver: it needs an X display, so the WebKit
+// launcher (test/support/launchers.mjs) starts Xvfb itself when $DISPLAY is unset.
+import { existsSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+
+/** Where Debian puts WebKitGTK's MiniBrowser: /usr/lib/<multiarch triplet>/webkit2gtk-4.1/MiniBrowser. */
+function debianMiniBrowsers() {
+  let triplets = [];
+  try {
+    triplets = readdirSync('/usr/lib').filter((name) => name.endsWith('-linux-gnu'));
+  } catch {
+    // No /usr/lib: not a Linux machine.
+  }
+  return triplets.map((triplet) => `/usr/lib/${triplet}/webkit2gtk-4.1/MiniBrowser`);
+}
+
+async function playwrightChromium() {
+  try {
+    const { chromium } = await import('playwright');
+    return chromium.executablePath();
+  } catch {
+    // Playwright without a downloaded browser.
+    return undefined;
+  }
+}
+
+/**
+ * What each executable is, where it may be found, and how to get it.
+ * `candidates` returns paths to try in order after the env variable.
+ */
+const EXECUTABLES = {
+  chromium: {
+    label: 'Chromium',
+    env: 'CHROMIUM_PATH',
+    candidates: async () => ['/usr/bin/chromium', await playwrightChromium()],
+    aptPackage: 'chromium',
+    fixes: ['on Debian or Ubuntu: sudo apt-get install chromium', 'elsewhere: npx playwright install chromium'],
+  },
+  firefox: {
+    label: 'Firefox',
+    env: 'FIREFOX_PATH',
+    candidates: async () => ['/usr/bin/firefox-esr', '/usr/bin/firefox'],
+    aptPackage: 'firefox-esr',
+    fixes: ['on Debian or Ubuntu: sudo apt-get install firefox-esr', 'elsewhere: install Firefox and set FIREFOX_PATH'],
+  },
+  webkitDriver: {
+    label: 'WebKitGTK WebDriver (WebKitWebDriver)',
+    env: 'WEBKIT_WEBDRIVER_PATH',
+    candidates: async () => ['/usr/bin/WebKitWebDriver'],
+    aptPackage: 'webkit2gtk-driver',
+    fixes: [
+      'on Debian or Ubuntu: sudo apt-get install webkit2gtk-driver',
+      'elsewhere: build WebKitGTK and set WEBKIT_WEBDRIVER_PATH and WEBKIT_BROWSER_PATH',
+    ],
+  },
+  webkitBrowser: {
+    label: 'WebKitGTK MiniBrowser',
+    env: 'WEBKIT_BROWSER_PATH',
+    candidates: async () => debianMiniBrowsers(),
+    aptPackage: 'webkit2gtk-driver',
+    fixes: ['on Debian or Ubuntu: sudo apt-get install webkit2gtk-driver (its libwebkit2gtk-4.1-0 ships MiniBrowser)'],
+  },
+  xvfb: {
+    label: 'Xvfb (a virtual display for WebKit)',
+    env: 'XVFB_PATH',
+    candidates: async () => ['/usr/bin/Xvfb'],
+    aptPackage: 'xvfb',
+    fixes: ['on Debian or Ubuntu: sudo apt-get install xvfb', 'or run the tests with a display ($DISPLAY set)'],
+  },
+};
+
+/** Returns the path of one executable (a key of EXECUTABLES), or undefined when none is found. */
+export async function findExecutable(name) {
+  const entry = EXECUTABLES[name];
+  const fromEnv = process.env[entry.env];
+  if (fromEnv) {
+    if (!existsSync(fromEnv)) throw new Error(`${entry.env} is set to ${fromEnv}, but no file is there.`);
+    return fromEnv;
+  }
+  for (const candidate of await entry.candidates()) {
+    if (candidate && existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function canInstallWithApt() {
+  return (
+    process.platform === 'linux' &&
+    typeof process.getuid === 'function' &&
+    process.getuid() === 0 &&
+    existsSync('/usr/bin/apt-get') &&
+    existsSync('/etc/debian_version')
+  );
+}
+
+function missingMessage(names) {
+  const lines = ['The browser tests need programs that were not found. Any one fix per line works:'];
+  for (const name of names) {
+    const entry = EXECUTABLES[name];
+    lines.push(`  ${entry.label}:`, `    - set ${entry.env} to its executable;`);
+    for (const fix of entry.fixes) lines.push(`    - ${fix};`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Resolves the named executables, installing the missing ones with apt-get when that is possible
+ * (Debian, as root); throws an error that names the fix otherwise. Returns `{ name: path }`.
+ */
+export async function ensureExecutables(names, { log = console.error } = {}) {
+  const found = {};
+  const missing = [];
+  for (const name of names) {
+    const path = await findExecutable(name);
+    if (path) found[name] = path;
+    else missing.push(name);
+  }
+  if (missing.length === 0) return found;
+  if (canInstallWithApt()) {
+    const packages = [...new Set(missing.map((name) => EXECUTABLES[name].aptPackage))];
+    log(`Installing Debian packages for the browser tests (apt-get): ${packages.join(' ')}...`);
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { stdio: 'inherit', env });
+  }
+  const stillMissing = [];
+  for (const name of missing) {
+    const path = await findExecutable(name);
+    if (path) found[name] = path;
+    else stillMissing.push(name);
+  }
+  if (stillMissing.length > 0) throw new Error(missingMessage(stillMissing));
+  return found;
+}
+
+/** What the browser tests need: the three engines, and Xvfb when there is no display. */
+export function neededForBrowserTests(env = process.env) {
+  const names = ['chromium', 'firefox', 'webkitDriver', 'webkitBrowser'];
+  if (!env.DISPLAY) names.push('xvfb');
+  return names;
+}
+
+/** Returns the first Chromium executable found, or undefined. */
+export function findChromium() {
+  return findExecutable('chromium');
+}
+
+/** Finds Chromium, installing Debian's package when that is possible; throws a helpful error otherwise. */
+export async function ensureChromium(options) {
+  return (await ensureExecutables(['chromium'], options)).chromium;
+}
+
+/**
+ * Flags for every Chromium launch: make every non-local host lookup fail at once, so Chromium's own
+ * update and account traffic never waits on a closed network.
+ */
+export const CHROMIUM_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1'];
+
+/**
+ * Launches the project's Chromium with Playwright: the resolved executable, the flags above, and any
+ * extra launch options (their `args` are added to ours).
+ */
+export async function launchChromium(options = {}) {
+  const { chromium } = await import('playwright');
+  const { args = [], ...rest } = options;
+  return chromium.launch({ ...rest, executablePath: await ensureChromium(), args: [...CHROMIUM_ARGS, ...args] });
+}
