@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { build } from 'vite';
 import { CDN_ENTRY_FILE, CDN_IIFE_FILE, cdnBuild, cdnChunkFileName } from '../../vite.config.js';
 import { INTEGRITY_FILE, integrityOf } from '../../scripts/cdn-integrity.mjs';
+import { NE_CHUNK_NAME, PAYER_EN_NAME, cdnLoads, cdnPieces, measureFiles } from '../../scripts/size.mjs';
 
 const ROOT = join(import.meta.dirname, '../..');
 let out = '';
@@ -73,4 +74,22 @@ test('integrity.json names the sha384 of every CDN file', () => {
     assert.match(manifest[name]!, /^sha384-[A-Za-z0-9+/]{64}$/);
     assert.equal(manifest[name], integrityOf(readFileSync(join(out, name))), name);
   }
+});
+
+test('the size script tells the pieces apart: first load, payment chunk, Nepali chunk', async () => {
+  const pieces = await cdnPieces(out);
+  assert.deepEqual(pieces.first, [CDN_ENTRY_FILE]);
+  assert.equal(pieces.payment.length, 1);
+  assert.match(pieces.payment[0]!, /^payment-/);
+  assert.equal(pieces.ne.length, 1);
+  assert.match(pieces.ne[0]!, /^ne-/);
+  const [entry, payment, ne] = await measureFiles([CDN_ENTRY_FILE, pieces.payment[0]!, pieces.ne[0]!].map((name) => join(out, name)));
+  const loads = await cdnLoads(out);
+  assert.deepEqual(
+    loads.map((load) => [load.name, load.gzip]),
+    [
+      [PAYER_EN_NAME, entry!.gzip + payment!.gzip],
+      [NE_CHUNK_NAME, ne!.gzip],
+    ],
+  );
 });
