@@ -1,12 +1,17 @@
 import { defineConfig, type UserConfig } from 'vite';
+import type { PreRenderedChunk } from 'rolldown';
 import { playground } from './demo/server/playground.js';
+import { cdnIntegrity } from './scripts/cdn-integrity.mjs';
+import { minifyLitTemplates } from './scripts/minify-templates.mjs';
 import pkg from './package.json' with { type: 'json' };
 
 /**
  * `vite` serves the playground under demo/ with the sandbox and the merchant kit mounted;
  * `vite build` builds the npm package into dist/ (ESM, one file per module, Lit external so a page
- * never carries two Lits); `vite build --mode cdn` builds the two self-contained CDN files into
- * dist/cdn/ (Lit inside, for a plain `<script>` tag).
+ * never carries two Lits; dynamic imports stay dynamic); `vite build --mode cdn` builds the CDN files
+ * into dist/cdn/ (Lit inside, for a plain `<script>` tag): the ESM entry with its chunks beside it, the
+ * classic IIFE file as one self-contained file, and integrity.json. Both builds minify the text of
+ * Lit's `html`, `svg` and `css` templates (scripts/minify-templates.mjs), so the source stays readable.
  */
 export default defineConfig(({ command, mode }) => {
   if (command === 'serve') {
@@ -25,6 +30,7 @@ const NPM_EXTERNALS = [/^lit(-html|-element)?(\/|$)/, /^@lit\//, /^react(-dom)?(
 
 function npmBuild(): UserConfig {
   return {
+    plugins: [minifyLitTemplates()],
     build: {
       outDir: 'dist',
       emptyOutDir: true,
@@ -56,26 +62,61 @@ function npmBuild(): UserConfig {
   };
 }
 
-function cdnBuild(): UserConfig {
+/** The CDN ESM entry's file name; its chunks sit beside it. */
+export const CDN_ENTRY_FILE = 'wallet-pay-button.min.js';
+/** The classic script's file name. */
+export const CDN_IIFE_FILE = 'wallet-pay-button.iife.min.js';
+
+/**
+ * Names of the CDN chunks, by the module a chunk is the dynamic import of (its path ends with the key):
+ * the size script tells the payment code from the Nepali texts by these names. A chunk of any other
+ * module (one shared by two dynamic imports, say) is `chunk-[hash].min.js`.
+ */
+export const CDN_CHUNK_NAMES: Readonly<Record<string, string>> = {
+  '/element/payment': 'payment',
+  '/element/strings-ne': 'ne',
+};
+
+/** `payment-[hash].min.js`, `ne-[hash].min.js`, else `chunk-[hash].min.js`. */
+export function cdnChunkFileName(chunk: Pick<PreRenderedChunk, 'facadeModuleId'>): string {
+  const module = (chunk.facadeModuleId ?? '').replace(/\\/g, '/').replace(/\.[cm]?[jt]sx?$/, '');
+  const name = Object.entries(CDN_CHUNK_NAMES).find(([suffix]) => module.endsWith(suffix))?.[1] ?? 'chunk';
+  return `${name}-[hash].min.js`;
+}
+
+/** What the CDN build builds: the element by default; a test builds a fixture the same way. */
+export interface CdnBuildOptions {
+  /** The module that registers the element. */
+  entry?: string;
+  /** Where the files go. */
+  outDir?: string;
+}
+
+export function cdnBuild({ entry = 'src/define.ts', outDir = 'dist/cdn' }: CdnBuildOptions = {}): UserConfig {
   return {
+    plugins: [minifyLitTemplates(), cdnIntegrity()],
     // Lit's `production` export condition: its production build, without the dev-mode warning
     // and checks a shopper's console has no use for.
     resolve: { conditions: ['production', 'browser', 'module'] },
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {
-      outDir: 'dist/cdn',
+      outDir,
       emptyOutDir: true,
       target: 'es2022',
       sourcemap: false,
       minify: true,
       lib: {
-        entry: 'src/define.ts',
+        entry,
         name: 'WalletPayButton',
+        // Vite builds the `iife` output without code splitting (its dynamic imports are inlined, so
+        // the classic script stays one file); the `es` output keeps them as chunks beside the entry,
+        // imported as `import("./payment-….min.js")`, relative to the entry's own URL.
         formats: ['es', 'iife'],
-        fileName: (format) => (format === 'es' ? 'wallet-pay-button.min.js' : 'wallet-pay-button.iife.min.js'),
+        fileName: (format) => (format === 'es' ? CDN_ENTRY_FILE : CDN_IIFE_FILE),
       },
       rolldownOptions: {
         output: {
+          chunkFileNames: cdnChunkFileName,
           // Without this the `es` output keeps its whitespace (see shared toolchain notes).
           minify: true,
           // The Nepali texts as \u escapes: a classic script on a page that is not UTF-8, from a server

@@ -21,6 +21,10 @@ export interface OverBudget extends SizeBudget {
 }
 
 export const OWN_CODE_NAME: string;
+export const PAYER_EN_NAME: string;
+export const NE_CHUNK_NAME: string;
+export const CDN_ENTRY: string;
+export const CDN_IIFE: string;
 export const BUDGETS: readonly SizeBudget[];
 export const CEILINGS: readonly SizeBudget[];
 export function measureBytes(name: string, bytes: string | Uint8Array): SizeResult;
@@ -36,3 +40,23 @@ export function emptyStrings(code: string): Promise<string>;
 /** The element's own code with every string emptied: its logic alone. */
 export function ownLogicAlone(): Promise<SizeResult>;
 export function overBudget(results: readonly SizeResult[], budgets?: readonly SizeBudget[]): OverBudget[];
+/** The relative imports of a built ES module. */
+export function importsOf(code: string): Promise<{ static: string[]; dynamic: string[] }>;
+/** The pieces of a CDN build, as file names relative to `dir`. */
+export interface CdnPieces {
+  /** The entry and its static imports: what loads before the element runs. */
+  first: string[];
+  /** What the payment chunk adds (with its static imports); empty before the split. */
+  payment: string[];
+  /** What the Nepali chunk adds; empty before the split. */
+  ne: string[];
+  /** Every chunk the first load imports dynamically. */
+  dynamic: string[];
+}
+export function cdnPieces(dir?: string, entry?: string): Promise<CdnPieces>;
+/** An English-page payer's load, and the Nepali chunk when built, each summed over its files. */
+export function cdnLoads(dir?: string): Promise<SizeResult[]>;
+/** Every measure a budget or ceiling names. */
+export function budgetMeasures(): Promise<SizeResult[]>;
+/** One report line per limit: measure, limit and verdict. */
+export function verdicts(results: readonly SizeResult[], limits: readonly SizeBudget[], kind: string): string[];

@@ -6,11 +6,12 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright';
 import type { WalletPayNavigateEventDetail } from '../../src/element/events/navigate.js';
 import { STRINGS_NE } from '../../src/element/strings.js';
+import { INTEGRITY_FILE, integrityOf } from '../../scripts/cdn-integrity.mjs';
 import { DIST, ROOT, checkoutPage, launchBrowser, payButton, startMerchant, watchPage, type Merchant } from './support.js';
 
 const ESM = '/dist/cdn/wallet-pay-button.min.js';
@@ -33,11 +34,13 @@ let merchant: Merchant;
 let browser: Browser;
 
 before(async () => {
+  const cdnIntegrity = JSON.parse(readFileSync(join(DIST, 'cdn', INTEGRITY_FILE), 'utf8')) as Record<string, string>;
   merchant = await startMerchant({
     directories: { '/dist/': DIST, '/node_modules/': join(ROOT, 'node_modules') },
     files: {
       '/esm.html': { body: checkoutPage(`<script type="module" src="${ESM}"></script>`) },
       '/iife.html': { body: checkoutPage(`<script src="${IIFE}"></script>`) },
+      '/esm-sri.html': { body: checkoutPage(`<script type="module" src="${ESM}" integrity="${cdnIntegrity['wallet-pay-button.min.js']}"></script>`) },
       // A legacy page (not UTF-8) on a server that names no charset for scripts: a classic script is
       // then decoded with the page's encoding unless the file says otherwise.
       '/legacy.html': {
@@ -128,6 +131,8 @@ for (const [kind, path] of [
     }));
 }
 
+test('the ESM entry loads with the integrity attribute integrity.json gives for it', () => onPage('/esm-sri.html', assertUpgraded));
+
 test('the IIFE file shows its Nepali texts intact on a page that is not UTF-8, served without a charset', () =>
   onPage('/legacy.html', async (page) => {
     assert.equal(await page.evaluate(() => document.characterSet), 'windows-1252');
@@ -146,15 +151,33 @@ test('loading the npm define and both CDN files twice on one page never throws, 
     assert.equal((await navigate).reason, 'web-payment');
   }));
 
-test('the CDN files are minified, import nothing and carry the licence banner', () => {
-  for (const file of ['wallet-pay-button.min.js', 'wallet-pay-button.iife.min.js']) {
-    const code = readFileSync(join(DIST, 'cdn', file), 'utf8');
+test('the CDN files are minified, carry the licence banner, and import nothing but their own chunks', () => {
+  const cdn = join(DIST, 'cdn');
+  const chunks = readdirSync(cdn).filter((name) => name.endsWith('.min.js') && !name.startsWith('wallet-pay-button.'));
+  for (const file of ['wallet-pay-button.min.js', 'wallet-pay-button.iife.min.js', ...chunks]) {
+    const code = readFileSync(join(cdn, file), 'utf8');
     assert.match(code, /^\/\*! wallet-pay-button \S+ \(MIT\) \| Lit \(BSD-3-Clause, Google LLC\) \*\//, `${file} starts with the banner`);
-    assert.doesNotMatch(code, /\bimport\s*(\{[^}]*\}\s*from\s*)?["'`][^"'`]+["'`]|\bimport\(/, `${file} imports nothing`);
-    // Template literals keep their line breaks; anything else on many lines is not minified.
+    // Only the ESM entry (and its chunks, from each other) import anything: their chunks, beside them.
+    const specifiers = [...code.matchAll(/\bimport\s*\(\s*["'`]([^"'`]+)["'`]\s*\)|\b(?:import|export)\s*(?:\{[^}]*\}\s*from\s*)?["'`]([^"'`]+)["'`]/g)].map(
+      (match) => match[1] ?? match[2],
+    );
+    if (file.includes('.iife.')) assert.deepEqual(specifiers, [], `${file} imports nothing`);
+    for (const specifier of specifiers) {
+      assert.match(specifier!, /^\.\/[\w-]+\.min\.js$/, `${file} imports ${specifier} relative to its own URL`);
+      assert.ok(chunks.includes(specifier!.slice(2)) || specifier === './wallet-pay-button.min.js', `${file} imports ${specifier}, which is built`);
+    }
     const longLines = code.split('\n').filter((line) => line.length > 1000).length;
-    assert.ok(longLines >= 1 && code.split('\n').length < code.length / 200, `${file} is minified`);
+    assert.ok(code.length < 2000 || (longLines >= 1 && code.split('\n').length < code.length / 200), `${file} is minified`);
     // Every non-ASCII text is escaped, so no page encoding can garble it.
     assert.ok([...code].every((char) => char.charCodeAt(0) < 0x80), `${file} is plain ASCII`);
   }
+});
+
+test('dist/cdn/integrity.json names the sha384 of every CDN file, and nothing else', () => {
+  const cdn = join(DIST, 'cdn');
+  const manifest = JSON.parse(readFileSync(join(cdn, INTEGRITY_FILE), 'utf8')) as Record<string, string>;
+  const files = readdirSync(cdn).filter((name) => name !== INTEGRITY_FILE).sort();
+  assert.ok(files.includes('wallet-pay-button.min.js') && files.includes('wallet-pay-button.iife.min.js'));
+  assert.deepEqual(Object.keys(manifest).sort(), files);
+  for (const name of files) assert.equal(manifest[name], integrityOf(readFileSync(join(cdn, name))), `${name}'s hash`);
 });

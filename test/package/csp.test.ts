@@ -9,7 +9,19 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext } from 'playwright';
-import { DIST, checkoutPage, launchBrowser, payButton, payOnProviderPage, resultPage, startMerchant, watchPage, type Merchant } from './support.js';
+import {
+  DIST,
+  buildSplitFixture,
+  checkoutPage,
+  launchBrowser,
+  payButton,
+  payOnProviderPage,
+  resultPage,
+  startMerchant,
+  watchPage,
+  type Merchant,
+  type SplitBuild,
+} from './support.js';
 
 /**
  * The policy of docs/distribution.md, for a merchant who serves the CDN file (or their bundle) from
@@ -41,16 +53,29 @@ interface Violation {
 
 let merchant: Merchant;
 let browser: Browser;
+let split: SplitBuild;
+
+/** A strict page with the split fixture's CDN entry; its chunks are loaded from the same directory. */
+function splitPage(lang: string): string {
+  return `<!doctype html>
+<html lang="${lang}">
+<head><meta charset="utf-8"><title>Split</title><script type="module" src="/split/wallet-pay-button.min.js"></script></head>
+<body><split-fixture></split-fixture></body>
+</html>`;
+}
 
 before(async () => {
   const script = '<script type="module" src="/dist/cdn/wallet-pay-button.min.js"></script>';
+  split = await buildSplitFixture();
   merchant = await startMerchant({
-    directories: { '/dist/': DIST },
+    directories: { '/dist/': DIST, '/split/': split.dir },
     files: {
       '/checkout.html': { body: checkoutPage(script) },
       '/success.html': { body: resultPage('Paid', script) },
       '/failure.html': { body: resultPage('Not paid', script) },
       '/control.html': { body: resultPage('Control', '<script>document.title = "inline ran";</script>') },
+      '/split-en.html': { body: splitPage('en') },
+      '/split-ne.html': { body: splitPage('ne') },
       '/two-copies.html': {
         body: checkoutPage(`${script}\n<script src="/dist/cdn/wallet-pay-button.iife.min.js"></script>`),
       },
@@ -70,6 +95,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await merchant?.close();
+  split?.dispose();
 });
 
 /** Polls the report endpoint (reports are sent in the background) until `done` holds or 10 s pass. */
@@ -142,6 +168,46 @@ test("two copies of Lit on a strict page (both CDN files) need only 'allow-dupli
     await payButton(page).waitFor({ state: 'visible' });
     assert.equal(await page.evaluate(() => typeof (window as unknown as { WalletPayButton?: unknown }).WalletPayButton), 'object', 'the classic script ran too');
     assert.deepEqual(violations.map((violation) => violation.violatedDirective), []);
+    assert.deepEqual(watched.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a split build loads its chunks under the strict policy: the payment chunk on click, the Nepali chunk on a Nepali page', async () => {
+  const { context, violations } = await violationWatchingContext();
+  const page = await context.newPage();
+  const watched = watchPage(page);
+  const scripts = () =>
+    page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((entry) => new URL(entry.name).pathname)
+        .filter((path) => path.endsWith('.js'))
+        .sort(),
+    );
+  try {
+    await page.goto(`${merchant.origin}/split-en.html`);
+    const button = page.locator('split-fixture').locator('button[part="button"]');
+    await button.waitFor({ state: 'visible' });
+    assert.deepEqual(await scripts(), ['/split/wallet-pay-button.min.js'], 'an English page loads the entry alone');
+    await button.click();
+    await page.locator('split-fixture').locator('[role="status"]').filter({ hasText: 'paid after "Pay"' }).waitFor();
+    const english = await scripts();
+    assert.equal(english.length, 2);
+    assert.match(english[0]!, /^\/split\/payment-[\w-]+\.min\.js$/, 'the payment chunk came from the entry\'s directory');
+
+    await page.goto(`${merchant.origin}/split-ne.html`);
+    await button.filter({ hasText: '\u092d\u0941\u0915\u094d\u0924\u093e\u0928\u0940' }).waitFor();
+    assert.ok((await scripts()).some((path) => /^\/split\/ne-[\w-]+\.min\.js$/.test(path)), 'the Nepali chunk was loaded');
+
+    assert.deepEqual(violations, [], 'no violation');
+    // The first test's control page reported on purpose; nothing came from the split pages.
+    assert.deepEqual(
+      merchant.cspReports.filter((report) => JSON.stringify(report).includes('/split-')),
+      [],
+      'the report-uri received nothing',
+    );
     assert.deepEqual(watched.errors, []);
   } finally {
     await context.close();

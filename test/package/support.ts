@@ -7,9 +7,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright';
+import { build } from 'vite';
+import { cdnBuild } from '../../vite.config.js';
 import { launchChromium } from '../../scripts/chromium.mjs';
 import { createPaymentHandler } from '../../src/server/index.js';
 import { toNodeListener } from '../../src/server/node.js';
@@ -208,4 +212,26 @@ export async function payOnProviderPage(page: Page, sandbox: Sandbox): Promise<v
   await page.waitForURL((url) => url.href.startsWith(sandbox.baseUrl));
   await page.getByLabel('MPIN').fill('1234');
   await page.getByRole('button', { name: 'Confirm payment' }).click();
+}
+
+/** A CDN build of the split fixture in a temporary directory; `dispose()` deletes it. */
+export interface SplitBuild {
+  dir: string;
+  dispose(): void;
+}
+
+/**
+ * Builds test/fixtures/split-build (a first module, a payment module imported on click, a Nepali
+ * module imported on Nepali pages) with the CDN build's own config, as the element will be built once
+ * it is split.
+ */
+export async function buildSplitFixture(): Promise<SplitBuild> {
+  const dir = mkdtempSync(join(tmpdir(), 'wallet-pay-split-'));
+  try {
+    await build({ configFile: false, root: ROOT, logLevel: 'silent', ...cdnBuild({ entry: 'test/fixtures/split-build/define.ts', outDir: dir }) });
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
