@@ -1,0 +1,63 @@
+// The hand-off's lazy module (src/element/handoff/index.ts: QR encoder, panel, styles, English and
+// Nepali texts) bundled the way a merchant's bundler or the CDN build would ship it (Lit external,
+// Lit's production condition, minified, no comments) and measured. `node scripts/handoff-size.mjs`
+// prints it and fails above the budget; the node test asserts the same budget.
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { measureBytes } from './size.mjs';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+/** How `handoffSize()` names its result. */
+export const HANDOFF_NAME = 'hand-off module (src/element/handoff/index.ts, Lit external)';
+
+/** Gzip budget of the hand-off module in bytes (issue 15: encoder and panel at most 5 KB together). */
+export const HANDOFF_BUDGET = 5 * 1024;
+
+/** The hand-off module's minified code, every chunk joined (there is one: nothing in it is dynamic). */
+export async function handoffBundle() {
+  const { build } = await import('vite');
+  const output = await build({
+    configFile: false,
+    root: ROOT,
+    logLevel: 'silent',
+    resolve: { conditions: ['production', 'browser', 'module'] },
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    build: {
+      write: false,
+      target: 'es2022',
+      minify: true,
+      rolldownOptions: {
+        input: resolve(ROOT, 'src/element/handoff/index.ts'),
+        // The page already has Lit: the element's first module brought it.
+        external: [/^lit($|\/)/, /^@lit\//],
+        preserveEntrySignatures: 'strict',
+        output: { format: 'es', minify: true, comments: { legal: false, annotation: false, jsdoc: false } },
+      },
+    },
+  });
+  return (Array.isArray(output) ? output : [output])
+    .flatMap((result) => result.output)
+    .filter((chunk) => chunk.type === 'chunk')
+    .map((chunk) => chunk.code)
+    .join('\n');
+}
+
+/** Raw, gzip (level 9) and brotli bytes of the hand-off module. */
+export async function handoffSize() {
+  return measureBytes(HANDOFF_NAME, await handoffBundle());
+}
+
+async function main() {
+  const result = await handoffSize();
+  const verdict = result.gzip > HANDOFF_BUDGET ? `${result.gzip - HANDOFF_BUDGET} bytes OVER` : `${HANDOFF_BUDGET - result.gzip} bytes under`;
+  console.log(`${result.name}: ${result.raw} raw, ${result.gzip} gzip, ${result.brotli} brotli; ${verdict} its ${HANDOFF_BUDGET}-byte gzip budget.`);
+  if (result.gzip > HANDOFF_BUDGET) process.exitCode = 1;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    console.error(`handoff-size: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,80 @@
+import { html, nothing, type TemplateResult } from 'lit';
+import { qrCode } from './qr.js';
+import type { HandoffStringKey, HandoffStrings } from './strings.js';
+
+/**
+ * Where the hand-off stands, as the panel shows it:
+ * - `waiting`: the code shows and the element is checking the booking's status;
+ * - `stalled`: the five-minute rule ran out without a final status ("Check again");
+ * - `expired`: the booking expired unpaid; the code is gone ("Get a new code").
+ */
+export type HandoffStatus = 'waiting' | 'stalled' | 'expired';
+
+/** What the panel shows. */
+export interface HandoffView {
+  /**
+   * The `app` booking's deeplink, already accepted by `checkProviderUrl` (scheme and host allowed):
+   * the panel puts it in the code and in a real link as it is, and checks nothing itself.
+   */
+  deeplink: URL;
+  status: HandoffStatus;
+}
+
+/** What the panel's buttons do; each is called with no argument and no `this`. */
+export interface HandoffActions {
+  /** "Use this computer instead": cancel the `app` booking, then pay on the web as the desktop path does. */
+  useComputer(): void;
+  /** "Cancel payment": cancel the booking and end the payment as a cancellation. */
+  cancel(): void;
+  /** "Get a new code" (`expired` only): a new `app` attempt with a new Idempotency-Key. */
+  newCode(): void;
+  /** "Check again" (`stalled` only): one more status check. */
+  checkAgain(): void;
+}
+
+/** The id of the panel's focus target (the panel itself, `tabindex="-1"`). */
+export const HANDOFF_FOCUS_ID = 'handoff';
+
+/**
+ * Moves focus into the panel, in the shadow root it was rendered into. Call it after the update that
+ * first rendered the panel (`await this.updateComplete`); when the panel closes the caller moves
+ * focus back to its own button. Focusing the panel, not its first control, lets a screen reader read
+ * its name and instructions first and leaves the choice of action to the shopper.
+ */
+export function focusHandoff(root: DocumentFragment): void {
+  root.getElementById(HANDOFF_FOCUS_ID)?.focus();
+}
+
+/**
+ * The hand-off panel: a titled group with the instructions, the deeplink's QR code (part `qr`), "Open
+ * on this device" (the deeplink as a real `<a href>`, for a shopper already on the phone or tablet
+ * that has the app), a `role="status"` line, and the actions (part `action` plus one name each:
+ * `open-here`, `new-code`, `check-again`, `use-computer`, `cancel`).
+ *
+ * Render it inside the element's shadow root, after {@link adoptHandoffStyles} on that root; the
+ * element's own `.panel`, `.action` and `.status` styles apply. Its texts come from
+ * `handoffStringsFor()` in the element's language. While it shows, leave the element's own status
+ * region empty: this panel's status line speaks for the hand-off, and two would say it twice.
+ *
+ * @csspart panel - The panel (with `handoff`).
+ * @csspart handoff - The panel.
+ * @csspart qr - The QR code (its colours, quiet zone and minimum size cannot be themed).
+ * @csspart handoff-status - The panel's status line.
+ * @csspart action - Each link and button of the panel.
+ * @throws Error when the deeplink is too long for a QR code (over about 2,300 bytes).
+ */
+export function handoffPanel(view: HandoffView, actions: HandoffActions, t: HandoffStrings): TemplateResult {
+  const { status } = view;
+  const href = view.deeplink.href;
+  const open = status !== 'expired';
+  const button = (part: string, key: HandoffStringKey, run: () => void) =>
+    html`<button part="action ${part}" class="action" type="button" @click=${() => run()}>${t[key]}</button>`;
+  // The build keeps template whitespace: line breaks only between the panel's children, where a flex
+  // column draws none.
+  return html`<div id=${HANDOFF_FOCUS_ID} part="panel handoff" class="panel handoff" role="group" tabindex="-1" aria-labelledby="handoff-title" aria-describedby=${open ? 'handoff-steps' : nothing}>
+<p id="handoff-title" class="title">${t['handoff.label']}</p>
+${open ? html`<p id="handoff-steps">${t['handoff.steps']}</p>${qrCode(href, t['handoff.qr'])}<a part="action open-here" class="action" href=${href}>${t['handoff.open-here']}</a>` : nothing}
+<p part="handoff-status" class="status" role="status">${t[`handoff.${status}`]}</p>
+${open ? (status === 'stalled' ? button('check-again', 'handoff.check-again', actions.checkAgain) : nothing) : button('new-code', 'handoff.new-code', actions.newCode)}
+${button('use-computer', 'handoff.use-computer', actions.useComputer)}${button('cancel', 'handoff.cancel', actions.cancel)}</div>`;
+}

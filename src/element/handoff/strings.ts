@@ -1,0 +1,74 @@
+/**
+ * The hand-off's shopper-facing texts, in English and Nepali. They load with the hand-off module, not
+ * with the button: most shoppers never open it. Keys start with `handoff.` so a merchant's `strings`
+ * object can carry them beside the element's own keys and be passed here unchanged.
+ */
+
+/**
+ * The offer button's text ("Pay with the app on your phone", part `pay-on-phone`), per language. A
+ * constant of its own so the element's first module can import just these two strings without the
+ * tables below (bundlers drop the unused exports).
+ */
+export const OFFER_TEXT = {
+  en: 'Pay with the app on your phone',
+  ne: 'फोनको एपबाट भुक्तानी गर्नुहोस्',
+} as const;
+
+/** The English hand-off texts. */
+export const HANDOFF_STRINGS_EN = {
+  'handoff.offer': OFFER_TEXT.en,
+  'handoff.label': 'Pay with your phone',
+  'handoff.steps': 'Open the wallet app on your phone, scan this code and confirm the payment there. This page follows the payment by itself.',
+  'handoff.qr': 'QR code of the payment link: scan it with the wallet app on your phone',
+  'handoff.open-here': 'Open on this device',
+  'handoff.use-computer': 'Use this computer instead',
+  'handoff.cancel': 'Cancel payment',
+  'handoff.waiting': 'Waiting for the payment on your phone…',
+  'handoff.expired': 'This code has expired.',
+  'handoff.new-code': 'Get a new code',
+  'handoff.stalled': 'We have not received a final answer about your payment yet. You can check again or cancel the payment.',
+  'handoff.check-again': 'Check again',
+} as const;
+
+/** A key of the hand-off's texts. */
+export type HandoffStringKey = keyof typeof HANDOFF_STRINGS_EN;
+
+/** The hand-off's texts: one per key. */
+export type HandoffStrings = Readonly<Record<HandoffStringKey, string>>;
+
+// In the English table's key order, each line's key in its comment: an array, so the keys ship once.
+const NEPALI = [
+  OFFER_TEXT.ne, // handoff.offer
+  'फोनबाट भुक्तानी', // handoff.label
+  'फोनमा वालेट एप खोल्नुहोस्, यो कोड स्क्यान गर्नुहोस् र त्यहीँ भुक्तानी पुष्टि गर्नुहोस्। यो पृष्ठले भुक्तानी आफैं हेरिरहन्छ।', // handoff.steps
+  'भुक्तानी लिङ्कको QR कोड: फोनको वालेट एपले स्क्यान गर्नुहोस्', // handoff.qr
+  'यही उपकरणमा खोल्नुहोस्', // handoff.open-here
+  'बरु यही कम्प्युटर प्रयोग गर्नुहोस्', // handoff.use-computer
+  'भुक्तानी रद्द गर्नुहोस्', // handoff.cancel
+  'तपाईंको फोनबाट भुक्तानी हुन पर्खंदैछौं…', // handoff.waiting
+  'यो कोडको म्याद सकियो।', // handoff.expired
+  'नयाँ कोड लिनुहोस्', // handoff.new-code
+  'तपाईंको भुक्तानीबारे अन्तिम जवाफ अझै आएको छैन। फेरि जाँच गर्न वा भुक्तानी रद्द गर्न सक्नुहुन्छ।', // handoff.stalled
+  'फेरि जाँच गर्नुहोस्', // handoff.check-again
+];
+
+/** The Nepali (`ne`) hand-off texts, in Devanagari. */
+export const HANDOFF_STRINGS_NE = Object.fromEntries(
+  Object.keys(HANDOFF_STRINGS_EN).map((key, index) => [key, NEPALI[index]!]),
+) as HandoffStrings;
+
+/**
+ * The hand-off's texts for a BCP 47 language tag, by the element's rule (`ne`, `ne-NP` → Nepali;
+ * anything else → English), with the `handoff.*` entries of `overrides` on top. The element's whole
+ * `strings` object can be passed: keys that are not the hand-off's are ignored.
+ */
+export function handoffStringsFor(lang: string | null | undefined, overrides?: Readonly<Record<string, string | undefined>> | null): HandoffStrings {
+  const base: HandoffStrings = /^ne\b/i.test(lang ?? '') ? HANDOFF_STRINGS_NE : HANDOFF_STRINGS_EN;
+  if (!overrides) return base;
+  const table = { ...base };
+  for (const key of Object.keys(base) as HandoffStringKey[]) {
+    const text = overrides[key];
+    if (typeof text === 'string') table[key] = text;
+  }
+  return table;
+}

@@ -1,0 +1,20 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { HANDOFF_BUDGET, handoffBundle, handoffSize } from '../../scripts/handoff-size.mjs';
+
+test('the hand-off module (encoder, panel, styles, both languages) is within its 5 KB gzip budget', async () => {
+  const size = await handoffSize();
+  assert.equal(HANDOFF_BUDGET, 5120);
+  assert.ok(size.gzip <= HANDOFF_BUDGET, `${size.name} is ${size.gzip} bytes gzip, over ${HANDOFF_BUDGET}`);
+});
+
+test('the measured bundle is the whole module with Lit left out', async () => {
+  const code = await handoffBundle();
+  // Lit stays an import: the page already has it.
+  assert.match(code, /^import\{[^}]*\}from"lit";/);
+  assert.doesNotMatch(code, /class \w+ extends HTMLElement|customElements\.define/);
+  // The encoder, the panel and both tables are in it: a stub could not pass the budget test.
+  for (const text of ['lean-qr error', 'Use this computer instead', 'नयाँ कोड लिनुहोस्', 'crispEdges', 'forced-color-adjust']) {
+    assert.ok(code.includes(text), `the bundle lacks ${JSON.stringify(text)}`);
+  }
+});
