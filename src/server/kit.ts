@@ -16,8 +16,22 @@ export interface Kit {
   report(error: unknown, context: { route: string }): void;
 }
 
-// The service's codes a browser can act on; any other refusal is the merchant's setup and reads as IP-502.
+// The service's codes a browser can act on; other refusals are the merchant's set-up or the service's trouble.
 const PASSED_THROUGH = new Set<string>([CODES.ALREADY_PROCESSED, CODES.UNKNOWN_BOOKING, CODES.IDEMPOTENCY_CONFLICT]);
+
+/**
+ * Whether a failed call shows a set-up fault of the merchant's server that no retry can cure: the
+ * service refused the signature (`IP-400`) or the product (`IP-401`), or another 4xx refusal of what
+ * the kit sent; or the service URL answered 404 or with something that is not the service (an HTML
+ * page, a body without the envelope) below HTTP 500. Timeouts, 5xx, 408, 429 and unreachable hosts
+ * stay transient.
+ */
+export function isSetupFault(error: ServiceError): boolean {
+  if (error.kind === 'timeout' || error.httpStatus === undefined) return false;
+  if (error.kind === 'rejected' && (error.code === CODES.INVALID_SIGNATURE || error.code === CODES.UNKNOWN_MERCHANT)) return true;
+  const status = error.httpStatus;
+  return status < 500 && status !== 408 && status !== 429;
+}
 
 /** Runs one call to the service, turning its failure into the refusal the browser gets. */
 export async function serviceCall<T>(kit: Kit, route: Route, call: () => Promise<T>): Promise<T> {
@@ -30,6 +44,12 @@ export async function serviceCall<T>(kit: Kit, route: Route, call: () => Promise
       throw new Refusal(error.code as ResponseCode, error.message);
     }
     kit.report(error, { route });
+    if (isSetupFault(error)) {
+      throw new Refusal(
+        CODES.MERCHANT_SETUP,
+        'The shop cannot take this payment now because of a problem in its own set-up; please contact the shop.',
+      );
+    }
     const detail = error.kind === 'rejected' ? ` (code ${error.code})` : '';
     throw new Refusal(CODES.UPSTREAM_UNAVAILABLE, `The payment service could not process this request${detail}.`);
   }
