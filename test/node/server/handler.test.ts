@@ -455,10 +455,10 @@ describe('payment handler against the sandbox', () => {
     failureOf({ status: response.status, headers: response.headers, body: JSON.parse(text) }, 'IP-422', 422, /not valid UTF-8/);
   });
 
-  test('a misconfigured merchant (wrong access key) reads as IP-502 to the browser and is reported', async () => {
+  test('a misconfigured merchant (wrong access key) reads as IP-501 to the browser and is reported', async () => {
     const errorsBefore = errors.length;
     const wrongKey = createPaymentHandler({ ...options, accessKey: 'not-the-key' });
-    failureOf(await book(wrongKey, { channel: 'app', order: { id: 'A-1' } }), 'IP-502', 502, /could not process this request \(code IP-400\)/);
+    failureOf(await book(wrongKey, { channel: 'app', order: { id: 'A-1' } }), 'IP-501', 500, /problem in its own set-up; please contact the shop/);
     assert.match(String(errors[errorsBefore]), /Invalid Signature/);
   });
 

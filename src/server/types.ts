@@ -1,0 +1,109 @@
+/**
+ * The public types of the payment handler: its options, what the merchant's hooks receive and
+ * return, and what a reconcile pass reports.
+ */
+import type { Channel, OrderReference, PaymentStatus } from '../protocol/contract.js';
+import type { PaymentStore } from './store.js';
+
+/** What the merchant's order lookup returns for a payable order. */
+export interface OrderDetails {
+  /** The amount to charge, from the merchant's own records. */
+  amount: number;
+  /** Shown to the shopper by the wallet: snake_case keys, string values. */
+  properties?: Record<string, string>;
+}
+
+/** What `redirectUrl` may depend on when it is a function. */
+export interface RedirectContext {
+  order: OrderReference;
+  channel: Channel;
+  transaction_uuid: string;
+  amount: number;
+}
+
+/** A verified final result, handed to `onPaymentResult`. */
+export interface PaymentResult {
+  /**
+   * Where it was learned: the service's signed callback, a status check the element asked for, a
+   * cancel the handler made, or {@link PaymentHandler.reconcile}'s own status check.
+   */
+  source: 'callback' | 'status' | 'cancel' | 'reconcile';
+  /** A final status: SUCCESS, FAILED, CANCELED or REVERTED. */
+  status: PaymentStatus;
+  correlation_id: string;
+  /** Absent only when a callback names a booking the store no longer holds. */
+  booking_id?: string;
+  /** The merchant's order reference, as the browser sent it at booking (absent as `booking_id`). */
+  order?: OrderReference;
+  transaction_uuid?: string;
+  /** The callback's amount, or the booked amount for a status check or cancel. */
+  amount?: number;
+  /** The service's reference code, when the callback or status check gave one. */
+  reference_code?: string;
+}
+
+/** Options of {@link createPaymentHandler}. */
+export interface PaymentHandlerOptions {
+  /** The service's `{base_url}`. */
+  serviceUrl: string;
+  productCode: string;
+  /** The access key: signs requests, verifies callbacks, never reaches the browser. */
+  accessKey: string;
+  /** Absolute URL where the service reaches this handler's `/callback`. */
+  callbackUrl: string;
+  /** Where the shopper lands after paying (the service adds `booking_id` and `status`). */
+  redirectUrl: string | ((context: RedirectContext) => string);
+  /**
+   * Finds the merchant's order; `undefined` means unknown or not payable (`IP-424`). `context.request` is
+   * the shopper's `/book` request (its cookies, its session): refuse an order that is not theirs.
+   */
+  lookupOrder(order: OrderReference, context: { request: Request }): Promise<OrderDetails | undefined> | OrderDetails | undefined;
+  /**
+   * Receives each verified final result once per booking and status (a later `REVERTED` after
+   * `SUCCESS` is a new result). A callback is answered 2xx only after this
+   * resolves; if it throws, the callback gets a 5xx so the service retries.
+   */
+  onPaymentResult(result: PaymentResult): Promise<void> | void;
+  /** The provider's web payment page. Default `${serviceUrl}/web/pay`. */
+  webPayment?: { url?: string };
+  /** Per call to the service. Default 10 000 ms. */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+  /** Default: a bounded in-memory store. */
+  store?: PaymentStore;
+  /** Largest accepted request body. Default 16 KiB. */
+  maxBodyBytes?: number;
+  /** Told about failures the response does not show in full (service refusals, hook errors). */
+  onError?(error: unknown, context: { route: string }): void;
+}
+
+/** Options of {@link PaymentHandler.reconcile}. */
+export interface ReconcileOptions {
+  /** Only bookings at least this old are asked about. Default: the spec's five minutes (300 000 ms). */
+  olderThanMs?: number;
+}
+
+/** What one {@link PaymentHandler.reconcile} pass did. */
+export interface ReconcileReport {
+  /** Bookings asked about: no final result delivered yet, and old enough. */
+  checked: number;
+  /** Of those, final now and handed to `onPaymentResult`. */
+  settled: number;
+  /** Still `BOOKED` or `PENDING`: asked again on the next pass (an unpaid booking expires in time). */
+  open: number;
+  /** Status checks or hooks that failed (each told to `onError`): tried again on the next pass. */
+  failed: number;
+}
+
+/** A handler from `Request` to `Response`, with the server-side status check the spec asks for. */
+export interface PaymentHandler {
+  (request: Request): Promise<Response>;
+  /**
+   * The spec's "when no response arrives within five minutes, the merchant calls the status check
+   * API": asks the service about every booking this handler made that has no final result yet and is
+   * at least `olderThanMs` old, and hands each final status to `onPaymentResult` (source
+   * `reconcile`). Run it on a timer (every minute or so): it settles the payments whose shopper closed
+   * the tab and whose callback was lost. Needs a store with `listOpenBookings` (the memory store has it).
+   */
+  reconcile(options?: ReconcileOptions): Promise<ReconcileReport>;
+}
