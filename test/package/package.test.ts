@@ -79,7 +79,7 @@ test('npm pack ships the build, the bin and the README, and nothing else', async
     assert.ok(existsSync(join(ROOT, target)), `${target} exists after the build`);
   }
   // Every declaration a public module needs travels with it.
-  for (const entry of ['index', 'define', 'react', 'wallet-pay-button', 'events/index', 'server/index', 'server/node', 'sandbox/index']) {
+  for (const entry of ['index', 'define', 'react', 'element/wallet-pay-button', 'element/events', 'server/index', 'server/node', 'sandbox/index']) {
     assert.ok(paths.includes(`dist/types/${entry}.d.ts`), `dist/types/${entry}.d.ts is packed`);
   }
 });
