@@ -10,35 +10,25 @@
  */
 import * as React from 'react';
 import { createComponent, type EventName } from '@lit/react';
+import type { FlowEventType } from './core/flow-state.js';
 import { WalletPayButton as WalletPayButtonElement } from './define.js';
-import type {
-  WalletPayBookedEvent,
-  WalletPayCancelEvent,
-  WalletPayErrorEvent,
-  WalletPayFailureEvent,
-  WalletPayNavigateEvent,
-  WalletPayPendingEvent,
-  WalletPaySuccessEvent,
-  WalletPayWebviewEvent,
-} from './element/events/index.js';
+import { EVENT_TYPES, type WalletPayEvent } from './element/events.js';
 
 export { WalletPayButtonElement };
+
+/** The React prop of each event: `booked` → `onBooked`, and so on for every event of the element. */
+type WalletPayEventProps = { [K in FlowEventType as `on${Capitalize<K>}`]: EventName<WalletPayEvent<K>> };
+
+const events = Object.fromEntries(
+  Object.keys(EVENT_TYPES).map((type) => [`on${type[0]!.toUpperCase()}${type.slice(1)}`, `wallet-pay-${type}`]),
+) as WalletPayEventProps;
 
 /** The `<wallet-pay-button>` element as a React component. */
 export const WalletPayButton = createComponent({
   tagName: 'wallet-pay-button',
   elementClass: WalletPayButtonElement,
   react: React,
-  events: {
-    onBooked: 'wallet-pay-booked' as EventName<WalletPayBookedEvent>,
-    onNavigate: 'wallet-pay-navigate' as EventName<WalletPayNavigateEvent>,
-    onWebview: 'wallet-pay-webview' as EventName<WalletPayWebviewEvent>,
-    onPending: 'wallet-pay-pending' as EventName<WalletPayPendingEvent>,
-    onSuccess: 'wallet-pay-success' as EventName<WalletPaySuccessEvent>,
-    onFailure: 'wallet-pay-failure' as EventName<WalletPayFailureEvent>,
-    onCancel: 'wallet-pay-cancel' as EventName<WalletPayCancelEvent>,
-    onError: 'wallet-pay-error' as EventName<WalletPayErrorEvent>,
-  },
+  events,
   displayName: 'WalletPayButton',
 });
 

@@ -5,8 +5,7 @@
  */
 import { LitElement, css, html, type TemplateResult } from 'lit';
 import '../../src/define.js';
-import type { WalletPayNavigateEvent } from '../../src/element/events/navigate.js';
-import type { WalletPayErrorEvent } from '../../src/element/events/error.js';
+import type { WalletPayEvent } from '../../src/element/events.js';
 import { IDEMPOTENCY_HEADER, type BookRequest } from '../../src/protocol/contract.js';
 
 /** The baseline: the least a Lit button element can be (a styled native button and a slot). */
@@ -168,7 +167,7 @@ async function armTap(orderId: string, allowedHosts: string, bare?: BareChannel)
     bareDone = { resolve, reject };
     element.addEventListener(
       'wallet-pay-navigate',
-      (event: WalletPayNavigateEvent) => {
+      (event: WalletPayEvent<'navigate'>) => {
         const navigateAt = performance.now();
         // The page stays put: the next sample needs it.
         event.preventDefault();
@@ -176,7 +175,7 @@ async function armTap(orderId: string, allowedHosts: string, bare?: BareChannel)
       },
       { once: true },
     );
-    element.addEventListener('wallet-pay-error', (event: WalletPayErrorEvent) => reject(new Error(`wallet-pay-error: ${event.detail.message}`)), {
+    element.addEventListener('wallet-pay-error', (event: WalletPayEvent<'error'>) => reject(new Error(`wallet-pay-error: ${event.detail.message}`)), {
       once: true,
     });
     // A build that never navigates must end the run with a reason, not hang it.

@@ -15,6 +15,7 @@ import {
   type WebPaymentInstruction,
 } from '../protocol/contract.js';
 import { isRecord } from '../protocol/values.js';
+import { systemClock, type Clock } from './clock.js';
 
 /** What went wrong with a request to the merchant's proxy. */
 export type BookingErrorKind =
@@ -23,7 +24,8 @@ export type BookingErrorKind =
   | 'offline'
   | 'http'
   | 'invalid-json'
-  | 'invalid-response';
+  | 'invalid-response'
+  | 'aborted';
 
 /** A failed request to the merchant's proxy. */
 export class BookingError extends Error {
@@ -58,16 +60,21 @@ export interface BookingClientOptions {
   requestTimeoutMs: number;
   /** Reports whether the device is online (e.g. `() => navigator.onLine`); online when absent. */
   isOnline?: () => boolean;
+  /** The timers of the request timeouts (the global ones when absent). */
+  clock?: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
 }
 
-/** The three operations of the contract. */
+/**
+ * The three operations of the contract. Each takes an optional `signal`: aborting it stops the request
+ * (the promise then rejects with a `BookingError` of kind `aborted`).
+ */
 export interface BookingClient {
   /** Books a payment; `idempotencyKey` is the attempt's key, the same on a retry. */
-  book(request: BookRequest, idempotencyKey: string): Promise<BookResult>;
+  book(request: BookRequest, idempotencyKey: string, signal?: AbortSignal): Promise<BookResult>;
   /** Asks the status of a booking. */
-  status(request: StatusRequest): Promise<StatusResult>;
+  status(request: StatusRequest, signal?: AbortSignal): Promise<StatusResult>;
   /** Cancels a booking; a refusal because it is already processed throws with code `IP-410`. */
-  cancel(request: CancelRequest): Promise<CancelResult>;
+  cancel(request: CancelRequest, signal?: AbortSignal): Promise<CancelResult>;
 }
 
 type Json = Record<string, unknown>;
@@ -91,14 +98,22 @@ function sameBooking(data: Json, asked: string): asserts data is Json & { bookin
 /** Creates a client for one merchant proxy. Error messages are short and start with the operation. */
 export function createBookingClient(options: BookingClientOptions): BookingClient {
   const isOnline = options.isOnline ?? (() => true);
+  const clock = options.clock ?? systemClock();
 
-  async function post(operation: string, body: unknown, timeoutMs: number, headers?: Record<string, string>): Promise<Json> {
+  async function post(operation: string, body: unknown, timeoutMs: number, signal: AbortSignal | undefined, headers?: Record<string, string>): Promise<Json> {
     const error = (kind: BookingErrorKind, message: string, status?: number, code?: string, serverMessage?: string) =>
       new BookingError(kind, `${operation}: ${message}`, status, code, serverMessage);
     const offline = () => error('offline', 'the device is offline');
+    if (signal?.aborted) throw error('aborted', 'the request was abandoned');
     if (!isOnline()) throw offline();
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    let timedOut = false;
+    const timer = clock.setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const abandon = () => controller.abort();
+    signal?.addEventListener('abort', abandon);
     // Joined onto the endpoint's own path, so a proxy mounted under a prefix keeps it.
     const url = new URL(options.endpoint);
     url.pathname = `${url.pathname.replace(/\/+$/, '')}/${operation}`;
@@ -117,12 +132,14 @@ export function createBookingClient(options: BookingClientOptions): BookingClien
       });
       text = await response.text();
     } catch (cause) {
-      if (controller.signal.aborted) throw error('timeout', `no answer within ${timeoutMs} ms`);
+      if (timedOut) throw error('timeout', `no answer within ${timeoutMs} ms`);
+      if (controller.signal.aborted) throw error('aborted', 'the request was abandoned');
       if (response) throw error('network', 'the answer was cut off');
       if (!isOnline()) throw offline();
       throw error('network', `the request failed: ${String(cause)}`);
     } finally {
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
+      signal?.removeEventListener('abort', abandon);
     }
     let parsed: unknown;
     try {
@@ -145,12 +162,12 @@ export function createBookingClient(options: BookingClientOptions): BookingClien
   }
 
   return {
-    async book(request, idempotencyKey) {
-      const data = await post('book', request, options.bookTimeoutMs, { [IDEMPOTENCY_HEADER]: idempotencyKey });
+    async book(request, idempotencyKey, signal) {
+      const data = await post('book', request, options.bookTimeoutMs, signal, { [IDEMPOTENCY_HEADER]: idempotencyKey });
       return parseBookResult(data, request.channel);
     },
-    async status(request) {
-      const data = await post('status', request, options.requestTimeoutMs);
+    async status(request, signal) {
+      const data = await post('status', request, options.requestTimeoutMs, signal);
       sameBooking(data, request.booking_id);
       if (!nonEmptyString(data.correlation_id)) missing('correlation_id');
       if (!isPaymentStatus(data.status)) missing('status');
@@ -158,8 +175,8 @@ export function createBookingClient(options: BookingClientOptions): BookingClien
       if (typeof data.updated_at === 'string') result.updated_at = data.updated_at;
       return result;
     },
-    async cancel(request) {
-      const data = await post('cancel', request, options.requestTimeoutMs);
+    async cancel(request, signal) {
+      const data = await post('cancel', request, options.requestTimeoutMs, signal);
       sameBooking(data, request.booking_id);
       if (!isPaymentStatus(data.status)) missing('status');
       return { booking_id: data.booking_id, status: data.status };

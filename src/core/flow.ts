@@ -2,63 +2,18 @@
  * The payment state machine, free of the DOM: the booking client, the navigator, the storage, the
  * clock and the page's visibility are all injected, so every path runs as plain functions in tests.
  */
-import type { Channel } from '../protocol/contract.js';
-import { ALREADY_PROCESSED, STATUS_CHECK_AFTER_MS, isFinalStatus, type BookResult, type OrderReference, type PaymentStatus } from '../protocol/contract.js';
-import { BookingError, type BookingClient, type BookingErrorKind } from './booking-client.js';
+import { ALREADY_PROCESSED, STATUS_CHECK_AFTER_MS, isFinalStatus, type Channel, type PaymentStatus } from '../protocol/contract.js';
+import { BookingError, type BookingClient } from './booking-client.js';
+import type { Clock } from './clock.js';
 import type { Environment } from './environment.js';
 import type { PageNavigator } from './navigator.js';
-import { bookingKey, type BookingStore, type KeptBooking } from './session-store.js';
-import type { StringKey } from '../element/strings.js';
+import type { BookingStore, KeptBooking } from './session-store.js';
+import type { PaymentSettings, SettingsResult } from './settings.js';
 import { checkProviderUrl, checkReturnUrl, withQuery, type UrlRefusal } from './urls.js';
+import type { FlowError, FlowErrorKind, FlowEvent, FlowState, FlowStateName } from './flow-state.js';
+import { STRATEGIES, type BookedAttempt, type StrategyContext } from './strategies.js';
 
-/** Every kind of failure the shopper can meet. */
-export type FlowErrorKind = BookingErrorKind | 'url-refused' | 'return-url-refused' | 'framed' | 'config';
-
-/** What the flow reports to its host; the element turns each into a DOM event. */
-export type FlowEvent =
-  | { type: 'booked'; booking_id: string; correlation_id: string; channel: 'app' | 'web' }
-  | {
-      type: 'navigate';
-      reason: 'app' | 'web-payment' | 'success' | 'failure';
-      url: string;
-      method: 'GET' | 'POST';
-      fields?: Record<string, string>;
-      booking_id: string;
-    }
-  | { type: 'webview'; order: OrderReference; endpoint: string; success_url: string | null; failure_url: string | null }
-  | { type: 'pending'; booking_id: string; status: PaymentStatus; elapsed_ms: number }
-  | { type: 'success'; booking_id: string; status: PaymentStatus }
-  | { type: 'failure'; booking_id: string; status: PaymentStatus }
-  | { type: 'cancel'; booking_id: string; status: PaymentStatus }
-  | { type: 'error'; kind: FlowErrorKind; message: string; code?: string; http_status?: number; reason?: UrlRefusal };
-
-/** The names of the flow's states. */
-export type FlowStateName =
-  | 'idle'
-  | 'booking'
-  | 'redirecting'
-  | 'opening-app'
-  | 'app-fallback'
-  | 'verifying'
-  | 'pending'
-  | 'stalled'
-  | 'cancelling'
-  | 'webview'
-  | 'done'
-  | 'error';
-
-/** A snapshot for rendering. */
-export interface FlowState {
-  name: FlowStateName;
-  /** True while a request or a navigation is under way: clicks are ignored. */
-  busy: boolean;
-  /** The status-region text key. */
-  message: StringKey | null;
-  /** The booking in flight, when there is one. */
-  booking: KeptBooking | null;
-  /** True when the "try again" action is offered. */
-  canRetry: boolean;
-}
+export type { FlowError, FlowErrorKind, FlowEvent, FlowEventMap, FlowEventType, FlowState, FlowStateName } from './flow-state.js';
 
 /** Timers and delays, injectable so tests run in milliseconds. */
 export interface FlowTimings {
@@ -77,39 +32,13 @@ export const DEFAULT_TIMINGS: FlowTimings = {
   finalCheckAfterMs: STATUS_CHECK_AFTER_MS,
 };
 
-/** A clock with timers. */
-export interface Clock {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-/** The settings of one payment, read when the shopper acts. */
-export interface FlowConfig {
-  /** Absolute base URL of the merchant's proxy, or `null` when missing or invalid. */
-  endpoint: string | null;
-  client: BookingClient | null;
-  order: OrderReference | null;
-  environment: Environment;
-  successUrl: string | null;
-  failureUrl: string | null;
-  pageUrl: string;
-  /** The document's base URL, against which relative return URLs resolve (default: `pageUrl`). */
-  baseUrl?: string;
-  allowedHosts: readonly string[];
-  returnOrigins: readonly string[];
-  /** True when inside a cross-origin frame without the merchant's opt-in. */
-  blockedByFrame: boolean;
-  /** A set-up mistake found by the host (bad attribute value), reported when the shopper acts. */
-  problem?: string | null;
-}
-
 /** What the flow needs from its host. */
 export interface FlowDeps {
-  config(): FlowConfig;
   navigator(): PageNavigator;
   store: BookingStore;
   clock: Clock;
+  /** The booking client of a payment's settings (its endpoint and its timeout). */
+  client(settings: PaymentSettings): BookingClient;
   isVisible(): boolean;
   newKey(): string;
   timings(): FlowTimings;
@@ -119,72 +48,25 @@ export interface FlowDeps {
   onChange(state: FlowState): void;
 }
 
-/** A booking made in this attempt, with what the strategy needs next. */
-export interface BookedAttempt {
-  kept: KeptBooking;
-  result: BookResult;
-}
-
-/* One strategy per environment: which channel it books and what it does with the booking. The flow
- * picks one by the resolved environment instead of branching on it everywhere. */
-
-/** What a strategy may ask of the flow. */
-export interface StrategyContext {
-  /** Books on `channel`; resolves `null` when the booking failed (the flow already shows why). */
-  book(channel: Channel): Promise<BookedAttempt | null>;
-  /** Follows the web-payment instruction as a top-level navigation. */
-  followWebPayment(attempt: BookedAttempt): void;
-  /** Opens the wallet app now (inside the click's activation) and arms the fallback panel. */
-  openApp(attempt: BookedAttempt): void;
-  /** Hands the payment to the app around a WebView: no booking, no navigation. */
-  handOver(): void;
-}
-
-/** The payment path of one environment (the mobile path books on the `app` channel, the desktop one on `web`, the WebView one books nothing). */
-export interface PaymentStrategy {
-  /** Runs the path. */
-  start(context: StrategyContext): Promise<void>;
-}
-
-/** The three strategies, by environment. */
-export const STRATEGIES: Readonly<Record<Environment, PaymentStrategy>> = {
-  desktop: {
-    async start(context) {
-      const attempt = await context.book('web');
-      if (attempt) context.followWebPayment(attempt);
-    },
-  },
-  mobile: {
-    async start(context) {
-      const attempt = await context.book('app');
-      if (attempt) context.openApp(attempt);
-    },
-  },
-  webview: {
-    async start(context) {
-      context.handOver();
-    },
-  },
-};
-
+/** One payment attempt: its Idempotency-Key, its path and the settings it started with. */
 interface Attempt {
   key: string;
   environment: Environment;
-  /** The storage key of its endpoint and order: another order is another payment, with its own key. */
-  order: string;
+  settings: PaymentSettings;
 }
 
-const BUSY = ['booking', 'redirecting', 'opening-app', 'verifying', 'cancelling'];
-
-/** The status text of a request failure: a refusal (4xx) reads differently from an outage. */
-function errorMessageKey(kind: FlowErrorKind, httpStatus?: number): StringKey {
-  return kind === 'http' && httpStatus! < 500 ? 'error.rejected' : `error.${kind}`;
+/** One action of the flow: a newer one makes it stale, and aborting its signal stops its requests. */
+interface Run {
+  gen: number;
+  signal: AbortSignal;
 }
+
+const BUSY: readonly FlowStateName[] = ['booking', 'redirecting', 'opening-app', 'verifying', 'cancelling'];
 
 const isProcessed = (error: unknown) => error instanceof BookingError && error.code === ALREADY_PROCESSED;
 
 /** The state before anything happened. */
-export const IDLE_STATE: FlowState = { name: 'idle', busy: false, message: null, booking: null, canRetry: false };
+export const IDLE_STATE: FlowState = { name: 'idle', busy: false, booking: null, canRetry: false, error: null, outcome: null };
 
 /** The payment state machine of one element. */
 export class PaymentFlow {
@@ -194,6 +76,8 @@ export class PaymentFlow {
   #timer: unknown = null;
   /** Bumped by every new action, so a late answer of an abandoned one is dropped. */
   #gen = 0;
+  #controller = new AbortController();
+  readonly #clients = new WeakMap<PaymentSettings, BookingClient>();
   readonly #deps: FlowDeps;
 
   constructor(deps: FlowDeps) {
@@ -205,37 +89,19 @@ export class PaymentFlow {
     return this.#state;
   }
 
-  /** The shopper pressed the pay button. Ignored while busy. Returns whether it started something. */
-  start(): boolean {
+  /**
+   * The shopper pressed the pay button, with the settings read at that moment. Ignored while busy.
+   * Returns whether it started something.
+   */
+  start(read: SettingsResult): boolean {
     if (this.#state.busy) return false;
-    const config = this.#deps.config();
-    const problem = config.blockedByFrame
-      ? 'The element is inside a cross-origin frame without allow-framed.'
-      : config.problem ||
-        (config.environment !== 'webview' && (!config.endpoint || !config.client || !config.order)
-          ? 'The element needs an endpoint and an order (order property or order-id attribute).'
-          : null);
-    if (problem) {
+    if (!read.ok) {
       this.#retry = null;
-      this.#fail(config.blockedByFrame ? 'framed' : 'config', problem, null);
+      const framed = read.problems.find((problem) => problem.kind === 'framed');
+      this.#fail(framed ? 'framed' : 'config', (framed ? [framed] : read.problems).map((problem) => problem.message).join(' '), null);
       return false;
     }
-    const kept = this.#load(config);
-    // A booking is already in flight: asking again must not book twice.
-    if (kept) this.#verify(kept, 0);
-    else {
-      // A retry keeps the attempt (its key and its path); a fresh click after a booking, or a press
-      // for another order, starts a new one (the same key with another body is refused, IP-409).
-      const order = keyOf(config);
-      if (this.#attempt?.order !== order) {
-        // An attempt cut short by a reload is taken up again with its key: one booking per attempt.
-        const [environment, key] = this.#deps.store.attempt(order)?.split(/:(.*)/) ?? [];
-        this.#attempt = key && Object.hasOwn(STRATEGIES, environment!)
-          ? { key, environment: environment as Environment, order }
-          : { key: this.#deps.newKey(), environment: config.environment, order };
-      }
-      void STRATEGIES[this.#attempt.environment].start(this.#context(this.#begin(), config));
-    }
+    this.#pay(read.settings, true);
     return true;
   }
 
@@ -254,18 +120,17 @@ export class PaymentFlow {
   cancel(): void {
     const booking = this.#idle();
     if (!booking) return;
-    const gen = this.#begin('cancelling', booking);
-    this.#deps
-      .config()
-      .client!.cancel(ids(booking))
+    const run = this.#begin('cancelling', booking);
+    this.#client(booking.settings)
+      .cancel(ids(booking), run.signal)
       .then(
         (result) => {
-          if (gen !== this.#gen) return;
+          if (!this.#live(run)) return;
           this.#deps.emit({ type: 'cancel', booking_id: result.booking_id, status: result.status });
           this.#finish(booking, isFinalStatus(result.status) ? result.status : 'CANCELED');
         },
         // Already processed: the status decides where the shopper goes (it may have succeeded).
-        (error: unknown) => gen === this.#gen && (isProcessed(error) ? this.#verify(booking, 0) : this.#failRequest(error, () => this.cancel(), booking)),
+        (error: unknown) => this.#live(run) && (isProcessed(error) ? this.#verify(booking, 0) : this.#failRequest(error, () => this.cancel(), booking)),
       );
   }
 
@@ -276,46 +141,48 @@ export class PaymentFlow {
   payOnWeb(): void {
     const booking = this.#idle();
     if (!booking) return;
-    const gen = this.#begin('verifying', booking);
-    const config = this.#deps.config();
-    const client = config.client!;
-    const startWeb = () => {
-      this.#deps.store.clear(keyOf(config));
-      this.#attempt = { key: this.#deps.newKey(), environment: 'desktop', order: keyOf(config) };
-      void STRATEGIES.desktop.start(this.#context(gen, config));
-    };
+    const run = this.#begin('verifying', booking);
+    const settings: PaymentSettings = { ...booking.settings, environment: 'desktop' };
+    const client = this.#client(booking.settings);
     client
-      .status(ids(booking))
+      .status(ids(booking), run.signal)
       .then(async (result) => {
-        if (gen !== this.#gen) return;
+        if (!this.#live(run)) return;
         if (result.status === 'SUCCESS') return this.#finish(booking, 'SUCCESS');
         if (!isFinalStatus(result.status)) {
           try {
-            await client.cancel(ids(booking));
+            await client.cancel(ids(booking), run.signal);
           } catch (error) {
-            if (gen === this.#gen && isProcessed(error)) return this.#verify(booking, 0);
+            if (this.#live(run) && isProcessed(error)) return this.#verify(booking, 0);
             throw error;
           }
         }
-        if (gen === this.#gen) startWeb();
+        if (!this.#live(run)) return;
+        this.#deps.store.clear(settings.storageKey);
+        this.#attempt = { key: this.#deps.newKey(), environment: 'desktop', settings };
+        void STRATEGIES.desktop.start(this.#context(run, this.#attempt));
       })
-      .catch((error: unknown) => gen === this.#gen && this.#failRequest(error, () => this.payOnWeb(), booking));
+      .catch((error: unknown) => this.#live(run) && this.#failRequest(error, () => this.payOnWeb(), booking));
   }
 
   /**
    * The page came back (bfcache `pageshow`, visible again) or was freshly loaded: a kept booking is
-   * checked and routed. Nothing happens without one, or while a request is already running.
+   * checked and routed. The booking the flow already follows keeps its own settings; otherwise the
+   * settings of the moment say which booking to look for. Nothing happens without one, or while a
+   * request is already running.
    */
-  resume(): void {
+  resume(read: SettingsResult | null): void {
     const name = this.#state.name;
     const left = name === 'opening-app' || name === 'redirecting';
     if (this.#state.busy && !left) return;
-    const kept = this.#load(this.#deps.config());
+    const known = this.#state.booking?.settings ?? this.#attempt?.settings ?? (read?.ok ? read.settings : null);
+    const key = known?.storageKey ?? (read && !read.ok ? read.storageKey : undefined);
+    const kept = key ? this.#deps.store.load(key, known) : null;
     if (kept) this.#verify(kept, 0);
     else if (name === 'redirecting' || name === 'done') this.#set('idle', null);
   }
 
-  /** Stops every timer and drops late answers (element disconnected). */
+  /** Stops every timer and request and drops late answers (element disconnected). */
   dispose(): void {
     this.#begin();
     // A dropped answer must not leave the button busy forever if the element is attached again; the
@@ -323,73 +190,109 @@ export class PaymentFlow {
     if (this.#state.busy) this.#set('idle', null);
   }
 
+  /** Pays with `settings`: a kept booking is checked, else the attempt's strategy runs. */
+  #pay(settings: PaymentSettings, pressed: boolean): void {
+    const kept = this.#deps.store.load(settings.storageKey, settings);
+    // A booking is already in flight: asking again must not book twice.
+    if (kept) return this.#verify(kept, 0);
+    // A retry keeps the attempt (its key and its path); a fresh click after a booking, or a press
+    // for another order, starts a new one (the same key with another body is refused, IP-409).
+    if (this.#attempt?.settings.storageKey !== settings.storageKey) {
+      // An attempt cut short by a reload is taken up again with its key: one booking per attempt.
+      const [environment, key] = this.#deps.store.attempt(settings.storageKey)?.split(/:(.*)/) ?? [];
+      this.#attempt =
+        key && Object.hasOwn(STRATEGIES, environment!)
+          ? { key, environment: environment as Environment, settings }
+          : { key: this.#deps.newKey(), environment: settings.environment, settings };
+    } else if (pressed) {
+      // The shopper acted again: the settings of this press, the attempt's key and path.
+      this.#attempt = { ...this.#attempt, settings };
+    }
+    const attempt = this.#attempt;
+    void STRATEGIES[attempt.environment].start(this.#context(this.#begin(), attempt));
+  }
+
   /** The booking the panel acts on, when nothing is running. */
   #idle(): KeptBooking | null {
     return this.#state.busy ? null : this.#state.booking;
   }
 
-  /** Starts a new action: older answers and timers are dropped; optionally shows its state. */
-  #begin(name?: FlowStateName, booking: KeptBooking | null = null): number {
+  /** Starts a new action: the previous one's requests are aborted, its answers and timers dropped. */
+  #begin(name?: FlowStateName, booking: KeptBooking | null = null): Run {
     this.#clearTimer();
-    const gen = ++this.#gen;
+    this.#controller.abort();
+    this.#controller = new AbortController();
+    const run = { gen: ++this.#gen, signal: this.#controller.signal };
     if (name) this.#set(name, booking);
-    return gen;
+    return run;
   }
 
-  #context(gen: number, config: FlowConfig): StrategyContext {
+  #live(run: Run): boolean {
+    return run.gen === this.#gen;
+  }
+
+  #client(settings: PaymentSettings): BookingClient {
+    let client = this.#clients.get(settings);
+    if (!client) this.#clients.set(settings, (client = this.#deps.client(settings)));
+    return client;
+  }
+
+  #context(run: Run, attempt: Attempt): StrategyContext {
+    const { settings } = attempt;
     return {
-      book: (channel) => this.#book(gen, config, channel),
-      followWebPayment: (attempt) => this.#followWebPayment(gen, config, attempt),
-      openApp: (attempt) => this.#openApp(gen, config, attempt),
+      book: (channel) => this.#book(run, attempt, channel),
+      followWebPayment: (booked) => this.#followWebPayment(run, booked),
+      openApp: (booked) => this.#openApp(run, booked),
       handOver: () => {
         this.#attempt = null;
         this.#deps.emit({
           type: 'webview',
-          order: config.order ?? {},
-          endpoint: config.endpoint ?? '',
-          success_url: config.successUrl,
-          failure_url: config.failureUrl,
+          order: settings.order,
+          endpoint: settings.endpoint,
+          success_url: settings.successUrl,
+          failure_url: settings.failureUrl,
         });
         this.#set('webview', null);
       },
     };
   }
 
-  async #book(gen: number, config: FlowConfig, channel: 'app' | 'web'): Promise<BookedAttempt | null> {
-    const { key, environment } = this.#attempt!;
-    this.#deps.store.setAttempt(keyOf(config), `${environment}:${key}`);
+  async #book(run: Run, attempt: Attempt, channel: Channel): Promise<BookedAttempt | null> {
+    const { key, environment, settings } = attempt;
+    this.#deps.store.setAttempt(settings.storageKey, `${environment}:${key}`);
     this.#set('booking', null);
     try {
-      const result = await config.client!.book({ channel, order: config.order! }, key);
-      if (gen !== this.#gen) return null;
+      const result = await this.#client(settings).book({ channel, order: settings.order }, key, run.signal);
+      if (!this.#live(run)) return null;
       const { booking_id, correlation_id, deeplink } = result;
-      const kept: KeptBooking = { booking_id, correlation_id, channel, idempotency_key: key, started_at: this.#deps.clock.now() };
+      const kept: KeptBooking = { booking_id, correlation_id, channel, idempotency_key: key, started_at: this.#deps.clock.now(), settings };
       if (deeplink) kept.deeplink = deeplink;
       this.#deps.emit({ type: 'booked', booking_id, correlation_id, channel });
       return { kept, result };
     } catch (error) {
-      if (gen === this.#gen) this.#failRequest(error, () => this.start(), null);
+      if (this.#live(run)) this.#failRequest(error, () => this.#pay(settings, false), null);
       return null;
     }
   }
 
   /** Checks a provider URL; a refused one ends the attempt with an error and `null`. */
-  #checked(gen: number, config: FlowConfig, raw: string | undefined): URL | null {
-    if (gen !== this.#gen) return null;
-    const check = checkProviderUrl(raw, config.allowedHosts);
+  #checked(run: Run, kept: KeptBooking, raw: string | undefined): URL | null {
+    if (!this.#live(run)) return null;
+    const { allowedHosts } = kept.settings;
+    const check = checkProviderUrl(raw, allowedHosts);
     if (check.ok) return check.url;
     // The booking stays unpaid on the server; a retry with the same key gets the same answer, so the
     // shopper is told and nothing is followed.
-    this.#retry = () => this.start();
-    this.#fail('url-refused', `Refused to follow ${JSON.stringify((raw ?? '').slice(0, 200))}: ${check.reason} (allowed-hosts: ${config.allowedHosts.join(' ')}).`, null, { reason: check.reason }, 'error.url-refused', true);
+    this.#retry = () => this.#pay(kept.settings, false);
+    this.#fail('url-refused', `Refused to follow ${JSON.stringify((raw ?? '').slice(0, 200))}: ${check.reason} (allowed-hosts: ${allowedHosts.join(' ')}).`, null, { reason: check.reason }, true);
     return null;
   }
 
-  #followWebPayment(gen: number, config: FlowConfig, { kept, result }: BookedAttempt): void {
+  #followWebPayment(run: Run, { kept, result }: BookedAttempt): void {
     const { url: raw, method, fields = {} } = result.web_payment!;
-    const checked = this.#checked(gen, config, raw);
+    const checked = this.#checked(run, kept, raw);
     if (!checked) return;
-    this.#keep(config, kept);
+    this.#keep(kept);
     const post = method === 'POST';
     const url = post ? checked.href : withQuery(checked, fields);
     const detail: FlowEvent = { type: 'navigate', reason: 'web-payment', url, method, booking_id: kept.booking_id };
@@ -401,68 +304,64 @@ export class PaymentFlow {
     else this.#deps.navigator().assign(url);
   }
 
-  #openApp(gen: number, config: FlowConfig, { kept, result }: BookedAttempt): void {
-    const checked = this.#checked(gen, config, result.deeplink);
+  #openApp(run: Run, { kept, result }: BookedAttempt): void {
+    const checked = this.#checked(run, kept, result.deeplink);
     if (!checked) return;
     const url = (kept.deeplink = checked.href);
-    this.#keep(config, kept);
+    this.#keep(kept);
     this.#set('opening-app', kept);
     // Synchronously after the booking's answer: still inside the click's activation window.
     if (this.#deps.emit({ type: 'navigate', reason: 'app', url, method: 'GET', booking_id: kept.booking_id })) {
       this.#deps.navigator().openApp(url);
     }
-    this.#later(gen, this.#deps.timings().fallbackDelayMs, () => {
+    this.#later(run, this.#deps.timings().fallbackDelayMs, () => {
       // Hidden means the app (probably) took over; the way back is resume(), not a panel.
       if (this.#state.name === 'opening-app' && this.#deps.isVisible()) this.#set('app-fallback', kept);
     });
   }
 
   #verify(kept: KeptBooking, checkNumber: number): void {
-    const gen = this.#begin('verifying', kept);
-    const client = this.#deps.config().client;
-    if (!client) {
-      this.#retry = null;
-      return this.#fail('config', 'The element has no endpoint to ask the status from.', null);
-    }
-    client.status(ids(kept)).then(
-      ({ status }) => gen === this.#gen && (isFinalStatus(status) ? this.#finish(kept, status) : this.#waitFor(kept, status, checkNumber)),
-      (error: unknown) => gen === this.#gen && this.#failRequest(error, () => this.#verify(kept, checkNumber), kept),
-    );
+    const run = this.#begin('verifying', kept);
+    this.#client(kept.settings)
+      .status(ids(kept), run.signal)
+      .then(
+        ({ status }) => this.#live(run) && (isFinalStatus(status) ? this.#finish(kept, status) : this.#waitFor(run, kept, status, checkNumber)),
+        (error: unknown) => this.#live(run) && this.#failRequest(error, () => this.#verify(kept, checkNumber), kept),
+      );
   }
 
   /** BOOKED/PENDING: check again with backoff until five minutes after the booking, then one last check. */
-  #waitFor(kept: KeptBooking, status: PaymentStatus, checkNumber: number): void {
+  #waitFor(run: Run, kept: KeptBooking, status: PaymentStatus, checkNumber: number): void {
     const { pollDelaysMs, finalCheckAfterMs } = this.#deps.timings();
     const elapsed = this.#deps.clock.now() - kept.started_at;
     if (elapsed >= finalCheckAfterMs) return this.#set('stalled', kept);
     this.#set('pending', kept);
     this.#deps.emit({ type: 'pending', booking_id: kept.booking_id, status, elapsed_ms: elapsed });
     const backoff = pollDelaysMs[Math.min(checkNumber, pollDelaysMs.length - 1)] ?? 0;
-    this.#later(this.#gen, Math.min(backoff, finalCheckAfterMs - elapsed), () => this.#verify(kept, checkNumber + 1));
+    this.#later(run, Math.min(backoff, finalCheckAfterMs - elapsed), () => this.#verify(kept, checkNumber + 1));
   }
 
   /** Runs `then` after `ms` unless a newer action started meanwhile. */
-  #later(gen: number, ms: number, then: () => void): void {
+  #later(run: Run, ms: number, then: () => void): void {
     this.#timer = this.#deps.clock.setTimeout(() => {
       this.#timer = null;
-      if (gen === this.#gen) then();
+      if (this.#live(run)) then();
     }, ms);
   }
 
   #finish(kept: KeptBooking, status: PaymentStatus): void {
-    const config = this.#deps.config();
-    const { booking_id } = kept;
-    this.#deps.store.clear(keyOf(config));
+    const { booking_id, settings } = kept;
+    this.#deps.store.clear(settings.storageKey);
     this.#attempt = null;
     const success = status === 'SUCCESS';
     const outcome = success ? 'success' : 'failure';
     this.#deps.emit({ type: outcome, booking_id, status });
-    this.#set('done', null, success ? 'status.success' : status === 'CANCELED' ? 'status.cancelled' : 'status.failure');
-    const raw = success ? config.successUrl : config.failureUrl;
+    this.#set('done', null, { outcome: status });
+    const raw = success ? settings.successUrl : settings.failureUrl;
     if (!raw) return;
-    const check = checkReturnUrl(raw, config.pageUrl, config.returnOrigins, config.baseUrl);
+    const check = checkReturnUrl(raw, settings.pageUrl, settings.returnOrigins, settings.baseUrl);
     if (!check.ok) {
-      return this.#fail('return-url-refused', `The ${outcome} URL was refused (${check.reason}).`, null, { reason: check.reason }, 'error.return-url-refused', false, 'done');
+      return this.#fail('return-url-refused', `The ${outcome} URL was refused (${check.reason}).`, null, { reason: check.reason }, false, 'done', status);
     }
     const url = withQuery(check.url, { booking_id, status });
     if (this.#deps.emit({ type: 'navigate', reason: outcome, url, method: 'GET', booking_id })) this.#deps.navigator().assign(url);
@@ -470,8 +369,10 @@ export class PaymentFlow {
 
   #failRequest(error: unknown, retry: () => void, booking: KeptBooking | null): void {
     const e = error instanceof BookingError ? error : new BookingError('network', String(error));
+    // An abandoned request is never shown: the action that abandoned it owns the state.
+    if (e.kind === 'aborted') return;
     this.#retry = retry;
-    this.#fail(e.kind, e.message, booking, { code: e.code, http_status: e.status }, errorMessageKey(e.kind, e.status), true);
+    this.#fail(e.kind, e.message, booking, { code: e.code, http_status: e.status }, true);
   }
 
   /** Shows a failure, then reports it: listeners of the error event see the element already showing it. */
@@ -480,24 +381,23 @@ export class PaymentFlow {
     message: string,
     booking: KeptBooking | null,
     extra: { code?: string | undefined; http_status?: number | undefined; reason?: UrlRefusal } = {},
-    text: StringKey = errorMessageKey(kind),
     canRetry = false,
     name: FlowStateName = 'error',
+    outcome: PaymentStatus | null = null,
   ): void {
-    this.#set(name, booking, text, canRetry);
+    const shown: FlowError = { kind };
+    if (extra.http_status !== undefined) shown.httpStatus = extra.http_status;
+    if (extra.code !== undefined) shown.code = extra.code;
+    this.#set(name, booking, { canRetry, error: shown, outcome });
     const event = { type: 'error', kind, message, ...extra } as FlowEvent & Record<string, unknown>;
     for (const field in event) if (event[field] === undefined) delete event[field];
     this.#deps.emit(event);
   }
 
-  #keep(config: FlowConfig, kept: KeptBooking): void {
+  #keep(kept: KeptBooking): void {
     this.#attempt = null;
-    this.#deps.store.setAttempt(keyOf(config), null);
-    this.#deps.store.save(keyOf(config), kept);
-  }
-
-  #load(config: FlowConfig): KeptBooking | null {
-    return config.endpoint && config.order ? this.#deps.store.load(keyOf(config)) : null;
+    this.#deps.store.setAttempt(kept.settings.storageKey, null);
+    this.#deps.store.save(kept.settings.storageKey, kept);
   }
 
   #clearTimer(): void {
@@ -505,23 +405,12 @@ export class PaymentFlow {
     this.#timer = null;
   }
 
-  #set(name: FlowStateName, booking: KeptBooking | null, message?: StringKey, canRetry = false): void {
-    this.#state = {
-      name,
-      busy: BUSY.includes(name),
-      // Each state with a message shows `status.<name>`.
-      message: message ?? (name === 'idle' || name === 'done' || name === 'error' ? null : (`status.${name}` as StringKey)),
-      booking,
-      canRetry,
-    };
+  #set(name: FlowStateName, booking: KeptBooking | null, extra: Partial<Pick<FlowState, 'canRetry' | 'error' | 'outcome'>> = {}): void {
+    this.#state = { name, busy: BUSY.includes(name), booking, canRetry: false, error: null, outcome: null, ...extra };
     this.#deps.onChange(this.#state);
   }
 }
 
 function ids({ booking_id, correlation_id }: KeptBooking): { booking_id: string; correlation_id: string } {
   return { booking_id, correlation_id };
-}
-
-function keyOf(config: FlowConfig): string {
-  return bookingKey(config.endpoint ?? '', config.order);
 }

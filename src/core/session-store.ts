@@ -3,6 +3,7 @@
  * `sessionStorage` (per tab, gone when the tab closes): enough to ask its status on the way back.
  */
 import type { Channel } from '../protocol/contract.js';
+import { isBookingKey, isPaymentSettings, type PaymentSettings } from './settings.js';
 
 /** What is kept of a booking while the shopper is away. */
 export interface KeptBooking {
@@ -15,11 +16,17 @@ export interface KeptBooking {
   started_at: number;
   /** The deeplink, kept so the "open the app" link survives a reload. */
   deeplink?: string;
+  /** The settings the payment started with: the way back follows them, not the attributes of the moment. */
+  settings: PaymentSettings;
 }
 
 /** Storage for kept bookings, keyed by endpoint and order. */
 export interface BookingStore {
-  load(key: string): KeptBooking | null;
+  /**
+   * The booking kept under `key`. One kept before bookings carried their settings takes `current`
+   * (the settings that found it), so a shopper coming back across an upgrade keeps the way back.
+   */
+  load(key: string, current: PaymentSettings | null): KeptBooking | null;
   save(key: string, booking: KeptBooking): void;
   clear(key: string): void;
   /**
@@ -31,12 +38,8 @@ export interface BookingStore {
   setAttempt(key: string, attempt: string | null): void;
 }
 
-const PREFIX = 'wallet-pay-button:';
-
-/** The storage key of one endpoint + order pair. */
-export function bookingKey(endpoint: string, order: unknown): string {
-  return `${PREFIX}${endpoint}|${JSON.stringify(order)}`;
-}
+// Unfinished attempts live under their own prefix: they must not make later pages build a flow.
+const ATTEMPT_PREFIX = 'wallet-pay-attempt:';
 
 /** The window's `sessionStorage`, or `null` where reading it throws (sandboxed frames, blocked storage). */
 export function sessionStorageOf(win: Window | null): Storage | null {
@@ -53,17 +56,18 @@ export function sessionStorageOf(win: Window | null): Storage | null {
  */
 export function hasKeptBooking(storage: Storage | null): boolean {
   try {
-    for (let i = 0; i < (storage?.length ?? 0); i++) if (storage!.key(i)?.startsWith(PREFIX)) return true;
+    for (let i = 0; i < (storage?.length ?? 0); i++) if (isBookingKey(storage!.key(i))) return true;
   } catch {
     // Blocked storage keeps nothing.
   }
   return false;
 }
 
-function isKeptBooking(value: unknown): value is KeptBooking {
+function isKeptBooking(value: unknown): value is Omit<KeptBooking, 'settings'> & { settings?: unknown } {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
   return (
+    (v.settings === undefined || isPaymentSettings(v.settings)) &&
     typeof v.booking_id === 'string' &&
     typeof v.correlation_id === 'string' &&
     (v.channel === 'app' || v.channel === 'web') &&
@@ -77,12 +81,15 @@ function isKeptBooking(value: unknown): value is KeptBooking {
 /** A {@link BookingStore} over a `Storage` (`sessionStorage`); a missing or failing storage keeps nothing. */
 export function createBookingStore(storage: Storage | null): BookingStore {
   return {
-    load(key) {
+    load(key, current) {
       try {
         const raw = storage?.getItem(key);
         if (!raw) return null;
         const parsed: unknown = JSON.parse(raw);
-        if (isKeptBooking(parsed)) return parsed;
+        if (isKeptBooking(parsed)) {
+          const settings = (parsed.settings as PaymentSettings | undefined) ?? current;
+          return settings ? { ...parsed, settings } : null;
+        }
         // Something else wrote under our key: it cannot be trusted to route the shopper.
         storage?.removeItem(key);
         return null;
@@ -106,33 +113,18 @@ export function createBookingStore(storage: Storage | null): BookingStore {
     },
     attempt(key) {
       try {
-        return storage?.getItem(`${key}#attempt`) ?? null;
+        return storage?.getItem(ATTEMPT_PREFIX + key) ?? null;
       } catch {
         return null;
       }
     },
     setAttempt(key, attempt) {
       try {
-        if (attempt) storage?.setItem(`${key}#attempt`, attempt);
-        else storage?.removeItem(`${key}#attempt`);
+        if (attempt) storage?.setItem(ATTEMPT_PREFIX + key, attempt);
+        else storage?.removeItem(ATTEMPT_PREFIX + key);
       } catch {
         // See save().
       }
     },
-  };
-}
-
-/** An in-memory {@link BookingStore}, for tests and hosts without storage. */
-export function createMemoryBookingStore(): BookingStore & { entries: Map<string, KeptBooking>; attempts: Map<string, string> } {
-  const entries = new Map<string, KeptBooking>();
-  const attempts = new Map<string, string>();
-  return {
-    entries,
-    attempts,
-    load: (key) => entries.get(key) ?? null,
-    save: (key, booking) => void entries.set(key, booking),
-    clear: (key) => void entries.delete(key),
-    attempt: (key) => attempts.get(key) ?? null,
-    setAttempt: (key, attempt) => void (attempt ? attempts.set(key, attempt) : attempts.delete(key)),
   };
 }

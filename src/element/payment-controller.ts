@@ -8,47 +8,37 @@
  * page listener.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { IDLE_STATE, PaymentFlow, DEFAULT_TIMINGS, type FlowConfig, type FlowState, type FlowTimings } from '../core/flow.js';
+import { createBookingClient } from '../core/booking-client.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import { IDLE_STATE, PaymentFlow, DEFAULT_TIMINGS, type FlowState, type FlowTimings } from '../core/flow.js';
 import { createBrowserNavigator, type PageNavigator } from '../core/navigator.js';
 import { createBookingStore, hasKeptBooking, sessionStorageOf } from '../core/session-store.js';
-import { WalletPayBookedEvent } from './events/booked.js';
-import { WalletPayNavigateEvent } from './events/navigate.js';
-import { WalletPayWebviewEvent } from './events/webview.js';
-import { WalletPayPendingEvent } from './events/pending.js';
-import { WalletPaySuccessEvent } from './events/success.js';
-import { WalletPayFailureEvent } from './events/failure.js';
-import { WalletPayCancelEvent } from './events/cancel.js';
-import { WalletPayErrorEvent } from './events/error.js';
+import type { SettingsResult } from '../core/settings.js';
+import { WalletPayEvent } from './events.js';
+
+/** Timeout of status and cancel requests, in ms. */
+const REQUEST_TIMEOUT_MS = 8000;
 
 /** What the controller needs from its element. */
 export interface PaymentHost extends ReactiveControllerHost, HTMLElement {
-  /** The payment settings, read when the shopper acts. */
-  flowConfig(): FlowConfig;
   /** A replacement navigator (tests, hosts with their own router); the browser's when unset. */
   navigation?: PageNavigator | null;
   /** Overrides of the flow's delays. */
   timings?: Partial<FlowTimings>;
+  /** A replacement clock (tests); the window's when unset. */
+  clock?: Clock | null;
 }
-
-/** The DOM event class of each flow event. */
-const EVENTS = {
-  booked: WalletPayBookedEvent,
-  navigate: WalletPayNavigateEvent,
-  webview: WalletPayWebviewEvent,
-  pending: WalletPayPendingEvent,
-  success: WalletPaySuccessEvent,
-  failure: WalletPayFailureEvent,
-  cancel: WalletPayCancelEvent,
-  error: WalletPayErrorEvent,
-};
 
 /** Runs one element's payment flow and keeps it in step with the page. */
 export class PaymentController implements ReactiveController {
   #flow: PaymentFlow | null = null;
   readonly #host: PaymentHost;
+  readonly #read: () => SettingsResult;
 
-  constructor(host: PaymentHost) {
+  /** `read` reads and checks the element's settings at the moment the page comes back. */
+  constructor(host: PaymentHost, read: () => SettingsResult) {
     this.#host = host;
+    this.#read = read;
     host.addController(this);
   }
 
@@ -58,19 +48,24 @@ export class PaymentController implements ReactiveController {
     const host = this.#host;
     const win = () => host.ownerDocument.defaultView!;
     let browserNavigator: PageNavigator | undefined;
+    const clock: Clock = host.clock ?? systemClock(win());
     this.#flow = new PaymentFlow({
-      config: () => host.flowConfig(),
       navigator: () => host.navigation ?? (browserNavigator ??= createBrowserNavigator(win())),
-      store: createBookingStore(sessionStorageOf(this.#host.ownerDocument.defaultView)),
-      clock: {
-        now: () => Date.now(),
-        setTimeout: (callback, ms) => win().setTimeout(callback, ms),
-        clearTimeout: (handle) => win().clearTimeout(handle as number),
-      },
+      store: createBookingStore(sessionStorageOf(win())),
+      clock,
+      client: (settings) =>
+        createBookingClient({
+          endpoint: settings.endpoint,
+          fetch: (input, init) => win().fetch(input, init),
+          bookTimeoutMs: settings.bookTimeoutMs,
+          requestTimeoutMs: REQUEST_TIMEOUT_MS,
+          isOnline: () => win().navigator.onLine,
+          clock,
+        }),
       isVisible: () => host.ownerDocument.visibilityState === 'visible',
       newKey: () => win().crypto.randomUUID(),
       timings: () => ({ ...DEFAULT_TIMINGS, ...host.timings }),
-      emit: ({ type, ...detail }) => host.dispatchEvent(new EVENTS[type](detail as never)),
+      emit: ({ type, ...detail }) => host.dispatchEvent(new WalletPayEvent(type, detail as never)),
       onChange: () => host.requestUpdate(),
     });
     if (host.isConnected) this.#listen(true);
@@ -88,13 +83,17 @@ export class PaymentController implements ReactiveController {
     // A fresh load (or a re-attach) with a kept booking: ask where the payment stands, once the
     // properties set right after the element was attached are in.
     queueMicrotask(() => {
-      if (this.#host.isConnected) this.flow.resume();
+      if (this.#host.isConnected) this.#resume();
     });
   }
 
   hostDisconnected(): void {
     this.#listen(false);
     this.#flow?.dispose();
+  }
+
+  #resume(): void {
+    this.flow.resume(this.#read());
   }
 
   #listen(on: boolean): void {
@@ -106,6 +105,6 @@ export class PaymentController implements ReactiveController {
 
   /** The page came back: restored from the back/forward cache, or visible again. */
   handleEvent(event: Event): void {
-    if ((event as PageTransitionEvent).persisted ?? this.#host.ownerDocument.visibilityState === 'visible') this.flow.resume();
+    if ((event as PageTransitionEvent).persisted ?? this.#host.ownerDocument.visibilityState === 'visible') this.#resume();
   }
 }

@@ -1,15 +1,17 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import type { OrderReference } from '../protocol/contract.js';
-import { isEnvironmentSetting, resolveEnvironment, type EnvironmentSetting } from '../core/environment.js';
-import { createBookingClient } from '../core/booking-client.js';
-import { IDLE_STATE, type FlowConfig, type FlowState, type FlowTimings } from '../core/flow.js';
+import type { Clock } from '../core/clock.js';
+import type { EnvironmentSetting } from '../core/environment.js';
+import { IDLE_STATE, type FlowState, type FlowTimings } from '../core/flow.js';
 import { isCrossOriginFramed } from '../core/frame.js';
 import type { PageNavigator } from '../core/navigator.js';
-import { PaymentController } from './payment-controller.js';
 import { hasKeptBooking, sessionStorageOf } from '../core/session-store.js';
+import { readSettings, type SettingsProblem, type SettingsResult } from '../core/settings.js';
+import { checkProviderUrl, storeListingUrl, storePlatform } from '../core/urls.js';
+import { statusKey } from './messages.js';
+import { PaymentController } from './payment-controller.js';
 import { stringsFor, type StringKey, type StringTable } from './strings.js';
 import { styles } from './styles.js';
-import { checkProviderUrl, parseList, resolveEndpoint, storeListingUrl, storePlatform } from '../core/urls.js';
 
 /** The button's look: `dark` (the brand colour, for light pages), `light` (for dark pages), `outline`, or `auto` (follows `prefers-color-scheme`). */
 export type WalletPayVariant = 'dark' | 'light' | 'outline' | 'auto';
@@ -20,7 +22,8 @@ const VARIANTS = ['dark', 'light', 'outline', 'auto'];
 const LABELS = ['pay', 'checkout', 'buy', 'donate'];
 
 /** A set-up problem when `value` is not in `list`, naming the attribute and what it accepts. */
-const oneOf = (name: string, value: string, list: string[]) => (list.includes(value) ? null : `${name}="${value}" is not one of: ${list.join(', ')}.`);
+const oneOf = (attribute: string, value: string, list: string[]): SettingsProblem[] =>
+  list.includes(value) ? [] : [{ kind: 'config', attribute, value, message: `${attribute}="${value}" is not one of: ${list.join(', ')}.` }];
 
 /** The language in force at `node`, as the browser finds it: the nearest `lang`, across shadow roots. */
 function langOf(node: Element): string | null {
@@ -100,9 +103,9 @@ export class WalletPayButton extends LitElement {
     strings: { attribute: false },
     navigation: { attribute: false },
     timings: { attribute: false },
+    clock: { attribute: false },
     langAttr: { attribute: 'lang' },
   };
-
 
   /** Base URL of the merchant's proxy (`{endpoint}/book`, `/status`, `/cancel`); may be relative. */
   endpoint?: string;
@@ -137,6 +140,11 @@ export class WalletPayButton extends LitElement {
   /** Overrides of the flow's delays (fallback panel, status backoff, the five-minute check). */
   timings?: Partial<FlowTimings>;
   /**
+   * Replaces the window's timers, for tests that move time by hand. Read when the flow is built.
+   * @internal
+   */
+  clock?: Clock | null;
+  /**
    * Mirrors the `lang` attribute so a change re-renders the texts; the native `lang` property stays
    * the public API.
    * @internal
@@ -156,8 +164,10 @@ export class WalletPayButton extends LitElement {
   get variant(): WalletPayVariant {
     return (this.getAttribute('variant') ?? 'dark') as WalletPayVariant;
   }
-  set variant(value: WalletPayVariant) {
-    this.setAttribute('variant', value);
+  set variant(value: WalletPayVariant | null | undefined) {
+    // Unset means the default look, not the word "undefined" (which would read as a set-up error).
+    if (value === undefined || value === null) this.removeAttribute('variant');
+    else this.setAttribute('variant', value);
   }
 
   /** Makes the button as wide as its container (the `full-width` attribute). */
@@ -172,7 +182,7 @@ export class WalletPayButton extends LitElement {
 
   /** The payment controller, built on first use: most buttons are never pressed. */
   get #pay(): PaymentController {
-    return (this.#payment ??= new PaymentController(this));
+    return (this.#payment ??= new PaymentController(this, () => this.#read()));
   }
 
   /** The flow's current state (read-only). */
@@ -186,75 +196,74 @@ export class WalletPayButton extends LitElement {
     if (!this.#payment && hasKeptBooking(sessionStorageOf(this.ownerDocument.defaultView))) void this.#pay;
   }
 
-  /** The settings of a payment, as the attributes say now; bad values become a set-up problem. */
-  flowConfig(): FlowConfig {
+  /** The settings of a payment as the attributes say now, read once when the shopper acts. */
+  #read(): SettingsResult {
     const win = this.ownerDocument.defaultView!;
-    const nav = win.navigator;
-    const pageUrl = win.location.href;
-    // Relative settings resolve like the page's own links and requests: against its base URL.
-    const baseUrl = this.ownerDocument.baseURI;
-    const endpoint = this.endpoint ? resolveEndpoint(this.endpoint, baseUrl) : null;
-    const setting = this.environment ?? 'auto';
-    const environment = isEnvironmentSetting(setting) ? setting : null;
-    const timeout = this.bookingTimeout ?? 3500;
-    const label = this.label ?? 'pay';
-    const resolved = resolveEnvironment(environment ?? 'auto', { userAgent: nav.userAgent, maxTouchPoints: nav.maxTouchPoints, innerWidth: win.innerWidth });
-    const allowedHosts = parseList(this.allowedHosts);
-    return {
-      endpoint: endpoint?.href ?? null,
-      client:
-        endpoint &&
-        createBookingClient({
-          endpoint,
-          fetch: (input, init) => win.fetch(input, init),
-          bookTimeoutMs: timeout,
-          requestTimeoutMs: 8000,
-          isOnline: () => nav.onLine,
-        }),
-      order: this.order ?? (this.orderId ? { id: this.orderId } : null),
-      environment: resolved,
-      successUrl: this.successUrl || null,
-      failureUrl: this.failureUrl || null,
-      pageUrl,
-      baseUrl,
-      allowedHosts,
-      returnOrigins: parseList(this.returnOrigins),
-      blockedByFrame: !this.allowFramed && isCrossOriginFramed(win),
-      problem: !environment
-        ? `environment="${setting}" is not auto, desktop, mobile or webview.`
-        : this.endpoint && !endpoint
-          ? `endpoint="${this.endpoint}" is not an http(s) URL.`
-          : !(timeout > 0)
-            ? 'booking-timeout must be a positive number of ms.'
-            : // Refused before booking: with no host allowed, every payment address would be refused after it.
-              resolved !== 'webview' && !allowedHosts.length
-              ? 'allowed-hosts is empty: list the hosts of the wallet links and the web payment page.'
-              : (oneOf('variant', this.variant, VARIANTS) ?? oneOf('label', label, LABELS)),
-    };
+    const read = readSettings(this, {
+      pageUrl: win.location.href,
+      // Relative settings resolve like the page's own links and requests: against its base URL.
+      baseUrl: this.ownerDocument.baseURI,
+      signals: { userAgent: win.navigator.userAgent, maxTouchPoints: win.navigator.maxTouchPoints, innerWidth: win.innerWidth },
+      framed: isCrossOriginFramed(win),
+    });
+    const look = [...oneOf('variant', this.variant, VARIANTS), ...oneOf('label', this.label ?? 'pay', LABELS)];
+    if (!look.length) return read;
+    return { ok: false, problems: [...(read.ok ? [] : read.problems), ...look] };
+  }
+
+  #press(): void {
+    if (!this.disabled) this.#pay.flow.start(this.#read());
   }
 
   override render(): TemplateResult {
     const state = this.paymentState;
     const t = stringsFor(langOf(this), this.strings);
     const label = LABELS.includes(this.label!) ? this.label! : 'pay';
-    // One line: the build keeps template whitespace, and every byte ships.
-    return html`<button part="button" class="button" type="button" ?disabled=${this.disabled} aria-busy=${state.busy} aria-describedby="status" @click=${() => this.disabled || this.#pay.flow.start()}><slot>${t[`button.${label}`]}</slot></button><div id="status" part="status" class="status" role="status">${state.message ? t[state.message] : nothing}</div>${this.#choices(state, t)}`;
+    const message = statusKey(state);
+    return html`
+      <button
+        part="button"
+        class="button"
+        type="button"
+        ?disabled=${this.disabled}
+        aria-busy=${state.busy}
+        aria-describedby="status"
+        @click=${() => this.#press()}
+      >
+        <slot>${t[`button.${label}`]}</slot>
+      </button>
+      <div id="status" part="status" class="status" role="status">${message ? t[message] : nothing}</div>
+      ${this.#choices(state, t)}
+    `;
   }
 
   #choices({ name, booking, canRetry }: FlowState, t: StringTable): TemplateResult | typeof nothing {
     // Idle offers no choice, and an element that was never pressed has no flow to create for it.
     if (name === 'idle') return nothing;
     const flow = this.#pay.flow;
-    const action = (part: string, key: StringKey, run: () => void) =>
-      html`<button part="action ${part}" class="action" type="button" @click=${run}>${t[key]}</button>`;
+    const action = (part: string, key: StringKey, run: () => void) => html`
+      <button part="action ${part}" class="action" type="button" @click=${run}>${t[key]}</button>
+    `;
     if (name === 'error' && canRetry) return action('retry', 'action.retry', () => flow.retry());
     const stalled = name === 'stalled';
     if (!booking || (!stalled && name !== 'app-fallback' && name !== 'pending')) return nothing;
     const app = !stalled && booking.channel === 'app';
     const nav = this.ownerDocument.defaultView!.navigator;
-    // Kept bookings come back from storage: checked again before they become a link.
-    const deeplink = app && checkProviderUrl(booking.deeplink, parseList(this.allowedHosts));
+    // Kept bookings come back from storage: checked again, against their own settings, before they become a link.
+    const deeplink = app && checkProviderUrl(booking.deeplink, booking.settings.allowedHosts);
     const store = app && storeListingUrl(storePlatform(nav.userAgent), this.androidPackage, this.iosAppId);
-    return html`<div part="panel" class="panel" role="group" aria-label=${t['panel.label']}>${deeplink && deeplink.ok ? html`<a part="action open-app" class="action" href=${deeplink.url.href}>${t['action.open-app']}</a>` : nothing}${store ? html`<a part="action get-app" class="action" href=${store} target="_blank" rel="noopener">${t['action.get-app']}</a>` : nothing}${stalled ? action('check-again', 'action.check-again', () => flow.checkAgain()) : nothing}${app ? action('pay-on-web', 'action.pay-on-web', () => flow.payOnWeb()) : nothing}${action('cancel', 'action.cancel', () => flow.cancel())}</div>`;
+    return html`
+      <div part="panel" class="panel" role="group" aria-label=${t['panel.label']}>
+        ${deeplink && deeplink.ok
+          ? html`<a part="action open-app" class="action" href=${deeplink.url.href}>${t['action.open-app']}</a>`
+          : nothing}
+        ${store
+          ? html`<a part="action get-app" class="action" href=${store} target="_blank" rel="noopener">${t['action.get-app']}</a>`
+          : nothing}
+        ${stalled ? action('check-again', 'action.check-again', () => flow.checkAgain()) : nothing}
+        ${app ? action('pay-on-web', 'action.pay-on-web', () => flow.payOnWeb()) : nothing}
+        ${action('cancel', 'action.cancel', () => flow.cancel())}
+      </div>
+    `;
   }
 }

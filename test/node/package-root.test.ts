@@ -12,10 +12,11 @@ test('the package root imports in Node without a DOM and registers nothing', asy
     root.detectEnvironment({ userAgent: 'Mozilla/5.0 (X11; Linux x86_64)', maxTouchPoints: 0, innerWidth: 1280 }),
     'desktop',
   );
-  // The class and the building blocks are there for server-side rendering and custom flows...
+  // The class is there for server-side rendering; the internals are not public API...
   assert.equal(typeof root.WalletPayButton, 'function');
-  assert.equal(typeof root.PaymentFlow, 'function');
-  assert.equal(typeof root.checkProviderUrl, 'function');
+  for (const internal of ['PaymentFlow', 'STRATEGIES', 'HTTP_STATUS_OF_CODE', 'createMemoryBookingStore', 'createBookingClient']) {
+    assert.equal(internal in root, false, `${internal} is not exported`);
+  }
   // ...but importing the root defines no tag: that is `wallet-pay-button/define`'s job.
   const registry = (globalThis as { customElements?: { get(name: string): unknown } }).customElements;
   assert.equal(registry?.get('wallet-pay-button'), undefined);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright';
-import type { WalletPayNavigateEventDetail } from '../../src/element/events/navigate.js';
+import type { WalletPayEventDetail } from '../../src/element/events.js';
 import { STRINGS_NE } from '../../src/element/strings.js';
 import { INTEGRITY_FILE, integrityOf } from '../../scripts/cdn-integrity.mjs';
 import { DIST, ROOT, checkoutPage, launchBrowser, payButton, startMerchant, watchPage, type Merchant } from './support.js';
@@ -71,10 +71,10 @@ after(async () => {
 });
 
 /** Resolves with the detail of the next `wallet-pay-navigate`, cancelled so the page stays. */
-function nextNavigate(page: Page): Promise<WalletPayNavigateEventDetail> {
+function nextNavigate(page: Page): Promise<WalletPayEventDetail<'navigate'>> {
   return page.evaluate(
     () =>
-      new Promise<WalletPayNavigateEventDetail>((resolve) => {
+      new Promise<WalletPayEventDetail<'navigate'>>((resolve) => {
         document.querySelector('wallet-pay-button')!.addEventListener(
           'wallet-pay-navigate',
           (event) => {

@@ -1,5 +1,5 @@
-/** A hand-written fake clock for unit tests of the flow: timers run only when the test advances time. */
-import type { Clock } from '../../src/core/flow.js';
+/** A hand-written fake clock: timers run only when the test advances time. */
+import type { Clock } from '../../src/core/clock.js';
 
 interface Task {
   id: number;
@@ -7,9 +7,19 @@ interface Task {
   callback: () => void;
 }
 
-/** Lets pending promise callbacks run (the fake client answers through promises). */
-export async function flush(): Promise<void> {
-  for (let i = 0; i < 10; i++) await Promise.resolve();
+/**
+ * Waits one task turn: every promise callback already queued, and every one those queue in turn, has
+ * run by then (the microtask queue is drained before the next task), however long the chain.
+ */
+export function flush(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
 }
 
 /** A {@link Clock} whose time only moves in {@link FakeClock.advance}. */

@@ -1,9 +1,12 @@
 import { expect } from '@open-wc/testing';
 import { BookingError, type BookingClient } from '../../../src/core/booking-client.js';
 import type { BookResult, CancelResult, StatusResult } from '../../../src/protocol/contract.js';
-import { PaymentFlow, type FlowConfig, type FlowEvent, type FlowTimings } from '../../../src/core/flow.js';
-import { bookingKey, createMemoryBookingStore, type KeptBooking } from '../../../src/core/session-store.js';
+import { PaymentFlow, type FlowEvent, type FlowTimings } from '../../../src/core/flow.js';
+import type { KeptBooking } from '../../../src/core/session-store.js';
+import type { PaymentSettings, SettingsProblem } from '../../../src/core/settings.js';
+import { settingsOf } from '../../support/settings.js';
 import { FakeClock, flush } from '../../support/fake-clock.js';
+import { createMemoryBookingStore } from '../../support/memory-store.js';
 import { recordingNavigator } from '../../support/proxy.js';
 
 type Answer<T> = () => Promise<T>;
@@ -17,21 +20,29 @@ function fakeClient() {
     if (!answer) throw new Error('no scripted answer');
     return answer();
   };
-  const client: BookingClient = {
-    book: (request, key) => {
+  const signals: (AbortSignal | undefined)[] = [];
+  const endpoints: string[] = [];
+  const client = (settings: PaymentSettings): BookingClient => ({
+    book: (request, key, signal) => {
       calls.book.push({ channel: request.channel, key });
+      signals.push(signal);
+      endpoints.push(settings.endpoint);
       return next(queues.book);
     },
-    status: () => {
+    status: (_request, signal) => {
       calls.status++;
+      signals.push(signal);
+      endpoints.push(settings.endpoint);
       return next(queues.status);
     },
-    cancel: () => {
+    cancel: (_request, signal) => {
       calls.cancel++;
+      signals.push(signal);
+      endpoints.push(settings.endpoint);
       return next(queues.cancel);
     },
-  };
-  return { client, calls, queues };
+  });
+  return { client, calls, queues, signals, endpoints };
 }
 
 const appBooking = (id = 'B1', deeplink = `https://links.wallet.test/pay/${id}`): Answer<BookResult> =>
@@ -42,30 +53,19 @@ const status = (s: StatusResult['status'], id = 'B1'): Answer<StatusResult> =>
   () => Promise.resolve({ booking_id: id, correlation_id: `c-${id}`, status: s });
 const fails = (error: BookingError) => () => Promise.reject(error);
 
-function setup(overrides: Partial<FlowConfig> = {}, timings: Partial<FlowTimings> = {}, store = createMemoryBookingStore()) {
+function setup(overrides: Partial<PaymentSettings> = {}, timings: Partial<FlowTimings> = {}, store = createMemoryBookingStore()) {
   const fake = fakeClient();
   const clock = new FakeClock();
   const navigator = recordingNavigator();
   const events: FlowEvent[] = [];
   const state = { visible: true, preventNavigation: false, keys: 0 };
-  const config: FlowConfig = {
-    endpoint: 'https://shop.test/pay',
-    client: fake.client,
-    order: { id: 'A-1' },
-    environment: 'mobile',
-    successUrl: '/done',
-    failureUrl: '/failed',
-    pageUrl: 'https://shop.test/checkout',
-    allowedHosts: ['links.wallet.test', 'pay.wallet.test'],
-    returnOrigins: [],
-    blockedByFrame: false,
-    ...overrides,
-  };
+  /** What the attributes say now: a test may change it between actions. */
+  const config: { -readonly [K in keyof PaymentSettings]?: PaymentSettings[K] } = { ...overrides };
   const flow = new PaymentFlow({
-    config: () => config,
     navigator: () => navigator,
     store,
     clock,
+    client: fake.client,
     isVisible: () => state.visible,
     newKey: () => `key-${++state.keys}`,
     timings: () => ({ fallbackDelayMs: 1500, pollDelaysMs: [2000, 4000, 8000, 30000], finalCheckAfterMs: 300_000, ...timings }),
@@ -75,22 +75,26 @@ function setup(overrides: Partial<FlowConfig> = {}, timings: Partial<FlowTimings
     },
     onChange: () => undefined,
   });
-  const key = bookingKey(config.endpoint!, config.order);
+  const settings = () => settingsOf(config);
+  const key = settings().storageKey;
   const keep = (booking: Partial<KeptBooking> = {}) =>
-    store.save(key, { booking_id: 'B1', correlation_id: 'c-B1', channel: 'app', idempotency_key: 'k0', started_at: clock.now(), ...booking });
+    store.save(key, { booking_id: 'B1', correlation_id: 'c-B1', channel: 'app', idempotency_key: 'k0', started_at: clock.now(), settings: settings(), ...booking });
   const types = () => events.map((event) => event.type);
-  return { flow, fake, clock, store, navigator, events, state, config, key, keep, types };
+  const start = () => flow.start({ ok: true, settings: settings() });
+  const resume = () => flow.resume({ ok: true, settings: settings() });
+  const refuse = (...problems: SettingsProblem[]) => flow.start({ ok: false, problems });
+  return { flow, fake, clock, store, navigator, events, state, config, key, keep, types, start, resume, refuse, settings };
 }
 
 describe('payment flow: desktop', () => {
   it('books on the web channel and POSTs the form top-level, keeping the booking first', async () => {
     const t = setup({ environment: 'desktop' });
     t.fake.queues.book.push(webBooking());
-    t.flow.start();
+    t.start();
     await flush();
     expect(t.fake.calls.book).to.deep.equal([{ channel: 'web', key: 'key-1' }]);
     expect(t.navigator.calls).to.deep.equal([{ kind: 'postForm', url: 'https://pay.wallet.test/form', fields: { booking: 'W1' } }]);
-    expect(t.store.load(t.key)?.booking_id).to.equal('W1');
+    expect((t.store.entries.get(t.key) ?? null)?.booking_id).to.equal('W1');
     expect(t.types()).to.deep.equal(['booked', 'navigate']);
     expect(t.flow.state.name).to.equal('redirecting');
   });
@@ -98,7 +102,7 @@ describe('payment flow: desktop', () => {
   it('follows a GET instruction with its fields in the query', async () => {
     const t = setup({ environment: 'desktop' });
     t.fake.queues.book.push(webBooking('W2', 'GET'));
-    t.flow.start();
+    t.start();
     await flush();
     expect(t.navigator.calls).to.deep.equal([{ kind: 'assign', url: 'https://pay.wallet.test/form?booking=W2' }]);
   });
@@ -107,12 +111,12 @@ describe('payment flow: desktop', () => {
     const t = setup({ environment: 'desktop' });
     t.state.preventNavigation = true;
     t.fake.queues.book.push(webBooking());
-    t.flow.start();
+    t.start();
     await flush();
     expect(t.navigator.calls).to.deep.equal([]);
     expect(t.types()).to.include('navigate');
     expect(t.flow.state).to.include({ name: 'idle', busy: false });
-    expect(t.store.load(t.key)?.booking_id).to.equal('W1');
+    expect((t.store.entries.get(t.key) ?? null)?.booking_id).to.equal('W1');
   });
 });
 
@@ -120,7 +124,7 @@ describe('payment flow: mobile', () => {
   it('opens the app as soon as the booking answers, then shows the fallback panel if still visible', async () => {
     const t = setup();
     t.fake.queues.book.push(appBooking());
-    t.flow.start();
+    t.start();
     await flush();
     expect(t.navigator.calls).to.deep.equal([{ kind: 'openApp', url: 'https://links.wallet.test/pay/B1' }]);
     expect(t.flow.state.name).to.equal('opening-app');
@@ -134,7 +138,7 @@ describe('payment flow: mobile', () => {
   it('shows no panel when the page went hidden (the app took over)', async () => {
     const t = setup();
     t.fake.queues.book.push(appBooking());
-    t.flow.start();
+    t.start();
     await flush();
     t.state.visible = false;
     await t.clock.advance(2000);
@@ -145,7 +149,7 @@ describe('payment flow: mobile', () => {
     const t = setup();
     let answer!: (result: BookResult) => void;
     t.fake.queues.book.push(() => new Promise((resolve) => (answer = resolve)));
-    expect([t.flow.start(), t.flow.start(), t.flow.start()]).to.deep.equal([true, false, false]);
+    expect([t.start(), t.start(), t.start()]).to.deep.equal([true, false, false]);
     answer({ booking_id: 'B1', correlation_id: 'c', channel: 'app', deeplink: 'https://links.wallet.test/pay/B1' });
     await flush();
     expect(t.fake.calls.book).to.have.length(1);
@@ -155,18 +159,18 @@ describe('payment flow: mobile', () => {
   it('retries with the same Idempotency-Key, and a later attempt gets a new one', async () => {
     const t = setup();
     t.fake.queues.book.push(fails(new BookingError('timeout', 'slow')), appBooking());
-    t.flow.start();
+    t.start();
     await flush();
-    expect(t.flow.state).to.include({ name: 'error', message: 'error.timeout', canRetry: true });
+    expect(t.flow.state).to.deep.include({ name: 'error', error: { kind: 'timeout' }, canRetry: true });
     t.flow.retry();
     await flush();
     expect(t.fake.calls.book.map((call) => call.key)).to.deep.equal(['key-1', 'key-1']);
     // That payment ends (the shopper comes back, it failed); paying again is a new attempt.
     t.fake.queues.status.push(status('FAILED'));
-    t.flow.resume();
+    t.resume();
     await flush();
     expect(t.flow.state.name).to.equal('done');
-    t.flow.start();
+    t.start();
     await flush();
     expect(t.fake.calls.book.map((call) => call.key)).to.deep.equal(['key-1', 'key-1', 'key-2']);
   });
@@ -174,31 +178,34 @@ describe('payment flow: mobile', () => {
   it('a press for another order after a failure is a new attempt with a new key', async () => {
     const t = setup();
     t.fake.queues.book.push(fails(new BookingError('http', 'x', 500)), appBooking());
-    t.flow.start();
+    t.start();
     await flush();
     expect(t.flow.state).to.include({ name: 'error', canRetry: true });
     t.config.order = { id: 'A-2' };
-    t.flow.start();
+    t.start();
     await flush();
     expect(t.fake.calls.book.map((call) => call.key)).to.deep.equal(['key-1', 'key-2']);
     expect(t.flow.state.name).to.equal('opening-app');
   });
 
-  it('maps each request failure to its own message', async () => {
-    const cases: [BookingError, string][] = [
-      [new BookingError('network', 'x'), 'error.network'],
-      [new BookingError('offline', 'x'), 'error.offline'],
-      [new BookingError('http', 'x', 503), 'error.http'],
-      [new BookingError('http', 'x', 422, 'IP-424'), 'error.rejected'],
-      [new BookingError('invalid-json', 'x'), 'error.invalid-json'],
-      [new BookingError('invalid-response', 'x'), 'error.invalid-response'],
+  it('reports each request failure with its kind, HTTP status and code', async () => {
+    const cases: BookingError[] = [
+      new BookingError('network', 'x'),
+      new BookingError('offline', 'x'),
+      new BookingError('http', 'x', 503),
+      new BookingError('http', 'x', 422, 'IP-424'),
+      new BookingError('invalid-json', 'x'),
+      new BookingError('invalid-response', 'x'),
     ];
-    for (const [error, message] of cases) {
+    for (const error of cases) {
       const t = setup();
       t.fake.queues.book.push(fails(error));
-      t.flow.start();
+      t.start();
       await flush();
-      expect(t.flow.state.message).to.equal(message);
+      const shown: Record<string, unknown> = { kind: error.kind };
+      if (error.status !== undefined) shown.httpStatus = error.status;
+      if (error.code !== undefined) shown.code = error.code;
+      expect(t.flow.state.error).to.deep.equal(shown);
       expect(t.events.at(-1)).to.include({ type: 'error', kind: error.kind });
     }
   });
@@ -211,12 +218,12 @@ describe('payment flow: mobile', () => {
     it(`refuses a ${name} deeplink: no navigation, an error, nothing kept`, async () => {
       const t = setup();
       t.fake.queues.book.push(appBooking('B1', deeplink!));
-      t.flow.start();
+      t.start();
       await flush();
       expect(t.navigator.calls).to.deep.equal([]);
       expect(t.events.at(-1)).to.include({ type: 'error', kind: 'url-refused' });
-      expect(t.flow.state.message).to.equal('error.url-refused');
-      expect(t.store.load(t.key)).to.equal(null);
+      expect(t.flow.state.error).to.deep.equal({ kind: 'url-refused' });
+      expect((t.store.entries.get(t.key) ?? null)).to.equal(null);
     });
   }
 });
@@ -226,10 +233,10 @@ describe('payment flow: coming back', () => {
     const t = setup();
     t.keep();
     t.fake.queues.status.push(status('SUCCESS'));
-    t.flow.resume();
+    t.resume();
     await flush();
     expect(t.navigator.calls).to.deep.equal([{ kind: 'assign', url: 'https://shop.test/done?booking_id=B1&status=SUCCESS' }]);
-    expect(t.store.load(t.key)).to.equal(null);
+    expect((t.store.entries.get(t.key) ?? null)).to.equal(null);
     expect(t.types()).to.deep.equal(['success', 'navigate']);
   });
 
@@ -238,7 +245,7 @@ describe('payment flow: coming back', () => {
       const t = setup();
       t.keep();
       t.fake.queues.status.push(status(final));
-      t.flow.resume();
+      t.resume();
       await flush();
       expect(t.navigator.calls).to.deep.equal([{ kind: 'assign', url: `https://shop.test/failed?booking_id=B1&status=${final}` }]);
     });
@@ -248,7 +255,7 @@ describe('payment flow: coming back', () => {
     const t = setup({ successUrl: 'https://evil.test/done' });
     t.keep();
     t.fake.queues.status.push(status('SUCCESS'));
-    t.flow.resume();
+    t.resume();
     await flush();
     expect(t.navigator.calls).to.deep.equal([]);
     expect(t.events.at(-1)).to.include({ type: 'error', kind: 'return-url-refused' });
@@ -256,7 +263,7 @@ describe('payment flow: coming back', () => {
 
   it('does nothing without a kept booking', async () => {
     const t = setup();
-    t.flow.resume();
+    t.resume();
     await flush();
     expect(t.fake.calls.status).to.equal(0);
     expect(t.flow.state.name).to.equal('idle');
@@ -266,7 +273,7 @@ describe('payment flow: coming back', () => {
     const t = setup();
     t.keep();
     t.fake.queues.status.push(status('PENDING'));
-    t.flow.resume();
+    t.resume();
     await flush();
     expect(t.flow.state.name).to.equal('pending');
     const delays: number[] = [];
@@ -294,7 +301,7 @@ describe('payment flow: coming back', () => {
     const t = setup();
     t.keep();
     t.fake.queues.status.push(fails(new BookingError('http', 'x', 500)), status('FAILED'));
-    t.flow.resume();
+    t.resume();
     await flush();
     expect(t.flow.state).to.include({ name: 'error', canRetry: true });
     t.flow.retry();
@@ -307,7 +314,7 @@ describe('payment flow: coming back', () => {
     const t = setup();
     t.keep();
     t.fake.queues.status.push(status('SUCCESS'));
-    t.flow.start();
+    t.start();
     await flush();
     expect(t.fake.calls.book).to.have.length(0);
     expect(t.fake.calls.status).to.equal(1);
@@ -318,7 +325,7 @@ describe('payment flow: cancel and pay on the web', () => {
   async function stalled(t: ReturnType<typeof setup>) {
     t.keep({ started_at: t.clock.now() - 400_000 });
     t.fake.queues.status.push(status('PENDING'));
-    t.flow.resume();
+    t.resume();
     await flush();
     expect(t.flow.state.name).to.equal('stalled');
     t.fake.queues.status.length = 0;
@@ -347,7 +354,7 @@ describe('payment flow: cancel and pay on the web', () => {
   it('pay on the web: an already paid app booking goes to success', async () => {
     const t = setup();
     t.fake.queues.book.push(appBooking());
-    t.flow.start();
+    t.start();
     await flush();
     await t.clock.advance(1500);
     t.fake.queues.status.push(status('SUCCESS'));
@@ -360,7 +367,7 @@ describe('payment flow: cancel and pay on the web', () => {
   it('pay on the web: an open app booking is cancelled, then a new web attempt with a new key', async () => {
     const t = setup();
     t.fake.queues.book.push(appBooking(), webBooking());
-    t.flow.start();
+    t.start();
     await flush();
     await t.clock.advance(1500);
     t.fake.queues.status.push(status('BOOKED'));
@@ -370,7 +377,7 @@ describe('payment flow: cancel and pay on the web', () => {
     expect(t.fake.calls.cancel).to.equal(1);
     expect(t.fake.calls.book).to.deep.equal([{ channel: 'app', key: 'key-1' }, { channel: 'web', key: 'key-2' }]);
     expect(t.navigator.calls.at(-1)).to.deep.include({ kind: 'postForm' });
-    expect(t.store.load(t.key)?.booking_id).to.equal('W1');
+    expect((t.store.entries.get(t.key) ?? null)?.booking_id).to.equal('W1');
   });
 });
 
@@ -379,13 +386,13 @@ describe('payment flow: lifecycle', () => {
     const t = setup();
     let answer!: (result: BookResult) => void;
     t.fake.queues.book.push(() => new Promise((resolve) => (answer = resolve)), appBooking());
-    t.flow.start();
+    t.start();
     t.flow.dispose();
     expect(t.flow.state).to.include({ name: 'idle', busy: false });
     answer({ booking_id: 'B0', correlation_id: 'c', channel: 'app', deeplink: 'https://links.wallet.test/pay/B0' });
     await flush();
     expect(t.navigator.calls).to.deep.equal([]);
-    t.flow.start();
+    t.start();
     await flush();
     expect(t.fake.calls.book.map((call) => call.key)).to.deep.equal(['key-1', 'key-1']);
     expect(t.navigator.calls).to.deep.equal([{ kind: 'openApp', url: 'https://links.wallet.test/pay/B1' }]);
@@ -397,20 +404,20 @@ describe('payment flow: a reload during the booking request', () => {
     const first = setup();
     // The page goes away before the booking answers (the service may have booked already).
     first.fake.queues.book.push(() => new Promise<BookResult>(() => undefined));
-    first.flow.start();
+    first.start();
     await flush();
     expect(first.store.attempts.get(first.key)).to.equal('mobile:key-1');
 
     // The new page (same tab storage) even detects another environment: the attempt keeps its path.
     const second = setup({ environment: 'desktop' }, {}, first.store);
     second.fake.queues.book.push(appBooking());
-    second.flow.start();
+    second.start();
     await flush();
     expect(second.fake.calls.book).to.deep.equal([{ channel: 'app', key: 'key-1' }]);
     expect(second.state.keys, 'no new key was made').to.equal(0);
     // Once the booking is kept the attempt is over: the next payment gets a new key.
     expect(second.store.attempts.size).to.equal(0);
-    expect(second.store.load(second.key)?.booking_id).to.equal('B1');
+    expect((second.store.entries.get(second.key) ?? null)?.booking_id).to.equal('B1');
   });
 
   it('ignores a kept attempt it cannot read and starts a new one', async () => {
@@ -419,7 +426,7 @@ describe('payment flow: a reload during the booking request', () => {
       const t = setup({}, {}, store);
       store.setAttempt(t.key, junk);
       t.fake.queues.book.push(appBooking());
-      t.flow.start();
+      t.start();
       await flush();
       expect(t.fake.calls.book, junk).to.deep.equal([{ channel: 'app', key: 'key-1' }]);
     }
@@ -430,13 +437,13 @@ describe('payment flow: pay on the web failures', () => {
   it('a failing status check is reported, and its retry goes on to the web attempt', async () => {
     const t = setup();
     t.fake.queues.book.push(appBooking(), webBooking());
-    t.flow.start();
+    t.start();
     await flush();
     await t.clock.advance(1500);
     t.fake.queues.status.push(fails(new BookingError('network', 'down')), status('FAILED'));
     t.flow.payOnWeb();
     await flush();
-    expect(t.flow.state).to.include({ name: 'error', message: 'error.network', canRetry: true });
+    expect(t.flow.state).to.deep.include({ name: 'error', error: { kind: 'network' }, canRetry: true });
     expect(t.flow.state.booking?.booking_id).to.equal('B1');
     t.flow.retry();
     await flush();
@@ -448,7 +455,7 @@ describe('payment flow: pay on the web failures', () => {
   it('an IP-410 on the way cancels nothing and routes by the fresh status', async () => {
     const t = setup();
     t.fake.queues.book.push(appBooking());
-    t.flow.start();
+    t.start();
     await flush();
     await t.clock.advance(1500);
     t.fake.queues.status.push(status('PENDING'), status('REVERTED'));
@@ -463,7 +470,7 @@ describe('payment flow: pay on the web failures', () => {
 describe('payment flow: no payment', () => {
   it('in a WebView hands over without booking or navigating', () => {
     const t = setup({ environment: 'webview' });
-    t.flow.start();
+    t.start();
     expect(t.events).to.deep.equal([
       { type: 'webview', order: { id: 'A-1' }, endpoint: 'https://shop.test/pay', success_url: '/done', failure_url: '/failed' },
     ]);
@@ -473,18 +480,21 @@ describe('payment flow: no payment', () => {
   });
 
   it('refuses to start inside a cross-origin frame', () => {
-    const t = setup({ blockedByFrame: true });
-    expect(t.flow.start()).to.equal(false);
-    expect(t.events).to.deep.equal([{ type: 'error', kind: 'framed', message: 'The element is inside a cross-origin frame without allow-framed.' }]);
+    const t = setup();
+    const framed: SettingsProblem = { kind: 'framed', attribute: 'allow-framed', value: '', message: 'framed!' };
+    const other: SettingsProblem = { kind: 'config', attribute: 'order-id', value: '', message: 'no order' };
+    expect(t.refuse(other, framed)).to.equal(false);
+    expect(t.events).to.deep.equal([{ type: 'error', kind: 'framed', message: 'framed!' }]);
     expect(t.fake.calls.book).to.have.length(0);
   });
 
-  it('reports a missing order or endpoint as a set-up error', () => {
-    const t = setup({ order: null });
-    t.flow.start();
-    expect(t.flow.state).to.include({ name: 'error', message: 'error.config', canRetry: false });
-    const u = setup({ problem: 'environment="tablet" is not auto, desktop, mobile or webview.' });
-    u.flow.start();
-    expect(u.events[0]).to.include({ kind: 'config' });
+  it('reports set-up problems as one set-up error naming each', () => {
+    const t = setup();
+    t.refuse(
+      { kind: 'config', attribute: 'order-id', value: '', message: 'order-id is missing.' },
+      { kind: 'config', attribute: 'environment', value: 'tablet', message: 'environment="tablet" is wrong.' },
+    );
+    expect(t.flow.state).to.deep.include({ name: 'error', error: { kind: 'config' }, canRetry: false });
+    expect(t.events).to.deep.equal([{ type: 'error', kind: 'config', message: 'order-id is missing. environment="tablet" is wrong.' }]);
   });
 });

@@ -1,4 +1,4 @@
-import { expect, oneEvent } from '@open-wc/testing';
+import { expect, oneEvent, waitUntil } from '@open-wc/testing';
 import { mount, part, payButton, reach, statusText } from '../../support/element.js';
 import { answer, scenario, type Step } from '../../support/proxy.js';
 
@@ -32,9 +32,15 @@ describe('<wallet-pay-button> booking failures', () => {
       // The failure repeats until the test swaps the script: Chromium may itself re-send a request
       // whose connection dropped, and that must not reach the success answer.
       const s = await scenario({ book: [c.step] });
-      const { el, nav } = await mount(s, { bookingTimeout: c.bookingTimeout ?? 3500 });
+      const m = await mount(s, { bookingTimeout: c.bookingTimeout ?? 3500 });
+    const { el, nav } = m;
       const error = oneEvent(el, 'wallet-pay-error');
       payButton(el).click();
+      if (c.bookingTimeout) {
+        // The request reached the proxy, which is slow to answer; the timeout runs on the element's clock.
+        await waitUntil(async () => (await s.received()).book.length > 0, 'the book request never arrived');
+        await m.clock.advance(c.bookingTimeout);
+      }
       const event = await error;
       expect(event.detail.kind).to.equal(c.kind);
       expect(event.bubbles && event.composed).to.equal(true);
@@ -45,8 +51,6 @@ describe('<wallet-pay-button> booking failures', () => {
       await expect(el).to.be.accessible();
 
       await s.script({ keepReceived: true, book: [answer.bookApp('B1')] });
-      // The retry must not trip the short timeout of the timeout case on a loaded machine.
-      el.bookingTimeout = 3500;
       const navigate = oneEvent(el, 'wallet-pay-navigate');
       part(el, 'retry')!.click();
       await navigate;
@@ -60,7 +64,8 @@ describe('<wallet-pay-button> booking failures', () => {
 
   it('a web-payment URL with a javascript: scheme is refused on the desktop path', async () => {
     const s = await scenario({ book: [answer.bookWeb('W1', { url: 'javascript:alert(1)', method: 'GET' })] });
-    const { el, nav } = await mount(s, { environment: 'desktop' });
+    const m = await mount(s, { environment: 'desktop' });
+    const { el, nav } = m;
     const error = oneEvent(el, 'wallet-pay-error');
     payButton(el).click();
     expect((await error).detail).to.include({ kind: 'url-refused', reason: 'scheme' });
@@ -69,7 +74,8 @@ describe('<wallet-pay-button> booking failures', () => {
 
   it('offline: says so without sending anything, and the retry books with one key', async () => {
     const s = await scenario({ book: [answer.bookApp('B1')] });
-    const { el, nav } = await mount(s);
+    const m = await mount(s);
+    const { el, nav } = m;
     Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
     try {
       const error = oneEvent(el, 'wallet-pay-error');
@@ -91,7 +97,8 @@ describe('<wallet-pay-button> booking failures', () => {
 
   it('the pay button while in error retries the same attempt too', async () => {
     const s = await scenario({ book: [answer.failure(500, 'IP-500'), answer.bookApp('B1')] });
-    const { el } = await mount(s);
+    const m = await mount(s);
+    const { el } = m;
     const error = oneEvent(el, 'wallet-pay-error');
     payButton(el).click();
     await error;
@@ -103,7 +110,8 @@ describe('<wallet-pay-button> booking failures', () => {
   });
 
   it('a network error against a closed port is reported as such', async () => {
-    const { el } = await mount({ endpoint: 'http://127.0.0.1:9/pay', received: async () => ({ book: [], status: [], cancel: [] }), script: async () => undefined });
+    const m = await mount({ endpoint: 'http://127.0.0.1:9/pay', received: async () => ({ book: [], status: [], cancel: [] }), script: async () => undefined });
+    const { el } = m;
     const error = oneEvent(el, 'wallet-pay-error');
     payButton(el).click();
     expect((await error).detail.kind).to.equal('network');
@@ -114,7 +122,8 @@ describe('<wallet-pay-button> booking failures', () => {
     const s = await scenario({});
     // The redirect points at the scenario's own cancel route, so a followed redirect would show there.
     await s.script({ book: [{ status: 307, location: `${s.endpoint}/cancel`, raw: '' }], cancel: [answer.cancelled('B1')] });
-    const { el, nav } = await mount(s);
+    const m = await mount(s);
+    const { el, nav } = m;
     const error = oneEvent(el, 'wallet-pay-error');
     payButton(el).click();
     const { detail } = await error;

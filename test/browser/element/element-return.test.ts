@@ -1,9 +1,10 @@
-import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { WalletPayButton } from '../../../src/element/wallet-pay-button.js';
-import type { WalletPayPendingEvent } from '../../../src/element/events/pending.js';
+import type { WalletPayEvent } from '../../../src/element/events.js';
 import type { FlowTimings } from '../../../src/core/flow.js';
-import { bookingKey, type KeptBooking } from '../../../src/core/session-store.js';
-import { FAST, mount, part, payButton, reach, statusText } from '../../support/element.js';
+import type { KeptBooking } from '../../../src/core/session-store.js';
+import { bookingKey } from '../../../src/core/settings.js';
+import { FAST, mount, nextCheck, part, payButton, reach, statusText } from '../../support/element.js';
 import { answer, recordingNavigator, scenario, type Scenario } from '../../support/proxy.js';
 
 afterEach(() => sessionStorage.clear());
@@ -13,7 +14,8 @@ const ORDER = { id: 'A-1001' };
 /** Puts a booking in session storage as the element keeps it before leaving the page. */
 function keep(s: Scenario, booking: Partial<KeptBooking> = {}): string {
   const key = bookingKey(new URL(s.endpoint, location.href).href, ORDER);
-  const kept: KeptBooking = { booking_id: 'B1', correlation_id: 'c-B1', channel: 'app', idempotency_key: 'k-1', started_at: Date.now(), deeplink: 'https://links.wallet.test/pay/B1', ...booking };
+  // Kept as an earlier version did, without its settings: the element's settings of the moment apply.
+  const kept: Omit<KeptBooking, 'settings'> = { booking_id: 'B1', correlation_id: 'c-B1', channel: 'app', idempotency_key: 'k-1', started_at: Date.now(), deeplink: 'https://links.wallet.test/pay/B1', ...booking };
   sessionStorage.setItem(key, JSON.stringify(kept));
   return key;
 }
@@ -27,7 +29,8 @@ describe('<wallet-pay-button> fresh load with a kept booking', () => {
     const key = keep(s);
     const success = oneEvent(document, 'wallet-pay-success');
     const navigate = oneEvent(document, 'wallet-pay-navigate');
-    const { el, nav } = await mount(s);
+    const m = await mount(s);
+    const { el, nav } = m;
     expect((await success).detail).to.deep.equal({ booking_id: 'B1', status: 'SUCCESS' });
     expect((await navigate).detail).to.deep.include({ reason: 'success', url: done('SUCCESS') });
     expect(nav.calls).to.deep.equal([{ kind: 'assign', url: done('SUCCESS') }]);
@@ -43,7 +46,8 @@ describe('<wallet-pay-button> fresh load with a kept booking', () => {
       const s = await scenario({ status: [answer.status('B1', final)] });
       keep(s);
       const failure = oneEvent(document, 'wallet-pay-failure');
-      const { nav } = await mount(s);
+      const m = await mount(s);
+    const { nav } = m;
       expect((await failure).detail).to.deep.equal({ booking_id: 'B1', status: final });
       expect(nav.calls).to.deep.equal([{ kind: 'assign', url: failed(final) }]);
     });
@@ -53,7 +57,8 @@ describe('<wallet-pay-button> fresh load with a kept booking', () => {
     const s = await scenario({ status: [{ ...answer.failure(500, 'IP-500'), delay: 100 }] });
     keep(s);
     const error = oneEvent(document, 'wallet-pay-error');
-    const { el, nav } = await mount(s);
+    const m = await mount(s);
+    const { el, nav } = m;
     expect(payButton(el).getAttribute('aria-busy')).to.equal('true');
     expect(statusText(el)).to.equal('Checking your payment…');
     await expect(el).to.be.accessible();
@@ -73,7 +78,8 @@ describe('<wallet-pay-button> fresh load with a kept booking', () => {
     const s = await scenario({ status: [answer.status('B1', 'SUCCESS')] });
     keep(s);
     const error = oneEvent(document, 'wallet-pay-error');
-    const { el, nav } = await mount(s, { successUrl: 'https://elsewhere.test/thanks' });
+    const m = await mount(s, { successUrl: 'https://elsewhere.test/thanks' });
+    const { el, nav } = m;
     expect((await error).detail).to.include({ kind: 'return-url-refused', reason: 'origin-not-allowed' });
     await el.updateComplete;
     expect(nav.calls).to.deep.equal([]);
@@ -82,7 +88,7 @@ describe('<wallet-pay-button> fresh load with a kept booking', () => {
     keep(s);
     const nav2 = recordingNavigator();
     const navigate = oneEvent(document, 'wallet-pay-navigate');
-    await fixture<WalletPayButton>(html`<wallet-pay-button endpoint=${s.endpoint} order-id="A-1001" success-url="https://elsewhere.test/thanks"
+    await fixture<WalletPayButton>(html`<wallet-pay-button endpoint=${s.endpoint} order-id="A-1001" allowed-hosts="links.wallet.test" success-url="https://elsewhere.test/thanks"
       return-origins="https://elsewhere.test" .navigation=${nav2} .timings=${FAST}></wallet-pay-button>`);
     await navigate;
     expect(nav2.calls).to.deep.equal([{ kind: 'assign', url: 'https://elsewhere.test/thanks?booking_id=B1&status=SUCCESS' }]);
@@ -94,7 +100,8 @@ describe('<wallet-pay-button> fresh load with a kept booking', () => {
       const s = await scenario({ status: [answer.status('B1', 'SUCCESS')] });
       keep(s);
       const navigate = oneEvent(document, 'wallet-pay-navigate');
-      const { nav } = await mount(s, { successUrl: 'done' });
+      const m = await mount(s, { successUrl: 'done' });
+    const { nav } = m;
       expect((await navigate).detail.url).to.equal(`${location.origin}/store/done?booking_id=B1&status=SUCCESS`);
       expect(nav.calls).to.deep.equal([{ kind: 'assign', url: `${location.origin}/store/done?booking_id=B1&status=SUCCESS` }]);
     } finally {
@@ -106,7 +113,8 @@ describe('<wallet-pay-button> fresh load with a kept booking', () => {
     const s = await scenario({ status: [answer.status('B1', 'SUCCESS')] });
     const key = bookingKey(new URL(s.endpoint, location.href).href, ORDER);
     sessionStorage.setItem(key, '{"booking_id": 1}');
-    const { el } = await mount(s);
+    const m = await mount(s);
+    const { el } = m;
     await el.updateComplete;
     expect(el.paymentState.name).to.equal('idle');
     expect(sessionStorage.getItem(key)).to.equal(null);
@@ -121,7 +129,8 @@ describe('<wallet-pay-button> coming back to the page', () => {
 
   it('on pageshow from the back/forward cache asks the status and routes', async () => {
     const s = await scenario({ book: [answer.bookApp('B1')], status: [answer.status('B1', 'SUCCESS')] });
-    const { el, nav } = await mount(s);
+    const m = await mount(s);
+    const { el, nav } = m;
     const opened = oneEvent(el, 'wallet-pay-navigate');
     payButton(el).click();
     await opened;
@@ -139,7 +148,8 @@ describe('<wallet-pay-button> coming back to the page', () => {
 
   it('on becoming visible again checks, and while PENDING keeps the app panel with the pending message', async () => {
     const s = await scenario({ book: [answer.bookApp('B1')], status: [answer.status('B1', 'PENDING')] });
-    const { el } = await mount(s, { timings: STAYS_PENDING });
+    const m = await mount(s, { timings: STAYS_PENDING });
+    const { el } = m;
     const opened = oneEvent(el, 'wallet-pay-navigate');
     payButton(el).click();
     await opened;
@@ -164,16 +174,23 @@ describe('<wallet-pay-button> coming back to the page', () => {
     const s = await scenario({ status: [answer.status('B1', 'PENDING')] });
     keep(s, { channel: 'web', deeplink: undefined });
     const pendings: number[] = [];
-    const onPending = (event: WalletPayPendingEvent) => pendings.push(event.detail.elapsed_ms);
+    const onPending = (event: WalletPayEvent<'pending'>) => pendings.push(event.detail.elapsed_ms);
     document.addEventListener('wallet-pay-pending', onPending);
-    // A one-second "five minutes" leaves room for several checks even on a loaded machine.
-    const { el, nav } = await mount(s, { timings: { ...FAST, finalCheckAfterMs: 1000 } });
+    // The spec's own delays and five minutes, on the element's fake clock.
+    const m = await mount(s, { timings: {} });
+    const { el, nav } = m;
+    await reach(el, 'pending');
+    while (el.paymentState.name === 'pending') {
+      await nextCheck(m);
+      await waitUntil(() => el.paymentState.name !== 'verifying', 'the status check did not answer', { timeout: 8000 });
+    }
     await reach(el, 'stalled');
     document.removeEventListener('wallet-pay-pending', onPending);
     expect(pendings.every((elapsed, i) => i === 0 || elapsed > pendings[i - 1]!)).to.equal(true);
     const received = (await s.received()).status.length;
-    // Checks after 0, 20, 60, 100, ... ms until the last one at 1000 ms (the "five minutes").
-    expect(pendings.length).to.be.at.least(2);
+    // The default backoff between checks, until the last one at five minutes.
+    expect(pendings.slice(1, 6).map((elapsed, i) => elapsed - pendings[i]!)).to.deep.equal([2000, 3000, 5000, 10000, 20000]);
+    expect(pendings.at(-1)).to.be.below(5 * 60 * 1000);
     expect(received).to.equal(pendings.length + 1);
     expect(statusText(el)).to.equal('We have not received a final answer about your payment yet. You can check again or cancel the payment.');
     expect(part(el, 'check-again')).to.not.equal(null);
@@ -195,7 +212,8 @@ describe('<wallet-pay-button> coming back to the page', () => {
   it('a web booking still pending offers to cancel', async () => {
     const s = await scenario({ status: [answer.status('B1', 'BOOKED')] });
     keep(s, { channel: 'web', deeplink: undefined });
-    const { el } = await mount(s, { timings: STAYS_PENDING });
+    const m = await mount(s, { timings: STAYS_PENDING });
+    const { el } = m;
     await reach(el, 'pending');
     expect(part(el, 'cancel')).to.not.equal(null);
     expect(part(el, 'open-app')).to.equal(null);

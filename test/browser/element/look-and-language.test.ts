@@ -3,7 +3,7 @@ import { emulateMedia } from '@web/test-runner-commands';
 import '../../../src/define.js';
 import type { WalletPayButton } from '../../../src/element/wallet-pay-button.js';
 import { STRINGS_EN, STRINGS_NE, stringsFor } from '../../../src/element/strings.js';
-import { mount, part, payButton, reach, statusText } from '../../support/element.js';
+import { mount, part, payButton, reach, statusText, toFallback } from '../../support/element.js';
 import { answer, scenario } from '../../support/proxy.js';
 
 afterEach(async () => {
@@ -135,10 +135,11 @@ describe('<wallet-pay-button> language', () => {
 
   it('shows the fallback panel in Nepali and passes the accessibility audit', async () => {
     const s = await scenario({ book: [answer.bookApp('B1')] });
-    const { el } = await mount(s, { environment: 'mobile' });
+    const m = await mount(s, { environment: 'mobile' });
+    const { el } = m;
     el.lang = 'ne';
     payButton(el).click();
-    await reach(el, 'app-fallback');
+    await toFallback(m);
     expect(statusText(el)).to.equal(STRINGS_NE['status.app-fallback']);
     expect(part(el, 'panel')!.getAttribute('aria-label')).to.equal(STRINGS_NE['panel.label']);
     expect(part(el, 'open-app')!.textContent!.trim()).to.equal(STRINGS_NE['action.open-app']);
@@ -149,7 +150,8 @@ describe('<wallet-pay-button> language', () => {
 
   it('shows a request failure and its retry in Nepali, accessibly', async () => {
     const s = await scenario({ book: [{ status: 503, body: { code: 'IP-502', error_message: 'down' } }] });
-    const { el } = await mount(s, { environment: 'desktop' });
+    const m = await mount(s, { environment: 'desktop' });
+    const { el } = m;
     el.lang = 'ne';
     const error = oneEvent(el, 'wallet-pay-error');
     payButton(el).click();
@@ -265,13 +267,14 @@ describe('<wallet-pay-button> look', () => {
 
   it('the light variant keeps its panel actions readable on a dark page', async () => {
     const s = await scenario({ book: [answer.bookApp('B1')] });
-    const { el } = await mount(s, { environment: 'mobile' });
+    const m = await mount(s, { environment: 'mobile' });
+    const { el } = m;
     el.variant = 'light';
     expect(el.getAttribute('variant')).to.equal('light');
     // A dark page sets its own text colour too; the status region inherits it.
     el.parentElement!.style.cssText = 'background: rgb(17, 17, 17); color: #eee';
     payButton(el).click();
-    await reach(el, 'app-fallback');
+    await toFallback(m);
     for (const action of el.shadowRoot!.querySelectorAll('[part~="action"]')) {
       expect(contrast(getComputedStyle(action).color, 'rgb(17, 17, 17)')).to.be.at.least(4.5);
     }

@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { WalletPayButton } from '../../../src/element/wallet-pay-button.js';
-import { FAST, PHONE, mount, part, payButton, reach, shadow, statusText } from '../../support/element.js';
+import { FAST, PHONE, mount, part, payButton, shadow, statusText, toFallback } from '../../support/element.js';
 import { answer, scenario } from '../../support/proxy.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -11,7 +11,8 @@ afterEach(() => sessionStorage.clear());
 describe('<wallet-pay-button> at rest', () => {
   it('is a native button with a name, 44px tall, and a status region from the first render', async () => {
     const s = await scenario({});
-    const { el } = await mount(s);
+    const m = await mount(s);
+    const { el } = m;
     const button = payButton(el);
     expect(button.localName).to.equal('button');
     expect(button.type).to.equal('button');
@@ -24,7 +25,8 @@ describe('<wallet-pay-button> at rest', () => {
   });
 
   it('shows a visible focus ring', async () => {
-    const { el } = await mount(await scenario({}));
+    const m = await mount(await scenario({}));
+    const { el } = m;
     const button = payButton(el);
     button.focus();
     // :focus-visible follows keyboard focus; a programmatic focus after no pointer use counts too.
@@ -34,14 +36,16 @@ describe('<wallet-pay-button> at rest', () => {
   });
 
   it('keeps the 44px floor when the theme asks for less', async () => {
-    const { el } = await mount(await scenario({}));
+    const m = await mount(await scenario({}));
+    const { el } = m;
     el.style.setProperty('--wallet-pay-min-height', '20px');
     expect(payButton(el).getBoundingClientRect().height).to.be.at.least(44);
   });
 
   it('ignores clicks while disabled', async () => {
     const s = await scenario({ book: [answer.bookApp('B1')] });
-    const { el } = await mount(s);
+    const m = await mount(s);
+    const { el } = m;
     el.disabled = true;
     await el.updateComplete;
     payButton(el).click();
@@ -64,10 +68,11 @@ describe('<wallet-pay-button> at rest', () => {
     };
     const restore = [record(document), record(window)];
     try {
-      const { el } = await mount(s);
+      const m = await mount(s);
+    const { el } = m;
       expect(added.filter((type) => type === 'visibilitychange' || type === 'pageshow')).to.deep.equal([]);
       payButton(el).click();
-      await reach(el, 'app-fallback');
+      await toFallback(m);
       expect(added).to.include.members(['visibilitychange', 'pageshow']);
     } finally {
       for (const undo of restore) undo();
@@ -116,7 +121,8 @@ describe('<wallet-pay-button> at rest', () => {
 describe('<wallet-pay-button> desktop path', () => {
   it('books on the web channel with an Idempotency-Key and POSTs the form top-level', async () => {
     const s = await scenario({ book: [{ ...answer.bookWeb('W1', WEB), delay: 150 }] });
-    const { el, nav } = await mount(s, { environment: 'desktop' });
+    const m = await mount(s, { environment: 'desktop' });
+    const { el, nav } = m;
     const booked = oneEvent(el, 'wallet-pay-booked');
     const navigate = oneEvent(el, 'wallet-pay-navigate');
     payButton(el).click();
@@ -142,7 +148,8 @@ describe('<wallet-pay-button> desktop path', () => {
 
   it('sends the order property as-is when set', async () => {
     const s = await scenario({ book: [answer.bookWeb('W1', { url: WEB.url, method: 'GET' })] });
-    const { el, nav } = await mount(s, { environment: 'desktop' });
+    const m = await mount(s, { environment: 'desktop' });
+    const { el, nav } = m;
     el.order = { id: 'A-9', cart: 'c-77' };
     const navigate = oneEvent(el, 'wallet-pay-navigate');
     payButton(el).click();
@@ -153,7 +160,8 @@ describe('<wallet-pay-button> desktop path', () => {
 
   it('lets the host route itself by cancelling wallet-pay-navigate', async () => {
     const s = await scenario({ book: [answer.bookWeb('W1', WEB)] });
-    const { el, nav } = await mount(s, { environment: 'desktop' });
+    const m = await mount(s, { environment: 'desktop' });
+    const { el, nav } = m;
     el.addEventListener('wallet-pay-navigate', (event) => event.preventDefault());
     const navigate = oneEvent(el, 'wallet-pay-navigate');
     payButton(el).click();
@@ -165,13 +173,14 @@ describe('<wallet-pay-button> desktop path', () => {
 describe('<wallet-pay-button> mobile path', () => {
   it('opens the deeplink at once, then shows a panel that never dead-ends', async () => {
     const s = await scenario({ book: [answer.bookApp('B1')] });
-    const { el, nav } = await mount(s);
+    const m = await mount(s);
+    const { el, nav } = m;
     const navigate = oneEvent(el, 'wallet-pay-navigate');
     payButton(el).click();
     expect((await navigate).detail).to.deep.include({ reason: 'app', url: 'https://links.wallet.test/pay/B1', method: 'GET' });
     expect(nav.calls).to.deep.equal([{ kind: 'openApp', url: 'https://links.wallet.test/pay/B1' }]);
     expect((await s.received()).book[0]!.body).to.deep.equal({ channel: 'app', order: { id: 'A-1001' } });
-    await reach(el, 'app-fallback');
+    await toFallback(m);
     expect(part<HTMLAnchorElement>(el, 'open-app')!.href).to.equal('https://links.wallet.test/pay/B1');
     expect(part(el, 'pay-on-web')).to.not.equal(null);
     expect(part(el, 'cancel')).to.not.equal(null);
@@ -188,9 +197,10 @@ describe('<wallet-pay-button> mobile path', () => {
 
   it('hides "get the app" rather than showing a broken link when no store id is given', async () => {
     const s = await scenario({ book: [answer.bookApp('B1')] });
-    const { el } = await mount(s, { androidPackage: '', iosAppId: '' });
+    const m = await mount(s, { androidPackage: '', iosAppId: '' });
+    const { el } = m;
     payButton(el).click();
-    await reach(el, 'app-fallback');
+    await toFallback(m);
     expect(part(el, 'get-app')).to.equal(null);
     expect(part(el, 'open-app')).to.not.equal(null);
   });
@@ -201,9 +211,10 @@ describe('<wallet-pay-button> mobile path', () => {
       status: [answer.status('B1', 'BOOKED')],
       cancel: [answer.cancelled('B1')],
     });
-    const { el, nav } = await mount(s);
+    const m = await mount(s);
+    const { el, nav } = m;
     payButton(el).click();
-    await reach(el, 'app-fallback');
+    await toFallback(m);
     const navigate = oneEvent(el, 'wallet-pay-navigate');
     part(el, 'pay-on-web')!.click();
     expect((await navigate).detail.reason).to.equal('web-payment');
@@ -217,9 +228,10 @@ describe('<wallet-pay-button> mobile path', () => {
 
   it('pay on the web instead: an app booking already paid goes to the success page', async () => {
     const s = await scenario({ book: [answer.bookApp('B1')], status: [answer.status('B1', 'SUCCESS')] });
-    const { el, nav } = await mount(s);
+    const m = await mount(s);
+    const { el, nav } = m;
     payButton(el).click();
-    await reach(el, 'app-fallback');
+    await toFallback(m);
     const success = oneEvent(el, 'wallet-pay-success');
     part(el, 'pay-on-web')!.click();
     expect((await success).detail).to.deep.equal({ booking_id: 'B1', status: 'SUCCESS' });
@@ -229,7 +241,8 @@ describe('<wallet-pay-button> mobile path', () => {
 
   it('ignores three fast clicks: exactly one booking', async () => {
     const s = await scenario({ book: [{ ...answer.bookApp('B1'), delay: 200 }] });
-    const { el, nav } = await mount(s);
+    const m = await mount(s);
+    const { el, nav } = m;
     const navigate = oneEvent(el, 'wallet-pay-navigate');
     payButton(el).click();
     payButton(el).click();
@@ -243,7 +256,8 @@ describe('<wallet-pay-button> mobile path', () => {
 describe('<wallet-pay-button> environment auto', () => {
   it(`takes the ${PHONE ? 'mobile' : 'desktop'} path in this profile`, async () => {
     const s = await scenario({ book: [PHONE ? answer.bookApp('B1') : answer.bookWeb('W1', WEB)] });
-    const { el, nav } = await mount(s, { environment: 'auto' });
+    const m = await mount(s, { environment: 'auto' });
+    const { el, nav } = m;
     const navigate = oneEvent(el, 'wallet-pay-navigate');
     payButton(el).click();
     await navigate;
@@ -255,7 +269,8 @@ describe('<wallet-pay-button> environment auto', () => {
 describe('<wallet-pay-button> WebView', () => {
   it('hands over to the host app: an event, a message, no booking, no navigation', async () => {
     const s = await scenario({ book: [answer.bookApp('B1')] });
-    const { el, nav } = await mount(s, { environment: 'webview' });
+    const m = await mount(s, { environment: 'webview' });
+    const { el, nav } = m;
     const handOver = oneEvent(el, 'wallet-pay-webview');
     payButton(el).click();
     const event = await handOver;
@@ -302,7 +317,8 @@ describe('<wallet-pay-button> set-up errors', () => {
 
   it('names the allowed hosts when it refuses a payment address', async () => {
     const s = await scenario({ book: [answer.bookApp('B1', 'https://links.elsewhere.test/pay/B1')] });
-    const { el } = await mount(s);
+    const m = await mount(s);
+    const { el } = m;
     const error = oneEvent(el, 'wallet-pay-error');
     payButton(el).click();
     expect((await error).detail.message).to.equal(
@@ -312,7 +328,8 @@ describe('<wallet-pay-button> set-up errors', () => {
 
   it('reports an unknown environment value by name', async () => {
     const s = await scenario({});
-    const { el } = await mount(s, { environment: 'tablet' });
+    const m = await mount(s, { environment: 'tablet' });
+    const { el } = m;
     const error = oneEvent(el, 'wallet-pay-error');
     payButton(el).click();
     expect((await error).detail.message).to.contain('environment="tablet"');

@@ -1,0 +1,82 @@
+/** What the payment flow reports: its events (the one list of them) and its state, free of any text. */
+import type { Channel, OrderReference, PaymentStatus } from '../protocol/contract.js';
+import type { BookingErrorKind } from './booking-client.js';
+import type { KeptBooking } from './session-store.js';
+import type { UrlRefusal } from './urls.js';
+
+/** Every kind of failure the shopper can meet. */
+export type FlowErrorKind = Exclude<BookingErrorKind, 'aborted'> | 'url-refused' | 'return-url-refused' | 'framed' | 'config';
+
+/**
+ * Every event the flow reports to its host, by type, with its detail: the one list the element's DOM
+ * events, their typings and the React wrapper's props are derived from.
+ */
+export interface FlowEventMap {
+  /** The proxy booked the payment. */
+  booked: { booking_id: string; correlation_id: string; channel: Channel };
+  /** Just before leaving the page; the host may cancel it and route itself. */
+  navigate: {
+    reason: 'app' | 'web-payment' | 'success' | 'failure';
+    url: string;
+    method: 'GET' | 'POST';
+    fields?: Record<string, string>;
+    booking_id: string;
+  };
+  /** In a WebView, instead of booking: the host app takes over. */
+  webview: { order: OrderReference; endpoint: string; success_url: string | null; failure_url: string | null };
+  /** A status check answered BOOKED or PENDING; checking continues. */
+  pending: { booking_id: string; status: PaymentStatus; elapsed_ms: number };
+  /** The payment succeeded. */
+  success: { booking_id: string; status: PaymentStatus };
+  /** The payment failed, was cancelled or reverted. */
+  failure: { booking_id: string; status: PaymentStatus };
+  /** The shopper cancelled the payment and the proxy confirmed it. */
+  cancel: { booking_id: string; status: PaymentStatus };
+  /** A failure the shopper is told about. */
+  error: { kind: FlowErrorKind; message: string; code?: string; http_status?: number; reason?: UrlRefusal };
+}
+
+/** The type of a flow event. */
+export type FlowEventType = keyof FlowEventMap;
+
+/** What the flow reports to its host; the element turns each into a DOM event. */
+export type FlowEvent = { [K in FlowEventType]: { type: K } & FlowEventMap[K] }[FlowEventType];
+
+/** The names of the flow's states. */
+export type FlowStateName =
+  | 'idle'
+  | 'booking'
+  | 'redirecting'
+  | 'opening-app'
+  | 'app-fallback'
+  | 'verifying'
+  | 'pending'
+  | 'stalled'
+  | 'cancelling'
+  | 'webview'
+  | 'done'
+  | 'error';
+
+/** A failure as the state shows it; the element picks the words. */
+export interface FlowError {
+  kind: FlowErrorKind;
+  /** HTTP status, when an answer arrived. */
+  httpStatus?: number;
+  /** The failure envelope's code, when there was one. */
+  code?: string;
+}
+
+/** A snapshot for rendering. */
+export interface FlowState {
+  name: FlowStateName;
+  /** True while a request or a navigation is under way: clicks are ignored. */
+  busy: boolean;
+  /** The booking in flight, when there is one. */
+  booking: KeptBooking | null;
+  /** True when the "try again" action is offered. */
+  canRetry: boolean;
+  /** The failure shown, if any (also in `done` when the way back was refused). */
+  error: FlowError | null;
+  /** The final status, in `done`. */
+  outcome: PaymentStatus | null;
+}

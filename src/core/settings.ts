@@ -1,0 +1,170 @@
+/**
+ * The settings of one payment, read and checked once, when the shopper acts. The attempt and the kept
+ * booking carry this snapshot, so coming back, checking, cancelling and finishing use the settings the
+ * payment started with, whatever the page's attributes say later.
+ */
+import type { OrderReference } from '../protocol/contract.js';
+import { isRecord } from '../protocol/values.js';
+import { isEnvironmentSetting, resolveEnvironment, type Environment, type EnvironmentSignals } from './environment.js';
+import { parseList, resolveEndpoint } from './urls.js';
+
+/** The raw settings, as the element's attributes and properties hold them. */
+export interface SettingsInput {
+  endpoint?: string | null | undefined;
+  orderId?: string | null | undefined;
+  order?: OrderReference | null | undefined;
+  environment?: string | null | undefined;
+  successUrl?: string | null | undefined;
+  failureUrl?: string | null | undefined;
+  allowedHosts?: string | null | undefined;
+  returnOrigins?: string | null | undefined;
+  bookingTimeout?: number | null | undefined;
+  allowFramed?: boolean | null | undefined;
+}
+
+/** What the page tells about itself. */
+export interface PageContext {
+  /** The page's address. */
+  pageUrl: string;
+  /** The document's base URL: relative settings resolve against it, as the page's own links do. */
+  baseUrl: string;
+  /** What the environment rule reads. */
+  signals: EnvironmentSignals;
+  /** True when the page is inside a frame of another origin. */
+  framed: boolean;
+}
+
+/** The checked settings of one payment. */
+export interface PaymentSettings {
+  /** Absolute base URL of the merchant's proxy (empty only in a WebView without one). */
+  readonly endpoint: string;
+  readonly order: OrderReference;
+  readonly environment: Environment;
+  /** As written: resolved against `baseUrl` and checked when it is followed. */
+  readonly successUrl: string | null;
+  readonly failureUrl: string | null;
+  readonly pageUrl: string;
+  readonly baseUrl: string;
+  readonly allowedHosts: readonly string[];
+  readonly returnOrigins: readonly string[];
+  /** Timeout of the book request, in ms. */
+  readonly bookTimeoutMs: number;
+  /** Where the booking of this endpoint and order is kept in the tab. */
+  readonly storageKey: string;
+}
+
+/** One set-up mistake: the attribute, its value, and a sentence that names both and the fix. */
+export interface SettingsProblem {
+  /** `framed` stops a payment inside another site's frame; `config` is every other mistake. */
+  kind: 'config' | 'framed';
+  attribute: string;
+  value: string;
+  message: string;
+}
+
+/**
+ * The settings, or every problem found. With problems, `storageKey` still names where a booking of
+ * the endpoint and order would be kept (when both are readable): a booking kept with its own settings
+ * can still be followed home.
+ */
+export type SettingsResult =
+  | { ok: true; settings: PaymentSettings }
+  | { ok: false; problems: SettingsProblem[]; storageKey?: string };
+
+/** Default timeout of the book request: the app must open within the click's 5 s activation. */
+export const DEFAULT_BOOK_TIMEOUT_MS = 3500;
+
+const PREFIX = 'wallet-pay-button:';
+
+/** The storage key of one endpoint + order pair. */
+export function bookingKey(endpoint: string, order: unknown): string {
+  return `${PREFIX}${endpoint}|${JSON.stringify(order)}`;
+}
+
+/** True when a storage key names a kept booking (not an unfinished attempt, not someone else's). */
+export function isBookingKey(key: string | null): boolean {
+  return !!key?.startsWith(PREFIX);
+}
+
+const problem = (attribute: string, value: unknown, message: string, kind: SettingsProblem['kind'] = 'config'): SettingsProblem => ({
+  kind,
+  attribute,
+  value: value === undefined || value === null ? '' : String(value),
+  message,
+});
+
+/** Reads and checks the settings of a payment. Pure: the page's facts come in `page`. */
+export function readSettings(input: SettingsInput, page: PageContext): SettingsResult {
+  const problems: SettingsProblem[] = [];
+  if (page.framed && !input.allowFramed) {
+    problems.push(problem('allow-framed', '', 'The element is inside a cross-origin frame without allow-framed.', 'framed'));
+  }
+  const setting = input.environment ?? 'auto';
+  if (!isEnvironmentSetting(setting)) {
+    problems.push(problem('environment', setting, `environment="${setting}" is not auto, desktop, mobile or webview: use one of those, or remove it for auto.`));
+  }
+  const environment = resolveEnvironment(isEnvironmentSetting(setting) ? setting : 'auto', page.signals);
+  const webview = environment === 'webview';
+  const endpoint = input.endpoint ? resolveEndpoint(input.endpoint, page.baseUrl) : null;
+  if (input.endpoint && !endpoint) {
+    problems.push(problem('endpoint', input.endpoint, `endpoint="${input.endpoint}" is not an http(s) URL: give the base URL of your payment routes, e.g. "/api/pay".`));
+  } else if (!input.endpoint && !webview) {
+    problems.push(problem('endpoint', '', 'endpoint is missing: give the base URL of your payment routes, e.g. endpoint="/api/pay".'));
+  }
+  const order = input.order ?? (input.orderId ? { id: input.orderId } : null);
+  if (!order && !webview) {
+    problems.push(problem('order-id', '', 'order-id is missing: set the order-id attribute or the order property to your order reference.'));
+  }
+  const timeout = input.bookingTimeout ?? DEFAULT_BOOK_TIMEOUT_MS;
+  if (!(timeout > 0) || !Number.isFinite(timeout)) {
+    problems.push(problem('booking-timeout', input.bookingTimeout, `booking-timeout="${input.bookingTimeout}" is not a positive number of ms: write e.g. booking-timeout="3500", or remove it.`));
+  }
+  const allowedHosts = parseList(input.allowedHosts);
+  // Refused before booking: with no host allowed, every payment address would be refused after it.
+  if (!webview && !allowedHosts.length) {
+    problems.push(problem('allowed-hosts', '', 'allowed-hosts is empty: list the hosts of the wallet links and the web payment page.'));
+  }
+  const endpointHref = endpoint?.href ?? '';
+  const reference = order ?? {};
+  if (problems.length) return endpoint && order ? { ok: false, problems, storageKey: bookingKey(endpointHref, reference) } : { ok: false, problems };
+  return {
+    ok: true,
+    settings: {
+      endpoint: endpointHref,
+      order: reference,
+      environment,
+      successUrl: input.successUrl || null,
+      failureUrl: input.failureUrl || null,
+      pageUrl: page.pageUrl,
+      baseUrl: page.baseUrl,
+      allowedHosts,
+      returnOrigins: parseList(input.returnOrigins),
+      bookTimeoutMs: timeout,
+      storageKey: bookingKey(endpointHref, reference),
+    },
+  };
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isStringOrNull = (value: unknown) => value === null || isString(value);
+const isStringList = (value: unknown) => Array.isArray(value) && value.every(isString);
+
+/** True when a value read back from storage has the shape of {@link PaymentSettings}. */
+export function isPaymentSettings(value: unknown): value is PaymentSettings {
+  if (!isRecord(value)) return false;
+  const v = value;
+  return (
+    isString(v.endpoint) &&
+    isRecord(v.order) &&
+    (v.environment === 'desktop' || v.environment === 'mobile' || v.environment === 'webview') &&
+    isStringOrNull(v.successUrl) &&
+    isStringOrNull(v.failureUrl) &&
+    isString(v.pageUrl) &&
+    isString(v.baseUrl) &&
+    isStringList(v.allowedHosts) &&
+    isStringList(v.returnOrigins) &&
+    typeof v.bookTimeoutMs === 'number' &&
+    v.bookTimeoutMs > 0 &&
+    isString(v.storageKey)
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * One strategy per environment: which channel it books and what it does with the booking. The flow
+ * picks one by the environment of the attempt instead of branching on it everywhere.
+ */
+import type { BookResult, Channel } from '../protocol/contract.js';
+import type { Environment } from './environment.js';
+import type { KeptBooking } from './session-store.js';
+
+/** A booking made in this attempt, with what the strategy needs next. */
+export interface BookedAttempt {
+  kept: KeptBooking;
+  result: BookResult;
+}
+
+/** What a strategy may ask of the flow. */
+export interface StrategyContext {
+  /** Books on `channel`; resolves `null` when the booking failed (the flow already shows why). */
+  book(channel: Channel): Promise<BookedAttempt | null>;
+  /** Follows the web-payment instruction as a top-level navigation. */
+  followWebPayment(attempt: BookedAttempt): void;
+  /** Opens the wallet app now (inside the click's activation) and arms the fallback panel. */
+  openApp(attempt: BookedAttempt): void;
+  /** Hands the payment to the app around a WebView: no booking, no navigation. */
+  handOver(): void;
+}
+
+/** The payment path of one environment (the mobile path books on the `app` channel, the desktop one on `web`, the WebView one books nothing). */
+export interface PaymentStrategy {
+  /** Runs the path. */
+  start(context: StrategyContext): Promise<void>;
+}
+
+/** The three strategies, by environment. */
+export const STRATEGIES: Readonly<Record<Environment, PaymentStrategy>> = {
+  desktop: {
+    async start(context) {
+      const attempt = await context.book('web');
+      if (attempt) context.followWebPayment(attempt);
+    },
+  },
+  mobile: {
+    async start(context) {
+      const attempt = await context.book('app');
+      if (attempt) context.openApp(attempt);
+    },
+  },
+  webview: {
+    async start(context) {
+      context.handOver();
+    },
+  },
+};

@@ -1,0 +1,22 @@
+/** The words of a flow state: the core reports states and error kinds, the element owns the text. */
+import type { FlowError, FlowState } from '../core/flow-state.js';
+import type { StringKey } from './strings.js';
+
+/** The string of a failure: a refusal (4xx) reads differently from an outage. */
+export function errorKey({ kind, httpStatus }: FlowError): StringKey {
+  return kind === 'http' && httpStatus !== undefined && httpStatus < 500 ? 'error.rejected' : `error.${kind}`;
+}
+
+/** The status-region string of a state, or `null` when it shows none. */
+export function statusKey(state: FlowState): StringKey | null {
+  if (state.error) return errorKey(state.error);
+  switch (state.name) {
+    case 'idle':
+    case 'error':
+      return null;
+    case 'done':
+      return state.outcome === 'SUCCESS' ? 'status.success' : state.outcome === 'CANCELED' ? 'status.cancelled' : 'status.failure';
+    default:
+      return `status.${state.name}`;
+  }
+}
