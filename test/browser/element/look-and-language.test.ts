@@ -1,5 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { emulateMedia } from '@web/test-runner-commands';
+import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import '../../../src/define.js';
 import type { WalletPayButton } from '../../../src/element/wallet-pay-button.js';
 import { STRINGS_EN, STRINGS_NE, stringsFor } from '../../../src/element/strings.js';
@@ -40,8 +40,19 @@ async function webviewElement(attrs: { lang?: string; variant?: string } = {}): 
 }
 
 describe('<wallet-pay-button> language', () => {
+  it('keeps each Nepali text under its own key (a reordered table would move them)', () => {
+    expect(STRINGS_NE['button.pay']).to.equal('वालेटबाट भुक्तानी गर्नुहोस्');
+    expect(STRINGS_NE['button.donate']).to.equal('वालेटबाट दान गर्नुहोस्');
+    expect(STRINGS_NE['status.cancelled']).to.equal('भुक्तानी रद्द गरियो।');
+    expect(STRINGS_NE['action.cancel']).to.equal('भुक्तानी रद्द गर्नुहोस्');
+    expect(STRINGS_NE['action.retry']).to.equal('फेरि प्रयास गर्नुहोस्');
+    expect(STRINGS_NE['action.check-again']).to.equal('फेरि जाँच गर्नुहोस्');
+    expect(STRINGS_NE['error.offline']).to.equal('तपाईं अफलाइन हुनुहुन्छ। इन्टरनेटमा जोडिएर फेरि प्रयास गर्नुहोस्।');
+    expect(STRINGS_NE['error.config']).to.equal('यो भुक्तानी बटन ठीकसँग मिलाइएको छैन। कृपया पसललाई सम्पर्क गर्नुहोस्।');
+  });
+
   it('has a Nepali text for every English key, and none left in English', () => {
-    expect(Object.keys(STRINGS_NE)).to.deep.equal(Object.keys(STRINGS_EN));
+    expect(Object.keys(STRINGS_NE).sort()).to.deep.equal(Object.keys(STRINGS_EN).sort());
     for (const [key, value] of Object.entries(STRINGS_NE)) {
       expect(value, key).to.match(/[\u0900-\u097F]/);
       expect(value, key).to.not.equal(STRINGS_EN[key as keyof typeof STRINGS_EN]);
@@ -240,11 +251,13 @@ describe('<wallet-pay-button> look', () => {
       const background = style.backgroundColor === 'rgba(0, 0, 0, 0)' ? page : style.backgroundColor;
       expect(contrast(style.color, background)).to.be.at.least(4.5);
       expect(button.getBoundingClientRect().height).to.be.at.least(44);
-      button.focus();
-      if (button.matches(':focus-visible')) {
-        expect(style.outlineStyle).to.equal('solid');
-        expect(contrast(style.outlineColor, page)).to.be.at.least(3);
-      }
+      // Keyboard focus, as a shopper tabbing to the button: :focus-visible matches.
+      await sendKeys({ press: 'Tab' });
+      expect(el.shadowRoot!.activeElement).to.equal(button);
+      expect(button.matches(':focus-visible')).to.equal(true);
+      expect(style.outlineStyle).to.equal('solid');
+      expect(parseFloat(style.outlineWidth)).to.be.at.least(2);
+      expect(contrast(style.outlineColor, page)).to.be.at.least(3);
       await expect(el).to.be.accessible();
     });
   }
