@@ -121,7 +121,7 @@ async function minifiedBundle({ input, external = [], plugins = [] }) {
       rolldownOptions: {
         input,
         external,
-        preserveEntrySignatures: 'strict',
+        preserveEntrySignatures: 'allow-extension',
         output: { format: 'es', minify: true, comments: { legal: false, annotation: false, jsdoc: false } },
       },
     },

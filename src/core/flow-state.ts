@@ -80,3 +80,6 @@ export interface FlowState {
   /** The final status, in `done`. */
   outcome: PaymentStatus | null;
 }
+
+/** The state before anything happened. */
+export const IDLE_STATE: FlowState = { name: 'idle', busy: false, booking: null, canRetry: false, error: null, outcome: null };

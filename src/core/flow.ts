@@ -10,10 +10,11 @@ import type { PageNavigator } from './navigator.js';
 import type { BookingStore, KeptBooking } from './session-store.js';
 import type { PaymentSettings, SettingsResult } from './settings.js';
 import { checkProviderUrl, checkReturnUrl, withQuery, type UrlRefusal } from './urls.js';
-import type { FlowError, FlowErrorKind, FlowEvent, FlowState, FlowStateName } from './flow-state.js';
+import { IDLE_STATE, type FlowError, type FlowErrorKind, type FlowEvent, type FlowState, type FlowStateName } from './flow-state.js';
 import { STRATEGIES, type BookedAttempt, type StrategyContext } from './strategies.js';
 
 export type { FlowError, FlowErrorKind, FlowEvent, FlowEventMap, FlowEventType, FlowState, FlowStateName } from './flow-state.js';
+export { IDLE_STATE } from './flow-state.js';
 
 /** Timers and delays, injectable so tests run in milliseconds. */
 export interface FlowTimings {
@@ -65,8 +66,6 @@ const BUSY: readonly FlowStateName[] = ['booking', 'redirecting', 'opening-app',
 
 const isProcessed = (error: unknown) => error instanceof BookingError && error.code === ALREADY_PROCESSED;
 
-/** The state before anything happened. */
-export const IDLE_STATE: FlowState = { name: 'idle', busy: false, booking: null, canRetry: false, error: null, outcome: null };
 
 /** The payment state machine of one element. */
 export class PaymentFlow {

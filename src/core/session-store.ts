@@ -3,7 +3,9 @@
  * `sessionStorage` (per tab, gone when the tab closes): enough to ask its status on the way back.
  */
 import type { Channel } from '../protocol/contract.js';
-import { isBookingKey, isPaymentSettings, type PaymentSettings } from './settings.js';
+import { isPaymentSettings, type PaymentSettings } from './settings.js';
+
+export { hasKeptBooking, sessionStorageOf } from './kept.js';
 
 /** What is kept of a booking while the shopper is away. */
 export interface KeptBooking {
@@ -40,28 +42,6 @@ export interface BookingStore {
 
 // Unfinished attempts live under their own prefix: they must not make later pages build a flow.
 const ATTEMPT_PREFIX = 'wallet-pay-attempt:';
-
-/** The window's `sessionStorage`, or `null` where reading it throws (sandboxed frames, blocked storage). */
-export function sessionStorageOf(win: Window | null): Storage | null {
-  try {
-    return win?.sessionStorage ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * True when `storage` may hold a kept booking (a key of ours), without parsing anything: an element
- * checks this on connect and builds its flow only when the answer is yes.
- */
-export function hasKeptBooking(storage: Storage | null): boolean {
-  try {
-    for (let i = 0; i < (storage?.length ?? 0); i++) if (isBookingKey(storage!.key(i))) return true;
-  } catch {
-    // Blocked storage keeps nothing.
-  }
-  return false;
-}
 
 function isKeptBooking(value: unknown): value is Omit<KeptBooking, 'settings'> & { settings?: unknown } {
   if (typeof value !== 'object' || value === null) return false;

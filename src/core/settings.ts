@@ -6,7 +6,10 @@
 import type { OrderReference } from '../protocol/contract.js';
 import { isRecord } from '../protocol/values.js';
 import { isEnvironmentSetting, resolveEnvironment, type Environment, type EnvironmentSignals } from './environment.js';
+import { bookingKey } from './kept.js';
 import { parseList, resolveEndpoint } from './urls.js';
+
+export { bookingKey, isBookingKey } from './kept.js';
 
 /** The raw settings, as the element's attributes and properties hold them. */
 export interface SettingsInput {
@@ -73,18 +76,6 @@ export type SettingsResult =
 
 /** Default timeout of the book request: the app must open within the click's 5 s activation. */
 export const DEFAULT_BOOK_TIMEOUT_MS = 3500;
-
-const PREFIX = 'wallet-pay-button:';
-
-/** The storage key of one endpoint + order pair. */
-export function bookingKey(endpoint: string, order: unknown): string {
-  return `${PREFIX}${endpoint}|${JSON.stringify(order)}`;
-}
-
-/** True when a storage key names a kept booking (not an unfinished attempt, not someone else's). */
-export function isBookingKey(key: string | null): boolean {
-  return !!key?.startsWith(PREFIX);
-}
 
 const problem = (attribute: string, value: unknown, message: string, kind: SettingsProblem['kind'] = 'config'): SettingsProblem => ({
   kind,

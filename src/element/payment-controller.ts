@@ -4,15 +4,15 @@
  * kept booking). No `unload` listener: it would keep the page out of the back/forward cache.
  *
  * The flow is built lazily, on the first press or when a kept booking is found on connect: most
- * buttons on a page are never pressed, and their elements then cost no flow, no storage read and no
- * page listener.
+ * buttons on a page are never pressed, and their elements then cost no flow and no page listener.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { createBookingClient } from '../core/booking-client.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { IDLE_STATE, PaymentFlow, DEFAULT_TIMINGS, type FlowState, type FlowTimings } from '../core/flow.js';
+import { hasKeptBooking, sessionStorageOf } from '../core/kept.js';
 import { createBrowserNavigator, type PageNavigator } from '../core/navigator.js';
-import { createBookingStore, hasKeptBooking, sessionStorageOf } from '../core/session-store.js';
+import { createBookingStore } from '../core/session-store.js';
 import type { SettingsResult } from '../core/settings.js';
 import { WalletPayEvent } from './events.js';
 

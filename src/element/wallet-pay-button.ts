@@ -2,15 +2,14 @@ import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import type { OrderReference } from '../protocol/contract.js';
 import type { Clock } from '../core/clock.js';
 import type { EnvironmentSetting } from '../core/environment.js';
-import { IDLE_STATE, type FlowState, type FlowTimings } from '../core/flow.js';
-import { isCrossOriginFramed } from '../core/frame.js';
+import type { FlowTimings } from '../core/flow.js';
+import { IDLE_STATE, type FlowState } from '../core/flow-state.js';
+import { hasKeptBooking, sessionStorageOf } from '../core/kept.js';
 import type { PageNavigator } from '../core/navigator.js';
-import { hasKeptBooking, sessionStorageOf } from '../core/session-store.js';
-import { readSettings, type SettingsProblem, type SettingsResult } from '../core/settings.js';
-import { checkProviderUrl, storeListingUrl, storePlatform } from '../core/urls.js';
-import { statusKey } from './messages.js';
-import { PaymentController } from './payment-controller.js';
-import { stringsFor, type StringKey, type StringTable } from './strings.js';
+import { LABELS_EN, LABELS_NE } from './labels.js';
+import type { Payment } from './payment.js';
+import type { StringTable } from './strings.js';
+import type { TextKey } from './strings-en.js';
 import { styles } from './styles.js';
 
 /** The button's look: `dark` (the brand colour, for light pages), `light` (for dark pages), `outline`, or `auto` (follows `prefers-color-scheme`). */
@@ -18,12 +17,34 @@ export type WalletPayVariant = 'dark' | 'light' | 'outline' | 'auto';
 /** The button's wording. */
 export type WalletPayLabel = 'pay' | 'checkout' | 'buy' | 'donate';
 
-const VARIANTS = ['dark', 'light', 'outline', 'auto'];
-const LABELS = ['pay', 'checkout', 'buy', 'donate'];
+/** The looks and wordings there are; the payment code refuses any other as a set-up problem. */
+export const VARIANTS: readonly string[] = ['dark', 'light', 'outline', 'auto'];
+export const LABELS: readonly string[] = ['pay', 'checkout', 'buy', 'donate'];
 
-/** A set-up problem when `value` is not in `list`, naming the attribute and what it accepts. */
-const oneOf = (attribute: string, value: string, list: string[]): SettingsProblem[] =>
-  list.includes(value) ? [] : [{ kind: 'config', attribute, value, message: `${attribute}="${value}" is not one of: ${list.join(', ')}.` }];
+/** What the payment module exports; the element loads it with `import()` (see `paymentLoader`). */
+export type PaymentModule = typeof import('./payment.js');
+type Texts = Readonly<Record<TextKey, string>>;
+
+// Per page, not per element: one download, whichever button asks first. A failed import is forgotten,
+// so the next ask (the shopper's "Try again") fetches again.
+let payment: Promise<PaymentModule> | undefined;
+const loadPayment = (): Promise<PaymentModule> =>
+  (payment ??= import('./payment.js').catch((error: unknown) => {
+    payment = undefined;
+    throw error;
+  }));
+let nepali: Promise<Texts> | undefined;
+let nepaliTexts: Texts | undefined;
+const loadNepali = (): Promise<Texts> =>
+  (nepali ??= import('./strings-ne.js').then(
+    ({ TEXTS_NE }) => (nepaliTexts = TEXTS_NE),
+    (error: unknown) => {
+      nepali = undefined;
+      throw error;
+    },
+  ));
+let idlePrefetch = false;
+const ignore = (): void => {};
 
 /** The language in force at `node`, as the browser finds it: the nearest `lang`, across shadow roots. */
 function langOf(node: Element): string | null {
@@ -178,48 +199,138 @@ export class WalletPayButton extends LitElement {
     this.toggleAttribute('full-width', !!value);
   }
 
-  #payment?: PaymentController;
+  /**
+   * Loads the payment module; tests replace it (a failing import, say). Read when the module is needed.
+   * @internal
+   */
+  paymentLoader?: () => Promise<PaymentModule>;
 
-  /** The payment controller, built on first use: most buttons are never pressed. */
-  get #pay(): PaymentController {
-    return (this.#payment ??= new PaymentController(this, () => this.#read()));
-  }
+  #module?: PaymentModule;
+  #payment?: Payment;
+  /** Pressed, and waiting for the payment module. */
+  #waiting = false;
+  /** The payment module could not be loaded: the shopper is offered "Try again". */
+  #failed = false;
+  /** Loads the element is waiting for, so `updateComplete` settles only once they are in. */
+  #loads = new Set<Promise<unknown>>();
+  #askedNepali = false;
 
   /** The flow's current state (read-only). */
   get paymentState(): FlowState {
-    return this.#payment?.state ?? IDLE_STATE;
+    return (
+      this.#payment?.state ??
+      (this.#failed
+        ? { ...IDLE_STATE, name: 'error', canRetry: true, error: { kind: 'network' } }
+        : { ...IDLE_STATE, busy: this.#waiting })
+    );
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    // A kept booking means the shopper is coming back: the controller asks where the payment stands.
-    if (!this.#payment && hasKeptBooking(sessionStorageOf(this.ownerDocument.defaultView))) void this.#pay;
+    const win = this.ownerDocument.defaultView;
+    // A kept booking means the shopper is coming back: the payment code asks where the payment stands.
+    if (hasKeptBooking(sessionStorageOf(win))) void this.#load().catch(ignore);
+    else if (!idlePrefetch && win) {
+      // The payment code comes while the shopper reads the page, so the click rarely waits for it.
+      idlePrefetch = true;
+      if (win.requestIdleCallback) win.requestIdleCallback(() => this.#prefetch(), { timeout: 2000 });
+      else win.setTimeout(() => this.#prefetch(), 500);
+    }
+    for (const type of ['pointerenter', 'focusin', 'touchstart']) this.addEventListener(type, this.#prefetch, { passive: true });
   }
 
-  /** The settings of a payment as the attributes say now, read once when the shopper acts. */
-  #read(): SettingsResult {
-    const win = this.ownerDocument.defaultView!;
-    const read = readSettings(this, {
-      pageUrl: win.location.href,
-      // Relative settings resolve like the page's own links and requests: against its base URL.
-      baseUrl: this.ownerDocument.baseURI,
-      signals: { userAgent: win.navigator.userAgent, maxTouchPoints: win.navigator.maxTouchPoints, innerWidth: win.innerWidth },
-      framed: isCrossOriginFramed(win),
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    for (const type of ['pointerenter', 'focusin', 'touchstart']) this.removeEventListener(type, this.#prefetch);
+  }
+
+  /** The shopper is about to press, or the page went idle: fetch what a press needs, ignore failures. */
+  #prefetch = (): void => {
+    loadPayment().catch(ignore);
+    if (this.#nepali()) loadNepali().catch(ignore);
+  };
+
+  #nepali(): boolean {
+    return /^ne\b/i.test(langOf(this) ?? '');
+  }
+
+  /** Waits for `work` before `updateComplete` resolves. */
+  #track<T>(work: Promise<T>): Promise<T> {
+    const tracked = work.finally(() => {
+      this.#loads.delete(tracked);
+      this.requestUpdate();
     });
-    const look = [...oneOf('variant', this.variant, VARIANTS), ...oneOf('label', this.label ?? 'pay', LABELS)];
-    if (!look.length) return read;
-    return { ok: false, problems: [...(read.ok ? [] : read.problems), ...look] };
+    this.#loads.add(tracked);
+    return tracked;
+  }
+
+  protected override async getUpdateComplete(): Promise<boolean> {
+    // The payment code (or the Nepali texts) arriving, and what the press then starts, are part of
+    // the update the press began.
+    let done: boolean;
+    do {
+      await Promise.allSettled(this.#loads);
+      done = await super.getUpdateComplete();
+    } while (this.#loads.size || this.isUpdatePending);
+    return done;
+  }
+
+  /** Loads the Nepali texts, once per press: a failed load is not retried in a loop of renders. */
+  #askNepali(): void {
+    if (this.#askedNepali) return;
+    this.#askedNepali = true;
+    this.#track(loadNepali()).catch(ignore);
+  }
+
+  /** Loads the payment module (and the Nepali texts on a Nepali page) and builds this element's payment. */
+  #load(): Promise<Payment> {
+    if (this.#nepali()) this.#askNepali();
+    return this.#track(
+      (this.paymentLoader ?? loadPayment)().then((module) => {
+        this.#module = module;
+        return (this.#payment ??= new module.Payment(this));
+      }),
+    );
   }
 
   #press(): void {
-    if (!this.disabled) this.#pay.flow.start(this.#read());
+    if (this.disabled) return;
+    if (!nepaliTexts) this.#askedNepali = false;
+    if (this.#payment) this.#payment.start();
+    else if (!this.#waiting) {
+      this.#waiting = true;
+      this.#failed = false;
+      void this.#track(
+        this.#load().then(
+          (pay) => {
+            this.#waiting = false;
+            if (this.isConnected) pay.start();
+          },
+          () => {
+            this.#waiting = false;
+            this.#failed = true;
+          },
+        ),
+      );
+    }
+    // Now, not at the next render: assistive technology hears at once that the press was taken.
+    this.renderRoot.querySelector('.button')?.setAttribute('aria-busy', String(this.paymentState.busy));
+    this.requestUpdate();
   }
 
   override render(): TemplateResult {
     const state = this.paymentState;
-    const t = stringsFor(langOf(this), this.strings);
+    const ne = this.#nepali();
+    const rest = ne ? nepaliTexts : this.#module?.TEXTS_EN;
+    // The Nepali texts load with the payment code; a language that became Nepali later loads them here.
+    if (ne && !rest && this.#payment) this.#askNepali();
+    const t = { ...(ne ? LABELS_NE : LABELS_EN), ...rest, ...this.strings } as StringTable;
     const label = LABELS.includes(this.label!) ? this.label! : 'pay';
-    const message = statusKey(state);
+    const [status, choices] = this.#failed
+      ? [t['error.network'], html`<button part="action retry" class="action" type="button" @click=${() => this.#press()}>${t['action.retry']}</button>`]
+      : this.#payment && rest
+        ? this.#payment.view(t)
+        : [nothing, nothing];
     return html`
       <button
         part="button"
@@ -230,40 +341,10 @@ export class WalletPayButton extends LitElement {
         aria-describedby="status"
         @click=${() => this.#press()}
       >
-        <slot>${t[`button.${label}`]}</slot>
+        <slot>${t[`button.${label as 'pay'}`]}</slot>
       </button>
-      <div id="status" part="status" class="status" role="status">${message ? t[message] : nothing}</div>
-      ${this.#choices(state, t)}
-    `;
-  }
-
-  #choices({ name, booking, canRetry }: FlowState, t: StringTable): TemplateResult | typeof nothing {
-    // Idle offers no choice, and an element that was never pressed has no flow to create for it.
-    if (name === 'idle') return nothing;
-    const flow = this.#pay.flow;
-    const action = (part: string, key: StringKey, run: () => void) => html`
-      <button part="action ${part}" class="action" type="button" @click=${run}>${t[key]}</button>
-    `;
-    if (name === 'error' && canRetry) return action('retry', 'action.retry', () => flow.retry());
-    const stalled = name === 'stalled';
-    if (!booking || (!stalled && name !== 'app-fallback' && name !== 'pending')) return nothing;
-    const app = !stalled && booking.channel === 'app';
-    const nav = this.ownerDocument.defaultView!.navigator;
-    // Kept bookings come back from storage: checked again, against their own settings, before they become a link.
-    const deeplink = app && checkProviderUrl(booking.deeplink, booking.settings.allowedHosts);
-    const store = app && storeListingUrl(storePlatform(nav.userAgent), this.androidPackage, this.iosAppId);
-    return html`
-      <div part="panel" class="panel" role="group" aria-label=${t['panel.label']}>
-        ${deeplink && deeplink.ok
-          ? html`<a part="action open-app" class="action" href=${deeplink.url.href}>${t['action.open-app']}</a>`
-          : nothing}
-        ${store
-          ? html`<a part="action get-app" class="action" href=${store} target="_blank" rel="noopener">${t['action.get-app']}</a>`
-          : nothing}
-        ${stalled ? action('check-again', 'action.check-again', () => flow.checkAgain()) : nothing}
-        ${app ? action('pay-on-web', 'action.pay-on-web', () => flow.payOnWeb()) : nothing}
-        ${action('cancel', 'action.cancel', () => flow.cancel())}
-      </div>
+      <div id="status" part="status" class="status" role="status">${status}</div>
+      ${choices}
     `;
   }
 }

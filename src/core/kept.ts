@@ -1,0 +1,39 @@
+/**
+ * The storage key of a kept booking, and the check an element makes on connect. Kept apart from the
+ * session store and the settings so the element's first module can ask "is a payment under way in this
+ * tab?" without loading either: the answer decides whether the payment code is loaded at once.
+ */
+
+const PREFIX = 'wallet-pay-button:';
+
+/** The storage key of one endpoint + order pair. */
+export function bookingKey(endpoint: string, order: unknown): string {
+  return `${PREFIX}${endpoint}|${JSON.stringify(order)}`;
+}
+
+/** True when a storage key names a kept booking (not an unfinished attempt, not someone else's). */
+export function isBookingKey(key: string | null): boolean {
+  return !!key?.startsWith(PREFIX);
+}
+
+/** The window's `sessionStorage`, or `null` where reading it throws (sandboxed frames, blocked storage). */
+export function sessionStorageOf(win: Window | null): Storage | null {
+  try {
+    return win?.sessionStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * True when `storage` may hold a kept booking (a key of ours), without parsing anything: an element
+ * checks this on connect and loads its payment code only when the answer is yes.
+ */
+export function hasKeptBooking(storage: Storage | null): boolean {
+  try {
+    for (let i = 0; i < (storage?.length ?? 0); i++) if (isBookingKey(storage!.key(i))) return true;
+  } catch {
+    // Blocked storage keeps nothing.
+  }
+  return false;
+}

@@ -1,0 +1,37 @@
+/**
+ * The English texts that come with the payment code: the status region's, the panel's and the errors'.
+ * The button's labels are in `labels.ts`, loaded with the first module.
+ */
+export const TEXTS_EN = {
+  'status.booking': 'Preparing your payment…',
+  'status.redirecting': 'Taking you to the payment page…',
+  'status.opening-app': 'Opening the wallet app…',
+  'status.app-fallback': 'Did the wallet app not open? Choose how to continue.',
+  'status.verifying': 'Checking your payment…',
+  'status.pending': 'Waiting for the payment to be confirmed…',
+  'status.stalled': 'We have not received a final answer about your payment yet. You can check again or cancel the payment.',
+  'status.cancelling': 'Cancelling your payment…',
+  'status.success': 'Payment complete.',
+  'status.failure': 'The payment did not go through.',
+  'status.cancelled': 'Payment cancelled.',
+  'status.webview': 'Continue the payment in the app.',
+  'action.open-app': 'Open the wallet app',
+  'action.get-app': 'Get the wallet app',
+  'action.pay-on-web': 'Pay on the web instead',
+  'action.cancel': 'Cancel payment',
+  'action.check-again': 'Check again',
+  'panel.label': 'Other ways to pay',
+  'error.timeout': 'The payment service took too long to answer. Please try again.',
+  'error.offline': 'You are offline. Connect to the internet and try again.',
+  'error.http': 'The payment could not be started right now. Please try again.',
+  'error.rejected': 'The shop could not start this payment. Please try again or contact the shop.',
+  'error.invalid-json': 'The payment service sent an answer we could not read. Please try again.',
+  'error.invalid-response': 'The payment service sent an incomplete answer. Please try again.',
+  'error.url-refused': 'The payment address was refused for your safety. No payment was made.',
+  'error.return-url-refused': 'We could not take you back to the shop: its address was refused for your safety.',
+  'error.framed': 'This payment button cannot be used inside another website. Open the shop in its own tab.',
+  'error.config': 'This payment button is not set up correctly. Please contact the shop.',
+} as const;
+
+/** A key of the texts that come with the payment code. */
+export type TextKey = keyof typeof TEXTS_EN;
