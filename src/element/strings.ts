@@ -26,6 +26,7 @@ export const STRINGS_EN = {
   'action.cancel': 'Cancel payment',
   'action.check-again': 'Check again',
   'action.retry': 'Try again',
+  'action.start-again': 'Start again',
   'panel.label': 'Other ways to pay',
   'error.timeout': 'The payment service took too long to answer. Please try again.',
   'error.network': 'We could not reach the payment service. Check your connection and try again.',
@@ -38,6 +39,7 @@ export const STRINGS_EN = {
   'error.return-url-refused': 'We could not take you back to the shop: its address was refused for your safety.',
   'error.framed': 'This payment button cannot be used inside another website. Open the shop in its own tab.',
   'error.config': 'This payment button is not set up correctly. Please contact the shop.',
+  'error.booking-lost': 'The shop cannot find this payment. If you paid, the shop will confirm it. You can start again.',
 } as const;
 
 /** A key of the string table. */
@@ -70,6 +72,7 @@ export const STRINGS_NE: StringTable = {
   'action.cancel': 'भुक्तानी रद्द गर्नुहोस्',
   'action.check-again': 'फेरि जाँच गर्नुहोस्',
   'action.retry': 'फेरि प्रयास गर्नुहोस्',
+  'action.start-again': 'फेरि सुरु गर्नुहोस्',
   'panel.label': 'भुक्तानीका अन्य तरिका',
   'error.timeout': 'भुक्तानी सेवाले जवाफ दिन धेरै समय लियो। कृपया फेरि प्रयास गर्नुहोस्।',
   'error.network': 'भुक्तानी सेवासम्म पुग्न सकिएन। इन्टरनेट जडान जाँचेर फेरि प्रयास गर्नुहोस्।',
@@ -82,6 +85,7 @@ export const STRINGS_NE: StringTable = {
   'error.return-url-refused': 'तपाईंलाई पसलमा फर्काउन सकिएन: तपाईंको सुरक्षाका लागि पसलको ठेगाना अस्वीकार गरियो।',
   'error.framed': 'यो भुक्तानी बटन अर्को वेबसाइटभित्र प्रयोग गर्न मिल्दैन। पसललाई छुट्टै ट्याबमा खोल्नुहोस्।',
   'error.config': 'यो भुक्तानी बटन ठीकसँग मिलाइएको छैन। कृपया पसललाई सम्पर्क गर्नुहोस्।',
+  'error.booking-lost': 'पसलले यो भुक्तानी फेला पार्न सकेन। तपाईंले भुक्तानी गर्नुभएको भए पसलले पुष्टि गर्नेछ। तपाईं फेरि सुरु गर्न सक्नुहुन्छ।',
 };
 
 /**

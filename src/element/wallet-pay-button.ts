@@ -65,6 +65,7 @@ function langOf(node: Element): string | null {
  * @csspart cancel - "Cancel payment".
  * @csspart check-again - "Check again".
  * @csspart retry - "Try again".
+ * @csspart start-again - "Start again": a new payment, after the shop lost track of the last one.
  * @cssprop --wallet-pay-background - Button background (default: the variant's, #4a1f7a for `dark`).
  * @cssprop --wallet-pay-color - Button text colour (default: the variant's, #ffffff for `dark`).
  * @cssprop --wallet-pay-border-color - Button border colour (default: the variant's).
@@ -237,7 +238,7 @@ export class WalletPayButton extends LitElement {
     `;
   }
 
-  #choices({ name, booking, canRetry }: FlowState, t: StringTable): TemplateResult | typeof nothing {
+  #choices({ name, booking, canRetry, canStartAgain }: FlowState, t: StringTable): TemplateResult | typeof nothing {
     // Idle offers no choice, and an element that was never pressed has no flow to create for it.
     if (name === 'idle') return nothing;
     const flow = this.#pay.flow;
@@ -245,6 +246,7 @@ export class WalletPayButton extends LitElement {
       <button part="action ${part}" class="action" type="button" @click=${run}>${t[key]}</button>
     `;
     if (name === 'error' && canRetry) return action('retry', 'action.retry', () => flow.retry());
+    if (name === 'error' && canStartAgain) return action('start-again', 'action.start-again', () => flow.startAgain(this.#read()));
     const stalled = name === 'stalled';
     if (!booking || (!stalled && name !== 'app-fallback' && name !== 'pending')) return nothing;
     const app = !stalled && booking.channel === 'app';
