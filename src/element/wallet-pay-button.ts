@@ -1,4 +1,4 @@
-import { LitElement, html, nothing, type TemplateResult } from 'lit';
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { OrderReference } from '../protocol/contract.js';
 import type { Clock } from '../core/clock.js';
 import type { EnvironmentSetting } from '../core/environment.js';
@@ -10,6 +10,7 @@ import { readSettings, type SettingsProblem, type SettingsResult } from '../core
 import { checkProviderUrl, storeListingUrl, storePlatform } from '../core/urls.js';
 import { statusKey } from './messages.js';
 import { PaymentController } from './payment-controller.js';
+import { misspelledAttributes, warnOnce } from './setup-check.js';
 import { stringsFor, type StringKey, type StringTable } from './strings.js';
 import { styles } from './styles.js';
 
@@ -210,6 +211,24 @@ export class WalletPayButton extends LitElement {
     const look = [...oneOf('variant', this.variant, VARIANTS), ...oneOf('label', this.label ?? 'pay', LABELS)];
     if (!look.length) return read;
     return { ok: false, problems: [...(read.ok ? [] : read.problems), ...look] };
+  }
+
+  /** The attribute names of the element's settings. */
+  static get #attributes(): string[] {
+    return Object.entries(WalletPayButton.properties).flatMap(([name, options]) =>
+      'attribute' in options ? (typeof options.attribute === 'string' ? [options.attribute] : []) : [name.toLowerCase()],
+    );
+  }
+
+  #checked = false;
+
+  /** Checks the whole set-up when the element connects and whenever a setting changes. */
+  protected override updated(changed: PropertyValues): void {
+    // A state change of the flow is no new setting: nothing to check again.
+    if (this.#checked && !changed.size) return;
+    this.#checked = true;
+    const read = this.#read();
+    warnOnce([...(read.ok ? [] : read.problems), ...misspelledAttributes(this.getAttributeNames(), WalletPayButton.#attributes)]);
   }
 
   #press(): void {
