@@ -22,9 +22,14 @@ export type WalletPayLabel = 'pay' | 'checkout' | 'buy' | 'donate';
 const VARIANTS = ['dark', 'light', 'outline', 'auto'];
 const LABELS = ['pay', 'checkout', 'buy', 'donate'];
 
-/** A set-up problem when `value` is not in `list`, naming the attribute and what it accepts. */
-const oneOf = (attribute: string, value: string, list: string[]): SettingsProblem[] =>
-  list.includes(value) ? [] : [{ kind: 'config', attribute, value, message: `${attribute}="${value}" is not one of: ${list.join(', ')}.` }];
+/**
+ * A look-only mistake when `value` is not in `list`: warned about, never in the way of a payment (the
+ * default look or wording is used instead).
+ */
+const oneOf = (attribute: string, value: string, list: string[], fallback: string): SettingsProblem[] =>
+  list.includes(value)
+    ? []
+    : [{ kind: 'config', attribute, value, message: `${attribute}="${value}" is not one of: ${list.join(', ')}; the default (${fallback}) is used.` }];
 
 /** The language in force at `node`, as the browser finds it: the nearest `lang`, across shadow roots. */
 function langOf(node: Element): string | null {
@@ -201,16 +206,13 @@ export class WalletPayButton extends LitElement {
   /** The settings of a payment as the attributes say now, read once when the shopper acts. */
   #read(): SettingsResult {
     const win = this.ownerDocument.defaultView!;
-    const read = readSettings(this, {
+    return readSettings(this, {
       pageUrl: win.location.href,
       // Relative settings resolve like the page's own links and requests: against its base URL.
       baseUrl: this.ownerDocument.baseURI,
       signals: { userAgent: win.navigator.userAgent, maxTouchPoints: win.navigator.maxTouchPoints, innerWidth: win.innerWidth },
       framed: isCrossOriginFramed(win),
     });
-    const look = [...oneOf('variant', this.variant, VARIANTS), ...oneOf('label', this.label ?? 'pay', LABELS)];
-    if (!look.length) return read;
-    return { ok: false, problems: [...(read.ok ? [] : read.problems), ...look] };
   }
 
   /** The attribute names of the element's settings. */
@@ -228,7 +230,12 @@ export class WalletPayButton extends LitElement {
     if (this.#checked && !changed.size) return;
     this.#checked = true;
     const read = this.#read();
-    warnOnce([...(read.ok ? [] : read.problems), ...misspelledAttributes(this.getAttributeNames(), WalletPayButton.#attributes)]);
+    warnOnce([
+      ...(read.ok ? [] : read.problems),
+      ...oneOf('variant', this.variant, VARIANTS, 'dark'),
+      ...oneOf('label', this.label ?? 'pay', LABELS, 'pay'),
+      ...misspelledAttributes(this.getAttributeNames(), WalletPayButton.#attributes),
+    ]);
   }
 
   #press(): void {
