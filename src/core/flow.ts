@@ -299,16 +299,30 @@ export class PaymentFlow {
     return { kept, result };
   }
 
-  /** Checks a provider URL; a refused one ends the attempt with an error and `null`. */
+  /**
+   * Checks a provider URL; a refused one ends the attempt with an error and `null`. The booking it
+   * came with is cancelled (best effort): it must not stay open at the service until it expires.
+   */
   #checked(run: Run, kept: KeptBooking, raw: string | undefined): URL | null {
     if (!this.#live(run)) return null;
-    const { allowedHosts } = kept.settings;
+    const { allowedHosts, storageKey } = kept.settings;
     const check = checkProviderUrl(raw, allowedHosts);
     if (check.ok) return check.url;
-    // The booking stays unpaid on the server; a retry with the same key gets the same answer, so the
-    // shopper is told and nothing is followed.
+    const client = this.#client(kept.settings);
+    Promise.resolve()
+      .then(() => client.cancel(ids(kept)))
+      .catch(() => undefined);
+    // That booking is over: trying again is a new attempt, with a new key.
+    this.#attempt = null;
+    this.#deps.store.setAttempt(storageKey, null);
     this.#retry = () => this.#pay(kept.settings, false);
-    this.#fail('url-refused', `Refused to follow ${JSON.stringify((raw ?? '').slice(0, 200))}: ${check.reason} (allowed-hosts: ${allowedHosts.join(' ')}).`, null, { reason: check.reason }, true);
+    this.#fail(
+      'url-refused',
+      `Refused to follow ${JSON.stringify((raw ?? '').slice(0, 200))}: ${check.reason} (allowed-hosts: ${allowedHosts.join(' ')}). Booking ${kept.booking_id} is being cancelled.`,
+      null,
+      { reason: check.reason },
+      true,
+    );
     return null;
   }
 
