@@ -2,7 +2,7 @@
  * The payment state machine, free of the DOM: the booking client, the navigator, the storage, the
  * clock and the page's visibility are all injected, so every path runs as plain functions in tests.
  */
-import { ALREADY_PROCESSED, CODES, STATUS_CHECK_AFTER_MS, isFinalStatus, type BookResult, type Channel, type PaymentStatus } from '../protocol/contract.js';
+import { ALREADY_PROCESSED, CODES, STATUS_CHECK_AFTER_MS, isFinalStatus, type BookResult, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../protocol/contract.js';
 import { BookingError, type BookingClient } from './booking-client.js';
 import type { Clock } from './clock.js';
 import type { Environment } from './environment.js';
@@ -326,8 +326,23 @@ export class PaymentFlow {
     return null;
   }
 
+  /**
+   * "Continue to the payment page": back from the provider's page without paying, the same booking's
+   * web payment is followed again (its address checked again: it comes back from storage).
+   */
+  continueWebPayment(): void {
+    const booking = this.#idle();
+    if (!booking?.web_payment) return;
+    const run = this.#begin();
+    this.#navigateWebPayment(run, booking, booking.web_payment);
+  }
+
   #followWebPayment(run: Run, { kept, result }: BookedAttempt): void {
-    const { url: raw, method, fields = {} } = result.web_payment!;
+    kept.web_payment = result.web_payment!;
+    this.#navigateWebPayment(run, kept, kept.web_payment);
+  }
+
+  #navigateWebPayment(run: Run, kept: KeptBooking, { url: raw, method, fields = {} }: WebPaymentInstruction): void {
     const checked = this.#checked(run, kept, raw);
     if (!checked) return;
     this.#keep(kept);

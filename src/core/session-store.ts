@@ -2,7 +2,8 @@
  * Keeps the in-flight booking across the trip to the wallet app or the provider's page, in
  * `sessionStorage` (per tab, gone when the tab closes): enough to ask its status on the way back.
  */
-import type { Channel } from '../protocol/contract.js';
+import type { Channel, WebPaymentInstruction } from '../protocol/contract.js';
+import { isRecord } from '../protocol/values.js';
 import { isBookingKey, isPaymentSettings, type PaymentSettings } from './settings.js';
 
 /** What is kept of a booking while the shopper is away. */
@@ -16,6 +17,8 @@ export interface KeptBooking {
   started_at: number;
   /** The deeplink, kept so the "open the app" link survives a reload. */
   deeplink?: string;
+  /** The web payment instruction, kept so the shopper can go back to the payment page. */
+  web_payment?: WebPaymentInstruction;
   /** The settings the payment started with: the way back follows them, not the attributes of the moment. */
   settings: PaymentSettings;
 }
@@ -63,6 +66,15 @@ export function hasKeptBooking(storage: Storage | null): boolean {
   return false;
 }
 
+function isWebPayment(value: unknown): value is WebPaymentInstruction {
+  return (
+    isRecord(value) &&
+    typeof value.url === 'string' &&
+    (value.method === 'GET' || value.method === 'POST') &&
+    (value.fields === undefined || (isRecord(value.fields) && Object.values(value.fields).every((field) => typeof field === 'string')))
+  );
+}
+
 function isKeptBooking(value: unknown): value is Omit<KeptBooking, 'settings'> & { settings?: unknown } {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
@@ -74,7 +86,8 @@ function isKeptBooking(value: unknown): value is Omit<KeptBooking, 'settings'> &
     typeof v.idempotency_key === 'string' &&
     typeof v.started_at === 'number' &&
     Number.isFinite(v.started_at) &&
-    (v.deeplink === undefined || typeof v.deeplink === 'string')
+    (v.deeplink === undefined || typeof v.deeplink === 'string') &&
+    (v.web_payment === undefined || isWebPayment(v.web_payment))
   );
 }
 

@@ -68,6 +68,7 @@ function langOf(node: Element): string | null {
  * @csspart open-app - The link that opens the wallet app.
  * @csspart get-app - The store link.
  * @csspart pay-on-web - "Pay on the web instead".
+ * @csspart continue-web - "Continue to the payment page": back from the provider's page without paying.
  * @csspart cancel - "Cancel payment".
  * @csspart check-again - "Check again".
  * @csspart retry - "Try again".
@@ -290,6 +291,7 @@ export class WalletPayButton extends LitElement {
           : nothing}
         ${stalled ? action('check-again', 'action.check-again', () => flow.checkAgain()) : nothing}
         ${app ? action('pay-on-web', 'action.pay-on-web', () => flow.payOnWeb()) : nothing}
+        ${!stalled && booking.web_payment ? action('continue-web', 'action.continue-web', () => flow.continueWebPayment()) : nothing}
         ${action('cancel', 'action.cancel', () => flow.cancel())}
       </div>
     `;

@@ -210,6 +210,30 @@ describe('<wallet-pay-button> coming back to the page', () => {
     expect(nav.calls).to.deep.equal([{ kind: 'assign', url: done('SUCCESS') }]);
   });
 
+  it('back from the payment page without paying: "continue to the payment page" (the same booking) beside "cancel payment"', async () => {
+    const web = { url: 'https://pay.wallet.test/form', method: 'POST', fields: { booking_id: 'W1', signature: 'c2ln' } };
+    const s = await scenario({ book: [answer.bookWeb('W1', web)], status: [answer.status('W1', 'BOOKED')] });
+    const m = await mount(s, { environment: 'desktop', timings: STAYS_PENDING });
+    const { el, nav } = m;
+    const left = oneEvent(el, 'wallet-pay-navigate');
+    payButton(el).click();
+    await left;
+    // The shopper comes back with the browser's back button, without paying.
+    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    await reach(el, 'pending');
+    expect(part(el, 'continue-web')!.textContent!.trim()).to.equal('Continue to the payment page');
+    expect(part(el, 'cancel')).to.not.equal(null);
+    await expect(el).to.be.accessible();
+    const again = oneEvent(el, 'wallet-pay-navigate');
+    part(el, 'continue-web')!.click();
+    expect((await again).detail).to.deep.include({ reason: 'web-payment', url: web.url, booking_id: 'W1' });
+    expect(nav.calls).to.deep.equal([
+      { kind: 'postForm', url: web.url, fields: web.fields },
+      { kind: 'postForm', url: web.url, fields: web.fields },
+    ]);
+    expect((await s.received()).book, 'the same booking, not a new one').to.have.length(1);
+  });
+
   it('a web booking still pending offers to cancel', async () => {
     const s = await scenario({ status: [answer.status('B1', 'BOOKED')] });
     keep(s, { channel: 'web', deeplink: undefined });
