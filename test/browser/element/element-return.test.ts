@@ -41,6 +41,31 @@ describe('<wallet-pay-button> fresh load with a kept booking', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('back at the checkout of an order this tab paid: shown as paid, the button disabled, a link to the success page', async () => {
+    const s = await scenario({ status: [answer.status('B1', 'SUCCESS')], book: [answer.bookApp('B2')] });
+    keep(s);
+    const first = await mount(s);
+    await reach(first.el, 'done');
+    first.el.remove();
+    // The shopper comes back to the checkout of the same order (the back button, a bookmark).
+    const { el } = await mount(s);
+    await reach(el, 'paid');
+    expect(statusText(el)).to.equal('This order is already paid.');
+    expect(payButton(el).disabled).to.equal(true);
+    expect(part<HTMLAnchorElement>(el, 'see-order')!.href).to.equal(done('SUCCESS'));
+    await expect(el).to.be.accessible();
+    payButton(el).click();
+    expect((await s.received()).book).to.have.length(0);
+    // Another order on the same page pays as usual.
+    el.orderId = 'A-2002';
+    await el.updateComplete;
+    await el.updateComplete;
+    expect(payButton(el).disabled).to.equal(false);
+    const navigate = oneEvent(el, 'wallet-pay-navigate');
+    payButton(el).click();
+    expect((await navigate).detail.url).to.equal('https://links.wallet.test/pay/B2');
+  });
+
   for (const final of ['FAILED', 'CANCELED', 'REVERTED']) {
     it(`routes ${final} to the failure page`, async () => {
       const s = await scenario({ status: [answer.status('B1', final)] });
