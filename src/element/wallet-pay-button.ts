@@ -256,7 +256,8 @@ export class WalletPayButton extends LitElement {
 
   /** The shopper is about to press, or the page went idle: fetch what a press needs, ignore failures. */
   #prefetch = (): void => {
-    loadPayment().then(() => this.requestUpdate(), ignore);
+    // Tracked: once it is under way, `updateComplete` includes the set-up check that comes with it.
+    this.#track(loadPayment()).catch(ignore);
     if (this.#nepali()) loadNepali().catch(ignore);
   };
 

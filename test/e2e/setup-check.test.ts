@@ -1,6 +1,7 @@
 /**
  * Set-up problems are found where a developer looks first: the console of the page, as soon as the
- * element is on it, one warning per problem; a click with a problem books nothing.
+ * element's payment code is in (fetched when the page is idle, before any click), one warning per
+ * problem; a click with a problem books nothing.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,6 +33,9 @@ async function openPage(markup: string): Promise<{ page: Page; warnings: string[
   );
   await page.goto(url);
   await page.waitForFunction(() => customElements.get('wallet-pay-button') !== undefined);
+  // The check comes with the payment code, which the element fetches once the page is idle; once that
+  // fetch is under way, updateComplete includes it.
+  await page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('/element/payment.ts')));
   await page.evaluate(() => document.querySelector('wallet-pay-button')!.updateComplete);
   return { page, warnings, books };
 }
