@@ -300,6 +300,16 @@ export class PaymentFlow {
         this.#attempt = { key: this.#deps.newKey(), environment, settings, renewed: true };
         return this.#book(run, this.#attempt, channel);
       }
+      if (hasCode(error, CODES.ORDER_ALREADY_PAID)) {
+        // Paid already (in another tab, or before): nothing to book, nothing to retry.
+        this.#attempt = null;
+        this.#deps.store.setAttempt(settings.storageKey, null);
+        const success = settings.successUrl && checkReturnUrl(settings.successUrl, settings.pageUrl, settings.returnOrigins, settings.baseUrl);
+        const url = success && success.ok ? success.url.href : null;
+        this.#deps.store.setPaid(settings.storageKey, { booking_id: '', url });
+        this.#set('paid', null, { paidUrl: url });
+        return null;
+      }
       this.#failRequest(error, () => this.#pay(settings, false), null);
       return null;
     }
@@ -439,6 +449,11 @@ export class PaymentFlow {
     const e = error instanceof BookingError ? error : new BookingError('network', String(error));
     // An abandoned request is never shown: the action that abandoned it owns the state.
     if (e.kind === 'aborted') return;
+    if (e.code === CODES.MERCHANT_SETUP) {
+      // Only the shop can fix its set-up: no "try again" that cannot succeed (the pay button stays).
+      this.#retry = null;
+      return this.#fail('merchant-setup', e.message, booking, { code: e.code, http_status: e.status });
+    }
     if (booking && e.code === CODES.UNKNOWN_BOOKING) {
       // The shop's server forgot this booking (a restart, an eviction): asking again can only get the
       // same answer. Forget it too; the shopper may start again (if they paid, the shop confirms it).
