@@ -272,12 +272,14 @@ export class PaymentFlow {
       openApp: (booked) => this.#openApp(run, booked),
       handOver: () => {
         this.#attempt = null;
+        // Absolute, like the endpoint: the host app has no page to resolve a relative address against.
+        const absolute = (raw: string | null) => (raw ? new URL(raw, settings.baseUrl).href : null);
         this.#deps.emit({
           type: 'webview',
           order: settings.order,
           endpoint: settings.endpoint,
-          success_url: settings.successUrl,
-          failure_url: settings.failureUrl,
+          success_url: absolute(settings.successUrl),
+          failure_url: absolute(settings.failureUrl),
         });
         this.#set('webview', null);
       },
