@@ -131,7 +131,8 @@ describe('hand-off panel', () => {
         for (const part of ORDER[status]) {
           if (key === ' ' && part.includes('open-here')) continue;
           el.shadowRoot!.querySelector<HTMLElement>(`[part="${part}"]`)!.focus();
-          await sendKeys({ press: key === ' ' ? 'Space' : key });
+          // ' ' is the one name of the space bar that Playwright, Puppeteer and WebDriver all know.
+          await sendKeys({ press: key });
         }
       }
       const buttons = ORDER[status].filter((part) => !part.includes('open-here')).length;
