@@ -3,24 +3,11 @@
  * element and the minimal Lit baseline share one Lit and are compared on equal terms. It exposes
  * `window.walletPayBench`; bench/browser.ts drives it through Playwright.
  */
-import { LitElement, css, html, type TemplateResult } from 'lit';
 import '../../src/define.js';
+import './minimal-button.js';
 import type { WalletPayNavigateEvent } from '../../src/element/events/navigate.js';
 import type { WalletPayErrorEvent } from '../../src/element/events/error.js';
 import { IDEMPOTENCY_HEADER, type BookRequest } from '../../src/protocol/contract.js';
-
-/** The baseline: the least a Lit button element can be (a styled native button and a slot). */
-class BenchMinimalButton extends LitElement {
-  static override styles = css`
-    :host { display: inline-block; }
-    button { font: inherit; min-height: 44px; }
-  `;
-
-  override render(): TemplateResult {
-    return html`<button part="button" type="button"><slot>Pay</slot></button>`;
-  }
-}
-customElements.define('bench-minimal-button', BenchMinimalButton);
 
 /** What is rendered 1,000 times. */
 export type RenderKind = 'wallet-pay-button' | 'minimal-lit' | 'button';
