@@ -4,10 +4,14 @@
  * `window.walletPayBench`; bench/browser.ts drives it through Playwright.
  */
 import '../../src/define.js';
-import './minimal-button.js';
+import { BenchMinimalButton } from './minimal-button.js';
 import type { WalletPayNavigateEvent } from '../../src/element/events/navigate.js';
 import type { WalletPayErrorEvent } from '../../src/element/events/error.js';
 import { IDEMPOTENCY_HEADER, type BookRequest } from '../../src/protocol/contract.js';
+
+// Registered here by name, not by the import alone: the package's `sideEffects` list does not name this
+// module, so a bare `import './minimal-button.js'` is dropped from the bundle with its registration.
+if (!customElements.get('bench-minimal-button')) customElements.define('bench-minimal-button', BenchMinimalButton);
 
 /** What is rendered 1,000 times. */
 export type RenderKind = 'wallet-pay-button' | 'minimal-lit' | 'button';
