@@ -5,7 +5,14 @@ import type { KeptBooking } from './session-store.js';
 import type { UrlRefusal } from './urls.js';
 
 /** Every kind of failure the shopper can meet. */
-export type FlowErrorKind = Exclude<BookingErrorKind, 'aborted'> | 'url-refused' | 'return-url-refused' | 'framed' | 'config';
+export type FlowErrorKind =
+  | Exclude<BookingErrorKind, 'aborted'>
+  | 'url-refused'
+  | 'return-url-refused'
+  | 'framed'
+  | 'config'
+  /** The shop's server does not know the kept booking (`IP-404`): it was forgotten; only a new attempt helps. */
+  | 'booking-lost';
 
 /**
  * Every event the flow reports to its host, by type, with its detail: the one list the element's DOM
@@ -75,6 +82,8 @@ export interface FlowState {
   booking: KeptBooking | null;
   /** True when the "try again" action is offered. */
   canRetry: boolean;
+  /** True when "start again" (a new attempt, with a new key) is offered instead. */
+  canStartAgain: boolean;
   /** The failure shown, if any (also in `done` when the way back was refused). */
   error: FlowError | null;
   /** The final status, in `done`. */

@@ -2,7 +2,7 @@
  * The payment state machine, free of the DOM: the booking client, the navigator, the storage, the
  * clock and the page's visibility are all injected, so every path runs as plain functions in tests.
  */
-import { ALREADY_PROCESSED, STATUS_CHECK_AFTER_MS, isFinalStatus, type Channel, type PaymentStatus } from '../protocol/contract.js';
+import { ALREADY_PROCESSED, CODES, STATUS_CHECK_AFTER_MS, isFinalStatus, type BookResult, type Channel, type PaymentStatus } from '../protocol/contract.js';
 import { BookingError, type BookingClient } from './booking-client.js';
 import type { Clock } from './clock.js';
 import type { Environment } from './environment.js';
@@ -53,6 +53,8 @@ interface Attempt {
   key: string;
   environment: Environment;
   settings: PaymentSettings;
+  /** True once its key was dropped after an `IP-409`: a second refusal is shown, not retried again. */
+  renewed?: boolean;
 }
 
 /** One action of the flow: a newer one makes it stale, and aborting its signal stops its requests. */
@@ -63,10 +65,11 @@ interface Run {
 
 const BUSY: readonly FlowStateName[] = ['booking', 'redirecting', 'opening-app', 'verifying', 'cancelling'];
 
-const isProcessed = (error: unknown) => error instanceof BookingError && error.code === ALREADY_PROCESSED;
+const hasCode = (error: unknown, code: string) => error instanceof BookingError && error.code === code;
+const isProcessed = (error: unknown) => hasCode(error, ALREADY_PROCESSED);
 
 /** The state before anything happened. */
-export const IDLE_STATE: FlowState = { name: 'idle', busy: false, booking: null, canRetry: false, error: null, outcome: null };
+export const IDLE_STATE: FlowState = { name: 'idle', busy: false, booking: null, canRetry: false, canStartAgain: false, error: null, outcome: null };
 
 /** The payment state machine of one element. */
 export class PaymentFlow {
@@ -132,6 +135,16 @@ export class PaymentFlow {
         // Already processed: the status decides where the shopper goes (it may have succeeded).
         (error: unknown) => this.#live(run) && (isProcessed(error) ? this.#verify(booking, 0) : this.#failRequest(error, () => this.cancel(), booking)),
       );
+  }
+
+  /**
+   * "Start again", after the shop's server lost the kept booking: a new attempt with a new key, with
+   * the settings read at this press.
+   */
+  startAgain(read: SettingsResult): boolean {
+    if (this.#state.busy) return false;
+    this.#attempt = null;
+    return this.start(read);
   }
 
   /**
@@ -264,27 +277,52 @@ export class PaymentFlow {
     try {
       const result = await this.#client(settings).book({ channel, order: settings.order }, key, run.signal);
       if (!this.#live(run)) return null;
-      const { booking_id, correlation_id, deeplink } = result;
-      const kept: KeptBooking = { booking_id, correlation_id, channel, idempotency_key: key, started_at: this.#deps.clock.now(), settings };
-      if (deeplink) kept.deeplink = deeplink;
-      this.#deps.emit({ type: 'booked', booking_id, correlation_id, channel });
-      return { kept, result };
+      return this.#booked(attempt, channel, result);
     } catch (error) {
-      if (this.#live(run)) this.#failRequest(error, () => this.#pay(settings, false), null);
+      if (!this.#live(run)) return null;
+      // The key is bound to another body on the server (the order changed since it was kept): this
+      // attempt cannot go on with it. A new key, once, without asking the shopper.
+      if (hasCode(error, CODES.IDEMPOTENCY_CONFLICT) && !attempt.renewed) {
+        this.#attempt = { key: this.#deps.newKey(), environment, settings, renewed: true };
+        return this.#book(run, this.#attempt, channel);
+      }
+      this.#failRequest(error, () => this.#pay(settings, false), null);
       return null;
     }
   }
 
-  /** Checks a provider URL; a refused one ends the attempt with an error and `null`. */
+  #booked({ key, settings }: Attempt, channel: Channel, result: BookResult): BookedAttempt {
+    const { booking_id, correlation_id, deeplink } = result;
+    const kept: KeptBooking = { booking_id, correlation_id, channel, idempotency_key: key, started_at: this.#deps.clock.now(), settings };
+    if (deeplink) kept.deeplink = deeplink;
+    this.#deps.emit({ type: 'booked', booking_id, correlation_id, channel });
+    return { kept, result };
+  }
+
+  /**
+   * Checks a provider URL; a refused one ends the attempt with an error and `null`. The booking it
+   * came with is cancelled (best effort): it must not stay open at the service until it expires.
+   */
   #checked(run: Run, kept: KeptBooking, raw: string | undefined): URL | null {
     if (!this.#live(run)) return null;
-    const { allowedHosts } = kept.settings;
+    const { allowedHosts, storageKey } = kept.settings;
     const check = checkProviderUrl(raw, allowedHosts);
     if (check.ok) return check.url;
-    // The booking stays unpaid on the server; a retry with the same key gets the same answer, so the
-    // shopper is told and nothing is followed.
+    const client = this.#client(kept.settings);
+    Promise.resolve()
+      .then(() => client.cancel(ids(kept)))
+      .catch(() => undefined);
+    // That booking is over: trying again is a new attempt, with a new key.
+    this.#attempt = null;
+    this.#deps.store.setAttempt(storageKey, null);
     this.#retry = () => this.#pay(kept.settings, false);
-    this.#fail('url-refused', `Refused to follow ${JSON.stringify((raw ?? '').slice(0, 200))}: ${check.reason} (allowed-hosts: ${allowedHosts.join(' ')}).`, null, { reason: check.reason }, true);
+    this.#fail(
+      'url-refused',
+      `Refused to follow ${JSON.stringify((raw ?? '').slice(0, 200))}: ${check.reason} (allowed-hosts: ${allowedHosts.join(' ')}). Booking ${kept.booking_id} is being cancelled.`,
+      null,
+      { reason: check.reason },
+      true,
+    );
     return null;
   }
 
@@ -371,6 +409,15 @@ export class PaymentFlow {
     const e = error instanceof BookingError ? error : new BookingError('network', String(error));
     // An abandoned request is never shown: the action that abandoned it owns the state.
     if (e.kind === 'aborted') return;
+    if (booking && e.code === CODES.UNKNOWN_BOOKING) {
+      // The shop's server forgot this booking (a restart, an eviction): asking again can only get the
+      // same answer. Forget it too; the shopper may start again (if they paid, the shop confirms it).
+      this.#deps.store.clear(booking.settings.storageKey);
+      this.#deps.store.setAttempt(booking.settings.storageKey, null);
+      this.#attempt = null;
+      this.#retry = null;
+      return this.#fail('booking-lost', e.message, null, { code: e.code, http_status: e.status }, false, 'error', null, true);
+    }
     this.#retry = retry;
     this.#fail(e.kind, e.message, booking, { code: e.code, http_status: e.status }, true);
   }
@@ -384,11 +431,12 @@ export class PaymentFlow {
     canRetry = false,
     name: FlowStateName = 'error',
     outcome: PaymentStatus | null = null,
+    canStartAgain = false,
   ): void {
     const shown: FlowError = { kind };
     if (extra.http_status !== undefined) shown.httpStatus = extra.http_status;
     if (extra.code !== undefined) shown.code = extra.code;
-    this.#set(name, booking, { canRetry, error: shown, outcome });
+    this.#set(name, booking, { canRetry, canStartAgain, error: shown, outcome });
     const event = { type: 'error', kind, message, ...extra } as FlowEvent & Record<string, unknown>;
     for (const field in event) if (event[field] === undefined) delete event[field];
     this.#deps.emit(event);
@@ -405,8 +453,8 @@ export class PaymentFlow {
     this.#timer = null;
   }
 
-  #set(name: FlowStateName, booking: KeptBooking | null, extra: Partial<Pick<FlowState, 'canRetry' | 'error' | 'outcome'>> = {}): void {
-    this.#state = { name, busy: BUSY.includes(name), booking, canRetry: false, error: null, outcome: null, ...extra };
+  #set(name: FlowStateName, booking: KeptBooking | null, extra: Partial<Pick<FlowState, 'canRetry' | 'canStartAgain' | 'error' | 'outcome'>> = {}): void {
+    this.#state = { name, busy: BUSY.includes(name), booking, canRetry: false, canStartAgain: false, error: null, outcome: null, ...extra };
     this.#deps.onChange(this.#state);
   }
 }

@@ -1,4 +1,4 @@
-import { LitElement, html, nothing, type TemplateResult } from 'lit';
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { OrderReference } from '../protocol/contract.js';
 import type { Clock } from '../core/clock.js';
 import type { EnvironmentSetting } from '../core/environment.js';
@@ -10,6 +10,7 @@ import { readSettings, type SettingsProblem, type SettingsResult } from '../core
 import { checkProviderUrl, storeListingUrl, storePlatform } from '../core/urls.js';
 import { statusKey } from './messages.js';
 import { PaymentController } from './payment-controller.js';
+import { misspelledAttributes, warnOnce } from './setup-check.js';
 import { stringsFor, type StringKey, type StringTable } from './strings.js';
 import { styles } from './styles.js';
 
@@ -21,9 +22,14 @@ export type WalletPayLabel = 'pay' | 'checkout' | 'buy' | 'donate';
 const VARIANTS = ['dark', 'light', 'outline', 'auto'];
 const LABELS = ['pay', 'checkout', 'buy', 'donate'];
 
-/** A set-up problem when `value` is not in `list`, naming the attribute and what it accepts. */
-const oneOf = (attribute: string, value: string, list: string[]): SettingsProblem[] =>
-  list.includes(value) ? [] : [{ kind: 'config', attribute, value, message: `${attribute}="${value}" is not one of: ${list.join(', ')}.` }];
+/**
+ * A look-only mistake when `value` is not in `list`: warned about, never in the way of a payment (the
+ * default look or wording is used instead).
+ */
+const oneOf = (attribute: string, value: string, list: string[], fallback: string): SettingsProblem[] =>
+  list.includes(value)
+    ? []
+    : [{ kind: 'config', attribute, value, message: `${attribute}="${value}" is not one of: ${list.join(', ')}; the default (${fallback}) is used.` }];
 
 /** The language in force at `node`, as the browser finds it: the nearest `lang`, across shadow roots. */
 function langOf(node: Element): string | null {
@@ -65,6 +71,7 @@ function langOf(node: Element): string | null {
  * @csspart cancel - "Cancel payment".
  * @csspart check-again - "Check again".
  * @csspart retry - "Try again".
+ * @csspart start-again - "Start again": a new payment, after the shop lost track of the last one.
  * @cssprop --wallet-pay-background - Button background (default: the variant's, #4a1f7a for `dark`).
  * @cssprop --wallet-pay-color - Button text colour (default: the variant's, #ffffff for `dark`).
  * @cssprop --wallet-pay-border-color - Button border colour (default: the variant's).
@@ -199,16 +206,36 @@ export class WalletPayButton extends LitElement {
   /** The settings of a payment as the attributes say now, read once when the shopper acts. */
   #read(): SettingsResult {
     const win = this.ownerDocument.defaultView!;
-    const read = readSettings(this, {
+    return readSettings(this, {
       pageUrl: win.location.href,
       // Relative settings resolve like the page's own links and requests: against its base URL.
       baseUrl: this.ownerDocument.baseURI,
       signals: { userAgent: win.navigator.userAgent, maxTouchPoints: win.navigator.maxTouchPoints, innerWidth: win.innerWidth },
       framed: isCrossOriginFramed(win),
     });
-    const look = [...oneOf('variant', this.variant, VARIANTS), ...oneOf('label', this.label ?? 'pay', LABELS)];
-    if (!look.length) return read;
-    return { ok: false, problems: [...(read.ok ? [] : read.problems), ...look] };
+  }
+
+  /** The attribute names of the element's settings. */
+  static get #attributes(): string[] {
+    return Object.entries(WalletPayButton.properties).flatMap(([name, options]) =>
+      'attribute' in options ? (typeof options.attribute === 'string' ? [options.attribute] : []) : [name.toLowerCase()],
+    );
+  }
+
+  #checked = false;
+
+  /** Checks the whole set-up when the element connects and whenever a setting changes. */
+  protected override updated(changed: PropertyValues): void {
+    // A state change of the flow is no new setting: nothing to check again.
+    if (this.#checked && !changed.size) return;
+    this.#checked = true;
+    const read = this.#read();
+    warnOnce([
+      ...(read.ok ? [] : read.problems),
+      ...oneOf('variant', this.variant, VARIANTS, 'dark'),
+      ...oneOf('label', this.label ?? 'pay', LABELS, 'pay'),
+      ...misspelledAttributes(this.getAttributeNames(), WalletPayButton.#attributes),
+    ]);
   }
 
   #press(): void {
@@ -237,7 +264,7 @@ export class WalletPayButton extends LitElement {
     `;
   }
 
-  #choices({ name, booking, canRetry }: FlowState, t: StringTable): TemplateResult | typeof nothing {
+  #choices({ name, booking, canRetry, canStartAgain }: FlowState, t: StringTable): TemplateResult | typeof nothing {
     // Idle offers no choice, and an element that was never pressed has no flow to create for it.
     if (name === 'idle') return nothing;
     const flow = this.#pay.flow;
@@ -245,6 +272,7 @@ export class WalletPayButton extends LitElement {
       <button part="action ${part}" class="action" type="button" @click=${run}>${t[key]}</button>
     `;
     if (name === 'error' && canRetry) return action('retry', 'action.retry', () => flow.retry());
+    if (name === 'error' && canStartAgain) return action('start-again', 'action.start-again', () => flow.startAgain(this.#read()));
     const stalled = name === 'stalled';
     if (!booking || (!stalled && name !== 'app-fallback' && name !== 'pending')) return nothing;
     const app = !stalled && booking.channel === 'app';

@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { BookingError, createBookingClient, type FetchLike } from '../../../src/core/booking-client.js';
+import { FakeClock, flush } from '../../support/fake-clock.js';
 
 interface Call {
   url: string;
@@ -132,5 +133,44 @@ describe('booking client', () => {
     expect(done).to.deep.equal({ booking_id: 'B', status: 'CANCELED' });
     const refused = await failure(client(fakeFetch([json(409, { code: 'IP-410', error_message: 'processed' })])).cancel({ booking_id: 'B', correlation_id: 'C' }));
     expect(refused.code).to.equal('IP-410');
+  });
+});
+
+describe('booking client: time and abandon', () => {
+  /** A fetch that answers only when its request is aborted. */
+  const hanging: FetchLike = (_url, init) =>
+    new Promise((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+
+  it('times out on the injected clock, not on the global timers', async () => {
+    const clock = new FakeClock();
+    const c = createBookingClient({ endpoint: 'https://shop.test/pay', fetch: hanging, bookTimeoutMs: 50, requestTimeoutMs: 50, clock });
+    let settled: BookingError | null = null;
+    const pending = failure(c.book({ channel: 'app', order }, 'k')).then((error) => (settled = error));
+    await flush();
+    expect(settled).to.equal(null);
+    await clock.advance(50);
+    await flush();
+    expect(settled, 'the timeout follows the clock at once').to.not.equal(null);
+    expect((await pending).kind).to.equal('timeout');
+  });
+
+  it('stops a request when its signal is aborted, as an abandoned request (not a timeout)', async () => {
+    const clock = new FakeClock();
+    const c = createBookingClient({ endpoint: 'https://shop.test/pay', fetch: hanging, bookTimeoutMs: 50, requestTimeoutMs: 50, clock });
+    for (const run of [
+      (signal: AbortSignal) => c.book({ channel: 'app', order }, 'k', signal),
+      (signal: AbortSignal) => c.status({ booking_id: 'B1', correlation_id: 'C1' }, signal),
+      (signal: AbortSignal) => c.cancel({ booking_id: 'B1', correlation_id: 'C1' }, signal),
+    ]) {
+      const controller = new AbortController();
+      const error = failure(run(controller.signal));
+      await flush();
+      controller.abort();
+      expect((await error).kind).to.equal('aborted');
+      expect(clock.pending, 'the timeout timer is cleared').to.equal(0);
+    }
+    const aborted = new AbortController();
+    aborted.abort();
+    expect((await failure(c.status({ booking_id: 'B1', correlation_id: 'C1' }, aborted.signal))).kind).to.equal('aborted');
   });
 });

@@ -74,16 +74,17 @@ describe('<wallet-pay-button> fresh load with a kept booking', () => {
     expect((await s.received()).book).to.have.length(0);
   });
 
-  it('refuses a success page on another origin, and follows it once the origin is allowed', async () => {
-    const s = await scenario({ status: [answer.status('B1', 'SUCCESS')] });
-    keep(s);
-    const error = oneEvent(document, 'wallet-pay-error');
+  it('refuses a success page on another origin before anything is booked, and follows it once the origin is allowed', async () => {
+    const s = await scenario({ book: [answer.bookApp('B1')], status: [answer.status('B1', 'SUCCESS')] });
     const m = await mount(s, { successUrl: 'https://elsewhere.test/thanks' });
-    const { el, nav } = m;
-    expect((await error).detail).to.include({ kind: 'return-url-refused', reason: 'origin-not-allowed' });
-    await el.updateComplete;
-    expect(nav.calls).to.deep.equal([]);
-    expect(statusText(el)).to.equal('We could not take you back to the shop: its address was refused for your safety.');
+    const { el } = m;
+    const error = oneEvent(el, 'wallet-pay-error');
+    payButton(el).click();
+    const { detail } = await error;
+    expect(detail.kind).to.equal('config');
+    expect(detail.message).to.contain('success-url="https://elsewhere.test/thanks" is on another origin');
+    expect((await s.received()).book).to.have.length(0);
+    el.remove();
 
     keep(s);
     const nav2 = recordingNavigator();

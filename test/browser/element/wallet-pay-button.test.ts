@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import { WalletPayButton } from '../../../src/element/wallet-pay-button.js';
 import { FAST, PHONE, mount, part, payButton, shadow, statusText, toFallback } from '../../support/element.js';
 import { answer, scenario } from '../../support/proxy.js';
@@ -24,15 +25,18 @@ describe('<wallet-pay-button> at rest', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('shows a visible focus ring', async () => {
-    const m = await mount(await scenario({}));
-    const { el } = m;
+  it('shows a visible focus ring on keyboard focus, and none at rest', async () => {
+    const { el } = await mount(await scenario({}));
     const button = payButton(el);
-    button.focus();
-    // :focus-visible follows keyboard focus; a programmatic focus after no pointer use counts too.
+    expect(getComputedStyle(button).outlineStyle).to.equal('none');
+    // A shopper tabbing to the button: keyboard focus, so :focus-visible matches.
+    await sendKeys({ press: 'Tab' });
     expect(shadow(el).activeElement).to.equal(button);
-    const outline = getComputedStyle(button).outlineStyle;
-    expect(button.matches(':focus-visible') ? outline : 'solid').to.equal('solid');
+    expect(button.matches(':focus-visible')).to.equal(true);
+    const style = getComputedStyle(button);
+    expect(style.outlineStyle).to.equal('solid');
+    expect(style.outlineWidth).to.equal('3px');
+    expect(style.outlineColor).to.equal('rgb(26, 115, 232)');
   });
 
   it('keeps the 44px floor when the theme asks for less', async () => {
@@ -322,7 +326,7 @@ describe('<wallet-pay-button> set-up errors', () => {
     const error = oneEvent(el, 'wallet-pay-error');
     payButton(el).click();
     expect((await error).detail.message).to.equal(
-      'Refused to follow "https://links.elsewhere.test/pay/B1": host-not-allowed (allowed-hosts: links.wallet.test pay.wallet.test).',
+      'Refused to follow "https://links.elsewhere.test/pay/B1": host-not-allowed (allowed-hosts: links.wallet.test pay.wallet.test). Booking B1 is being cancelled.',
     );
   });
 

@@ -1,0 +1,51 @@
+import { expect } from '@open-wc/testing';
+import { STRATEGIES, type BookedAttempt, type StrategyContext } from '../../../src/core/strategies.js';
+import { settingsOf } from '../../support/settings.js';
+
+/** A context that records what a strategy asks for; `book` answers `booked` (or `null`: a failure). */
+function recording(booked: BookedAttempt | null) {
+  const calls: string[] = [];
+  const context: StrategyContext = {
+    book: async (channel) => {
+      calls.push(`book:${channel}`);
+      return booked;
+    },
+    followWebPayment: () => void calls.push('followWebPayment'),
+    openApp: () => void calls.push('openApp'),
+    handOver: () => void calls.push('handOver'),
+  };
+  return { context, calls };
+}
+
+const booked: BookedAttempt = {
+  kept: { booking_id: 'B1', correlation_id: 'c', channel: 'app', idempotency_key: 'k', started_at: 0, settings: settingsOf() },
+  result: { booking_id: 'B1', correlation_id: 'c', channel: 'app', deeplink: 'https://links.wallet.test/pay/B1' },
+};
+
+describe('payment strategies', () => {
+  it('desktop books on the web channel and follows the web payment', async () => {
+    const { context, calls } = recording(booked);
+    await STRATEGIES.desktop.start(context);
+    expect(calls).to.deep.equal(['book:web', 'followWebPayment']);
+  });
+
+  it('mobile books on the app channel and opens the app', async () => {
+    const { context, calls } = recording(booked);
+    await STRATEGIES.mobile.start(context);
+    expect(calls).to.deep.equal(['book:app', 'openApp']);
+  });
+
+  it('a failed booking goes no further', async () => {
+    for (const environment of ['desktop', 'mobile'] as const) {
+      const { context, calls } = recording(null);
+      await STRATEGIES[environment].start(context);
+      expect(calls).to.have.length(1);
+    }
+  });
+
+  it('a WebView books nothing and hands over', async () => {
+    const { context, calls } = recording(booked);
+    await STRATEGIES.webview.start(context);
+    expect(calls).to.deep.equal(['handOver']);
+  });
+});
