@@ -62,6 +62,7 @@ export type FlowStateName =
   | 'cancelling'
   | 'webview'
   | 'done'
+  | 'paid'
   | 'error';
 
 /** A failure as the state shows it; the element picks the words. */
@@ -88,4 +89,6 @@ export interface FlowState {
   error: FlowError | null;
   /** The final status, in `done`. */
   outcome: PaymentStatus | null;
+  /** In `paid` (this order was paid already): its success page, when there is one. */
+  paidUrl: string | null;
 }

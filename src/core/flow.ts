@@ -2,7 +2,7 @@
  * The payment state machine, free of the DOM: the booking client, the navigator, the storage, the
  * clock and the page's visibility are all injected, so every path runs as plain functions in tests.
  */
-import { ALREADY_PROCESSED, CODES, STATUS_CHECK_AFTER_MS, isFinalStatus, type BookResult, type Channel, type PaymentStatus } from '../protocol/contract.js';
+import { ALREADY_PROCESSED, CODES, STATUS_CHECK_AFTER_MS, isFinalStatus, type BookResult, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../protocol/contract.js';
 import { BookingError, type BookingClient } from './booking-client.js';
 import type { Clock } from './clock.js';
 import type { Environment } from './environment.js';
@@ -69,7 +69,16 @@ const hasCode = (error: unknown, code: string) => error instanceof BookingError 
 const isProcessed = (error: unknown) => hasCode(error, ALREADY_PROCESSED);
 
 /** The state before anything happened. */
-export const IDLE_STATE: FlowState = { name: 'idle', busy: false, booking: null, canRetry: false, canStartAgain: false, error: null, outcome: null };
+export const IDLE_STATE: FlowState = {
+  name: 'idle',
+  busy: false,
+  booking: null,
+  canRetry: false,
+  canStartAgain: false,
+  error: null,
+  outcome: null,
+  paidUrl: null,
+};
 
 /** The payment state machine of one element. */
 export class PaymentFlow {
@@ -191,8 +200,10 @@ export class PaymentFlow {
     const known = this.#state.booking?.settings ?? this.#attempt?.settings ?? (read?.ok ? read.settings : null);
     const key = known?.storageKey ?? (read && !read.ok ? read.storageKey : undefined);
     const kept = key ? this.#deps.store.load(key, known) : null;
-    if (kept) this.#verify(kept, 0);
-    else if (name === 'redirecting' || name === 'done') this.#set('idle', null);
+    if (kept) return this.#verify(kept, 0);
+    const paid = key ? this.#deps.store.paid(key) : null;
+    if (paid) this.#set('paid', null, { paidUrl: paid.url });
+    else if (name === 'redirecting' || name === 'done' || name === 'paid') this.#set('idle', null);
   }
 
   /** Stops every timer and request and drops late answers (element disconnected). */
@@ -208,6 +219,9 @@ export class PaymentFlow {
     const kept = this.#deps.store.load(settings.storageKey, settings);
     // A booking is already in flight: asking again must not book twice.
     if (kept) return this.#verify(kept, 0);
+    // This tab paid this order already: say so instead of offering to pay again.
+    const paid = this.#deps.store.paid(settings.storageKey);
+    if (paid) return this.#set('paid', null, { paidUrl: paid.url });
     // A retry keeps the attempt (its key and its path); a fresh click after a booking, or a press
     // for another order, starts a new one (the same key with another body is refused, IP-409).
     if (this.#attempt?.settings.storageKey !== settings.storageKey) {
@@ -326,8 +340,23 @@ export class PaymentFlow {
     return null;
   }
 
+  /**
+   * "Continue to the payment page": back from the provider's page without paying, the same booking's
+   * web payment is followed again (its address checked again: it comes back from storage).
+   */
+  continueWebPayment(): void {
+    const booking = this.#idle();
+    if (!booking?.web_payment) return;
+    const run = this.#begin();
+    this.#navigateWebPayment(run, booking, booking.web_payment);
+  }
+
   #followWebPayment(run: Run, { kept, result }: BookedAttempt): void {
-    const { url: raw, method, fields = {} } = result.web_payment!;
+    kept.web_payment = result.web_payment!;
+    this.#navigateWebPayment(run, kept, kept.web_payment);
+  }
+
+  #navigateWebPayment(run: Run, kept: KeptBooking, { url: raw, method, fields = {} }: WebPaymentInstruction): void {
     const checked = this.#checked(run, kept, raw);
     if (!checked) return;
     this.#keep(kept);
@@ -396,13 +425,14 @@ export class PaymentFlow {
     this.#deps.emit({ type: outcome, booking_id, status });
     this.#set('done', null, { outcome: status });
     const raw = success ? settings.successUrl : settings.failureUrl;
-    if (!raw) return;
-    const check = checkReturnUrl(raw, settings.pageUrl, settings.returnOrigins, settings.baseUrl);
+    const check = raw ? checkReturnUrl(raw, settings.pageUrl, settings.returnOrigins, settings.baseUrl) : null;
+    const url = check?.ok ? withQuery(check.url, { booking_id, status }) : null;
+    if (success) this.#deps.store.setPaid(settings.storageKey, { booking_id, url });
+    if (!check) return;
     if (!check.ok) {
       return this.#fail('return-url-refused', `The ${outcome} URL was refused (${check.reason}).`, null, { reason: check.reason }, false, 'done', status);
     }
-    const url = withQuery(check.url, { booking_id, status });
-    if (this.#deps.emit({ type: 'navigate', reason: outcome, url, method: 'GET', booking_id })) this.#deps.navigator().assign(url);
+    if (this.#deps.emit({ type: 'navigate', reason: outcome, url: url!, method: 'GET', booking_id })) this.#deps.navigator().assign(url!);
   }
 
   #failRequest(error: unknown, retry: () => void, booking: KeptBooking | null): void {
@@ -453,8 +483,8 @@ export class PaymentFlow {
     this.#timer = null;
   }
 
-  #set(name: FlowStateName, booking: KeptBooking | null, extra: Partial<Pick<FlowState, 'canRetry' | 'canStartAgain' | 'error' | 'outcome'>> = {}): void {
-    this.#state = { name, busy: BUSY.includes(name), booking, canRetry: false, canStartAgain: false, error: null, outcome: null, ...extra };
+  #set(name: FlowStateName, booking: KeptBooking | null, extra: Partial<Omit<FlowState, 'name' | 'busy' | 'booking'>> = {}): void {
+    this.#state = { ...IDLE_STATE, name, busy: BUSY.includes(name), booking, ...extra };
     this.#deps.onChange(this.#state);
   }
 }

@@ -2,7 +2,8 @@
  * Keeps the in-flight booking across the trip to the wallet app or the provider's page, in
  * `sessionStorage` (per tab, gone when the tab closes): enough to ask its status on the way back.
  */
-import type { Channel } from '../protocol/contract.js';
+import type { Channel, WebPaymentInstruction } from '../protocol/contract.js';
+import { isRecord } from '../protocol/values.js';
 import { isBookingKey, isPaymentSettings, type PaymentSettings } from './settings.js';
 
 /** What is kept of a booking while the shopper is away. */
@@ -16,6 +17,8 @@ export interface KeptBooking {
   started_at: number;
   /** The deeplink, kept so the "open the app" link survives a reload. */
   deeplink?: string;
+  /** The web payment instruction, kept so the shopper can go back to the payment page. */
+  web_payment?: WebPaymentInstruction;
   /** The settings the payment started with: the way back follows them, not the attributes of the moment. */
   settings: PaymentSettings;
 }
@@ -36,10 +39,22 @@ export interface BookingStore {
   attempt(key: string): string | null;
   /** Keeps an unfinished attempt, or forgets it (`null`). */
   setAttempt(key: string, attempt: string | null): void;
+  /** The paid order under `key` (this tab paid it): its booking and its success page. */
+  paid(key: string): PaidOrder | null;
+  /** Remembers that the order under `key` was paid. */
+  setPaid(key: string, paid: PaidOrder): void;
+}
+
+/** An order this tab paid, remembered so coming back to its checkout shows it paid. */
+export interface PaidOrder {
+  booking_id: string;
+  /** The success page, checked when it was followed; `null` when there is none. */
+  url: string | null;
 }
 
 // Unfinished attempts live under their own prefix: they must not make later pages build a flow.
 const ATTEMPT_PREFIX = 'wallet-pay-attempt:';
+const PAID_PREFIX = 'wallet-pay-paid:';
 
 /** The window's `sessionStorage`, or `null` where reading it throws (sandboxed frames, blocked storage). */
 export function sessionStorageOf(win: Window | null): Storage | null {
@@ -56,11 +71,23 @@ export function sessionStorageOf(win: Window | null): Storage | null {
  */
 export function hasKeptBooking(storage: Storage | null): boolean {
   try {
-    for (let i = 0; i < (storage?.length ?? 0); i++) if (isBookingKey(storage!.key(i))) return true;
+    for (let i = 0; i < (storage?.length ?? 0); i++) {
+      const key = storage!.key(i);
+      if (isBookingKey(key) || key?.startsWith(PAID_PREFIX)) return true;
+    }
   } catch {
     // Blocked storage keeps nothing.
   }
   return false;
+}
+
+function isWebPayment(value: unknown): value is WebPaymentInstruction {
+  return (
+    isRecord(value) &&
+    typeof value.url === 'string' &&
+    (value.method === 'GET' || value.method === 'POST') &&
+    (value.fields === undefined || (isRecord(value.fields) && Object.values(value.fields).every((field) => typeof field === 'string')))
+  );
 }
 
 function isKeptBooking(value: unknown): value is Omit<KeptBooking, 'settings'> & { settings?: unknown } {
@@ -74,7 +101,8 @@ function isKeptBooking(value: unknown): value is Omit<KeptBooking, 'settings'> &
     typeof v.idempotency_key === 'string' &&
     typeof v.started_at === 'number' &&
     Number.isFinite(v.started_at) &&
-    (v.deeplink === undefined || typeof v.deeplink === 'string')
+    (v.deeplink === undefined || typeof v.deeplink === 'string') &&
+    (v.web_payment === undefined || isWebPayment(v.web_payment))
   );
 }
 
@@ -116,6 +144,23 @@ export function createBookingStore(storage: Storage | null): BookingStore {
         return storage?.getItem(ATTEMPT_PREFIX + key) ?? null;
       } catch {
         return null;
+      }
+    },
+    paid(key) {
+      try {
+        const parsed: unknown = JSON.parse(storage?.getItem(PAID_PREFIX + key) ?? 'null');
+        return isRecord(parsed) && typeof parsed.booking_id === 'string' && (parsed.url === null || typeof parsed.url === 'string')
+          ? { booking_id: parsed.booking_id, url: parsed.url }
+          : null;
+      } catch {
+        return null;
+      }
+    },
+    setPaid(key, paid) {
+      try {
+        storage?.setItem(PAID_PREFIX + key, JSON.stringify(paid));
+      } catch {
+        // See save().
       }
     },
     setAttempt(key, attempt) {

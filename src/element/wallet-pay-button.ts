@@ -68,6 +68,8 @@ function langOf(node: Element): string | null {
  * @csspart open-app - The link that opens the wallet app.
  * @csspart get-app - The store link.
  * @csspart pay-on-web - "Pay on the web instead".
+ * @csspart continue-web - "Continue to the payment page": back from the provider's page without paying.
+ * @csspart see-order - The link to the success page of an order this tab paid already.
  * @csspart cancel - "Cancel payment".
  * @csspart check-again - "Check again".
  * @csspart retry - "Try again".
@@ -230,6 +232,8 @@ export class WalletPayButton extends LitElement {
     if (this.#checked && !changed.size) return;
     this.#checked = true;
     const read = this.#read();
+    // The paid order may not be this one any more (a single-page app moved on).
+    if (this.paymentState.name === 'paid') this.#pay.flow.resume(read);
     warnOnce([
       ...(read.ok ? [] : read.problems),
       ...oneOf('variant', this.variant, VARIANTS, 'dark'),
@@ -252,7 +256,7 @@ export class WalletPayButton extends LitElement {
         part="button"
         class="button"
         type="button"
-        ?disabled=${this.disabled}
+        ?disabled=${this.disabled || state.name === 'paid'}
         aria-busy=${state.busy}
         aria-describedby="status"
         @click=${() => this.#press()}
@@ -264,9 +268,12 @@ export class WalletPayButton extends LitElement {
     `;
   }
 
-  #choices({ name, booking, canRetry, canStartAgain }: FlowState, t: StringTable): TemplateResult | typeof nothing {
+  #choices({ name, booking, canRetry, canStartAgain, paidUrl }: FlowState, t: StringTable): TemplateResult | typeof nothing {
     // Idle offers no choice, and an element that was never pressed has no flow to create for it.
     if (name === 'idle') return nothing;
+    if (name === 'paid') {
+      return paidUrl ? html`<a part="action see-order" class="action" href=${paidUrl}>${t['action.see-order']}</a>` : nothing;
+    }
     const flow = this.#pay.flow;
     const action = (part: string, key: StringKey, run: () => void) => html`
       <button part="action ${part}" class="action" type="button" @click=${run}>${t[key]}</button>
@@ -290,6 +297,7 @@ export class WalletPayButton extends LitElement {
           : nothing}
         ${stalled ? action('check-again', 'action.check-again', () => flow.checkAgain()) : nothing}
         ${app ? action('pay-on-web', 'action.pay-on-web', () => flow.payOnWeb()) : nothing}
+        ${!stalled && booking.web_payment ? action('continue-web', 'action.continue-web', () => flow.continueWebPayment()) : nothing}
         ${action('cancel', 'action.cancel', () => flow.cancel())}
       </div>
     `;

@@ -22,6 +22,7 @@ import {
   waitForText,
   type ProfileName,
   type Shopper,
+  until,
   useSuite,
 } from './support.js';
 
@@ -257,7 +258,7 @@ describe('the merchant proxy fails the booking', () => {
     ['data:', 'data:text/html,<script>alert(1)</script>'],
     ['a host that is not allowed', 'https://wallet.attacker.example/pay/BK-1'],
   ] as const) {
-    test(`a deeplink with ${name}: refused, not followed, no payment made`, async () => {
+    test(`a deeplink with ${name}: refused, not followed, the booking cancelled, no payment made`, async () => {
       const row = await openRow('pixel7');
       await row.page.route(
         BOOK(),
@@ -273,12 +274,14 @@ describe('the merchant proxy fails the booking', () => {
       assert.equal(error?.detail?.kind, 'url-refused');
       assert.equal((await elementEvents(row.page)).filter((event) => event.type === 'navigate').length, 0);
       const [booking] = bookingsFor(suite.pg.sandbox, row.since);
-      assert.equal(suite.pg.sandbox.getBooking(booking!.booking_id)?.status, 'BOOKED');
-      // Once the proxy answers properly again, trying again goes on with the same booking.
+      // The refused booking does not stay open at the service until it expires.
+      await until(() => suite.pg.sandbox.getBooking(booking!.booking_id)?.status === 'CANCELED', 'the refused booking was not cancelled');
+      // Once the proxy answers properly again, trying again is a new booking.
       await row.page.unrouteAll();
       await row.el.retry.tap();
-      assert.equal(await atProviderPage(row, 'pixel7'), booking!.booking_id);
-      await finish(row, 1);
+      const again = await atProviderPage(row, 'pixel7');
+      assert.notEqual(again, booking!.booking_id);
+      await finish(row, 2);
     });
   }
 
@@ -294,6 +297,8 @@ describe('the merchant proxy fails the booking', () => {
     await assertToldWithWayForward(row, 'The payment address was refused for your safety. No payment was made.');
     assert.deepEqual(row.s.visited, [`${suite.pg.origin}/`]);
     assert.equal((await elementEvents(row.page)).filter((event) => event.type === 'navigate').length, 0);
+    const [booking] = bookingsFor(suite.pg.sandbox, row.since);
+    await until(() => suite.pg.sandbox.getBooking(booking!.booking_id)?.status === 'CANCELED', 'the refused booking was not cancelled');
     await finish(row, 1);
   });
 

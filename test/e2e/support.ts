@@ -249,3 +249,12 @@ export function bookingsFor(sandbox: Sandbox, since: number): SandboxBooking[] {
 export function cleanConsole(shopper: Shopper): string[] {
   return [...shopper.pageErrors.map((error) => `pageerror: ${error.message}`), ...shopper.consoleErrors];
 }
+
+/** Polls `predicate` (every 20 ms) until it holds; fails with `message` after `timeout` ms. */
+export async function until(predicate: () => boolean | Promise<boolean>, message: string, timeout = 10_000): Promise<void> {
+  const end = Date.now() + timeout;
+  while (!(await predicate())) {
+    if (Date.now() > end) throw new Error(`${message} (after ${timeout} ms)`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
