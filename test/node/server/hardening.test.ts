@@ -42,7 +42,7 @@ describe('bad input to the handler', () => {
 
   const key = { 'idempotency-key': 'hardening-key-0123456789' };
   const json = { 'content-type': 'application/json' };
-  const cases: Array<[string, string, Record<string, string>, string | Uint8Array, number]> = [
+  const cases: Array<[string, string, Record<string, string>, string | Uint8Array<ArrayBuffer>, number]> = [
     ['book: order nested 5,000 deep', 'book', { ...json, ...key }, `{"channel":"app","order":${deep(5000)}}`, 422],
     ['book: order nested 33 deep', 'book', { ...json, ...key }, `{"channel":"app","order":${deep(33)}}`, 422],
     ['book: charset latin1', 'book', { 'content-type': 'application/json; charset=latin1', ...key }, '{"channel":"app","order":{"id":"H-1"}}', 415],
