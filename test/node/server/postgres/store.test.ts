@@ -1,5 +1,6 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { createPostgresStore, postgresSchema, SCHEMA_VERSION } from '../../../../src/server/postgres.js';
@@ -44,6 +45,11 @@ describe('PostgreSQL store on a PostgreSQL 15 server (node-postgres Pool)', () =
     await assert.rejects(createPostgresStore(db).ready(), /schema version 2; this code reads version 1/);
     assert.throws(() => createPostgresStore(db, { tablePrefix: 'Bad-Prefix' }), /tablePrefix must be lower-case/);
     assert.match(postgresSchema('shop_').join(';\n'), /CREATE TABLE IF NOT EXISTS shop_bookings/);
+  });
+
+  test("docs/server.md shows the schema's SQL as the code runs it", async () => {
+    const docs = await readFile(new URL('../../../../docs/server.md', import.meta.url), 'utf8');
+    for (const statement of postgresSchema()) assert.ok(docs.includes(`${statement};`), `docs/server.md lacks:\n${statement}`);
   });
 });
 
