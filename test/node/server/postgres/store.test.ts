@@ -15,6 +15,8 @@ after(async () => {
 
 async function pool(): Promise<pg.Pool> {
   const created = new pg.Pool({ connectionString: await freshDatabase(), max: 8 });
+  // An idle client told of the server's shutdown emits 'error' on the pool (node-postgres' docs: handle it).
+  created.on('error', () => {});
   pools.push(created);
   return created;
 }

@@ -18,6 +18,7 @@ const env = (name: string): string => {
 const send = (message: unknown) => process.send?.(message);
 
 const pool = new pg.Pool({ connectionString: env('DATABASE_URL'), max: 10 });
+pool.on('error', (error) => send({ type: 'error', message: String(error) }));
 const hookDelayMs = Number(process.env.HOOK_DELAY_MS ?? '0');
 const hang = process.env.HOOK_HANG === '1';
 
