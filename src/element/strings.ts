@@ -42,6 +42,7 @@ export const STRINGS_EN = {
   'error.return-url-refused': 'We could not take you back to the shop: its address was refused for your safety.',
   'error.framed': 'This payment button cannot be used inside another website. Open the shop in its own tab.',
   'error.config': 'This payment button is not set up correctly. Please contact the shop.',
+  'error.merchant-setup': 'The shop cannot take this payment right now. Please contact the shop.',
   'error.booking-lost': 'The shop cannot find this payment. If you paid, the shop will confirm it. You can start again.',
 } as const;
 
@@ -91,6 +92,7 @@ export const STRINGS_NE: StringTable = {
   'error.return-url-refused': 'तपाईंलाई पसलमा फर्काउन सकिएन: तपाईंको सुरक्षाका लागि पसलको ठेगाना अस्वीकार गरियो।',
   'error.framed': 'यो भुक्तानी बटन अर्को वेबसाइटभित्र प्रयोग गर्न मिल्दैन। पसललाई छुट्टै ट्याबमा खोल्नुहोस्।',
   'error.config': 'यो भुक्तानी बटन ठीकसँग मिलाइएको छैन। कृपया पसललाई सम्पर्क गर्नुहोस्।',
+  'error.merchant-setup': 'पसलले अहिले यो भुक्तानी लिन सक्दैन। कृपया पसललाई सम्पर्क गर्नुहोस्।',
   'error.booking-lost': 'पसलले यो भुक्तानी फेला पार्न सकेन। तपाईंले भुक्तानी गर्नुभएको भए पसलले पुष्टि गर्नेछ। तपाईं फेरि सुरु गर्न सक्नुहुन्छ।',
 };
 
