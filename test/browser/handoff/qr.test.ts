@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { MIN_QR_PX, QUIET_ZONE, qrGeometry } from '../../../src/element/handoff/index.js';
-import { LONG_LINK, SHORT_LINK, darkInQuietZone, decode, drawQr, handoffPart, mountHandoff } from './support.js';
+import { LONG_LINK, SHORT_LINK, darkInQuietZone, decode, drawQr, expectReadableUnderThemedPage, handoffPart, mountHandoff } from './support.js';
 
 afterEach(() => {
   document.getElementById('hostile')?.remove();
@@ -53,17 +53,7 @@ describe('hand-off QR code', () => {
 
   for (const variant of ['dark', 'light', 'outline', 'auto']) {
     it(`stays black on white, full size and readable: variant ${variant}`, async () => {
-      const el = await mountHandoff({ attrs: { variant } });
-      // A page that themes everything it can reach, the code included.
-      el.style.cssText = 'color:#fff;background:#000;--wallet-pay-background:#000;--wallet-pay-color:#fff;--wallet-pay-accent:#fff;fill:#fff';
-      const svg = qrOf(el);
-      const [rect, path] = [svg.querySelector('rect')!, svg.querySelector('path')!];
-      expect(getComputedStyle(rect).fill).to.equal('rgb(255, 255, 255)');
-      expect(getComputedStyle(path).fill).to.equal('rgb(0, 0, 0)');
-      expect(svg.getBoundingClientRect().width).to.be.at.least(MIN_QR_PX);
-      const drawn = await drawQr(svg);
-      expect(darkInQuietZone(drawn)).to.equal(0);
-      expect(await decode(drawn.image)).to.equal(SHORT_LINK);
+      await expectReadableUnderThemedPage(await mountHandoff({ attrs: { variant } }));
     });
   }
 
