@@ -10,8 +10,9 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release } from 'node:os';
 import { join } from 'node:path';
-import { benchBrowser, BROWSER_DEFAULTS, type BrowserBenchOptions } from './browser.js';
-import { buildBenchPage, buildPackage, ROOT } from './build.js';
+import { benchBrowser, benchCheckout, BROWSER_DEFAULTS, CHECKOUT_DEFAULTS, type BrowserBenchOptions } from './browser.js';
+import { buildBenchPage, buildMinimalCdn, buildPackage, ROOT } from './build.js';
+import { cdnPieces } from '../scripts/size.mjs';
 import { benchBytes } from './bytes.js';
 import { consoleReport, markdownReport, type BenchResults, type RunInfo } from './report.js';
 import { benchServer, SERVER_DEFAULTS, type ServerBenchOptions } from './server.js';
@@ -68,6 +69,16 @@ async function main(): Promise<void> {
     page.dispose();
   }
 
+  step('checkout page, cold, on a slow phone (CDN files; minimal Lit button page beside it)...');
+  const minimal = await buildMinimalCdn();
+  let checkout;
+  try {
+    const pieces = await cdnPieces();
+    checkout = await benchCheckout(minimal, pieces.payment.length > 0, quick ? { rounds: 3 } : CHECKOUT_DEFAULTS);
+  } finally {
+    minimal.dispose();
+  }
+
   step('server: signatures, handler latency, 50 concurrent clients...');
   const server = await benchServer(quick ? QUICK_SERVER : SERVER_DEFAULTS);
 
@@ -82,7 +93,7 @@ async function main(): Promise<void> {
     platform: `${platform()} ${release()}`,
     quick,
   };
-  const results: BenchResults = { info, bytes, browser, server };
+  const results: BenchResults = { info, bytes, checkout, browser, server };
   console.log(consoleReport(results));
   if (write) {
     writeFileSync(join(ROOT, 'bench/results.md'), markdownReport(results));

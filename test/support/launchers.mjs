@@ -117,7 +117,12 @@ class WebKitLauncher {
   #base;
   #processes = [];
 
-  initialize() {}
+  initialize() {
+    // If the runner exits without stop() (a crash, process.exit), leave no driver or display behind.
+    process.once('exit', () => {
+      for (const child of this.#processes) if (child.exitCode === null) child.kill();
+    });
+  }
 
   async #start() {
     const needs = ['webkitDriver', 'webkitBrowser', ...(process.env.DISPLAY ? [] : ['xvfb'])];
