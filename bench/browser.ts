@@ -4,7 +4,7 @@
  * desktop path and the phone path (Pixel 7 emulation). The merchant proxy is the real handler in
  * front of the real sandbox, on the page's own origin.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { devices, type Browser, type BrowserContextOptions, type Page } from 'playwright';
 import { launchChromium } from '../scripts/chromium.mjs';
@@ -66,12 +66,14 @@ export interface BrowserResults {
 
 function pageServer(built: BuiltPage, merchantRef: { current?: Merchant }) {
   const html = readFileSync(join(ROOT, 'bench/pages/bench.html'));
-  const script = readFileSync(join(built.dir, 'bench.js'));
+  // bench.js and the chunks it imports (the element's payment code and Nepali texts).
+  const scripts = new Map(readdirSync(built.dir).filter((name) => name.endsWith('.js')).map((name) => [`/${name}`, readFileSync(join(built.dir, name))]));
   return listen((request, response) => {
     const rest = () => {
-      const path = (request.url ?? '/').split('?')[0];
+      const path = (request.url ?? '/').split('?')[0]!;
+      const script = scripts.get(path);
       if (path === '/') response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
-      else if (path === '/bench.js') response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script);
+      else if (script) response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script);
       else response.writeHead(404).end();
     };
     if (merchantRef.current) withPayRoutes(merchantRef.current, rest)(request, response);
