@@ -174,12 +174,16 @@ async function worker(): Promise<void> {
   } else {
     store = createMemoryStore({ maxEntries: 1_000_000 });
   }
-  let merchant: Merchant | undefined;
-  const server = createServer((request, response) => withPayRoutes(merchant!, (_req, res) => res.writeHead(404).end())(request, response));
+  const running: { merchant?: Merchant } = {};
+  const server = createServer((request, response) => {
+    if (!running.merchant) response.writeHead(503).end();
+    else withPayRoutes(running.merchant, (_req, res) => res.writeHead(404).end())(request, response);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The parent runs the sandbox; the handler needs only its URL.
   const sandbox = { baseUrl: serviceUrl } as Merchant['sandbox'];
-  merchant = await startMerchant(origin, { store, sandbox });
+  running.merchant = await startMerchant(origin, { store, sandbox });
   process.send?.({ url: origin });
   process.on('disconnect', () => process.exit(0));
 }
