@@ -5,7 +5,7 @@ import { summarize } from './stats.js';
 
 const s = (...values: number[]) => summarize(values);
 
-function results(over: { ratio?: number; overhead?: number; added?: number; errors?: number; pageRatio?: number; prefetched?: number; cold?: number } = {}): BenchResults {
+function results(over: { ratio?: number; overhead?: number; added?: number; errors?: number; pageRatio?: number; prefetched?: number; cold?: number; pgAdded?: number; pgRatio?: number } = {}): BenchResults {
   const tap = (path: 'desktop' | 'phone') => ({
     path,
     reason: path === 'phone' ? 'app' : 'web-payment',
@@ -75,6 +75,19 @@ function results(over: { ratio?: number; overhead?: number; added?: number; erro
       bookingsAttempted: 1500,
       concurrentClients: 50,
     },
+    postgres: {
+      addedP50Ms: s(over.pgAdded ?? 1.2),
+      addedP99Ms: s(6),
+      directP50Ms: s(1),
+      handlerP50Ms: s(2.2),
+      processes: 4,
+      concurrentClients: 50,
+      postgresPerSecond: s(700),
+      memoryPerSecond: s(900),
+      ratio: s(over.pgRatio ?? 0.78),
+      bookingErrors: 0,
+      bookingsAttempted: 3000,
+    },
   };
 }
 
@@ -82,7 +95,7 @@ const verdicts = (r: BenchResults) => goalRows(r).filter((row) => row.goal !== '
 
 test('every goal is met when each figure is within it', () => {
   const rows = verdicts(results());
-  assert.equal(rows.length, 5);
+  assert.equal(rows.length, 8);
   for (const row of rows) assert.match(row, /: met$/);
 });
 
@@ -94,6 +107,13 @@ test('each goal is judged on its own median, at its own threshold', () => {
   assert.match(verdicts(results({ cold: 401 }))[2]!, /fetched on the tap: missed$/);
   assert.match(verdicts(results({ added: 2 }))[3]!, /p50: missed$/);
   assert.match(verdicts(results({ errors: 1 }))[4]!, /failed bookings of 1500: missed$/);
+});
+
+test('the PostgreSQL goals: added p50 at most 3 ms, N processes at least 60 % of one with the memory store', () => {
+  const pgRows = (r: BenchResults) => verdicts(r).filter((row) => /PostgreSQL/.test(row));
+  assert.deepEqual(pgRows(results({ pgAdded: 3, pgRatio: 0.6 })).map((row) => row.split(': ').at(-1)), ['met', 'met']);
+  assert.deepEqual(pgRows(results({ pgAdded: 3.01, pgRatio: 0.59 })).map((row) => row.split(': ').at(-1)), ['missed', 'missed']);
+  assert.match(goalRows(results()).find((row) => /processes on one PostgreSQL/.test(row.measure))!.median, /^78 %$/);
 });
 
 test('the 1,000-element render and the warm tap are information only', () => {

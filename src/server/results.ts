@@ -169,7 +169,12 @@ export function createResults(kit: Kit): Results {
     return runningPass;
   }
 
-  async function pass({ olderThanMs = STATUS_CHECK_AFTER_MS, concurrency = 8, timeBudgetMs = 50_000 }: ReconcileOptions): Promise<ReconcileReport> {
+  async function pass({
+    olderThanMs = STATUS_CHECK_AFTER_MS,
+    concurrency = 8,
+    timeBudgetMs = 50_000,
+    recheckAfterMs = 20_000,
+  }: ReconcileOptions): Promise<ReconcileReport> {
     const started = kit.now();
     const deadline = started + timeBudgetMs;
     const done: ReconcileReport = { checked: 0, settled: 0, open: 0, failed: 0, unfinished: false };
@@ -184,7 +189,9 @@ export function createResults(kit: Kit): Results {
         const now = kit.now();
         const [booking] = await kit.store.claimOpenBookings({
           createdBefore: now - olderThanMs,
-          notCheckedSince: started,
+          // Checked by any instance since then (this pass included): not again. A pass that began a
+          // moment after another instance's pass checked a booking would otherwise ask about it again.
+          notCheckedSince: started - Math.max(0, recheckAfterMs),
           limit: 1,
           owner: kit.owner,
           now,

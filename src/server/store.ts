@@ -37,7 +37,7 @@ export type ResultClaim = 'claimed' | 'delivered' | 'busy';
 export interface OpenBookingClaim {
   /** Only bookings made at or before this time (ms since the epoch). */
   createdBefore: number;
-  /** Only bookings not claimed by a check since this time: each booking is checked once per pass. */
+  /** Only bookings no check claimed since this time: once per pass, and not again soon after another instance checked them. */
   notCheckedSince: number;
   /** At most this many. */
   limit: number;

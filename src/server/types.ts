@@ -102,6 +102,12 @@ export interface ReconcileOptions {
   concurrency?: number;
   /** No new check starts after this long; the rest wait for the next pass (`unfinished`). Default 50 000 ms. */
   timeBudgetMs?: number;
+  /**
+   * A booking any instance checked less than this long before the pass began is left out of it, so
+   * instances whose passes overlap or follow closely do not ask about the same booking again. Keep it
+   * below the interval between passes. Default 20 000 ms.
+   */
+  recheckAfterMs?: number;
 }
 
 /** What one {@link PaymentHandler.reconcile} pass did. */

@@ -305,10 +305,12 @@ describe('payment handler against the sandbox', () => {
       settled.map((r) => [r.source, r.status, r.booking_id, r.order, r.amount]),
       [['reconcile', 'SUCCESS', paid.booking_id, { id: 'NO-CALLBACK' }, 700]],
     );
-    // Settled means done: the next pass asks only about the open one.
-    assert.deepEqual(await own.reconcile({ olderThanMs: 0 }), { checked: 1, settled: 0, open: 1, failed: 0, unfinished: false });
-    await send(own, 'cancel', { booking_id: unpaid.booking_id, correlation_id: unpaid.correlation_id });
+    // Settled means done: the next pass asks only about the open one (just checked, so asked again only
+    // when recheckAfterMs allows).
     assert.deepEqual(await own.reconcile({ olderThanMs: 0 }), { checked: 0, settled: 0, open: 0, failed: 0, unfinished: false });
+    assert.deepEqual(await own.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }), { checked: 1, settled: 0, open: 1, failed: 0, unfinished: false });
+    await send(own, 'cancel', { booking_id: unpaid.booking_id, correlation_id: unpaid.correlation_id });
+    assert.deepEqual(await own.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }), { checked: 0, settled: 0, open: 0, failed: 0, unfinished: false });
     assert.equal(settled.length, 2);
   });
 
@@ -329,10 +331,10 @@ describe('payment handler against the sandbox', () => {
     assert.deepEqual(await own.reconcile({ olderThanMs: 0 }), { checked: 1, settled: 0, open: 0, failed: 1, unfinished: false });
     assert.deepEqual(told, [['reconcile', 'the order database is down']]);
     const serviceDown = createPaymentHandler({ ...options, store, serviceUrl: await closedPortUrl(), onError: (error, { route }) => told.push([route]) });
-    assert.deepEqual(await serviceDown.reconcile({ olderThanMs: 0 }), { checked: 1, settled: 0, open: 0, failed: 1, unfinished: false });
+    assert.deepEqual(await serviceDown.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }), { checked: 1, settled: 0, open: 0, failed: 1, unfinished: false });
     assert.deepEqual(told.at(-1), ['reconcile']);
     hookDown = false;
-    assert.deepEqual(await own.reconcile({ olderThanMs: 0 }), { checked: 1, settled: 1, open: 0, failed: 0, unfinished: false });
+    assert.deepEqual(await own.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }), { checked: 1, settled: 1, open: 0, failed: 0, unfinished: false });
   });
 
   test('a missing or malformed Idempotency-Key is IP-422', async () => {
