@@ -48,6 +48,7 @@ test('exports list the public entry points, each with its types first', () => {
     './define',
     './server',
     './server/node',
+    './server/postgres',
     './sandbox',
     './react',
     './custom-elements.json',
@@ -59,7 +60,9 @@ test('exports list the public entry points, each with its types first', () => {
     assert.ok(value['default'], `${name} has a default target`);
   }
   assert.equal(pkg.customElements, './dist/custom-elements.json');
-  assert.ok(pkg.dependencies['@lit/react'], '@lit/react is a dependency of ./react');
+  // ./react needs @lit/react, but a shop without React must not install it: an optional peer.
+  assert.equal(pkg.dependencies['@lit/react'], undefined, '@lit/react is not a dependency');
+  assert.equal(pkg.peerDependenciesMeta['@lit/react']?.optional, true, '@lit/react is an optional peer of ./react');
   assert.equal(pkg.peerDependenciesMeta['react']?.optional, true, 'react is an optional peer');
 });
 
@@ -79,7 +82,7 @@ test('npm pack ships the build, the bin and the README, and nothing else', async
     assert.ok(existsSync(join(ROOT, target)), `${target} exists after the build`);
   }
   // Every declaration a public module needs travels with it.
-  for (const entry of ['index', 'define', 'react', 'element/wallet-pay-button', 'element/events', 'server/index', 'server/node', 'sandbox/index']) {
+  for (const entry of ['index', 'define', 'react', 'element/wallet-pay-button', 'element/events', 'server/index', 'server/node', 'server/postgres', 'sandbox/index']) {
     assert.ok(paths.includes(`dist/types/${entry}.d.ts`), `dist/types/${entry}.d.ts is packed`);
   }
 });
@@ -90,6 +93,7 @@ test('the built root imports in Node without a DOM; the server kit and the sandb
     const root = await import('wallet-pay-button');
     const server = await import('wallet-pay-button/server');
     const node = await import('wallet-pay-button/server/node');
+    const postgres = await import('wallet-pay-button/server/postgres');
     const sandbox = await import('wallet-pay-button/sandbox');
     console.log(JSON.stringify({
       document: typeof globalThis.document,
@@ -99,6 +103,7 @@ test('the built root imports in Node without a DOM; the server kit and the sandb
       defined: globalThis.customElements?.get?.('wallet-pay-button') !== undefined,
       handler: typeof server.createPaymentHandler,
       listener: typeof node.toNodeListener,
+      postgres: typeof postgres.createPostgresStore,
       sandbox: typeof sandbox.startSandbox,
     }));`;
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT });
@@ -111,6 +116,7 @@ test('the built root imports in Node without a DOM; the server kit and the sandb
     defined: false,
     handler: 'function',
     listener: 'function',
+    postgres: 'function',
     sandbox: 'function',
   });
 });
