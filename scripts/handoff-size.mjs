@@ -15,7 +15,19 @@ export const HANDOFF_NAME = 'hand-off module (src/element/handoff/index.ts, Lit 
 export const HANDOFF_BUDGET = 5 * 1024;
 
 /** The hand-off module's minified code, every chunk joined (there is one: nothing in it is dynamic). */
-export async function handoffBundle() {
+export function handoffBundle() {
+  return bundle('src/element/handoff/index.ts');
+}
+
+/**
+ * The offer text's module (src/element/handoff/offer.ts) alone, minified: what the element's first
+ * module adds by importing it statically. It must stay two strings, never the hand-off's tables.
+ */
+export function offerBundle() {
+  return bundle('src/element/handoff/offer.ts');
+}
+
+async function bundle(entry) {
   const { build } = await import('vite');
   const output = await build({
     configFile: false,
@@ -28,7 +40,7 @@ export async function handoffBundle() {
       target: 'es2022',
       minify: true,
       rolldownOptions: {
-        input: resolve(ROOT, 'src/element/handoff/index.ts'),
+        input: resolve(ROOT, entry),
         // The page already has Lit: the element's first module brought it.
         external: [/^lit($|\/)/, /^@lit\//],
         preserveEntrySignatures: 'strict',

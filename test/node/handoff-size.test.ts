@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HANDOFF_BUDGET, handoffBundle, handoffSize } from '../../scripts/handoff-size.mjs';
+import { HANDOFF_BUDGET, handoffBundle, handoffSize, offerBundle } from '../../scripts/handoff-size.mjs';
 
 test('the hand-off module (encoder, panel, styles, both languages) is within its 5 KB gzip budget', async () => {
   const size = await handoffSize();
@@ -17,4 +17,11 @@ test('the measured bundle is the whole module with Lit left out', async () => {
   for (const text of ['lean-qr error', 'Use this computer instead', 'नयाँ कोड लिनुहोस्', 'crispEdges', 'forced-color-adjust']) {
     assert.ok(code.includes(text), `the bundle lacks ${JSON.stringify(text)}`);
   }
+});
+
+test('the offer text can be imported without the rest of the hand-off', async () => {
+  const code = await offerBundle();
+  assert.ok(code.includes('Pay with the app on your phone'));
+  assert.ok(!code.includes('handoff.'), 'the offer module pulls in a hand-off table');
+  assert.ok(code.length < 200, `the offer module is ${code.length} bytes`);
 });

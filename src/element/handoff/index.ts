@@ -15,7 +15,7 @@ export {
   handoffStringsFor,
   HANDOFF_STRINGS_EN,
   HANDOFF_STRINGS_NE,
-  OFFER_TEXT,
   type HandoffStringKey,
   type HandoffStrings,
 } from './strings.js';
+export { OFFER_TEXT } from './offer.js';

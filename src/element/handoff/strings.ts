@@ -1,18 +1,10 @@
 /**
  * The hand-off's shopper-facing texts, in English and Nepali. They load with the hand-off module, not
- * with the button: most shoppers never open it. Keys start with `handoff.` so a merchant's `strings`
- * object can carry them beside the element's own keys and be passed here unchanged.
+ * with the button: most shoppers never open it (the offer button's own text is in `offer.ts`). Keys
+ * start with `handoff.` so a merchant's `strings` object can carry them beside the element's own keys
+ * and be passed here unchanged.
  */
-
-/**
- * The offer button's text ("Pay with the app on your phone", part `pay-on-phone`), per language. A
- * constant of its own so the element's first module can import just these two strings without the
- * tables below (bundlers drop the unused exports).
- */
-export const OFFER_TEXT = {
-  en: 'Pay with the app on your phone',
-  ne: 'फोनको एपबाट भुक्तानी गर्नुहोस्',
-} as const;
+import { OFFER_TEXT } from './offer.js';
 
 /** The English hand-off texts. */
 export const HANDOFF_STRINGS_EN = {
