@@ -30,15 +30,19 @@ export function createBooking(kit: Kit, webPaymentUrl: string): Booking {
   const inFlightBookings = new Map<string, { fingerprint: string; promise: Promise<StoredBooking> }>();
 
   async function book(request: Request, text: string): Promise<BookResult> {
-    const body = parseObject(text, ['channel', 'order']);
+    const body = parseObject(text, ['channel', 'order'], ['handoff']);
     if (body.channel !== 'app' && body.channel !== 'web') {
       throw new Refusal(CODES.INVALID_REQUEST, `"channel" must be "app" or "web"; got ${describeValue(body.channel)}.`);
     }
     if (!isRecord(body.order)) {
       throw new Refusal(CODES.INVALID_REQUEST, `"order" must be an object, e.g. {"id":"A-1001"}; got ${describeValue(body.order)}.`);
     }
+    if (body.handoff !== undefined && (body.handoff !== true || body.channel !== 'app')) {
+      throw new Refusal(CODES.INVALID_REQUEST, `"handoff" may only be true, on an "app" booking; got ${describeValue(body.handoff)}.`);
+    }
     const channel: Channel = body.channel;
     const order = body.order as OrderReference;
+    const handoff = body.handoff === true;
     const key = request.headers.get(IDEMPOTENCY_HEADER);
     if (key === null || key === '') {
       throw new Refusal(CODES.INVALID_REQUEST, `The ${IDEMPOTENCY_HEADER} header is missing: send one value per payment attempt.`);
@@ -49,12 +53,12 @@ export function createBooking(kit: Kit, webPaymentUrl: string): Booking {
         `The ${IDEMPOTENCY_HEADER} header must be 16 to 128 letters, digits, "-", "_", "." or ":" (a UUID fits).`,
       );
     }
-    const fingerprint = JSON.stringify([channel, canonical(order)]);
+    const fingerprint = JSON.stringify(handoff ? [channel, canonical(order), 'handoff'] : [channel, canonical(order)]);
     let entry = inFlightBookings.get(key);
     if (entry && entry.fingerprint !== fingerprint) throw conflict();
     if (!entry) {
       // Registered before any await, so a concurrent request with this key shares this promise.
-      entry = { fingerprint, promise: bookOnce(key, fingerprint, channel, order, request) };
+      entry = { fingerprint, promise: bookOnce(key, fingerprint, channel, order, request, handoff) };
       inFlightBookings.set(key, entry);
       const forget = () => inFlightBookings.delete(key);
       entry.promise.then(forget, forget);
@@ -63,7 +67,14 @@ export function createBooking(kit: Kit, webPaymentUrl: string): Booking {
     return bookResult(booking);
   }
 
-  async function bookOnce(key: string, fingerprint: string, channel: Channel, order: OrderReference, request: Request): Promise<StoredBooking> {
+  async function bookOnce(
+    key: string,
+    fingerprint: string,
+    channel: Channel,
+    order: OrderReference,
+    request: Request,
+    handoff: boolean,
+  ): Promise<StoredBooking> {
     const known = await kit.store.getIdempotencyRecord(key);
     if (known) {
       if (known.fingerprint !== fingerprint) throw conflict();
@@ -90,7 +101,7 @@ export function createBooking(kit: Kit, webPaymentUrl: string): Booking {
     const transaction_uuid = await transactionUuid(kit.options.productCode, key, `${fingerprint}\n${details.amount}`);
     const redirect_url =
       typeof kit.options.redirectUrl === 'function'
-        ? kit.options.redirectUrl({ order, channel, transaction_uuid, amount: details.amount })
+        ? kit.options.redirectUrl({ order, channel, transaction_uuid, amount: details.amount, handoff })
         : kit.options.redirectUrl;
     const booked = await serviceCall(kit, 'book', () =>
       kit.client.book({
