@@ -117,6 +117,8 @@ async function minifiedBundle({ input, external = [], plugins = [] }) {
     build: {
       write: false,
       target: 'es2022',
+      // A library build, as the CDN build is: no module-preload helper around the dynamic imports.
+      lib: { entry: input, formats: ['es'] },
       minify: true,
       rolldownOptions: {
         input,

@@ -5,7 +5,14 @@ import type { KeptBooking } from './session-store.js';
 import type { UrlRefusal } from './urls.js';
 
 /** Every kind of failure the shopper can meet. */
-export type FlowErrorKind = Exclude<BookingErrorKind, 'aborted'> | 'url-refused' | 'return-url-refused' | 'framed' | 'config';
+export type FlowErrorKind =
+  | Exclude<BookingErrorKind, 'aborted'>
+  | 'url-refused'
+  | 'return-url-refused'
+  | 'framed'
+  | 'config'
+  /** The shop's server does not know the kept booking (`IP-404`): it was forgotten; only a new attempt helps. */
+  | 'booking-lost';
 
 /**
  * Every event the flow reports to its host, by type, with its detail: the one list the element's DOM
@@ -57,6 +64,7 @@ export type FlowStateName =
   | 'handoff'
   | 'handoff-expired'
   | 'done'
+  | 'paid'
   | 'error';
 
 /** A failure as the state shows it; the element picks the words. */
@@ -77,11 +85,24 @@ export interface FlowState {
   booking: KeptBooking | null;
   /** True when the "try again" action is offered. */
   canRetry: boolean;
+  /** True when "start again" (a new attempt, with a new key) is offered instead. */
+  canStartAgain: boolean;
   /** The failure shown, if any (also in `done` when the way back was refused). */
   error: FlowError | null;
   /** The final status, in `done`. */
   outcome: PaymentStatus | null;
+  /** In `paid` (this order was paid already): its success page, when there is one. */
+  paidUrl: string | null;
 }
 
 /** The state before anything happened. */
-export const IDLE_STATE: FlowState = { name: 'idle', busy: false, booking: null, canRetry: false, error: null, outcome: null };
+export const IDLE_STATE: FlowState = {
+  name: 'idle',
+  busy: false,
+  booking: null,
+  canRetry: false,
+  canStartAgain: false,
+  error: null,
+  outcome: null,
+  paidUrl: null,
+};

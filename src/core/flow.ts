@@ -2,7 +2,7 @@
  * The payment state machine, free of the DOM: the booking client, the navigator, the storage, the
  * clock and the page's visibility are all injected, so every path runs as plain functions in tests.
  */
-import { ALREADY_PROCESSED, STATUS_CHECK_AFTER_MS, isFinalStatus, type Channel, type PaymentStatus } from '../protocol/contract.js';
+import { ALREADY_PROCESSED, CODES, STATUS_CHECK_AFTER_MS, isFinalStatus, type BookResult, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../protocol/contract.js';
 import { BookingError, type BookingClient } from './booking-client.js';
 import type { Clock } from './clock.js';
 import type { PageNavigator } from './navigator.js';
@@ -53,6 +53,8 @@ interface Attempt {
   key: string;
   environment: PaymentPath;
   settings: PaymentSettings;
+  /** True once its key was dropped after an `IP-409`: a second refusal is shown, not retried again. */
+  renewed?: boolean;
 }
 
 /** One action of the flow: a newer one makes it stale, and aborting its signal stops its requests. */
@@ -63,7 +65,8 @@ interface Run {
 
 const BUSY: readonly FlowStateName[] = ['booking', 'redirecting', 'opening-app', 'verifying', 'cancelling'];
 
-const isProcessed = (error: unknown) => error instanceof BookingError && error.code === ALREADY_PROCESSED;
+const hasCode = (error: unknown, code: string) => error instanceof BookingError && error.code === code;
+const isProcessed = (error: unknown) => hasCode(error, ALREADY_PROCESSED);
 
 
 /** The payment state machine of one element. */
@@ -157,6 +160,16 @@ export class PaymentFlow {
   }
 
   /**
+   * "Start again", after the shop's server lost the kept booking: a new attempt with a new key, with
+   * the settings read at this press.
+   */
+  startAgain(read: SettingsResult): boolean {
+    if (this.#state.busy) return false;
+    this.#attempt = null;
+    return this.start(read);
+  }
+
+  /**
    * "Pay on the web instead": the app booking may already have been paid, so its status is asked
    * first; an open app booking is cancelled before a new web attempt, so the shopper cannot pay twice.
    */
@@ -200,8 +213,10 @@ export class PaymentFlow {
     const known = this.#state.booking?.settings ?? this.#attempt?.settings ?? (read?.ok ? read.settings : null);
     const key = known?.storageKey ?? (read && !read.ok ? read.storageKey : undefined);
     const kept = key ? this.#deps.store.load(key, known) : null;
-    if (kept) this.#verify(kept, 0);
-    else if (name === 'redirecting' || name === 'done') this.#set('idle', null);
+    if (kept) return this.#verify(kept, 0);
+    const paid = key ? this.#deps.store.paid(key) : null;
+    if (paid) this.#set('paid', null, { paidUrl: paid.url });
+    else if (name === 'redirecting' || name === 'done' || name === 'paid') this.#set('idle', null);
   }
 
   /** Stops every timer and request and drops late answers (element disconnected). */
@@ -217,6 +232,9 @@ export class PaymentFlow {
     const kept = this.#deps.store.load(settings.storageKey, settings);
     // A booking is already in flight: asking again must not book twice.
     if (kept) return this.#verify(kept, 0);
+    // This tab paid this order already: say so instead of offering to pay again.
+    const paid = this.#deps.store.paid(settings.storageKey);
+    if (paid) return this.#set('paid', null, { paidUrl: paid.url });
     // A retry keeps the attempt (its key and its path); a fresh click after a booking, or a press
     // for another order, starts a new one (the same key with another body is refused, IP-409).
     if (this.#attempt?.settings.storageKey !== settings.storageKey) {
@@ -289,33 +307,74 @@ export class PaymentFlow {
       const handoff = environment === 'handoff';
       const result = await this.#client(settings).book({ channel, order: settings.order, ...(handoff && { handoff }) }, key, run.signal);
       if (!this.#live(run)) return null;
-      const { booking_id, correlation_id, deeplink } = result;
-      const kept: KeptBooking = { booking_id, correlation_id, channel, idempotency_key: key, started_at: this.#deps.clock.now(), settings };
-      if (deeplink) kept.deeplink = deeplink;
-      if (handoff) kept.handoff = handoff;
-      this.#deps.emit({ type: 'booked', booking_id, correlation_id, channel, ...(handoff && { handoff }) });
-      return { kept, result };
+      return this.#booked(attempt, channel, result);
     } catch (error) {
-      if (this.#live(run)) this.#failRequest(error, () => this.#pay(settings, false), null);
+      if (!this.#live(run)) return null;
+      // The key is bound to another body on the server (the order changed since it was kept): this
+      // attempt cannot go on with it. A new key, once, without asking the shopper.
+      if (hasCode(error, CODES.IDEMPOTENCY_CONFLICT) && !attempt.renewed) {
+        this.#attempt = { key: this.#deps.newKey(), environment, settings, renewed: true };
+        return this.#book(run, this.#attempt, channel);
+      }
+      this.#failRequest(error, () => this.#pay(settings, false), null);
       return null;
     }
   }
 
-  /** Checks a provider URL; a refused one ends the attempt with an error and `null`. */
+  #booked({ key, settings, environment }: Attempt, channel: Channel, result: BookResult): BookedAttempt {
+    const { booking_id, correlation_id, deeplink } = result;
+    const kept: KeptBooking = { booking_id, correlation_id, channel, idempotency_key: key, started_at: this.#deps.clock.now(), settings };
+    if (deeplink) kept.deeplink = deeplink;
+    const handoff = environment === 'handoff';
+    if (handoff) kept.handoff = handoff;
+    this.#deps.emit({ type: 'booked', booking_id, correlation_id, channel, ...(handoff && { handoff }) });
+    return { kept, result };
+  }
+
+  /**
+   * Checks a provider URL; a refused one ends the attempt with an error and `null`. The booking it
+   * came with is cancelled (best effort): it must not stay open at the service until it expires.
+   */
   #checked(run: Run, kept: KeptBooking, raw: string | undefined): URL | null {
     if (!this.#live(run)) return null;
-    const { allowedHosts } = kept.settings;
+    const { allowedHosts, storageKey } = kept.settings;
     const check = checkProviderUrl(raw, allowedHosts);
     if (check.ok) return check.url;
-    // The booking stays unpaid on the server; a retry with the same key gets the same answer, so the
-    // shopper is told and nothing is followed.
+    const client = this.#client(kept.settings);
+    Promise.resolve()
+      .then(() => client.cancel(ids(kept)))
+      .catch(() => undefined);
+    // That booking is over: trying again is a new attempt, with a new key.
+    this.#attempt = null;
+    this.#deps.store.setAttempt(storageKey, null);
     this.#retry = () => this.#pay(kept.settings, false);
-    this.#fail('url-refused', `Refused to follow ${JSON.stringify((raw ?? '').slice(0, 200))}: ${check.reason} (allowed-hosts: ${allowedHosts.join(' ')}).`, null, { reason: check.reason }, true);
+    this.#fail(
+      'url-refused',
+      `Refused to follow ${JSON.stringify((raw ?? '').slice(0, 200))}: ${check.reason} (allowed-hosts: ${allowedHosts.join(' ')}). Booking ${kept.booking_id} is being cancelled.`,
+      null,
+      { reason: check.reason },
+      true,
+    );
     return null;
   }
 
+  /**
+   * "Continue to the payment page": back from the provider's page without paying, the same booking's
+   * web payment is followed again (its address checked again: it comes back from storage).
+   */
+  continueWebPayment(): void {
+    const booking = this.#idle();
+    if (!booking?.web_payment) return;
+    const run = this.#begin();
+    this.#navigateWebPayment(run, booking, booking.web_payment);
+  }
+
   #followWebPayment(run: Run, { kept, result }: BookedAttempt): void {
-    const { url: raw, method, fields = {} } = result.web_payment!;
+    kept.web_payment = result.web_payment!;
+    this.#navigateWebPayment(run, kept, kept.web_payment);
+  }
+
+  #navigateWebPayment(run: Run, kept: KeptBooking, { url: raw, method, fields = {} }: WebPaymentInstruction): void {
     const checked = this.#checked(run, kept, raw);
     if (!checked) return;
     this.#keep(kept);
@@ -405,19 +464,29 @@ export class PaymentFlow {
     this.#deps.emit({ type: outcome, booking_id, status });
     this.#set('done', null, { outcome: status });
     const raw = success ? settings.successUrl : settings.failureUrl;
-    if (!raw) return;
-    const check = checkReturnUrl(raw, settings.pageUrl, settings.returnOrigins, settings.baseUrl);
+    const check = raw ? checkReturnUrl(raw, settings.pageUrl, settings.returnOrigins, settings.baseUrl) : null;
+    const url = check?.ok ? withQuery(check.url, { booking_id, status }) : null;
+    if (success) this.#deps.store.setPaid(settings.storageKey, { booking_id, url });
+    if (!check) return;
     if (!check.ok) {
       return this.#fail('return-url-refused', `The ${outcome} URL was refused (${check.reason}).`, null, { reason: check.reason }, false, 'done', status);
     }
-    const url = withQuery(check.url, { booking_id, status });
-    if (this.#deps.emit({ type: 'navigate', reason: outcome, url, method: 'GET', booking_id })) this.#deps.navigator().assign(url);
+    if (this.#deps.emit({ type: 'navigate', reason: outcome, url: url!, method: 'GET', booking_id })) this.#deps.navigator().assign(url!);
   }
 
   #failRequest(error: unknown, retry: () => void, booking: KeptBooking | null): void {
     const e = error instanceof BookingError ? error : new BookingError('network', String(error));
     // An abandoned request is never shown: the action that abandoned it owns the state.
     if (e.kind === 'aborted') return;
+    if (booking && e.code === CODES.UNKNOWN_BOOKING) {
+      // The shop's server forgot this booking (a restart, an eviction): asking again can only get the
+      // same answer. Forget it too; the shopper may start again (if they paid, the shop confirms it).
+      this.#deps.store.clear(booking.settings.storageKey);
+      this.#deps.store.setAttempt(booking.settings.storageKey, null);
+      this.#attempt = null;
+      this.#retry = null;
+      return this.#fail('booking-lost', e.message, null, { code: e.code, http_status: e.status }, false, 'error', null, true);
+    }
     this.#retry = retry;
     this.#fail(e.kind, e.message, booking, { code: e.code, http_status: e.status }, true);
   }
@@ -431,11 +500,12 @@ export class PaymentFlow {
     canRetry = false,
     name: FlowStateName = 'error',
     outcome: PaymentStatus | null = null,
+    canStartAgain = false,
   ): void {
     const shown: FlowError = { kind };
     if (extra.http_status !== undefined) shown.httpStatus = extra.http_status;
     if (extra.code !== undefined) shown.code = extra.code;
-    this.#set(name, booking, { canRetry, error: shown, outcome });
+    this.#set(name, booking, { canRetry, canStartAgain, error: shown, outcome });
     const event = { type: 'error', kind, message, ...extra } as FlowEvent & Record<string, unknown>;
     for (const field in event) if (event[field] === undefined) delete event[field];
     this.#deps.emit(event);
@@ -452,8 +522,8 @@ export class PaymentFlow {
     this.#timer = null;
   }
 
-  #set(name: FlowStateName, booking: KeptBooking | null, extra: Partial<Pick<FlowState, 'canRetry' | 'error' | 'outcome'>> = {}): void {
-    this.#state = { name, busy: BUSY.includes(name), booking, canRetry: false, error: null, outcome: null, ...extra };
+  #set(name: FlowStateName, booking: KeptBooking | null, extra: Partial<Omit<FlowState, 'name' | 'busy' | 'booking'>> = {}): void {
+    this.#state = { ...IDLE_STATE, name, busy: BUSY.includes(name), booking, ...extra };
     this.#deps.onChange(this.#state);
   }
 }

@@ -5,6 +5,8 @@
  */
 
 const PREFIX = 'wallet-pay-button:';
+/** The prefix of an order this tab paid (the session store keeps it): its checkout shows it paid. */
+export const PAID_PREFIX = 'wallet-pay-paid:';
 
 /** The storage key of one endpoint + order pair. */
 export function bookingKey(endpoint: string, order: unknown): string {
@@ -26,12 +28,15 @@ export function sessionStorageOf(win: Window | null): Storage | null {
 }
 
 /**
- * True when `storage` may hold a kept booking (a key of ours), without parsing anything: an element
- * checks this on connect and loads its payment code only when the answer is yes.
+ * True when `storage` may hold a kept booking or a paid order (a key of ours), without parsing
+ * anything: an element checks this on connect and loads its payment code only when the answer is yes.
  */
 export function hasKeptBooking(storage: Storage | null): boolean {
   try {
-    for (let i = 0; i < (storage?.length ?? 0); i++) if (isBookingKey(storage!.key(i))) return true;
+    for (let i = 0; i < (storage?.length ?? 0); i++) {
+      const key = storage!.key(i);
+      if (isBookingKey(key) || key?.startsWith(PAID_PREFIX)) return true;
+    }
   } catch {
     // Blocked storage keeps nothing.
   }

@@ -2,7 +2,9 @@
  * Keeps the in-flight booking across the trip to the wallet app or the provider's page, in
  * `sessionStorage` (per tab, gone when the tab closes): enough to ask its status on the way back.
  */
-import type { Channel } from '../protocol/contract.js';
+import type { Channel, WebPaymentInstruction } from '../protocol/contract.js';
+import { isRecord } from '../protocol/values.js';
+import { PAID_PREFIX } from './kept.js';
 import { isPaymentSettings, type PaymentSettings } from './settings.js';
 
 export { hasKeptBooking, sessionStorageOf } from './kept.js';
@@ -20,6 +22,8 @@ export interface KeptBooking {
   deeplink?: string;
   /** An `app` booking made for the shopper's phone from a desktop (the QR hand-off): the way back shows the code again. */
   handoff?: true;
+  /** The web payment instruction, kept so the shopper can go back to the payment page. */
+  web_payment?: WebPaymentInstruction;
   /** The settings the payment started with: the way back follows them, not the attributes of the moment. */
   settings: PaymentSettings;
 }
@@ -40,10 +44,30 @@ export interface BookingStore {
   attempt(key: string): string | null;
   /** Keeps an unfinished attempt, or forgets it (`null`). */
   setAttempt(key: string, attempt: string | null): void;
+  /** The paid order under `key` (this tab paid it): its booking and its success page. */
+  paid(key: string): PaidOrder | null;
+  /** Remembers that the order under `key` was paid. */
+  setPaid(key: string, paid: PaidOrder): void;
+}
+
+/** An order this tab paid, remembered so coming back to its checkout shows it paid. */
+export interface PaidOrder {
+  booking_id: string;
+  /** The success page, checked when it was followed; `null` when there is none. */
+  url: string | null;
 }
 
 // Unfinished attempts live under their own prefix: they must not make later pages build a flow.
 const ATTEMPT_PREFIX = 'wallet-pay-attempt:';
+
+function isWebPayment(value: unknown): value is WebPaymentInstruction {
+  return (
+    isRecord(value) &&
+    typeof value.url === 'string' &&
+    (value.method === 'GET' || value.method === 'POST') &&
+    (value.fields === undefined || (isRecord(value.fields) && Object.values(value.fields).every((field) => typeof field === 'string')))
+  );
+}
 
 function isKeptBooking(value: unknown): value is Omit<KeptBooking, 'settings'> & { settings?: unknown } {
   if (typeof value !== 'object' || value === null) return false;
@@ -57,7 +81,8 @@ function isKeptBooking(value: unknown): value is Omit<KeptBooking, 'settings'> &
     typeof v.started_at === 'number' &&
     Number.isFinite(v.started_at) &&
     (v.deeplink === undefined || typeof v.deeplink === 'string') &&
-    (v.handoff === undefined || v.handoff === true)
+    (v.handoff === undefined || v.handoff === true) &&
+    (v.web_payment === undefined || isWebPayment(v.web_payment))
   );
 }
 
@@ -99,6 +124,23 @@ export function createBookingStore(storage: Storage | null): BookingStore {
         return storage?.getItem(ATTEMPT_PREFIX + key) ?? null;
       } catch {
         return null;
+      }
+    },
+    paid(key) {
+      try {
+        const parsed: unknown = JSON.parse(storage?.getItem(PAID_PREFIX + key) ?? 'null');
+        return isRecord(parsed) && typeof parsed.booking_id === 'string' && (parsed.url === null || typeof parsed.url === 'string')
+          ? { booking_id: parsed.booking_id, url: parsed.url }
+          : null;
+      } catch {
+        return null;
+      }
+    },
+    setPaid(key, paid) {
+      try {
+        storage?.setItem(PAID_PREFIX + key, JSON.stringify(paid));
+      } catch {
+        // See save().
       }
     },
     setAttempt(key, attempt) {

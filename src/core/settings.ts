@@ -7,7 +7,7 @@ import type { OrderReference } from '../protocol/contract.js';
 import { isRecord } from '../protocol/values.js';
 import { isEnvironmentSetting, resolveEnvironment, type Environment, type EnvironmentSignals } from './environment.js';
 import { bookingKey } from './kept.js';
-import { parseList, resolveEndpoint } from './urls.js';
+import { checkReturnUrl, parseList, resolveEndpoint } from './urls.js';
 
 export { bookingKey, isBookingKey } from './kept.js';
 
@@ -115,6 +115,28 @@ export function readSettings(input: SettingsInput, page: PageContext): SettingsR
   if (!webview && !allowedHosts.length) {
     problems.push(problem('allowed-hosts', '', 'allowed-hosts is empty: list the hosts of the wallet links and the web payment page.'));
   }
+  for (const entry of allowedHosts) {
+    // A host, or host:port: a scheme or a path never matches a URL's host.
+    if (!/^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(entry)) {
+      problems.push(problem('allowed-hosts', input.allowedHosts, `allowed-hosts entry "${entry}" is not a host: write host names (or host:port) separated by spaces, e.g. "links.wallet.example pay.wallet.example".`));
+    }
+  }
+  const returnOrigins = parseList(input.returnOrigins);
+  // Checked now, not after the shopper paid: a refused way back would strand them on this page.
+  for (const [attribute, raw] of [['success-url', input.successUrl], ['failure-url', input.failureUrl]] as const) {
+    if (!raw) continue;
+    const check = checkReturnUrl(raw, page.pageUrl, returnOrigins, page.baseUrl);
+    if (check.ok) continue;
+    problems.push(
+      problem(
+        attribute,
+        raw,
+        check.reason === 'origin-not-allowed'
+          ? `${attribute}="${raw}" is on another origin than this page (${new URL(page.pageUrl).origin}): use a page of this site, or list its origin in return-origins.`
+          : `${attribute}="${raw}" is not a usable address (${check.reason}): use an http(s) page of this site, e.g. "/checkout/done".`,
+      ),
+    );
+  }
   const endpointHref = endpoint?.href ?? '';
   const reference = order ?? {};
   if (problems.length) return endpoint && order ? { ok: false, problems, storageKey: bookingKey(endpointHref, reference) } : { ok: false, problems };
@@ -129,7 +151,7 @@ export function readSettings(input: SettingsInput, page: PageContext): SettingsR
       pageUrl: page.pageUrl,
       baseUrl: page.baseUrl,
       allowedHosts,
-      returnOrigins: parseList(input.returnOrigins),
+      returnOrigins,
       bookTimeoutMs: timeout,
       storageKey: bookingKey(endpointHref, reference),
     },

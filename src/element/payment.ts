@@ -12,8 +12,9 @@ import { readSettings, type SettingsProblem, type SettingsResult } from '../core
 import { checkProviderUrl, storeListingUrl, storePlatform } from '../core/urls.js';
 import { statusKey } from './messages.js';
 import { PaymentController } from './payment-controller.js';
+import { misspelledAttributes, warnOnce } from './setup-check.js';
 import type { StringKey, StringTable } from './strings.js';
-import { LABELS, VARIANTS, langOf, type WalletPayButton } from './wallet-pay-button.js';
+import { LABELS, VARIANTS, WalletPayButton, langOf } from './wallet-pay-button.js';
 
 /** The hand-off's module (QR encoder, panel, its texts), loaded when a hand-off first shows. */
 type HandoffModule = typeof import('./handoff/index.js');
@@ -26,9 +27,49 @@ const loadHandoff = (): Promise<HandoffModule> =>
 
 export { TEXTS_EN } from './strings-en.js';
 
-/** A set-up problem when `value` is not in `list`, naming the attribute and what it accepts. */
-const oneOf = (attribute: string, value: string, list: readonly string[]): SettingsProblem[] =>
-  list.includes(value) ? [] : [{ kind: 'config', attribute, value, message: `${attribute}="${value}" is not one of: ${list.join(', ')}.` }];
+/**
+ * A look-only mistake when `value` is not in `list`: warned about, never in the way of a payment (the
+ * default look or wording is used instead).
+ */
+const oneOf = (attribute: string, value: string, list: readonly string[], fallback: string): SettingsProblem[] =>
+  list.includes(value)
+    ? []
+    : [{ kind: 'config', attribute, value, message: `${attribute}="${value}" is not one of: ${list.join(', ')}; the default (${fallback}) is used.` }];
+
+/** The settings of a payment as `host`'s attributes say now, read once when the shopper acts. */
+function readHost(host: WalletPayButton): SettingsResult {
+  const win = host.ownerDocument.defaultView!;
+  return readSettings(host, {
+    pageUrl: win.location.href,
+    // Relative settings resolve like the page's own links and requests: against its base URL.
+    baseUrl: host.ownerDocument.baseURI,
+    signals: { userAgent: win.navigator.userAgent, maxTouchPoints: win.navigator.maxTouchPoints, innerWidth: win.innerWidth },
+    framed: isCrossOriginFramed(win),
+  });
+}
+
+/** The attribute names of the element's settings. */
+function attributeNames(): string[] {
+  return Object.entries(WalletPayButton.properties).flatMap(([name, options]) =>
+    'attribute' in options ? (typeof options.attribute === 'string' ? [options.attribute] : []) : [name.toLowerCase()],
+  );
+}
+
+/**
+ * Checks `host`'s whole set-up, one console warning per problem; the element calls it once the
+ * payment code is in and whenever a setting changes.
+ */
+export function checkSetup(host: WalletPayButton, payment: Payment | undefined): void {
+  const read = readHost(host);
+  // The paid order may not be this one any more (a single-page app moved on).
+  if (payment?.state.name === 'paid') payment.resume(read);
+  warnOnce([
+    ...(read.ok ? [] : read.problems),
+    ...oneOf('variant', host.variant, VARIANTS, 'dark'),
+    ...oneOf('label', host.label ?? 'pay', LABELS, 'pay'),
+    ...misspelledAttributes(host.getAttributeNames(), attributeNames()),
+  ]);
+}
 
 /** One element's payment: its flow, the settings it reads when the shopper acts, and what it shows. */
 export class Payment implements ReactiveController {
@@ -46,7 +87,7 @@ export class Payment implements ReactiveController {
   constructor(host: WalletPayButton, track: <T>(work: Promise<T>) => Promise<T> = (work) => work) {
     this.#host = host;
     this.#track = track;
-    this.#controller = new PaymentController(host, () => this.#read());
+    this.#controller = new PaymentController(host, () => readHost(host));
     host.addController(this);
   }
 
@@ -69,7 +110,7 @@ export class Payment implements ReactiveController {
 
   /** The shopper chose "Pay with the app on your phone". */
   handOff(): void {
-    this.#controller.flow.handOff(this.#read());
+    this.#controller.flow.handOff(readHost(this.#host));
   }
 
   /** The flow's state. */
@@ -79,23 +120,12 @@ export class Payment implements ReactiveController {
 
   /** The shopper pressed the button. */
   start(): void {
-    this.#controller.flow.start(this.#read());
+    this.#controller.flow.start(readHost(this.#host));
   }
 
-  /** The settings of a payment as the attributes say now, read once when the shopper acts. */
-  #read(): SettingsResult {
-    const host = this.#host;
-    const win = host.ownerDocument.defaultView!;
-    const read = readSettings(host, {
-      pageUrl: win.location.href,
-      // Relative settings resolve like the page's own links and requests: against its base URL.
-      baseUrl: host.ownerDocument.baseURI,
-      signals: { userAgent: win.navigator.userAgent, maxTouchPoints: win.navigator.maxTouchPoints, innerWidth: win.innerWidth },
-      framed: isCrossOriginFramed(win),
-    });
-    const look = [...oneOf('variant', host.variant, VARIANTS), ...oneOf('label', host.label ?? 'pay', LABELS)];
-    if (!look.length) return read;
-    return { ok: false, problems: [...(read.ok ? [] : read.problems), ...look] };
+  /** Asks again where the payment stands, with the settings of the moment. */
+  resume(read: SettingsResult): void {
+    this.#controller.flow.resume(read);
   }
 
   /** The status region's text and the choices of the current state, in `t`'s words. */
@@ -105,20 +135,24 @@ export class Payment implements ReactiveController {
     return [key ? t[key] : nothing, this.#choices(state, t)];
   }
 
-  #choices({ name, booking, canRetry }: FlowState, t: StringTable): TemplateResult | typeof nothing {
+  #choices({ name, booking, canRetry, canStartAgain, paidUrl }: FlowState, t: StringTable): TemplateResult | typeof nothing {
     if (name === 'idle') return nothing;
+    if (name === 'paid') {
+      return paidUrl ? html`<a part="action see-order" class="action" href=${paidUrl}>${t['action.see-order']}</a>` : nothing;
+    }
     const flow = this.#controller.flow;
     if (booking?.handoff && (name === 'handoff' || name === 'handoff-expired' || name === 'stalled')) {
       return this.#handoffPanel(booking, name === 'handoff' ? 'waiting' : name === 'stalled' ? 'stalled' : 'expired', t);
     }
+    const host = this.#host;
     const action = (part: string, key: StringKey, run: () => void) => html`
       <button part="action ${part}" class="action" type="button" @click=${run}>${t[key]}</button>
     `;
     if (name === 'error' && canRetry) return action('retry', 'action.retry', () => flow.retry());
+    if (name === 'error' && canStartAgain) return action('start-again', 'action.start-again', () => flow.startAgain(readHost(host)));
     const stalled = name === 'stalled';
     if (!booking || (!stalled && name !== 'app-fallback' && name !== 'pending')) return nothing;
     const app = !stalled && booking.channel === 'app';
-    const host = this.#host;
     const nav = host.ownerDocument.defaultView!.navigator;
     // Kept bookings come back from storage: checked again, against their own settings, before they become a link.
     const deeplink = app && checkProviderUrl(booking.deeplink, booking.settings.allowedHosts);
@@ -133,6 +167,7 @@ export class Payment implements ReactiveController {
           : nothing}
         ${stalled ? action('check-again', 'action.check-again', () => flow.checkAgain()) : nothing}
         ${app ? action('pay-on-web', 'action.pay-on-web', () => flow.payOnWeb()) : nothing}
+        ${!stalled && booking.web_payment ? action('continue-web', 'action.continue-web', () => flow.continueWebPayment()) : nothing}
         ${action('cancel', 'action.cancel', () => flow.cancel())}
       </div>
     `;

@@ -15,11 +15,15 @@ export const TEXTS_EN = {
   'status.failure': 'The payment did not go through.',
   'status.cancelled': 'Payment cancelled.',
   'status.webview': 'Continue the payment in the app.',
+  'status.paid': 'This order is already paid.',
+  'action.see-order': 'See your order',
   'action.open-app': 'Open the wallet app',
   'action.get-app': 'Get the wallet app',
   'action.pay-on-web': 'Pay on the web instead',
   'action.cancel': 'Cancel payment',
+  'action.continue-web': 'Continue to the payment page',
   'action.check-again': 'Check again',
+  'action.start-again': 'Start again',
   'panel.label': 'Other ways to pay',
   'error.timeout': 'The payment service took too long to answer. Please try again.',
   'error.offline': 'You are offline. Connect to the internet and try again.',
@@ -31,6 +35,7 @@ export const TEXTS_EN = {
   'error.return-url-refused': 'We could not take you back to the shop: its address was refused for your safety.',
   'error.framed': 'This payment button cannot be used inside another website. Open the shop in its own tab.',
   'error.config': 'This payment button is not set up correctly. Please contact the shop.',
+  'error.booking-lost': 'The shop cannot find this payment. If you paid, the shop will confirm it. You can start again.',
 } as const;
 
 /** A key of the texts that come with the payment code. */

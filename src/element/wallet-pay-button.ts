@@ -1,4 +1,4 @@
-import { LitElement, html, nothing, type TemplateResult } from 'lit';
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { OrderReference } from '../protocol/contract.js';
 import type { Clock } from '../core/clock.js';
 import { detectEnvironment, type EnvironmentSetting } from '../core/environment.js';
@@ -19,7 +19,7 @@ export type WalletPayVariant = 'dark' | 'light' | 'outline' | 'auto';
 /** The button's wording. */
 export type WalletPayLabel = 'pay' | 'checkout' | 'buy' | 'donate';
 
-/** The looks and wordings there are; the payment code refuses any other as a set-up problem. */
+/** The looks and wordings there are; any other falls back to the default, and the set-up check warns. */
 export const VARIANTS: readonly string[] = ['dark', 'light', 'outline', 'auto'];
 export const LABELS: readonly string[] = ['pay', 'checkout', 'buy', 'donate'];
 
@@ -30,11 +30,15 @@ type Texts = Readonly<Record<TextKey, string>>;
 // Per page, not per element: one download, whichever button asks first. A failed import is forgotten,
 // so the next ask (the shopper's "Try again") fetches again.
 let payment: Promise<PaymentModule> | undefined;
+let loaded: PaymentModule | undefined;
 const loadPayment = (): Promise<PaymentModule> =>
-  (payment ??= import('./payment.js').catch((error: unknown) => {
-    payment = undefined;
-    throw error;
-  }));
+  (payment ??= import('./payment.js').then(
+    (module) => (loaded = module),
+    (error: unknown) => {
+      payment = undefined;
+      throw error;
+    },
+  ));
 let nepali: Promise<Texts> | undefined;
 let nepaliTexts: Texts | undefined;
 const loadNepali = (): Promise<Texts> =>
@@ -45,7 +49,6 @@ const loadNepali = (): Promise<Texts> =>
       throw error;
     },
   ));
-let idlePrefetch = false;
 const ignore = (): void => {};
 
 /** The language in force at `node`, as the browser finds it: the nearest `lang`, across shadow roots. */
@@ -85,9 +88,12 @@ export function langOf(node: Element): string | null {
  * @csspart open-app - The link that opens the wallet app.
  * @csspart get-app - The store link.
  * @csspart pay-on-web - "Pay on the web instead".
+ * @csspart continue-web - "Continue to the payment page": back from the provider's page without paying.
+ * @csspart see-order - The link to the success page of an order this tab paid already.
  * @csspart cancel - "Cancel payment".
  * @csspart check-again - "Check again".
  * @csspart retry - "Try again".
+ * @csspart start-again - "Start again": a new payment, after the shop lost track of the last one.
  * @csspart pay-on-phone - "Pay with the app on your phone" (desktop only; `phone-handoff="off"` hides it).
  * @csspart handoff - The hand-off panel (also `panel`): the code, its steps and its actions.
  * @csspart qr - The hand-off's QR code (an SVG; its colours, quiet zone and minimum size cannot be themed).
@@ -229,6 +235,8 @@ export class WalletPayButton extends LitElement {
   /** Loads the element is waiting for, so `updateComplete` settles only once they are in. */
   #loads = new Set<Promise<unknown>>();
   #askedNepali = false;
+  /** The set-up was checked since the last change of a setting. */
+  #checked = false;
 
   /** The flow's current state (read-only). */
   get paymentState(): FlowState {
@@ -243,13 +251,15 @@ export class WalletPayButton extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     const win = this.ownerDocument.defaultView;
-    // A kept booking means the shopper is coming back: the payment code asks where the payment stands.
-    if (hasKeptBooking(sessionStorageOf(win))) void this.#load().catch(ignore);
-    else if (!idlePrefetch && win) {
-      // The payment code comes while the shopper reads the page, so the click rarely waits for it.
-      idlePrefetch = true;
-      if (win.requestIdleCallback) win.requestIdleCallback(() => this.#prefetch(), { timeout: 2000 });
-      else win.setTimeout(() => this.#prefetch(), 500);
+    // A kept booking (or a paid order) means the shopper is coming back: the payment code asks where
+    // the payment stands.
+    if (hasKeptBooking(sessionStorageOf(win))) this.#load().catch(ignore);
+    else if (win) {
+      // The payment code comes while the shopper reads the page, so the click rarely waits for it;
+      // with it comes the set-up check (updated()).
+      const prefetch = () => this.#prefetch();
+      if (win.requestIdleCallback) win.requestIdleCallback(prefetch, { timeout: 2000 });
+      else win.setTimeout(prefetch, 500);
     }
     for (const type of ['pointerenter', 'focusin', 'touchstart']) this.addEventListener(type, this.#prefetch, { passive: true });
   }
@@ -261,9 +271,23 @@ export class WalletPayButton extends LitElement {
 
   /** The shopper is about to press, or the page went idle: fetch what a press needs, ignore failures. */
   #prefetch = (): void => {
-    loadPayment().catch(ignore);
+    // Tracked: once it is under way, `updateComplete` includes the set-up check that comes with it.
+    this.#track(loadPayment()).catch(ignore);
     if (this.#nepali()) loadNepali().catch(ignore);
   };
+
+  /**
+   * Checks the whole set-up (console warnings) when the payment code is in and whenever a setting
+   * changes; the check is part of the payment code, so a page that never loads it never pays for it.
+   */
+  protected override updated(changed: PropertyValues): void {
+    // A state change of the flow is no new setting: nothing to check again.
+    if (changed.size) this.#checked = false;
+    const module = loaded ?? this.#module;
+    if (this.#checked || !module) return;
+    this.#checked = true;
+    module.checkSetup(this, this.#payment);
+  }
 
   #nepali(): boolean {
     return /^ne\b/i.test(langOf(this) ?? '');
@@ -348,10 +372,8 @@ export class WalletPayButton extends LitElement {
     // Desktop only, and only while nothing is under way: a shopper never holds two open bookings.
     const offer =
       this.phoneHandoff !== 'off' &&
-      !state.busy &&
       !state.booking &&
-      state.name !== 'webview' &&
-      state.outcome !== 'SUCCESS' &&
+      (state.name === 'idle' || state.name === 'error' || (state.name === 'done' && state.outcome !== 'SUCCESS')) &&
       (environment === 'desktop' ||
         (environment === 'auto' && !!win && detectEnvironment({ userAgent: win.navigator.userAgent, maxTouchPoints: win.navigator.maxTouchPoints, innerWidth: win.innerWidth }) === 'desktop'));
     const [status, choices] = this.#failed
@@ -364,7 +386,7 @@ export class WalletPayButton extends LitElement {
         part="button"
         class="button"
         type="button"
-        ?disabled=${this.disabled}
+        ?disabled=${this.disabled || state.name === 'paid'}
         aria-busy=${state.busy}
         aria-describedby="status"
         @click=${() => this.#press()}

@@ -4,9 +4,9 @@
  * exists per attempt, that no refused URL is ever navigated to, and that the page logs no uncaught error
  * and no console error beyond the request the test made fail.
  */
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page, Request, Route } from 'playwright';
+import type { Page, Request, Route } from 'playwright';
 import {
   bookingIdOnProviderPage,
   bookingsFor,
@@ -14,29 +14,20 @@ import {
   confirmOnProviderPage,
   element,
   elementEvents,
-  launchBrowser,
   openCheckout,
   openShopper,
   payInWalletApp,
   withoutWalletApp,
   resultPage,
-  startPlayground,
   waitForText,
-  type Playground,
   type ProfileName,
   type Shopper,
+  until,
+  useSuite,
 } from './support.js';
 
-let pg: Playground;
-let browser: Browser;
 
-before(async () => {
-  [pg, browser] = await Promise.all([startPlayground(), launchBrowser()]);
-});
-after(async () => {
-  await browser?.close();
-  await pg?.close();
-});
+const suite = useSuite();
 
 /** One row's shopper, with the checks every row ends with. */
 interface Row {
@@ -50,18 +41,18 @@ interface Row {
 }
 
 async function openRow(profile: ProfileName, item = 'A-1001', setup?: (s: Shopper) => Promise<void>): Promise<Row> {
-  const s = await openShopper(browser, profile);
+  const s = await openShopper(suite.browser, profile);
   await setup?.(s);
-  const row: Row = { s, page: s.page, el: element(s.page), since: pg.sandbox.listBookings().length, bookKeys: [], dialogs: [] };
+  const row: Row = { s, page: s.page, el: element(s.page), since: suite.pg.sandbox.listBookings().length, bookKeys: [], dialogs: [] };
   s.page.on('request', (request: Request) => {
-    if (request.url() === `${pg.origin}/api/pay/book`) row.bookKeys.push(request.headers()['idempotency-key'] ?? '');
+    if (request.url() === `${suite.pg.origin}/api/pay/book`) row.bookKeys.push(request.headers()['idempotency-key'] ?? '');
   });
   // A `javascript:` deeplink that ran would most likely show itself as a dialog.
   s.page.on('dialog', (dialog) => {
     row.dialogs.push(dialog.message());
     void dialog.dismiss();
   });
-  await openCheckout(s, pg.origin, item);
+  await openCheckout(s, suite.pg.origin, item);
   return row;
 }
 
@@ -74,8 +65,8 @@ async function assertToldWithWayForward(row: Row, message: string, way = row.el.
 
 /** Every row ends here: one booking per attempt, no refused URL followed, a clean console. */
 async function finish(row: Row, bookings: number): Promise<void> {
-  assert.equal(bookingsFor(pg.sandbox, row.since).length, bookings, 'bookings in the sandbox');
-  const allowed = [pg.origin, pg.sandbox.baseUrl, pg.sandbox.linksUrl];
+  assert.equal(bookingsFor(suite.pg.sandbox, row.since).length, bookings, 'bookings in the sandbox');
+  const allowed = [suite.pg.origin, suite.pg.sandbox.baseUrl, suite.pg.sandbox.linksUrl];
   for (const url of row.s.visited) {
     assert.ok(allowed.some((origin) => url.startsWith(`${origin}/`)), `navigated to ${url}`);
   }
@@ -86,8 +77,8 @@ async function finish(row: Row, bookings: number): Promise<void> {
 
 /** Reaches the provider's page for this profile and returns the booking id it shows. */
 async function atProviderPage(row: Row, profile: ProfileName): Promise<string> {
-  if (profile === 'desktop') await row.page.waitForURL(pg.sandbox.webPaymentUrl);
-  else await row.page.waitForURL(new RegExp(`^${pg.sandbox.linksUrl}/pay/BK-`));
+  if (profile === 'desktop') await row.page.waitForURL(suite.pg.sandbox.webPaymentUrl);
+  else await row.page.waitForURL(new RegExp(`^${suite.pg.sandbox.linksUrl}/pay/BK-`));
   return bookingIdOnProviderPage(row.page);
 }
 
@@ -108,7 +99,7 @@ function rewriteBooked(change: (data: Record<string, unknown>) => void) {
   });
 }
 
-const BOOK = () => `${pg.origin}/api/pay/book`;
+const BOOK = () => `${suite.pg.origin}/api/pay/book`;
 
 describe('the merchant proxy fails the booking', () => {
   test('proxy down (connection refused): "could not reach", try again books once', async () => {
@@ -116,7 +107,7 @@ describe('the merchant proxy fails the booking', () => {
     await row.page.route(BOOK(), (route) => route.abort('connectionrefused'));
     await row.el.pay.click();
     await assertToldWithWayForward(row, 'We could not reach the payment service');
-    assert.equal(bookingsFor(pg.sandbox, row.since).length, 0);
+    assert.equal(bookingsFor(suite.pg.sandbox, row.since).length, 0);
     await row.page.unrouteAll();
     await row.el.retry.click();
     await atProviderPage(row, 'desktop');
@@ -158,12 +149,12 @@ describe('the merchant proxy fails the booking', () => {
       );
       await row.el.pay.click();
       await assertToldWithWayForward(row, message);
-      assert.equal(bookingsFor(pg.sandbox, row.since).length, reachesServer ? 1 : 0);
-      assert.equal(row.page.url(), `${pg.origin}/`);
+      assert.equal(bookingsFor(suite.pg.sandbox, row.since).length, reachesServer ? 1 : 0);
+      assert.equal(row.page.url(), `${suite.pg.origin}/`);
       await row.page.unrouteAll();
       await row.el.retry.click();
       const bookingId = await atProviderPage(row, 'desktop');
-      if (reachesServer) assert.equal(bookingId, bookingsFor(pg.sandbox, row.since)[0]?.booking_id, 'the retry got the first booking back');
+      if (reachesServer) assert.equal(bookingId, bookingsFor(suite.pg.sandbox, row.since)[0]?.booking_id, 'the retry got the first booking back');
       assert.deepEqual(row.bookKeys.length, 2);
       assert.equal(new Set(row.bookKeys).size, 1);
       await finish(row, 1);
@@ -172,10 +163,10 @@ describe('the merchant proxy fails the booking', () => {
 
   test('a redirect in front of the proxy (a login wall): a clear message, the redirect not followed, try again books once', async () => {
     const row = await openRow('desktop');
-    const login = `${pg.origin}/login?next=%2Fapi%2Fpay%2Fbook`;
+    const login = `${suite.pg.origin}/login?next=%2Fapi%2Fpay%2Fbook`;
     const followed: string[] = [];
     row.page.on('request', (request: Request) => {
-      if (request.url().startsWith(`${pg.origin}/login`)) followed.push(request.url());
+      if (request.url().startsWith(`${suite.pg.origin}/login`)) followed.push(request.url());
     });
     const error = row.page.evaluate(
       () => new Promise<{ kind: string; message: string }>((resolve) => document.addEventListener('wallet-pay-error', (event) => resolve(event.detail), { once: true })),
@@ -185,7 +176,7 @@ describe('the merchant proxy fails the booking', () => {
     await assertToldWithWayForward(row, 'The shop could not start this payment');
     assert.deepEqual(await error, { kind: 'http', message: 'book: the proxy answered with a redirect (never followed)', http_status: 0 });
     assert.deepEqual(followed, [], 'the login page was never requested');
-    assert.equal(row.page.url(), `${pg.origin}/`);
+    assert.equal(row.page.url(), `${suite.pg.origin}/`);
     await row.page.unrouteAll();
     await row.el.retry.click();
     await atProviderPage(row, 'desktop');
@@ -208,7 +199,7 @@ describe('the merchant proxy fails the booking', () => {
     // The body is read only on failure: a 200 is followed by a navigation that discards it.
     if (response.status() !== 200) assert.fail(`the new order's booking was answered ${response.status()} ${await response.text()}`);
     const bookingId = await atProviderPage(row, 'desktop');
-    assert.equal(pg.sandbox.getBooking(bookingId)?.properties['order_id'], 'A-1003');
+    assert.equal(suite.pg.sandbox.getBooking(bookingId)?.properties['order_id'], 'A-1003');
     assert.equal(new Set(row.bookKeys).size, 2, 'a new order is a new attempt with a new Idempotency-Key');
     await finish(row, 2);
   });
@@ -223,7 +214,7 @@ describe('the merchant proxy fails the booking', () => {
     await row.page.locator('input[name="environment"][value="mobile"]').check();
     await row.el.pay.click();
     // The service already booked this attempt on the web channel: pressing again finishes that one.
-    assert.equal(await atProviderPage(row, 'desktop'), bookingsFor(pg.sandbox, row.since)[0]?.booking_id);
+    assert.equal(await atProviderPage(row, 'desktop'), bookingsFor(suite.pg.sandbox, row.since)[0]?.booking_id);
     assert.equal(new Set(row.bookKeys).size, 1);
     await finish(row, 1);
   });
@@ -267,7 +258,7 @@ describe('the merchant proxy fails the booking', () => {
     ['data:', 'data:text/html,<script>alert(1)</script>'],
     ['a host that is not allowed', 'https://wallet.attacker.example/pay/BK-1'],
   ] as const) {
-    test(`a deeplink with ${name}: refused, not followed, no payment made`, async () => {
+    test(`a deeplink with ${name}: refused, not followed, the booking cancelled, no payment made`, async () => {
       const row = await openRow('pixel7');
       await row.page.route(
         BOOK(),
@@ -277,18 +268,20 @@ describe('the merchant proxy fails the booking', () => {
       );
       await row.el.pay.tap();
       await assertToldWithWayForward(row, 'The payment address was refused for your safety. No payment was made.');
-      assert.equal(row.page.url(), `${pg.origin}/`);
-      assert.deepEqual(row.s.visited, [`${pg.origin}/`]);
+      assert.equal(row.page.url(), `${suite.pg.origin}/`);
+      assert.deepEqual(row.s.visited, [`${suite.pg.origin}/`]);
       const error = (await elementEvents(row.page)).find((event) => event.type === 'error');
       assert.equal(error?.detail?.kind, 'url-refused');
       assert.equal((await elementEvents(row.page)).filter((event) => event.type === 'navigate').length, 0);
-      const [booking] = bookingsFor(pg.sandbox, row.since);
-      assert.equal(pg.sandbox.getBooking(booking!.booking_id)?.status, 'BOOKED');
-      // Once the proxy answers properly again, trying again goes on with the same booking.
+      const [booking] = bookingsFor(suite.pg.sandbox, row.since);
+      // The refused booking does not stay open at the service until it expires.
+      await until(() => suite.pg.sandbox.getBooking(booking!.booking_id)?.status === 'CANCELED', 'the refused booking was not cancelled');
+      // Once the proxy answers properly again, trying again is a new booking.
       await row.page.unrouteAll();
       await row.el.retry.tap();
-      assert.equal(await atProviderPage(row, 'pixel7'), booking!.booking_id);
-      await finish(row, 1);
+      const again = await atProviderPage(row, 'pixel7');
+      assert.notEqual(again, booking!.booking_id);
+      await finish(row, 2);
     });
   }
 
@@ -302,8 +295,10 @@ describe('the merchant proxy fails the booking', () => {
     );
     await row.el.pay.click();
     await assertToldWithWayForward(row, 'The payment address was refused for your safety. No payment was made.');
-    assert.deepEqual(row.s.visited, [`${pg.origin}/`]);
+    assert.deepEqual(row.s.visited, [`${suite.pg.origin}/`]);
     assert.equal((await elementEvents(row.page)).filter((event) => event.type === 'navigate').length, 0);
+    const [booking] = bookingsFor(suite.pg.sandbox, row.since);
+    await until(() => suite.pg.sandbox.getBooking(booking!.booking_id)?.status === 'CANCELED', 'the refused booking was not cancelled');
     await finish(row, 1);
   });
 
@@ -323,10 +318,10 @@ describe('the merchant proxy fails the booking', () => {
     const late = await held!.fetch();
     assert.equal(late.status(), 200);
     await held!.fulfill({ response: late }).catch(() => undefined);
-    assert.equal(bookingsFor(pg.sandbox, row.since).length, 1);
+    assert.equal(bookingsFor(suite.pg.sandbox, row.since).length, 1);
     await row.page.unrouteAll();
     await row.el.retry.tap();
-    assert.equal(await atProviderPage(row, 'pixel7'), bookingsFor(pg.sandbox, row.since)[0]?.booking_id);
+    assert.equal(await atProviderPage(row, 'pixel7'), bookingsFor(suite.pg.sandbox, row.since)[0]?.booking_id);
     assert.equal(new Set(row.bookKeys).size, 1);
     await finish(row, 1);
   });
@@ -370,14 +365,14 @@ describe('coming back', () => {
     const row = await openRow('desktop');
     await row.el.pay.click();
     const bookingId = await atProviderPage(row, 'desktop');
-    await row.page.route(`${pg.origin}/api/pay/status`, (route) =>
+    await row.page.route(`${suite.pg.origin}/api/pay/status`, (route) =>
       route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'IP-500', error_message: 'Service unavailable' }) }),
     );
     await confirmOnProviderPage(row.page, '1234');
-    await row.page.waitForURL(`${pg.origin}/?booking_id=${bookingId}&status=SUCCESS`);
+    await row.page.waitForURL(`${suite.pg.origin}/?booking_id=${bookingId}&status=SUCCESS`);
     await assertToldWithWayForward(row, 'The payment could not be started right now');
     // The address says SUCCESS, but only the verified status may route the shopper.
-    assert.equal(row.page.url(), `${pg.origin}/?booking_id=${bookingId}&status=SUCCESS`);
+    assert.equal(row.page.url(), `${suite.pg.origin}/?booking_id=${bookingId}&status=SUCCESS`);
     await row.page.unrouteAll();
     await row.el.retry.click();
     await row.page.waitForURL(/\/success\.html\?/);
@@ -402,20 +397,20 @@ describe('coming back', () => {
           if (event.detail.reason === 'app') window.e2eSetHidden(true);
         });
       `);
-      await withoutWalletApp(s.page, pg.sandbox);
+      await withoutWalletApp(s.page, suite.pg.sandbox);
     });
     await row.el.pay.tap();
     await row.page.waitForFunction(() => document.visibilityState === 'hidden');
     await row.page.clock.fastForward('06:00');
     // Hidden: the panel for a missing app must not have appeared behind the app.
     assert.equal(await row.el.panel.count(), 0);
-    const checked = row.page.waitForResponse(`${pg.origin}/api/pay/status`);
+    const checked = row.page.waitForResponse(`${suite.pg.origin}/api/pay/status`);
     await row.page.evaluate(() => (window as unknown as { e2eSetHidden(value: boolean): void }).e2eSetHidden(false));
     await checked;
     await assertToldWithWayForward(row, 'We have not received a final answer about your payment yet', row.el.checkAgain);
     assert.ok(await row.el.cancel.isVisible());
-    const [booking] = bookingsFor(pg.sandbox, row.since);
-    await payInWalletApp(row.s.context, pg.sandbox, booking!.booking_id);
+    const [booking] = bookingsFor(suite.pg.sandbox, row.since);
+    await payInWalletApp(row.s.context, suite.pg.sandbox, booking!.booking_id);
     await row.el.checkAgain.tap();
     await row.page.waitForURL(/\/success\.html\?/);
     assert.equal((await resultPage(row.page)).status, 'SUCCESS');
@@ -424,14 +419,14 @@ describe('coming back', () => {
 
   test('a reload in the middle of the flow: the kept booking is checked, its choices stay, paying again books nothing new', async () => {
     const row = await openRow('pixel7', 'A-1001', async (s) => {
-      await withoutWalletApp(s.page, pg.sandbox);
+      await withoutWalletApp(s.page, suite.pg.sandbox);
     });
     await row.el.pay.tap();
     await row.el.panel.waitFor();
-    const [booking] = bookingsFor(pg.sandbox, row.since);
+    const [booking] = bookingsFor(suite.pg.sandbox, row.since);
     await row.page.reload();
     await waitForText(row.el.status, 'Waiting for the payment to be confirmed');
-    assert.equal(await row.el.openApp.getAttribute('href'), `${pg.sandbox.linksUrl}/pay/${booking!.booking_id}`);
+    assert.equal(await row.el.openApp.getAttribute('href'), `${suite.pg.sandbox.linksUrl}/pay/${booking!.booking_id}`);
     await row.el.pay.tap();
     await waitForText(row.el.status, 'Waiting for the payment to be confirmed');
     assert.equal(row.bookKeys.length, 1);
@@ -439,7 +434,7 @@ describe('coming back', () => {
     await row.page.waitForURL(/\/failure\.html\?/);
     const shown = await resultPage(row.page);
     assert.deepEqual([shown.booking, shown.status], [booking!.booking_id, 'CANCELED']);
-    assert.equal(pg.sandbox.getBooking(booking!.booking_id)?.status, 'CANCELED');
+    assert.equal(suite.pg.sandbox.getBooking(booking!.booking_id)?.status, 'CANCELED');
     await finish(row, 1);
   });
 
@@ -452,12 +447,12 @@ describe('coming back', () => {
     });
     await row.el.pay.click();
     await assertToldWithWayForward(row, 'We could not reach the payment service');
-    assert.equal(bookingsFor(pg.sandbox, row.since).length, 1);
+    assert.equal(bookingsFor(suite.pg.sandbox, row.since).length, 1);
     await row.page.unrouteAll();
     await row.page.reload();
     await row.el.pay.click();
     const bookingId = await atProviderPage(row, 'desktop');
-    assert.equal(bookingId, bookingsFor(pg.sandbox, row.since)[0]?.booking_id, 'the press after the reload got the first booking');
+    assert.equal(bookingId, bookingsFor(suite.pg.sandbox, row.since)[0]?.booking_id, 'the press after the reload got the first booking');
     assert.equal(row.bookKeys.length, 2);
     assert.equal(new Set(row.bookKeys).size, 1, 'both requests carried the same Idempotency-Key');
     await finish(row, 1);
@@ -466,18 +461,18 @@ describe('coming back', () => {
   for (const choice of ['Cancel payment', 'Pay on the web instead'] as const) {
     test(`"${choice}" after the app already paid: the shopper ends on the success page, charged once`, async () => {
       const row = await openRow('pixel7', 'A-1001', async (s) => {
-        await withoutWalletApp(s.page, pg.sandbox);
+        await withoutWalletApp(s.page, suite.pg.sandbox);
       });
       await row.el.pay.tap();
       await row.el.panel.waitFor();
-      const [booking] = bookingsFor(pg.sandbox, row.since);
+      const [booking] = bookingsFor(suite.pg.sandbox, row.since);
       // The app did open and paid, but the shopper came back to the panel and chose another way.
-      await payInWalletApp(row.s.context, pg.sandbox, booking!.booking_id);
+      await payInWalletApp(row.s.context, suite.pg.sandbox, booking!.booking_id);
       await (choice === 'Cancel payment' ? row.el.cancel : row.el.payOnWeb).tap();
       await row.page.waitForURL(/\/success\.html\?/);
       const shown = await resultPage(row.page);
       assert.deepEqual([shown.booking, shown.status], [booking!.booking_id, 'SUCCESS']);
-      assert.equal(pg.sandbox.getBooking(booking!.booking_id)?.status, 'SUCCESS');
+      assert.equal(suite.pg.sandbox.getBooking(booking!.booking_id)?.status, 'SUCCESS');
       await finish(row, 1);
     });
   }
@@ -490,9 +485,9 @@ describe('coming back', () => {
     await row.page.waitForURL(/\/success\.html\?/);
     const shown = await resultPage(row.page);
     assert.deepEqual([shown.status, shown.verified], ['SUCCESS', 'status check with the service']);
-    await pg.sandbox.whenCallbacksSettled();
-    assert.deepEqual(pg.sandbox.callbackAttempts().filter((attempt) => attempt.booking_id === bookingId), []);
-    assert.equal(pg.records.get(bookingId)?.verified_by, 'status-check');
+    await suite.pg.sandbox.whenCallbacksSettled();
+    assert.deepEqual(suite.pg.sandbox.callbackAttempts().filter((attempt) => attempt.booking_id === bookingId), []);
+    assert.equal(suite.pg.records.get(bookingId)?.verified_by, 'status-check');
     await finish(row, 1);
   });
 });

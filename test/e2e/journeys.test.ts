@@ -3,9 +3,8 @@
  * Android WebView. Each checks what the shopper sees, where the browser goes, the final status in the
  * sandbox and the verified result at the merchant.
  */
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright';
 import {
   bookingIdOnProviderPage,
   bookingsFor,
@@ -13,42 +12,32 @@ import {
   confirmOnProviderPage,
   element,
   elementEvents,
-  launchBrowser,
   openCheckout,
   openShopper,
   payInWalletApp,
   resultPage,
-  startPlayground,
   waitForText,
   withoutWalletApp,
-  type Playground,
   type Shopper,
+  useSuite,
 } from './support.js';
 
-let pg: Playground;
-let browser: Browser;
 const shoppers: Shopper[] = [];
 
-before(async () => {
-  [pg, browser] = await Promise.all([startPlayground(), launchBrowser({ bfcache: true })]);
-});
-after(async () => {
-  await browser?.close();
-  await pg?.close();
-});
+const suite = useSuite({ bfcache: true });
 
 async function shopper(...args: Parameters<typeof openShopper> extends [unknown, ...infer Rest] ? Rest : never): Promise<Shopper> {
-  const s = await openShopper(browser, ...args);
+  const s = await openShopper(suite.browser, ...args);
   shoppers.push(s);
   return s;
 }
 
 /** The merchant verified this final status (by callback or status check) and the callback was answered 2xx. */
 async function assertMerchantVerified(bookingId: string, status: string, expectCallback = true): Promise<void> {
-  await pg.sandbox.whenCallbacksSettled();
-  const record = pg.records.get(bookingId);
+  await suite.pg.sandbox.whenCallbacksSettled();
+  const record = suite.pg.records.get(bookingId);
   assert.equal(record?.status, status, `merchant record of ${bookingId}`);
-  const attempts = pg.sandbox.callbackAttempts().filter((attempt) => attempt.booking_id === bookingId);
+  const attempts = suite.pg.sandbox.callbackAttempts().filter((attempt) => attempt.booking_id === bookingId);
   if (expectCallback) {
     assert.ok(attempts.some((attempt) => attempt.delivered), `a delivered callback for ${bookingId}: ${JSON.stringify(attempts)}`);
   }
@@ -62,10 +51,10 @@ describe('desktop: the provider web payment page', () => {
   ] as const) {
     test(name, async () => {
       const s = await shopper('desktop');
-      const since = pg.sandbox.listBookings().length;
-      await openCheckout(s, pg.origin);
+      const since = suite.pg.sandbox.listBookings().length;
+      await openCheckout(s, suite.pg.origin);
       await element(s.page).pay.click();
-      await s.page.waitForURL(`${pg.sandbox.webPaymentUrl}`);
+      await s.page.waitForURL(`${suite.pg.sandbox.webPaymentUrl}`);
       const bookingId = await bookingIdOnProviderPage(s.page);
       if (cancel) {
         await s.page.getByRole('button', { name: 'Cancel', exact: true }).click();
@@ -77,9 +66,9 @@ describe('desktop: the provider web payment page', () => {
       assert.deepEqual([shown.page, shown.booking, shown.status], [expectedPage, bookingId, status]);
       assert.equal(new URL(s.page.url()).searchParams.get('booking_id'), bookingId);
       // Back at the checkout first (the redirect URL), where the element verified and routed.
-      assert.ok(s.visited.some((url) => url.startsWith(`${pg.origin}/?booking_id=${bookingId}`)), s.visited.join('\n'));
-      assert.equal(pg.sandbox.getBooking(bookingId)?.status, status);
-      assert.equal(bookingsFor(pg.sandbox, since).length, 1);
+      assert.ok(s.visited.some((url) => url.startsWith(`${suite.pg.origin}/?booking_id=${bookingId}`)), s.visited.join('\n'));
+      assert.equal(suite.pg.sandbox.getBooking(bookingId)?.status, status);
+      assert.equal(bookingsFor(suite.pg.sandbox, since).length, 1);
       await assertMerchantVerified(bookingId, status);
       assert.deepEqual(cleanConsole(s), []);
       await s.context.close();
@@ -91,20 +80,20 @@ describe('phones: the deeplink opens the wallet page that stands in for the app'
   for (const profile of ['pixel7', 'iphone14'] as const) {
     test(`${profile}: deeplink → wallet page → pay → the merchant's success page`, async () => {
       const s = await shopper(profile);
-      const since = pg.sandbox.listBookings().length;
-      await openCheckout(s, pg.origin);
+      const since = suite.pg.sandbox.listBookings().length;
+      await openCheckout(s, suite.pg.origin);
       await element(s.page).pay.tap();
-      await s.page.waitForURL(new RegExp(`^${pg.sandbox.linksUrl}/pay/BK-`));
+      await s.page.waitForURL(new RegExp(`^${suite.pg.sandbox.linksUrl}/pay/BK-`));
       const bookingId = await bookingIdOnProviderPage(s.page);
-      assert.equal(s.page.url(), `${pg.sandbox.linksUrl}/pay/${bookingId}`);
+      assert.equal(s.page.url(), `${suite.pg.sandbox.linksUrl}/pay/${bookingId}`);
       await confirmOnProviderPage(s.page, '4321', 'bank');
       await s.page.waitForURL(/\/success\.html\?/);
       const shown = await resultPage(s.page);
       assert.deepEqual([shown.page, shown.booking, shown.status], ['success', bookingId, 'SUCCESS']);
-      assert.equal(pg.sandbox.getBooking(bookingId)?.status, 'SUCCESS');
-      assert.equal(bookingsFor(pg.sandbox, since).length, 1);
+      assert.equal(suite.pg.sandbox.getBooking(bookingId)?.status, 'SUCCESS');
+      assert.equal(bookingsFor(suite.pg.sandbox, since).length, 1);
       const navigate = (await elementEvents(s.page)).find((event) => event.type === 'navigate' && event.detail?.reason === 'app');
-      assert.equal(navigate?.detail?.url, `${pg.sandbox.linksUrl}/pay/${bookingId}`);
+      assert.equal(navigate?.detail?.url, `${suite.pg.sandbox.linksUrl}/pay/${bookingId}`);
       await assertMerchantVerified(bookingId, 'SUCCESS');
       assert.deepEqual(cleanConsole(s), []);
       await s.context.close();
@@ -118,21 +107,21 @@ describe('phones: the deeplink opens the wallet page that stands in for the app'
         if ((event as PageTransitionEvent).persisted) sessionStorage.setItem('e2e:restored', String(Number(sessionStorage.getItem('e2e:restored') ?? 0) + 1));
       });
     });
-    const since = pg.sandbox.listBookings().length;
-    await openCheckout(s, pg.origin);
+    const since = suite.pg.sandbox.listBookings().length;
+    await openCheckout(s, suite.pg.origin);
     await element(s.page).pay.tap();
-    await s.page.waitForURL(new RegExp(`^${pg.sandbox.linksUrl}/pay/BK-`));
+    await s.page.waitForURL(new RegExp(`^${suite.pg.sandbox.linksUrl}/pay/BK-`));
     const bookingId = await bookingIdOnProviderPage(s.page);
     // The app takes the payment; the shopper then comes back with the system back button.
-    await payInWalletApp(s.context, pg.sandbox, bookingId);
+    await payInWalletApp(s.context, suite.pg.sandbox, bookingId);
     await s.page.goBack({ waitUntil: 'commit' });
     await s.page.waitForURL(/\/success\.html\?/);
     const shown = await resultPage(s.page);
     assert.deepEqual([shown.page, shown.booking, shown.status], ['success', bookingId, 'SUCCESS']);
-    const checkoutVisits = s.visited.filter((url) => url === `${pg.origin}/`);
+    const checkoutVisits = s.visited.filter((url) => url === `${suite.pg.origin}/`);
     assert.equal(checkoutVisits.length, 2, `checkout, then back to it: ${s.visited.join('\n')}`);
     assert.equal(await s.page.evaluate(() => sessionStorage.getItem('e2e:restored')), '1', 'the checkout came back from the bfcache');
-    assert.equal(bookingsFor(pg.sandbox, since).length, 1);
+    assert.equal(bookingsFor(suite.pg.sandbox, since).length, 1);
     await assertMerchantVerified(bookingId, 'SUCCESS');
     assert.deepEqual(cleanConsole(s), []);
     await s.context.close();
@@ -146,33 +135,33 @@ describe('app not installed: the deeplink does not leave the page', () => {
   ] as const) {
     test(`${profile}: the fallback panel, its store link, a real link to the deeplink, and "pay on the web" pays`, async () => {
       const s = await shopper(profile);
-      await withoutWalletApp(s.page, pg.sandbox);
-      const since = pg.sandbox.listBookings().length;
-      await openCheckout(s, pg.origin);
+      await withoutWalletApp(s.page, suite.pg.sandbox);
+      const since = suite.pg.sandbox.listBookings().length;
+      await openCheckout(s, suite.pg.origin);
       const el = element(s.page);
       await el.pay.tap();
       await el.panel.waitFor();
       await waitForText(el.status, 'Did the wallet app not open?');
-      assert.equal(s.page.url(), `${pg.origin}/`);
-      const [first] = bookingsFor(pg.sandbox, since);
+      assert.equal(s.page.url(), `${suite.pg.origin}/`);
+      const [first] = bookingsFor(suite.pg.sandbox, since);
       assert.ok(first);
-      const deeplink = `${pg.sandbox.linksUrl}/pay/${first.booking_id}`;
+      const deeplink = `${suite.pg.sandbox.linksUrl}/pay/${first.booking_id}`;
       assert.equal(await el.getApp.getAttribute('href'), store);
       assert.equal(await el.openApp.evaluate((a) => `${a.tagName} ${a.getAttribute('href')}`), `A ${deeplink}`);
       // Every choice is reachable: the panel never dead-ends.
       for (const choice of [el.openApp, el.getApp, el.payOnWeb, el.cancel]) assert.ok(await choice.isVisible());
 
       await el.payOnWeb.tap();
-      await s.page.waitForURL(pg.sandbox.webPaymentUrl);
+      await s.page.waitForURL(suite.pg.sandbox.webPaymentUrl);
       const webBooking = await bookingIdOnProviderPage(s.page);
       assert.notEqual(webBooking, first.booking_id);
       // The app booking was cancelled before the web attempt, so it can never be paid as well.
-      assert.equal(pg.sandbox.getBooking(first.booking_id)?.status, 'CANCELED');
+      assert.equal(suite.pg.sandbox.getBooking(first.booking_id)?.status, 'CANCELED');
       await confirmOnProviderPage(s.page, '1234');
       await s.page.waitForURL(/\/success\.html\?/);
       const shown = await resultPage(s.page);
       assert.deepEqual([shown.page, shown.booking, shown.status], ['success', webBooking, 'SUCCESS']);
-      assert.equal(bookingsFor(pg.sandbox, since).length, 2);
+      assert.equal(bookingsFor(suite.pg.sandbox, since).length, 2);
       await assertMerchantVerified(webBooking, 'SUCCESS');
       assert.deepEqual(cleanConsole(s), []);
       await s.context.close();
@@ -181,8 +170,8 @@ describe('app not installed: the deeplink does not leave the page', () => {
 
   test('iphone14: tapping the panel\'s link opens the wallet page (the second tap iOS needs)', async () => {
     const s = await shopper('iphone14');
-    const installApp = await withoutWalletApp(s.page, pg.sandbox);
-    await openCheckout(s, pg.origin);
+    const installApp = await withoutWalletApp(s.page, suite.pg.sandbox);
+    await openCheckout(s, suite.pg.origin);
     const el = element(s.page);
     await el.pay.tap();
     await el.openApp.waitFor();
@@ -195,7 +184,7 @@ describe('app not installed: the deeplink does not leave the page', () => {
     await confirmOnProviderPage(s.page, '1234');
     await s.page.waitForURL(/\/success\.html\?/);
     assert.equal((await resultPage(s.page)).status, 'SUCCESS');
-    assert.equal(pg.sandbox.getBooking(bookingId)?.status, 'SUCCESS');
+    assert.equal(suite.pg.sandbox.getBooking(bookingId)?.status, 'SUCCESS');
     assert.deepEqual(cleanConsole(s), []);
     await s.context.close();
   });
@@ -205,10 +194,10 @@ test('WebView: no booking, no navigation, the hand-off event carries what the ho
   const s = await shopper('webview');
   const proxyCalls: string[] = [];
   s.page.on('request', (request) => {
-    if (request.url().startsWith(`${pg.origin}/api/pay/`)) proxyCalls.push(request.url());
+    if (request.url().startsWith(`${suite.pg.origin}/api/pay/`)) proxyCalls.push(request.url());
   });
-  const since = pg.sandbox.listBookings().length;
-  await openCheckout(s, pg.origin);
+  const since = suite.pg.sandbox.listBookings().length;
+  await openCheckout(s, suite.pg.origin);
   const el = element(s.page);
   await el.pay.tap();
   await waitForText(el.status, 'Continue the payment in the app.');
@@ -220,12 +209,12 @@ test('WebView: no booking, no navigation, the hand-off event carries what the ho
   const detail = events[0]!.detail as { order: unknown; endpoint: string; success_url: string; failure_url: string };
   // What the app around the page needs to take over: the order, the merchant's proxy and where to return.
   assert.deepEqual(detail.order, { id: 'A-1001' });
-  assert.equal(detail.endpoint, `${pg.origin}/api/pay`);
-  assert.equal(new URL(detail.success_url, s.page.url()).href, `${pg.origin}/success.html`);
-  assert.equal(new URL(detail.failure_url, s.page.url()).href, `${pg.origin}/failure.html`);
-  assert.deepEqual(s.visited, [`${pg.origin}/`]);
+  assert.equal(detail.endpoint, `${suite.pg.origin}/api/pay`);
+  assert.equal(new URL(detail.success_url, s.page.url()).href, `${suite.pg.origin}/success.html`);
+  assert.equal(new URL(detail.failure_url, s.page.url()).href, `${suite.pg.origin}/failure.html`);
+  assert.deepEqual(s.visited, [`${suite.pg.origin}/`]);
   assert.deepEqual(proxyCalls, []);
-  assert.equal(bookingsFor(pg.sandbox, since).length, 0);
+  assert.equal(bookingsFor(suite.pg.sandbox, since).length, 0);
   assert.deepEqual(cleanConsole(s), []);
   await s.context.close();
 });
@@ -237,22 +226,22 @@ describe('pending: the sandbox keeps the payment PENDING', () => {
       await s.page.clock.install();
       const statusCalls: string[] = [];
       s.page.on('request', (request) => {
-        if (request.url() === `${pg.origin}/api/pay/status`) statusCalls.push(request.url());
+        if (request.url() === `${suite.pg.origin}/api/pay/status`) statusCalls.push(request.url());
       });
-      const since = pg.sandbox.listBookings().length;
-      await openCheckout(s, pg.origin, 'A-1002');
+      const since = suite.pg.sandbox.listBookings().length;
+      await openCheckout(s, suite.pg.origin, 'A-1002');
       const el = element(s.page);
       await el.pay.click();
-      await s.page.waitForURL(pg.sandbox.webPaymentUrl);
+      await s.page.waitForURL(suite.pg.sandbox.webPaymentUrl);
       const bookingId = await bookingIdOnProviderPage(s.page);
       await confirmOnProviderPage(s.page, '1234');
-      await s.page.waitForURL(`${pg.origin}/?booking_id=${bookingId}&status=PENDING`);
+      await s.page.waitForURL(`${suite.pg.origin}/?booking_id=${bookingId}&status=PENDING`);
       await waitForText(el.status, 'Waiting for the payment to be confirmed');
-      assert.equal(pg.sandbox.getBooking(bookingId)?.status, 'PENDING');
+      assert.equal(suite.pg.sandbox.getBooking(bookingId)?.status, 'PENDING');
 
       // The backoff keeps asking: run the first delays and see more status checks.
       const before = statusCalls.length;
-      const nextCheck = s.page.waitForRequest(`${pg.origin}/api/pay/status`);
+      const nextCheck = s.page.waitForRequest(`${suite.pg.origin}/api/pay/status`);
       await s.page.clock.runFor(6000);
       await nextCheck;
       await waitForText(el.status, 'Waiting for the payment to be confirmed');
@@ -267,22 +256,22 @@ describe('pending: the sandbox keeps the payment PENDING', () => {
 
       if (choice === 'check again') {
         const calls = statusCalls.length;
-        const answered = s.page.waitForResponse(`${pg.origin}/api/pay/status`);
+        const answered = s.page.waitForResponse(`${suite.pg.origin}/api/pay/status`);
         await el.checkAgain.click();
         await answered;
         await el.checkAgain.waitFor();
         assert.equal(statusCalls.length, calls + 1);
         await waitForText(el.status, 'We have not received a final answer');
-        assert.equal(pg.sandbox.getBooking(bookingId)?.status, 'PENDING');
+        assert.equal(suite.pg.sandbox.getBooking(bookingId)?.status, 'PENDING');
       } else {
         await el.cancel.click();
         await s.page.waitForURL(/\/failure\.html\?/);
         const shown = await resultPage(s.page);
         assert.deepEqual([shown.page, shown.booking, shown.status], ['failure', bookingId, 'CANCELED']);
-        assert.equal(pg.sandbox.getBooking(bookingId)?.status, 'CANCELED');
-        assert.equal(pg.records.get(bookingId)?.verified_by, 'cancel');
+        assert.equal(suite.pg.sandbox.getBooking(bookingId)?.status, 'CANCELED');
+        assert.equal(suite.pg.records.get(bookingId)?.verified_by, 'cancel');
       }
-      assert.equal(bookingsFor(pg.sandbox, since).length, 1);
+      assert.equal(bookingsFor(suite.pg.sandbox, since).length, 1);
       assert.deepEqual(cleanConsole(s), []);
       await s.context.close();
     });

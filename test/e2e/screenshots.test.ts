@@ -5,50 +5,40 @@
  * the README shows.
  * Each test also checks that the state it pictures is the one on screen.
  */
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Route } from 'playwright';
+import type { Route } from 'playwright';
 import {
   confirmOnProviderPage,
   element,
-  launchBrowser,
   openCheckout,
   openShopper,
-  startPlayground,
   waitForText,
   withoutWalletApp,
-  type Playground,
   type Shopper,
+  useSuite,
 } from './support.js';
 
 const IMAGES = fileURLToPath(new URL(`../../${process.env.SCREENSHOTS_DIR ?? 'test-results/screenshots'}/`, import.meta.url));
 
-let pg: Playground;
-let browser: Browser;
 
-before(async () => {
-  [pg, browser] = await Promise.all([startPlayground(), launchBrowser(), mkdir(IMAGES, { recursive: true })]);
-});
-after(async () => {
-  await browser?.close();
-  await pg?.close();
-});
+const suite = useSuite({ prepare: () => mkdir(IMAGES, { recursive: true }) });
 
 type State = 'idle' | 'working' | 'fallback' | 'pending' | 'error';
 
 /** Brings the checkout into one state; returns what releases anything held (a request). */
 const REACH: Record<State, (s: Shopper) => Promise<() => Promise<void>>> = {
   async idle(s) {
-    await openCheckout(s, pg.origin);
+    await openCheckout(s, suite.pg.origin);
     assert.equal(await element(s.page).status.textContent(), '');
     return async () => undefined;
   },
   async working(s) {
-    await openCheckout(s, pg.origin);
+    await openCheckout(s, suite.pg.origin);
     let held: Route | undefined;
-    await s.page.route(`${pg.origin}/api/pay/book`, (route) => {
+    await s.page.route(`${suite.pg.origin}/api/pay/book`, (route) => {
       held = route;
     });
     const el = element(s.page);
@@ -60,8 +50,8 @@ const REACH: Record<State, (s: Shopper) => Promise<() => Promise<void>>> = {
     };
   },
   async fallback(s) {
-    await withoutWalletApp(s.page, pg.sandbox);
-    await openCheckout(s, pg.origin);
+    await withoutWalletApp(s.page, suite.pg.sandbox);
+    await openCheckout(s, suite.pg.origin);
     // The desktop shot shows the panel through the playground's environment switch.
     await s.page.locator('input[name="environment"][value="mobile"]').check();
     const el = element(s.page);
@@ -71,18 +61,18 @@ const REACH: Record<State, (s: Shopper) => Promise<() => Promise<void>>> = {
     return async () => undefined;
   },
   async pending(s) {
-    await openCheckout(s, pg.origin, 'A-1002');
+    await openCheckout(s, suite.pg.origin, 'A-1002');
     const el = element(s.page);
     await el.pay.click();
     await confirmOnProviderPage(s.page, '1234');
-    await s.page.waitForURL(new RegExp(`^${pg.origin}/\\?booking_id=.*&status=PENDING$`));
+    await s.page.waitForURL(new RegExp(`^${suite.pg.origin}/\\?booking_id=.*&status=PENDING$`));
     await waitForText(el.status, 'Waiting for the payment to be confirmed');
     await el.cancel.waitFor();
     return async () => undefined;
   },
   async error(s) {
-    await openCheckout(s, pg.origin);
-    await s.page.route(`${pg.origin}/api/pay/book`, (route) => route.abort('connectionrefused'));
+    await openCheckout(s, suite.pg.origin);
+    await s.page.route(`${suite.pg.origin}/api/pay/book`, (route) => route.abort('connectionrefused'));
     const el = element(s.page);
     await el.pay.click();
     await waitForText(el.status, 'We could not reach the payment service');
@@ -126,7 +116,7 @@ for (const device of ['desktop', 'pixel7'] as const) {
     describe(`${device}, ${colorScheme}`, () => {
       for (const state of Object.keys(REACH) as State[]) {
         test(state, async () => {
-          const s = await openShopper(browser, device, { colorScheme });
+          const s = await openShopper(suite.browser, device, { colorScheme });
           const release = await REACH[state](s);
           await s.page.evaluate(() => document.fonts.ready.then(() => undefined));
           // The pointer left over from a click would keep the button in its hover look (sometimes).

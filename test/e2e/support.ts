@@ -3,6 +3,7 @@
  * merchant kit, all real, on loopback), one Chromium per file, the device profiles, a page that
  * records uncaught errors and console errors, and the shopper's steps on the sandbox's pages.
  */
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createServer, type ViteDevServer } from 'vite';
 import { devices, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page, type Route } from 'playwright';
@@ -39,6 +40,32 @@ export async function startPlayground(sandbox: SandboxOptions = {}): Promise<Pla
   await server.warmupRequest('/checkout.ts');
   await server.warmupRequest('/result.ts');
   return { ...state, close: () => server.close() };
+}
+
+/** What a suite of end-to-end tests runs against: filled in before its first test. */
+export interface Suite {
+  pg: Playground;
+  browser: Browser;
+}
+
+/**
+ * Starts the playground and a browser before the file's tests (together: neither waits for the
+ * other), and closes both after them. Every end-to-end file sets up through this one helper.
+ */
+export function useSuite(options: { bfcache?: boolean; sandbox?: SandboxOptions; prepare?: () => Promise<unknown> } = {}): Suite {
+  const suite = {} as Suite;
+  before(async () => {
+    [suite.pg, suite.browser] = await Promise.all([
+      startPlayground(options.sandbox),
+      launchBrowser({ bfcache: options.bfcache ?? false }),
+      options.prepare?.(),
+    ]);
+  });
+  after(async () => {
+    await suite.browser?.close();
+    await suite.pg?.close();
+  });
+  return suite;
 }
 
 /** Launches the project's Chromium (scripts/chromium.mjs). */
@@ -221,4 +248,13 @@ export function bookingsFor(sandbox: Sandbox, since: number): SandboxBooking[] {
 /** Asserts nothing went wrong in the page beyond the expected failed requests. */
 export function cleanConsole(shopper: Shopper): string[] {
   return [...shopper.pageErrors.map((error) => `pageerror: ${error.message}`), ...shopper.consoleErrors];
+}
+
+/** Polls `predicate` (every 20 ms) until it holds; fails with `message` after `timeout` ms. */
+export async function until(predicate: () => boolean | Promise<boolean>, message: string, timeout = 10_000): Promise<void> {
+  const end = Date.now() + timeout;
+  while (!(await predicate())) {
+    if (Date.now() > end) throw new Error(`${message} (after ${timeout} ms)`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

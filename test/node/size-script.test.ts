@@ -11,8 +11,9 @@ test('the logic-alone measure is the own-code bundle less its strings, and still
   const [own, logic] = await Promise.all([elementOwnCode(), ownLogicAlone()]);
   assert.ok(logic.raw < own.raw * 0.8, `logic ${logic.raw} raw vs own code ${own.raw}`);
   assert.ok(logic.gzip < own.gzip, `logic ${logic.gzip} gzip vs own code ${own.gzip}`);
-  // Emptied strings leave every function of the flow in place: far more than a stub module.
-  assert.ok(logic.raw > 5000, `logic ${logic.raw} raw`);
+  // Emptied strings leave every function of the first module in place (properties, render, the
+  // loading of the payment code): far more than a stub module.
+  assert.ok(logic.raw > 2500, `logic ${logic.raw} raw`);
 });
 
 test('importsOf finds the relative static and dynamic imports of a built module, not bare ones', async () => {

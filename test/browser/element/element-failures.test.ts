@@ -54,9 +54,16 @@ describe('<wallet-pay-button> booking failures', () => {
       const navigate = oneEvent(el, 'wallet-pay-navigate');
       part(el, 'retry')!.click();
       await navigate;
-      const { book } = await s.received();
+      const { book, cancel } = await s.received();
       expect(book.length).to.be.at.least(2);
-      expect(book.every((r) => r.idempotencyKey === book[0]!.idempotencyKey)).to.equal(true);
+      if (c.kind === 'url-refused') {
+        // The refused booking was cancelled, so trying again is a new attempt with a new key.
+        expect(cancel.map((r) => r.body)).to.deep.equal([{ booking_id: 'B1', correlation_id: 'c-B1' }]);
+        expect(book.at(-1)!.idempotencyKey).to.not.equal(book[0]!.idempotencyKey);
+      } else {
+        expect(cancel).to.have.length(0);
+        expect(book.every((r) => r.idempotencyKey === book[0]!.idempotencyKey)).to.equal(true);
+      }
       expect(book.map((r) => r.body)).to.deep.equal(book.map(() => ({ channel: 'app', order: { id: 'A-1001' } })));
       expect(nav.calls).to.deep.equal([{ kind: 'openApp', url: 'https://links.wallet.test/pay/B1' }]);
     });
@@ -70,6 +77,8 @@ describe('<wallet-pay-button> booking failures', () => {
     payButton(el).click();
     expect((await error).detail).to.include({ kind: 'url-refused', reason: 'scheme' });
     expect(nav.calls).to.deep.equal([]);
+    await waitUntil(async () => (await s.received()).cancel.length === 1, 'the refused booking was not cancelled');
+    expect((await s.received()).cancel[0]!.body).to.deep.equal({ booking_id: 'W1', correlation_id: 'c-W1' });
   });
 
   it('offline: says so without sending anything, and the retry books with one key', async () => {

@@ -41,6 +41,31 @@ describe('<wallet-pay-button> fresh load with a kept booking', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('back at the checkout of an order this tab paid: shown as paid, the button disabled, a link to the success page', async () => {
+    const s = await scenario({ status: [answer.status('B1', 'SUCCESS')], book: [answer.bookApp('B2')] });
+    keep(s);
+    const first = await mount(s);
+    await reach(first.el, 'done');
+    first.el.remove();
+    // The shopper comes back to the checkout of the same order (the back button, a bookmark).
+    const { el } = await mount(s);
+    await reach(el, 'paid');
+    expect(statusText(el)).to.equal('This order is already paid.');
+    expect(payButton(el).disabled).to.equal(true);
+    expect(part<HTMLAnchorElement>(el, 'see-order')!.href).to.equal(done('SUCCESS'));
+    await expect(el).to.be.accessible();
+    payButton(el).click();
+    expect((await s.received()).book).to.have.length(0);
+    // Another order on the same page pays as usual.
+    el.orderId = 'A-2002';
+    await el.updateComplete;
+    await el.updateComplete;
+    expect(payButton(el).disabled).to.equal(false);
+    const navigate = oneEvent(el, 'wallet-pay-navigate');
+    payButton(el).click();
+    expect((await navigate).detail.url).to.equal('https://links.wallet.test/pay/B2');
+  });
+
   for (const final of ['FAILED', 'CANCELED', 'REVERTED']) {
     it(`routes ${final} to the failure page`, async () => {
       const s = await scenario({ status: [answer.status('B1', final)] });
@@ -74,16 +99,17 @@ describe('<wallet-pay-button> fresh load with a kept booking', () => {
     expect((await s.received()).book).to.have.length(0);
   });
 
-  it('refuses a success page on another origin, and follows it once the origin is allowed', async () => {
-    const s = await scenario({ status: [answer.status('B1', 'SUCCESS')] });
-    keep(s);
-    const error = oneEvent(document, 'wallet-pay-error');
+  it('refuses a success page on another origin before anything is booked, and follows it once the origin is allowed', async () => {
+    const s = await scenario({ book: [answer.bookApp('B1')], status: [answer.status('B1', 'SUCCESS')] });
     const m = await mount(s, { successUrl: 'https://elsewhere.test/thanks' });
-    const { el, nav } = m;
-    expect((await error).detail).to.include({ kind: 'return-url-refused', reason: 'origin-not-allowed' });
-    await el.updateComplete;
-    expect(nav.calls).to.deep.equal([]);
-    expect(statusText(el)).to.equal('We could not take you back to the shop: its address was refused for your safety.');
+    const { el } = m;
+    const error = oneEvent(el, 'wallet-pay-error');
+    payButton(el).click();
+    const { detail } = await error;
+    expect(detail.kind).to.equal('config');
+    expect(detail.message).to.contain('success-url="https://elsewhere.test/thanks" is on another origin');
+    expect((await s.received()).book).to.have.length(0);
+    el.remove();
 
     keep(s);
     const nav2 = recordingNavigator();
@@ -207,6 +233,30 @@ describe('<wallet-pay-button> coming back to the page', () => {
     part(el, 'check-again')!.click();
     await success;
     expect(nav.calls).to.deep.equal([{ kind: 'assign', url: done('SUCCESS') }]);
+  });
+
+  it('back from the payment page without paying: "continue to the payment page" (the same booking) beside "cancel payment"', async () => {
+    const web = { url: 'https://pay.wallet.test/form', method: 'POST', fields: { booking_id: 'W1', signature: 'c2ln' } };
+    const s = await scenario({ book: [answer.bookWeb('W1', web)], status: [answer.status('W1', 'BOOKED')] });
+    const m = await mount(s, { environment: 'desktop', timings: STAYS_PENDING });
+    const { el, nav } = m;
+    const left = oneEvent(el, 'wallet-pay-navigate');
+    payButton(el).click();
+    await left;
+    // The shopper comes back with the browser's back button, without paying.
+    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    await reach(el, 'pending');
+    expect(part(el, 'continue-web')!.textContent!.trim()).to.equal('Continue to the payment page');
+    expect(part(el, 'cancel')).to.not.equal(null);
+    await expect(el).to.be.accessible();
+    const again = oneEvent(el, 'wallet-pay-navigate');
+    part(el, 'continue-web')!.click();
+    expect((await again).detail).to.deep.include({ reason: 'web-payment', url: web.url, booking_id: 'W1' });
+    expect(nav.calls).to.deep.equal([
+      { kind: 'postForm', url: web.url, fields: web.fields },
+      { kind: 'postForm', url: web.url, fields: web.fields },
+    ]);
+    expect((await s.received()).book, 'the same booking, not a new one').to.have.length(1);
   });
 
   it('a web booking still pending offers to cancel', async () => {

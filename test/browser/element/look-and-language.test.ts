@@ -12,6 +12,17 @@ afterEach(async () => {
   await emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
 });
 
+/** Records the element's console warnings until `restore()`. */
+function watchWarnings(): string[] & { restore(): void } {
+  const original = console.warn;
+  const seen = Object.assign([] as string[], { restore: () => void (console.warn = original) });
+  console.warn = (...args: unknown[]) => {
+    if (String(args[0]).startsWith('<wallet-pay-button>')) seen.push(String(args[0]));
+    else original.apply(console, args);
+  };
+  return seen;
+}
+
 function label(el: WalletPayButton): string {
   return part(el, 'button')!.querySelector('slot')!.textContent!.trim();
 }
@@ -213,14 +224,18 @@ describe('<wallet-pay-button> label variants', () => {
     expect(Math.abs(middle - (button.top + button.bottom) / 2)).to.be.lessThan(2);
   });
 
-  it('a label it does not know shows the pay text and is a set-up error on click', async () => {
-    const el = await fixture<WalletPayButton>(html`<wallet-pay-button label="subscribe" environment="webview"></wallet-pay-button>`);
-    expect(label(el)).to.equal('Pay with wallet');
-    const error = oneEvent(el, 'wallet-pay-error');
-    payButton(el).click();
-    const { detail } = await error;
-    expect(detail.kind).to.equal('config');
-    expect(detail.message).to.contain('label="subscribe"');
+  it('a label it does not know shows the pay text, warns in the console, and never blocks the payment', async () => {
+    const warnings = watchWarnings();
+    try {
+      const el = await fixture<WalletPayButton>(html`<wallet-pay-button label="subscribe" environment="webview"></wallet-pay-button>`);
+      expect(label(el)).to.equal('Pay with wallet');
+      expect(warnings).to.deep.equal(['<wallet-pay-button>: label="subscribe" is not one of: pay, checkout, buy, donate; the default (pay) is used.']);
+      const webview = oneEvent(el, 'wallet-pay-webview');
+      payButton(el).click();
+      await webview;
+    } finally {
+      warnings.restore();
+    }
   });
 });
 
@@ -326,13 +341,19 @@ describe('<wallet-pay-button> look', () => {
     expect(getComputedStyle(payButton(el)).transitionDuration).to.match(/^0s(, 0s)*$/);
   });
 
-  it('a variant it does not know is a set-up error on click', async () => {
-    const el = await fixture<WalletPayButton>(html`<wallet-pay-button variant="neon" environment="webview"></wallet-pay-button>`);
-    const error = oneEvent(el, 'wallet-pay-error');
-    payButton(el).click();
-    const { detail } = await error;
-    expect(detail.kind).to.equal('config');
-    expect(detail.message).to.contain('variant="neon"');
-    expect(statusText(el)).to.equal(STRINGS_EN['error.config']);
+  it('a variant it does not know keeps the default look, warns in the console, and never blocks the payment', async () => {
+    const warnings = watchWarnings();
+    try {
+      const el = await fixture<WalletPayButton>(html`<wallet-pay-button variant="drak" environment="webview"></wallet-pay-button>`);
+      expect(getComputedStyle(payButton(el)).backgroundColor).to.equal('rgb(74, 31, 122)');
+      expect(warnings).to.deep.equal(['<wallet-pay-button>: variant="drak" is not one of: dark, light, outline, auto; the default (dark) is used.']);
+      const webview = oneEvent(el, 'wallet-pay-webview');
+      payButton(el).click();
+      await webview;
+      await el.updateComplete;
+      expect(statusText(el)).to.equal(STRINGS_EN['status.webview']);
+    } finally {
+      warnings.restore();
+    }
   });
 });

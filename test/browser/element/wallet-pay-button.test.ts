@@ -326,7 +326,7 @@ describe('<wallet-pay-button> set-up errors', () => {
     const error = oneEvent(el, 'wallet-pay-error');
     payButton(el).click();
     expect((await error).detail.message).to.equal(
-      'Refused to follow "https://links.elsewhere.test/pay/B1": host-not-allowed (allowed-hosts: links.wallet.test pay.wallet.test).',
+      'Refused to follow "https://links.elsewhere.test/pay/B1": host-not-allowed (allowed-hosts: links.wallet.test pay.wallet.test). Booking B1 is being cancelled.',
     );
   });
 
