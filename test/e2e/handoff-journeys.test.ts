@@ -85,8 +85,11 @@ describe('the phone hand-off', () => {
     });
   }
 
-  test('"Cancel payment" on the desktop cancels the booking at the sandbox', async () => {
+  test('the playground links the code as a simulated phone; "Cancel payment" cancels the booking at the sandbox', async () => {
     const { desktop, link } = await showCode(suite);
+    const phoneLink = desktop.page.getByRole('link', { name: "Open the code's link as a simulated phone" });
+    await phoneLink.waitFor();
+    assert.equal(await phoneLink.getAttribute('href'), link);
     await handoff(desktop.page).cancel.click();
     await desktop.page.waitForURL(/\/failure\.html\?/);
     const booking = bookingOf(suite.pg, link);
