@@ -19,6 +19,11 @@ import { ensureExecutables } from '../../scripts/browsers.mjs';
 
 /** web-test-runner's puppeteer launcher, pointed at Firefox, with the executable resolved at launch. */
 class FirefoxLauncher extends ChromeLauncher {
+  // One file at a time: the element moves focus (the hand-off panel takes it, and gives it back to the
+  // pay button), and with two windows open a file's focus and key presses raced the other window's,
+  // which made a file hang or a focus-ring check fail.
+  concurrency = 1;
+
   constructor() {
     super(
       { browser: 'firefox', headless: true },

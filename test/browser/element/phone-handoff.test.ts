@@ -5,7 +5,6 @@
  * and Nepali. Against the scripted proxy, time on the element's fake clock.
  */
 import { expect, waitUntil } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
 import type { WalletPayButton } from '../../../src/element/wallet-pay-button.js';
 import type { KeptBooking } from '../../../src/core/session-store.js';
 import { bookingKey } from '../../../src/core/settings.js';
@@ -47,13 +46,6 @@ describe('<wallet-pay-button> the phone hand-off', () => {
   it(`follows the environment rule when auto (${PHONE ? 'a phone: no offer' : 'a desktop: the offer'})`, async () => {
     const { el } = await mount(await scenario({}), { environment: 'auto' });
     expect(!!part(el, 'pay-on-phone')).to.equal(!PHONE);
-  });
-
-  it('is reached by keyboard after the pay button', async () => {
-    const { el } = await mount(await scenario({}), { environment: 'desktop' });
-    payButton(el).focus();
-    await sendKeys({ press: 'Tab' });
-    expect(focused(el)).to.equal(part(el, 'pay-on-phone'));
   });
 
   it('books an app payment as a hand-off on a key of its own, shows the code and takes focus into it', async () => {
