@@ -45,6 +45,7 @@ function npmBuild(): UserConfig {
           'wallet-pay-button': 'src/element/wallet-pay-button.ts',
           'server/index': 'src/server/index.ts',
           'server/node': 'src/server/node.ts',
+          'server/postgres': 'src/server/postgres.ts',
           'sandbox/index': 'src/sandbox/index.ts',
           'sandbox/cli': 'src/sandbox/cli.ts',
         },

@@ -21,15 +21,8 @@ const CHROMIUM_ONLY = {
   'test/browser/element/look-and-language.test.ts':
     'emulates prefers-color-scheme and prefers-reduced-motion (emulateMedia, also in its afterEach); ' +
     "Firefox's WebDriver BiDi and WebKit's WebDriver have no media-feature override",
-  'test/browser/element/phone-handoff-keyboard.test.ts':
-    'opens the hand-off with Enter (sendKeys), which Firefox\'s BiDi input and WebKit\'s WebDriver actions did not ' +
-    'turn into a click on a focused button (see panel-keyboard)',
-  'test/browser/handoff/panel-keyboard.test.ts':
-    'activates buttons with Enter and Space (sendKeys): sent through Firefox\'s BiDi input or WebKit\'s WebDriver ' +
-    'actions they did not activate a focused button (Tab moved focus alike in every engine)',
-  'test/browser/handoff/qr.test.ts':
-    'emulates prefers-color-scheme (emulateMedia) to show the code stays dark on light in both schemes; ' +
-    "Firefox's WebDriver BiDi and WebKit's WebDriver have no media-feature override",
+  'test/browser/handoff/qr-colour-scheme.test.ts':
+    'emulates prefers-color-scheme (emulateMedia); the same checks under the default scheme run everywhere (qr.test.ts)',
 };
 for (const file of Object.keys(CHROMIUM_ONLY)) {
   // A stale entry (a file renamed or removed) fails here instead of lingering.

@@ -4,7 +4,7 @@
  * desktop path and the phone path (Pixel 7 emulation). The merchant proxy is the real handler in
  * front of the real sandbox, on the page's own origin.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { devices, type Browser, type BrowserContextOptions, type Page } from 'playwright';
 import { launchChromium } from '../scripts/chromium.mjs';
@@ -66,12 +66,14 @@ export interface BrowserResults {
 
 function pageServer(built: BuiltPage, merchantRef: { current?: Merchant }) {
   const html = readFileSync(join(ROOT, 'bench/pages/bench.html'));
-  const script = readFileSync(join(built.dir, 'bench.js'));
+  // bench.js and the chunks it imports (the element's payment code and Nepali texts).
+  const scripts = new Map(readdirSync(built.dir).filter((name) => name.endsWith('.js')).map((name) => [`/${name}`, readFileSync(join(built.dir, name))]));
   return listen((request, response) => {
     const rest = () => {
-      const path = (request.url ?? '/').split('?')[0];
+      const path = (request.url ?? '/').split('?')[0]!;
+      const script = scripts.get(path);
       if (path === '/') response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
-      else if (path === '/bench.js') response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script);
+      else if (script) response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script);
       else response.writeHead(404).end();
     };
     if (merchantRef.current) withPayRoutes(merchantRef.current, rest)(request, response);
@@ -173,6 +175,275 @@ export async function benchBrowser(built: BuiltPage, o: BrowserBenchOptions = BR
       throw new Error(`The merchant handler reported ${merchantRef.current.errors.length} error(s): ${String(merchantRef.current.errors[0])}`);
     }
     return { chromiumVersion: browser.version(), render, taps: [desktopTap, phoneTap] };
+  } finally {
+    await browser?.close();
+    await merchantRef.current?.close();
+    await server.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The checkout page, cold, on a slow phone: the CDN files as a merchant's page loads them.
+
+/** The slow-phone profile of issue 14: Pixel 7 emulation, 4x CPU throttling, 150 ms latency, 1.6 Mbit/s. */
+export const SLOW_PHONE = { cpuThrottlingRate: 4, latencyMs: 150, downloadBitsPerSecond: 1_600_000, uploadBitsPerSecond: 750_000 } as const;
+
+/** How many cold page loads the checkout measures take (each load is a fresh context: a cold cache). */
+export interface CheckoutBenchOptions {
+  rounds: number;
+}
+
+export const CHECKOUT_DEFAULTS: CheckoutBenchOptions = { rounds: 7 };
+
+/** Bytes of one page load, from Resource Timing (encoded body bytes: gzip as served). */
+export interface PageBytes {
+  beforeRenderBytes: number;
+  wholePaymentBytes: number;
+  /** Of the whole payment: the scripts (entry and chunks). */
+  scriptBytes: number;
+  /** Script paths loaded, in the order they finished. */
+  scripts: string[];
+}
+
+/** The checkout figures. */
+export interface CheckoutResults {
+  profile: typeof SLOW_PHONE;
+  /** Whether the CDN build has a payment chunk (else the payment code is in the entry and both tap figures measure the same page). */
+  paymentChunk: boolean;
+  renderMs: { element: Summary; minimal: Summary; elementNe: Summary };
+  renderRatio: Summary;
+  /** Click to `wallet-pay-navigate` minus the /book round trip. */
+  tapPrefetchedMs: Summary;
+  tapColdMs: Summary;
+  tapNePrefetchedMs: Summary;
+  bookRoundTripMs: Summary;
+  bytes: { en: PageBytes; ne: PageBytes };
+}
+
+interface LoadSample {
+  renderMs: number;
+  tapMs?: number;
+  bookMs?: number;
+  bytes?: PageBytes;
+}
+
+/** What the init script records on the page (window.__checkout). */
+interface CheckoutProbe {
+  renderedAt: number;
+  clickAt: number;
+  navigateAt: number;
+  reason: string;
+}
+
+const CDN_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.json': 'application/json' };
+
+function checkoutHtml(kind: 'element' | 'minimal', lang: string, orderId: string): string {
+  const body =
+    kind === 'element'
+      ? `<wallet-pay-button endpoint="/api/pay" order-id="${orderId}" allowed-hosts="127.0.0.1"></wallet-pay-button>`
+      : '<bench-minimal-button></bench-minimal-button>';
+  const src = kind === 'element' ? '/cdn/wallet-pay-button.min.js' : '/minimal/wallet-pay-button.min.js';
+  return `<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Checkout</title>
+<script type="module" src="${src}"></script>
+</head>
+<body>
+<h1>Checkout</h1>
+<p>Order ${orderId}: 1 item, NPR 1,000.</p>
+${body}
+</body>
+</html>`;
+}
+
+/** Serves the checkout pages, dist/cdn under /cdn/ and the minimal button under /minimal/, gzipped like a CDN. */
+async function checkoutServer(minimalDir: string, merchantRef: { current?: Merchant }) {
+  const { gzipSync } = await import('node:zlib');
+  const cache = new Map<string, Buffer>();
+  const file = (dir: string, name: string) => {
+    const key = join(dir, name);
+    if (!cache.has(key)) cache.set(key, gzipSync(readFileSync(key), { level: 9 }));
+    return cache.get(key)!;
+  };
+  return listen((request, response) => {
+    const rest = () => {
+      const url = new URL(request.url ?? '/', 'http://bench');
+      const page = /^\/(element|minimal)-(en|ne)\.html$/.exec(url.pathname);
+      const asset = /^\/(cdn|minimal)\/([\w.-]+\.(js|json))$/.exec(url.pathname);
+      if (page) {
+        const body = checkoutHtml(page[1] as 'element' | 'minimal', page[2]!, url.searchParams.get('order') ?? 'C-0');
+        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip' }).end(gzipSync(body, { level: 9 }));
+      } else if (asset) {
+        try {
+          const body = file(asset[1] === 'cdn' ? join(ROOT, 'dist/cdn') : minimalDir, asset[2]!);
+          response.writeHead(200, { 'content-type': CDN_TYPES[`.${asset[3]}`]!, 'content-encoding': 'gzip' }).end(body);
+        } catch {
+          response.writeHead(404).end();
+        }
+      } else response.writeHead(url.pathname === '/favicon.ico' ? 204 : 404).end();
+    };
+    if (merchantRef.current) withPayRoutes(merchantRef.current, rest)(request, response);
+    else rest();
+  });
+}
+
+/** Records, on the page, when the button has rendered (and the frame after it ran), the click and the navigation. */
+function installProbe(tag: string): void {
+  const probe: CheckoutProbe = { renderedAt: Number.NaN, clickAt: Number.NaN, navigateAt: Number.NaN, reason: '' };
+  (window as unknown as { __checkout: CheckoutProbe }).__checkout = probe;
+  void customElements.whenDefined(tag).then(async () => {
+    const element = document.querySelector(tag) as (Element & { updateComplete?: Promise<unknown> }) | null;
+    await element?.updateComplete;
+    // The frame that paints the first render: a message posted from its animation frame arrives after it.
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        if (element?.shadowRoot?.querySelector('button')) probe.renderedAt = performance.now();
+      };
+      channel.port2.postMessage(null);
+    });
+  });
+  window.addEventListener('click', () => (probe.clickAt = performance.now()), { capture: true, once: true });
+  document.addEventListener(
+    'wallet-pay-navigate',
+    (event) => {
+      probe.navigateAt = performance.now();
+      probe.reason = event.detail.reason;
+      // The page stays: its Resource Timing entries are read after.
+      event.preventDefault();
+    },
+    { capture: true },
+  );
+}
+
+let checkoutOrder = 0;
+
+/**
+ * One cold page load on the slow phone. `tap`: none (render only), `prefetched` (tap once the payment
+ * chunk is loaded) or `cold` (the payment chunk's request is held until the tap, so all of its fetch
+ * falls after it).
+ */
+async function coldLoad(browser: Browser, origin: string, kind: 'element' | 'minimal', lang: 'en' | 'ne', tap: 'none' | 'prefetched' | 'cold', paymentChunk: boolean): Promise<LoadSample> {
+  const context = await browser.newContext({ ...devices['Pixel 7'] });
+  try {
+    await context.addInitScript(installProbe, kind === 'element' ? 'wallet-pay-button' : 'bench-minimal-button');
+    const page = await context.newPage();
+    page.on('pageerror', (error) => console.error(`bench page error: ${error.message}`));
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: SLOW_PHONE.latencyMs,
+      downloadThroughput: SLOW_PHONE.downloadBitsPerSecond / 8,
+      uploadThroughput: SLOW_PHONE.uploadBitsPerSecond / 8,
+    });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: SLOW_PHONE.cpuThrottlingRate });
+    let release = () => {};
+    if (tap === 'cold' && paymentChunk) {
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/cdn\/payment-[\w-]+\.min\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+    }
+    await page.goto(`${origin}/${kind}-${lang}.html?order=C-${++checkoutOrder}`);
+    await page.waitForFunction(() => Number.isFinite((window as unknown as { __checkout: CheckoutProbe }).__checkout.renderedAt), null, { timeout: 60_000 });
+    const probe = () => page.evaluate(() => (window as unknown as { __checkout: CheckoutProbe }).__checkout);
+    const renderMs = (await probe()).renderedAt;
+    if (tap === 'none') return { renderMs };
+    if (tap === 'prefetched' && paymentChunk) {
+      await page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => /\/cdn\/payment-[\w-]+\.min\.js$/.test(entry.name)), null, {
+        timeout: 60_000,
+      });
+      // The chunk has arrived; give the throttled CPU time to compile and run it.
+      await page.waitForTimeout(1000);
+    } else if (tap === 'prefetched') {
+      await page.waitForTimeout(1000);
+    }
+    release();
+    await page.locator('wallet-pay-button button[part~="button"]').tap();
+    await page.waitForFunction(() => Number.isFinite((window as unknown as { __checkout: CheckoutProbe }).__checkout.navigateAt), null, { timeout: 60_000 });
+    const done = await probe();
+    if (done.reason !== 'app') throw new Error(`The checkout tap should navigate for "app"; it navigated for "${done.reason}".`);
+    const timing = await page.evaluate(() => {
+      const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+      return {
+        navigation: { bytes: navigation.encodedBodySize, end: navigation.responseEnd },
+        resources: entries.map((entry) => ({ path: new URL(entry.name).pathname, bytes: entry.encodedBodySize, start: entry.startTime, end: entry.responseEnd })),
+      };
+    });
+    const book = timing.resources.filter((entry) => entry.path === '/api/pay/book').pop();
+    if (!book) throw new Error('No Resource Timing entry for the /book request.');
+    const bookMs = book.end - book.start;
+    const scripts = timing.resources.filter((entry) => entry.path.endsWith('.js')).sort((a, b) => a.end - b.end);
+    const all = [timing.navigation, ...timing.resources];
+    return {
+      renderMs,
+      bookMs,
+      tapMs: done.navigateAt - done.clickAt - bookMs,
+      bytes: {
+        beforeRenderBytes: all.filter((entry) => entry.end <= renderMs).reduce((sum, entry) => sum + entry.bytes, 0),
+        wholePaymentBytes: all.reduce((sum, entry) => sum + entry.bytes, 0),
+        scriptBytes: scripts.reduce((sum, entry) => sum + entry.bytes, 0),
+        scripts: scripts.map((entry) => entry.path),
+      },
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * The checkout page figures: each round loads, cold, the minimal Lit button page and the element's
+ * page (English, tapped once the payment chunk is prefetched; English, tapped with the chunk held until
+ * the tap; Nepali, prefetched), in an order that rotates each round.
+ */
+export async function benchCheckout(minimal: BuiltPage, paymentChunk: boolean, o: CheckoutBenchOptions = CHECKOUT_DEFAULTS): Promise<CheckoutResults> {
+  const merchantRef: { current?: Merchant } = {};
+  const server = await checkoutServer(minimal.dir, merchantRef);
+  let browser: Browser | undefined;
+  try {
+    merchantRef.current = await startMerchant(server.url);
+    browser = await launchChromium({ headless: true });
+    const b = browser;
+    const runs = [
+      ['minimal', () => coldLoad(b, server.url, 'minimal', 'en', 'none', paymentChunk)],
+      ['prefetched', () => coldLoad(b, server.url, 'element', 'en', 'prefetched', paymentChunk)],
+      ['cold', () => coldLoad(b, server.url, 'element', 'en', 'cold', paymentChunk)],
+      ['ne', () => coldLoad(b, server.url, 'element', 'ne', 'prefetched', paymentChunk)],
+    ] as const;
+    // One warm-up round (Chromium's own first start, the server's first gzip), thrown away.
+    const rounds = await repeat(1, o.rounds, async (round) => {
+      const samples = {} as Record<(typeof runs)[number][0], LoadSample>;
+      for (let i = 0; i < runs.length; i++) {
+        const [name, run] = runs[(round + i) % runs.length]!;
+        samples[name] = await run();
+      }
+      return samples;
+    });
+    if (merchantRef.current.errors.length > 0) {
+      throw new Error(`The merchant handler reported ${merchantRef.current.errors.length} error(s): ${String(merchantRef.current.errors[0])}`);
+    }
+    const last = rounds.at(-1)!;
+    return {
+      profile: SLOW_PHONE,
+      paymentChunk,
+      renderMs: {
+        element: summarize(rounds.map((r) => r.prefetched.renderMs)),
+        minimal: summarize(rounds.map((r) => r.minimal.renderMs)),
+        elementNe: summarize(rounds.map((r) => r.ne.renderMs)),
+      },
+      renderRatio: summarize(rounds.map((r) => r.prefetched.renderMs / r.minimal.renderMs)),
+      tapPrefetchedMs: summarize(rounds.map((r) => r.prefetched.tapMs!)),
+      tapColdMs: summarize(rounds.map((r) => r.cold.tapMs!)),
+      tapNePrefetchedMs: summarize(rounds.map((r) => r.ne.tapMs!)),
+      bookRoundTripMs: summarize(rounds.flatMap((r) => [r.prefetched.bookMs!, r.cold.bookMs!, r.ne.bookMs!])),
+      bytes: { en: last.prefetched.bytes!, ne: last.ne.bytes! },
+    };
   } finally {
     await browser?.close();
     await merchantRef.current?.close();

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import { minifyLitTemplates } from '../scripts/minify-templates.mjs';
+import { cdnBuild } from '../vite.config.js';
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -37,6 +39,7 @@ export async function buildBenchPage(): Promise<BuiltPage> {
       // Both Lit cases use Lit's production build, as a merchant's production bundle would.
       resolve: { conditions: ['production', 'browser', 'module'] },
       define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+      plugins: [minifyLitTemplates()],
       build: {
         outDir: dir,
         emptyOutDir: true,
@@ -47,6 +50,22 @@ export async function buildBenchPage(): Promise<BuiltPage> {
         rolldownOptions: { output: { minify: true } },
       },
     });
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Builds the minimal Lit button (bench/pages/minimal-button.ts) with the CDN build's own config: the
+ * checkout benchmark's baseline page loads it as a merchant's page loads the element's CDN entry. The
+ * directory holds `wallet-pay-button.min.js` (the CDN config's entry name), here the minimal button.
+ */
+export async function buildMinimalCdn(): Promise<BuiltPage> {
+  const dir = mkdtempSync(join(tmpdir(), 'wallet-pay-bench-minimal-'));
+  try {
+    await build({ configFile: false, root: ROOT, mode: 'production', logLevel: 'warn', publicDir: false, ...cdnBuild({ entry: 'bench/pages/minimal-button.ts', outDir: dir }) });
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;

@@ -3,16 +3,20 @@
  * the gzip budgets. The measuring and the budgets are the size script's (scripts/size.mjs), so the
  * benchmark and `npm run size` can never disagree.
  */
-import { BUDGETS, elementOwnCode, litAlone, measureFiles, ownLogicAlone, shippedScripts, type SizeResult } from '../scripts/size.mjs';
+import { BUDGETS, cdnLoads, elementOwnCode, litAlone, measureFiles, ownLogicAlone, shippedScripts, type SizeResult } from '../scripts/size.mjs';
 
 /** One measured file, with its gzip budget when it has one. */
 export interface ByteRow extends SizeResult {
   gzipBudget?: number;
 }
 
-/** Measures dist/ as it is now (run `buildPackage()` first), the element's own code, its logic alone (every string emptied), and Lit alone (the CDN files' floor). */
+/**
+ * Measures dist/ as it is now (run `buildPackage()` first), what an English-page payer loads from the
+ * CDN and the Nepali chunk, the element's first module's own code, its logic alone (every string
+ * emptied), and Lit alone (the CDN entry's floor).
+ */
 export async function benchBytes(): Promise<ByteRow[]> {
-  const results = [...(await measureFiles(await shippedScripts())), await elementOwnCode(), await ownLogicAlone(), await litAlone()];
+  const results = [...(await measureFiles(await shippedScripts())), ...(await cdnLoads()), await elementOwnCode(), await ownLogicAlone(), await litAlone()];
   return results.map((result) => {
     const budget = BUDGETS.find((item) => item.name === result.name);
     return budget ? { ...result, gzipBudget: budget.gzip } : result;

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import { createPaymentHandler, createServiceClient, type ServiceClient } from '../src/server/index.js';
 import { toNodeListener, type NodeListener } from '../src/server/node.js';
+import type { PaymentStore } from '../src/server/store.js';
 
 /** The bench's own key and merchant: never a real credential. */
 export const BENCH_ACCESS_KEY = 'bench-access-key';
@@ -28,14 +29,22 @@ export interface Merchant {
   close(): Promise<void>;
 }
 
+/** What {@link startMerchant} may be given: a store (default the memory store), a running sandbox. */
+export interface MerchantOptions {
+  store?: PaymentStore;
+  /** A sandbox someone else started (and closes); default a fresh one, closed with the merchant. */
+  sandbox?: Sandbox;
+}
+
 /**
  * Starts the sandbox and the handler. `origin` is the merchant server's own origin (for the callback
  * and redirect URLs the service is given; no payment completes during a benchmark).
  */
-export async function startMerchant(origin: string): Promise<Merchant> {
-  const sandbox = await startSandbox({ accessKey: BENCH_ACCESS_KEY, productCode: BENCH_PRODUCT_CODE });
+export async function startMerchant(origin: string, options: MerchantOptions = {}): Promise<Merchant> {
+  const sandbox = options.sandbox ?? (await startSandbox({ accessKey: BENCH_ACCESS_KEY, productCode: BENCH_PRODUCT_CODE }));
   const errors: unknown[] = [];
   const handler = createPaymentHandler({
+    ...(options.store ? { store: options.store } : {}),
     serviceUrl: sandbox.baseUrl,
     productCode: BENCH_PRODUCT_CODE,
     accessKey: BENCH_ACCESS_KEY,
@@ -46,7 +55,8 @@ export async function startMerchant(origin: string): Promise<Merchant> {
     onError: (error) => errors.push(error),
   });
   const direct = createServiceClient({ baseUrl: sandbox.baseUrl, accessKey: BENCH_ACCESS_KEY, productCode: BENCH_PRODUCT_CODE });
-  return { sandbox, listener: toNodeListener(handler), direct, errors, close: () => sandbox.close() };
+  const close = options.sandbox ? async () => {} : () => sandbox.close();
+  return { sandbox, listener: toNodeListener(handler), direct, errors, close };
 }
 
 /** Routes `${PAY_PATH}*` to the handler and everything else to `rest`. */

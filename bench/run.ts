@@ -2,6 +2,9 @@
  * `npm run bench`: builds what it needs, measures bytes, render cost, tap-to-navigation overhead and
  * the server, prints every figure beside its goal and writes bench/results.md.
  *
+ * The PostgreSQL figures need PostgreSQL's binaries: scripts/postgres.mjs finds them or installs
+ * Debian's package, as `npm test` does.
+ *
  * Options: `--quick` takes fewer samples (a smoke run; its figures are noisier); `--no-write` prints
  * without touching bench/results.md. A missed timing goal is reported, not turned into a failure:
  * timings depend on the machine. Failed bookings or a crash exit non-zero.
@@ -10,10 +13,12 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release } from 'node:os';
 import { join } from 'node:path';
-import { benchBrowser, BROWSER_DEFAULTS, type BrowserBenchOptions } from './browser.js';
-import { buildBenchPage, buildPackage, ROOT } from './build.js';
+import { benchBrowser, benchCheckout, BROWSER_DEFAULTS, CHECKOUT_DEFAULTS, type BrowserBenchOptions } from './browser.js';
+import { buildBenchPage, buildMinimalCdn, buildPackage, ROOT } from './build.js';
+import { cdnPieces } from '../scripts/size.mjs';
 import { benchBytes } from './bytes.js';
 import { consoleReport, markdownReport, type BenchResults, type RunInfo } from './report.js';
+import { benchPostgres, POSTGRES_DEFAULTS, type PostgresBenchOptions } from './postgres.js';
 import { benchServer, SERVER_DEFAULTS, type ServerBenchOptions } from './server.js';
 
 const QUICK_BROWSER: BrowserBenchOptions = { elements: 1000, renderWarmup: 1, renderRuns: 5, tapWarmup: 2, tapRuns: 10 };
@@ -25,6 +30,7 @@ const QUICK_SERVER: ServerBenchOptions = {
   rounds: 3,
   throughputRounds: 2,
 };
+const QUICK_POSTGRES: PostgresBenchOptions = { ...POSTGRES_DEFAULTS, latencyPairsPerRound: 100, bookingsPerClient: 5, rounds: 3, throughputRounds: 2 };
 
 /** A mistake in the command line: reported by its message alone. */
 class UsageError extends Error {}
@@ -68,8 +74,20 @@ async function main(): Promise<void> {
     page.dispose();
   }
 
+  step('checkout page, cold, on a slow phone (CDN files; minimal Lit button page beside it)...');
+  const minimal = await buildMinimalCdn();
+  let checkout;
+  try {
+    const pieces = await cdnPieces();
+    checkout = await benchCheckout(minimal, pieces.payment.length > 0, quick ? { rounds: 3 } : CHECKOUT_DEFAULTS);
+  } finally {
+    minimal.dispose();
+  }
+
   step('server: signatures, handler latency, 50 concurrent clients...');
   const server = await benchServer(quick ? QUICK_SERVER : SERVER_DEFAULTS);
+  step('server with the PostgreSQL store: added latency, four processes on one database against one with the memory store...');
+  const postgres = await benchPostgres(quick ? QUICK_POSTGRES : POSTGRES_DEFAULTS);
 
   const info: RunInfo = {
     date: new Date().toISOString(),
@@ -82,15 +100,15 @@ async function main(): Promise<void> {
     platform: `${platform()} ${release()}`,
     quick,
   };
-  const results: BenchResults = { info, bytes, browser, server };
+  const results: BenchResults = { info, bytes, checkout, browser, server, postgres };
   console.log(consoleReport(results));
   if (write) {
     writeFileSync(join(ROOT, 'bench/results.md'), markdownReport(results));
     step('wrote bench/results.md');
   }
   step(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  if (server.bookingErrors > 0) {
-    console.error(`bench: ${server.bookingErrors} booking(s) failed under load; the throughput figure is not valid.`);
+  if (server.bookingErrors > 0 || postgres.bookingErrors > 0) {
+    console.error(`bench: ${server.bookingErrors + postgres.bookingErrors} booking(s) failed under load; the throughput figures are not valid.`);
     process.exitCode = 1;
   }
 }

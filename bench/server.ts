@@ -58,7 +58,7 @@ async function signaturesPerSecond(count: number): Promise<number> {
 }
 
 /** One booking through the merchant handler, as the element makes it; throws unless it is booked. */
-async function bookThroughHandler(kitUrl: string): Promise<void> {
+export async function bookThroughHandler(kitUrl: string): Promise<void> {
   const response = await fetch(`${kitUrl}${PAY_PATH}book`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
@@ -85,6 +85,29 @@ async function timed(run: () => Promise<void>): Promise<number> {
   return performance.now() - start;
 }
 
+/** Per round: the p50 and p99 of bookings through the handler at `kitUrl` and straight to the sandbox. */
+export async function measureLatency(
+  merchant: Merchant,
+  kitUrl: string,
+  o: Pick<ServerBenchOptions, 'warmupRounds' | 'rounds' | 'latencyPairsPerRound'>,
+): Promise<Array<{ handler: Summary; direct: Summary }>> {
+  // Pairs alternate which path goes first, so drift (GC, JIT, a growing store) hits both alike.
+  return repeat(o.warmupRounds, o.rounds, async () => {
+    const viaHandler: number[] = [];
+    const direct: number[] = [];
+    for (let i = 0; i < o.latencyPairsPerRound; i++) {
+      if (i % 2 === 0) {
+        viaHandler.push(await timed(() => bookThroughHandler(kitUrl)));
+        direct.push(await timed(() => bookDirect(merchant, kitUrl)));
+      } else {
+        direct.push(await timed(() => bookDirect(merchant, kitUrl)));
+        viaHandler.push(await timed(() => bookThroughHandler(kitUrl)));
+      }
+    }
+    return { handler: summarize(viaHandler), direct: summarize(direct) };
+  });
+}
+
 /** Runs the server measures against a fresh sandbox and handler. */
 export async function benchServer(options: ServerBenchOptions = SERVER_DEFAULTS): Promise<ServerResults> {
   const o = options;
@@ -103,21 +126,7 @@ export async function benchServer(options: ServerBenchOptions = SERVER_DEFAULTS)
   try {
     merchant = await startMerchant(kit.url);
     const m = merchant;
-    // Pairs alternate which path goes first, so drift (GC, JIT, a growing store) hits both alike.
-    const latencyRounds = await repeat(o.warmupRounds, o.rounds, async () => {
-      const viaHandler: number[] = [];
-      const direct: number[] = [];
-      for (let i = 0; i < o.latencyPairsPerRound; i++) {
-        if (i % 2 === 0) {
-          viaHandler.push(await timed(() => bookThroughHandler(kit.url)));
-          direct.push(await timed(() => bookDirect(m, kit.url)));
-        } else {
-          direct.push(await timed(() => bookDirect(m, kit.url)));
-          viaHandler.push(await timed(() => bookThroughHandler(kit.url)));
-        }
-      }
-      return { handler: summarize(viaHandler), direct: summarize(direct) };
-    });
+    const latencyRounds = await measureLatency(m, kit.url, o);
 
     let bookingErrors = 0;
     let bookingsAttempted = 0;

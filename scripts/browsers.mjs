@@ -130,7 +130,7 @@ export async function ensureExecutables(names, { log = console.error } = {}) {
     log(`Installing Debian packages for the browser tests (apt-get): ${packages.join(' ')}...`);
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'inherit', env });
   }
   const stillMissing = [];
   for (const name of missing) {

@@ -61,14 +61,20 @@ export const BUDGETS = [
  * also became plain ASCII, 16 bytes) for relative URLs resolved against
  * the document's base URL, the language found across shadow roots, a redirecting proxy named in the
  * error instead of passing for a network failure, and an empty allowed-hosts refused before booking;
- * +20 bytes own code for a status or cancel answer about another booking named as such);
+ * +20 bytes own code for a status or cancel answer about another booking named as such; with the
+ * split of issue 14 the entry and own code are the first module only, the payment chunk and the Nepali
+ * chunk got ceilings of their own, and the classic file rose by the loading of the pieces (about 750
+ * bytes) and by issue 13's set-up check, lost-booking, continue-to-the-payment-page and paid-order
+ * behaviours (about 2,000 bytes, with IP-501 and IP-412 handling and URLs named in HTTP errors));
  * never to let a careless change through.
  * Once a file meets its budget, its ceiling is the budget.
  */
 export const CEILINGS = [
-  { name: CDN_ENTRY, gzip: 14950 },
-  { name: CDN_IIFE, gzip: 14990 },
-  { name: OWN_CODE_NAME, gzip: 9430 },
+  { name: CDN_ENTRY, gzip: 8520 },
+  { name: CDN_IIFE, gzip: 18680 },
+  { name: OWN_CODE_NAME, gzip: 2970 },
+  { name: PAYER_EN_NAME, gzip: 18250 },
+  { name: NE_CHUNK_NAME, gzip: 1330 },
 ];
 
 /** Sizes of one piece of code: raw, gzip level 9, brotli quality 11 (bytes). */

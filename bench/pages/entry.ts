@@ -3,23 +3,14 @@
  * element and the minimal Lit baseline share one Lit and are compared on equal terms. It exposes
  * `window.walletPayBench`; bench/browser.ts drives it through Playwright.
  */
-import { LitElement, css, html, type TemplateResult } from 'lit';
 import '../../src/define.js';
 import type { WalletPayEvent } from '../../src/element/events.js';
+import { BenchMinimalButton } from './minimal-button.js';
 import { IDEMPOTENCY_HEADER, type BookRequest } from '../../src/protocol/contract.js';
 
-/** The baseline: the least a Lit button element can be (a styled native button and a slot). */
-class BenchMinimalButton extends LitElement {
-  static override styles = css`
-    :host { display: inline-block; }
-    button { font: inherit; min-height: 44px; }
-  `;
-
-  override render(): TemplateResult {
-    return html`<button part="button" type="button"><slot>Pay</slot></button>`;
-  }
-}
-customElements.define('bench-minimal-button', BenchMinimalButton);
+// Registered here by name, not by the import alone: the package's `sideEffects` list does not name this
+// module, so a bare `import './minimal-button.js'` is dropped from the bundle with its registration.
+if (!customElements.get('bench-minimal-button')) customElements.define('bench-minimal-button', BenchMinimalButton);
 
 /** What is rendered 1,000 times. */
 export type RenderKind = 'wallet-pay-button' | 'minimal-lit' | 'button';

@@ -7,12 +7,21 @@
  * - `/api/pay/{book,status,cancel,callback}`: the merchant kit's handler (the element's endpoint).
  * - `/api/merchant/bookings/{booking_id}`: the merchant's own record of a verified result.
  * - `/api/log`: Server-Sent Events with the proxy calls, the callbacks and the sandbox's lines.
+ *
+ * What it remembers lives in a data folder (`.playground-data/`, ignored by git), so stopping and
+ * starting `npm run dev` between a booking and the shopper's return loses nothing: the merchant kit's
+ * PostgreSQL store on PGlite (`merchant/`), with the merchant's records in a table beside it, and the
+ * sandbox's bookings and ports (`sandbox.json`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
 import type { Plugin, PreviewServer, ViteDevServer } from 'vite';
 import { createPaymentHandler, type PaymentResult } from '../../src/server/index.js';
 import { toNodeListener } from '../../src/server/node.js';
+import { createPostgresStore } from '../../src/server/postgres.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { findItem } from '../catalog.js';
 
@@ -29,9 +38,17 @@ export interface MerchantRecord {
   verified_by: 'callback' | 'status-check' | 'cancel' | 'reconcile';
 }
 
+/** The playground's data folder: the repository's `.playground-data/`. */
+export const PLAYGROUND_DATA_DIR = fileURLToPath(new URL('../../.playground-data/', import.meta.url));
+
 export interface PlaygroundOptions {
   /** Options passed on to the sandbox (ports, retry policy, booking lifetime). */
   sandbox?: SandboxOptions;
+  /**
+   * Where bookings, results and the sandbox's state are kept across restarts. Default
+   * {@link PLAYGROUND_DATA_DIR}; `null` keeps everything in memory (a fresh playground each start).
+   */
+  dataDir?: string | null;
   /** Called once both servers run, e.g. by tests that need the sandbox. */
   onReady?: (state: PlaygroundState) => void;
 }
@@ -41,6 +58,10 @@ export interface PlaygroundState {
   sandbox: Sandbox;
   origin: string;
   records: Map<string, MerchantRecord>;
+  /** Every result this run handed to the merchant's `onPaymentResult`, in order. */
+  deliveries: PaymentResult[];
+  /** Stops the sandbox and closes the data folder (also done when the HTTP server closes). */
+  close(): Promise<void>;
 }
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
@@ -49,6 +70,8 @@ type LogLine = { source: string; text: string };
 /** The playground plugin. */
 export function playground(options: PlaygroundOptions = {}): Plugin {
   const records = new Map<string, MerchantRecord>();
+  const deliveries: PaymentResult[] = [];
+  const dataDir = options.dataDir === undefined ? PLAYGROUND_DATA_DIR : options.dataDir;
   const listeners = new Set<ServerResponse>();
   const backlog: LogLine[] = [];
   let sandbox: Sandbox | undefined;
@@ -77,14 +100,28 @@ export function playground(options: PlaygroundOptions = {}): Plugin {
       accessKey: PLAYGROUND_ACCESS_KEY,
       productCode: PLAYGROUND_PRODUCT_CODE,
       callbackRetry: { attempts: 5, baseDelayMs: 500 },
+      ...(dataDir === null ? {} : { stateFile: join(dataDir, 'sandbox.json') }),
       ...options.sandbox,
       log: (line) => log('sandbox', line),
     });
+    // PGlite: PostgreSQL in this process, on files in the data folder; the merchant's records sit
+    // in a table beside the kit's, so the result pages find them after a restart too.
+    const db = dataDir === null ? undefined : new PGlite(join(dataDir, 'merchant'));
+    const store = db && createPostgresStore(db);
+    if (db && store) {
+      await store.ready();
+      await db.query('CREATE TABLE IF NOT EXISTS playground_records (booking_id text PRIMARY KEY, record text NOT NULL)');
+      for (const row of (await db.query<{ record: string }>('SELECT record FROM playground_records')).rows) {
+        const record = JSON.parse(row.record) as MerchantRecord;
+        records.set(record.booking_id, record);
+      }
+    }
 
     const handler = createPaymentHandler({
       serviceUrl: sandbox.baseUrl,
       productCode: PLAYGROUND_PRODUCT_CODE,
       accessKey: PLAYGROUND_ACCESS_KEY,
+      ...(store ? { store } : {}),
       callbackUrl: `${origin}/api/pay/callback`,
       // The shopper comes back to the checkout, where the element verifies the status and routes; a
       // phone that paid from the code on a computer's checkout (a hand-off) has nothing to follow there:
@@ -95,15 +132,21 @@ export function playground(options: PlaygroundOptions = {}): Plugin {
         return item && { amount: item.amount, properties: { order_id: item.id, item: item.title, ...item.properties } };
       },
       onPaymentResult: async (result) => {
+        deliveries.push(result);
         if (!result.booking_id) return;
         const verifiedBy = result.source === 'status' ? 'status-check' : result.source;
-        records.set(result.booking_id, {
+        const record: MerchantRecord = {
           booking_id: result.booking_id,
           order_id: String(result.order?.id ?? ''),
           amount: result.amount,
           status: result.status,
           verified_by: verifiedBy,
-        });
+        };
+        await db?.query(
+          'INSERT INTO playground_records (booking_id, record) VALUES ($1, $2) ON CONFLICT (booking_id) DO UPDATE SET record = EXCLUDED.record',
+          [record.booking_id, JSON.stringify(record)],
+        );
+        records.set(result.booking_id, record);
         log(
           result.source === 'callback' ? 'callback' : 'merchant',
           `${result.status} for ${result.booking_id} verified by ${verifiedBy}; order ${String(result.order?.id)} updated`,
@@ -150,13 +193,22 @@ export function playground(options: PlaygroundOptions = {}): Plugin {
     }, 30_000);
     reconciling.unref();
 
-    httpServer.once('close', () => {
-      clearInterval(reconciling);
-      for (const res of listeners) res.end();
-      void sandbox?.close();
-    });
-    log('merchant', `sandbox API ${sandbox.baseUrl}, wallet links ${sandbox.linksUrl}, merchant ${origin}`);
-    options.onReady?.({ sandbox, origin, records });
+    const running = sandbox;
+    let closing: Promise<void> | undefined;
+    const close = () =>
+      (closing ??= (async () => {
+        clearInterval(reconciling);
+        for (const res of listeners) res.end();
+        await running.close();
+        await db?.close();
+      })());
+    httpServer.once('close', () => void close());
+    log(
+      'merchant',
+      `sandbox API ${sandbox.baseUrl}, wallet links ${sandbox.linksUrl}, merchant ${origin}` +
+        (dataDir === null ? ' (in memory)' : `, data in ${dataDir}`),
+    );
+    options.onReady?.({ sandbox, origin, records, deliveries, close });
     return routes;
   }
 

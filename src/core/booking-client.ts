@@ -154,7 +154,8 @@ export function createBookingClient(options: BookingClientOptions): BookingClien
       const detail = typeof envelope.error_message === 'string' ? envelope.error_message : undefined;
       throw response.type === 'opaqueredirect'
         ? error('http', 'the proxy answered with a redirect (never followed)', status)
-        : error('http', `HTTP ${status}${code ? ` (${code})` : ''}`, status, code, detail);
+        : // The address is named: a wrong endpoint shows where the request went, not just a status.
+          error('http', `HTTP ${status}${code ? ` (${code})` : ''} from ${url.href}`, status, code, detail);
     }
     if (parsed === undefined) throw error('invalid-json', 'the answer is not JSON', status);
     if (!isObject(parsed) || !isObject(parsed.data)) missing('data');

@@ -12,7 +12,9 @@ export type FlowErrorKind =
   | 'framed'
   | 'config'
   /** The shop's server does not know the kept booking (`IP-404`): it was forgotten; only a new attempt helps. */
-  | 'booking-lost';
+  | 'booking-lost'
+  /** The shop's server is set up wrongly for the payment service (`IP-501`): retrying cannot help. */
+  | 'merchant-setup';
 
 /**
  * Every event the flow reports to its host, by type, with its detail: the one list the element's DOM

@@ -2,51 +2,19 @@
  * The payment state machine, free of the DOM: the booking client, the navigator, the storage, the
  * clock and the page's visibility are all injected, so every path runs as plain functions in tests.
  */
-import { ALREADY_PROCESSED, CODES, STATUS_CHECK_AFTER_MS, isFinalStatus, type BookResult, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../protocol/contract.js';
+import { ALREADY_PROCESSED, CODES, isFinalStatus, type BookResult, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../protocol/contract.js';
 import { BookingError, type BookingClient } from './booking-client.js';
-import type { Clock } from './clock.js';
-import type { PageNavigator } from './navigator.js';
-import type { BookingStore, KeptBooking } from './session-store.js';
+import type { KeptBooking } from './session-store.js';
 import type { PaymentSettings, SettingsResult } from './settings.js';
 import { checkProviderUrl, checkReturnUrl, withQuery, type UrlRefusal } from './urls.js';
 import { IDLE_STATE, type FlowError, type FlowErrorKind, type FlowEvent, type FlowState, type FlowStateName } from './flow-state.js';
 import { STRATEGIES, type BookedAttempt, type PaymentPath, type StrategyContext } from './strategies.js';
 
+import type { FlowDeps } from './flow-deps.js';
+
 export type { FlowError, FlowErrorKind, FlowEvent, FlowEventMap, FlowEventType, FlowState, FlowStateName } from './flow-state.js';
 export { IDLE_STATE } from './flow-state.js';
-
-/** Timers and delays, injectable so tests run in milliseconds. */
-export interface FlowTimings {
-  /** How long after opening the app the fallback panel appears if the page is still visible. */
-  fallbackDelayMs: number;
-  /** Delays between status checks while BOOKED/PENDING; the last one repeats. */
-  pollDelaysMs: readonly number[];
-  /** Time after the booking at which one last check decides (the spec's five minutes). */
-  finalCheckAfterMs: number;
-}
-
-/** Default timings: the spec's five minutes, a 1.5 s app-switch window, a gentle backoff. */
-export const DEFAULT_TIMINGS: FlowTimings = {
-  fallbackDelayMs: 1500,
-  pollDelaysMs: [2000, 3000, 5000, 10000, 20000, 30000],
-  finalCheckAfterMs: STATUS_CHECK_AFTER_MS,
-};
-
-/** What the flow needs from its host. */
-export interface FlowDeps {
-  navigator(): PageNavigator;
-  store: BookingStore;
-  clock: Clock;
-  /** The booking client of a payment's settings (its endpoint and its timeout). */
-  client(settings: PaymentSettings): BookingClient;
-  isVisible(): boolean;
-  newKey(): string;
-  timings(): FlowTimings;
-  /** Reports an event; returns `false` when the host cancelled it (navigate only). */
-  emit(event: FlowEvent): boolean;
-  /** Called after every state change. */
-  onChange(state: FlowState): void;
-}
+export { DEFAULT_TIMINGS, type FlowDeps, type FlowTimings } from './flow-deps.js';
 
 /** One payment attempt: its Idempotency-Key, its path and the settings it started with. */
 interface Attempt {
@@ -287,12 +255,14 @@ export class PaymentFlow {
       showCode: (booked) => this.#showCode(run, booked),
       handOver: () => {
         this.#attempt = null;
+        // Absolute, like the endpoint: the host app has no page to resolve a relative address against.
+        const absolute = (raw: string | null) => (raw ? new URL(raw, settings.baseUrl).href : null);
         this.#deps.emit({
           type: 'webview',
           order: settings.order,
           endpoint: settings.endpoint,
-          success_url: settings.successUrl,
-          failure_url: settings.failureUrl,
+          success_url: absolute(settings.successUrl),
+          failure_url: absolute(settings.failureUrl),
         });
         this.#set('webview', null);
       },
@@ -315,6 +285,16 @@ export class PaymentFlow {
       if (hasCode(error, CODES.IDEMPOTENCY_CONFLICT) && !attempt.renewed) {
         this.#attempt = { key: this.#deps.newKey(), environment, settings, renewed: true };
         return this.#book(run, this.#attempt, channel);
+      }
+      if (hasCode(error, CODES.ORDER_ALREADY_PAID)) {
+        // Paid already (in another tab, or before): nothing to book, nothing to retry.
+        this.#attempt = null;
+        this.#deps.store.setAttempt(settings.storageKey, null);
+        const success = settings.successUrl && checkReturnUrl(settings.successUrl, settings.pageUrl, settings.returnOrigins, settings.baseUrl);
+        const url = success && success.ok ? success.url.href : null;
+        this.#deps.store.setPaid(settings.storageKey, { booking_id: '', url });
+        this.#set('paid', null, { paidUrl: url });
+        return null;
       }
       this.#failRequest(error, () => this.#pay(settings, false), null);
       return null;
@@ -478,6 +458,11 @@ export class PaymentFlow {
     const e = error instanceof BookingError ? error : new BookingError('network', String(error));
     // An abandoned request is never shown: the action that abandoned it owns the state.
     if (e.kind === 'aborted') return;
+    if (e.code === CODES.MERCHANT_SETUP) {
+      // Only the shop can fix its set-up: no "try again" that cannot succeed (the pay button stays).
+      this.#retry = null;
+      return this.#fail('merchant-setup', e.message, booking, { code: e.code, http_status: e.status });
+    }
     if (booking && e.code === CODES.UNKNOWN_BOOKING) {
       // The shop's server forgot this booking (a restart, an eviction): asking again can only get the
       // same answer. Forget it too; the shopper may start again (if they paid, the shop confirms it).

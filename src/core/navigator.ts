@@ -23,13 +23,15 @@ export function createBrowserNavigator(win: Window): PageNavigator {
       win.location.assign(url);
     },
     postForm(url, fields) {
-      // Built with DOM APIs (not markup strings) so no field value is ever parsed as HTML.
+      // Built with DOM APIs (not markup strings) so no field value is ever parsed as HTML. A field
+      // named like a form member (`submit`, `action`, `method`, `remove`) shadows that member, so the
+      // form is set up before its fields exist and driven through the prototypes, never by name.
       const doc = win.document;
       const form = doc.createElement('form');
-      form.method = 'POST';
-      form.action = url;
-      form.target = '_top';
-      form.hidden = true;
+      form.setAttribute('method', 'POST');
+      form.setAttribute('action', url);
+      form.setAttribute('target', '_top');
+      form.setAttribute('hidden', '');
       for (const [name, value] of Object.entries(fields)) {
         const input = doc.createElement('input');
         input.type = 'hidden';
@@ -38,8 +40,8 @@ export function createBrowserNavigator(win: Window): PageNavigator {
         form.append(input);
       }
       doc.body.append(form);
-      form.submit();
-      form.remove();
+      HTMLFormElement.prototype.submit.call(form);
+      Element.prototype.remove.call(form);
     },
     openApp(url) {
       win.location.assign(url);

@@ -35,6 +35,7 @@ export const TEXTS_EN = {
   'error.return-url-refused': 'We could not take you back to the shop: its address was refused for your safety.',
   'error.framed': 'This payment button cannot be used inside another website. Open the shop in its own tab.',
   'error.config': 'This payment button is not set up correctly. Please contact the shop.',
+  'error.merchant-setup': 'The shop cannot take this payment right now. Please contact the shop.',
   'error.booking-lost': 'The shop cannot find this payment. If you paid, the shop will confirm it. You can start again.',
 } as const;
 

@@ -9,7 +9,9 @@
  * await sandbox.close();
  * ```
  */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createSignature, SIGNED_FIELDS } from '../protocol/signature.js';
 import { CallbackDispatcher, type CallbackAttempt, type RetryPolicy } from './callbacks.js';
@@ -47,6 +49,36 @@ export interface SandboxOptions {
    * ignored and named in a warning line of the log, as real merchant code sends some.
    */
   strict?: boolean;
+  /**
+   * A JSON file that keeps the bookings and the two ports across restarts (the playground's data
+   * folder uses it): read at start, written after every new booking and status change. A restarted
+   * sandbox listens on the ports it had, unless `port`/`linksPort` say otherwise, so links and pages
+   * that shoppers still hold keep working. Callbacks still being retried at a stop are not resumed:
+   * the merchant's status check settles those payments. Default: none (everything in memory).
+   */
+  stateFile?: string;
+}
+
+/** What the state file holds. */
+interface SandboxState {
+  version: 1;
+  port?: number;
+  linksPort?: number;
+  bookings: SandboxBooking[];
+}
+
+function readState(file: string): SandboxState | undefined {
+  if (!existsSync(file)) return undefined;
+  const state = JSON.parse(readFileSync(file, 'utf8')) as SandboxState;
+  if (state?.version !== 1 || !Array.isArray(state.bookings)) throw new SandboxOptionError(`${file} is not a sandbox state file (version 1).`);
+  return state;
+}
+
+/** Written whole to a temporary file and renamed over the old one, so a stop mid-write leaves the last state. */
+function writeState(file: string, state: SandboxState): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(`${file}.tmp`, JSON.stringify(state));
+  renameSync(`${file}.tmp`, file);
 }
 
 /** A running sandbox. */
@@ -157,6 +189,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const retry = options.callbackRetry ?? SANDBOX_DEFAULTS.callbackRetry;
 
   const dispatcher = new CallbackDispatcher({ ...retry, now, log });
+  const saved = options.stateFile === undefined ? undefined : readState(options.stateFile);
+  let ports: { port?: number; linksPort?: number } = {};
+  const save = () => {
+    if (options.stateFile !== undefined) writeState(options.stateFile, { version: 1, ...ports, bookings: service.snapshot() });
+  };
   let linksUrl = '';
   const service = new SandboxService({
     accessKey,
@@ -165,7 +202,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     now,
     linksUrl: () => linksUrl,
     strict: options.strict ?? false,
+    onChange: save,
   });
+  if (saved) service.restore(saved.bookings);
 
   const notify = (booking: SandboxBooking): void => {
     const mode = booking.properties['sandbox_callback'];
@@ -209,12 +248,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const linksServer = createServer(createLinksHandler(ctx));
   let baseUrl: string;
   try {
-    baseUrl = await listen(serviceServer, options.port ?? 0, host);
-    linksUrl = await listen(linksServer, options.linksPort ?? 0, host);
+    baseUrl = await listen(serviceServer, options.port ?? saved?.port ?? 0, host);
+    linksUrl = await listen(linksServer, options.linksPort ?? saved?.linksPort ?? 0, host);
   } catch (error) {
     await Promise.all([closeServer(serviceServer), closeServer(linksServer)]);
     throw error;
   }
+  ports = { port: Number(new URL(baseUrl).port), linksPort: Number(new URL(linksUrl).port) };
+  save();
   const live = service;
 
   return {

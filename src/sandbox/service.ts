@@ -83,6 +83,8 @@ export interface ServiceOptions {
   linksUrl: () => string;
   /** Refuse top-level fields the spec does not list (IP-422) instead of ignoring them. */
   strict?: boolean;
+  /** Called after every new booking and status change (the sandbox's state file is written then). */
+  onChange?: () => void;
 }
 
 /** The outcome of a page action (confirm, cancel on the page, revert). */
@@ -375,6 +377,7 @@ export class SandboxService {
     };
     this.bookings.set(bookingId, booking);
     this.byTransaction.set(key, booking);
+    this.options.onChange?.();
     return success(CODES.OK, MESSAGES.book, this.bookData(booking));
   }
 
@@ -432,6 +435,21 @@ export class SandboxService {
     booking.status = status;
     booking.updated_at = at;
     booking.history.push({ status, at, reason });
+    this.options.onChange?.();
+  }
+
+  /** Every booking as held, without applying expiry (for the state file). */
+  snapshot(): SandboxBooking[] {
+    return [...this.bookings.values()].map(copy);
+  }
+
+  /** Takes back bookings from a {@link snapshot}, e.g. after a restart. */
+  restore(bookings: readonly SandboxBooking[]): void {
+    for (const booking of bookings) {
+      const held = copy(booking);
+      this.bookings.set(held.booking_id, held);
+      this.byTransaction.set(`${held.product_code}\u0000${held.transaction_uuid}`, held);
+    }
   }
 
   /** The booking with expiry applied: an unpaid booking past its expiry becomes CANCELED (by the system). */

@@ -1,33 +1,44 @@
 /**
  * Booking and idempotency: one booking per `Idempotency-Key` and content, priced from the merchant's
- * own order, and the element's answer for it (a deeplink, or a signed web-payment form).
+ * own order, at most one payable booking per order, and the element's answer for it (a deeplink, or a
+ * signed web-payment form).
  */
 import {
+  ALREADY_PROCESSED,
   CODES,
   IDEMPOTENCY_HEADER,
+  isFinalStatus,
   type BookResult,
   type Channel,
   type OrderReference,
+  type PaymentStatus,
   type WebPaymentInstruction,
 } from '../protocol/contract.js';
 import { createSignature, WEB_PAYMENT_SIGNED_FIELDS } from '../protocol/signature.js';
 import { describeValue, isRecord } from '../protocol/values.js';
-import { canonical, parseObject, Refusal } from './http.js';
+import { canonical, depthOf, parseObject, Refusal } from './http.js';
 import { serviceCall, type Kit } from './kit.js';
+import { bookingFacts, ResultBusy, type Results } from './results.js';
+import { ServiceError } from './service-client.js';
 import type { StoredBooking } from './store.js';
-import type { OrderDetails, PaymentResult } from './types.js';
+import type { OrderDetails } from './types.js';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{16,128}$/;
+/** Deeper orders are refused before anything walks them (a 5,000-deep order fits in 16 KiB). */
+export const MAX_ORDER_DEPTH = 32;
+/** The booking property that carries the order reference to the service and the provider's records. */
+export const ORDER_PROPERTY = 'merchant_order';
 
 /** The booking half of the handler. */
 export interface Booking {
   book(request: Request, text: string): Promise<BookResult>;
-  /** Reads a status or cancel body and finds the booking it names, which this handler must have made. */
-  ownBooking(text: string): Promise<StoredBooking>;
 }
 
-export function createBooking(kit: Kit, webPaymentUrl: string): Booking {
+export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results['deliver']): Booking {
   const inFlightBookings = new Map<string, { fingerprint: string; promise: Promise<StoredBooking> }>();
+  const orderQueues = new Map<string, Promise<unknown>>();
+  // The order's lease outlives the longest book: cancel, status and book calls of `timeoutMs` each.
+  const orderLeaseMs = Math.max(kit.leaseMs, 3 * (kit.options.timeoutMs ?? 10_000) + 5_000);
 
   async function book(request: Request, text: string): Promise<BookResult> {
     const body = parseObject(text, ['channel', 'order'], ['handoff']);
@@ -36,6 +47,9 @@ export function createBooking(kit: Kit, webPaymentUrl: string): Booking {
     }
     if (!isRecord(body.order)) {
       throw new Refusal(CODES.INVALID_REQUEST, `"order" must be an object, e.g. {"id":"A-1001"}; got ${describeValue(body.order)}.`);
+    }
+    if (depthOf(body.order, MAX_ORDER_DEPTH) > MAX_ORDER_DEPTH) {
+      throw new Refusal(CODES.INVALID_REQUEST, `"order" is nested deeper than ${MAX_ORDER_DEPTH} levels.`);
     }
     if (body.handoff !== undefined && (body.handoff !== true || body.channel !== 'app')) {
       throw new Refusal(CODES.INVALID_REQUEST, `"handoff" may only be true, on an "app" booking; got ${describeValue(body.handoff)}.`);
@@ -53,34 +67,24 @@ export function createBooking(kit: Kit, webPaymentUrl: string): Booking {
         `The ${IDEMPOTENCY_HEADER} header must be 16 to 128 letters, digits, "-", "_", "." or ":" (a UUID fits).`,
       );
     }
+    const canonicalOrder = JSON.stringify(canonical(order));
     const fingerprint = JSON.stringify(handoff ? [channel, canonical(order), 'handoff'] : [channel, canonical(order)]);
+    // Every request runs the merchant's ownership check, a replay of a known key included: a leaked
+    // key must not hand another session the booking's ids and signed form.
+    const details = await lookup(order, request);
     let entry = inFlightBookings.get(key);
     if (entry && entry.fingerprint !== fingerprint) throw conflict();
     if (!entry) {
       // Registered before any await, so a concurrent request with this key shares this promise.
-      entry = { fingerprint, promise: bookOnce(key, fingerprint, channel, order, request, handoff) };
+      entry = { fingerprint, promise: bookOnce(key, fingerprint, channel, order, canonicalOrder, details, handoff) };
       inFlightBookings.set(key, entry);
       const forget = () => inFlightBookings.delete(key);
       entry.promise.then(forget, forget);
     }
-    const booking = await entry.promise;
-    return bookResult(booking);
+    return bookResult(await entry.promise);
   }
 
-  async function bookOnce(
-    key: string,
-    fingerprint: string,
-    channel: Channel,
-    order: OrderReference,
-    request: Request,
-    handoff: boolean,
-  ): Promise<StoredBooking> {
-    const known = await kit.store.getIdempotencyRecord(key);
-    if (known) {
-      if (known.fingerprint !== fingerprint) throw conflict();
-      const booking = await kit.store.getBooking(known.booking_id);
-      if (booking) return booking;
-    }
+  async function lookup(order: OrderReference, request: Request): Promise<OrderDetails> {
     let details: OrderDetails | undefined;
     try {
       details = await kit.options.lookupOrder(order, { request });
@@ -95,36 +99,125 @@ export function createBooking(kit: Kit, webPaymentUrl: string): Booking {
       kit.report(new TypeError(`lookupOrder returned an invalid amount: ${String(details.amount)}`), { route: 'book' });
       throw new Refusal(CODES.INTERNAL, 'The server could not price this order.');
     }
-    // The key AND what it books: after this server forgot the key (a restart, an expired or evicted
-    // record), a replay of the key for the same order and amount gets the service's first booking back,
-    // and the key sent with another order (or a changed amount) is a new booking, never the old one.
-    const transaction_uuid = await transactionUuid(kit.options.productCode, key, `${fingerprint}\n${details.amount}`);
-    const redirect_url =
-      typeof kit.options.redirectUrl === 'function'
-        ? kit.options.redirectUrl({ order, channel, transaction_uuid, amount: details.amount, handoff })
-        : kit.options.redirectUrl;
-    const booked = await serviceCall(kit, 'book', () =>
-      kit.client.book({
-        amount: details.amount,
-        transaction_uuid,
-        callback_url: kit.options.callbackUrl,
-        redirect_url,
-        properties: details.properties ?? {},
-      }),
-    );
-    const booking: StoredBooking = {
-      booking_id: booked.booking_id,
-      correlation_id: booked.correlation_id,
-      deeplink: booked.deeplink,
-      transaction_uuid,
-      channel,
-      order,
-      amount: details.amount,
-      created_at: Date.now(),
-    };
-    await kit.store.saveBooking(booking);
-    await kit.store.saveIdempotencyRecord(key, { fingerprint, booking_id: booking.booking_id });
+    return details;
+  }
+
+  function known(booking: StoredBooking, fingerprint: string): StoredBooking {
+    if (booking.fingerprint !== fingerprint) throw conflict();
     return booking;
+  }
+
+  async function bookOnce(
+    key: string,
+    fingerprint: string,
+    channel: Channel,
+    order: OrderReference,
+    canonicalOrder: string,
+    details: OrderDetails,
+    handoff: boolean,
+  ): Promise<StoredBooking> {
+    const stored = await kit.store.getBookingByKey(key);
+    if (stored) return known(stored, fingerprint);
+    const orderKey = await digest(canonicalOrder);
+    return withOrderLock(orderKey, async () => {
+      // Booked by another instance while this one waited for the order.
+      const meanwhile = await kit.store.getBookingByKey(key);
+      if (meanwhile) return known(meanwhile, fingerprint);
+      await closeOpenBookings(orderKey);
+      // The key AND what it books: after this server forgot the key (a restart, an expired or evicted
+      // record), a replay of the key for the same order and amount gets the service's first booking back,
+      // and the key sent with another order (or a changed amount) is a new booking, never the old one.
+      const transaction_uuid = await transactionUuid(kit.options.productCode, key, `${fingerprint}\n${details.amount}`);
+      const redirect_url =
+        typeof kit.options.redirectUrl === 'function'
+          ? kit.options.redirectUrl({ order, channel, transaction_uuid, amount: details.amount, handoff })
+          : kit.options.redirectUrl;
+      const booked = await serviceCall(kit, 'book', () =>
+        kit.client.book({
+          amount: details.amount,
+          transaction_uuid,
+          callback_url: kit.options.callbackUrl,
+          redirect_url,
+          properties: { [ORDER_PROPERTY]: orderReference(order, canonicalOrder), ...details.properties },
+        }),
+      );
+      const booking: StoredBooking = {
+        booking_id: booked.booking_id,
+        correlation_id: booked.correlation_id,
+        deeplink: booked.deeplink,
+        transaction_uuid,
+        idempotency_key: key,
+        fingerprint,
+        channel,
+        order,
+        order_key: orderKey,
+        amount: details.amount,
+        created_at: kit.now(),
+      };
+      if (await kit.store.insertBooking(booking)) return booking;
+      // The key went to a request for other content on another instance at the same moment.
+      const winner = await kit.store.getBookingByKey(key);
+      if (winner) return known(winner, fingerprint);
+      throw conflict();
+    });
+  }
+
+  /**
+   * One payable booking per order: an open booking made under another key is cancelled at the service
+   * first. One the service says is already processed is asked about: paid means this book is refused
+   * (and the result delivered), anything else lets the new booking go ahead.
+   */
+  async function closeOpenBookings(orderKey: string): Promise<void> {
+    for (const old of await kit.store.listOpenBookingsForOrder(orderKey)) {
+      let status: PaymentStatus;
+      let reference_code: string | undefined;
+      let source: 'cancel' | 'status' = 'cancel';
+      try {
+        status = (await kit.client.cancel({ booking_id: old.booking_id })).status;
+      } catch (error) {
+        if (!(error instanceof ServiceError && error.kind === 'rejected' && error.code === ALREADY_PROCESSED)) {
+          if (error instanceof ServiceError && error.kind === 'rejected' && error.code === CODES.UNKNOWN_BOOKING) continue;
+          return serviceCall(kit, 'book', () => Promise.reject(error));
+        }
+        const answer = await serviceCall(kit, 'book', () =>
+          kit.client.status({ booking_id: old.booking_id, correlation_id: old.correlation_id }),
+        );
+        ({ status, reference_code } = answer);
+        source = 'status';
+      }
+      if (isFinalStatus(status)) {
+        await deliver({ source, status, correlation_id: old.correlation_id, reference_code, ...bookingFacts(old) }).catch((error: unknown) => {
+          if (!(error instanceof ResultBusy)) kit.report(error, { route: 'book' });
+        });
+      }
+      if (status === 'SUCCESS') throw new Refusal(CODES.ORDER_ALREADY_PAID, 'This order is already paid.');
+    }
+  }
+
+  /** Serializes the books of one order: in this process by a queue, across instances by a lease in the store. */
+  async function withOrderLock<T>(orderKey: string, work: () => Promise<T>): Promise<T> {
+    const previous = orderQueues.get(orderKey) ?? Promise.resolve();
+    const run = previous.then(async () => {
+      const name = `order:${orderKey}`;
+      const deadline = kit.now() + orderLeaseMs;
+      for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
+        const now = kit.now();
+        if (await kit.store.acquireLease(name, kit.owner, now, now + orderLeaseMs)) break;
+        if (now >= deadline) throw new Refusal(CODES.UPSTREAM_TIMEOUT, 'Another payment of this order is being booked; try again.');
+        await new Promise((resolve) => setTimeout(resolve, wait * (0.5 + Math.random())));
+      }
+      try {
+        return await work();
+      } finally {
+        await kit.store.releaseLease(name, kit.owner).catch((error: unknown) => kit.report(error, { route: 'book' }));
+      }
+    });
+    const settled = run.catch(() => {});
+    orderQueues.set(orderKey, settled);
+    void settled.then(() => {
+      if (orderQueues.get(orderKey) === settled) orderQueues.delete(orderKey);
+    });
+    return run;
   }
 
   async function bookResult(booking: StoredBooking): Promise<BookResult> {
@@ -144,23 +237,29 @@ export function createBooking(kit: Kit, webPaymentUrl: string): Booking {
     return { booking_id, correlation_id, channel, web_payment };
   }
 
-  async function ownBooking(text: string): Promise<StoredBooking> {
-    const body = parseObject(text, ['booking_id', 'correlation_id']);
-    for (const name of ['booking_id', 'correlation_id'] as const) {
-      const value = body[name];
-      if (typeof value !== 'string' || value.length === 0 || value.length > 128) {
-        throw new Refusal(CODES.INVALID_REQUEST, `"${name}" must be a non-empty string of at most 128 characters; got ${describeValue(value)}.`);
-      }
-    }
-    const booking = await kit.store.getBooking(body.booking_id as string);
-    if (!booking || booking.correlation_id !== body.correlation_id) {
-      throw new Refusal(CODES.UNKNOWN_BOOKING, 'No booking with this booking_id and correlation_id was made here.');
-    }
-    return booking;
-  }
+  return { book };
+}
 
+/** The order's `id` when it has one, else its canonical JSON; cut to the service's 256-character limit. */
+function orderReference(order: OrderReference, canonicalOrder: string): string {
+  const id = order.id;
+  const text = typeof id === 'string' || typeof id === 'number' ? String(id) : canonicalOrder;
+  return text.slice(0, 256);
+}
 
-  return { book, ownBooking };
+/** A fixed-size key for an order (an order may be up to the body limit, too long for an index entry). */
+async function digest(text: string): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function conflict(): Refusal {
+  return new Refusal(
+    CODES.IDEMPOTENCY_CONFLICT,
+    `This ${IDEMPOTENCY_HEADER} was already used for another order or channel; send a new key for a new payment attempt.`,
+  );
 }
 
 /**
@@ -176,20 +275,3 @@ export async function transactionUuid(productCode: string, idempotencyKey: strin
   for (const byte of new Uint8Array(digest)) binary += String.fromCharCode(byte);
   return `wpb_${btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
 }
-
-function conflict(): Refusal {
-  return new Refusal(
-    CODES.IDEMPOTENCY_CONFLICT,
-    `This ${IDEMPOTENCY_HEADER} was already used for another order or channel; send a new key for a new payment attempt.`,
-  );
-}
-
-export function bookingFacts(booking: StoredBooking): Pick<PaymentResult, 'booking_id' | 'order' | 'transaction_uuid' | 'amount'> {
-  return {
-    booking_id: booking.booking_id,
-    order: booking.order,
-    transaction_uuid: booking.transaction_uuid,
-    amount: booking.amount,
-  };
-}
-

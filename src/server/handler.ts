@@ -7,11 +7,11 @@
  */
 import { CODES } from '../protocol/contract.js';
 import { createBooking } from './booking.js';
-import { failure, lastSegment, readBody, Refusal, ROUTES, success } from './http.js';
+import { checkContentType, failure, lastSegment, readBody, Refusal, ROUTES, success } from './http.js';
 import type { Kit } from './kit.js';
 import { createResults } from './results.js';
 import { createServiceClient } from './service-client.js';
-import { createMemoryStore } from './store.js';
+import { createMemoryStore, IN_MEMORY, type PaymentStore } from './store.js';
 import type { PaymentHandler, PaymentHandlerOptions } from './types.js';
 
 export { transactionUuid } from './booking.js';
@@ -38,8 +38,15 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
   if (typeof options.redirectUrl !== 'string' && typeof options.redirectUrl !== 'function') {
     throw new TypeError('redirectUrl must be a URL string or a function returning one.');
   }
+  const leaseMs = options.leaseMs ?? 60_000;
+  if (!Number.isFinite(leaseMs) || leaseMs <= 0) throw new TypeError('leaseMs must be a positive number.');
+  const store = options.store ?? createMemoryStore();
+  warnOfMemoryStore(store);
   const kit: Kit = {
     options,
+    owner: `${Date.now().toString(36)}-${crypto.randomUUID()}`,
+    leaseMs,
+    now: Date.now,
     client: createServiceClient({
       baseUrl: options.serviceUrl,
       accessKey: options.accessKey,
@@ -47,13 +54,13 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
       timeoutMs: options.timeoutMs,
       fetch: options.fetch,
     }),
-    store: options.store ?? createMemoryStore(),
+    store,
     report: options.onError ?? (() => {}),
   };
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
   const webPaymentUrl = options.webPayment?.url ?? `${options.serviceUrl.replace(/\/+$/, '')}/web/pay`;
-  const booking = createBooking(kit, webPaymentUrl);
-  const results = createResults(kit, booking);
+  const results = createResults(kit);
+  const booking = createBooking(kit, webPaymentUrl, results.deliver);
 
   async function handle(request: Request): Promise<Response> {
     const route = lastSegment(request.url);
@@ -64,10 +71,7 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
       if (request.method !== 'POST') {
         throw new Refusal(CODES.METHOD_NOT_ALLOWED, `Use POST for /${route}; got ${request.method}.`, { allow: 'POST' });
       }
-      const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-      if (type !== 'application/json') {
-        throw new Refusal(CODES.UNSUPPORTED_MEDIA_TYPE, `Send the body as application/json; got ${type ? `"${type}"` : 'no content type'}.`);
-      }
+      checkContentType(request.headers.get('content-type'));
       const text = await readBody(request, maxBodyBytes);
       switch (route) {
         case 'book':
@@ -94,5 +98,24 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
       return failure(new Refusal(CODES.INTERNAL, 'The server could not handle this request.'));
     }
   };
-  return Object.assign(handler, { reconcile: results.reconcile });
+  return Object.assign(handler, {
+    reconcile: results.reconcile,
+    prune: () => store.prune(Date.now() - (options.retentionMs ?? DEFAULT_RETENTION_MS)),
+  });
+}
+
+/** Bookings, keys and results are kept a week: well past a booking's life and reconcile's horizon. */
+export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+let warnedOfMemoryStore = false;
+
+/** Once per process: a production server on the memory store loses every booking on restart. */
+function warnOfMemoryStore(store: PaymentStore): void {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  if (warnedOfMemoryStore || env?.NODE_ENV !== 'production' || !(IN_MEMORY in store)) return;
+  warnedOfMemoryStore = true;
+  console.warn(
+    'wallet-pay-button: the payment handler runs with the in-memory store under NODE_ENV=production. A restart loses ' +
+      'every booking, and several processes do not share it; pass createPostgresStore(...) from wallet-pay-button/server/postgres.',
+  );
 }

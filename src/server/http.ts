@@ -39,7 +39,14 @@ export async function readBody(request: Request, limit: number): Promise<string>
   if (request.body) {
     const reader = request.body.getReader();
     for (;;) {
-      const { done, value } = await reader.read();
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        // The client went away mid-body: nothing to answer and nothing for the merchant's error log.
+        throw new Refusal(CODES.INVALID_REQUEST, 'The request body was cut off.');
+      }
+      const { done, value } = chunk;
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
@@ -90,6 +97,43 @@ export function parseObject(text: string, fields: readonly string[], optional: r
   return value;
 }
 
+/**
+ * How deep `value` nests (a scalar is 0, `{}` is 1), counting no further than `limit + 1`. A loop, not
+ * recursion: the point is to refuse a 5,000-deep order before a recursive walk overflows the stack.
+ */
+export function depthOf(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    const level = depth + 1;
+    if (level > deepest) deepest = level;
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(item as Record<string, unknown>)) stack.push([child, level]);
+  }
+  return deepest;
+}
+
+/**
+ * Checks the content type: JSON, in UTF-8 (the only charset JSON has); another charset is refused
+ * with 415, as the sandbox does, rather than read as UTF-8.
+ */
+export function checkContentType(header: string | null): void {
+  const [type = '', ...params] = (header ?? '').split(';').map((part) => part.trim());
+  if (type.toLowerCase() !== 'application/json') {
+    throw new Refusal(CODES.UNSUPPORTED_MEDIA_TYPE, `Send the body as application/json; got ${type ? `"${type.toLowerCase()}"` : 'no content type'}.`);
+  }
+  for (const param of params) {
+    const [name = '', value = ''] = param.split('=').map((part) => part.trim());
+    if (name.toLowerCase() !== 'charset') continue;
+    const charset = value.replace(/^"(.*)"$/, '$1').toLowerCase();
+    if (charset !== 'utf-8' && charset !== 'utf8') {
+      throw new Refusal(CODES.UNSUPPORTED_MEDIA_TYPE, `Send the body in UTF-8; got charset "${charset}".`);
+    }
+  }
+}
+
 /** Object keys sorted at every depth, so two spellings of one order give one fingerprint. */
 export function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
@@ -99,7 +143,12 @@ export function canonical(value: unknown): unknown {
   return value;
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+/** Every answer: JSON, never cached (it carries payment state), never sniffed as another type. */
+export const JSON_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
 
 export function success<T>(message: string, data: T, code: ResponseCode = CODES.OK): Response {
   const body: SuccessEnvelope<T> = { code, message, data };

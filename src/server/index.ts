@@ -53,5 +53,6 @@ export {
   type PaymentStore,
   type MemoryStoreOptions,
   type StoredBooking,
-  type IdempotencyRecord,
+  type ResultClaim,
+  type OpenBookingClaim,
 } from './store.js';

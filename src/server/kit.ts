@@ -13,6 +13,11 @@ export interface Kit {
   options: PaymentHandlerOptions;
   client: ServiceClient;
   store: PaymentStore;
+  /** This handler's name in the store's claims and leases. */
+  owner: string;
+  /** How long a claim or lease holds before another instance may take it over. */
+  leaseMs: number;
+  now(): number;
   report(error: unknown, context: { route: string }): void;
 }
 

@@ -24,7 +24,17 @@ export type NodeListener = (
 export function toNodeListener(handler: (request: Request) => Promise<Response>): NodeListener {
   return (request, response, next) => {
     void (async () => {
-      const answer = await handler(toRequest(request));
+      let converted: Request;
+      try {
+        converted = toRequest(request);
+      } catch (error) {
+        if (!(error instanceof MalformedRequest)) throw error;
+        // A client's broken Host header is its fault (400), not the server's (500).
+        response.writeHead(400, FAILURE_HEADERS);
+        response.end(JSON.stringify({ code: 'IP-422', error_message: error.message }));
+        return;
+      }
+      const answer = await handler(converted);
       response.statusCode = answer.status;
       answer.headers.forEach((value, name) => response.setHeader(name, value));
       response.end(Buffer.from(await answer.arrayBuffer()));
@@ -34,17 +44,29 @@ export function toNodeListener(handler: (request: Request) => Promise<Response>)
         return;
       }
       if (!response.headersSent) {
-        response.statusCode = 500;
-        response.setHeader('content-type', 'application/json; charset=utf-8');
+        response.writeHead(500, FAILURE_HEADERS);
       }
       response.end(JSON.stringify({ code: 'IP-500', error_message: 'The server could not handle this request.' }));
     });
   };
 }
 
+const FAILURE_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
+class MalformedRequest extends Error {}
+
 function toRequest(request: IncomingMessage & { body?: unknown }): Request {
   // Only the path matters for routing; the host is a placeholder when the client sent none.
-  const url = new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
+  let url: URL;
+  try {
+    url = new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
+  } catch {
+    throw new MalformedRequest('The Host header or the request target is malformed.');
+  }
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;

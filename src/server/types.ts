@@ -76,8 +76,25 @@ export interface PaymentHandlerOptions {
   /** Per call to the service. Default 10 000 ms. */
   timeoutMs?: number;
   fetch?: typeof fetch;
-  /** Default: a bounded in-memory store. */
+  /**
+   * Where bookings, keys and delivered results are kept. Default: the in-memory store (one process,
+   * lost on restart; a warning under `NODE_ENV=production`). Production: `createPostgresStore(...)`.
+   */
   store?: PaymentStore;
+  /**
+   * How long `onPaymentResult` may keep the shopper's `/status` (and `/cancel`) answer waiting. Past it
+   * the answer goes out; the hook goes on, and if it fails the next status check, callback or
+   * reconcile pass delivers again. Default 10 000 ms.
+   */
+  resultTimeoutMs?: number;
+  /**
+   * How long a claim (delivering a result, checking an open booking) holds before another instance may
+   * take it over: when a process dies inside `onPaymentResult`, the result is delivered again after
+   * this. Keep it longer than the hook ever runs. Default 60 000 ms.
+   */
+  leaseMs?: number;
+  /** How long bookings, keys and results are kept; {@link PaymentHandler.prune} drops older ones. Default 7 days. */
+  retentionMs?: number;
   /** Largest accepted request body. Default 16 KiB. */
   maxBodyBytes?: number;
   /** Told about failures the response does not show in full (service refusals, hook errors). */
@@ -88,6 +105,16 @@ export interface PaymentHandlerOptions {
 export interface ReconcileOptions {
   /** Only bookings at least this old are asked about. Default: the spec's five minutes (300 000 ms). */
   olderThanMs?: number;
+  /** Status checks at once. Default 8. */
+  concurrency?: number;
+  /** No new check starts after this long; the rest wait for the next pass (`unfinished`). Default 50 000 ms. */
+  timeBudgetMs?: number;
+  /**
+   * A booking any instance checked less than this long before the pass began is left out of it, so
+   * instances whose passes overlap or follow closely do not ask about the same booking again. Keep it
+   * below the interval between passes. Default 20 000 ms.
+   */
+  recheckAfterMs?: number;
 }
 
 /** What one {@link PaymentHandler.reconcile} pass did. */
@@ -100,6 +127,8 @@ export interface ReconcileReport {
   open: number;
   /** Status checks or hooks that failed (each told to `onError`): tried again on the next pass. */
   failed: number;
+  /** The time budget ran out before every open booking was checked. */
+  unfinished: boolean;
 }
 
 /** A handler from `Request` to `Response`, with the server-side status check the spec asks for. */
@@ -110,7 +139,13 @@ export interface PaymentHandler {
    * API": asks the service about every booking this handler made that has no final result yet and is
    * at least `olderThanMs` old, and hands each final status to `onPaymentResult` (source
    * `reconcile`). Run it on a timer (every minute or so): it settles the payments whose shopper closed
-   * the tab and whose callback was lost. Needs a store with `listOpenBookings` (the memory store has it).
+   * the tab and whose callback was lost.
+   *
+   * One pass at a time in each process: a call during a pass joins it and gets its report. At most
+   * `concurrency` checks at once; no new check after `timeBudgetMs`; across instances sharing a store,
+   * each open booking is checked by one instance at a time (a claim in the store).
    */
   reconcile(options?: ReconcileOptions): Promise<ReconcileReport>;
+  /** Drops bookings, keys and results older than `retentionMs` from the store; returns how many bookings. Run it daily. */
+  prune(): Promise<number>;
 }

@@ -7,7 +7,7 @@ import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createServer, type ViteDevServer } from 'vite';
 import { devices, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page, type Route } from 'playwright';
-import { playground, type MerchantRecord } from '../../demo/server/playground.js';
+import { playground, type MerchantRecord, type PlaygroundState } from '../../demo/server/playground.js';
 import { launchChromium } from '../../scripts/chromium.mjs';
 import type { Sandbox, SandboxBooking, SandboxOptions } from '../../src/sandbox/index.js';
 
@@ -16,13 +16,27 @@ export interface Playground {
   origin: string;
   sandbox: Sandbox;
   records: Map<string, MerchantRecord>;
+  /** Every result this run handed to the merchant's `onPaymentResult`. */
+  deliveries: PlaygroundState['deliveries'];
+  /** Stops the server, the sandbox and the data folder's database. */
   close(): Promise<void>;
 }
 
-/** Starts the playground on a free port; the sandbox's callback retries are short so tests stay fast. */
-export async function startPlayground(sandbox: SandboxOptions = {}): Promise<Playground> {
-  let resolveReady!: (state: { sandbox: Sandbox; origin: string; records: Map<string, MerchantRecord> }) => void;
-  const ready = new Promise<{ sandbox: Sandbox; origin: string; records: Map<string, MerchantRecord> }>((resolve) => {
+/** Where a playground keeps its state, and on which port it listens. */
+export interface PlaygroundPlace {
+  /** A data folder kept across restarts; default none (everything in memory, fresh each start). */
+  dataDir?: string;
+  /** Default 0 (a free port). */
+  port?: number;
+}
+
+/**
+ * Starts the playground (on a free port unless told); the sandbox's callback retries are short so
+ * tests stay fast.
+ */
+export async function startPlayground(sandbox: SandboxOptions = {}, place: PlaygroundPlace = {}): Promise<Playground> {
+  let resolveReady!: (state: PlaygroundState) => void;
+  const ready = new Promise<PlaygroundState>((resolve) => {
     resolveReady = resolve;
   });
   const server: ViteDevServer = await createServer({
@@ -30,8 +44,14 @@ export async function startPlayground(sandbox: SandboxOptions = {}): Promise<Pla
     root: fileURLToPath(new URL('../../demo/', import.meta.url)),
     logLevel: 'warn',
     // No HMR socket: nothing in the tests edits files, and a socket would keep pages out of the bfcache.
-    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
-    plugins: [playground({ sandbox: { callbackRetry: { attempts: 3, baseDelayMs: 50 }, ...sandbox }, onReady: resolveReady })],
+    server: { host: '127.0.0.1', port: place.port ?? 0, strictPort: place.port !== undefined, hmr: false },
+    plugins: [
+      playground({
+        sandbox: { callbackRetry: { attempts: 3, baseDelayMs: 50 }, ...sandbox },
+        dataDir: place.dataDir ?? null,
+        onReady: resolveReady,
+      }),
+    ],
   });
   await server.listen();
   const state = await ready;
@@ -39,7 +59,16 @@ export async function startPlayground(sandbox: SandboxOptions = {}): Promise<Pla
   // timing (the booking timeout, the fallback delay) free of a cold compile.
   await server.warmupRequest('/checkout.ts');
   await server.warmupRequest('/result.ts');
-  return { ...state, close: () => server.close() };
+  return {
+    origin: state.origin,
+    sandbox: state.sandbox,
+    records: state.records,
+    deliveries: state.deliveries,
+    close: async () => {
+      await server.close();
+      await state.close();
+    },
+  };
 }
 
 /** What a suite of end-to-end tests runs against: filled in before its first test. */

@@ -40,6 +40,7 @@ before(async () => {
     files: {
       '/esm.html': { body: checkoutPage(`<script type="module" src="${ESM}"></script>`) },
       '/iife.html': { body: checkoutPage(`<script src="${IIFE}"></script>`) },
+      '/esm-ne.html': { body: checkoutPage(`<script type="module" src="${ESM}"></script>`, 'lang="ne"') },
       '/esm-sri.html': { body: checkoutPage(`<script type="module" src="${ESM}" integrity="${cdnIntegrity['wallet-pay-button.min.js']}"></script>`) },
       // A legacy page (not UTF-8) on a server that names no charset for scripts: a classic script is
       // then decoded with the page's encoding unless the file says otherwise.
@@ -130,6 +131,50 @@ for (const [kind, path] of [
       assert.equal(booking.amount, 250, "the amount comes from the merchant's lookup");
     }));
 }
+
+test('the ESM entry loads its payment chunk beside it; an English page never loads the Nepali chunk, a Nepali page loads it with the payment code', async () => {
+  for (const [path, nepali] of [
+    ['/esm.html', false],
+    ['/esm-ne.html', true],
+  ] as const) {
+    await onPage(path, async (page) => {
+      const chunks: string[] = [];
+      page.on('request', (request) => {
+        const name = new URL(request.url()).pathname.split('/').pop()!;
+        if (/^(payment|ne)-[\w-]+\.min\.js$/.test(name)) chunks.push(name.split('-')[0]!);
+      });
+      await assertUpgraded(page);
+      const label = (await payButton(page).textContent())?.trim();
+      assert.equal(label, nepali ? STRINGS_NE['button.pay'] : 'Pay with wallet', 'the label in the page language at the first render');
+      const navigate = nextNavigate(page);
+      await payButton(page).click();
+      assert.equal((await navigate).reason, 'web-payment');
+      assert.deepEqual([...new Set(chunks)].sort(), nepali ? ['ne', 'payment'] : ['payment']);
+    });
+  }
+});
+
+test('a payment chunk that cannot be loaded (404) is an error with "Try again", which loads it and pays', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  try {
+    let refuse = true;
+    // Before the page loads: the idle prefetch must meet the 404 too.
+    await page.route(/\/dist\/cdn\/payment-[\w-]+\.min\.js$/, (route) => (refuse ? route.fulfill({ status: 404, body: 'gone' }) : route.fallback()));
+    await page.goto(`${merchant.origin}/esm.html`);
+    await assertUpgraded(page);
+    await payButton(page).click();
+    const retry = page.locator('wallet-pay-button [part~="retry"]');
+    await retry.waitFor();
+    assert.match((await page.locator('wallet-pay-button [role="status"]').textContent()) ?? '', /could not reach the payment service/);
+    refuse = false;
+    const navigate = nextNavigate(page);
+    await retry.click();
+    assert.equal((await navigate).reason, 'web-payment');
+  } finally {
+    await context.close();
+  }
+});
 
 test('the ESM entry loads with the integrity attribute integrity.json gives for it', () => onPage('/esm-sri.html', assertUpgraded));
 

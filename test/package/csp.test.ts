@@ -74,6 +74,7 @@ before(async () => {
       '/success.html': { body: resultPage('Paid', script) },
       '/failure.html': { body: resultPage('Not paid', script) },
       '/control.html': { body: resultPage('Control', '<script>document.title = "inline ran";</script>') },
+      '/checkout-ne.html': { body: checkoutPage(script, 'lang="ne"') },
       '/split-en.html': { body: splitPage('en') },
       '/split-ne.html': { body: splitPage('ne') },
       '/two-copies.html': {
@@ -169,6 +170,51 @@ test("two copies of Lit on a strict page (both CDN files) need only 'allow-dupli
     assert.equal(await page.evaluate(() => typeof (window as unknown as { WalletPayButton?: unknown }).WalletPayButton), 'object', 'the classic script ran too');
     assert.deepEqual(violations.map((violation) => violation.violatedDirective), []);
     assert.deepEqual(watched.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the element's CDN build loads its payment and Nepali chunks from its own directory under the strict policy", async () => {
+  const { context, violations } = await violationWatchingContext();
+  try {
+    for (const [path, expected] of [
+      ['/checkout.html', ['/dist/cdn/payment']],
+      ['/checkout-ne.html', ['/dist/cdn/ne', '/dist/cdn/payment']],
+    ] as const) {
+      // A tab of its own: the booking the previous page kept stays in that tab's sessionStorage.
+      const page = await context.newPage();
+      const watched = watchPage(page);
+      await page.goto(`${merchant.origin}${path}`);
+      await payButton(page).waitFor({ state: 'visible' });
+      const navigate = page.evaluate(
+        () =>
+          new Promise<string>((resolve) =>
+            document.querySelector('wallet-pay-button')!.addEventListener(
+              'wallet-pay-navigate',
+              (event) => {
+                event.preventDefault();
+                resolve(event.detail.reason);
+              },
+              { once: true },
+            ),
+          ),
+      );
+      await payButton(page).click();
+      assert.equal(await navigate, 'web-payment');
+      const chunks = await page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((entry) => new URL(entry.name).pathname)
+          .filter((name) => /\/(payment|ne)-[\w-]+\.min\.js$/.test(name))
+          .map((name) => name.replace(/-[\w-]+\.min\.js$/, ''))
+          .sort(),
+      );
+      assert.deepEqual(chunks, expected, `${path} loads its chunks from the entry's directory`);
+      assert.deepEqual(watched.errors, []);
+      await page.close();
+    }
+    assert.deepEqual(violations, [], 'no violation');
   } finally {
     await context.close();
   }

@@ -183,11 +183,14 @@ test('a bundler keeps ./define and drops the registration from a root-only impor
   }
 });
 
+/** Reactive fields of the element that are not public API (marked `@internal`). */
+const INTERNAL = ['langAttr', 'clock'];
+
 interface ManifestDeclaration {
   tagName?: string;
   customElement?: boolean;
   attributes?: { name: string }[];
-  members?: { name: string; kind: string }[];
+  members?: { name: string; kind: string; privacy?: string }[];
   events?: { name: string }[];
   cssParts?: { name: string }[];
   cssProperties?: { name: string }[];
@@ -225,13 +228,20 @@ test('custom-elements.json lists what the element declares: attributes, properti
     ['part', declared.parts, names(element.cssParts)],
     ['custom property', declared.cssProps, names(element.cssProperties)],
     ['slot', declared.slots, names(element.slots)],
-    ['attribute', declared.attributes, names(element.attributes)],
-    // Private reactive fields (one observes `lang`) are listed too, marked private.
-    ['property', declared.properties, names(element.members?.filter((member) => member.kind === 'field'))],
+    // Internal reactive fields (`langAttr` observes `lang`; the test clock) are not public API.
+    ['attribute', declared.attributes.filter((name) => name !== 'lang'), names(element.attributes)],
+    ['property', declared.properties.filter((name) => !INTERNAL.includes(name)), names(element.members?.filter((member) => member.kind === 'field'))],
   ] as const) {
     const missing = expected.filter((name) => !actual.includes(name));
     assert.deepEqual(missing, [], `every ${kind} of the source is in the manifest`);
   }
+  // Only public members: nothing private, internal, or the old pulled-config method.
+  const members = element.members ?? [];
+  assert.deepEqual(
+    members.filter((member) => member.privacy === 'private' || member.name.startsWith('#') || [...INTERNAL, 'flowConfig'].includes(member.name)).map((member) => member.name),
+    [],
+  );
+  assert.equal(names(element.attributes).includes('lang'), false);
   assert.ok(names(element.attributes).includes('endpoint'));
   assert.ok(names(element.events).includes('wallet-pay-navigate'));
 });

@@ -19,9 +19,9 @@ import { ensureExecutables } from '../../scripts/browsers.mjs';
 
 /** web-test-runner's puppeteer launcher, pointed at Firefox, with the executable resolved at launch. */
 class FirefoxLauncher extends ChromeLauncher {
-  // One file at a time: the element moves focus (the hand-off panel takes it, and gives it back to the
-  // pay button), and with two windows open a file's focus and key presses raced the other window's,
-  // which made a file hang or a focus-ring check fail.
+  // One file at a time: keyboard input goes to the focused window. With two windows open, key presses
+  // of one file (the hand-off's keyboard walk) went to the other, whose file then hung, and a Tab of
+  // one activated nothing (measured: a hang or a failure in about every other run, none with one).
   concurrency = 1;
 
   constructor() {
@@ -122,7 +122,12 @@ class WebKitLauncher {
   #base;
   #processes = [];
 
-  initialize() {}
+  initialize() {
+    // If the runner exits without stop() (a crash, process.exit), leave no driver or display behind.
+    process.once('exit', () => {
+      for (const child of this.#processes) if (child.exitCode === null) child.kill();
+    });
+  }
 
   async #start() {
     const needs = ['webkitDriver', 'webkitBrowser', ...(process.env.DISPLAY ? [] : ['xvfb'])];

@@ -174,3 +174,12 @@ describe('booking client: time and abandon', () => {
     expect((await failure(c.status({ booking_id: 'B1', correlation_id: 'C1' }, aborted.signal))).kind).to.equal('aborted');
   });
 });
+
+describe('booking client: a wrong endpoint', () => {
+  it('names the URL the request went to, not only the status', async () => {
+    const c = client(fakeFetch([() => Promise.resolve(new Response('Not Found', { status: 404 }))]));
+    const error = await failure(c.book({ channel: 'app', order }, 'k'));
+    expect(error.message).to.equal('book: HTTP 404 from https://shop.test/api/pay/book');
+    expect([error.kind, error.status]).to.deep.equal(['http', 404]);
+  });
+});

@@ -472,7 +472,7 @@ describe('payment flow: no payment', () => {
     const t = setup({ environment: 'webview' });
     t.start();
     expect(t.events).to.deep.equal([
-      { type: 'webview', order: { id: 'A-1' }, endpoint: 'https://shop.test/pay', success_url: '/done', failure_url: '/failed' },
+      { type: 'webview', order: { id: 'A-1' }, endpoint: 'https://shop.test/pay', success_url: 'https://shop.test/done', failure_url: 'https://shop.test/failed' },
     ]);
     expect(t.fake.calls.book).to.have.length(0);
     expect(t.navigator.calls).to.have.length(0);

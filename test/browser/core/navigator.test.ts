@@ -24,7 +24,9 @@ describe('browser navigator', () => {
     HTMLFormElement.prototype.submit = function (this: HTMLFormElement) {
       expect(this.isConnected).to.equal(true);
       const fields = [...this.querySelectorAll('input')].map((input) => [input.name, input.value] as [string, string]);
-      submitted.push({ action: this.action, method: this.method, target: this.target, hidden: this.hidden, fields });
+      // Read as attributes: a field may be named like any member of the form.
+      const attribute = (name: string) => this.getAttribute(name)!;
+      submitted.push({ action: attribute('action'), method: attribute('method').toLowerCase(), target: attribute('target'), hidden: this.hasAttribute('hidden'), fields });
     };
     try {
       createBrowserNavigator(win).postForm('https://pay.wallet.test/form', { booking_id: 'W1', note: '<img src=x onerror=alert(1)>' });
@@ -35,6 +37,24 @@ describe('browser navigator', () => {
       { action: 'https://pay.wallet.test/form', method: 'post', target: '_top', hidden: true, fields: [['booking_id', 'W1'], ['note', '<img src=x onerror=alert(1)>']] },
     ]);
     expect(document.querySelector('img[src=x]')).to.equal(null);
+    expect(document.querySelectorAll('form').length).to.equal(0);
+  });
+
+  it('posts fields named like the form\'s own members (submit, action, method, remove, target)', () => {
+    const { win } = fakeWindow();
+    const fields = { submit: 'yes', action: 'pay', method: 'wallet', remove: 'no', target: 'x', booking_id: 'W1' };
+    const seen: { action: string; method: string; fields: Record<string, string> }[] = [];
+    const original = HTMLFormElement.prototype.submit;
+    HTMLFormElement.prototype.submit = function (this: HTMLFormElement) {
+      const values = Object.fromEntries([...this.querySelectorAll('input')].map((input) => [input.name, input.value]));
+      seen.push({ action: this.getAttribute('action')!, method: this.getAttribute('method')!, fields: values });
+    };
+    try {
+      createBrowserNavigator(win).postForm('https://pay.wallet.test/form', fields);
+    } finally {
+      HTMLFormElement.prototype.submit = original;
+    }
+    expect(seen).to.deep.equal([{ action: 'https://pay.wallet.test/form', method: 'POST', fields }]);
     expect(document.querySelectorAll('form').length).to.equal(0);
   });
 });

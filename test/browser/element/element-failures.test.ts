@@ -118,6 +118,35 @@ describe('<wallet-pay-button> booking failures', () => {
     expect(book.map((r) => r.idempotencyKey)).to.deep.equal([book[0]!.idempotencyKey, book[0]!.idempotencyKey]);
   });
 
+  it('a set-up failure on the shop\'s server (IP-501): "contact the shop", and no "try again" that cannot help', async () => {
+    const s = await scenario({ book: [answer.failure(500, 'IP-501', 'access key refused')] });
+    const { el, nav } = await mount(s);
+    const error = oneEvent(el, 'wallet-pay-error');
+    payButton(el).click();
+    expect((await error).detail).to.include({ kind: 'merchant-setup', code: 'IP-501', http_status: 500 });
+    await reach(el, 'error');
+    expect(statusText(el)).to.equal('The shop cannot take this payment right now. Please contact the shop.');
+    expect(part(el, 'retry')).to.equal(null);
+    expect(payButton(el).getAttribute('aria-busy')).to.equal('false');
+    expect((await s.received()).book).to.have.length(1);
+    expect(nav.calls).to.deep.equal([]);
+    await expect(el).to.be.accessible();
+  });
+
+  it('an order already paid (IP-412 on book): shown as paid, not as an error to retry', async () => {
+    const s = await scenario({ book: [answer.failure(409, 'IP-412', 'order already paid')] });
+    const { el, nav } = await mount(s);
+    let errors = 0;
+    el.addEventListener('wallet-pay-error', () => errors++);
+    payButton(el).click();
+    await reach(el, 'paid');
+    expect(statusText(el)).to.equal('This order is already paid.');
+    expect(payButton(el).disabled).to.equal(true);
+    expect(part<HTMLAnchorElement>(el, 'see-order')!.href).to.equal(`${location.origin}/shop/done`);
+    expect(part(el, 'retry')).to.equal(null);
+    expect([errors, nav.calls.length, (await s.received()).book.length]).to.deep.equal([0, 0, 1]);
+  });
+
   it('a network error against a closed port is reported as such', async () => {
     const m = await mount({ endpoint: 'http://127.0.0.1:9/pay', received: async () => ({ book: [], status: [], cancel: [] }), script: async () => undefined });
     const { el } = m;

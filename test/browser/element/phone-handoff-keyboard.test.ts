@@ -1,8 +1,7 @@
 /**
  * The hand-off by keyboard, in the element: the offer is reached by Tab after the pay button, and the
- * panel's actions by Tab from the panel, which takes focus when it opens. Chromium only (listed in
- * web-test-runner.config.mjs): Enter sent through Firefox's BiDi input or WebKit's WebDriver actions
- * did not activate a focused button. Focus in and out is checked in every engine (phone-handoff.test.ts).
+ * panel's actions by Tab from the panel, which takes focus when it opens. Tab never leaves the page
+ * here (Firefox would move focus to its toolbar and later keys would activate nothing).
  */
 import { expect, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';

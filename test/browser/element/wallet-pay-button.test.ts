@@ -282,8 +282,8 @@ describe('<wallet-pay-button> WebView', () => {
     expect(event.detail).to.deep.equal({
       order: { id: 'A-1001' },
       endpoint: new URL(s.endpoint, location.href).href,
-      success_url: '/shop/done',
-      failure_url: '/shop/failed',
+      success_url: `${location.origin}/shop/done`,
+      failure_url: `${location.origin}/shop/failed`,
     });
     await el.updateComplete;
     expect(statusText(el)).to.equal('Continue the payment in the app.');

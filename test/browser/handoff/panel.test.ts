@@ -1,4 +1,5 @@
 import { expect } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import {
   focusHandoff,
   handoffStringsFor,
@@ -8,9 +9,52 @@ import {
   type HandoffStatus,
 } from '../../../src/element/handoff/index.js';
 import { STRINGS_EN } from '../../../src/element/strings.js';
-import { SHORT_LINK, handoffPart, mountHandoff } from './support.js';
+import { SHORT_LINK, handoffPart, mountHandoff, type Calls, type HandoffTestHost } from './support.js';
 
 const STATUSES: HandoffStatus[] = ['waiting', 'stalled', 'expired'];
+
+/**
+ * The part names of the actions in tab order, from the panel to the page's next focusable element.
+ * The page gets one after the host: what Tab does past a page's last focusable element is the
+ * browser's own, and none of it is the panel's. Chromium under Playwright keeps the page focused;
+ * Firefox moves focus to its toolbar, the page's window loses focus, and later keys (in this test and
+ * the next) activate no button although keydown still reaches it; WebKit's MiniBrowser wraps around
+ * to the page's first element, so Tab never leaves the panel.
+ */
+async function tabThrough(el: HandoffTestHost): Promise<string[]> {
+  const after = document.createElement('button');
+  after.textContent = 'After the panel';
+  el.after(after);
+  focusHandoff(el.shadowRoot!);
+  const reached: string[] = [];
+  try {
+    // A bound, so a tab order that never leaves the panel fails here instead of timing out.
+    for (let step = 0; step < 10; step += 1) {
+      await sendKeys({ press: 'Tab' });
+      const active = el.shadowRoot!.activeElement;
+      if (!active) {
+        expect(document.activeElement, 'focus after the last action').to.equal(after);
+        return reached;
+      }
+      reached.push(active.getAttribute('part') ?? active.id);
+    }
+    throw new Error(`Tab did not leave the panel: ${reached.join(', ')}`);
+  } finally {
+    after.remove();
+  }
+}
+
+/** Follows the deeplink nowhere: the test page must stay. */
+function keepPage(el: HandoffTestHost): string[] {
+  const followed: string[] = [];
+  el.shadowRoot!.addEventListener('click', (event) => {
+    const link = (event.target as Element).closest('a');
+    if (!link) return;
+    event.preventDefault();
+    followed.push(link.href);
+  });
+  return followed;
+}
 
 describe('hand-off texts', () => {
   it('has a Nepali text for every English key, none left in English', () => {
@@ -91,6 +135,37 @@ describe('hand-off panel', () => {
     expect(handoffPart(el, 'handoff')!.tabIndex).to.equal(-1);
   });
 
+  const ORDER: Record<HandoffStatus, string[]> = {
+    waiting: ['action open-here', 'action use-computer', 'action cancel'],
+    stalled: ['action open-here', 'action check-again', 'action use-computer', 'action cancel'],
+    expired: ['action new-code', 'action use-computer', 'action cancel'],
+  };
+  const CALL: Record<string, Calls[number]> = {
+    'check-again': 'checkAgain',
+    'new-code': 'newCode',
+    'use-computer': 'useComputer',
+    cancel: 'cancel',
+  };
+  for (const status of STATUSES) {
+    it(`reaches and runs every action by keyboard (${status})`, async () => {
+      const el = await mountHandoff({ status });
+      const followed = keepPage(el);
+      expect(await tabThrough(el)).to.deep.equal(ORDER[status]);
+      // Enter on the link and on each button, Space on each button.
+      for (const key of ['Enter', ' ']) {
+        for (const part of ORDER[status]) {
+          if (key === ' ' && part.includes('open-here')) continue;
+          el.shadowRoot!.querySelector<HTMLElement>(`[part="${part}"]`)!.focus();
+          // ' ' is the one name of the space bar that Playwright, Puppeteer and WebDriver all know.
+          await sendKeys({ press: key });
+        }
+      }
+      // Each button ran its own action, once per key.
+      const buttons = ORDER[status].filter((part) => !part.includes('open-here')).map((part) => CALL[part.slice('action '.length)]);
+      expect(el.calls).to.deep.equal([...buttons, ...buttons]);
+      expect(followed).to.deep.equal(status === 'expired' ? [] : [SHORT_LINK]);
+    });
+  }
 
   for (const lang of ['en', 'ne']) {
     for (const status of STATUSES) {

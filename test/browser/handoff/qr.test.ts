@@ -1,10 +1,8 @@
 import { expect } from '@open-wc/testing';
-import { emulateMedia } from '@web/test-runner-commands';
 import { MIN_QR_PX, QUIET_ZONE, qrGeometry } from '../../../src/element/handoff/index.js';
-import { LONG_LINK, SHORT_LINK, darkInQuietZone, decode, drawQr, handoffPart, mountHandoff } from './support.js';
+import { LONG_LINK, SHORT_LINK, darkInQuietZone, decode, drawQr, expectReadableUnderThemedPage, handoffPart, mountHandoff } from './support.js';
 
-afterEach(async () => {
-  await emulateMedia({ colorScheme: 'light' });
+afterEach(() => {
   document.getElementById('hostile')?.remove();
 });
 
@@ -53,23 +51,10 @@ describe('hand-off QR code', () => {
     }
   });
 
-  for (const scheme of ['light', 'dark'] as const) {
-    for (const variant of ['dark', 'light', 'outline', 'auto']) {
-      it(`stays black on white, full size and readable: variant ${variant}, ${scheme} colour scheme`, async () => {
-        await emulateMedia({ colorScheme: scheme });
-        const el = await mountHandoff({ attrs: { variant } });
-        // A page that themes everything it can reach, the code included.
-        el.style.cssText = 'color:#fff;background:#000;--wallet-pay-background:#000;--wallet-pay-color:#fff;--wallet-pay-accent:#fff;fill:#fff';
-        const svg = qrOf(el);
-        const [rect, path] = [svg.querySelector('rect')!, svg.querySelector('path')!];
-        expect(getComputedStyle(rect).fill).to.equal('rgb(255, 255, 255)');
-        expect(getComputedStyle(path).fill).to.equal('rgb(0, 0, 0)');
-        expect(svg.getBoundingClientRect().width).to.be.at.least(MIN_QR_PX);
-        const drawn = await drawQr(svg);
-        expect(darkInQuietZone(drawn)).to.equal(0);
-        expect(await decode(drawn.image)).to.equal(SHORT_LINK);
-      });
-    }
+  for (const variant of ['dark', 'light', 'outline', 'auto']) {
+    it(`stays black on white, full size and readable: variant ${variant}`, async () => {
+      await expectReadableUnderThemedPage(await mountHandoff({ attrs: { variant } }));
+    });
   }
 
   it("cannot be inverted, faded, blended or shrunk through ::part(qr)", async () => {
@@ -85,7 +70,8 @@ describe('hand-off QR code', () => {
     expect(look.mixBlendMode).to.equal('normal');
     expect(look.backgroundColor).to.equal('rgb(255, 255, 255)');
     expect(look.transform).to.equal('none');
-    expect(look.getPropertyValue('forced-color-adjust')).to.equal('none');
+    // WebKit has no forced colours mode (nor the property): nothing there can recolour the code.
+    if (CSS.supports('forced-color-adjust', 'none')) expect(look.getPropertyValue('forced-color-adjust')).to.equal('none');
     expect(svg.getBoundingClientRect().width).to.be.at.least(MIN_QR_PX);
     expect(svg.getBoundingClientRect().height).to.be.at.least(MIN_QR_PX);
     const drawn = await drawQr(svg);

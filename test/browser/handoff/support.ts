@@ -3,11 +3,11 @@
  * shadow root, with the element's own styles and the hand-off's adopted on top, its `variant` and
  * `lang` attributes), and a QR reader for the rendered SVG.
  */
-import { fixture, html } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { LitElement } from 'lit';
 import type jsQRType from 'jsqr';
 import { styles } from '../../../src/element/styles.js';
-import { adoptHandoffStyles, handoffPanel, handoffStringsFor, type HandoffActions, type HandoffStatus } from '../../../src/element/handoff/index.js';
+import { MIN_QR_PX, adoptHandoffStyles, handoffPanel, handoffStringsFor, type HandoffActions, type HandoffStatus } from '../../../src/element/handoff/index.js';
 
 /** A deeplink of the sandbox's shape (64 characters). */
 export const SHORT_LINK = 'http://127.0.0.1:4011/pay/BK-3f2a9c1e-4b7d-4e8a-9c2f-1a2b3c4d5e6f';
@@ -130,4 +130,20 @@ export function darkInQuietZone({ image, scale }: DrawnQr): number {
     }
   }
   return dark;
+}
+
+/**
+ * Themes everything a page can reach on `el` (the code included) and checks the code stays black on
+ * white, full size, with its quiet zone, and decodes to {@link SHORT_LINK}.
+ */
+export async function expectReadableUnderThemedPage(el: HandoffTestHost): Promise<void> {
+  el.style.cssText = 'color:#fff;background:#000;--wallet-pay-background:#000;--wallet-pay-color:#fff;--wallet-pay-accent:#fff;fill:#fff';
+  const svg = el.shadowRoot!.querySelector<SVGSVGElement>('svg[part~="qr"]')!;
+  const [rect, path] = [svg.querySelector('rect')!, svg.querySelector('path')!];
+  expect(getComputedStyle(rect).fill).to.equal('rgb(255, 255, 255)');
+  expect(getComputedStyle(path).fill).to.equal('rgb(0, 0, 0)');
+  expect(svg.getBoundingClientRect().width).to.be.at.least(MIN_QR_PX);
+  const drawn = await drawQr(svg);
+  expect(darkInQuietZone(drawn)).to.equal(0);
+  expect(await decode(drawn.image)).to.equal(SHORT_LINK);
 }

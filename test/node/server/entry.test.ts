@@ -41,3 +41,15 @@ test('the core server modules import nothing but each other and the contract (ed
     assert.doesNotMatch(source, /\b(?:Buffer|process|require)\s*[.(]/, `${file} uses a Node-only global`);
   }
 });
+
+test('wallet-pay-button/server/postgres exports the PostgreSQL store and imports no database driver', async () => {
+  const entry = await import('wallet-pay-button/server/postgres');
+  for (const name of ['createPostgresStore', 'postgresSchema', 'SCHEMA_VERSION']) assert.ok(name in entry, `lacks ${name}`);
+  const source = await readFile(new URL('postgres.ts', SERVER_DIR), 'utf8');
+  assert.doesNotMatch(source, /from\s+'(?:pg|@electric-sql\/pglite)'/);
+  const manifest = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as Record<string, Record<string, unknown>>;
+  for (const driver of ['pg', '@electric-sql/pglite']) {
+    assert.equal(manifest.dependencies?.[driver], undefined, `${driver} must not be a dependency`);
+    assert.deepEqual(manifest.peerDependenciesMeta?.[driver], { optional: true });
+  }
+});

@@ -1,0 +1,245 @@
+/**
+ * `wallet-pay-button/server/postgres`: a {@link PaymentStore} on PostgreSQL, shared by any number of
+ * handler processes. It needs only `db.query(text, params)`, so a node-postgres `Pool` or `Client`
+ * (a PostgreSQL server) and a PGlite instance (PostgreSQL in-process, file-backed) both serve; neither
+ * is a dependency of this package.
+ */
+import type { PaymentStatus } from '../protocol/contract.js';
+import type { OpenBookingClaim, PaymentStore, ResultClaim, StoredBooking } from './store.js';
+
+/** What the store needs of a database client: node-postgres' `Pool`/`Client` and PGlite fit. */
+export interface Queryable {
+  query(text: string, params?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
+}
+
+/** Options of {@link createPostgresStore}. */
+export interface PostgresStoreOptions {
+  /** Put before every table and index name, to share a schema. Lower-case letters, digits, `_`. Default `wpb_`. */
+  tablePrefix?: string;
+  /**
+   * Create the tables when missing (idempotent, safe from several processes at once). Default `true`;
+   * `false` when the merchant runs the SQL of {@link postgresSchema} as a migration.
+   */
+  createTables?: boolean;
+}
+
+/** A {@link PaymentStore} on PostgreSQL, with {@link ready} to create (or check) its tables ahead of the first request. */
+export interface PostgresStore extends PaymentStore {
+  /** Creates the tables when missing and checks the schema version. Every method awaits it first. */
+  ready(): Promise<void>;
+}
+
+/** The schema version this code reads and writes. */
+export const SCHEMA_VERSION = 1;
+
+const PREFIX = /^[a-z_][a-z0-9_]{0,30}$/;
+
+/**
+ * The SQL that creates the store's tables (the same statements {@link createPostgresStore} runs), for
+ * merchants who manage migrations themselves. Times are milliseconds since the epoch.
+ */
+export function postgresSchema(tablePrefix = 'wpb_'): string[] {
+  const p = checkPrefix(tablePrefix);
+  return [
+    `CREATE TABLE IF NOT EXISTS ${p}meta (name text PRIMARY KEY, version integer NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS ${p}bookings (
+  booking_id text PRIMARY KEY,
+  correlation_id text NOT NULL UNIQUE,
+  transaction_uuid text NOT NULL,
+  idempotency_key text NOT NULL UNIQUE,
+  fingerprint text NOT NULL,
+  channel text NOT NULL,
+  order_ref text NOT NULL,
+  order_key text NOT NULL,
+  amount double precision NOT NULL,
+  deeplink text NOT NULL,
+  created_at bigint NOT NULL,
+  settled boolean NOT NULL DEFAULT false,
+  check_owner text,
+  check_until bigint NOT NULL DEFAULT 0,
+  checked_at bigint NOT NULL DEFAULT 0
+)`,
+    `CREATE INDEX IF NOT EXISTS ${p}bookings_open ON ${p}bookings (created_at) WHERE NOT settled`,
+    `CREATE INDEX IF NOT EXISTS ${p}bookings_order_open ON ${p}bookings (order_key) WHERE NOT settled`,
+    `CREATE INDEX IF NOT EXISTS ${p}bookings_created ON ${p}bookings (created_at)`,
+    `CREATE TABLE IF NOT EXISTS ${p}results (
+  correlation_id text NOT NULL,
+  status text NOT NULL,
+  owner text NOT NULL,
+  lease_until bigint NOT NULL,
+  delivered_at bigint,
+  created_at bigint NOT NULL,
+  PRIMARY KEY (correlation_id, status)
+)`,
+    `CREATE INDEX IF NOT EXISTS ${p}results_created ON ${p}results (created_at)`,
+    `CREATE TABLE IF NOT EXISTS ${p}leases (name text PRIMARY KEY, owner text NOT NULL, lease_until bigint NOT NULL)`,
+    `INSERT INTO ${p}meta (name, version) VALUES ('schema', ${SCHEMA_VERSION}) ON CONFLICT (name) DO NOTHING`,
+  ];
+}
+
+function checkPrefix(prefix: string): string {
+  if (typeof prefix !== 'string' || !PREFIX.test(prefix)) {
+    throw new TypeError(`tablePrefix must be lower-case letters, digits and "_" (at most 31, not starting with a digit); got ${JSON.stringify(prefix)}.`);
+  }
+  return prefix;
+}
+
+// Another process creating the same table or index at the same moment: the catalogue's unique index
+// refuses the loser (23505) or the object exists by then (42P07, 42710). Running the batch again settles it.
+const CREATE_RACE = new Set(['23505', '42P07', '42710']);
+
+/**
+ * Creates a PostgreSQL-backed {@link PaymentStore}: `createPostgresStore(new pg.Pool({ connectionString }))`
+ * or `createPostgresStore(new PGlite('./data'))`. The tables are created on first use (see
+ * {@link postgresSchema}); a database whose schema is newer than this code is refused.
+ */
+export function createPostgresStore(db: Queryable, options: PostgresStoreOptions = {}): PostgresStore {
+  if (!db || typeof db.query !== 'function') throw new TypeError('createPostgresStore needs a client with query(text, params): a pg Pool or Client, or PGlite.');
+  const p = checkPrefix(options.tablePrefix ?? 'wpb_');
+  const createTables = options.createTables ?? true;
+  let setUp: Promise<void> | undefined;
+
+  async function prepare(): Promise<void> {
+    if (createTables) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          for (const statement of postgresSchema(p)) await db.query(statement);
+          break;
+        } catch (error) {
+          const code = (error as { code?: unknown }).code;
+          if (attempt >= 5 || typeof code !== 'string' || !CREATE_RACE.has(code)) throw error;
+        }
+      }
+    }
+    const { rows } = await db.query(`SELECT version FROM ${p}meta WHERE name = 'schema'`);
+    const version = Number(rows[0]?.version);
+    if (version !== SCHEMA_VERSION) {
+      throw new Error(
+        rows.length === 0
+          ? `The payment store's tables (${p}*) have no schema version; run postgresSchema()'s SQL.`
+          : `The payment store's tables (${p}*) have schema version ${version}; this code reads version ${SCHEMA_VERSION}.`,
+      );
+    }
+  }
+
+  function ready(): Promise<void> {
+    setUp ??= prepare().catch((error: unknown) => {
+      setUp = undefined; // a database that was down at start-up is tried again on the next call
+      throw error;
+    });
+    return setUp;
+  }
+
+  async function query(text: string, params: unknown[]): Promise<Array<Record<string, unknown>>> {
+    await ready();
+    return (await db.query(text, params)).rows;
+  }
+
+  const COLUMNS = 'booking_id, correlation_id, transaction_uuid, idempotency_key, fingerprint, channel, order_ref, order_key, amount, deeplink, created_at';
+  const one = async (where: string, value: string) =>
+    toBooking((await query(`SELECT ${COLUMNS} FROM ${p}bookings WHERE ${where} = $1`, [value]))[0]);
+
+  return {
+    ready,
+    getBookingByKey: (key) => one('idempotency_key', key),
+    getBooking: (bookingId) => one('booking_id', bookingId),
+    findBookingByCorrelationId: (correlationId) => one('correlation_id', correlationId),
+    async insertBooking(b) {
+      // The unique key decides, not a read before the write: of two instances, one row wins.
+      const rows = await query(
+        `INSERT INTO ${p}bookings (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         ON CONFLICT (idempotency_key) DO NOTHING RETURNING booking_id`,
+        [b.booking_id, b.correlation_id, b.transaction_uuid, b.idempotency_key, b.fingerprint, b.channel,
+          JSON.stringify(b.order), b.order_key, b.amount, b.deeplink, b.created_at],
+      );
+      return rows.length === 1;
+    },
+    async listOpenBookingsForOrder(orderKey) {
+      const rows = await query(`SELECT ${COLUMNS} FROM ${p}bookings WHERE order_key = $1 AND NOT settled ORDER BY created_at`, [orderKey]);
+      return rows.map((row) => toBooking(row)!);
+    },
+    async acquireLease(name, owner, now, until) {
+      const rows = await query(
+        `INSERT INTO ${p}leases (name, owner, lease_until) VALUES ($1, $2, $3)
+         ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until
+         WHERE ${p}leases.lease_until < $4 OR ${p}leases.owner = EXCLUDED.owner
+         RETURNING owner`,
+        [name, owner, until, now],
+      );
+      return rows.length === 1;
+    },
+    async releaseLease(name, owner) {
+      await query(`DELETE FROM ${p}leases WHERE name = $1 AND owner = $2`, [name, owner]);
+    },
+    async claimResult(correlationId, status, owner, now, until): Promise<ResultClaim> {
+      const rows = await query(
+        `INSERT INTO ${p}results (correlation_id, status, owner, lease_until, created_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (correlation_id, status) DO UPDATE SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until
+         WHERE ${p}results.delivered_at IS NULL AND (${p}results.lease_until < $5 OR ${p}results.owner = EXCLUDED.owner)
+         RETURNING owner`,
+        [correlationId, status, owner, until, now],
+      );
+      if (rows.length === 1) return 'claimed';
+      const held = await query(`SELECT delivered_at FROM ${p}results WHERE correlation_id = $1 AND status = $2`, [correlationId, status]);
+      return held[0] && held[0].delivered_at !== null ? 'delivered' : 'busy';
+    },
+    async completeResult(correlationId, status, owner, now) {
+      const final = status !== 'BOOKED' && status !== 'PENDING';
+      // One statement, so the result and the booking's settlement are recorded together.
+      await query(
+        `WITH done AS (
+           UPDATE ${p}results SET delivered_at = $4 WHERE correlation_id = $1 AND status = $2 AND owner = $3 AND delivered_at IS NULL
+           RETURNING correlation_id)
+         UPDATE ${p}bookings SET settled = true WHERE $5 AND correlation_id IN (SELECT correlation_id FROM done)`,
+        [correlationId, status, owner, now, final],
+      );
+    },
+    async releaseResult(correlationId, status: PaymentStatus, owner) {
+      await query(`DELETE FROM ${p}results WHERE correlation_id = $1 AND status = $2 AND owner = $3 AND delivered_at IS NULL`, [correlationId, status, owner]);
+    },
+    async claimOpenBookings({ createdBefore, notCheckedSince, limit, owner, now, until }: OpenBookingClaim) {
+      // SKIP LOCKED: two instances claiming at once take different rows instead of waiting on each other.
+      const rows = await query(
+        `UPDATE ${p}bookings SET check_owner = $3, check_until = $5, checked_at = $4
+         WHERE booking_id IN (
+           SELECT booking_id FROM ${p}bookings
+           WHERE NOT settled AND created_at <= $1 AND check_until < $4 AND checked_at < $2
+           ORDER BY created_at LIMIT $6 FOR UPDATE SKIP LOCKED)
+         RETURNING ${COLUMNS}`,
+        [createdBefore, notCheckedSince, owner, now, until, limit],
+      );
+      return rows.map((row) => toBooking(row)!).sort((a, b) => a.created_at - b.created_at);
+    },
+    async releaseCheck(bookingId, owner) {
+      await query(`UPDATE ${p}bookings SET check_until = 0 WHERE booking_id = $1 AND check_owner = $2`, [bookingId, owner]);
+    },
+    async prune(before) {
+      const rows = await query(
+        `WITH gone AS (DELETE FROM ${p}bookings WHERE created_at < $1 RETURNING correlation_id),
+              results AS (DELETE FROM ${p}results WHERE created_at < $1 RETURNING 1),
+              leases AS (DELETE FROM ${p}leases WHERE lease_until < $1 RETURNING 1)
+         SELECT count(*) AS n FROM gone`,
+        [before],
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
+  };
+}
+
+function toBooking(row: Record<string, unknown> | undefined): StoredBooking | undefined {
+  if (!row) return undefined;
+  return {
+    booking_id: String(row.booking_id),
+    correlation_id: String(row.correlation_id),
+    transaction_uuid: String(row.transaction_uuid),
+    idempotency_key: String(row.idempotency_key),
+    fingerprint: String(row.fingerprint),
+    channel: row.channel as StoredBooking['channel'],
+    order: JSON.parse(String(row.order_ref)) as StoredBooking['order'],
+    order_key: String(row.order_key),
+    // node-postgres returns bigint as text, to keep its digits; these are milliseconds, well inside 2^53.
+    amount: Number(row.amount),
+    deeplink: String(row.deeplink),
+    created_at: Number(row.created_at),
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * Correctness across processes: four merchant server processes (child processes running
+ * worker.ts) on one PostgreSQL database and one sandbox, all real, on loopback.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
+import { closedPortUrl } from '../helpers.js';
+import { freshDatabase, stopServer } from './pg-server.js';
+
+const KEY = 'processes-access-key';
+const PRODUCT = 'PROC01';
+const LEASE_MS = 1_500;
+
+interface Message {
+  type: string;
+  url?: string;
+  pid?: number;
+  correlation_id?: string;
+  status?: string;
+}
+
+interface Worker {
+  child: ChildProcess;
+  url: string;
+  messages: Message[];
+}
+
+describe('four handler processes on one PostgreSQL database', () => {
+  let sandbox: Sandbox;
+  let env: Record<string, string>;
+  const workers: Worker[] = [];
+  const spawned: ChildProcess[] = [];
+
+  async function start(extra: Record<string, string> = {}): Promise<Worker> {
+    const child = fork(fileURLToPath(new URL('./worker.ts', import.meta.url)), {
+      execArgv: ['--conditions=source', '--import', 'tsx'],
+      env: { ...process.env, ...env, ...extra },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    spawned.push(child);
+    const messages: Message[] = [];
+    const url = await new Promise<string>((resolve, reject) => {
+      child.on('message', (message: Message) => {
+        messages.push(message);
+        if (message.type === 'ready') resolve(message.url!);
+      });
+      child.once('exit', (code) => reject(new Error(`worker exited (${code}) before it was ready`)));
+    });
+    return { child, url, messages };
+  }
+
+  before(async () => {
+    sandbox = await startSandbox({ accessKey: KEY, productCode: PRODUCT, callbackRetry: { attempts: 1, baseDelayMs: 10 } });
+    env = {
+      DATABASE_URL: await freshDatabase(),
+      SERVICE_URL: sandbox.baseUrl,
+      PRODUCT_CODE: PRODUCT,
+      ACCESS_KEY: KEY,
+      // Nothing listens there: results reach the hook through status checks, where the claims matter.
+      CALLBACK_URL: `${await closedPortUrl()}/callback`,
+      LEASE_MS: String(LEASE_MS),
+      HOOK_DELAY_MS: '300',
+    };
+    workers.push(...(await Promise.all([1, 2, 3, 4].map(() => start()))));
+  });
+  after(async () => {
+    for (const child of spawned) if (child.exitCode === null && child.signalCode === null) child.kill();
+    await sandbox?.close();
+    await stopServer();
+  });
+
+  const post = async (worker: Worker, route: string, body: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${worker.url}/${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as { code: string; data?: Record<string, string> } };
+  };
+  const deliveries = (correlationId: string) =>
+    workers.flatMap((w) => w.messages).filter((m) => m.type === 'delivered' && m.correlation_id === correlationId);
+  const ofOrder = (id: string) => sandbox.listBookings().filter((b) => b.properties.merchant_order === id);
+  const pay = async (deeplink: string) => {
+    const response = await fetch(`${deeplink}/confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ mpin: '1234', method: 'wallet_balance' }).toString(),
+      redirect: 'manual',
+    });
+    assert.equal(response.status, 303);
+  };
+
+  test('200 concurrent books with one key give one booking', async () => {
+    const order = { id: `ONE-KEY-${crypto.randomUUID()}` };
+    const key = `one-key-${crypto.randomUUID()}`;
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => post(workers[i % 4]!, 'book', { channel: 'app', order }, { 'idempotency-key': key })),
+    );
+    const ids = new Set(answers.map((a) => (a.status === 200 ? a.body.data!.booking_id : `${a.status} ${a.body.code}`)));
+    assert.deepEqual([...ids].length, 1, [...ids].join(', '));
+    assert.equal(ofOrder(order.id).length, 1);
+  });
+
+  test('200 concurrent status checks after SUCCESS, with a slow hook, give one delivery', async () => {
+    const order = { id: `PAID-${crypto.randomUUID()}` };
+    const booked = await post(workers[0]!, 'book', { channel: 'app', order }, { 'idempotency-key': `paid-${crypto.randomUUID()}` });
+    const { booking_id, correlation_id, deeplink } = booked.body.data!;
+    await pay(deeplink!);
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => post(workers[i % 4]!, 'status', { booking_id, correlation_id })),
+    );
+    assert.ok(answers.every((a) => a.status === 200 && a.body.data?.status === 'SUCCESS'));
+    assert.equal(deliveries(correlation_id!).length, 1);
+  });
+
+  test('two keys for one order, booked at once on every process, leave at most one payable booking', async () => {
+    const order = { id: `TWO-TABS-${crypto.randomUUID()}` };
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => post(workers[i % 4]!, 'book', { channel: 'web', order }, { 'idempotency-key': `tab-${i}-${crypto.randomUUID()}` })),
+    );
+    assert.ok(answers.every((a) => a.status === 200 || a.status === 504), JSON.stringify(answers.map((a) => a.body.code)));
+    const payable = ofOrder(order.id).filter((b) => b.status === 'BOOKED' || b.status === 'PENDING');
+    assert.equal(payable.length, 1, JSON.stringify(ofOrder(order.id).map((b) => b.status)));
+  });
+
+  test('a process killed (SIGKILL) inside the hook: the result is delivered once, by another, after the lease', async () => {
+    const doomed = await start({ HOOK_HANG: '1', RESULT_TIMEOUT_MS: '200' });
+    const order = { id: `KILLED-${crypto.randomUUID()}` };
+    const booked = await post(doomed, 'book', { channel: 'app', order }, { 'idempotency-key': `killed-${crypto.randomUUID()}` });
+    const { booking_id, correlation_id, deeplink } = booked.body.data!;
+    await pay(deeplink!);
+    assert.equal((await post(doomed, 'status', { booking_id, correlation_id })).body.data?.status, 'SUCCESS');
+    assert.ok(doomed.messages.some((m) => m.type === 'hook-started' && m.correlation_id === correlation_id));
+    const gone = new Promise((resolve) => doomed.child.once('exit', resolve));
+    doomed.child.kill('SIGKILL');
+    await gone;
+    const killedAt = Date.now();
+    // The shopper (or reconcile) keeps asking; within the lease the claim still stands.
+    const deadline = Date.now() + 20_000;
+    while (deliveries(correlation_id!).length === 0 && Date.now() < deadline) {
+      await post(workers[1]!, 'status', { booking_id, correlation_id });
+    }
+    assert.equal(deliveries(correlation_id!).length, 1);
+    assert.ok(Date.now() - killedAt >= LEASE_MS - 1_000, 'taken over only once the lease ran out');
+    await Promise.all(workers.map((w) => post(w, 'status', { booking_id, correlation_id })));
+    assert.equal(deliveries(correlation_id!).length, 1, 'and never again');
+  });
+});

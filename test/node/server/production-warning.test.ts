@@ -1,0 +1,52 @@
+/**
+ * The once-only warning when the handler runs with the in-memory store under NODE_ENV=production.
+ * Its own file: the warning is once per process, and node --test runs each file in its own process.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PGlite } from '@electric-sql/pglite';
+import { createPaymentHandler, type PaymentHandlerOptions } from '../../../src/server/handler.js';
+import { createPostgresStore } from '../../../src/server/postgres.js';
+import { createMemoryStore } from '../../../src/server/store.js';
+
+const options: PaymentHandlerOptions = {
+  serviceUrl: 'http://127.0.0.1:9',
+  productCode: 'WARN01',
+  accessKey: 'warn-access-key',
+  callbackUrl: 'http://127.0.0.1:9/callback',
+  redirectUrl: 'http://127.0.0.1:9/return',
+  lookupOrder: () => undefined,
+  onPaymentResult: () => {},
+};
+
+test('the memory store under NODE_ENV=production: one warning per process, naming the PostgreSQL store', async (t) => {
+  const warnings: string[] = [];
+  t.mock.method(console, 'warn', (...args: unknown[]) => void warnings.push(args.map(String).join(' ')));
+  const saved = process.env.NODE_ENV;
+  t.after(() => {
+    if (saved === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = saved;
+  });
+
+  // Not production: no warning, and the one warning is still to come.
+  delete process.env.NODE_ENV;
+  createPaymentHandler(options);
+  process.env.NODE_ENV = 'development';
+  createPaymentHandler({ ...options, store: createMemoryStore() });
+  assert.deepEqual(warnings, []);
+
+  // Production with a shared store: nothing to warn of.
+  process.env.NODE_ENV = 'production';
+  const db = new PGlite();
+  t.after(() => db.close());
+  createPaymentHandler({ ...options, store: createPostgresStore(db) });
+  assert.deepEqual(warnings, []);
+
+  // Production with the memory store, by default or passed: warned once.
+  createPaymentHandler(options);
+  createPaymentHandler({ ...options, store: createMemoryStore() });
+  createPaymentHandler(options);
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0]!, /in-memory store under NODE_ENV=production/);
+  assert.match(warnings[0]!, /createPostgresStore/);
+});
