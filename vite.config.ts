@@ -76,6 +76,7 @@ export const CDN_IIFE_FILE = 'wallet-pay-button.iife.min.js';
 export const CDN_CHUNK_NAMES: Readonly<Record<string, string>> = {
   '/element/payment': 'payment',
   '/element/strings-ne': 'ne',
+  '/element/handoff/index': 'handoff',
 };
 
 /** `payment-[hash].min.js`, `ne-[hash].min.js`, else `chunk-[hash].min.js`. */

@@ -78,3 +78,22 @@ for (const name of [
     log('element', `${name} ${JSON.stringify((event as CustomEvent).detail ?? {})}`);
   });
 }
+
+// The hand-off: while the element shows a code, a link opens its deeplink in a phone-sized window, as
+// a phone that scanned the code would (the code's link is the kept booking's deeplink).
+const phoneSim = document.querySelector<HTMLElement>('#phone-sim');
+const phoneLink = document.querySelector<HTMLAnchorElement>('#phone-link');
+async function showPhoneLink(): Promise<void> {
+  await button!.updateComplete;
+  const { name, booking } = button!.paymentState;
+  const open = !!booking?.handoff && !!booking.deeplink && (name === 'handoff' || name === 'stalled');
+  if (phoneSim) phoneSim.hidden = !open;
+  if (phoneLink && open) phoneLink.href = booking.deeplink!;
+}
+for (const name of ['wallet-pay-booked', 'wallet-pay-pending', 'wallet-pay-success', 'wallet-pay-failure', 'wallet-pay-cancel', 'wallet-pay-error']) {
+  button.addEventListener(name, () => void showPhoneLink());
+}
+phoneLink?.addEventListener('click', (event) => {
+  event.preventDefault();
+  window.open(phoneLink.href, 'wallet-phone', 'popup,width=412,height=860');
+});

@@ -11,6 +11,19 @@ interface MerchantRecord {
 const field = (id: string) => document.querySelector<HTMLElement>(`#${id}`)!;
 const params = new URLSearchParams(location.search);
 const bookingId = params.get('booking_id');
+// The phone that paid from a computer's code (phone.html): it keeps no booking, the computer goes on.
+const phone = document.body.dataset.page === 'phone';
+
+/** On the phone, the heading says where the payment stands and that the computer carries on. */
+function headline(status: string | null): void {
+  if (!phone) return;
+  const success = status === 'SUCCESS';
+  const title = field('result-title');
+  title.textContent = success
+    ? 'Payment complete — you can return to your computer'
+    : 'The payment did not go through — return to your computer to try again';
+  title.closest('.result')?.classList.add(success ? 'success' : 'failure');
+}
 
 async function show(): Promise<void> {
   field('booking').textContent = bookingId ?? '(none in the address)';
@@ -19,14 +32,21 @@ async function show(): Promise<void> {
     return;
   }
   // Ask the merchant server, which verifies with the service; the address's own status is not trusted.
-  const response = await fetch(`/api/merchant/bookings/${encodeURIComponent(bookingId)}`);
+  // The phone can arrive before the service's callback: it asks again a few times.
+  let response = await fetch(`/api/merchant/bookings/${encodeURIComponent(bookingId)}`);
+  for (let tries = 0; phone && response.status === 404 && tries < 10; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    response = await fetch(`/api/merchant/bookings/${encodeURIComponent(bookingId)}`);
+  }
   if (!response.ok) {
     field('status').textContent = `not verified (${response.status})`;
+    headline(null);
     log('page', `merchant record lookup failed: HTTP ${response.status}`);
     return;
   }
   const record = (await response.json()) as MerchantRecord;
   field('status').textContent = record.status;
+  headline(record.status);
   field('verified').textContent =
     record.verified_by === 'callback'
       ? 'signed callback from the service'

@@ -23,6 +23,7 @@ export interface OverBudget extends SizeBudget {
 export const OWN_CODE_NAME: string;
 export const PAYER_EN_NAME: string;
 export const NE_CHUNK_NAME: string;
+export const HANDOFF_CHUNK_NAME: string;
 export const CDN_ENTRY: string;
 export const CDN_IIFE: string;
 export const BUDGETS: readonly SizeBudget[];
@@ -50,6 +51,8 @@ export interface CdnPieces {
   payment: string[];
   /** What the Nepali chunk adds; empty before the split. */
   ne: string[];
+  /** What the phone hand-off's chunk adds (imported by the payment chunk when a code first shows). */
+  handoff: string[];
   /** Every chunk the first load imports dynamically. */
   dynamic: string[];
 }

@@ -123,8 +123,10 @@ export function playground(options: PlaygroundOptions = {}): Plugin {
       accessKey: PLAYGROUND_ACCESS_KEY,
       ...(store ? { store } : {}),
       callbackUrl: `${origin}/api/pay/callback`,
-      // The shopper comes back to the checkout, where the element verifies the status and routes.
-      redirectUrl: `${origin}/`,
+      // The shopper comes back to the checkout, where the element verifies the status and routes; a
+      // phone that paid from the code on a computer's checkout (a hand-off) has nothing to follow there:
+      // it gets a page that shows the result and says the computer carries on.
+      redirectUrl: ({ handoff }) => (handoff ? `${origin}/phone.html` : `${origin}/`),
       lookupOrder: async (order) => {
         const item = findItem(order.id);
         return item && { amount: item.amount, properties: { order_id: item.id, item: item.title, ...item.properties } };

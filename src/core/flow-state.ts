@@ -22,7 +22,7 @@ export type FlowErrorKind =
  */
 export interface FlowEventMap {
   /** The proxy booked the payment. */
-  booked: { booking_id: string; correlation_id: string; channel: Channel };
+  booked: { booking_id: string; correlation_id: string; channel: Channel; handoff?: true };
   /** Just before leaving the page; the host may cancel it and route itself. */
   navigate: {
     reason: 'app' | 'web-payment' | 'success' | 'failure';
@@ -63,6 +63,8 @@ export type FlowStateName =
   | 'stalled'
   | 'cancelling'
   | 'webview'
+  | 'handoff'
+  | 'handoff-expired'
   | 'done'
   | 'paid'
   | 'error';

@@ -4,12 +4,11 @@
  */
 import { ALREADY_PROCESSED, CODES, isFinalStatus, type BookResult, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../protocol/contract.js';
 import { BookingError, type BookingClient } from './booking-client.js';
-import type { Environment } from './environment.js';
 import type { KeptBooking } from './session-store.js';
 import type { PaymentSettings, SettingsResult } from './settings.js';
 import { checkProviderUrl, checkReturnUrl, withQuery, type UrlRefusal } from './urls.js';
 import { IDLE_STATE, type FlowError, type FlowErrorKind, type FlowEvent, type FlowState, type FlowStateName } from './flow-state.js';
-import { STRATEGIES, type BookedAttempt, type StrategyContext } from './strategies.js';
+import { STRATEGIES, type BookedAttempt, type PaymentPath, type StrategyContext } from './strategies.js';
 
 import type { FlowDeps } from './flow-deps.js';
 
@@ -20,7 +19,7 @@ export { DEFAULT_TIMINGS, type FlowDeps, type FlowTimings } from './flow-deps.js
 /** One payment attempt: its Idempotency-Key, its path and the settings it started with. */
 interface Attempt {
   key: string;
-  environment: Environment;
+  environment: PaymentPath;
   settings: PaymentSettings;
   /** True once its key was dropped after an `IP-409`: a second refusal is shown, not retried again. */
   renewed?: boolean;
@@ -75,6 +74,28 @@ export class PaymentFlow {
     return true;
   }
 
+  /**
+   * "Pay with the app on your phone" (desktop only): an `app` booking on an attempt of its own, shown
+   * as a code for the phone while this page follows its status. A booking already kept for this order
+   * is checked instead, so the shopper never holds two open bookings. Returns whether it started.
+   */
+  handOff(read: SettingsResult): boolean {
+    if (this.#state.busy) return false;
+    if (!read.ok) return this.start(read);
+    if (read.settings.environment !== 'desktop') return false;
+    this.#pay(read.settings, true, 'handoff');
+    return true;
+  }
+
+  /** "Get a new code": the hand-off's booking expired unpaid; a new attempt (a new key) books again. */
+  newCode(): void {
+    const booking = this.#state.name === 'handoff-expired' ? this.#state.booking : null;
+    if (!booking) return;
+    this.#deps.store.clear(booking.settings.storageKey);
+    this.#attempt = { key: this.#deps.newKey(), environment: 'handoff', settings: booking.settings };
+    void STRATEGIES.handoff.start(this.#context(this.#begin(), this.#attempt));
+  }
+
   /** Retries the last failed action (same Idempotency-Key for a booking). */
   retry(): void {
     if (!this.#state.busy) this.#retry?.();
@@ -90,6 +111,8 @@ export class PaymentFlow {
   cancel(): void {
     const booking = this.#idle();
     if (!booking) return;
+    // An expired hand-off is already final at the service: nothing is left to cancel.
+    if (this.#state.name === 'handoff-expired') return this.#finish(booking, 'CANCELED');
     const run = this.#begin('cancelling', booking);
     this.#client(booking.settings)
       .cancel(ids(booking), run.signal)
@@ -172,8 +195,8 @@ export class PaymentFlow {
     if (this.#state.busy) this.#set('idle', null);
   }
 
-  /** Pays with `settings`: a kept booking is checked, else the attempt's strategy runs. */
-  #pay(settings: PaymentSettings, pressed: boolean): void {
+  /** Pays with `settings` on `path`: a kept booking is checked, else the attempt's strategy runs. */
+  #pay(settings: PaymentSettings, pressed: boolean, path: PaymentPath = settings.environment): void {
     const kept = this.#deps.store.load(settings.storageKey, settings);
     // A booking is already in flight: asking again must not book twice.
     if (kept) return this.#verify(kept, 0);
@@ -186,12 +209,13 @@ export class PaymentFlow {
       // An attempt cut short by a reload is taken up again with its key: one booking per attempt.
       const [environment, key] = this.#deps.store.attempt(settings.storageKey)?.split(/:(.*)/) ?? [];
       this.#attempt =
-        key && Object.hasOwn(STRATEGIES, environment!)
-          ? { key, environment: environment as Environment, settings }
-          : { key: this.#deps.newKey(), environment: settings.environment, settings };
+        key && Object.hasOwn(STRATEGIES, environment!) && (environment === 'handoff') === (path === 'handoff')
+          ? { key, environment: environment as PaymentPath, settings }
+          : { key: this.#deps.newKey(), environment: path, settings };
     } else if (pressed) {
-      // The shopper acted again: the settings of this press, the attempt's key and path.
-      this.#attempt = { ...this.#attempt, settings };
+      // The shopper acted again: the settings of this press, the attempt's key and path; another path
+      // (the hand-off after a failed web booking, or back) is another attempt with its own key.
+      this.#attempt = (this.#attempt.environment === 'handoff') === (path === 'handoff') ? { ...this.#attempt, settings } : { key: this.#deps.newKey(), environment: path, settings };
     }
     const attempt = this.#attempt;
     void STRATEGIES[attempt.environment].start(this.#context(this.#begin(), attempt));
@@ -228,6 +252,7 @@ export class PaymentFlow {
       book: (channel) => this.#book(run, attempt, channel),
       followWebPayment: (booked) => this.#followWebPayment(run, booked),
       openApp: (booked) => this.#openApp(run, booked),
+      showCode: (booked) => this.#showCode(run, booked),
       handOver: () => {
         this.#attempt = null;
         // Absolute, like the endpoint: the host app has no page to resolve a relative address against.
@@ -249,7 +274,8 @@ export class PaymentFlow {
     this.#deps.store.setAttempt(settings.storageKey, `${environment}:${key}`);
     this.#set('booking', null);
     try {
-      const result = await this.#client(settings).book({ channel, order: settings.order }, key, run.signal);
+      const handoff = environment === 'handoff';
+      const result = await this.#client(settings).book({ channel, order: settings.order, ...(handoff && { handoff }) }, key, run.signal);
       if (!this.#live(run)) return null;
       return this.#booked(attempt, channel, result);
     } catch (error) {
@@ -275,11 +301,13 @@ export class PaymentFlow {
     }
   }
 
-  #booked({ key, settings }: Attempt, channel: Channel, result: BookResult): BookedAttempt {
+  #booked({ key, settings, environment }: Attempt, channel: Channel, result: BookResult): BookedAttempt {
     const { booking_id, correlation_id, deeplink } = result;
     const kept: KeptBooking = { booking_id, correlation_id, channel, idempotency_key: key, started_at: this.#deps.clock.now(), settings };
     if (deeplink) kept.deeplink = deeplink;
-    this.#deps.emit({ type: 'booked', booking_id, correlation_id, channel });
+    const handoff = environment === 'handoff';
+    if (handoff) kept.handoff = handoff;
+    this.#deps.emit({ type: 'booked', booking_id, correlation_id, channel, ...(handoff && { handoff }) });
     return { kept, result };
   }
 
@@ -357,12 +385,33 @@ export class PaymentFlow {
     });
   }
 
+  /**
+   * The hand-off's code shows (its deeplink checked like any provider URL) and this page checks the
+   * booking's status with the usual backoff while the shopper pays on the phone.
+   */
+  #showCode(run: Run, { kept, result }: BookedAttempt): void {
+    const checked = this.#checked(run, kept, result.deeplink);
+    if (!checked) return;
+    kept.deeplink = checked.href;
+    this.#keep(kept);
+    this.#waitFor(run, kept, 'BOOKED', 0);
+  }
+
   #verify(kept: KeptBooking, checkNumber: number): void {
-    const run = this.#begin('verifying', kept);
+    // A hand-off's checks run behind its code, which stays up and usable while they do.
+    const run = this.#begin(kept.handoff ? 'handoff' : 'verifying', kept);
     this.#client(kept.settings)
       .status(ids(kept), run.signal)
       .then(
-        ({ status }) => this.#live(run) && (isFinalStatus(status) ? this.#finish(kept, status) : this.#waitFor(run, kept, status, checkNumber)),
+        ({ status }) =>
+          this.#live(run) &&
+          // The service reports an unpaid booking past its expiry as CANCELED and a status answer does
+          // not tell that from a cancel on the phone: either way the code is dead and a new one is offered.
+          (kept.handoff && status === 'CANCELED'
+            ? this.#set('handoff-expired', kept)
+            : isFinalStatus(status)
+              ? this.#finish(kept, status)
+              : this.#waitFor(run, kept, status, checkNumber)),
         (error: unknown) => this.#live(run) && this.#failRequest(error, () => this.#verify(kept, checkNumber), kept),
       );
   }
@@ -372,7 +421,7 @@ export class PaymentFlow {
     const { pollDelaysMs, finalCheckAfterMs } = this.#deps.timings();
     const elapsed = this.#deps.clock.now() - kept.started_at;
     if (elapsed >= finalCheckAfterMs) return this.#set('stalled', kept);
-    this.#set('pending', kept);
+    this.#set(kept.handoff ? 'handoff' : 'pending', kept);
     this.#deps.emit({ type: 'pending', booking_id: kept.booking_id, status, elapsed_ms: elapsed });
     const backoff = pollDelaysMs[Math.min(checkNumber, pollDelaysMs.length - 1)] ?? 0;
     this.#later(run, Math.min(backoff, finalCheckAfterMs - elapsed), () => this.#verify(kept, checkNumber + 1));

@@ -20,6 +20,8 @@ export interface KeptBooking {
   started_at: number;
   /** The deeplink, kept so the "open the app" link survives a reload. */
   deeplink?: string;
+  /** An `app` booking made for the shopper's phone from a desktop (the QR hand-off): the way back shows the code again. */
+  handoff?: true;
   /** The web payment instruction, kept so the shopper can go back to the payment page. */
   web_payment?: WebPaymentInstruction;
   /** The settings the payment started with: the way back follows them, not the attributes of the moment. */
@@ -79,6 +81,7 @@ function isKeptBooking(value: unknown): value is Omit<KeptBooking, 'settings'> &
     typeof v.started_at === 'number' &&
     Number.isFinite(v.started_at) &&
     (v.deeplink === undefined || typeof v.deeplink === 'string') &&
+    (v.handoff === undefined || v.handoff === true) &&
     (v.web_payment === undefined || isWebPayment(v.web_payment))
   );
 }

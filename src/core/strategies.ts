@@ -22,7 +22,15 @@ export interface StrategyContext {
   openApp(attempt: BookedAttempt): void;
   /** Hands the payment to the app around a WebView: no booking, no navigation. */
   handOver(): void;
+  /** Shows the booking's deeplink as a code for the shopper's phone and waits for the result here. */
+  showCode(attempt: BookedAttempt): void;
 }
+
+/**
+ * The path of an attempt: its environment's, or `handoff` (on a desktop, the shopper pays with the
+ * app on their phone by scanning a code: an `app` booking that this page follows).
+ */
+export type PaymentPath = Environment | 'handoff';
 
 /** The payment path of one environment (the mobile path books on the `app` channel, the desktop one on `web`, the WebView one books nothing). */
 export interface PaymentStrategy {
@@ -30,8 +38,8 @@ export interface PaymentStrategy {
   start(context: StrategyContext): Promise<void>;
 }
 
-/** The three strategies, by environment. */
-export const STRATEGIES: Readonly<Record<Environment, PaymentStrategy>> = {
+/** The strategies, by path: one per environment, and the desktop's phone hand-off. */
+export const STRATEGIES: Readonly<Record<PaymentPath, PaymentStrategy>> = {
   desktop: {
     async start(context) {
       const attempt = await context.book('web');
@@ -47,6 +55,12 @@ export const STRATEGIES: Readonly<Record<Environment, PaymentStrategy>> = {
   webview: {
     async start(context) {
       context.handOver();
+    },
+  },
+  handoff: {
+    async start(context) {
+      const attempt = await context.book('app');
+      if (attempt) context.showCode(attempt);
     },
   },
 };

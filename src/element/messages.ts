@@ -10,9 +10,13 @@ export function errorKey({ kind, httpStatus }: FlowError): StringKey {
 /** The status-region string of a state, or `null` when it shows none. */
 export function statusKey(state: FlowState): StringKey | null {
   if (state.error) return errorKey(state.error);
+  // The hand-off's panel has a status line of its own: two would say it twice.
+  if (state.booking?.handoff && state.name !== 'cancelling') return null;
   switch (state.name) {
     case 'idle':
     case 'error':
+    case 'handoff':
+    case 'handoff-expired':
       return null;
     case 'done':
       return state.outcome === 'SUCCESS' ? 'status.success' : state.outcome === 'CANCELED' ? 'status.cancelled' : 'status.failure';

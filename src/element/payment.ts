@@ -3,8 +3,10 @@
  * and everything it needs (booking client, session store, URL checks, settings), the panels, the words
  * of each state and the English texts. A page that only shows the button never runs any of it.
  */
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type ReactiveController, type TemplateResult } from 'lit';
 import type { FlowState } from '../core/flow.js';
+import type { KeptBooking } from '../core/session-store.js';
+import type { HandoffStatus } from './handoff/index.js';
 import { isCrossOriginFramed } from '../core/frame.js';
 import { readSettings, type SettingsProblem, type SettingsResult } from '../core/settings.js';
 import { checkProviderUrl, storeListingUrl, storePlatform } from '../core/urls.js';
@@ -12,7 +14,16 @@ import { statusKey } from './messages.js';
 import { PaymentController } from './payment-controller.js';
 import { misspelledAttributes, warnOnce } from './setup-check.js';
 import type { StringKey, StringTable } from './strings.js';
-import { LABELS, VARIANTS, WalletPayButton } from './wallet-pay-button.js';
+import { LABELS, VARIANTS, WalletPayButton, langOf } from './wallet-pay-button.js';
+
+/** The hand-off's module (QR encoder, panel, its texts), loaded when a hand-off first shows. */
+type HandoffModule = typeof import('./handoff/index.js');
+let handoffModule: Promise<HandoffModule> | undefined;
+const loadHandoff = (): Promise<HandoffModule> =>
+  (handoffModule ??= import('./handoff/index.js').catch((error: unknown) => {
+    handoffModule = undefined;
+    throw error;
+  }));
 
 export { TEXTS_EN } from './strings-en.js';
 
@@ -61,13 +72,45 @@ export function checkSetup(host: WalletPayButton, payment: Payment | undefined):
 }
 
 /** One element's payment: its flow, the settings it reads when the shopper acts, and what it shows. */
-export class Payment {
+export class Payment implements ReactiveController {
   readonly #host: WalletPayButton;
   readonly #controller: PaymentController;
+  /** Makes the host's `updateComplete` wait for a load (the hand-off's module). */
+  readonly #track: <T>(work: Promise<T>) => Promise<T>;
+  #handoff?: HandoffModule;
+  /** The hand-off's module is being fetched, or could not be (`failed`: "Try again" fetches again). */
+  #handoffLoad: 'loading' | 'failed' | null = null;
+  /** Whether the hand-off panel showed, and had focus, before this update. */
+  #panelShown = false;
+  #panelFocused = false;
 
-  constructor(host: WalletPayButton) {
+  constructor(host: WalletPayButton, track: <T>(work: Promise<T>) => Promise<T> = (work) => work) {
     this.#host = host;
+    this.#track = track;
     this.#controller = new PaymentController(host, () => readHost(host));
+    host.addController(this);
+  }
+
+  hostUpdate(): void {
+    const panel = this.#panel();
+    this.#panelShown = !!panel;
+    this.#panelFocused = !!panel?.matches(':focus-within');
+  }
+
+  /** Focus follows the hand-off: into its panel when it opens, back to the pay button when it closes. */
+  hostUpdated(): void {
+    const panel = this.#panel();
+    if (panel && !this.#panelShown) panel.focus();
+    else if (!panel && this.#panelFocused) this.#host.renderRoot.querySelector<HTMLElement>('.button')?.focus();
+  }
+
+  #panel(): HTMLElement | null {
+    return this.#host.renderRoot.querySelector<HTMLElement>('.handoff');
+  }
+
+  /** The shopper chose "Pay with the app on your phone". */
+  handOff(): void {
+    this.#controller.flow.handOff(readHost(this.#host));
   }
 
   /** The flow's state. */
@@ -98,6 +141,9 @@ export class Payment {
       return paidUrl ? html`<a part="action see-order" class="action" href=${paidUrl}>${t['action.see-order']}</a>` : nothing;
     }
     const flow = this.#controller.flow;
+    if (booking?.handoff && (name === 'handoff' || name === 'handoff-expired' || name === 'stalled')) {
+      return this.#handoffPanel(booking, name === 'handoff' ? 'waiting' : name === 'stalled' ? 'stalled' : 'expired', t);
+    }
     const host = this.#host;
     const action = (part: string, key: StringKey, run: () => void) => html`
       <button part="action ${part}" class="action" type="button" @click=${run}>${t[key]}</button>
@@ -125,5 +171,45 @@ export class Payment {
         ${action('cancel', 'action.cancel', () => flow.cancel())}
       </div>
     `;
+  }
+
+  /** The hand-off's panel, once its module is in (asked for here, the first time one shows). */
+  #handoffPanel(booking: KeptBooking, status: HandoffStatus, t: StringTable): TemplateResult | typeof nothing {
+    const host = this.#host;
+    const module = this.#handoff;
+    const flow = this.#controller.flow;
+    if (!module) {
+      if (this.#handoffLoad === 'failed') {
+        // Offline, say: the payment goes on (the page still checks it); the code comes on "Try again".
+        return html`<div part="panel" class="panel" role="group" aria-label=${t['panel.label']}>
+          <p class="status">${t['error.network']}</p>
+          <button part="action retry" class="action" type="button" @click=${() => ((this.#handoffLoad = null), host.requestUpdate())}>${t['action.retry']}</button>
+          <button part="action cancel" class="action" type="button" @click=${() => flow.cancel()}>${t['action.cancel']}</button>
+        </div>`;
+      }
+      if (!this.#handoffLoad) {
+        this.#handoffLoad = 'loading';
+        // Settled before the tracked promise ends: the update it asks for renders the panel.
+        void this.#track(
+          loadHandoff().then(
+            (loaded) => {
+              this.#handoff = loaded;
+              this.#handoffLoad = null;
+              loaded.adoptHandoffStyles(host.renderRoot as ShadowRoot);
+            },
+            () => (this.#handoffLoad = 'failed'),
+          ),
+        );
+      }
+      return nothing;
+    }
+    // Kept bookings come back from storage: checked again, against their own settings, before they become a code.
+    const deeplink = checkProviderUrl(booking.deeplink, booking.settings.allowedHosts);
+    if (!deeplink.ok) return nothing;
+    return module.handoffPanel(
+      { deeplink: deeplink.url, status },
+      { useComputer: () => flow.payOnWeb(), cancel: () => flow.cancel(), newCode: () => flow.newCode(), checkAgain: () => flow.checkAgain() },
+      module.handoffStringsFor(langOf(host), host.strings),
+    );
   }
 }

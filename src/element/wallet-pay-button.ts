@@ -1,11 +1,13 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { OrderReference } from '../protocol/contract.js';
 import type { Clock } from '../core/clock.js';
-import type { EnvironmentSetting } from '../core/environment.js';
+import { detectEnvironment, type EnvironmentSetting } from '../core/environment.js';
 import type { FlowTimings } from '../core/flow.js';
 import { IDLE_STATE, type FlowState } from '../core/flow-state.js';
 import { hasKeptBooking, sessionStorageOf } from '../core/kept.js';
 import type { PageNavigator } from '../core/navigator.js';
+import { OFFER_TEXT } from './handoff/offer.js';
+import type { HandoffStrings } from './handoff/strings.js';
 import { LABELS_EN, LABELS_NE } from './labels.js';
 import type { Payment } from './payment.js';
 import type { StringTable } from './strings.js';
@@ -50,7 +52,7 @@ const loadNepali = (): Promise<Texts> =>
 const ignore = (): void => {};
 
 /** The language in force at `node`, as the browser finds it: the nearest `lang`, across shadow roots. */
-function langOf(node: Element): string | null {
+export function langOf(node: Element): string | null {
   for (let at: Element | null = node; at; ) {
     const found = at.closest('[lang]');
     if (found) return found.getAttribute('lang');
@@ -92,6 +94,13 @@ function langOf(node: Element): string | null {
  * @csspart check-again - "Check again".
  * @csspart retry - "Try again".
  * @csspart start-again - "Start again": a new payment, after the shop lost track of the last one.
+ * @csspart pay-on-phone - "Pay with the app on your phone" (desktop only; `phone-handoff="off"` hides it).
+ * @csspart handoff - The hand-off panel (also `panel`): the code, its steps and its actions.
+ * @csspart qr - The hand-off's QR code (an SVG; its colours, quiet zone and minimum size cannot be themed).
+ * @csspart handoff-status - The hand-off panel's status line.
+ * @csspart open-here - "Open on this device" (the hand-off's deeplink as a link).
+ * @csspart use-computer - "Use this computer instead".
+ * @csspart new-code - "Get a new code" (the hand-off's booking expired).
  * @cssprop --wallet-pay-background - Button background (default: the variant's, #4a1f7a for `dark`).
  * @cssprop --wallet-pay-color - Button text colour (default: the variant's, #ffffff for `dark`).
  * @cssprop --wallet-pay-border-color - Button border colour (default: the variant's).
@@ -131,6 +140,7 @@ export class WalletPayButton extends LitElement {
     navigation: { attribute: false },
     timings: { attribute: false },
     clock: { attribute: false },
+    phoneHandoff: { attribute: 'phone-handoff' },
     langAttr: { attribute: 'lang' },
   };
 
@@ -160,8 +170,13 @@ export class WalletPayButton extends LitElement {
   bookingTimeout?: number;
   /** The wording of the button: `pay` (default), `checkout`, `buy` or `donate`. */
   label?: WalletPayLabel;
-  /** Replacements for any shopper-facing text, over the language's table. */
-  strings?: Partial<StringTable> | null;
+  /** Replacements for any shopper-facing text, over the language's table (the hand-off's `handoff.*` keys too). */
+  strings?: Partial<StringTable & HandoffStrings> | null;
+  /**
+   * `off` hides "Pay with the app on your phone" (part `pay-on-phone`), the desktop's offer to pay by
+   * scanning a code with the wallet app on a phone. Any other value, or none, shows it on the desktop path.
+   */
+  phoneHandoff?: string;
   /** Replaces the browser navigator (tests, hosts that route themselves). */
   navigation?: PageNavigator | null;
   /** Overrides of the flow's delays (fallback panel, status backoff, the five-minute check). */
@@ -312,15 +327,17 @@ export class WalletPayButton extends LitElement {
     return this.#track(
       (this.paymentLoader ?? loadPayment)().then((module) => {
         this.#module = module;
-        return (this.#payment ??= new module.Payment(this));
+        return (this.#payment ??= new module.Payment(this, (work) => this.#track(work)));
       }),
     );
   }
 
-  #press(): void {
+  /** The pay button (`handoff` false) or the offer to pay on the phone (`handoff` true) was pressed. */
+  #press(handoff = false): void {
     if (this.disabled) return;
     if (!nepaliTexts) this.#askedNepali = false;
-    if (this.#payment) this.#payment.start();
+    const run = (pay: Payment) => (handoff ? pay.handOff() : pay.start());
+    if (this.#payment) run(this.#payment);
     else if (!this.#waiting) {
       this.#waiting = true;
       this.#failed = false;
@@ -328,7 +345,7 @@ export class WalletPayButton extends LitElement {
         this.#load().then(
           (pay) => {
             this.#waiting = false;
-            if (this.isConnected) pay.start();
+            if (this.isConnected) run(pay);
           },
           () => {
             this.#waiting = false;
@@ -350,6 +367,15 @@ export class WalletPayButton extends LitElement {
     if (ne && !rest && this.#payment) this.#askNepali();
     const t = { ...(ne ? LABELS_NE : LABELS_EN), ...rest, ...this.strings } as StringTable;
     const label = LABELS.includes(this.label!) ? this.label! : 'pay';
+    const win = this.ownerDocument.defaultView;
+    const environment = this.environment ?? 'auto';
+    // Desktop only, and only while nothing is under way: a shopper never holds two open bookings.
+    const offer =
+      this.phoneHandoff !== 'off' &&
+      !state.booking &&
+      (state.name === 'idle' || state.name === 'error' || (state.name === 'done' && state.outcome !== 'SUCCESS')) &&
+      (environment === 'desktop' ||
+        (environment === 'auto' && !!win && detectEnvironment({ userAgent: win.navigator.userAgent, maxTouchPoints: win.navigator.maxTouchPoints, innerWidth: win.innerWidth }) === 'desktop'));
     const [status, choices] = this.#failed
       ? [t['error.network'], html`<button part="action retry" class="action" type="button" @click=${() => this.#press()}>${t['action.retry']}</button>`]
       : this.#payment && rest
@@ -367,6 +393,11 @@ export class WalletPayButton extends LitElement {
       >
         <slot>${t[`button.${label as 'pay'}`]}</slot>
       </button>
+      ${offer
+        ? html`<button part="action pay-on-phone" class="action" type="button" ?disabled=${this.disabled} @click=${() => this.#press(true)}>
+            ${this.strings?.['handoff.offer'] ?? OFFER_TEXT[ne ? 'ne' : 'en']}
+          </button>`
+        : nothing}
       <div id="status" part="status" class="status" role="status">${status}</div>
       ${choices}
     `;

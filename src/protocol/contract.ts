@@ -144,6 +144,11 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export interface BookRequest {
   channel: Channel;
   order: OrderReference;
+  /**
+   * `true` for an `app` booking made on a desktop for the shopper's phone (the QR hand-off): the
+   * phone, not this browser, comes back to the redirect URL. Absent otherwise.
+   */
+  handoff?: true;
 }
 
 /** How the browser reaches the provider's web payment page. */

@@ -41,7 +41,7 @@ export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results[
   const orderLeaseMs = Math.max(kit.leaseMs, 3 * (kit.options.timeoutMs ?? 10_000) + 5_000);
 
   async function book(request: Request, text: string): Promise<BookResult> {
-    const body = parseObject(text, ['channel', 'order']);
+    const body = parseObject(text, ['channel', 'order'], ['handoff']);
     if (body.channel !== 'app' && body.channel !== 'web') {
       throw new Refusal(CODES.INVALID_REQUEST, `"channel" must be "app" or "web"; got ${describeValue(body.channel)}.`);
     }
@@ -51,8 +51,12 @@ export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results[
     if (depthOf(body.order, MAX_ORDER_DEPTH) > MAX_ORDER_DEPTH) {
       throw new Refusal(CODES.INVALID_REQUEST, `"order" is nested deeper than ${MAX_ORDER_DEPTH} levels.`);
     }
+    if (body.handoff !== undefined && (body.handoff !== true || body.channel !== 'app')) {
+      throw new Refusal(CODES.INVALID_REQUEST, `"handoff" may only be true, on an "app" booking; got ${describeValue(body.handoff)}.`);
+    }
     const channel: Channel = body.channel;
     const order = body.order as OrderReference;
+    const handoff = body.handoff === true;
     const key = request.headers.get(IDEMPOTENCY_HEADER);
     if (key === null || key === '') {
       throw new Refusal(CODES.INVALID_REQUEST, `The ${IDEMPOTENCY_HEADER} header is missing: send one value per payment attempt.`);
@@ -64,7 +68,7 @@ export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results[
       );
     }
     const canonicalOrder = JSON.stringify(canonical(order));
-    const fingerprint = JSON.stringify([channel, canonical(order)]);
+    const fingerprint = JSON.stringify(handoff ? [channel, canonical(order), 'handoff'] : [channel, canonical(order)]);
     // Every request runs the merchant's ownership check, a replay of a known key included: a leaked
     // key must not hand another session the booking's ids and signed form.
     const details = await lookup(order, request);
@@ -72,7 +76,7 @@ export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results[
     if (entry && entry.fingerprint !== fingerprint) throw conflict();
     if (!entry) {
       // Registered before any await, so a concurrent request with this key shares this promise.
-      entry = { fingerprint, promise: bookOnce(key, fingerprint, channel, order, canonicalOrder, details) };
+      entry = { fingerprint, promise: bookOnce(key, fingerprint, channel, order, canonicalOrder, details, handoff) };
       inFlightBookings.set(key, entry);
       const forget = () => inFlightBookings.delete(key);
       entry.promise.then(forget, forget);
@@ -110,6 +114,7 @@ export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results[
     order: OrderReference,
     canonicalOrder: string,
     details: OrderDetails,
+    handoff: boolean,
   ): Promise<StoredBooking> {
     const stored = await kit.store.getBookingByKey(key);
     if (stored) return known(stored, fingerprint);
@@ -125,7 +130,7 @@ export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results[
       const transaction_uuid = await transactionUuid(kit.options.productCode, key, `${fingerprint}\n${details.amount}`);
       const redirect_url =
         typeof kit.options.redirectUrl === 'function'
-          ? kit.options.redirectUrl({ order, channel, transaction_uuid, amount: details.amount })
+          ? kit.options.redirectUrl({ order, channel, transaction_uuid, amount: details.amount, handoff })
           : kit.options.redirectUrl;
       const booked = await serviceCall(kit, 'book', () =>
         kit.client.book({

@@ -75,7 +75,7 @@ function tooLarge(limit: number): Refusal {
 }
 
 /** Parses a JSON object holding exactly `fields`. */
-export function parseObject(text: string, fields: readonly string[]): Record<string, unknown> {
+export function parseObject(text: string, fields: readonly string[], optional: readonly string[] = []): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -87,7 +87,7 @@ export function parseObject(text: string, fields: readonly string[]): Record<str
   }
   const missing = fields.filter((name) => !(name in value));
   if (missing.length > 0) throw new Refusal(CODES.INVALID_REQUEST, `Missing field(s): ${missing.join(', ')}.`);
-  const extra = Object.keys(value).filter((name) => !fields.includes(name));
+  const extra = Object.keys(value).filter((name) => !fields.includes(name) && !optional.includes(name));
   if (extra.length > 0) {
     throw new Refusal(
       CODES.INVALID_REQUEST,

@@ -19,6 +19,13 @@ export interface RedirectContext {
   channel: Channel;
   transaction_uuid: string;
   amount: number;
+  /**
+   * True for an `app` booking a desktop checkout made for the shopper's phone (the QR hand-off): the
+   * phone, not the checkout's browser, comes back to this URL, and it keeps no booking to follow. Send
+   * it to a page that shows the result and says the computer continues (the playground's
+   * `/phone.html`), not to a checkout.
+   */
+  handoff: boolean;
 }
 
 /** A verified final result, handed to `onPaymentResult`. */

@@ -26,10 +26,18 @@ const IMAGES = fileURLToPath(new URL(`../../${process.env.SCREENSHOTS_DIR ?? 'te
 
 const suite = useSuite({ prepare: () => mkdir(IMAGES, { recursive: true }) });
 
-type State = 'idle' | 'working' | 'fallback' | 'pending' | 'error';
+type State = 'idle' | 'working' | 'fallback' | 'pending' | 'error' | 'handoff';
 
 /** Brings the checkout into one state; returns what releases anything held (a request). */
 const REACH: Record<State, (s: Shopper) => Promise<() => Promise<void>>> = {
+  // Desktop only (a phone is not offered the hand-off): the code for the shopper's phone.
+  async handoff(s) {
+    await openCheckout(s, suite.pg.origin);
+    await s.page.getByRole('button', { name: 'Pay with the app on your phone' }).click();
+    await s.page.getByRole('img', { name: /QR code of the payment link/ }).waitFor();
+    await waitForText(s.page.locator('wallet-pay-button [part~="handoff-status"]'), 'Waiting for the payment on your phone');
+    return async () => undefined;
+  },
   async idle(s) {
     await openCheckout(s, suite.pg.origin);
     assert.equal(await element(s.page).status.textContent(), '');
@@ -115,6 +123,7 @@ for (const device of ['desktop', 'pixel7'] as const) {
   for (const colorScheme of ['light', 'dark'] as const) {
     describe(`${device}, ${colorScheme}`, () => {
       for (const state of Object.keys(REACH) as State[]) {
+        if (state === 'handoff' && device !== 'desktop') continue;
         test(state, async () => {
           const s = await openShopper(suite.browser, device, { colorScheme });
           const release = await REACH[state](s);

@@ -223,6 +223,8 @@ test('dist/cdn/integrity.json names the sha384 of every CDN file, and nothing el
   const manifest = JSON.parse(readFileSync(join(cdn, INTEGRITY_FILE), 'utf8')) as Record<string, string>;
   const files = readdirSync(cdn).filter((name) => name !== INTEGRITY_FILE).sort();
   assert.ok(files.includes('wallet-pay-button.min.js') && files.includes('wallet-pay-button.iife.min.js'));
+  // The phone hand-off's chunk (QR encoder and panel) is one of them, named for what it holds.
+  assert.equal(files.filter((name) => /^handoff-[\w-]+\.min\.js$/.test(name)).length, 1, files.join(', '));
   assert.deepEqual(Object.keys(manifest).sort(), files);
   for (const name of files) assert.equal(manifest[name], integrityOf(readFileSync(join(cdn, name))), `${name}'s hash`);
 });

@@ -19,6 +19,11 @@ import { ensureExecutables } from '../../scripts/browsers.mjs';
 
 /** web-test-runner's puppeteer launcher, pointed at Firefox, with the executable resolved at launch. */
 class FirefoxLauncher extends ChromeLauncher {
+  // One file at a time: keyboard input goes to the focused window. With two windows open, key presses
+  // of one file (the hand-off's keyboard walk) went to the other, whose file then hung, and a Tab of
+  // one activated nothing (measured: a hang or a failure in about every other run, none with one).
+  concurrency = 1;
+
   constructor() {
     super(
       { browser: 'firefox', headless: true },

@@ -498,3 +498,147 @@ describe('payment flow: no payment', () => {
     expect(t.events).to.deep.equal([{ type: 'error', kind: 'config', message: 'order-id is missing. environment="tablet" is wrong.' }]);
   });
 });
+
+describe('payment flow: the phone hand-off (desktop)', () => {
+  const handOff = (t: ReturnType<typeof setup>) => t.flow.handOff({ ok: true, settings: t.settings() });
+
+  it('books on the app channel with a key of its own, keeps the booking as a hand-off and checks with backoff', async () => {
+    const t = setup({ environment: 'desktop' });
+    t.fake.queues.book.push(appBooking());
+    t.fake.queues.status.push(status('BOOKED'));
+    expect(handOff(t)).to.equal(true);
+    await flush();
+    expect(t.fake.calls.book).to.deep.equal([{ channel: 'app', key: 'key-1' }]);
+    expect(t.navigator.calls).to.deep.equal([]);
+    expect(t.flow.state).to.include({ name: 'handoff', busy: false });
+    expect(t.store.entries.get(t.key)?.handoff).to.equal(true);
+    expect(t.events[0]).to.deep.include({ type: 'booked', channel: 'app', handoff: true });
+    await t.clock.advance(1999);
+    expect(t.fake.calls.status).to.equal(0);
+    await t.clock.advance(1);
+    expect(t.fake.calls.status).to.equal(1);
+    // The code stays up while the check runs, and after it.
+    expect(t.flow.state.name).to.equal('handoff');
+    await t.clock.advance(4000);
+    expect(t.fake.calls.status).to.equal(2);
+  });
+
+  it('routes a payment made on the phone to the success page', async () => {
+    const t = setup({ environment: 'desktop' });
+    t.fake.queues.book.push(appBooking());
+    t.fake.queues.status.push(status('SUCCESS'));
+    handOff(t);
+    await flush();
+    await t.clock.advance(2000);
+    expect(t.navigator.calls).to.deep.equal([{ kind: 'assign', url: 'https://shop.test/done?booking_id=B1&status=SUCCESS' }]);
+    expect(t.store.entries.has(t.key)).to.equal(false);
+  });
+
+  it('checks at once when the page comes back, and a reload takes the waiting up again', async () => {
+    const t = setup({ environment: 'desktop' });
+    t.fake.queues.book.push(appBooking());
+    t.fake.queues.status.push(status('BOOKED'));
+    handOff(t);
+    await flush();
+    t.resume();
+    await flush();
+    expect(t.fake.calls.status).to.equal(1);
+    expect(t.flow.state.name).to.equal('handoff');
+    const reloaded = setup({ environment: 'desktop' }, {}, t.store);
+    reloaded.fake.queues.status.push(status('BOOKED'));
+    reloaded.resume();
+    await flush();
+    expect(reloaded.flow.state).to.include({ name: 'handoff' });
+    expect(reloaded.flow.state.booking?.deeplink).to.equal('https://links.wallet.test/pay/B1');
+  });
+
+  it('an expired booking (CANCELED while waiting) offers a new code on a new attempt', async () => {
+    const t = setup({ environment: 'desktop' });
+    t.fake.queues.book.push(appBooking('B1'));
+    t.fake.queues.status.push(status('CANCELED'));
+    handOff(t);
+    await flush();
+    await t.clock.advance(2000);
+    expect(t.flow.state.name).to.equal('handoff-expired');
+    expect(t.navigator.calls).to.deep.equal([]);
+    t.fake.queues.book = [appBooking('B2')];
+    t.flow.newCode();
+    await flush();
+    expect(t.fake.calls.book.map((call) => call.key)).to.deep.equal(['key-1', 'key-2']);
+    expect(t.flow.state.name).to.equal('handoff');
+    expect(t.store.entries.get(t.key)?.booking_id).to.equal('B2');
+  });
+
+  it('cancel on an expired code ends the payment without a request', async () => {
+    const t = setup({ environment: 'desktop' });
+    t.fake.queues.book.push(appBooking());
+    t.fake.queues.status.push(status('CANCELED'));
+    handOff(t);
+    await flush();
+    await t.clock.advance(2000);
+    t.flow.cancel();
+    expect(t.fake.calls.cancel).to.equal(0);
+    expect(t.navigator.calls).to.deep.equal([{ kind: 'assign', url: 'https://shop.test/failed?booking_id=B1&status=CANCELED' }]);
+  });
+
+  it('the five-minute rule stalls the code with "check again"', async () => {
+    const t = setup({ environment: 'desktop' }, { pollDelaysMs: [60_000], finalCheckAfterMs: 120_000 });
+    t.fake.queues.book.push(appBooking());
+    t.fake.queues.status.push(status('BOOKED'));
+    handOff(t);
+    await flush();
+    await t.clock.advance(120_000);
+    expect(t.flow.state.name).to.equal('stalled');
+    expect(t.flow.state.booking?.handoff).to.equal(true);
+  });
+
+  it('"use this computer instead" cancels the app booking, then books on the web with another key', async () => {
+    const t = setup({ environment: 'desktop' });
+    t.fake.queues.book.push(appBooking());
+    handOff(t);
+    await flush();
+    t.fake.queues.status.push(status('BOOKED'));
+    t.fake.queues.cancel.push(() => Promise.resolve({ booking_id: 'B1', status: 'CANCELED' }));
+    t.fake.queues.book = [webBooking()];
+    t.flow.payOnWeb();
+    await flush();
+    expect(t.fake.calls.cancel).to.equal(1);
+    expect(t.fake.calls.book).to.deep.equal([
+      { channel: 'app', key: 'key-1' },
+      { channel: 'web', key: 'key-2' },
+    ]);
+    expect(t.store.entries.get(t.key)?.booking_id).to.equal('W1');
+    expect(t.navigator.calls[0]?.kind).to.equal('postForm');
+  });
+
+  it('with a booking already kept, checks it instead of booking a second one', async () => {
+    const t = setup({ environment: 'desktop' });
+    t.keep({ booking_id: 'W1', correlation_id: 'c-W1', channel: 'web' });
+    t.fake.queues.status.push(status('BOOKED', 'W1'));
+    handOff(t);
+    await flush();
+    expect(t.fake.calls.book).to.deep.equal([]);
+    expect(t.flow.state.name).to.equal('pending');
+  });
+
+  it('is a desktop path only', () => {
+    const t = setup({ environment: 'mobile' });
+    expect(handOff(t)).to.equal(false);
+    expect(t.fake.calls.book).to.deep.equal([]);
+  });
+
+  it('the pay button after a failed hand-off booking starts a web attempt with another key', async () => {
+    const t = setup({ environment: 'desktop' });
+    t.fake.queues.book.push(fails(new BookingError('network', 'book: down')));
+    handOff(t);
+    await flush();
+    expect(t.flow.state.name).to.equal('error');
+    t.fake.queues.book = [webBooking()];
+    t.start();
+    await flush();
+    expect(t.fake.calls.book).to.deep.equal([
+      { channel: 'app', key: 'key-1' },
+      { channel: 'web', key: 'key-2' },
+    ]);
+  });
+});

@@ -13,6 +13,7 @@ function recording(booked: BookedAttempt | null) {
     followWebPayment: () => void calls.push('followWebPayment'),
     openApp: () => void calls.push('openApp'),
     handOver: () => void calls.push('handOver'),
+    showCode: () => void calls.push('showCode'),
   };
   return { context, calls };
 }
@@ -35,8 +36,14 @@ describe('payment strategies', () => {
     expect(calls).to.deep.equal(['book:app', 'openApp']);
   });
 
+  it('the hand-off books on the app channel and shows the code', async () => {
+    const { context, calls } = recording(booked);
+    await STRATEGIES.handoff.start(context);
+    expect(calls).to.deep.equal(['book:app', 'showCode']);
+  });
+
   it('a failed booking goes no further', async () => {
-    for (const environment of ['desktop', 'mobile'] as const) {
+    for (const environment of ['desktop', 'mobile', 'handoff'] as const) {
       const { context, calls } = recording(null);
       await STRATEGIES[environment].start(context);
       expect(calls).to.have.length(1);

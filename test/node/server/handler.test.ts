@@ -91,7 +91,7 @@ describe('payment handler against the sandbox', () => {
       accessKey: KEY,
       // Nothing listens there: these tests settle payments by status checks, the round trip covers callbacks.
       callbackUrl: `${await closedPortUrl()}/api/pay/callback`,
-      redirectUrl: ({ order }) => `http://merchant.test/return?order=${String(order.id)}`,
+      redirectUrl: ({ order, handoff }) => `http://merchant.test/${handoff ? 'phone' : 'return'}?order=${String(order.id)}`,
       lookupOrder: async (order) => {
         lookups++;
         return ORDERS[String(order.id)] ?? (String(order.id).startsWith('FRESH-') ? { amount: 300 } : undefined);
@@ -108,6 +108,19 @@ describe('payment handler against the sandbox', () => {
     handler = createPaymentHandler(options);
   });
   after(() => sandbox.close());
+
+  test('a hand-off books the app channel and sends the phone where redirectUrl says a hand-off goes', async () => {
+    const answer = await book(handler, { channel: 'app', order: { id: 'A-1' }, handoff: true }, newKey());
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    const booked = sandbox.getBooking(String(answer.body.data!.booking_id))!;
+    assert.equal(booked.redirect_url, 'http://merchant.test/phone?order=A-1');
+    const plain = await book(handler, { channel: 'app', order: { id: 'A-1' } }, newKey());
+    assert.equal(sandbox.getBooking(String(plain.body.data!.booking_id))!.redirect_url, 'http://merchant.test/return?order=A-1');
+    for (const body of [{ channel: 'web', order: { id: 'A-1' }, handoff: true }, { channel: 'app', order: { id: 'A-1' }, handoff: 'yes' }]) {
+      const refused = await book(handler, body, newKey());
+      assert.equal(refused.body.code, 'IP-422', JSON.stringify(body));
+    }
+  });
 
   test('books the app channel: booking, deeplink, the server-side amount and a derived transaction_uuid', async () => {
     const key = newKey();
