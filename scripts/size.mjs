@@ -65,15 +65,20 @@ export const BUDGETS = [
  * split of issue 14 the entry and own code are the first module only, the payment chunk and the Nepali
  * chunk got ceilings of their own, and the classic file rose by the loading of the pieces (about 750
  * bytes) and by issue 13's set-up check, lost-booking, continue-to-the-payment-page and paid-order
- * behaviours (about 2,000 bytes, with IP-501 and IP-412 handling and URLs named in HTTP errors));
+ * behaviours (about 2,000 bytes, with IP-501 and IP-412 handling and URLs named in HTTP errors);
+ * issue 15's phone hand-off: +343 entry and +396 own code for the offer button in the first module
+ * (its two texts, the environment rule that shows it on the desktop path only, `phone-handoff`), +888
+ * for a whole English payment (that, and the hand-off's path in the flow and the payment module: the
+ * panel's states, focus in and out, the lazy import), +4,217 for the classic file, which holds the
+ * hand-off's QR encoder and panel (the CDN ESM build loads them as a chunk of their own, with a budget));
  * never to let a careless change through.
  * Once a file meets its budget, its ceiling is the budget.
  */
 export const CEILINGS = [
-  { name: CDN_ENTRY, gzip: 8520 },
-  { name: CDN_IIFE, gzip: 18680 },
-  { name: OWN_CODE_NAME, gzip: 2970 },
-  { name: PAYER_EN_NAME, gzip: 18250 },
+  { name: CDN_ENTRY, gzip: 8870 },
+  { name: CDN_IIFE, gzip: 22900 },
+  { name: OWN_CODE_NAME, gzip: 3370 },
+  { name: PAYER_EN_NAME, gzip: 19140 },
   { name: NE_CHUNK_NAME, gzip: 1330 },
 ];
 
