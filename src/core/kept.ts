@@ -28,17 +28,27 @@ export function sessionStorageOf(win: Window | null): Storage | null {
 }
 
 /**
- * True when `storage` may hold a kept booking or a paid order (a key of ours), without parsing
- * anything: an element checks this on connect and loads its payment code only when the answer is yes.
+ * True when `storage` may hold a kept booking (a key of ours), without parsing anything: an element
+ * checks this on connect and builds its flow at once only when the answer is yes. A paid order does
+ * not count here: only its own checkout shows it ({@link isPaidHere}), so buttons of other orders on
+ * later pages of the tab still build nothing.
  */
 export function hasKeptBooking(storage: Storage | null): boolean {
   try {
     for (let i = 0; i < (storage?.length ?? 0); i++) {
-      const key = storage!.key(i);
-      if (isBookingKey(key) || key?.startsWith(PAID_PREFIX)) return true;
+      if (isBookingKey(storage!.key(i))) return true;
     }
   } catch {
     // Blocked storage keeps nothing.
   }
   return false;
+}
+
+/** True when this tab paid the order under `key` (a {@link bookingKey}): its checkout shows it paid. */
+export function isPaidHere(storage: Storage | null, key: string): boolean {
+  try {
+    return storage?.getItem(PAID_PREFIX + key) != null;
+  } catch {
+    return false;
+  }
 }

@@ -10,7 +10,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { createBookingClient } from '../core/booking-client.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { IDLE_STATE, PaymentFlow, DEFAULT_TIMINGS, type FlowState, type FlowTimings } from '../core/flow.js';
-import { hasKeptBooking, sessionStorageOf } from '../core/kept.js';
+import { hasKeptBooking, isPaidHere, sessionStorageOf } from '../core/kept.js';
 import { createBrowserNavigator, type PageNavigator } from '../core/navigator.js';
 import { createBookingStore } from '../core/session-store.js';
 import type { SettingsResult } from '../core/settings.js';
@@ -79,12 +79,21 @@ export class PaymentController implements ReactiveController {
 
   hostConnected(): void {
     if (this.#flow) this.#listen(true);
-    else if (!hasKeptBooking(sessionStorageOf(this.#host.ownerDocument.defaultView))) return;
+    else if (!this.#comingBack()) return;
     // A fresh load (or a re-attach) with a kept booking: ask where the payment stands, once the
     // properties set right after the element was attached are in.
     queueMicrotask(() => {
       if (this.#host.isConnected) this.#resume();
     });
+  }
+
+  /** A payment of this tab is under way, or this element's own order was paid in this tab. */
+  #comingBack(): boolean {
+    const storage = sessionStorageOf(this.#host.ownerDocument.defaultView);
+    if (hasKeptBooking(storage)) return true;
+    const read = this.#read();
+    const key = read.ok ? read.settings.storageKey : read.storageKey;
+    return !!key && isPaidHere(storage, key);
   }
 
   hostDisconnected(): void {

@@ -4,7 +4,7 @@ import type { Clock } from '../core/clock.js';
 import { detectEnvironment, type EnvironmentSetting } from '../core/environment.js';
 import type { FlowTimings } from '../core/flow.js';
 import { IDLE_STATE, type FlowState } from '../core/flow-state.js';
-import { hasKeptBooking, sessionStorageOf } from '../core/kept.js';
+import { bookingKey, hasKeptBooking, isPaidHere, sessionStorageOf } from '../core/kept.js';
 import type { PageNavigator } from '../core/navigator.js';
 import { OFFER_TEXT } from './handoff/offer.js';
 import type { HandoffStrings } from './handoff/strings.js';
@@ -251,9 +251,10 @@ export class WalletPayButton extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     const win = this.ownerDocument.defaultView;
-    // A kept booking (or a paid order) means the shopper is coming back: the payment code asks where
-    // the payment stands.
-    if (hasKeptBooking(sessionStorageOf(win))) this.#load().catch(ignore);
+    // A kept booking (or this order, paid in this tab) means the shopper is coming back: the payment
+    // code asks where the payment stands.
+    const storage = sessionStorageOf(win);
+    if (hasKeptBooking(storage) || this.#paidHere(storage)) this.#load().catch(ignore);
     else if (win) {
       // The payment code comes while the shopper reads the page, so the click rarely waits for it;
       // with it comes the set-up check (updated()).
@@ -267,6 +268,17 @@ export class WalletPayButton extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     for (const type of ['pointerenter', 'focusin', 'touchstart']) this.removeEventListener(type, this.#prefetch);
+  }
+
+  /** True when this tab paid this element's order (endpoint and order as set when it connects). */
+  #paidHere(storage: Storage | null): boolean {
+    const order = this.order ?? (this.orderId ? { id: this.orderId } : null);
+    if (!this.endpoint || !order) return false;
+    try {
+      return isPaidHere(storage, bookingKey(new URL(this.endpoint, this.ownerDocument.baseURI).href, order));
+    } catch {
+      return false;
+    }
   }
 
   /** The shopper is about to press, or the page went idle: fetch what a press needs, ignore failures. */

@@ -112,24 +112,39 @@ describe('<wallet-pay-button> small set-up facts', () => {
     payButton(el).click();
     await error;
     el.remove();
-    const added: string[] = [];
-    const originals = [document.addEventListener, window.addEventListener];
-    for (const target of [document, window] as EventTarget[]) {
-      const original = target.addEventListener;
-      target.addEventListener = function (this: EventTarget, type: string, ...rest: [EventListenerOrEventListenerObject | null, (boolean | AddEventListenerOptions)?]) {
-        added.push(type);
-        original.call(this, type, ...rest);
-      };
-    }
-    try {
-      const later = await fixture<WalletPayButton>(html`<wallet-pay-button endpoint=${s.endpoint} order-id="A-1001" .timings=${FAST}></wallet-pay-button>`);
-      await later.updateComplete;
-      expect(added.filter((type) => type === 'visibilitychange' || type === 'pageshow')).to.deep.equal([]);
-      expect((await s.received()).status).to.have.length(0);
-    } finally {
-      delete (document as { addEventListener?: unknown }).addEventListener;
-      delete (window as { addEventListener?: unknown }).addEventListener;
-      void originals;
-    }
+    await expectNoFlowOnLaterPage(s, 'A-1001');
+  });
+
+  it('after a paid order, a button of another order on a later page builds no flow and adds no page listener', async () => {
+    const s = await scenario({ status: [answer.status('B1', 'SUCCESS')] });
+    keep(s);
+    const { el } = await mount(s);
+    await reach(el, 'done');
+    el.remove();
+    expect(Object.keys(sessionStorage).some((key) => key.startsWith('wallet-pay-paid:')), 'the paid order is remembered').to.equal(true);
+    await expectNoFlowOnLaterPage(s, 'A-2002');
   });
 });
+
+/** Mounts a button for `orderId` as a later page would and checks it builds no flow: no page listener, no request. */
+async function expectNoFlowOnLaterPage(s: Scenario, orderId: string): Promise<void> {
+  const before = (await s.received()).status.length;
+  const added: string[] = [];
+  for (const target of [document, window] as EventTarget[]) {
+    const original = target.addEventListener;
+    target.addEventListener = function (this: EventTarget, type: string, ...rest: [EventListenerOrEventListenerObject | null, (boolean | AddEventListenerOptions)?]) {
+      added.push(type);
+      original.call(this, type, ...rest);
+    };
+  }
+  try {
+    const later = await fixture<WalletPayButton>(html`<wallet-pay-button endpoint=${s.endpoint} order-id=${orderId} .timings=${FAST}></wallet-pay-button>`);
+    await later.updateComplete;
+    expect(added.filter((type) => type === 'visibilitychange' || type === 'pageshow')).to.deep.equal([]);
+    expect((await s.received()).status).to.have.length(before);
+    expect(later.paymentState.name).to.equal('idle');
+  } finally {
+    delete (document as { addEventListener?: unknown }).addEventListener;
+    delete (window as { addEventListener?: unknown }).addEventListener;
+  }
+}
