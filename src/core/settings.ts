@@ -21,7 +21,8 @@ export interface SettingsInput {
   failureUrl?: string | null | undefined;
   allowedHosts?: string | null | undefined;
   returnOrigins?: string | null | undefined;
-  bookingTimeout?: number | null | undefined;
+  /** A number of ms; an attribute that is no number arrives as its text, so the problem can name it. */
+  bookingTimeout?: number | string | null | undefined;
   allowFramed?: boolean | null | undefined;
 }
 
@@ -107,7 +108,7 @@ export function readSettings(input: SettingsInput, page: PageContext): SettingsR
     problems.push(problem('order-id', '', 'order-id is missing: set the order-id attribute or the order property to your order reference.'));
   }
   const timeout = input.bookingTimeout ?? DEFAULT_BOOK_TIMEOUT_MS;
-  if (!(timeout > 0) || !Number.isFinite(timeout)) {
+  if (typeof timeout !== 'number' || !(timeout > 0) || !Number.isFinite(timeout)) {
     problems.push(problem('booking-timeout', input.bookingTimeout, `booking-timeout="${input.bookingTimeout}" is not a positive number of ms: write e.g. booking-timeout="3500", or remove it.`));
   }
   const allowedHosts = parseList(input.allowedHosts);
@@ -152,7 +153,7 @@ export function readSettings(input: SettingsInput, page: PageContext): SettingsR
       baseUrl: page.baseUrl,
       allowedHosts,
       returnOrigins,
-      bookTimeoutMs: timeout,
+      bookTimeoutMs: timeout as number,
       storageKey: bookingKey(endpointHref, reference),
     },
   };

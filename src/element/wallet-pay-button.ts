@@ -131,7 +131,8 @@ export class WalletPayButton extends LitElement {
     androidPackage: { attribute: 'android-package' },
     iosAppId: { attribute: 'ios-app-id' },
     allowFramed: { type: Boolean, attribute: 'allow-framed' },
-    bookingTimeout: { type: Number, attribute: 'booking-timeout' },
+    // A number, or the attribute's own text when it is none: the set-up warning then names what was written.
+    bookingTimeout: { attribute: 'booking-timeout', converter: (value: string | null) => (value === null ? undefined : value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value) },
     disabled: { type: Boolean, noAccessor: true },
     variant: { noAccessor: true },
     fullWidth: { type: Boolean, attribute: 'full-width', noAccessor: true },
