@@ -118,7 +118,11 @@ export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results[
       // Booked by another instance while this one waited for the order.
       const meanwhile = await kit.store.getBookingByKey(key);
       if (meanwhile) return known(meanwhile, fingerprint);
-      await closeOpenBookings((await kit.store.getOrderState(orderKey)).open);
+      const { open, paid } = await kit.store.getOrderState(orderKey);
+      // Paid under another key, its result known (delivered or being delivered): refused without asking
+      // the service. A refund delivered since (REVERTED) makes the order payable again.
+      if (paid) throw alreadyPaid();
+      await closeOpenBookings(open);
       // The key AND what it books: after this server forgot the key (a restart, an expired or evicted
       // record), a replay of the key for the same order and amount gets the service's first booking back,
       // and the key sent with another order (or a changed amount) is a new booking, never the old one.
