@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
 import { minifyLitTemplates } from '../scripts/minify-templates.mjs';
+import { viteBuild } from '../scripts/vite-build.mjs';
 import { cdnBuild } from '../vite.config.js';
 
 /** The repository root. */
@@ -30,7 +30,7 @@ export interface BuiltPage {
 export async function buildBenchPage(): Promise<BuiltPage> {
   const dir = mkdtempSync(join(tmpdir(), 'wallet-pay-bench-'));
   try {
-    await build({
+    await viteBuild({
       configFile: false,
       root: ROOT,
       mode: 'production',
@@ -65,7 +65,7 @@ export async function buildBenchPage(): Promise<BuiltPage> {
 export async function buildMinimalCdn(): Promise<BuiltPage> {
   const dir = mkdtempSync(join(tmpdir(), 'wallet-pay-bench-minimal-'));
   try {
-    await build({ configFile: false, root: ROOT, mode: 'production', logLevel: 'warn', publicDir: false, ...cdnBuild({ entry: 'bench/pages/minimal-button.ts', outDir: dir }) });
+    await viteBuild({ configFile: false, root: ROOT, mode: 'production', logLevel: 'warn', publicDir: false, ...cdnBuild({ entry: 'bench/pages/minimal-button.ts', outDir: dir }) });
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;

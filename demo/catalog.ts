@@ -37,3 +37,17 @@ export const CATALOG: readonly CatalogItem[] = [
 export function findItem(id: unknown): CatalogItem | undefined {
   return CATALOG.find((item) => item.id === id);
 }
+
+/**
+ * The checkout's order id for an item: the item and this tab's checkout number (`A-1001/k3f9x2`), so
+ * each shopper's checkout is an order of its own. The kit books one payable booking per order and
+ * refuses an order already paid, so a catalogue item alone cannot be the order.
+ */
+export function orderIdOf(itemId: string, checkout: string): string {
+  return `${itemId}/${checkout}`;
+}
+
+/** The item an order id names: `A-1001/k3f9x2` (a checkout's order) or a bare `A-1001`. */
+export function itemOfOrder(orderId: unknown): CatalogItem | undefined {
+  return typeof orderId === 'string' ? findItem(orderId.split('/')[0]) : undefined;
+}

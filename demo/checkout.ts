@@ -1,6 +1,6 @@
 import '../src/define.js';
 import { detectEnvironment, isEnvironmentSetting } from '../src/core/environment.js';
-import { CATALOG, findItem } from './catalog.js';
+import { CATALOG, findItem, orderIdOf } from './catalog.js';
 import { followServerLog, log } from './log.js';
 
 const button = document.querySelector('wallet-pay-button');
@@ -12,6 +12,12 @@ if (!button || !items || !total || !detected) throw new Error('The checkout page
 const money = new Intl.NumberFormat('en-NP', { style: 'currency', currency: 'NPR', maximumFractionDigits: 0 });
 const ITEM_KEY = 'playground:item';
 const ENV_KEY = 'playground:environment';
+const CHECKOUT_KEY = 'playground:checkout';
+
+// This tab's checkout number: the same across reloads and the return from the provider, new in
+// another tab, so two shoppers (or two tabs) are two orders.
+const checkout = sessionStorage.getItem(CHECKOUT_KEY) ?? Math.random().toString(36).slice(2, 10).padEnd(8, '0');
+sessionStorage.setItem(CHECKOUT_KEY, checkout);
 
 for (const item of CATALOG) {
   const label = document.createElement('label');
@@ -29,7 +35,7 @@ for (const item of CATALOG) {
 
 function selectItem(id: string): void {
   const item = findItem(id) ?? CATALOG[0]!;
-  button!.setAttribute('order-id', item.id);
+  button!.setAttribute('order-id', orderIdOf(item.id, checkout));
   total!.textContent = money.format(item.amount);
   const radio = items!.querySelector<HTMLInputElement>(`input[value="${item.id}"]`);
   if (radio) radio.checked = true;

@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureBytes } from './size.mjs';
+import { viteBuild } from './vite-build.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -28,8 +29,7 @@ export function offerBundle() {
 }
 
 async function bundle(entry) {
-  const { build } = await import('vite');
-  const output = await build({
+  const output = await viteBuild({
     configFile: false,
     root: ROOT,
     logLevel: 'silent',

@@ -15,6 +15,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { minifyLitTemplates } from './minify-templates.mjs';
+import { viteBuild } from './vite-build.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const DIST = join(ROOT, 'dist');
@@ -124,8 +125,7 @@ export async function shippedScripts() {
  * entry chunk (what is loaded first: dynamic imports are chunks of their own).
  */
 async function minifiedBundle({ input, external = [], plugins = [] }) {
-  const { build } = await import('vite');
-  const output = await build({
+  const output = await viteBuild({
     configFile: false,
     root: ROOT,
     logLevel: 'silent',

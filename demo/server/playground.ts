@@ -23,7 +23,7 @@ import { createPaymentHandler, type PaymentResult } from '../../src/server/index
 import { toNodeListener } from '../../src/server/node.js';
 import { createPostgresStore } from '../../src/server/postgres.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { findItem } from '../catalog.js';
+import { itemOfOrder } from '../catalog.js';
 
 /** A development key: the sandbox and the merchant server share it; it never reaches the browser. */
 export const PLAYGROUND_ACCESS_KEY = 'playground-dev-access-key';
@@ -128,7 +128,7 @@ export function playground(options: PlaygroundOptions = {}): Plugin {
       // it gets a page that shows the result and says the computer carries on.
       redirectUrl: ({ handoff }) => (handoff ? `${origin}/phone.html` : `${origin}/`),
       lookupOrder: async (order) => {
-        const item = findItem(order.id);
+        const item = itemOfOrder(order.id);
         return item && { amount: item.amount, properties: { order_id: item.id, item: item.title, ...item.properties } };
       },
       onPaymentResult: async (result) => {

@@ -84,6 +84,11 @@ export const CODES = {
   MERCHANT_SETUP: 'IP-501',
   /** The order already has a successful payment; a new booking for it is refused. */
   ORDER_ALREADY_PAID: 'IP-412',
+  /**
+   * The request's `Host` header (or its target) does not form a URL, so the request never reaches the
+   * handler (the Node adapter answers it). HTTP 400; not `IP-402`, whose HTTP reading is "Payment Required".
+   */
+  MALFORMED_HOST: 'IP-420',
 } as const;
 
 /** One of the response codes above. */
@@ -110,6 +115,7 @@ export const HTTP_STATUS_OF_CODE: Readonly<Record<ResponseCode, number>> = {
   'IP-500': 500,
   'IP-501': 500,
   'IP-412': 409,
+  'IP-420': 400,
 };
 
 /** The spec's success envelope. */

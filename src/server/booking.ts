@@ -123,7 +123,11 @@ export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results[
       // Booked by another instance while this one waited for the order.
       const meanwhile = await kit.store.getBookingByKey(key);
       if (meanwhile) return known(meanwhile, fingerprint);
-      await closeOpenBookings(orderKey);
+      const { open, paid } = await kit.store.getOrderState(orderKey);
+      // Paid under another key, its result known (delivered or being delivered): refused without asking
+      // the service. A refund delivered since (REVERTED) makes the order payable again.
+      if (paid) throw alreadyPaid();
+      await closeOpenBookings(open);
       // The key AND what it books: after this server forgot the key (a restart, an expired or evicted
       // record), a replay of the key for the same order and amount gets the service's first booking back,
       // and the key sent with another order (or a changed amount) is a new booking, never the old one.
@@ -167,8 +171,8 @@ export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results[
    * first. One the service says is already processed is asked about: paid means this book is refused
    * (and the result delivered), anything else lets the new booking go ahead.
    */
-  async function closeOpenBookings(orderKey: string): Promise<void> {
-    for (const old of await kit.store.listOpenBookingsForOrder(orderKey)) {
+  async function closeOpenBookings(open: StoredBooking[]): Promise<void> {
+    for (const old of open) {
       let status: PaymentStatus;
       let reference_code: string | undefined;
       let source: 'cancel' | 'status' = 'cancel';
@@ -190,7 +194,7 @@ export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results[
           if (!(error instanceof ResultBusy)) kit.report(error, { route: 'book' });
         });
       }
-      if (status === 'SUCCESS') throw new Refusal(CODES.ORDER_ALREADY_PAID, 'This order is already paid.');
+      if (status === 'SUCCESS') throw alreadyPaid();
     }
   }
 
@@ -253,6 +257,10 @@ async function digest(text: string): Promise<string> {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function alreadyPaid(): Refusal {
+  return new Refusal(CODES.ORDER_ALREADY_PAID, 'This order is already paid.');
 }
 
 function conflict(): Refusal {

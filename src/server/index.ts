@@ -55,4 +55,5 @@ export {
   type StoredBooking,
   type ResultClaim,
   type OpenBookingClaim,
+  type OrderState,
 } from './store.js';

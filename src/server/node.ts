@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Buffer } from 'node:buffer';
 import { Readable } from 'node:stream';
+import { CODES, HTTP_STATUS_OF_CODE } from '../protocol/contract.js';
 
 /** A `node:http` request listener that also works as Connect/Express middleware. */
 export type NodeListener = (
@@ -30,8 +31,8 @@ export function toNodeListener(handler: (request: Request) => Promise<Response>)
       } catch (error) {
         if (!(error instanceof MalformedRequest)) throw error;
         // A client's broken Host header is its fault (400), not the server's (500).
-        response.writeHead(400, FAILURE_HEADERS);
-        response.end(JSON.stringify({ code: 'IP-422', error_message: error.message }));
+        response.writeHead(HTTP_STATUS_OF_CODE[CODES.MALFORMED_HOST], FAILURE_HEADERS);
+        response.end(JSON.stringify({ code: CODES.MALFORMED_HOST, error_message: error.message }));
         return;
       }
       const answer = await handler(converted);

@@ -29,14 +29,20 @@ export interface PostgresStore extends PaymentStore {
   ready(): Promise<void>;
 }
 
-/** The schema version this code reads and writes. */
-export const SCHEMA_VERSION = 1;
+/**
+ * The schema version this code reads and writes. Version 2 indexes every booking by its order (version
+ * 1 indexed only the open ones), so a book finds an order's paid booking as well as its open ones;
+ * {@link postgresSchema}'s statements move a version-1 database to it.
+ */
+export const SCHEMA_VERSION = 2;
 
 const PREFIX = /^[a-z_][a-z0-9_]{0,30}$/;
 
 /**
  * The SQL that creates the store's tables (the same statements {@link createPostgresStore} runs), for
- * merchants who manage migrations themselves. Times are milliseconds since the epoch.
+ * merchants who manage migrations themselves. Times are milliseconds since the epoch. Every statement
+ * is idempotent, and together they also migrate a version-1 database (the last three statements: the
+ * order index that replaces version 1's, and the version).
  */
 export function postgresSchema(tablePrefix = 'wpb_'): string[] {
   const p = checkPrefix(tablePrefix);
@@ -60,7 +66,6 @@ export function postgresSchema(tablePrefix = 'wpb_'): string[] {
   checked_at bigint NOT NULL DEFAULT 0
 )`,
     `CREATE INDEX IF NOT EXISTS ${p}bookings_open ON ${p}bookings (created_at) WHERE NOT settled`,
-    `CREATE INDEX IF NOT EXISTS ${p}bookings_order_open ON ${p}bookings (order_key) WHERE NOT settled`,
     `CREATE INDEX IF NOT EXISTS ${p}bookings_created ON ${p}bookings (created_at)`,
     `CREATE TABLE IF NOT EXISTS ${p}results (
   correlation_id text NOT NULL,
@@ -74,6 +79,10 @@ export function postgresSchema(tablePrefix = 'wpb_'): string[] {
     `CREATE INDEX IF NOT EXISTS ${p}results_created ON ${p}results (created_at)`,
     `CREATE TABLE IF NOT EXISTS ${p}leases (name text PRIMARY KEY, owner text NOT NULL, lease_until bigint NOT NULL)`,
     `INSERT INTO ${p}meta (name, version) VALUES ('schema', ${SCHEMA_VERSION}) ON CONFLICT (name) DO NOTHING`,
+    // Version 1 to 2: every booking of an order, settled ones included, by one index.
+    `CREATE INDEX IF NOT EXISTS ${p}bookings_order ON ${p}bookings (order_key)`,
+    `DROP INDEX IF EXISTS ${p}bookings_order_open`,
+    `UPDATE ${p}meta SET version = ${SCHEMA_VERSION} WHERE name = 'schema' AND version < ${SCHEMA_VERSION}`,
   ];
 }
 
@@ -85,8 +94,9 @@ function checkPrefix(prefix: string): string {
 }
 
 // Another process creating the same table or index at the same moment: the catalogue's unique index
-// refuses the loser (23505) or the object exists by then (42P07, 42710). Running the batch again settles it.
-const CREATE_RACE = new Set(['23505', '42P07', '42710']);
+// refuses the loser (23505) or the object exists by then (42P07, 42710), or is gone by then (42704, a
+// drop). Running the batch again settles it.
+const CREATE_RACE = new Set(['23505', '42P07', '42710', '42704']);
 
 /**
  * Creates a PostgreSQL-backed {@link PaymentStore}: `createPostgresStore(new pg.Pool({ connectionString }))`
@@ -103,7 +113,12 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
     if (createTables) {
       for (let attempt = 1; ; attempt++) {
         try {
-          for (const statement of postgresSchema(p)) await db.query(statement);
+          const [meta, ...rest] = postgresSchema(p);
+          await db.query(meta!);
+          // A database that a newer version of this code migrated is left untouched (and refused below).
+          const { rows } = await db.query(`SELECT version FROM ${p}meta WHERE name = 'schema'`);
+          if (Number(rows[0]?.version) > SCHEMA_VERSION) break;
+          for (const statement of rest) await db.query(statement);
           break;
         } catch (error) {
           const code = (error as { code?: unknown }).code;
@@ -117,7 +132,9 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
       throw new Error(
         rows.length === 0
           ? `The payment store's tables (${p}*) have no schema version; run postgresSchema()'s SQL.`
-          : `The payment store's tables (${p}*) have schema version ${version}; this code reads version ${SCHEMA_VERSION}.`,
+          : version < SCHEMA_VERSION
+            ? `The payment store's tables (${p}*) have schema version ${version}; this code reads version ${SCHEMA_VERSION}: run postgresSchema()'s SQL to migrate them.`
+            : `The payment store's tables (${p}*) have schema version ${version}; this code reads version ${SCHEMA_VERSION}.`,
       );
     }
   }
@@ -154,9 +171,21 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
       );
       return rows.length === 1;
     },
-    async listOpenBookingsForOrder(orderKey) {
-      const rows = await query(`SELECT ${COLUMNS} FROM ${p}bookings WHERE order_key = $1 AND NOT settled ORDER BY created_at`, [orderKey]);
-      return rows.map((row) => toBooking(row)!);
+    async getOrderState(orderKey) {
+      // One statement, one snapshot: a result delivered meanwhile (which settles the booking in the same
+      // statement as it marks the result) shows up either as an open booking or as the paid one.
+      const rows = await query(
+        `SELECT ${COLUMNS}, settled,
+           EXISTS (SELECT 1 FROM ${p}results s WHERE s.correlation_id = b.correlation_id AND s.status = 'SUCCESS')
+           AND NOT EXISTS (SELECT 1 FROM ${p}results r
+             WHERE r.correlation_id = b.correlation_id AND r.status = 'REVERTED' AND r.delivered_at IS NOT NULL) AS paid
+         FROM ${p}bookings b WHERE order_key = $1 ORDER BY created_at, booking_id`,
+        [orderKey],
+      );
+      return {
+        open: rows.filter((row) => row.settled !== true).map((row) => toBooking(row)!),
+        paid: toBooking(rows.find((row) => row.paid === true)),
+      };
     },
     async acquireLease(name, owner, now, until) {
       const rows = await query(

@@ -30,6 +30,17 @@ export interface StoredBooking {
   created_at: number;
 }
 
+/** What {@link PaymentStore.getOrderState} answers about one order, read at one moment. */
+export interface OrderState {
+  /** The order's bookings that are not settled (no final result delivered), oldest first. */
+  open: StoredBooking[];
+  /**
+   * A booking of the order that is paid: a `SUCCESS` result of it is known (claimed for delivery or
+   * delivered), and no `REVERTED` result of it (a refund) has been delivered. `undefined` when none is.
+   */
+  paid: StoredBooking | undefined;
+}
+
 /** The outcome of {@link PaymentStore.claimResult}. */
 export type ResultClaim = 'claimed' | 'delivered' | 'busy';
 
@@ -53,6 +64,9 @@ export interface OpenBookingClaim {
  * epoch from the caller's clock (instances sharing a store keep their clocks in step, e.g. by NTP).
  *
  * - **One booking per key**: {@link insertBooking} relies on a unique key, never on a read before it.
+ * - **One payable booking per order**: {@link getOrderState} answers, in one read, the order's open
+ *   bookings and whether it is already paid (a known `SUCCESS` not followed by a delivered refund), so
+ *   a book cannot miss a payment whose result was delivered between two reads.
  * - **Leases** ({@link acquireLease}): a named lock with an end time. The handler holds `order:{order_key}`
  *   while it books an order, so books for one order are serialized across instances; a holder that died
  *   loses the lease when it ends.
@@ -73,8 +87,8 @@ export interface PaymentStore {
   getBooking(bookingId: string): Promise<StoredBooking | undefined>;
   /** Callbacks name the booking only by its correlation id. */
   findBookingByCorrelationId(correlationId: string): Promise<StoredBooking | undefined>;
-  /** The order's bookings that are not settled (no final result delivered), oldest first. */
-  listOpenBookingsForOrder(orderKey: string): Promise<StoredBooking[]>;
+  /** The order's open bookings and its paid booking, if any (see {@link OrderState}), by an index. */
+  getOrderState(orderKey: string): Promise<OrderState>;
   /** Takes the lease `name` for `owner` until `until` when it is free, ended at `now`, or already `owner`'s. */
   acquireLease(name: string, owner: string, now: number, until: number): Promise<boolean>;
   /** Ends `owner`'s lease `name` (nothing when another holds it). */
@@ -162,8 +176,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
       const id = byCorrelation.get(correlationId);
       return copy(id === undefined ? undefined : bookings.get(id));
     },
-    async listOpenBookingsForOrder(orderKey) {
-      return [...bookings.values()].filter((b) => b.order_key === orderKey && !b.settled).map((b) => copy(b)!);
+    async getOrderState(orderKey) {
+      const ofOrder = [...bookings.values()].filter((b) => b.order_key === orderKey);
+      const paid = ofOrder.find(
+        (b) => results.has(`${b.correlation_id}\nSUCCESS`) && !results.get(`${b.correlation_id}\nREVERTED`)?.delivered,
+      );
+      return { open: ofOrder.filter((b) => !b.settled).map((b) => copy(b)!), paid: copy(paid) };
     },
     async acquireLease(name, owner, now, until) {
       const held = leases.get(name);

@@ -224,7 +224,8 @@ export async function openCheckout(shopper: Shopper, origin: string, item = 'A-1
   await page.goto(`${origin}/`);
   await page.locator(`input[name="item"][value="${item}"]`).check();
   await element(page).pay.waitFor();
-  await page.waitForFunction((id) => document.querySelector('wallet-pay-button')?.getAttribute('order-id') === id, item);
+  // The order is the item in this tab's checkout: `A-1001/<checkout>`.
+  await page.waitForFunction((id) => document.querySelector('wallet-pay-button')?.getAttribute('order-id')?.startsWith(`${id}/`), item);
 }
 
 /** Waits (Playwright's auto-waiting) until the status region shows a text, and returns all of it. */

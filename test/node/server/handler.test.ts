@@ -17,6 +17,7 @@ const ORDERS: Record<string, { amount: number; properties?: Record<string, strin
   'A-1': { amount: 1500, properties: { order_id: 'A-1', item: 'Tea' } },
   'A-2': { amount: 250.5 },
   'NO-CALLBACK': { amount: 700, properties: { sandbox_callback: 'never' } },
+  'NO-CALLBACK-2': { amount: 700, properties: { sandbox_callback: 'never' } },
 };
 const BASE = 'http://merchant.test/api/pay';
 
@@ -221,6 +222,42 @@ describe('payment handler against the sandbox', () => {
     assert.equal(sandbox.getBooking(String(second.booking_id))?.status, 'SUCCESS');
     assert.equal(results.filter((r) => r.booking_id === second.booking_id && r.status === 'SUCCESS').length, 1);
     assert.equal(sandbox.listBookings().filter((b) => b.properties.merchant_order === order.id).length, 2, 'the third was never booked');
+  });
+
+  test('an order whose SUCCESS was delivered is IP-412 for another key, without a call to the service; a refund makes it payable again', async () => {
+    const calls: string[] = [];
+    const counted = createPaymentHandler({
+      ...options,
+      store: createMemoryStore(),
+      fetch: (input, init) => {
+        calls.push(new URL(input instanceof Request ? input.url : String(input)).pathname);
+        return fetch(input, init);
+      },
+    });
+    const order = { id: `FRESH-${crypto.randomUUID()}` };
+    const ofOrder = () => sandbox.listBookings().filter((b) => b.properties.merchant_order === order.id);
+    const keyA = newKey();
+    const first = (await book(counted, { channel: 'app', order }, keyA)).body.data!;
+    await payOnWalletPage(String(first.deeplink));
+    const ids = { booking_id: first.booking_id, correlation_id: first.correlation_id };
+    assert.equal((await send(counted, 'status', ids)).body.data?.status, 'SUCCESS');
+    assert.equal(results.filter((r) => r.booking_id === first.booking_id && r.status === 'SUCCESS').length, 1, 'delivered: the booking is settled');
+
+    calls.length = 0;
+    failureOf(await book(counted, { channel: 'app', order }), 'IP-412', 409, /already paid/);
+    failureOf(await book(counted, { channel: 'web', order }), 'IP-412', 409, /already paid/);
+    assert.deepEqual(calls, [], 'refused from the store alone');
+    assert.equal(ofOrder().length, 1, 'no second booking');
+    assert.equal((await book(counted, { channel: 'app', order }, keyA)).body.data?.booking_id, first.booking_id, "the paid attempt's own key still gets its booking");
+
+    // A refund (REVERTED, delivered) makes the order payable again; lookupOrder decides whether it still is.
+    sandbox.revert(String(first.booking_id));
+    assert.equal((await send(counted, 'status', ids)).body.data?.status, 'REVERTED');
+    assert.equal(results.filter((r) => r.booking_id === first.booking_id && r.status === 'REVERTED').length, 1);
+    const again = await book(counted, { channel: 'app', order });
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    assert.notEqual(again.body.data?.booking_id, first.booking_id);
+    assert.deepEqual(ofOrder().map((b) => b.status), ['REVERTED', 'BOOKED']);
   });
 
   test('the same Idempotency-Key with another order or channel is IP-409, also while the first is in flight', async () => {
@@ -435,7 +472,8 @@ describe('payment handler against the sandbox', () => {
   });
 
   test('a status check whose hook throws still answers, reports the error, and the next check retries the hook', async () => {
-    const { data } = (await book(handler, { channel: 'app', order: { id: 'NO-CALLBACK' } })).body;
+    // Not NO-CALLBACK: the test before paid that order, so another key's book of it is IP-412.
+    const { data } = (await book(handler, { channel: 'app', order: { id: 'NO-CALLBACK-2' } })).body;
     const ids = { booking_id: String(data!.booking_id), correlation_id: String(data!.correlation_id) };
     await payOnWalletPage(String(data!.deeplink), '0000');
     const errorsBefore = errors.length;

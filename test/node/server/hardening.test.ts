@@ -5,6 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
+import { CODES, HTTP_STATUS_OF_CODE } from '../../../src/protocol/contract.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandler, type PaymentResult } from '../../../src/server/handler.js';
 import { toNodeListener } from '../../../src/server/node.js';
@@ -91,17 +92,25 @@ describe('bad input to the handler', () => {
     assert.equal(response.headers.get('cache-control'), 'no-store');
   });
 
-  test('a malformed Host header through the Node adapter is 400, not 500', async () => {
+  test('a malformed Host header through the Node adapter is 400 with its own code IP-420, not 500', async () => {
     const { port } = new URL(server.url);
-    const status = await new Promise<number>((resolve, reject) => {
+    const answer = await new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
       const request = httpRequest({ host: '127.0.0.1', port, path: '/api/pay/book', method: 'POST', headers: { host: 'bad host:x:y', 'content-type': 'application/json' } }, (response) => {
-        response.resume();
-        resolve(response.statusCode ?? 0);
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
       });
       request.on('error', reject);
       request.end('{}');
     });
-    assert.equal(status, 400);
+    assert.equal(answer.status, 400);
+    assert.deepEqual(JSON.parse(answer.body), { code: 'IP-420', error_message: 'The Host header or the request target is malformed.' });
+    assert.equal(CODES.MALFORMED_HOST, 'IP-420');
+    assert.equal(HTTP_STATUS_OF_CODE[CODES.MALFORMED_HOST], answer.status, 'the code and the HTTP status agree');
+    assert.equal(answer.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(answer.headers['x-content-type-options'], 'nosniff');
+    assert.equal(answer.headers['cache-control'], 'no-store');
   });
 
   test('a body cut off by the client is not an error for onError', async () => {

@@ -11,6 +11,9 @@ const PRODUCT = 'SHOP01';
 const ORDERS: Record<string, { amount: number; properties?: Record<string, string> }> = {
   'R-1': { amount: 1000, properties: { order_id: 'R-1' } },
   'R-2': { amount: 42.75 },
+  // One order per payment that succeeds: another key's book of a paid order is IP-412.
+  'R-3': { amount: 1000, properties: { order_id: 'R-3' } },
+  'R-4': { amount: 1000, properties: { order_id: 'R-4' } },
 };
 
 interface Booked {
@@ -150,7 +153,7 @@ describe('round trip: element contract → handler on node:http → sandbox → 
 
   test('a callback whose hook throws gets a 5xx; the retry is answered 2xx once the hook succeeds', async () => {
     failHook = 1;
-    const booked = await book('app', 'R-1');
+    const booked = await book('app', 'R-3');
     await submit(`${booked.deeplink}/confirm`, { mpin: '98765', method: 'wallet_balance' });
     await sandbox.whenCallbacksSettled();
     const attempts = sandbox.callbackAttempts().filter((a) => a.booking_id === booked.booking_id);
@@ -160,7 +163,7 @@ describe('round trip: element contract → handler on node:http → sandbox → 
   });
 
   test('a refund (REVERTED) after SUCCESS reaches the hook as a new result', async () => {
-    const booked = await book('app', 'R-1');
+    const booked = await book('app', 'R-4');
     await submit(`${booked.deeplink}/confirm`, { mpin: '1234', method: 'wallet_balance' });
     await sandbox.whenCallbacksSettled();
     sandbox.revert(booked.booking_id);

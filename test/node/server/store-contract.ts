@@ -82,13 +82,13 @@ export function storeContract(fresh: () => Promise<PaymentStore>): void {
     await store.insertBooking(booking(1, { order_key: 'same' }));
     await store.insertBooking(booking(2, { order_key: 'same' }));
     await store.insertBooking(booking(3));
-    assert.deepEqual((await store.listOpenBookingsForOrder('same')).map((b) => b.booking_id), ['bk-1', 'bk-2']);
+    assert.deepEqual((await store.getOrderState('same')).open.map((b) => b.booking_id), ['bk-1', 'bk-2']);
     await store.claimResult('cr-1', 'PENDING', 'a', 0, 10);
     await store.completeResult('cr-1', 'PENDING', 'a', 5);
-    assert.equal((await store.listOpenBookingsForOrder('same')).length, 2, 'PENDING does not settle');
+    assert.equal((await store.getOrderState('same')).open.length, 2, 'PENDING does not settle');
     await store.claimResult('cr-1', 'CANCELED', 'a', 0, 10);
     await store.completeResult('cr-1', 'CANCELED', 'a', 5);
-    assert.deepEqual((await store.listOpenBookingsForOrder('same')).map((b) => b.booking_id), ['bk-2']);
+    assert.deepEqual((await store.getOrderState('same')).open.map((b) => b.booking_id), ['bk-2']);
 
     const claim = (owner: string, now: number, notCheckedSince: number, createdBefore = 10_000) =>
       store.claimOpenBookings({ createdBefore, notCheckedSince, limit: 10, owner, now, until: now + 100 }).then((list) => list.map((b) => b.booking_id));
@@ -98,6 +98,38 @@ export function storeContract(fresh: () => Promise<PaymentStore>): void {
     await store.releaseCheck('bk-2', 'a');
     assert.deepEqual(await claim('b', 5_003, 5_003), ['bk-2'], 'released: the next pass may check it');
     assert.deepEqual(await claim('c', 5_200, 5_200), ['bk-2', 'bk-3'], 'leases ended: another instance takes over');
+  });
+
+  test("an order is paid once a SUCCESS of one of its bookings is known, until a refund of it is delivered", async () => {
+    const store = await fresh();
+    await store.insertBooking(booking(1, { order_key: 'same' }));
+    await store.insertBooking(booking(2, { order_key: 'same' }));
+    await store.insertBooking(booking(3));
+    const state = async (orderKey = 'same') => {
+      const { open, paid } = await store.getOrderState(orderKey);
+      return { open: open.map((b) => b.booking_id), paid: paid?.booking_id };
+    };
+    assert.deepEqual(await state(), { open: ['bk-1', 'bk-2'], paid: undefined });
+    assert.deepEqual(await state('nothing'), { open: [], paid: undefined });
+
+    await store.claimResult('cr-2', 'SUCCESS', 'a', 100, 200);
+    assert.deepEqual(await state(), { open: ['bk-1', 'bk-2'], paid: 'bk-2' }, 'known while its delivery runs');
+    await store.releaseResult('cr-2', 'SUCCESS', 'a');
+    assert.deepEqual(await state(), { open: ['bk-1', 'bk-2'], paid: undefined }, 'released: open, for the service to answer');
+    await store.claimResult('cr-2', 'SUCCESS', 'a', 300, 400);
+    await store.completeResult('cr-2', 'SUCCESS', 'a', 310);
+    assert.deepEqual(await state(), { open: ['bk-1'], paid: 'bk-2' }, 'delivered: settled, and still paid');
+    assert.deepEqual((await store.getOrderState('same')).paid, booking(2, { order_key: 'same' }));
+    assert.deepEqual(await state('order-3'), { open: ['bk-3'], paid: undefined }, 'another order is not');
+
+    await store.claimResult('cr-1', 'CANCELED', 'a', 320, 400);
+    await store.completeResult('cr-1', 'CANCELED', 'a', 330);
+    assert.deepEqual(await state(), { open: [], paid: 'bk-2' }, 'a cancelled booking is not paid');
+
+    await store.claimResult('cr-2', 'REVERTED', 'a', 500, 600);
+    assert.deepEqual(await state(), { open: [], paid: 'bk-2' }, 'a refund counts once it is delivered');
+    await store.completeResult('cr-2', 'REVERTED', 'a', 510);
+    assert.deepEqual(await state(), { open: [], paid: undefined }, 'refunded: payable again');
   });
 
   test('prune drops bookings, keys and results made before a time', async () => {

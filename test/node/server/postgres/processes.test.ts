@@ -126,6 +126,21 @@ describe('four handler processes on one PostgreSQL database', () => {
     assert.equal(payable.length, 1, JSON.stringify(ofOrder(order.id).map((b) => b.status)));
   });
 
+  test('two keys for one order: paid with the first and its result delivered, the second key on other processes is IP-412', async () => {
+    const order = { id: `PAID-TWICE-${crypto.randomUUID()}` };
+    const booked = await post(workers[0]!, 'book', { channel: 'app', order }, { 'idempotency-key': `tab-a-${crypto.randomUUID()}` });
+    const { booking_id, correlation_id, deeplink } = booked.body.data!;
+    await pay(deeplink!);
+    assert.equal((await post(workers[0]!, 'status', { booking_id, correlation_id })).body.data?.status, 'SUCCESS');
+    assert.equal(deliveries(correlation_id!).length, 1, 'delivered: the booking is settled');
+    const second = await Promise.all(
+      [1, 2, 3].map((i) => post(workers[i]!, 'book', { channel: 'web', order }, { 'idempotency-key': `tab-b-${i}-${crypto.randomUUID()}` })),
+    );
+    assert.deepEqual(second.map((a) => [a.status, a.body.code]), [[409, 'IP-412'], [409, 'IP-412'], [409, 'IP-412']]);
+    assert.deepEqual(ofOrder(order.id).map((b) => b.status), ['SUCCESS'], 'never booked again');
+    assert.equal(deliveries(correlation_id!).length, 1);
+  });
+
   test('a process killed (SIGKILL) inside the hook: the result is delivered once, by another, after the lease', async () => {
     const doomed = await start({ HOOK_HANG: '1', RESULT_TIMEOUT_MS: '200' });
     const order = { id: `KILLED-${crypto.randomUUID()}` };

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { createPostgresStore, postgresSchema, SCHEMA_VERSION } from '../../../../src/server/postgres.js';
-import { storeContract } from '../store-contract.js';
+import { booking, storeContract } from '../store-contract.js';
 import { freshDatabase, stopServer } from './pg-server.js';
 
 const pools: pg.Pool[] = [];
@@ -36,17 +36,50 @@ describe('PostgreSQL store on a PostgreSQL 15 server (node-postgres Pool)', () =
     assert.deepEqual(tables.rows.map((r) => r.tablename), ['race_bookings', 'race_leases', 'race_meta', 'race_results']);
   });
 
-  test('finds open bookings by an index, and refuses a newer schema or a bad prefix', async () => {
+  test("finds open bookings and an order's bookings by an index, and refuses a newer schema (untouched) or a bad prefix", async () => {
     const db = await pool();
     const store = createPostgresStore(db);
     await store.ready();
     await db.query('SET enable_seqscan = off');
-    const plan = await db.query(`EXPLAIN SELECT booking_id FROM wpb_bookings WHERE NOT settled AND created_at <= 5 ORDER BY created_at`);
-    assert.match(plan.rows.map((r) => r['QUERY PLAN']).join('\n'), /wpb_bookings_open/);
+    const plan = async (sql: string) => (await db.query(`EXPLAIN ${sql}`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    assert.match(await plan(`SELECT booking_id FROM wpb_bookings WHERE NOT settled AND created_at <= 5 ORDER BY created_at`), /wpb_bookings_open/);
+    assert.match(await plan(`SELECT booking_id, settled FROM wpb_bookings WHERE order_key = 'x' ORDER BY created_at`), /wpb_bookings_order\b/);
+    // A newer version's database (here: one without this version's order index) is refused, not altered.
+    await db.query(`DROP INDEX wpb_bookings_order`);
     await db.query(`UPDATE wpb_meta SET version = ${SCHEMA_VERSION + 1}`);
-    await assert.rejects(createPostgresStore(db).ready(), /schema version 2; this code reads version 1/);
+    await assert.rejects(createPostgresStore(db).ready(), new RegExp(`schema version ${SCHEMA_VERSION + 1}; this code reads version ${SCHEMA_VERSION}\\.$`));
+    const indexes = await db.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'wpb_bookings' AND indexname = 'wpb_bookings_order'`);
+    assert.equal(indexes.rows.length, 0);
+    assert.deepEqual((await db.query(`SELECT version FROM wpb_meta`)).rows, [{ version: SCHEMA_VERSION + 1 }]);
     assert.throws(() => createPostgresStore(db, { tablePrefix: 'Bad-Prefix' }), /tablePrefix must be lower-case/);
     assert.match(postgresSchema('shop_').join(';\n'), /CREATE TABLE IF NOT EXISTS shop_bookings/);
+  });
+
+  test('migrates a version-1 database in place, from several processes at once, keeping its bookings', async () => {
+    const db = await pool();
+    const first = createPostgresStore(db);
+    await first.insertBooking(booking(1, { order_key: 'same' }));
+    await first.claimResult('cr-1', 'SUCCESS', 'a', 100, 200);
+    await first.completeResult('cr-1', 'SUCCESS', 'a', 150);
+    // Version 1: the same tables, an index of the open bookings of each order only.
+    await db.query(`DROP INDEX wpb_bookings_order`);
+    await db.query(`CREATE INDEX wpb_bookings_order_open ON wpb_bookings (order_key) WHERE NOT settled`);
+    await db.query(`UPDATE wpb_meta SET version = 1`);
+    await assert.rejects(createPostgresStore(db, { createTables: false }).ready(), /schema version 1; this code reads version 2: run postgresSchema\(\)'s SQL/);
+
+    const stores = Array.from({ length: 6 }, () => createPostgresStore(db));
+    await Promise.all(stores.map((store) => store.ready()));
+    assert.deepEqual((await db.query(`SELECT version FROM wpb_meta`)).rows, [{ version: SCHEMA_VERSION }]);
+    const indexes = await db.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'wpb_bookings' ORDER BY 1`);
+    assert.deepEqual(indexes.rows.map((r) => r.indexname), [
+      'wpb_bookings_correlation_id_key',
+      'wpb_bookings_created',
+      'wpb_bookings_idempotency_key_key',
+      'wpb_bookings_open',
+      'wpb_bookings_order',
+      'wpb_bookings_pkey',
+    ]);
+    assert.equal((await stores[0]!.getOrderState('same')).paid?.booking_id, 'bk-1', 'the paid booking is found after the migration');
   });
 
   test("docs/server.md shows the schema's SQL as the code runs it", async () => {
