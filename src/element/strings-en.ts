@@ -31,7 +31,7 @@ export const TEXTS_EN = {
   'error.rejected': 'The shop could not start this payment. Please try again or contact the shop.',
   'error.invalid-json': 'The payment service sent an answer we could not read. Please try again.',
   'error.invalid-response': 'The payment service sent an incomplete answer. Please try again.',
-  'error.url-refused': 'The payment address was refused for your safety. No payment was made.',
+  'error.url-refused': 'The payment address was refused for your safety, so the payment was cancelled. Nothing was charged.',
   'error.return-url-refused': 'We could not take you back to the shop: its address was refused for your safety.',
   'error.framed': 'This payment button cannot be used inside another website. Open the shop in its own tab.',
   'error.config': 'This payment button is not set up correctly. Please contact the shop.',

@@ -267,7 +267,7 @@ describe('the merchant proxy fails the booking', () => {
         }),
       );
       await row.el.pay.tap();
-      await assertToldWithWayForward(row, 'The payment address was refused for your safety. No payment was made.');
+      await assertToldWithWayForward(row, 'The payment address was refused for your safety, so the payment was cancelled. Nothing was charged.');
       assert.equal(row.page.url(), `${suite.pg.origin}/`);
       assert.deepEqual(row.s.visited, [`${suite.pg.origin}/`]);
       const error = (await elementEvents(row.page)).find((event) => event.type === 'error');
@@ -294,7 +294,7 @@ describe('the merchant proxy fails the booking', () => {
       }),
     );
     await row.el.pay.click();
-    await assertToldWithWayForward(row, 'The payment address was refused for your safety. No payment was made.');
+    await assertToldWithWayForward(row, 'The payment address was refused for your safety, so the payment was cancelled. Nothing was charged.');
     assert.deepEqual(row.s.visited, [`${suite.pg.origin}/`]);
     assert.equal((await elementEvents(row.page)).filter((event) => event.type === 'navigate').length, 0);
     const [booking] = bookingsFor(suite.pg.sandbox, row.since);

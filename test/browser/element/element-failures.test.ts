@@ -21,9 +21,9 @@ const CASES: FailureCase[] = [
   { name: 'a redirect from the proxy (a login wall)', step: { status: 302, location: '/login', raw: '' }, kind: 'http', text: 'The shop could not start this payment. Please try again or contact the shop.' },
   { name: 'a 200 answer that is not JSON', step: { status: 200, raw: 'OK' }, kind: 'invalid-json', text: 'The payment service sent an answer we could not read. Please try again.' },
   { name: 'an answer without a deeplink', step: { body: { code: 'IP-201', message: 'ok', data: { booking_id: 'B1', correlation_id: 'c-B1', channel: 'app' } } }, kind: 'invalid-response', text: 'The payment service sent an incomplete answer. Please try again.' },
-  { name: 'a javascript: deeplink', step: answer.bookApp('B1', 'javascript:alert(document.domain)'), kind: 'url-refused', text: 'The payment address was refused for your safety. No payment was made.' },
-  { name: 'a data: deeplink', step: answer.bookApp('B1', 'data:text/html,<script>alert(1)</script>'), kind: 'url-refused', text: 'The payment address was refused for your safety. No payment was made.' },
-  { name: 'a deeplink on a host not allowed', step: answer.bookApp('B1', 'https://links.evil.test/pay/B1'), kind: 'url-refused', text: 'The payment address was refused for your safety. No payment was made.' },
+  { name: 'a javascript: deeplink', step: answer.bookApp('B1', 'javascript:alert(document.domain)'), kind: 'url-refused', text: 'The payment address was refused for your safety, so the payment was cancelled. Nothing was charged.' },
+  { name: 'a data: deeplink', step: answer.bookApp('B1', 'data:text/html,<script>alert(1)</script>'), kind: 'url-refused', text: 'The payment address was refused for your safety, so the payment was cancelled. Nothing was charged.' },
+  { name: 'a deeplink on a host not allowed', step: answer.bookApp('B1', 'https://links.evil.test/pay/B1'), kind: 'url-refused', text: 'The payment address was refused for your safety, so the payment was cancelled. Nothing was charged.' },
 ];
 
 describe('<wallet-pay-button> booking failures', () => {
