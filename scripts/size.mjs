@@ -72,15 +72,18 @@ export const BUDGETS = [
  * for a whole English payment (that, and the hand-off's path in the flow and the payment module: the
  * panel's states, focus in and out, the lazy import), +4,217 for the classic file, which holds the
  * hand-off's QR encoder and panel (the CDN ESM build loads them as a chunk of their own, with a budget));
- * never to let a careless change through.
+ * then +120 entry and +140 own code for the paid-order check scoped to the element's own order (the
+ * first module builds the order's storage key, so buttons of other orders stay without a flow) and the
+ * booking-timeout text kept for its warning, about +200 for the refused-address text that says the
+ * payment was cancelled and the IP-420 code; never to let a careless change through.
  * Once a file meets its budget, its ceiling is the budget.
  */
 export const CEILINGS = [
-  { name: CDN_ENTRY, gzip: 8870 },
-  { name: CDN_IIFE, gzip: 22900 },
-  { name: OWN_CODE_NAME, gzip: 3370 },
-  { name: PAYER_EN_NAME, gzip: 19140 },
-  { name: NE_CHUNK_NAME, gzip: 1330 },
+  { name: CDN_ENTRY, gzip: 9000 },
+  { name: CDN_IIFE, gzip: 23120 },
+  { name: OWN_CODE_NAME, gzip: 3520 },
+  { name: PAYER_EN_NAME, gzip: 19350 },
+  { name: NE_CHUNK_NAME, gzip: 1345 },
 ];
 
 /** Sizes of one piece of code: raw, gzip level 9, brotli quality 11 (bytes). */
