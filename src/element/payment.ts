@@ -3,7 +3,7 @@
  * and everything it needs (booking client, session store, URL checks, settings), the panels, the words
  * of each state and the English texts. A page that only shows the button never runs any of it.
  */
-import { html, nothing, type ReactiveController, type TemplateResult } from 'lit';
+import { html, nothing, type ReactiveController, type ReactiveElement, type TemplateResult } from 'lit';
 import type { FlowState } from '../core/flow.js';
 import type { KeptBooking } from '../core/session-store.js';
 import type { HandoffStatus } from './handoff/index.js';
@@ -14,7 +14,8 @@ import { statusKey } from './messages.js';
 import { PaymentController } from './payment-controller.js';
 import { misspelledAttributes, warnOnce } from './setup-check.js';
 import type { StringKey, StringTable } from './strings.js';
-import { LABELS, VARIANTS, WalletPayButton, langOf } from './wallet-pay-button.js';
+import type { PaymentElement } from './host.js';
+import { LABELS, VARIANTS, langOf } from './look.js';
 
 /** The hand-off's module (QR encoder, panel, its texts), loaded when a hand-off first shows. */
 type HandoffModule = typeof import('./handoff/index.js');
@@ -37,7 +38,7 @@ const oneOf = (attribute: string, value: string, list: readonly string[], fallba
     : [{ kind: 'config', attribute, value, message: `${attribute}="${value}" is not one of: ${list.join(', ')}; the default (${fallback}) is used.` }];
 
 /** The settings of a payment as `host`'s attributes say now, read once when the shopper acts. */
-function readHost(host: WalletPayButton): SettingsResult {
+function readHost(host: PaymentElement): SettingsResult {
   const win = host.ownerDocument.defaultView!;
   return readSettings(host, {
     pageUrl: win.location.href,
@@ -48,10 +49,10 @@ function readHost(host: WalletPayButton): SettingsResult {
   });
 }
 
-/** The attribute names of the element's settings. */
-function attributeNames(): string[] {
-  return Object.entries(WalletPayButton.properties).flatMap(([name, options]) =>
-    'attribute' in options ? (typeof options.attribute === 'string' ? [options.attribute] : []) : [name.toLowerCase()],
+/** The attribute names of the element's settings, as its class declares them. */
+function attributeNames(host: PaymentElement): string[] {
+  return [...(host.constructor as typeof ReactiveElement).elementProperties].flatMap(([name, options]) =>
+    'attribute' in options ? (typeof options.attribute === 'string' ? [options.attribute] : []) : [String(name).toLowerCase()],
   );
 }
 
@@ -59,7 +60,7 @@ function attributeNames(): string[] {
  * Checks `host`'s whole set-up, one console warning per problem; the element calls it once the
  * payment code is in and whenever a setting changes.
  */
-export function checkSetup(host: WalletPayButton, payment: Payment | undefined): void {
+export function checkSetup(host: PaymentElement, payment: Payment | undefined): void {
   const read = readHost(host);
   // The paid order may not be this one any more (a single-page app moved on).
   if (payment?.state.name === 'paid') payment.resume(read);
@@ -67,13 +68,13 @@ export function checkSetup(host: WalletPayButton, payment: Payment | undefined):
     ...(read.ok ? [] : read.problems),
     ...oneOf('variant', host.variant, VARIANTS, 'dark'),
     ...oneOf('label', host.label ?? 'pay', LABELS, 'pay'),
-    ...misspelledAttributes(host.getAttributeNames(), attributeNames()),
+    ...misspelledAttributes(host.getAttributeNames(), attributeNames(host)),
   ]);
 }
 
 /** One element's payment: its flow, the settings it reads when the shopper acts, and what it shows. */
 export class Payment implements ReactiveController {
-  readonly #host: WalletPayButton;
+  readonly #host: PaymentElement;
   readonly #controller: PaymentController;
   /** Makes the host's `updateComplete` wait for a load (the hand-off's module). */
   readonly #track: <T>(work: Promise<T>) => Promise<T>;
@@ -84,7 +85,7 @@ export class Payment implements ReactiveController {
   #panelShown = false;
   #panelFocused = false;
 
-  constructor(host: WalletPayButton, track: <T>(work: Promise<T>) => Promise<T> = (work) => work) {
+  constructor(host: PaymentElement, track: <T>(work: Promise<T>) => Promise<T> = (work) => work) {
     this.#host = host;
     this.#track = track;
     this.#controller = new PaymentController(host, () => readHost(host));

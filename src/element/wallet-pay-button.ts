@@ -12,6 +12,7 @@ import { LABELS_EN, LABELS_NE } from './labels.js';
 import type { Payment } from './payment.js';
 import type { StringTable } from './strings.js';
 import type { TextKey } from './strings-en.js';
+import { LABELS, langOf } from './look.js';
 import { styles } from './styles.js';
 
 /** The button's look: `dark` (the brand colour, for light pages), `light` (for dark pages), `outline`, or `auto` (follows `prefers-color-scheme`). */
@@ -19,9 +20,6 @@ export type WalletPayVariant = 'dark' | 'light' | 'outline' | 'auto';
 /** The button's wording. */
 export type WalletPayLabel = 'pay' | 'checkout' | 'buy' | 'donate';
 
-/** The looks and wordings there are; any other falls back to the default, and the set-up check warns. */
-export const VARIANTS: readonly string[] = ['dark', 'light', 'outline', 'auto'];
-export const LABELS: readonly string[] = ['pay', 'checkout', 'buy', 'donate'];
 
 /** What the payment module exports; the element loads it with `import()` (see `paymentLoader`). */
 export type PaymentModule = typeof import('./payment.js');
@@ -51,16 +49,6 @@ const loadNepali = (): Promise<Texts> =>
   ));
 const ignore = (): void => {};
 
-/** The language in force at `node`, as the browser finds it: the nearest `lang`, across shadow roots. */
-export function langOf(node: Element): string | null {
-  for (let at: Element | null = node; at; ) {
-    const found = at.closest('[lang]');
-    if (found) return found.getAttribute('lang');
-    const root = at.getRootNode();
-    at = root instanceof ShadowRoot ? root.host : null;
-  }
-  return null;
-}
 
 /**
  * A "pay with wallet" button: books the payment through the merchant's own server and takes the

@@ -1,0 +1,24 @@
+/**
+ * What the payment module needs of its element, as an interface: the payment module is loaded by the
+ * element's first module, so it names the element by this shape instead of importing its class (that
+ * import would close a circle between the two modules).
+ */
+import type { SettingsInput } from '../core/settings.js';
+import type { HandoffStrings } from './handoff/strings.js';
+import type { PaymentHost } from './payment-controller.js';
+import type { StringTable } from './strings.js';
+
+/** The element as the payment module sees it. */
+export interface PaymentElement extends PaymentHost, SettingsInput {
+  /** The shadow root the panels render into. */
+  readonly renderRoot: HTMLElement | DocumentFragment;
+  /** The look (`variant` attribute), checked by the set-up check. */
+  readonly variant: string;
+  /** The wording (`label` attribute), checked by the set-up check. */
+  label?: string | undefined;
+  /** Android package and App Store id of the wallet app, for the store link. */
+  androidPackage?: string | undefined;
+  iosAppId?: string | undefined;
+  /** The merchant's replacements of any text. */
+  strings?: Partial<StringTable & HandoffStrings> | null | undefined;
+}

@@ -1,0 +1,19 @@
+/**
+ * The looks and wordings of the button and the language rule, shared by the first module (which renders
+ * the button) and the payment module (whose set-up check warns about a look that does not exist).
+ */
+
+/** The looks and wordings there are; any other falls back to the default, and the set-up check warns. */
+export const VARIANTS: readonly string[] = ['dark', 'light', 'outline', 'auto'];
+export const LABELS: readonly string[] = ['pay', 'checkout', 'buy', 'donate'];
+
+/** The language in force at `node`, as the browser finds it: the nearest `lang`, across shadow roots. */
+export function langOf(node: Element): string | null {
+  for (let at: Element | null = node; at; ) {
+    const found = at.closest('[lang]');
+    if (found) return found.getAttribute('lang');
+    const root = at.getRootNode();
+    at = root instanceof ShadowRoot ? root.host : null;
+  }
+  return null;
+}
