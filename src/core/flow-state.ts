@@ -97,6 +97,14 @@ export interface FlowState {
   paidUrl: string | null;
 }
 
+/** The states in which a request or a navigation is under way: clicks are ignored. */
+const BUSY: readonly FlowStateName[] = ['booking', 'redirecting', 'opening-app', 'verifying', 'cancelling'];
+
+/** The state named `name`, its `busy` flag derived from the name, the rest as `extra` says or idle. */
+export function flowState(name: FlowStateName, booking: KeptBooking | null, extra: Partial<Omit<FlowState, 'name' | 'busy' | 'booking'>> = {}): FlowState {
+  return { ...IDLE_STATE, name, busy: BUSY.includes(name), booking, ...extra };
+}
+
 /** The state before anything happened. */
 export const IDLE_STATE: FlowState = {
   name: 'idle',

@@ -2,13 +2,17 @@
  * The payment state machine, free of the DOM: the booking client, the navigator, the storage, the
  * clock and the page's visibility are all injected, so every path runs as plain functions in tests.
  */
-import { ALREADY_PROCESSED, CODES, isFinalStatus, type BookResult, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../protocol/contract.js';
-import { BookingError, type BookingClient } from './booking-client.js';
+import { CODES, isFinalStatus, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../protocol/contract.js';
+import type { BookingClient } from './booking-client.js';
 import type { KeptBooking } from './session-store.js';
 import type { PaymentSettings, SettingsResult } from './settings.js';
-import { checkProviderUrl, checkReturnUrl, withQuery, type UrlRefusal } from './urls.js';
-import { IDLE_STATE, type FlowError, type FlowErrorKind, type FlowEvent, type FlowState, type FlowStateName } from './flow-state.js';
+import { checkProviderUrl } from './urls.js';
+import { IDLE_STATE, flowState, type FlowErrorKind, type FlowState, type FlowStateName } from './flow-state.js';
 import { STRATEGIES, type BookedAttempt, type PaymentPath, type StrategyContext } from './strategies.js';
+import { FlowRuns, type Run } from './flow-runs.js';
+// The booking and return-routing rules live apart, as plain functions; they do not import this file.
+import { bookedAttempt, cancelQuietly, failureReport, hasCode, ids, isProcessed, nextAttempt, paidUrl, type Attempt, type FailureExtra } from './flow-booking.js';
+import { refusedUrlMessage, requestFailure, returnRoute, webviewEvent, webPaymentNavigation } from './flow-booking.js';
 
 import type { FlowDeps } from './flow-deps.js';
 
@@ -16,41 +20,19 @@ export type { FlowError, FlowErrorKind, FlowEvent, FlowEventMap, FlowEventType, 
 export { IDLE_STATE } from './flow-state.js';
 export { DEFAULT_TIMINGS, type FlowDeps, type FlowTimings } from './flow-deps.js';
 
-/** One payment attempt: its Idempotency-Key, its path and the settings it started with. */
-interface Attempt {
-  key: string;
-  environment: PaymentPath;
-  settings: PaymentSettings;
-  /** True once its key was dropped after an `IP-409`: a second refusal is shown, not retried again. */
-  renewed?: boolean;
-}
-
-/** One action of the flow: a newer one makes it stale, and aborting its signal stops its requests. */
-interface Run {
-  gen: number;
-  signal: AbortSignal;
-}
-
-const BUSY: readonly FlowStateName[] = ['booking', 'redirecting', 'opening-app', 'verifying', 'cancelling'];
-
-const hasCode = (error: unknown, code: string) => error instanceof BookingError && error.code === code;
-const isProcessed = (error: unknown) => hasCode(error, ALREADY_PROCESSED);
-
-
 /** The payment state machine of one element. */
 export class PaymentFlow {
   #state = IDLE_STATE;
   #attempt: Attempt | null = null;
   #retry: (() => void) | null = null;
-  #timer: unknown = null;
-  /** Bumped by every new action, so a late answer of an abandoned one is dropped. */
-  #gen = 0;
-  #controller = new AbortController();
+  /** The live action and its timer: a newer action makes older answers stale. */
+  readonly #runs: FlowRuns;
   readonly #clients = new WeakMap<PaymentSettings, BookingClient>();
   readonly #deps: FlowDeps;
 
   constructor(deps: FlowDeps) {
     this.#deps = deps;
+    this.#runs = new FlowRuns(deps);
   }
 
   /** The current state. */
@@ -203,21 +185,8 @@ export class PaymentFlow {
     // This tab paid this order already: say so instead of offering to pay again.
     const paid = this.#deps.store.paid(settings.storageKey);
     if (paid) return this.#set('paid', null, { paidUrl: paid.url });
-    // A retry keeps the attempt (its key and its path); a fresh click after a booking, or a press
-    // for another order, starts a new one (the same key with another body is refused, IP-409).
-    if (this.#attempt?.settings.storageKey !== settings.storageKey) {
-      // An attempt cut short by a reload is taken up again with its key: one booking per attempt.
-      const [environment, key] = this.#deps.store.attempt(settings.storageKey)?.split(/:(.*)/) ?? [];
-      this.#attempt =
-        key && Object.hasOwn(STRATEGIES, environment!) && (environment === 'handoff') === (path === 'handoff')
-          ? { key, environment: environment as PaymentPath, settings }
-          : { key: this.#deps.newKey(), environment: path, settings };
-    } else if (pressed) {
-      // The shopper acted again: the settings of this press, the attempt's key and path; another path
-      // (the hand-off after a failed web booking, or back) is another attempt with its own key.
-      this.#attempt = (this.#attempt.environment === 'handoff') === (path === 'handoff') ? { ...this.#attempt, settings } : { key: this.#deps.newKey(), environment: path, settings };
-    }
-    const attempt = this.#attempt;
+    // A retry keeps the attempt (its key); a fresh press or another order may start a new one.
+    const attempt = (this.#attempt = nextAttempt(this.#attempt, settings, path, pressed, this.#deps));
     void STRATEGIES[attempt.environment].start(this.#context(this.#begin(), attempt));
   }
 
@@ -228,16 +197,13 @@ export class PaymentFlow {
 
   /** Starts a new action: the previous one's requests are aborted, its answers and timers dropped. */
   #begin(name?: FlowStateName, booking: KeptBooking | null = null): Run {
-    this.#clearTimer();
-    this.#controller.abort();
-    this.#controller = new AbortController();
-    const run = { gen: ++this.#gen, signal: this.#controller.signal };
+    const run = this.#runs.next();
     if (name) this.#set(name, booking);
     return run;
   }
 
   #live(run: Run): boolean {
-    return run.gen === this.#gen;
+    return this.#runs.live(run);
   }
 
   #client(settings: PaymentSettings): BookingClient {
@@ -247,7 +213,6 @@ export class PaymentFlow {
   }
 
   #context(run: Run, attempt: Attempt): StrategyContext {
-    const { settings } = attempt;
     return {
       book: (channel) => this.#book(run, attempt, channel),
       followWebPayment: (booked) => this.#followWebPayment(run, booked),
@@ -255,15 +220,7 @@ export class PaymentFlow {
       showCode: (booked) => this.#showCode(run, booked),
       handOver: () => {
         this.#attempt = null;
-        // Absolute, like the endpoint: the host app has no page to resolve a relative address against.
-        const absolute = (raw: string | null) => (raw ? new URL(raw, settings.baseUrl).href : null);
-        this.#deps.emit({
-          type: 'webview',
-          order: settings.order,
-          endpoint: settings.endpoint,
-          success_url: absolute(settings.successUrl),
-          failure_url: absolute(settings.failureUrl),
-        });
+        this.#deps.emit(webviewEvent(attempt.settings));
         this.#set('webview', null);
       },
     };
@@ -277,7 +234,9 @@ export class PaymentFlow {
       const handoff = environment === 'handoff';
       const result = await this.#client(settings).book({ channel, order: settings.order, ...(handoff && { handoff }) }, key, run.signal);
       if (!this.#live(run)) return null;
-      return this.#booked(attempt, channel, result);
+      const { event, ...booked } = bookedAttempt(attempt, channel, result, this.#deps.clock.now());
+      this.#deps.emit(event);
+      return booked;
     } catch (error) {
       if (!this.#live(run)) return null;
       // The key is bound to another body on the server (the order changed since it was kept): this
@@ -290,8 +249,7 @@ export class PaymentFlow {
         // Paid already (in another tab, or before): nothing to book, nothing to retry.
         this.#attempt = null;
         this.#deps.store.setAttempt(settings.storageKey, null);
-        const success = settings.successUrl && checkReturnUrl(settings.successUrl, settings.pageUrl, settings.returnOrigins, settings.baseUrl);
-        const url = success && success.ok ? success.url.href : null;
+        const url = paidUrl(settings);
         this.#deps.store.setPaid(settings.storageKey, { booking_id: '', url });
         this.#set('paid', null, { paidUrl: url });
         return null;
@@ -299,16 +257,6 @@ export class PaymentFlow {
       this.#failRequest(error, () => this.#pay(settings, false), null);
       return null;
     }
-  }
-
-  #booked({ key, settings, environment }: Attempt, channel: Channel, result: BookResult): BookedAttempt {
-    const { booking_id, correlation_id, deeplink } = result;
-    const kept: KeptBooking = { booking_id, correlation_id, channel, idempotency_key: key, started_at: this.#deps.clock.now(), settings };
-    if (deeplink) kept.deeplink = deeplink;
-    const handoff = environment === 'handoff';
-    if (handoff) kept.handoff = handoff;
-    this.#deps.emit({ type: 'booked', booking_id, correlation_id, channel, ...(handoff && { handoff }) });
-    return { kept, result };
   }
 
   /**
@@ -320,21 +268,12 @@ export class PaymentFlow {
     const { allowedHosts, storageKey } = kept.settings;
     const check = checkProviderUrl(raw, allowedHosts);
     if (check.ok) return check.url;
-    const client = this.#client(kept.settings);
-    Promise.resolve()
-      .then(() => client.cancel(ids(kept)))
-      .catch(() => undefined);
+    cancelQuietly(this.#client(kept.settings), kept);
     // That booking is over: trying again is a new attempt, with a new key.
     this.#attempt = null;
     this.#deps.store.setAttempt(storageKey, null);
     this.#retry = () => this.#pay(kept.settings, false);
-    this.#fail(
-      'url-refused',
-      `Refused to follow ${JSON.stringify((raw ?? '').slice(0, 200))}: ${check.reason} (allowed-hosts: ${allowedHosts.join(' ')}). Booking ${kept.booking_id} is being cancelled.`,
-      null,
-      { reason: check.reason },
-      true,
-    );
+    this.#fail('url-refused', refusedUrlMessage(raw, check.reason, kept), null, { reason: check.reason }, true);
     return null;
   }
 
@@ -354,17 +293,14 @@ export class PaymentFlow {
     this.#navigateWebPayment(run, kept, kept.web_payment);
   }
 
-  #navigateWebPayment(run: Run, kept: KeptBooking, { url: raw, method, fields = {} }: WebPaymentInstruction): void {
-    const checked = this.#checked(run, kept, raw);
+  #navigateWebPayment(run: Run, kept: KeptBooking, instruction: WebPaymentInstruction): void {
+    const checked = this.#checked(run, kept, instruction.url);
     if (!checked) return;
     this.#keep(kept);
-    const post = method === 'POST';
-    const url = post ? checked.href : withQuery(checked, fields);
-    const detail: FlowEvent = { type: 'navigate', reason: 'web-payment', url, method, booking_id: kept.booking_id };
-    if (post) detail.fields = fields;
+    const { url, post, fields, event } = webPaymentNavigation(checked, instruction, kept.booking_id);
     this.#set('redirecting', kept);
     // A host that routes itself keeps the element usable; the kept booking answers the next press.
-    if (!this.#deps.emit(detail)) this.#set('idle', null);
+    if (!this.#deps.emit(event)) this.#set('idle', null);
     else if (post) this.#deps.navigator().postForm(url, fields);
     else this.#deps.navigator().assign(url);
   }
@@ -379,7 +315,7 @@ export class PaymentFlow {
     if (this.#deps.emit({ type: 'navigate', reason: 'app', url, method: 'GET', booking_id: kept.booking_id })) {
       this.#deps.navigator().openApp(url);
     }
-    this.#later(run, this.#deps.timings().fallbackDelayMs, () => {
+    this.#runs.later(run, this.#deps.timings().fallbackDelayMs, () => {
       // Hidden means the app (probably) took over; the way back is resume(), not a panel.
       if (this.#state.name === 'opening-app' && this.#deps.isVisible()) this.#set('app-fallback', kept);
     });
@@ -424,15 +360,7 @@ export class PaymentFlow {
     this.#set(kept.handoff ? 'handoff' : 'pending', kept);
     this.#deps.emit({ type: 'pending', booking_id: kept.booking_id, status, elapsed_ms: elapsed });
     const backoff = pollDelaysMs[Math.min(checkNumber, pollDelaysMs.length - 1)] ?? 0;
-    this.#later(run, Math.min(backoff, finalCheckAfterMs - elapsed), () => this.#verify(kept, checkNumber + 1));
-  }
-
-  /** Runs `then` after `ms` unless a newer action started meanwhile. */
-  #later(run: Run, ms: number, then: () => void): void {
-    this.#timer = this.#deps.clock.setTimeout(() => {
-      this.#timer = null;
-      if (this.#live(run)) then();
-    }, ms);
+    this.#runs.later(run, Math.min(backoff, finalCheckAfterMs - elapsed), () => this.#verify(kept, checkNumber + 1));
   }
 
   #finish(kept: KeptBooking, status: PaymentStatus): void {
@@ -443,25 +371,20 @@ export class PaymentFlow {
     const outcome = success ? 'success' : 'failure';
     this.#deps.emit({ type: outcome, booking_id, status });
     this.#set('done', null, { outcome: status });
-    const raw = success ? settings.successUrl : settings.failureUrl;
-    const check = raw ? checkReturnUrl(raw, settings.pageUrl, settings.returnOrigins, settings.baseUrl) : null;
-    const url = check?.ok ? withQuery(check.url, { booking_id, status }) : null;
+    const { url, refused } = returnRoute(settings, booking_id, status);
     if (success) this.#deps.store.setPaid(settings.storageKey, { booking_id, url });
-    if (!check) return;
-    if (!check.ok) {
-      return this.#fail('return-url-refused', `The ${outcome} URL was refused (${check.reason}).`, null, { reason: check.reason }, false, 'done', status);
-    }
-    if (this.#deps.emit({ type: 'navigate', reason: outcome, url: url!, method: 'GET', booking_id })) this.#deps.navigator().assign(url!);
+    if (refused) return this.#fail('return-url-refused', `The ${outcome} URL was refused (${refused}).`, null, { reason: refused }, false, 'done', status);
+    if (url && this.#deps.emit({ type: 'navigate', reason: outcome, url, method: 'GET', booking_id })) this.#deps.navigator().assign(url);
   }
 
   #failRequest(error: unknown, retry: () => void, booking: KeptBooking | null): void {
-    const e = error instanceof BookingError ? error : new BookingError('network', String(error));
+    const { e, extra } = requestFailure(error);
     // An abandoned request is never shown: the action that abandoned it owns the state.
     if (e.kind === 'aborted') return;
     if (e.code === CODES.MERCHANT_SETUP) {
       // Only the shop can fix its set-up: no "try again" that cannot succeed (the pay button stays).
       this.#retry = null;
-      return this.#fail('merchant-setup', e.message, booking, { code: e.code, http_status: e.status });
+      return this.#fail('merchant-setup', e.message, booking, extra);
     }
     if (booking && e.code === CODES.UNKNOWN_BOOKING) {
       // The shop's server forgot this booking (a restart, an eviction): asking again can only get the
@@ -470,10 +393,10 @@ export class PaymentFlow {
       this.#deps.store.setAttempt(booking.settings.storageKey, null);
       this.#attempt = null;
       this.#retry = null;
-      return this.#fail('booking-lost', e.message, null, { code: e.code, http_status: e.status }, false, 'error', null, true);
+      return this.#fail('booking-lost', e.message, null, extra, false, 'error', null, true);
     }
     this.#retry = retry;
-    this.#fail(e.kind, e.message, booking, { code: e.code, http_status: e.status }, true);
+    this.#fail(e.kind, e.message, booking, extra, true);
   }
 
   /** Shows a failure, then reports it: listeners of the error event see the element already showing it. */
@@ -481,18 +404,14 @@ export class PaymentFlow {
     kind: FlowErrorKind,
     message: string,
     booking: KeptBooking | null,
-    extra: { code?: string | undefined; http_status?: number | undefined; reason?: UrlRefusal } = {},
+    extra: FailureExtra = {},
     canRetry = false,
     name: FlowStateName = 'error',
     outcome: PaymentStatus | null = null,
     canStartAgain = false,
   ): void {
-    const shown: FlowError = { kind };
-    if (extra.http_status !== undefined) shown.httpStatus = extra.http_status;
-    if (extra.code !== undefined) shown.code = extra.code;
+    const { shown, event } = failureReport(kind, message, extra);
     this.#set(name, booking, { canRetry, canStartAgain, error: shown, outcome });
-    const event = { type: 'error', kind, message, ...extra } as FlowEvent & Record<string, unknown>;
-    for (const field in event) if (event[field] === undefined) delete event[field];
     this.#deps.emit(event);
   }
 
@@ -502,17 +421,8 @@ export class PaymentFlow {
     this.#deps.store.save(kept.settings.storageKey, kept);
   }
 
-  #clearTimer(): void {
-    if (this.#timer !== null) this.#deps.clock.clearTimeout(this.#timer);
-    this.#timer = null;
-  }
-
   #set(name: FlowStateName, booking: KeptBooking | null, extra: Partial<Omit<FlowState, 'name' | 'busy' | 'booking'>> = {}): void {
-    this.#state = { ...IDLE_STATE, name, busy: BUSY.includes(name), booking, ...extra };
+    this.#state = flowState(name, booking, extra);
     this.#deps.onChange(this.#state);
   }
-}
-
-function ids({ booking_id, correlation_id }: KeptBooking): { booking_id: string; correlation_id: string } {
-  return { booking_id, correlation_id };
 }

@@ -1,7 +1,7 @@
 /**
- * The sandbox's bookings and rules, without any I/O: validation of the three API operations, merchant
- * authentication, signatures, idempotent booking, states and transitions, and expiry against an
- * injected clock. The HTTP layer turns its results into responses; the orchestrator in `index.ts`
+ * The sandbox's bookings and rules, without any I/O: idempotent booking, states and transitions,
+ * and expiry against an injected clock. The requests reach it validated and authenticated by
+ * `request.ts`. The HTTP layer turns its results into responses; the orchestrator in `index.ts`
  * turns its page actions into callbacks.
  */
 import { randomUUID } from 'node:crypto';
@@ -14,12 +14,12 @@ import {
   type ResponseCode,
   type SuccessEnvelope,
 } from '../protocol/contract.js';
-import { SIGNED_FIELDS, verifyMessage, signatureMessage } from '../protocol/signature.js';
-import { RawJsonError, readRawJsonObject } from '../protocol/raw-json.js';
 import { describeValue } from '../protocol/values.js';
+// The request checks read no booking: they live in their own module, which does not import this one.
+import { RequestError, authenticate, bookFields, checkFields, invalid, parseRequest, requireString, type BookFields, type Operation } from './request.js';
 
-/** The three API operations. */
-export type Operation = 'book' | 'status' | 'cancel';
+// Where the API's types and limits were always imported from; they are defined with the request checks.
+export { LIMITS, type Operation } from './request.js';
 
 /** How the shopper pays on the wallet or web payment page. */
 export type PaymentMethod = 'wallet_balance' | 'bank_account';
@@ -37,16 +37,6 @@ export interface StatusChange {
   at: number;
   /** What caused it: `booked`, `confirmed`, `mpin_rejected`, `cancelled_by_merchant`, ... */
   reason: string;
-}
-
-/** The fields a book request sets, once validated. */
-interface BookFields {
-  product_code: string;
-  amount: number;
-  transaction_uuid: string;
-  callback_url: string;
-  redirect_url: string;
-  properties: Record<string, string>;
 }
 
 /** A booking as the sandbox holds it. `getBooking` hands out copies. */
@@ -92,44 +82,14 @@ export type ActionResult =
   | { ok: true; booking: SandboxBooking; notify: boolean }
   | { ok: false; reason: 'unknown_booking' | 'already_processed' | 'expired' | 'invalid_mpin' | 'invalid_method' | 'not_revertible'; booking?: SandboxBooking };
 
-/** Limits the spec leaves open (our choice, documented in docs/sandbox.md). */
-export const LIMITS = {
-  maxAmount: 999_999_999.99,
-  maxIdLength: 64,
-  maxUrlLength: 2048,
-  maxProperties: 20,
-  maxPropertyKeyLength: 64,
-  maxPropertyValueLength: 256,
-} as const;
-
 /** The MPIN that makes a payment fail (a test control). */
 export const FAILING_MPIN = '0000';
-
-const REQUEST_FIELDS: Readonly<Record<Operation, readonly string[]>> = {
-  book: [
-    'product_code',
-    'amount',
-    'transaction_uuid',
-    'signed_field_names',
-    'signature',
-    'callback_url',
-    'redirect_url',
-    'properties',
-  ],
-  status: ['booking_id', 'product_code', 'correlation_id', 'signed_field_names', 'signature'],
-  cancel: ['booking_id', 'product_code', 'signed_field_names', 'signature'],
-};
 
 const MESSAGES = {
   book: 'Success',
   status: 'Payment status fetched successfully',
   cancel: 'Transaction cancelled',
 } as const;
-
-const TRANSACTION_UUID = /^[A-Za-z0-9_-]{1,64}$/;
-const SNAKE_CASE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
-// Plain decimal notation only: an exponent or a third decimal is refused rather than rounded.
-const AMOUNT_TEXT = /^(?:0|[1-9]\d*)(?:\.\d{1,2})?$/;
 
 /** Formats epoch milliseconds as the spec's `YYYY-MM-DD HH:MM:SS` (UTC). */
 export function formatTimestamp(ms: number): string {
@@ -142,64 +102,6 @@ function failure(code: ResponseCode, errorMessage: string): ApiResult {
 
 function success(code: ResponseCode, message: string, data: Record<string, unknown>): ApiResult {
   return { httpStatus: HTTP_STATUS_OF_CODE[code], body: { code, message, data } };
-}
-
-class RequestError extends Error {
-  constructor(
-    readonly code: ResponseCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function invalid(message: string): never {
-  throw new RequestError(CODES.INVALID_REQUEST, message);
-}
-
-function requireString(body: Record<string, unknown>, name: string, maxLength: number = LIMITS.maxIdLength): string {
-  const value = body[name];
-  if (typeof value !== 'string') invalid(`Field "${name}" must be a string; got ${describeValue(value)}.`);
-  if (value.length === 0) invalid(`Field "${name}" is empty.`);
-  if (value.length > maxLength) invalid(`Field "${name}" is longer than ${maxLength} characters.`);
-  return value;
-}
-
-
-function requireUrl(body: Record<string, unknown>, name: string): string {
-  const value = requireString(body, name, LIMITS.maxUrlLength);
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    invalid(`Field "${name}" must be an absolute http(s) URL; got "${value}".`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    invalid(`Field "${name}" must be an absolute http(s) URL; got the scheme "${url.protocol}".`);
-  }
-  if (url.username || url.password) invalid(`Field "${name}" must not carry credentials.`);
-  return value;
-}
-
-function requireProperties(body: Record<string, unknown>): Record<string, string> {
-  const value = body['properties'];
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    invalid(`Field "properties" must be an object; got ${describeValue(value)}.`);
-  }
-  const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.length > LIMITS.maxProperties) invalid(`Field "properties" has more than ${LIMITS.maxProperties} keys.`);
-  const properties: Record<string, string> = {};
-  for (const [key, item] of entries) {
-    if (!SNAKE_CASE.test(key) || key.length > LIMITS.maxPropertyKeyLength) {
-      invalid(`Key "${key}" of "properties" must be snake_case (a-z, 0-9, _) of at most ${LIMITS.maxPropertyKeyLength} characters.`);
-    }
-    if (typeof item !== 'string') invalid(`Value of properties.${key} must be a string; got ${describeValue(item)}.`);
-    if (item.length > LIMITS.maxPropertyValueLength) {
-      invalid(`Value of properties.${key} is longer than ${LIMITS.maxPropertyValueLength} characters.`);
-    }
-    properties[key] = item;
-  }
-  return properties;
 }
 
 function sameContent(booking: SandboxBooking, request: BookFields): boolean {
@@ -236,8 +138,8 @@ export class SandboxService {
     let ignoredFields: string[] = [];
     let result: ApiResult;
     try {
-      const { body, rawMembers } = this.parse(rawBody);
-      ignoredFields = this.checkFields(operation, body);
+      const { body, rawMembers } = parseRequest(rawBody);
+      ignoredFields = checkFields(operation, body, this.options.strict);
       result = await this.run(operation, body, rawMembers);
     } catch (error) {
       if (!(error instanceof RequestError)) throw error;
@@ -253,97 +155,14 @@ export class SandboxService {
     if (typeof signedFieldNames !== 'string') invalid(`Field "signed_field_names" must be a string; got ${describeValue(signedFieldNames)}.`);
     if (typeof signature !== 'string') invalid(`Field "signature" must be a string; got ${describeValue(signature)}.`);
     if (operation === 'book') {
-      const fields = this.bookFields(body, rawMembers);
-      await this.authenticate(operation, body, rawMembers, productCode);
+      const fields = bookFields(body, rawMembers);
+      await authenticate(operation, body, rawMembers, productCode, this.productCodes, this.options.accessKey);
       return this.book(fields);
     }
     const bookingId = requireString(body, 'booking_id');
     const correlationId = operation === 'status' ? requireString(body, 'correlation_id') : undefined;
-    await this.authenticate(operation, body, rawMembers, productCode);
+    await authenticate(operation, body, rawMembers, productCode, this.productCodes, this.options.accessKey);
     return operation === 'status' ? this.status(bookingId, productCode, correlationId!) : this.cancel(bookingId, productCode);
-  }
-
-  private parse(rawBody: string): { body: Record<string, unknown>; rawMembers: Map<string, string> } {
-    if (rawBody.trim().length === 0) invalid('The request body is empty; send a JSON object.');
-    let body: unknown;
-    try {
-      body = JSON.parse(rawBody);
-    } catch {
-      invalid('The request body is not valid JSON.');
-    }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      invalid(`The request body must be a JSON object; got ${describeValue(body)}.`);
-    }
-    let rawMembers: Map<string, string>;
-    try {
-      rawMembers = new Map([...readRawJsonObject(rawBody)].map(([name, member]) => [name, member.raw]));
-    } catch (error) {
-      if (error instanceof RawJsonError) invalid(`The request body is not a usable JSON object: ${error.message}`);
-      throw error;
-    }
-    return { body: body as Record<string, unknown>, rawMembers };
-  }
-
-  /**
-   * Refuses missing fields; returns the unknown ones, or refuses them too when strict. Real merchant
-   * integrations send fields the spec does not list (`failure_url` on book, for one), so by default
-   * they are reported, not refused.
-   */
-  private checkFields(operation: Operation, body: Record<string, unknown>): string[] {
-    const expected = REQUEST_FIELDS[operation];
-    const missing = expected.filter((name) => !Object.hasOwn(body, name));
-    if (missing.length > 0) invalid(`Missing field(s) for ${operation}: ${missing.join(', ')}.`);
-    const extra = Object.keys(body).filter((name) => !expected.includes(name));
-    if (extra.length > 0 && this.options.strict) invalid(`Unexpected field(s) for ${operation}: ${extra.join(', ')}.`);
-    return extra;
-  }
-
-  private bookFields(body: Record<string, unknown>, rawMembers: Map<string, string>): BookFields {
-    const amount = body['amount'];
-    if (typeof amount !== 'number') invalid(`Field "amount" must be a number; got ${describeValue(amount)}.`);
-    const amountText = rawMembers.get('amount') ?? '';
-    if (!AMOUNT_TEXT.test(amountText) || amount <= 0 || amount > LIMITS.maxAmount) {
-      invalid(`Field "amount" must be a positive number of at most ${LIMITS.maxAmount} with at most two decimals; got ${amountText}.`);
-    }
-    const transactionUuid = requireString(body, 'transaction_uuid');
-    if (!TRANSACTION_UUID.test(transactionUuid)) {
-      invalid('Field "transaction_uuid" must be 1 to 64 letters, digits, "-" or "_".');
-    }
-    return {
-      product_code: requireString(body, 'product_code'),
-      amount,
-      transaction_uuid: transactionUuid,
-      callback_url: requireUrl(body, 'callback_url'),
-      redirect_url: requireUrl(body, 'redirect_url'),
-      properties: requireProperties(body),
-    };
-  }
-
-  /** Signed fields, then merchant, then signature: each failure gets its own code. */
-  private async authenticate(
-    operation: Operation,
-    body: Record<string, unknown>,
-    rawMembers: Map<string, string>,
-    productCode: string,
-  ): Promise<void> {
-    const expected = SIGNED_FIELDS[operation];
-    if (body['signed_field_names'] !== expected) {
-      throw new RequestError(
-        CODES.INVALID_SIGNED_FIELDS,
-        `signed_field_names must be "${expected}" for ${operation}; got "${String(body['signed_field_names'])}".`,
-      );
-    }
-    if (!this.productCodes.has(productCode)) {
-      throw new RequestError(CODES.UNKNOWN_MERCHANT, `Unknown product_code "${productCode}": merchant authentication failed.`);
-    }
-    // Numbers are signed as they stand in the body ("1000.0" stays "1000.0"), strings as they are.
-    const values: Record<string, string> = {};
-    for (const name of expected.split(',')) {
-      const value = body[name];
-      values[name] = typeof value === 'number' ? rawMembers.get(name)! : String(value);
-    }
-    const ok = await verifyMessage(signatureMessage(values, expected), body['signature'] as string, this.options.accessKey);
-    if (!ok) throw new RequestError(CODES.INVALID_SIGNATURE, 'Invalid Signature');
   }
 
   private book(fields: BookFields): ApiResult {

@@ -1,0 +1,152 @@
+/**
+ * The payment flow's booking and return-routing rules, as plain functions: which attempt (which
+ * Idempotency-Key, which path) a payment runs with, the kept booking a booking's answer becomes,
+ * where a finished payment sends the shopper, and the events the flow reports on the way.
+ *
+ * Cut out of `flow.ts` so the state machine keeps its transitions and these rules can be read on
+ * their own. Nothing here holds state or imports the flow: the flow passes in what a rule needs
+ * (the store, the key maker, the clock's time) and applies the answer itself.
+ */
+import { ALREADY_PROCESSED, type BookResult, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../protocol/contract.js';
+import { BookingError, type BookingClient } from './booking-client.js';
+import type { FlowDeps } from './flow-deps.js';
+import type { FlowError, FlowErrorKind, FlowEvent } from './flow-state.js';
+import type { KeptBooking } from './session-store.js';
+import type { PaymentSettings } from './settings.js';
+import { STRATEGIES, type BookedAttempt, type PaymentPath } from './strategies.js';
+import { checkReturnUrl, withQuery, type UrlRefusal } from './urls.js';
+
+/** One payment attempt: its Idempotency-Key, its path and the settings it started with. */
+export interface Attempt {
+  key: string;
+  environment: PaymentPath;
+  settings: PaymentSettings;
+  /** True once its key was dropped after an `IP-409`: a second refusal is shown, not retried again. */
+  renewed?: boolean;
+}
+
+/** The failure details an error event carries beside its kind and message. */
+export type FailureExtra = { code?: string | undefined; http_status?: number | undefined; reason?: UrlRefusal };
+
+export const hasCode = (error: unknown, code: string) => error instanceof BookingError && error.code === code;
+export const isProcessed = (error: unknown) => hasCode(error, ALREADY_PROCESSED);
+
+/** The two ids the status and cancel requests name a booking by. */
+export function ids({ booking_id, correlation_id }: KeptBooking): { booking_id: string; correlation_id: string } {
+  return { booking_id, correlation_id };
+}
+
+/**
+ * Cancels a booking the flow gives up on, best effort and without waiting: it must not stay open at
+ * the service until it expires, but nothing the shopper sees depends on the answer.
+ */
+export function cancelQuietly(client: BookingClient, kept: KeptBooking): void {
+  Promise.resolve()
+    .then(() => client.cancel(ids(kept)))
+    .catch(() => undefined);
+}
+
+/** A failed request as a booking error (anything thrown that is not one counts as a network failure) and its details. */
+export function requestFailure(error: unknown): { e: BookingError; extra: FailureExtra } {
+  const e = error instanceof BookingError ? error : new BookingError('network', String(error));
+  return { e, extra: { code: e.code, http_status: e.status } };
+}
+
+/**
+ * The attempt a payment of `settings` on `path` runs with, given the attempt the flow holds. A retry
+ * keeps the attempt (its key and its path); a fresh press after a booking, or a press for another
+ * order, starts a new one (the same key with another body is refused, IP-409).
+ */
+export function nextAttempt(
+  current: Attempt | null,
+  settings: PaymentSettings,
+  path: PaymentPath,
+  pressed: boolean,
+  { store, newKey }: Pick<FlowDeps, 'store' | 'newKey'>,
+): Attempt {
+  if (current?.settings.storageKey !== settings.storageKey) {
+    // An attempt cut short by a reload is taken up again with its key: one booking per attempt.
+    const [environment, key] = store.attempt(settings.storageKey)?.split(/:(.*)/) ?? [];
+    return key && Object.hasOwn(STRATEGIES, environment!) && (environment === 'handoff') === (path === 'handoff')
+      ? { key, environment: environment as PaymentPath, settings }
+      : { key: newKey(), environment: path, settings };
+  }
+  if (!pressed) return current;
+  // The shopper acted again: the settings of this press, the attempt's key and path; another path
+  // (the hand-off after a failed web booking, or back) is another attempt with its own key.
+  return (current.environment === 'handoff') === (path === 'handoff') ? { ...current, settings } : { key: newKey(), environment: path, settings };
+}
+
+/** The booking to keep from a booking's answer, and the `booked` event that reports it. */
+export function bookedAttempt({ key, settings, environment }: Attempt, channel: Channel, result: BookResult, now: number): BookedAttempt & { event: FlowEvent } {
+  const { booking_id, correlation_id, deeplink } = result;
+  const kept: KeptBooking = { booking_id, correlation_id, channel, idempotency_key: key, started_at: now, settings };
+  if (deeplink) kept.deeplink = deeplink;
+  const handoff = environment === 'handoff';
+  if (handoff) kept.handoff = handoff;
+  return { kept, result, event: { type: 'booked', booking_id, correlation_id, channel, ...(handoff && { handoff }) } };
+}
+
+/** Where an order the service reports as paid already sends the shopper: its success page, if it passes the return checks. */
+export function paidUrl(settings: PaymentSettings): string | null {
+  const success = settings.successUrl && checkReturnUrl(settings.successUrl, settings.pageUrl, settings.returnOrigins, settings.baseUrl);
+  return success && success.ok ? success.url.href : null;
+}
+
+/**
+ * Where a finished payment returns: no address (`url` and `refused` both null: the shopper stays),
+ * a refused one (shown as an error), or the success or failure page with the booking and status in
+ * its query.
+ */
+export function returnRoute(settings: PaymentSettings, booking_id: string, status: PaymentStatus): { url: string | null; refused: UrlRefusal | null } {
+  const raw = status === 'SUCCESS' ? settings.successUrl : settings.failureUrl;
+  const check = raw ? checkReturnUrl(raw, settings.pageUrl, settings.returnOrigins, settings.baseUrl) : null;
+  if (!check) return { url: null, refused: null };
+  return check.ok ? { url: withQuery(check.url, { booking_id, status }), refused: null } : { url: null, refused: check.reason };
+}
+
+/**
+ * The `webview` event of a WebView's hand-over: the addresses absolute, like the endpoint, since the
+ * host app has no page to resolve a relative address against.
+ */
+export function webviewEvent(settings: PaymentSettings): FlowEvent {
+  const absolute = (raw: string | null) => (raw ? new URL(raw, settings.baseUrl).href : null);
+  return {
+    type: 'webview',
+    order: settings.order,
+    endpoint: settings.endpoint,
+    success_url: absolute(settings.successUrl),
+    failure_url: absolute(settings.failureUrl),
+  };
+}
+
+/**
+ * A failure as the state shows it (the element picks the words) and as the `error` event reports it,
+ * each without the details it does not have (no `undefined` fields).
+ */
+export function failureReport(kind: FlowErrorKind, message: string, extra: FailureExtra): { shown: FlowError; event: FlowEvent } {
+  const shown: FlowError = { kind };
+  if (extra.http_status !== undefined) shown.httpStatus = extra.http_status;
+  if (extra.code !== undefined) shown.code = extra.code;
+  const event = { type: 'error', kind, message, ...extra } as FlowEvent & Record<string, unknown>;
+  for (const field in event) if (event[field] === undefined) delete event[field];
+  return { shown, event };
+}
+
+/**
+ * The address a web payment leaves for, and its `navigate` event: a GET carries the fields in its
+ * query, a POST sends them as a form (and the event lists them).
+ */
+export function webPaymentNavigation(checked: URL, { method, fields = {} }: WebPaymentInstruction, booking_id: string) {
+  const post = method === 'POST';
+  const url = post ? checked.href : withQuery(checked, fields);
+  const event: FlowEvent = { type: 'navigate', reason: 'web-payment', url, method, booking_id };
+  if (post) event.fields = fields;
+  return { url, post, fields, event };
+}
+
+/** The error event's message for a provider address the flow refused to follow. */
+export function refusedUrlMessage(raw: string | undefined, reason: UrlRefusal, kept: KeptBooking): string {
+  const hosts = kept.settings.allowedHosts.join(' ');
+  return `Refused to follow ${JSON.stringify((raw ?? '').slice(0, 200))}: ${reason} (allowed-hosts: ${hosts}). Booking ${kept.booking_id} is being cancelled.`;
+}
