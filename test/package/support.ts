@@ -24,6 +24,10 @@ export const DIST = join(ROOT, 'dist');
 
 /** The order every page pays for; the merchant's lookup knows only this one. */
 export const ORDER_ID = 'DIST-1';
+/** The orders the test merchant sells: ORDER_ID and the per-page `ORDER_ID-n`. */
+const ORDER_PATTERN = /^DIST-1(-\d+)?$/;
+/** Counts checkout pages served: each load is an order of its own, as on a real shop. */
+let pagesServed = 0;
 const ACCESS_KEY = 'dist-test-access-key';
 const PRODUCT_CODE = 'DIST_SHOP';
 
@@ -80,15 +84,18 @@ export async function startMerchant(options: MerchantOptions = {}): Promise<Merc
     productCode: PRODUCT_CODE,
     accessKey: ACCESS_KEY,
     callbackUrl: 'http://127.0.0.1:9/unused-callback',
-    redirectUrl: () => `${origin}${options.returnPath ?? '/checkout.html'}`,
-    lookupOrder: (order) => (order.id === ORDER_ID ? { amount: 250, properties: { order_id: ORDER_ID } } : undefined),
+    // The shopper comes back to the checkout of the order they paid (a fresh load is a new order).
+    redirectUrl: ({ order }) => `${origin}${options.returnPath ?? '/checkout.html'}?order=${encodeURIComponent(String(order.id))}`,
+    // ORDER_ID, or one of the per-page orders the static server writes into checkout pages.
+    lookupOrder: (order) => (typeof order.id === 'string' && ORDER_PATTERN.test(order.id) ? { amount: 250, properties: { order_id: order.id } } : undefined),
     // The element's own status check decides where the shopper lands; nothing to record here.
     onPaymentResult: () => undefined,
   });
   const pay = toNodeListener(handler);
 
   const server = createServer((request, response) => {
-    const path = decodeURIComponent((request.url ?? '/').split('?')[0] ?? '/');
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const path = decodeURIComponent(url.pathname);
     if (path.startsWith('/api/pay/')) {
       pay(request, response);
       return;
@@ -105,7 +112,7 @@ export async function startMerchant(options: MerchantOptions = {}): Promise<Merc
       });
       return;
     }
-    void serveStatic(path, response, options, origin, sandbox);
+    void serveStatic(path, url.searchParams.get('order'), response, options, origin, sandbox);
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -121,7 +128,7 @@ export async function startMerchant(options: MerchantOptions = {}): Promise<Merc
   };
 }
 
-async function serveStatic(path: string, response: ServerResponse, options: MerchantOptions, origin: string, sandbox: Sandbox): Promise<void> {
+async function serveStatic(path: string, order: string | null, response: ServerResponse, options: MerchantOptions, origin: string, sandbox: Sandbox): Promise<void> {
   let file: StaticFile | undefined = options.files?.[path];
   if (!file) {
     for (const [prefix, directory] of Object.entries(options.directories ?? {})) {
@@ -142,7 +149,12 @@ async function serveStatic(path: string, response: ServerResponse, options: Merc
   }
   const type = file.type ?? TYPES[extname(path)] ?? 'application/octet-stream';
   const extra = type.startsWith('text/html') ? (options.htmlHeaders?.(origin, sandbox, path) ?? {}) : {};
-  response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store', ...extra, ...file.headers }).end(file.body);
+  // Each checkout page loaded afresh is an order of its own, as on a real shop: the kit refuses to book
+  // an order again once it is paid (IP-412), and several tests pay through the same page. The way back
+  // from the provider names its order (`?order=`, see redirectUrl).
+  const orderId = order !== null && ORDER_PATTERN.test(order) ? order : `${ORDER_ID}-${++pagesServed}`;
+  const body = type.startsWith('text/html') ? file.body.replaceAll(`order-id="${ORDER_ID}"`, `order-id="${orderId}"`) : file.body;
+  response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store', ...extra, ...file.headers }).end(body);
 }
 
 function readBody(request: IncomingMessage): Promise<string> {
