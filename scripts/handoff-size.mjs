@@ -4,8 +4,7 @@
 // prints it and fails above the budget; the node test asserts the same budget.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { measureBytes } from './size.mjs';
-import { viteBuild } from './vite-build.mjs';
+import { measureBytes, minifiedBundle } from './size.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -15,7 +14,7 @@ export const HANDOFF_NAME = 'hand-off module (src/element/handoff/index.ts, Lit 
 /** Gzip budget of the hand-off module in bytes (issue 15: encoder and panel at most 5 KB together). */
 export const HANDOFF_BUDGET = 5 * 1024;
 
-/** The hand-off module's minified code, every chunk joined (there is one: nothing in it is dynamic). */
+/** The hand-off module's minified code (one chunk: nothing in it is dynamic). */
 export function handoffBundle() {
   return bundle('src/element/handoff/index.ts');
 }
@@ -28,31 +27,10 @@ export function offerBundle() {
   return bundle('src/element/handoff/offer.ts');
 }
 
-async function bundle(entry) {
-  const output = await viteBuild({
-    configFile: false,
-    root: ROOT,
-    logLevel: 'silent',
-    resolve: { conditions: ['production', 'browser', 'module'] },
-    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-    build: {
-      write: false,
-      target: 'es2022',
-      minify: true,
-      rolldownOptions: {
-        input: resolve(ROOT, entry),
-        // The page already has Lit: the element's first module brought it.
-        external: [/^lit($|\/)/, /^@lit\//],
-        preserveEntrySignatures: 'strict',
-        output: { format: 'es', minify: true, comments: { legal: false, annotation: false, jsdoc: false } },
-      },
-    },
-  });
-  return (Array.isArray(output) ? output : [output])
-    .flatMap((result) => result.output)
-    .filter((chunk) => chunk.type === 'chunk')
-    .map((chunk) => chunk.code)
-    .join('\n');
+/** `entry` bundled and minified as the size script bundles the element's code (Lit external). */
+function bundle(entry) {
+  // The page already has Lit: the element's first module brought it.
+  return minifiedBundle({ input: resolve(ROOT, entry), external: [/^lit($|\/)/, /^@lit\//] });
 }
 
 /** Raw, gzip (level 9) and brotli bytes of the hand-off module. */

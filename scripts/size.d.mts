@@ -63,3 +63,5 @@ export function cdnLoads(dir?: string): Promise<SizeResult[]>;
 export function budgetMeasures(): Promise<SizeResult[]>;
 /** One report line per limit: measure, limit and verdict. */
 export function verdicts(results: readonly SizeResult[], limits: readonly SizeBudget[], kind: string): string[];
+/** Bundles `input` for production, minified as the CDN build does, `external` left out; the entry chunk's code. */
+export function minifiedBundle(options: { input: string; external?: RegExp[]; plugins?: unknown[] }): Promise<string>;

@@ -127,7 +127,7 @@ export async function shippedScripts() {
  * condition, templates minified, no comments), leaving `external` imports out; returns the code of the
  * entry chunk (what is loaded first: dynamic imports are chunks of their own).
  */
-async function minifiedBundle({ input, external = [], plugins = [] }) {
+export async function minifiedBundle({ input, external = [], plugins = [] }) {
   const output = await viteBuild({
     configFile: false,
     root: ROOT,
