@@ -75,14 +75,18 @@ export const BUDGETS = [
  * then +120 entry and +140 own code for the paid-order check scoped to the element's own order (the
  * first module builds the order's storage key, so buttons of other orders stay without a flow) and the
  * booking-timeout text kept for its warning, about +200 for the refused-address text that says the
- * payment was cancelled and the IP-420 code; never to let a careless change through.
+ * payment was cancelled and the IP-420 code; then +67 entry and own code for the structure without an
+ * import circle (the looks and the language rule in a module of their own that both pieces import, the
+ * attribute names read from the class) and +233 for a whole payment and +269 for the classic file for
+ * the flow split under 500 lines (its booking rules and run bookkeeping as modules of their own);
+ * never to let a careless change through.
  * Once a file meets its budget, its ceiling is the budget.
  */
 export const CEILINGS = [
-  { name: CDN_ENTRY, gzip: 9000 },
-  { name: CDN_IIFE, gzip: 23120 },
-  { name: OWN_CODE_NAME, gzip: 3520 },
-  { name: PAYER_EN_NAME, gzip: 19350 },
+  { name: CDN_ENTRY, gzip: 9070 },
+  { name: CDN_IIFE, gzip: 23400 },
+  { name: OWN_CODE_NAME, gzip: 3590 },
+  { name: PAYER_EN_NAME, gzip: 19600 },
   { name: NE_CHUNK_NAME, gzip: 1345 },
 ];
 
