@@ -328,11 +328,24 @@ describe('the merchant proxy fails the booking', () => {
 
   test('the browser offline: "you are offline", nothing sent; back online, try again books once', async () => {
     const row = await openRow('desktop');
+    // The connection goes after the page has loaded whole, the payment code included (prefetched when
+    // the pointer reaches the button; updateComplete waits for it). Code that never arrived is another
+    // fault, with its own message: going offline while it still loaded made this row fail now and then.
+    await row.el.pay.hover();
+    await row.el.host.evaluate((el) =>
+      Promise.race([
+        (el as HTMLElement & { updateComplete: Promise<boolean> }).updateComplete,
+        new Promise((_, reject) => setTimeout(() => reject(new Error('the payment code did not load within 10 s')), 10_000)),
+      ]),
+    );
     await row.s.context.setOffline(true);
+    // The page learns of it on its own time: press only once it knows.
+    await row.page.waitForFunction(() => !navigator.onLine, undefined, { timeout: 5_000 });
     await row.el.pay.click();
     await assertToldWithWayForward(row, 'You are offline');
     assert.equal(row.bookKeys.length, 0);
     await row.s.context.setOffline(false);
+    await row.page.waitForFunction(() => navigator.onLine, undefined, { timeout: 5_000 });
     await row.el.retry.click();
     await atProviderPage(row, 'desktop');
     await finish(row, 1);
