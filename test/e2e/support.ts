@@ -10,6 +10,7 @@ import { devices, type Browser, type BrowserContext, type BrowserContextOptions,
 import { playground, type MerchantRecord, type PlaygroundState } from '../../demo/server/playground.js';
 import { launchChromium } from '../../scripts/chromium.mjs';
 import type { Sandbox, SandboxBooking, SandboxOptions } from '../../src/sandbox/index.js';
+import { within } from '../support/within.js';
 
 /**
  * Serves the pages without Vite's dev client, as a merchant's server would: the client opens a
@@ -70,7 +71,7 @@ export async function startPlayground(sandbox: SandboxOptions = {}, place: Playg
     ],
   });
   await server.listen();
-  const state = await ready;
+  const state = await within(ready, 30_000, 'the playground to report it is ready');
   // The first page load makes Vite transform the element's modules; doing it here keeps each test's
   // timing (the booking timeout, the fallback delay) free of a cold compile.
   await server.warmupRequest('/checkout.ts');
