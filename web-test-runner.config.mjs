@@ -11,7 +11,21 @@ import { firefoxLauncher, webkitLauncher } from './test/support/launchers.mjs';
 import { testProxyMiddleware } from './test/support/proxy-middleware.mjs';
 
 const executablePath = await ensureChromium();
-const ALL_TESTS = 'test/browser/**/*.test.ts';
+
+/**
+ * The files named with `--files` on the command line. A group's own `files` would win over them, so
+ * `--group firefox --files one.test.ts` would run the whole group: the groups take these instead.
+ */
+function filesFromCommandLine(argv = process.argv) {
+  const files = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    if (argv[i].startsWith('--files=')) files.push(argv[i].slice('--files='.length));
+    else if (argv[i] === '--files') while (i + 1 < argv.length && !argv[i + 1].startsWith('-')) files.push(argv[++i]);
+  }
+  return files;
+}
+const chosenFiles = filesFromCommandLine();
+const ALL_TESTS = chosenFiles.length > 0 ? chosenFiles : ['test/browser/**/*.test.ts'];
 
 /**
  * The one list of test files that run in Chromium only, each with the reason. Firefox and WebKit
@@ -49,11 +63,11 @@ function chromium(device) {
   });
 }
 
-const crossEngineTests = [ALL_TESTS, ...Object.keys(CHROMIUM_ONLY).map((file) => `!${file}`)];
+const crossEngineTests = [...ALL_TESTS, ...Object.keys(CHROMIUM_ONLY).map((file) => `!${file}`)];
 
 export default {
   nodeResolve: true,
-  // `npx wtr --files <file>` runs that file on Chromium's desktop profile (the groups below run everything).
+  // `npx wtr --files <file> --group <group>` runs that file in that group; without --group, in every group.
   browsers: [chromium()],
   concurrency: 2,
   // A scripted merchant proxy on the test server itself (loopback): see test/support/proxy-middleware.mjs.

@@ -12,6 +12,8 @@ export function ensureExecutables<N extends ExecutableName>(
 ): Promise<Record<N, string>>;
 /** What the browser tests need: the three engines, and Xvfb when there is no display. */
 export function neededForBrowserTests(env?: Record<string, string | undefined>): ExecutableName[];
+/** One line per engine found, naming its version and executable. */
+export function engineVersions(found: Partial<Record<ExecutableName, string>>): string[];
 /** Returns the first Chromium executable found ($CHROMIUM_PATH, /usr/bin/chromium, Playwright's), or undefined. */
 export function findChromium(): Promise<string | undefined>;
 /** Finds Chromium, installing Debian's package when possible; throws a helpful error otherwise. */

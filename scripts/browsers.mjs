@@ -149,6 +149,49 @@ export function neededForBrowserTests(env = process.env) {
   return names;
 }
 
+function firstLine(text) {
+  return text.split('\n').find((line) => line.trim())?.trim() ?? '';
+}
+
+/** `<executable> --version`, or undefined when it prints nothing or fails. */
+function versionOption(path) {
+  try {
+    return firstLine(execFileSync(path, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 30_000 })) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * WebKitGTK has no version option (MiniBrowser needs a display, WebKitWebDriver prints its usage):
+ * the version is that of the Debian package that ships the file.
+ */
+function debianPackageVersion(path) {
+  try {
+    const owner = execFileSync('dpkg-query', ['-S', path], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 30_000 });
+    const name = firstLine(owner).split(':')[0];
+    const version = execFileSync('dpkg-query', ['-W', '-f=${Version}', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 30_000 });
+    return `WebKitGTK ${version.trim()} (Debian package ${name})`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One line per engine found (`{ name: path }` as ensureExecutables returns), naming its version, so
+ * a run on another machine says at once which browsers it tested.
+ */
+export function engineVersions(found) {
+  const lines = [];
+  if (found.chromium) lines.push(`Chromium: ${versionOption(found.chromium) ?? 'version unknown'} (${found.chromium})`);
+  if (found.firefox) lines.push(`Firefox: ${versionOption(found.firefox) ?? 'version unknown'} (${found.firefox})`);
+  if (found.webkitBrowser) {
+    const version = debianPackageVersion(found.webkitBrowser) ?? 'version unknown (not from a Debian package)';
+    lines.push(`WebKit: ${version} (${found.webkitBrowser}, driven by ${found.webkitDriver ?? 'WebKitWebDriver'})`);
+  }
+  return lines;
+}
+
 /** Returns the first Chromium executable found, or undefined. */
 export function findChromium() {
   return findExecutable('chromium');

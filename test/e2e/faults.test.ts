@@ -25,6 +25,7 @@ import {
   until,
   useSuite,
 } from './support.js';
+import { within } from '../support/within.js';
 
 
 const suite = useSuite();
@@ -168,8 +169,12 @@ describe('the merchant proxy fails the booking', () => {
     row.page.on('request', (request: Request) => {
       if (request.url().startsWith(`${suite.pg.origin}/login`)) followed.push(request.url());
     });
-    const error = row.page.evaluate(
-      () => new Promise<{ kind: string; message: string }>((resolve) => document.addEventListener('wallet-pay-error', (event) => resolve(event.detail), { once: true })),
+    const error = within(
+      row.page.evaluate(
+        () => new Promise<{ kind: string; message: string }>((resolve) => document.addEventListener('wallet-pay-error', (event) => resolve(event.detail), { once: true })),
+      ),
+      15_000,
+      'a wallet-pay-error event',
     );
     await row.page.route(BOOK(), (route) => route.fulfill({ status: 302, headers: { location: login }, body: '' }));
     await row.el.pay.click();
@@ -312,7 +317,7 @@ describe('the merchant proxy fails the booking', () => {
       arrived();
     });
     await row.el.pay.tap();
-    await holding;
+    await within(holding, 15_000, 'the book request to reach the held route');
     await assertToldWithWayForward(row, 'The payment service took too long to answer');
     // The proxy answers after the element gave up: the service has booked by now.
     const late = await held!.fetch();
@@ -328,11 +333,23 @@ describe('the merchant proxy fails the booking', () => {
 
   test('the browser offline: "you are offline", nothing sent; back online, try again books once', async () => {
     const row = await openRow('desktop');
+    // The connection goes after the page has loaded whole, the payment code included (prefetched when
+    // the pointer reaches the button; updateComplete waits for it). Code that never arrived is another
+    // fault, with its own message: going offline while it still loaded made this row fail now and then.
+    await row.el.pay.hover();
+    await within(
+      row.el.host.evaluate((el) => (el as HTMLElement & { updateComplete: Promise<boolean> }).updateComplete),
+      15_000,
+      'the payment code to load (the element\'s updateComplete)',
+    );
     await row.s.context.setOffline(true);
+    // The page learns of it on its own time: press only once it knows.
+    await row.page.waitForFunction(() => !navigator.onLine, undefined, { timeout: 5_000 });
     await row.el.pay.click();
     await assertToldWithWayForward(row, 'You are offline');
     assert.equal(row.bookKeys.length, 0);
     await row.s.context.setOffline(false);
+    await row.page.waitForFunction(() => navigator.onLine, undefined, { timeout: 5_000 });
     await row.el.retry.click();
     await atProviderPage(row, 'desktop');
     await finish(row, 1);

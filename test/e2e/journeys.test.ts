@@ -12,6 +12,7 @@ import {
   confirmOnProviderPage,
   element,
   elementEvents,
+  launchBrowser,
   openCheckout,
   openShopper,
   payInWalletApp,
@@ -100,33 +101,63 @@ describe('phones: the deeplink opens the wallet page that stands in for the app'
     });
   }
 
-  test('pixel7: back button from the wallet page (a bfcache restore) → status verified → routed', async () => {
-    const s = await shopper('pixel7');
-    await s.context.addInitScript(() => {
-      addEventListener('pageshow', (event) => {
-        if ((event as PageTransitionEvent).persisted) sessionStorage.setItem('e2e:restored', String(Number(sessionStorage.getItem('e2e:restored') ?? 0) + 1));
-      });
+  // The element routes the shopper who comes back with the back button whether the engine restores
+  // the checkout from the back/forward cache (`pageshow` with `persisted`) or loads it afresh; each
+  // way is tested on its own so neither depends on the engine's choice. Chromium says why it did not
+  // restore a page (`Page.backForwardCacheNotUsed`), which the assertions quote.
+  for (const restore of [true, false]) {
+    test(`pixel7: back button from the wallet page (${restore ? 'a bfcache restore' : 'the checkout loaded afresh'}) → status verified → routed`, async () => {
+      // A browser with the back/forward cache off (Playwright's default) can only load the page afresh.
+      const browser = restore ? suite.browser : await launchBrowser();
+      try {
+        await backButtonJourney(await openShopper(browser, 'pixel7'), restore);
+      } finally {
+        if (!restore) await browser.close();
+      }
     });
-    const since = suite.pg.sandbox.listBookings().length;
-    await openCheckout(s, suite.pg.origin);
-    await element(s.page).pay.tap();
-    await s.page.waitForURL(new RegExp(`^${suite.pg.sandbox.linksUrl}/pay/BK-`));
-    const bookingId = await bookingIdOnProviderPage(s.page);
-    // The app takes the payment; the shopper then comes back with the system back button.
-    await payInWalletApp(s.context, suite.pg.sandbox, bookingId);
-    await s.page.goBack({ waitUntil: 'commit' });
-    await s.page.waitForURL(/\/success\.html\?/);
-    const shown = await resultPage(s.page);
-    assert.deepEqual([shown.page, shown.booking, shown.status], ['success', bookingId, 'SUCCESS']);
-    const checkoutVisits = s.visited.filter((url) => url === `${suite.pg.origin}/`);
-    assert.equal(checkoutVisits.length, 2, `checkout, then back to it: ${s.visited.join('\n')}`);
-    assert.equal(await s.page.evaluate(() => sessionStorage.getItem('e2e:restored')), '1', 'the checkout came back from the bfcache');
-    assert.equal(bookingsFor(suite.pg.sandbox, since).length, 1);
-    await assertMerchantVerified(bookingId, 'SUCCESS');
-    assert.deepEqual(cleanConsole(s), []);
-    await s.context.close();
-  });
+  }
 });
+
+/** Pays on the wallet page's stand-in, then comes back to the checkout with the back button. */
+async function backButtonJourney(s: Shopper, restore: boolean): Promise<void> {
+  shoppers.push(s);
+  const cdp = await s.context.newCDPSession(s.page);
+  await cdp.send('Page.enable');
+  const notRestored: string[] = [];
+  cdp.on('Page.backForwardCacheNotUsed', ({ notRestoredExplanations }) =>
+    notRestored.push(...notRestoredExplanations.map(({ reason, type }) => `${reason} (${type})`)),
+  );
+  // Each `pageshow` of the checkout, and whether it was a restore, kept across the page's loads.
+  await s.context.addInitScript(() => {
+    addEventListener('pageshow', (event) => {
+      if (location.pathname !== '/') return;
+      const shows = JSON.parse(sessionStorage.getItem('e2e:checkout-shows') ?? '[]') as boolean[];
+      sessionStorage.setItem('e2e:checkout-shows', JSON.stringify([...shows, (event as PageTransitionEvent).persisted]));
+    });
+  });
+  const since = suite.pg.sandbox.listBookings().length;
+  await openCheckout(s, suite.pg.origin);
+  await element(s.page).pay.tap();
+  await s.page.waitForURL(new RegExp(`^${suite.pg.sandbox.linksUrl}/pay/BK-`));
+  const bookingId = await bookingIdOnProviderPage(s.page);
+  // The app takes the payment; the shopper then comes back with the system back button.
+  await payInWalletApp(s.context, suite.pg.sandbox, bookingId);
+  await s.page.goBack({ waitUntil: 'commit' });
+  await s.page.waitForURL(/\/success\.html\?/);
+  const shown = await resultPage(s.page);
+  assert.deepEqual([shown.page, shown.booking, shown.status], ['success', bookingId, 'SUCCESS']);
+  const checkoutVisits = s.visited.filter((url) => url === `${suite.pg.origin}/`);
+  assert.equal(checkoutVisits.length, 2, `checkout, then back to it: ${s.visited.join('\n')}`);
+  const shows = await s.page.evaluate(() => sessionStorage.getItem('e2e:checkout-shows'));
+  const why = notRestored.length > 0 ? `Chromium did not restore it: ${notRestored.join(', ')}` : 'Chromium reported no reason not to restore it';
+  if (restore) assert.equal(shows, '[false,true]', `the checkout came back from the bfcache (${why})`);
+  else assert.equal(shows, '[false,false]', `the checkout was loaded afresh (${why})`);
+  assert.equal(notRestored.length > 0, !restore, why);
+  assert.equal(bookingsFor(suite.pg.sandbox, since).length, 1);
+  await assertMerchantVerified(bookingId, 'SUCCESS');
+  assert.deepEqual(cleanConsole(s), []);
+  await s.context.close();
+}
 
 describe('app not installed: the deeplink does not leave the page', () => {
   for (const { profile, store } of [

@@ -20,6 +20,7 @@ import {
   type Shopper,
   useSuite,
 } from './support.js';
+import { within } from '../support/within.js';
 
 const IMAGES = fileURLToPath(new URL(`../../${process.env.SCREENSHOTS_DIR ?? 'test-results/screenshots'}/`, import.meta.url));
 
@@ -127,7 +128,7 @@ for (const device of ['desktop', 'pixel7'] as const) {
         test(state, async () => {
           const s = await openShopper(suite.browser, device, { colorScheme });
           const release = await REACH[state](s);
-          await s.page.evaluate(() => document.fonts.ready.then(() => undefined));
+          await within(s.page.evaluate(() => document.fonts.ready.then(() => undefined)), 15_000, 'the fonts to be ready');
           // The pointer left over from a click would keep the button in its hover look (sometimes).
           await s.page.mouse.move(0, 0);
           const contrasts = await textContrasts(s);

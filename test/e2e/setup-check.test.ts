@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright';
 import { useSuite } from './support.js';
+import { within } from '../support/within.js';
 
 const suite = useSuite();
 const DEFINE = `/@fs${fileURLToPath(new URL('../../src/define.ts', import.meta.url))}`;
@@ -54,15 +55,19 @@ describe('set-up problems in the console', () => {
         '<wallet-pay-button>: sucess-url is not an attribute of <wallet-pay-button>: did you mean success-url?',
       ]);
       // The same problems again write nothing; a new one is written once.
-      await page.evaluate(async () => {
-        const el = document.querySelector('wallet-pay-button')!;
-        el.orderId = 'A-1002';
-        await el.updateComplete;
-        el.environment = 'tablet' as never;
-        await el.updateComplete;
-        el.requestUpdate();
-        await el.updateComplete;
-      });
+      await within(
+        page.evaluate(async () => {
+          const el = document.querySelector('wallet-pay-button')!;
+          el.orderId = 'A-1002';
+          await el.updateComplete;
+          el.environment = 'tablet' as never;
+          await el.updateComplete;
+          el.requestUpdate();
+          await el.updateComplete;
+        }),
+        15_000,
+        'the element to settle after each change (updateComplete)',
+      );
       assert.equal(warnings.length, 6);
       assert.match(warnings[5]!, /environment="tablet"/);
 

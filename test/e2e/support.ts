@@ -5,11 +5,27 @@
  */
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createServer, type ViteDevServer } from 'vite';
+import { createServer, type Plugin, type ViteDevServer } from 'vite';
 import { devices, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page, type Route } from 'playwright';
 import { playground, type MerchantRecord, type PlaygroundState } from '../../demo/server/playground.js';
 import { launchChromium } from '../../scripts/chromium.mjs';
 import type { Sandbox, SandboxBooking, SandboxOptions } from '../../src/sandbox/index.js';
+import { within } from '../support/within.js';
+
+/**
+ * Serves the pages without Vite's dev client, as a merchant's server would: the client opens a
+ * WebSocket even without HMR, and an open WebSocket keeps a page out of the back/forward cache in
+ * Chromium before its WebSockets were closed on entry (150 kept the checkout out, 156 restores it).
+ */
+function withoutDevClient(): Plugin {
+  return {
+    name: 'e2e-without-dev-client',
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html) => html.replace(/<script type="module" src="\/@vite\/client"><\/script>\s*/, ''),
+    },
+  };
+}
 
 /** A running playground, as a test sees it. */
 export interface Playground {
@@ -46,6 +62,7 @@ export async function startPlayground(sandbox: SandboxOptions = {}, place: Playg
     // No HMR socket: nothing in the tests edits files, and a socket would keep pages out of the bfcache.
     server: { host: '127.0.0.1', port: place.port ?? 0, strictPort: place.port !== undefined, hmr: false },
     plugins: [
+      withoutDevClient(),
       playground({
         sandbox: { callbackRetry: { attempts: 3, baseDelayMs: 50 }, ...sandbox },
         dataDir: place.dataDir ?? null,
@@ -54,7 +71,7 @@ export async function startPlayground(sandbox: SandboxOptions = {}, place: Playg
     ],
   });
   await server.listen();
-  const state = await ready;
+  const state = await within(ready, 30_000, 'the playground to report it is ready');
   // The first page load makes Vite transform the element's modules; doing it here keeps each test's
   // timing (the booking timeout, the fallback delay) free of a cold compile.
   await server.warmupRequest('/checkout.ts');

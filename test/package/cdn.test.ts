@@ -13,6 +13,7 @@ import type { WalletPayEventDetail } from '../../src/element/events.js';
 import { STRINGS_NE } from '../../src/element/strings.js';
 import { INTEGRITY_FILE, integrityOf } from '../../scripts/cdn-integrity.mjs';
 import { DIST, ROOT, checkoutPage, launchBrowser, payButton, startMerchant, watchPage, type Merchant } from './support.js';
+import { within } from '../support/within.js';
 
 const ESM = '/dist/cdn/wallet-pay-button.min.js';
 const IIFE = '/dist/cdn/wallet-pay-button.iife.min.js';
@@ -71,9 +72,9 @@ after(async () => {
   await merchant?.close();
 });
 
-/** Resolves with the detail of the next `wallet-pay-navigate`, cancelled so the page stays. */
+/** Resolves with the detail of the next `wallet-pay-navigate` (within 15 s), cancelled so the page stays. */
 function nextNavigate(page: Page): Promise<WalletPayEventDetail<'navigate'>> {
-  return page.evaluate(
+  return within(page.evaluate(
     () =>
       new Promise<WalletPayEventDetail<'navigate'>>((resolve) => {
         document.querySelector('wallet-pay-button')!.addEventListener(
@@ -85,7 +86,7 @@ function nextNavigate(page: Page): Promise<WalletPayEventDetail<'navigate'>> {
           { once: true },
         );
       }),
-  );
+  ), 15_000, 'the element to navigate (wallet-pay-navigate)');
 }
 
 /** The element is registered, upgraded and shows its button. */

@@ -22,6 +22,7 @@ import {
   type Merchant,
   type SplitBuild,
 } from './support.js';
+import { within } from '../support/within.js';
 
 /**
  * The policy of docs/distribution.md, for a merchant who serves the CDN file (or their bundle) from
@@ -187,18 +188,22 @@ test("the element's CDN build loads its payment and Nepali chunks from its own d
       const watched = watchPage(page);
       await page.goto(`${merchant.origin}${path}`);
       await payButton(page).waitFor({ state: 'visible' });
-      const navigate = page.evaluate(
-        () =>
-          new Promise<string>((resolve) =>
-            document.querySelector('wallet-pay-button')!.addEventListener(
-              'wallet-pay-navigate',
-              (event) => {
-                event.preventDefault();
-                resolve(event.detail.reason);
-              },
-              { once: true },
+      const navigate = within(
+        page.evaluate(
+          () =>
+            new Promise<string>((resolve) =>
+              document.querySelector('wallet-pay-button')!.addEventListener(
+                'wallet-pay-navigate',
+                (event) => {
+                  event.preventDefault();
+                  resolve(event.detail.reason);
+                },
+                { once: true },
+              ),
             ),
-          ),
+        ),
+        15_000,
+        `the element on ${path} to navigate (wallet-pay-navigate)`,
       );
       await payButton(page).click();
       assert.equal(await navigate, 'web-payment');

@@ -67,7 +67,7 @@ test('exports list the public entry points, each with its types first', () => {
 });
 
 test('npm pack ships the build, the bin and the README, and nothing else', async () => {
-  const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024, timeout: 120_000 });
   const [packed] = JSON.parse(stdout) as [{ files: { path: string }[] }];
   const paths = packed.files.map((file) => file.path);
   const unexpected = paths.filter((path) => !/^(package\.json|README\.md|LICENSE(\.md)?|bin\/[^/]+\.mjs|dist\/.+)$/.test(path));
@@ -106,7 +106,7 @@ test('the built root imports in Node without a DOM; the server kit and the sandb
       postgres: typeof postgres.createPostgresStore,
       sandbox: typeof sandbox.startSandbox,
     }));`;
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT });
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, timeout: 120_000 });
   const result = JSON.parse(stdout.trim()) as Record<string, unknown>;
   assert.deepEqual(result, {
     document: 'undefined',
@@ -150,6 +150,7 @@ test('a TypeScript consumer type-checks against dist/types, and loose types woul
     const { stdout: files } = await run(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json'), '--explainFiles'], {
       cwd: ROOT,
       maxBuffer: 16 * 1024 * 1024,
+      timeout: 120_000,
     });
     assert.match(files, /^dist\/types\/index\.d\.ts$/m, 'the consumer reads the built declarations');
     assert.match(files, /^dist\/types\/react\.d\.ts$/m);

@@ -105,7 +105,7 @@ test('server rendering (Next.js and the like): ./react and ./define import in No
       document: typeof globalThis.document,
       html: renderToString(createElement(WalletPayButton, { endpoint: '/api/pay', orderId: 'A-1', onBooked: () => {} })),
     }));`;
-  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT });
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, timeout: 120_000 });
   const result = JSON.parse(stdout.trim()) as { document: string; html: string };
   assert.equal(result.document, 'undefined');
   // Properties and handlers are set on the client after hydration; the server sends the bare tag.

@@ -4,7 +4,9 @@
 //
 // Firefox: Debian's firefox-esr under puppeteer-core over WebDriver BiDi, through web-test-runner's
 //   own puppeteer launcher class (type 'puppeteer': sendKeys and sendMouse work; emulateMedia does not,
-//   BiDi has no media-feature override in this Firefox).
+//   BiDi has no media-feature override in this Firefox). Puppeteer follows the latest Firefox, not ESR:
+//   the one BiDi command an ESR may lack on web-test-runner's path (the screen orientation that
+//   setViewport sends) is tolerated, see tolerateMissingScreenOrientation.
 // WebKit: WebKitGTK's MiniBrowser driven by WebKitWebDriver over W3C WebDriver (plain HTTP, no client
 //   library). Type 'webdriver': sendKeys ('press' and 'type') and sendMouse work through WebDriver
 //   actions; emulateMedia and setViewport do not (WebDriver has no way to do them). MiniBrowser needs an
@@ -16,6 +18,39 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as puppeteer from 'puppeteer-core';
 import { ChromeLauncher } from '@web/test-runner-chrome';
 import { ensureExecutables } from '../../scripts/browsers.mjs';
+
+const MISSING_SCREEN_ORIENTATION = /^Protocol error \(emulation\.setScreenOrientationOverride\): unknown command\b/;
+
+/**
+ * True for exactly the error a Firefox without `emulation.setScreenOrientationOverride` answers
+ * (Firefox ESR 140 does; 153 knows the command). Any other error, even another unknown command, is not it.
+ */
+export function isMissingScreenOrientation(error) {
+  return error instanceof puppeteer.ProtocolError && MISSING_SCREEN_ORIENTATION.test(error.message);
+}
+
+/**
+ * Makes `page.setViewport` work in a Firefox that lacks the screen orientation override: puppeteer
+ * sends the viewport and the orientation together and fails the call when the orientation is unknown,
+ * though the viewport is all web-test-runner asks for (800x600 before each file). On that one error the
+ * viewport is sent again alone and awaited, so the file starts at the size it would have had. A touch
+ * viewport is not retried (puppeteer would also have to reload the page): its error propagates.
+ */
+export function tolerateMissingScreenOrientation(page) {
+  const setViewport = page.setViewport.bind(page);
+  page.setViewport = async (viewport) => {
+    try {
+      await setViewport(viewport);
+    } catch (error) {
+      if (!isMissingScreenOrientation(error) || viewport?.hasTouch) throw error;
+      await page.mainFrame().browsingContext.setViewport({
+        viewport: viewport?.width && viewport?.height ? { width: viewport.width, height: viewport.height } : null,
+        devicePixelRatio: viewport?.deviceScaleFactor || null,
+      });
+    }
+  };
+  return page;
+}
 
 /** web-test-runner's puppeteer launcher, pointed at Firefox, with the executable resolved at launch. */
 class FirefoxLauncher extends ChromeLauncher {
@@ -29,7 +64,7 @@ class FirefoxLauncher extends ChromeLauncher {
       { browser: 'firefox', headless: true },
       ({ browser }) => browser.defaultBrowserContext(),
       // A window per page: a background tab in Firefox is hidden and its timers are throttled.
-      ({ context }) => context.newPage({ type: 'window' }),
+      async ({ context }) => tolerateMissingScreenOrientation(await context.newPage({ type: 'window' })),
       puppeteer,
     );
   }
