@@ -185,15 +185,24 @@ export async function benchBrowser(built: BuiltPage, o: BrowserBenchOptions = BR
 // ---------------------------------------------------------------------------------------------------
 // The checkout page, cold, on a slow phone: the CDN files as a merchant's page loads them.
 
-/** The slow-phone profile of issue 14: Pixel 7 emulation, 4x CPU throttling, 150 ms latency, 1.6 Mbit/s. */
+/** The slow-phone profile: Pixel 7 emulation, 4x CPU throttling, 150 ms latency, 1.6 Mbit/s. */
 export const SLOW_PHONE = { cpuThrottlingRate: 4, latencyMs: 150, downloadBitsPerSecond: 1_600_000, uploadBitsPerSecond: 750_000 } as const;
 
 /** How many cold page loads the checkout measures take (each load is a fresh context: a cold cache). */
 export interface CheckoutBenchOptions {
+  /** Rounds of the tap figures (three loads each: prefetched, fetched on the tap, Nepali). */
   rounds: number;
+  /**
+   * Paired rounds of page start to button rendered (two loads each: the minimal Lit button page and
+   * the element's page); the ratio's goal is judged on at least {@link MIN_RENDER_ROUNDS}. Default 21.
+   */
+  renderRounds?: number;
 }
 
-export const CHECKOUT_DEFAULTS: CheckoutBenchOptions = { rounds: 7 };
+/** The fewest paired rounds the render ratio is judged on: fewer make its median too noisy to judge. */
+export const MIN_RENDER_ROUNDS = 21;
+
+export const CHECKOUT_DEFAULTS: Required<CheckoutBenchOptions> = { rounds: 7, renderRounds: MIN_RENDER_ROUNDS };
 
 /** Bytes of one page load, from Resource Timing (encoded body bytes: gzip as served). */
 export interface PageBytes {
@@ -211,6 +220,10 @@ export interface CheckoutResults {
   /** Whether the CDN build has a payment chunk (else the payment code is in the entry and both tap figures measure the same page). */
   paymentChunk: boolean;
   renderMs: { element: Summary; minimal: Summary; elementNe: Summary };
+  /**
+   * Page start to button rendered, the element's page over the minimal Lit button page, per paired
+   * round (the two loads of a round back to back, in alternating order): its median and quartiles.
+   */
   renderRatio: Summary;
   /** Click to `wallet-pay-navigate` minus the /book round trip. */
   tapPrefetchedMs: Summary;
@@ -230,6 +243,11 @@ interface LoadSample {
 /** What the init script records on the page (window.__checkout). */
 interface CheckoutProbe {
   renderedAt: number;
+  /**
+   * When the button first became visible on screen (with a label, at its place). Not recorded yet: a
+   * first-paint measure fills it in per paint variant; until then it stays NaN.
+   */
+  visibleAt: number;
   clickAt: number;
   navigateAt: number;
   reason: string;
@@ -237,18 +255,51 @@ interface CheckoutProbe {
 
 const CDN_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.json': 'application/json' };
 
-function checkoutHtml(kind: 'element' | 'minimal', lang: string, orderId: string): string {
-  const body =
-    kind === 'element'
-      ? `<wallet-pay-button endpoint="/api/pay" order-id="${orderId}" allowed-hosts="127.0.0.1"></wallet-pay-button>`
-      : '<bench-minimal-button></bench-minimal-button>';
+/**
+ * How a checkout page puts the pay button on screen before the element's script has run:
+ * - `script-only`: the bare tag; nothing shows until the script has defined and rendered it;
+ * - `not-defined-css`: the bare tag, with a `:not(:defined)` rule in the page that reserves the
+ *   button's place and look until the element takes over;
+ * - `server-rendered`: the button's first render written by the server as Declarative Shadow DOM,
+ *   which the element adopts.
+ * Every figure measured so far uses `script-only`. A "first paint to button visible" figure loads one
+ * page per variant: a variant's markup comes from {@link ElementMarkup}, and the probe's
+ * `visibleAt` is where that figure's end is to be recorded.
+ */
+export const PAINT_VARIANTS = ['script-only', 'not-defined-css', 'server-rendered'] as const;
+export type PaintVariant = (typeof PAINT_VARIANTS)[number];
+
+/** The element's part of a checkout page: what goes in the head (before the script) and in the body. */
+export interface ElementMarkup {
+  head: string;
+  body: string;
+}
+
+/** The attributes every checkout page gives the element. */
+function elementAttributes(orderId: string): string {
+  return `endpoint="/api/pay" order-id="${orderId}" allowed-hosts="127.0.0.1"`;
+}
+
+/**
+ * The element's markup per paint variant. `server-rendered` has none until the server kit can render
+ * the button's first paint; {@link checkoutHtml} refuses a variant without markup.
+ */
+export const ELEMENT_MARKUP: Partial<Record<PaintVariant, (orderId: string) => ElementMarkup>> = {
+  'script-only': (orderId) => ({ head: '', body: `<wallet-pay-button ${elementAttributes(orderId)}></wallet-pay-button>` }),
+};
+
+/** One checkout page: the element's (in a paint variant, `script-only` by default) or the minimal Lit button's. */
+export function checkoutHtml(kind: 'element' | 'minimal', lang: string, orderId: string, variant: PaintVariant = 'script-only'): string {
+  const markup = ELEMENT_MARKUP[variant];
+  if (kind === 'element' && !markup) throw new Error(`No checkout page markup for the paint variant "${variant}" yet.`);
+  const { head, body } = kind === 'element' ? markup!(orderId) : { head: '', body: '<bench-minimal-button></bench-minimal-button>' };
   const src = kind === 'element' ? '/cdn/wallet-pay-button.min.js' : '/minimal/wallet-pay-button.min.js';
   return `<!doctype html>
 <html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Checkout</title>
+<title>Checkout</title>${head ? `\n${head}` : ''}
 <script type="module" src="${src}"></script>
 </head>
 <body>
@@ -274,7 +325,12 @@ async function checkoutServer(minimalDir: string, merchantRef: { current?: Merch
       const page = /^\/(element|minimal)-(en|ne)\.html$/.exec(url.pathname);
       const asset = /^\/(cdn|minimal)\/([\w.-]+\.(js|json))$/.exec(url.pathname);
       if (page) {
-        const body = checkoutHtml(page[1] as 'element' | 'minimal', page[2]!, url.searchParams.get('order') ?? 'C-0');
+        const variant = PAINT_VARIANTS.find((known) => known === (url.searchParams.get('variant') ?? 'script-only'));
+        if (!variant || (page[1] === 'element' && !ELEMENT_MARKUP[variant])) {
+          response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`No checkout page for the paint variant "${url.searchParams.get('variant')}".`);
+          return;
+        }
+        const body = checkoutHtml(page[1] as 'element' | 'minimal', page[2]!, url.searchParams.get('order') ?? 'C-0', variant);
         response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip' }).end(gzipSync(body, { level: 9 }));
       } else if (asset) {
         try {
@@ -292,7 +348,7 @@ async function checkoutServer(minimalDir: string, merchantRef: { current?: Merch
 
 /** Records, on the page, when the button has rendered (and the frame after it ran), the click and the navigation. */
 function installProbe(tag: string): void {
-  const probe: CheckoutProbe = { renderedAt: Number.NaN, clickAt: Number.NaN, navigateAt: Number.NaN, reason: '' };
+  const probe: CheckoutProbe = { renderedAt: Number.NaN, visibleAt: Number.NaN, clickAt: Number.NaN, navigateAt: Number.NaN, reason: '' };
   (window as unknown as { __checkout: CheckoutProbe }).__checkout = probe;
   void customElements.whenDefined(tag).then(async () => {
     const element = document.querySelector(tag) as (Element & { updateComplete?: Promise<unknown> }) | null;
@@ -326,7 +382,15 @@ let checkoutOrder = 0;
  * chunk is loaded) or `cold` (the payment chunk's request is held until the tap, so all of its fetch
  * falls after it).
  */
-async function coldLoad(browser: Browser, origin: string, kind: 'element' | 'minimal', lang: 'en' | 'ne', tap: 'none' | 'prefetched' | 'cold', paymentChunk: boolean): Promise<LoadSample> {
+async function coldLoad(
+  browser: Browser,
+  origin: string,
+  kind: 'element' | 'minimal',
+  lang: 'en' | 'ne',
+  tap: 'none' | 'prefetched' | 'cold',
+  paymentChunk: boolean,
+  variant: PaintVariant = 'script-only',
+): Promise<LoadSample> {
   const context = await browser.newContext({ ...devices['Pixel 7'] });
   try {
     await context.addInitScript(installProbe, kind === 'element' ? 'wallet-pay-button' : 'bench-minimal-button');
@@ -349,7 +413,7 @@ async function coldLoad(browser: Browser, origin: string, kind: 'element' | 'min
         await route.continue();
       });
     }
-    await page.goto(`${origin}/${kind}-${lang}.html?order=C-${++checkoutOrder}`);
+    await page.goto(`${origin}/${kind}-${lang}.html?order=C-${++checkoutOrder}&variant=${variant}`);
     await page.waitForFunction(() => Number.isFinite((window as unknown as { __checkout: CheckoutProbe }).__checkout.renderedAt), null, { timeout: 60_000 });
     const probe = () => page.evaluate(() => (window as unknown as { __checkout: CheckoutProbe }).__checkout);
     const renderMs = (await probe()).renderedAt;
@@ -398,11 +462,14 @@ async function coldLoad(browser: Browser, origin: string, kind: 'element' | 'min
 }
 
 /**
- * The checkout page figures: each round loads, cold, the minimal Lit button page and the element's
- * page (English, tapped once the payment chunk is prefetched; English, tapped with the chunk held until
- * the tap; Nepali, prefetched), in an order that rotates each round.
+ * The checkout page figures. Page start to button rendered: paired rounds, each loading, cold, the
+ * minimal Lit button page and the element's English page back to back, which first alternating from
+ * round to round, so drift on the machine hits both alike; the ratio is taken per round. The taps:
+ * rounds of three loads (English, tapped with the payment chunk prefetched; English, tapped with the
+ * chunk held until the tap; Nepali, prefetched), in an order that rotates each round.
  */
 export async function benchCheckout(minimal: BuiltPage, paymentChunk: boolean, o: CheckoutBenchOptions = CHECKOUT_DEFAULTS): Promise<CheckoutResults> {
+  const renderRounds = o.renderRounds ?? CHECKOUT_DEFAULTS.renderRounds;
   const merchantRef: { current?: Merchant } = {};
   const server = await checkoutServer(minimal.dir, merchantRef);
   let browser: Browser | undefined;
@@ -410,13 +477,21 @@ export async function benchCheckout(minimal: BuiltPage, paymentChunk: boolean, o
     merchantRef.current = await startMerchant(server.url);
     browser = await launchChromium({ headless: true });
     const b = browser;
+    // One warm-up pair (Chromium's own first start, the server's first gzip), thrown away.
+    const pairs = await repeat(1, renderRounds, async (round) => {
+      const load = (kind: 'element' | 'minimal') => coldLoad(b, server.url, kind, 'en', 'none', paymentChunk);
+      if (round % 2 === 0) {
+        const minimalMs = (await load('minimal')).renderMs;
+        return { minimal: minimalMs, element: (await load('element')).renderMs };
+      }
+      const elementMs = (await load('element')).renderMs;
+      return { element: elementMs, minimal: (await load('minimal')).renderMs };
+    });
     const runs = [
-      ['minimal', () => coldLoad(b, server.url, 'minimal', 'en', 'none', paymentChunk)],
       ['prefetched', () => coldLoad(b, server.url, 'element', 'en', 'prefetched', paymentChunk)],
       ['cold', () => coldLoad(b, server.url, 'element', 'en', 'cold', paymentChunk)],
       ['ne', () => coldLoad(b, server.url, 'element', 'ne', 'prefetched', paymentChunk)],
     ] as const;
-    // One warm-up round (Chromium's own first start, the server's first gzip), thrown away.
     const rounds = await repeat(1, o.rounds, async (round) => {
       const samples = {} as Record<(typeof runs)[number][0], LoadSample>;
       for (let i = 0; i < runs.length; i++) {
@@ -433,11 +508,11 @@ export async function benchCheckout(minimal: BuiltPage, paymentChunk: boolean, o
       profile: SLOW_PHONE,
       paymentChunk,
       renderMs: {
-        element: summarize(rounds.map((r) => r.prefetched.renderMs)),
-        minimal: summarize(rounds.map((r) => r.minimal.renderMs)),
+        element: summarize(pairs.map((r) => r.element)),
+        minimal: summarize(pairs.map((r) => r.minimal)),
         elementNe: summarize(rounds.map((r) => r.ne.renderMs)),
       },
-      renderRatio: summarize(rounds.map((r) => r.prefetched.renderMs / r.minimal.renderMs)),
+      renderRatio: summarize(pairs.map((r) => r.element / r.minimal)),
       tapPrefetchedMs: summarize(rounds.map((r) => r.prefetched.tapMs!)),
       tapColdMs: summarize(rounds.map((r) => r.cold.tapMs!)),
       tapNePrefetchedMs: summarize(rounds.map((r) => r.ne.tapMs!)),

@@ -52,17 +52,29 @@ function row(measure: string, s: Summary, format: (value: number) => string, goa
   return { measure, median: format(s.median), spread: spreadOf(s, format), goal: goal?.text ?? '', verdict: goal ? (goal.met ? 'met' : 'missed') : '' };
 }
 
-/** Goals of issue 14 for the checkout page on the slow phone. */
-export const CHECKOUT_GOALS = { renderRatio: 1.1, tapPrefetchedMs: 50, tapColdMs: 400 } as const;
+/**
+ * Goals for the checkout page on the slow phone. The render ratio is judged on the median of at least
+ * `renderRounds` paired rounds; fewer leave it unjudged (missed).
+ */
+export const CHECKOUT_GOALS = { renderRatio: 1.1, renderRounds: 21, tapPrefetchedMs: 50, tapColdMs: 400 } as const;
 
-/** The checkout rows: cold page on the slow phone, with the issue-14 goals. */
+/** The render ratio's figure: its median with the interquartile range beside it. */
+export function renderRatioFigure(s: Summary): string {
+  return `${ratio(s.median)} (IQR ${ratio(s.q1)} to ${ratio(s.q3)}, ${s.n} paired rounds)`;
+}
+
+/** The checkout rows: cold page on the slow phone, with their goals. */
 function checkoutRows(checkout: CheckoutResults): GoalRow[] {
   const inEntry = checkout.paymentChunk ? '' : ' (no payment chunk: the payment code is in the entry)';
+  const enoughRounds = checkout.renderRatio.n >= CHECKOUT_GOALS.renderRounds;
   return [
-    row('slow phone, cold: page start to button rendered, element page / minimal Lit button page', checkout.renderRatio, ratio, {
-      text: `at most ${CHECKOUT_GOALS.renderRatio.toFixed(2)}x`,
-      met: checkout.renderRatio.median <= CHECKOUT_GOALS.renderRatio,
-    }),
+    {
+      ...row('slow phone, cold: page start to button rendered, element page / minimal Lit button page', checkout.renderRatio, ratio, {
+        text: `at most ${CHECKOUT_GOALS.renderRatio.toFixed(2)}x, median of at least ${CHECKOUT_GOALS.renderRounds} paired rounds`,
+        met: enoughRounds && checkout.renderRatio.median <= CHECKOUT_GOALS.renderRatio,
+      }),
+      median: renderRatioFigure(checkout.renderRatio),
+    },
     row('  element page (English), page start to button rendered', checkout.renderMs.element, ms),
     row('  minimal Lit button page, page start to button rendered', checkout.renderMs.minimal, ms),
     row('  element page (Nepali), page start to button rendered', checkout.renderMs.elementNe, ms),

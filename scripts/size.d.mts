@@ -26,8 +26,28 @@ export const NE_CHUNK_NAME: string;
 export const HANDOFF_CHUNK_NAME: string;
 export const CDN_ENTRY: string;
 export const CDN_IIFE: string;
+export const ESM_PIECES_NAME: string;
+/** The CDN entry's gzip budget in bytes, Lit included. */
+export const ENTRY_BUDGET: number;
+/** How far the classic file may exceed the sum of the ESM pieces it inlines, in percent. */
+export const CLASSIC_ALLOWANCE_PERCENT: number;
+/** The fixed budgets (the CDN entry's); the classic file's depends on the build: {@link classicBudget}. */
 export const BUDGETS: readonly SizeBudget[];
+/** Regression ceilings: they may only go down. */
 export const CEILINGS: readonly SizeBudget[];
+/** A budget relative to another measure of the same build. */
+export interface RelativeBudget extends SizeBudget {
+  /** The gzip bytes the budget is relative to. */
+  relativeTo: number;
+}
+/** The classic file's budget for the build measured in `results` (which must hold the ESM pieces' sum). */
+export function classicBudget(results: readonly SizeResult[]): RelativeBudget;
+/** Every budget `--budgets` enforces on the build measured in `results`. */
+export function budgetsFor(results: readonly SizeResult[]): SizeBudget[];
+/** The ESM pieces the classic file inlines (entry, payment, Nepali, hand-off), each file gzipped, summed. */
+export function esmPieces(dir?: string): Promise<SizeResult>;
+/** One line: the CDN entry's gzip bytes and how far over (or under) its budget, with Lit's share when given. */
+export function entryStanding(results: readonly SizeResult[], lit?: SizeResult): string;
 export function measureBytes(name: string, bytes: string | Uint8Array): SizeResult;
 export function measureFiles(paths: readonly string[]): Promise<SizeResult[]>;
 export function shippedScripts(): Promise<string[]>;
