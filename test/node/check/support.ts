@@ -1,0 +1,80 @@
+/**
+ * What the checker's tests share: a free port for the sandbox, the kit as a proxy under test (node:http,
+ * a store passed explicitly), and a plain node:http server for proxies built by hand.
+ */
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createPaymentHandler, createMemoryStore, type PaymentHandlerOptions, type PaymentStore } from '../../../src/server/index.js';
+import { toNodeListener } from '../../../src/server/node.js';
+import { SANDBOX_DEFAULTS } from '../../../src/sandbox/index.js';
+
+/** The order prefix and amount every checker test uses. */
+export const PREFIX = 'CHK-';
+export const AMOUNT = 1250.5;
+
+/** A port that was free a moment ago (the checker's sandbox listens there). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A node:http server on a free loopback port. */
+export interface Running {
+  url: string;
+  port: number;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export async function serve(listener: RequestListener, port = 0): Promise<Running> {
+  const server = createServer(listener);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const actual = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${actual}`,
+    port: actual,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** The options of a kit that sells every `PREFIX` order for `AMOUNT`, as the checker expects. */
+export function kitOptions(sandboxPort: number, proxyUrl: string, store: PaymentStore, overrides: Partial<PaymentHandlerOptions> = {}): PaymentHandlerOptions {
+  return {
+    serviceUrl: `http://127.0.0.1:${sandboxPort}`,
+    productCode: SANDBOX_DEFAULTS.productCode,
+    accessKey: SANDBOX_DEFAULTS.accessKey,
+    callbackUrl: `${proxyUrl}/pay/callback`,
+    redirectUrl: `${proxyUrl}/return`,
+    store,
+    lookupOrder: (order) => (typeof order.id === 'string' && order.id.startsWith(PREFIX) ? { amount: AMOUNT, properties: { order_id: order.id } } : undefined),
+    onPaymentResult: () => {},
+    ...overrides,
+  };
+}
+
+/**
+ * Starts the kit as a proxy under `/pay` on a free port; `wrap` may put a broken layer in front of it.
+ * The handler is created once the port is known (its callback URL names it).
+ */
+export async function startKitProxy(
+  sandboxPort: number,
+  options: { store?: PaymentStore; overrides?: Partial<PaymentHandlerOptions>; wrap?: (kit: RequestListener) => RequestListener } = {},
+): Promise<Running & { endpoint: string }> {
+  let listener: RequestListener = (_req, res) => res.end();
+  const running = await serve((req, res) => listener(req, res));
+  const handler = createPaymentHandler(kitOptions(sandboxPort, running.url, options.store ?? createMemoryStore(), options.overrides));
+  const kit = toNodeListener(handler) as RequestListener;
+  listener = options.wrap ? options.wrap(kit) : kit;
+  return { ...running, endpoint: `${running.url}/pay` };
+}
