@@ -589,8 +589,10 @@ class Run {
       await this.http.send(this.url('book'), { headers: { [IDEMPOTENCY_HEADER]: this.key() }, body: '{"channel":"app","order":' }),
       await this.http.send(this.url('status'), { body: {} }),
       await this.http.send(this.url('cancel'), { body: { booking_id: 1, correlation_id: null } }),
+      await this.http.send(`${this.endpoint}/no-such-route-${this.runId}`, { body: {} }),
     ];
     for (const probe of probes) if (probe.error !== undefined) fail(describe(probe));
+    // The probes are judged with every answer so far, below.
     for (const exchange of this.proxyAnswers()) {
       const json = exchange.json as { code?: unknown; error_message?: unknown; data?: unknown } | undefined;
       const ok2xx = exchange.status >= 200 && exchange.status <= 299;

@@ -8,6 +8,9 @@ import { createPaymentHandler, createMemoryStore, type PaymentHandlerOptions, ty
 import { toNodeListener } from '../../../src/server/node.js';
 import { SANDBOX_DEFAULTS } from '../../../src/sandbox/index.js';
 
+/** A fetch-style handler, as the kit is. */
+export type Fetch = (request: Request) => Promise<Response>;
+
 /** The order prefix and amount every checker test uses. */
 export const PREFIX = 'CHK-';
 export const AMOUNT = 1250.5;
@@ -69,12 +72,11 @@ export function kitOptions(sandboxPort: number, proxyUrl: string, store: Payment
  */
 export async function startKitProxy(
   sandboxPort: number,
-  options: { store?: PaymentStore; overrides?: Partial<PaymentHandlerOptions>; wrap?: (kit: RequestListener) => RequestListener } = {},
+  options: { store?: PaymentStore; overrides?: Partial<PaymentHandlerOptions>; wrap?: (kit: Fetch) => Fetch } = {},
 ): Promise<Running & { endpoint: string }> {
   let listener: RequestListener = (_req, res) => res.end();
   const running = await serve((req, res) => listener(req, res));
   const handler = createPaymentHandler(kitOptions(sandboxPort, running.url, options.store ?? createMemoryStore(), options.overrides));
-  const kit = toNodeListener(handler) as RequestListener;
-  listener = options.wrap ? options.wrap(kit) : kit;
+  listener = toNodeListener(options.wrap ? options.wrap(handler) : handler) as RequestListener;
   return { ...running, endpoint: `${running.url}/pay` };
 }
