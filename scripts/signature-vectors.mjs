@@ -3,6 +3,7 @@
 // that must not verify. Computed here with node:crypto, independently of the kit; the kit's tests and
 // both example proxies' tests read the file. Run: node scripts/signature-vectors.mjs
 import { createHmac } from 'node:crypto';
+import { Buffer } from 'node:buffer';
 import { writeFileSync } from 'node:fs';
 
 const KEY = 'sandbox-access-key';

@@ -10,4 +10,5 @@
  */
 export { runCheck, checkOptions, type CheckOptions, type CheckReport, type ClauseResult } from './run.js';
 export { CLAUSES, SECTIONS, type Clause, type ClauseId } from './clauses.js';
+export { buildContractDocument, contractCodes, MONEY_RULES, STORE_UNAVAILABLE } from './openapi.js';
 export { runCheckCommand, parseCheckArgs, formatResult, formatSummary, CHECK_USAGE, CheckCommandError, type CheckCommand, type CheckOutput } from './command.js';
