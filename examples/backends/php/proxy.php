@@ -8,7 +8,7 @@ $cfg = [
     'product' => getenv('PRODUCT_CODE') ?: 'SANDBOX',
     'key' => getenv('ACCESS_KEY') ?: 'sandbox-access-key',          // never sent to the browser
     'public' => rtrim(getenv('PUBLIC_URL') ?: 'http://127.0.0.1:8080', '/'),
-    'redirect' => getenv('REDIRECT_URL') ?: 'http://127.0.0.1:8080/checkout',
+    'redirect' => getenv('REDIRECT_URL') ?: 'http://127.0.0.1:8080/checkout?order={order_id}',  // the shopper's way back
     'db' => getenv('DB_PATH') ?: __DIR__ . '/shop.sqlite',
     'demo_prefix' => getenv('DEMO_ORDER_PREFIX') ?: '',              // stand-in for the shop's own orders
     'demo_amount' => getenv('DEMO_ORDER_AMOUNT') ?: '1000',
@@ -123,7 +123,7 @@ function book(PDO $db, array $cfg, stdClass $body): array {
             'product_code' => $cfg['product'], 'amount' => $amount,
             // Derived from the key and the content: a retry after a crash gets the service's first booking back.
             'transaction_uuid' => 'tx_' . substr(hash('sha256', "$key|$fingerprint|{$order['amount']}"), 0, 40),
-            'callback_url' => "{$cfg['public']}/api/pay/callback", 'redirect_url' => $cfg['redirect'],
+            'callback_url' => "{$cfg['public']}/api/pay/callback", 'redirect_url' => str_replace('{order_id}', rawurlencode($order['id']), $cfg['redirect']),
             'properties' => ['order_id' => $order['id']],
         ], 'product_code,amount,transaction_uuid');
         if ($http !== 200) throw new Refusal($http >= 500 ? 502 : 500, $http >= 500 ? 'IP-502' : 'IP-501', 'The payment service refused the booking: ' . ($res['error_message'] ?? $http));

@@ -2,7 +2,7 @@
 
 Run: python3 proxy.py   (routes: POST /api/pay/{book,status,cancel,callback} on PORT, default 8080)
 """
-import base64, hashlib, hmac, json, os, re, sqlite3, threading, urllib.error, urllib.request
+import base64, hashlib, hmac, json, os, re, sqlite3, threading, urllib.error, urllib.parse, urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 CFG = {
@@ -10,7 +10,7 @@ CFG = {
     "product": os.environ.get("PRODUCT_CODE", "SANDBOX"),
     "key": os.environ.get("ACCESS_KEY", "sandbox-access-key"),  # never sent to the browser
     "public": os.environ.get("PUBLIC_URL", "http://127.0.0.1:8080").rstrip("/"),
-    "redirect": os.environ.get("REDIRECT_URL", "http://127.0.0.1:8080/checkout"),
+    "redirect": os.environ.get("REDIRECT_URL", "http://127.0.0.1:8080/checkout?order={order_id}"),  # the shopper's way back
     "db": os.environ.get("DB_PATH", os.path.join(os.path.dirname(os.path.abspath(__file__)), "shop.sqlite")),
     "demo_prefix": os.environ.get("DEMO_ORDER_PREFIX", ""),  # stand-in for the shop's own orders
     "demo_amount": os.environ.get("DEMO_ORDER_AMOUNT", "1000"),
@@ -119,7 +119,7 @@ def book(conn, body, key):
         # Derived from the key and the content: a retry after a crash gets the service's first booking back.
         uuid = "tx_" + hashlib.sha256(f"{key}|{fingerprint}|{order['amount']}".encode()).hexdigest()[:40]
         http, res = service("book", {"product_code": CFG["product"], "amount": amount, "transaction_uuid": uuid,
-                                     "callback_url": f"{CFG['public']}/api/pay/callback", "redirect_url": CFG["redirect"],
+                                     "callback_url": f"{CFG['public']}/api/pay/callback", "redirect_url": CFG["redirect"].replace("{order_id}", urllib.parse.quote(order["id"], safe="")),
                                      "properties": {"order_id": order["id"]}}, "product_code,amount,transaction_uuid")
         if http != 200:
             raise Refusal(502 if http >= 500 else 500, "IP-502" if http >= 500 else "IP-501", f"The payment service refused the booking: {res.get('error_message', http)}")

@@ -35,7 +35,7 @@ const freshDb = () => join(dir, `shop-${++dbCount}.sqlite`);
 
 function run(program: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(program, args, { cwd, env: { ...process.env, ...env }, timeout: 30_000 }, (error, stdout, stderr) =>
+    execFile(program, args, { cwd, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', ...env }, timeout: 30_000 }, (error, stdout, stderr) =>
       error ? reject(new Error(`${program} ${args.join(' ')}: ${error.message}\n${stderr}`)) : resolve(stdout),
     );
   });

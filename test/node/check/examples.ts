@@ -56,6 +56,7 @@ export async function startExample(kind: ExampleKind, settings: ExampleSettings)
     DEMO_ORDER_PREFIX: settings.orderPrefix,
     DEMO_ORDER_AMOUNT: String(settings.amount),
     PORT: String(port),
+    PYTHONDONTWRITEBYTECODE: '1',
   };
   const child: ChildProcess =
     kind === 'php'
