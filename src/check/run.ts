@@ -71,7 +71,8 @@ export function checkOptions(options: CheckOptions): void {
   if (typeof options.orderPrefix !== 'string' || !/^[A-Za-z0-9_.:-]{1,32}$/.test(options.orderPrefix)) {
     throw new TypeError(`--order-prefix must be 1 to 32 letters, digits, "-", "_", "." or ":"; got "${options.orderPrefix}".`);
   }
-  if (!(typeof options.amount === 'number' && options.amount > 0 && options.amount <= 999_999_999.99 && Math.round(options.amount * 100) === options.amount * 100)) {
+  const cents = options.amount * 100;
+  if (!(typeof options.amount === 'number' && options.amount > 0 && options.amount <= 999_999_999.99 && Math.abs(Math.round(cents) - cents) < 1e-6)) {
     throw new TypeError(`--amount must be a positive amount with at most two decimals; got ${options.amount}.`);
   }
 }

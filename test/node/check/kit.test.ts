@@ -104,3 +104,15 @@ describe('wallet-pay-check on the command line', () => {
     assert.match(endpoint.stderr, /--endpoint must be an http\(s\) URL/);
   });
 });
+
+describe('the checker\'s options', () => {
+  test('amounts with at most two decimals pass, others and bad endpoints or prefixes are refused by name', async () => {
+    const { checkOptions } = await import('../../../src/check/index.js');
+    const base = { endpoint: 'http://127.0.0.1:1/pay', sandboxPort: 4010, orderPrefix: 'CHK-', amount: 1 };
+    for (const amount of [0.29, 1250.5, 1000, 999_999_999.99]) assert.doesNotThrow(() => checkOptions({ ...base, amount }), String(amount));
+    for (const amount of [0, -1, 10.125, Number.NaN, 1e12]) assert.throws(() => checkOptions({ ...base, amount }), /--amount/, String(amount));
+    assert.throws(() => checkOptions({ ...base, orderPrefix: '' }), /--order-prefix/);
+    assert.throws(() => checkOptions({ ...base, sandboxPort: 0 }), /--sandbox-port/);
+    assert.throws(() => checkOptions({ ...base, endpoint: 'not a url' }), /--endpoint/);
+  });
+});
