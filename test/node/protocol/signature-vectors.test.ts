@@ -39,7 +39,7 @@ test('the file names the same signed fields as the kit, and covers every operati
   assert.deepEqual([...new Set(file.vectors.map((v) => v.operation))].sort(), ['book', 'callback', 'cancel', 'status']);
   const amounts = new Set(file.vectors.map((v) => v.fields.amount));
   for (const amount of ['1000', '1000.0', '250.5']) assert.ok(amounts.has(amount), `an amount written ${amount}`);
-  assert.ok(file.vectors.some((v) => /[^\x00-\x7f]/.test(v.body ?? '')), 'a body with non-ASCII values');
+  assert.ok(file.vectors.some((v) => [...(v.body ?? '')].some((c) => c.charCodeAt(0) > 127)), 'a body with non-ASCII values');
   assert.deepEqual(file.must_fail.map((c) => c.id).slice(0, 3), ['field-out-of-order', 'space-after-comma', 'changed-amount']);
   assert.ok(file.must_fail.some((c) => c.id === 'wrong-key'));
 });
