@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
+import { Validator, type SpecData } from '@seriousme/openapi-schema-validator';
 import { CODES, HTTP_STATUS_OF_CODE, IDEMPOTENCY_HEADER, PAYMENT_STATUSES } from '../../../src/protocol/contract.js';
 import { CLAUSES } from '../../../src/check/index.js';
 import { contractJsonText } from '../../../scripts/contract-json.js';
@@ -50,6 +51,17 @@ test('codes: every code of CODES with its HTTP status, and nothing else but IP-5
   }
   assert.equal(path('/book').post.parameters?.[0]?.name, IDEMPOTENCY_HEADER);
   assert.equal(path('/book').post.parameters?.[0]?.required, true);
+});
+
+test('contract.json is a valid OpenAPI 3.1 document (its JSON Schema), and a broken copy is not', async () => {
+  const validator = new Validator();
+  const result = await validator.validate(JSON.parse(text) as SpecData);
+  assert.equal(result.valid, true, JSON.stringify(result.errors));
+  assert.equal(validator.version, '3.1');
+  const broken = JSON.parse(text) as { paths: Record<string, { post: { responses: unknown } }> };
+  delete (broken.paths['/book']!.post as { responses?: unknown }).responses;
+  (broken as { info?: unknown }).info = undefined;
+  assert.equal((await new Validator().validate(JSON.parse(JSON.stringify(broken)) as SpecData)).valid, false);
 });
 
 function path(name: string) {
