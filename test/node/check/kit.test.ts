@@ -11,7 +11,7 @@ import { CLAUSES, runCheck } from '../../../src/check/index.js';
 import { createPostgresStore } from '../../../src/server/postgres.js';
 import { createMemoryStore } from '../../../src/server/index.js';
 import { freshDatabase, stopServer } from '../server/postgres/pg-server.js';
-import { AMOUNT, freePort, PREFIX, startKitProxy } from './support.js';
+import { AMOUNT, freePort, PREFIX, serve, startKitProxy } from './support.js';
 
 const pools: pg.Pool[] = [];
 after(async () => {
@@ -90,6 +90,17 @@ describe('wallet-pay-check on the command line', () => {
     assert.equal(report.failed, CLAUSES.length);
     assert.match(report.clauses[0]!.detail, /sent: POST \/pay\/book .*got: no answer.*breaks: /);
     assert.equal(stderr.trim().split('\n').at(-1), `0 passed, ${CLAUSES.length} failed`);
+  });
+
+  test('a sandbox port already in use exits 2 and says so', async () => {
+    const busy = await serve((_req, res) => res.end());
+    try {
+      const { code, stderr } = await runCli(['--endpoint', 'http://127.0.0.1:1/pay', '--sandbox-port', String(busy.port), '--order-prefix', 'A-', '--amount', '10']);
+      assert.equal(code, 2);
+      assert.match(stderr, new RegExp(`could not start the sandbox: port ${busy.port} is already in use`));
+    } finally {
+      await busy.close();
+    }
   });
 
   test('a bad command line exits 2 and names the flag', async () => {
