@@ -141,7 +141,9 @@ function book(PDO $db, array $cfg, stdClass $body): array {
 /** The booking a status or cancel names: both ids must belong to a booking made here. */
 function own_booking(PDO $db, stdClass $body): array {
     $ok = fn ($v) => is_string($v) && $v !== '' && strlen($v) <= 128;
-    if (array_keys((array) $body) != ['booking_id', 'correlation_id'] || !$ok($body->booking_id) || !$ok($body->correlation_id)) {
+    $names = array_keys((array) $body);
+    sort($names);
+    if ($names !== ['booking_id', 'correlation_id'] || !$ok($body->booking_id) || !$ok($body->correlation_id)) {
         throw new Refusal(422, 'IP-422', 'Send exactly {"booking_id", "correlation_id"}, non-empty strings.');
     }
     $q = $db->prepare('SELECT * FROM bookings WHERE booking_id = ? AND correlation_id = ?');

@@ -128,7 +128,7 @@ for (const kind of EXAMPLE_KINDS) {
         const paid = await fetch(`${sandbox.linksUrl}/pay/${first.data.booking_id}/confirm`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'mpin=1234&method=wallet_balance', redirect: 'manual' });
         assert.equal(paid.status, 303);
         proxy = await startExample(kind, { ...settings, port });
-        const status = await fetch(`${proxy.endpoint}/status`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ booking_id: first.data.booking_id, correlation_id: first.data.correlation_id }), signal: AbortSignal.timeout(10_000) });
+        const status = await fetch(`${proxy.endpoint}/status`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ correlation_id: first.data.correlation_id, booking_id: first.data.booking_id }), signal: AbortSignal.timeout(10_000) });
         assert.equal(((await status.json()) as { data: { status: string } }).data.status, 'SUCCESS');
         assert.equal(await paidFlag(db, order.id), 1, "the order is paid in the proxy's own SQLite store");
         const again = (await (await book(key)).json()) as { data: { booking_id: string } };
