@@ -5,9 +5,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { runCheck, type ClauseId } from '../../../src/check/index.js';
+import type { ClauseId } from '../../../src/check/index.js';
 import { createMemoryStore, type PaymentHandlerOptions } from '../../../src/server/index.js';
-import { AMOUNT, freePort, PREFIX, startKitProxy, type Fetch } from './support.js';
+import { AMOUNT, checkProxy, kitUnderTest, PREFIX, type Fetch } from './support.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
@@ -173,18 +173,14 @@ const BROKEN: Broken[] = [
 describe('the checker fails each broken proxy on exactly the clause that names its fault', { concurrency: 3 }, () => {
   for (const broken of BROKEN) {
     test(`${broken.fault}: a proxy that ${broken.name}`, async () => {
-      const port = await freePort();
-      const proxy = await startKitProxy(port, { store: createMemoryStore(), ...(broken.overrides ? { overrides: broken.overrides } : {}), ...(broken.wrap ? { wrap: broken.wrap } : {}) });
-      try {
-        const report = await runCheck({ endpoint: proxy.endpoint, sandboxPort: port, orderPrefix: PREFIX, amount: AMOUNT });
-        const failed = report.clauses.filter((c) => !c.ok);
-        assert.deepEqual(failed.map((c) => c.id), [broken.fault], failed.map((c) => `${c.id}: ${c.detail}`).join('\n'));
-        // The failure says what was sent, what came back and which rule it breaks.
-        assert.match(failed[0]!.detail, /breaks: (backends|contract)\.md/);
-        assert.equal(report.failed, 1);
-      } finally {
-        await proxy.close();
-      }
+      const { report } = await checkProxy((port) =>
+        kitUnderTest(port, { store: createMemoryStore(), ...(broken.overrides ? { overrides: broken.overrides } : {}), ...(broken.wrap ? { wrap: broken.wrap } : {}) }),
+      );
+      const failed = report.clauses.filter((c) => !c.ok);
+      assert.deepEqual(failed.map((c) => c.id), [broken.fault], failed.map((c) => `${c.id}: ${c.detail}`).join('\n'));
+      // The failure says what was sent, what came back and which rule it breaks.
+      assert.match(failed[0]!.detail, /breaks: (backends|contract)\.md/);
+      assert.equal(report.failed, 1);
     });
   }
 });

@@ -10,11 +10,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLAUSES, runCheck } from '../../../src/check/index.js';
+import { CLAUSES } from '../../../src/check/index.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { ensureBackends } from '../../../scripts/backends.mjs';
 import { EXAMPLE_KINDS, startExample, type ExampleKind } from './examples.js';
-import { AMOUNT, freePort, PREFIX } from './support.js';
+import { AMOUNT, checkProxy, freePort, PREFIX } from './support.js';
 
 const VECTORS_PATH = fileURLToPath(new URL('../../../signature-vectors.json', import.meta.url));
 const vectors = JSON.parse(readFileSync(VECTORS_PATH, 'utf8')) as {
@@ -66,17 +66,10 @@ async function paidFlag(db: string, orderId: string): Promise<number | null> {
 for (const kind of EXAMPLE_KINDS) {
   describe(`the ${kind} example proxy`, () => {
     test('passes every clause of the checker', async () => {
-      const port = await freePort();
-      const proxy = await startExample(kind, { sandboxPort: port, db: freshDb(), orderPrefix: PREFIX, amount: AMOUNT });
-      try {
-        const started = Date.now();
-        const report = await runCheck({ endpoint: proxy.endpoint, sandboxPort: port, orderPrefix: PREFIX, amount: AMOUNT });
-        assert.deepEqual(report.clauses.filter((c) => !c.ok).map((c) => `${c.id}: ${c.detail}`), [], proxy.output());
-        assert.equal(report.passed, CLAUSES.length);
-        console.log(`checker against the ${kind} example: ${Date.now() - started} ms`);
-      } finally {
-        await proxy.stop();
-      }
+      const { report, ms, output } = await checkProxy((port) => startExample(kind, { sandboxPort: port, db: freshDb(), orderPrefix: PREFIX, amount: AMOUNT }));
+      assert.deepEqual(report.clauses.filter((c) => !c.ok).map((c) => `${c.id}: ${c.detail}`), [], output);
+      assert.equal(report.passed, CLAUSES.length);
+      console.log(`checker against the ${kind} example: ${ms} ms`);
     });
 
     test('signs every message of signature-vectors.json as the file says, and no must-fail case matches', async () => {

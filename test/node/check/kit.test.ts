@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { CLAUSES, runCheck } from '../../../src/check/index.js';
+import { CLAUSES, type CheckReport } from '../../../src/check/index.js';
 import { createPostgresStore } from '../../../src/server/postgres.js';
 import { createMemoryStore } from '../../../src/server/index.js';
 import { freshDatabase, stopServer } from '../server/postgres/pg-server.js';
-import { AMOUNT, freePort, PREFIX, serve, startKitProxy } from './support.js';
+import { AMOUNT, checkProxy, freePort, kitUnderTest, PREFIX, serve, startKitProxy } from './support.js';
 
 const pools: pg.Pool[] = [];
 after(async () => {
@@ -19,37 +19,23 @@ after(async () => {
   await stopServer();
 });
 
-const failures = (report: Awaited<ReturnType<typeof runCheck>>) => report.clauses.filter((c) => !c.ok).map((c) => `${c.id}: ${c.detail}`);
+const failures = (report: CheckReport) => report.clauses.filter((c) => !c.ok).map((c) => `${c.id}: ${c.detail}`);
 
 describe('the checker against the kit', () => {
   test('every clause passes on node:http with the memory store', async () => {
-    const port = await freePort();
-    const proxy = await startKitProxy(port, { store: createMemoryStore() });
-    try {
-      const started = Date.now();
-      const report = await runCheck({ endpoint: proxy.endpoint, sandboxPort: port, orderPrefix: PREFIX, amount: AMOUNT });
-      assert.deepEqual(failures(report), []);
-      assert.equal(report.passed, CLAUSES.length);
-      assert.deepEqual(report.clauses.map((c) => c.id), CLAUSES.map((c) => c.id));
-      console.log(`checker against the kit (memory store): ${Date.now() - started} ms`);
-    } finally {
-      await proxy.close();
-    }
+    const { report, ms } = await checkProxy((port) => kitUnderTest(port, { store: createMemoryStore() }));
+    assert.deepEqual(failures(report), []);
+    assert.equal(report.passed, CLAUSES.length);
+    assert.deepEqual(report.clauses.map((c) => c.id), CLAUSES.map((c) => c.id));
+    console.log(`checker against the kit (memory store): ${ms} ms`);
   });
 
   test('every clause passes on node:http with the PostgreSQL store', async () => {
     const pool = new pg.Pool({ connectionString: await freshDatabase(), max: 10 });
     pools.push(pool);
-    const port = await freePort();
-    const proxy = await startKitProxy(port, { store: createPostgresStore(pool) });
-    try {
-      const started = Date.now();
-      const report = await runCheck({ endpoint: proxy.endpoint, sandboxPort: port, orderPrefix: PREFIX, amount: AMOUNT });
-      assert.deepEqual(failures(report), []);
-      console.log(`checker against the kit (PostgreSQL store): ${Date.now() - started} ms`);
-    } finally {
-      await proxy.close();
-    }
+    const { report, ms } = await checkProxy((port) => kitUnderTest(port, { store: createPostgresStore(pool) }));
+    assert.deepEqual(failures(report), []);
+    console.log(`checker against the kit (PostgreSQL store): ${ms} ms`);
   });
 });
 

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createPaymentHandler, createMemoryStore, type PaymentHandlerOptions, type PaymentStore } from '../../../src/server/index.js';
 import { toNodeListener } from '../../../src/server/node.js';
 import { SANDBOX_DEFAULTS } from '../../../src/sandbox/index.js';
+import { runCheck, type CheckReport } from '../../../src/check/index.js';
 
 /** A fetch-style handler, as the kit is. */
 export type Fetch = (request: Request) => Promise<Response>;
@@ -79,4 +80,38 @@ export async function startKitProxy(
   const handler = createPaymentHandler(kitOptions(sandboxPort, running.url, options.store ?? createMemoryStore(), options.overrides));
   listener = toNodeListener(options.wrap ? options.wrap(handler) : handler) as RequestListener;
   return { ...running, endpoint: `${running.url}/pay` };
+}
+
+/** A proxy under test, however it runs. */
+export interface ProxyUnderTest {
+  endpoint: string;
+  stop(): Promise<void>;
+  output?(): string;
+}
+
+/**
+ * Starts a proxy for a sandbox port that was free a moment ago and runs the checker against it. Tests
+ * run side by side, so another server may take that port first: then it starts again on another one
+ * (three tries).
+ */
+export async function checkProxy(start: (sandboxPort: number) => Promise<ProxyUnderTest>): Promise<{ report: CheckReport; ms: number; output: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const proxy = await start(port);
+    try {
+      const started = Date.now();
+      const report = await runCheck({ endpoint: proxy.endpoint, sandboxPort: port, orderPrefix: PREFIX, amount: AMOUNT });
+      return { report, ms: Date.now() - started, output: proxy.output?.() ?? '' };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 3) throw error;
+    } finally {
+      await proxy.stop();
+    }
+  }
+}
+
+/** The kit as a proxy under test. */
+export async function kitUnderTest(sandboxPort: number, options: Parameters<typeof startKitProxy>[1] = {}): Promise<ProxyUnderTest> {
+  const proxy = await startKitProxy(sandboxPort, options);
+  return { endpoint: proxy.endpoint, stop: proxy.close };
 }
