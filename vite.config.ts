@@ -48,6 +48,8 @@ function npmBuild(): UserConfig {
           'server/postgres': 'src/server/postgres.ts',
           'sandbox/index': 'src/sandbox/index.ts',
           'sandbox/cli': 'src/sandbox/cli.ts',
+          'check/index': 'src/check/index.ts',
+          'check/cli': 'src/check/cli.ts',
         },
         formats: ['es'],
       },

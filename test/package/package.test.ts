@@ -50,7 +50,10 @@ test('exports list the public entry points, each with its types first', () => {
     './server/node',
     './server/postgres',
     './sandbox',
+    './check',
     './react',
+    './contract.json',
+    './signature-vectors.json',
     './custom-elements.json',
     './package.json',
   ]);
@@ -70,7 +73,7 @@ test('npm pack ships the build, the bin and the README, and nothing else', async
   const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024, timeout: 120_000 });
   const [packed] = JSON.parse(stdout) as [{ files: { path: string }[] }];
   const paths = packed.files.map((file) => file.path);
-  const unexpected = paths.filter((path) => !/^(package\.json|README\.md|LICENSE(\.md)?|bin\/[^/]+\.mjs|dist\/.+)$/.test(path));
+  const unexpected = paths.filter((path) => !/^(package\.json|README\.md|LICENSE(\.md)?|contract\.json|signature-vectors\.json|bin\/[^/]+\.mjs|dist\/.+)$/.test(path));
   assert.deepEqual(unexpected, [], 'only the build, the bin, the README and the licence are packed');
   assert.deepEqual(
     paths.filter((path) => /(^|\/)(test|demo|src|bench)\//.test(path) || /\.test\.|playground/.test(path)),
@@ -82,7 +85,7 @@ test('npm pack ships the build, the bin and the README, and nothing else', async
     assert.ok(existsSync(join(ROOT, target)), `${target} exists after the build`);
   }
   // Every declaration a public module needs travels with it.
-  for (const entry of ['index', 'define', 'react', 'element/wallet-pay-button', 'element/events', 'server/index', 'server/node', 'server/postgres', 'sandbox/index']) {
+  for (const entry of ['index', 'define', 'react', 'element/wallet-pay-button', 'element/events', 'server/index', 'server/node', 'server/postgres', 'sandbox/index', 'check/index']) {
     assert.ok(paths.includes(`dist/types/${entry}.d.ts`), `dist/types/${entry}.d.ts is packed`);
   }
 });

@@ -1,0 +1,215 @@
+<?php
+// A book proxy for <wallet-pay-button> in plain PHP 8: no framework, SQLite through PDO.
+// Run: php -S 127.0.0.1:8080 proxy.php   (routes: POST /api/pay/{book,status,cancel,callback})
+declare(strict_types=1);
+
+$cfg = [
+    'service' => rtrim(getenv('SERVICE_URL') ?: 'http://127.0.0.1:4010', '/'),
+    'product' => getenv('PRODUCT_CODE') ?: 'SANDBOX',
+    'key' => getenv('ACCESS_KEY') ?: 'sandbox-access-key',          // never sent to the browser
+    'public' => rtrim(getenv('PUBLIC_URL') ?: 'http://127.0.0.1:8080', '/'),
+    'redirect' => getenv('REDIRECT_URL') ?: 'http://127.0.0.1:8080/checkout?order={order_id}',  // the shopper's way back
+    'db' => getenv('DB_PATH') ?: __DIR__ . '/shop.sqlite',
+    'demo_prefix' => getenv('DEMO_ORDER_PREFIX') ?: '',              // stand-in for the shop's own orders
+    'demo_amount' => getenv('DEMO_ORDER_AMOUNT') ?: '1000',
+];
+const MAX_BODY = 16384;
+const CALLBACK_FIELDS = 'product_code,amount,reference_code,correlation_id,status';
+
+final class Refusal extends Exception {
+    public function __construct(public int $http, public string $ipCode, string $message, public array $headers = []) { parent::__construct($message); }
+}
+
+function answer(int $http, array $body, array $headers = []): void {
+    http_response_code($http);
+    header('Content-Type: application/json; charset=utf-8');
+    header('Cache-Control: no-store');
+    header('X-Content-Type-Options: nosniff');
+    foreach ($headers as $name => $value) header("$name: $value");
+    echo json_encode($body, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
+}
+
+function sign(string $message, string $key): string { return base64_encode(hash_hmac('sha256', $message, $key, true)); }
+
+function db(array $cfg): PDO {
+    $pdo = new PDO('sqlite:' . $cfg['db'], null, null, [PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION, PDO::ATTR_DEFAULT_FETCH_MODE => PDO::FETCH_ASSOC]);
+    $pdo->exec('PRAGMA busy_timeout = 10000');
+    $pdo->exec('CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, amount TEXT NOT NULL, paid INTEGER NOT NULL DEFAULT 0)');
+    $pdo->exec('CREATE TABLE IF NOT EXISTS bookings (idem_key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, order_id TEXT NOT NULL,
+        channel TEXT NOT NULL, booking_id TEXT NOT NULL UNIQUE, correlation_id TEXT NOT NULL UNIQUE, deeplink TEXT NOT NULL, amount TEXT NOT NULL, status TEXT NOT NULL)');
+    return $pdo;
+}
+
+/** POSTs signed JSON to the service; returns [http status, decoded body]. */
+function service(array $cfg, string $op, array $fields, string $signed): array {
+    $fields['signed_field_names'] = $signed;
+    $fields['signature'] = sign(implode(',', array_map(fn ($n) => "$n=" . (is_string($fields[$n]) ? $fields[$n] : json_encode($fields[$n])), explode(',', $signed))), $cfg['key']);
+    $context = stream_context_create(['http' => ['method' => 'POST', 'header' => "Content-Type: application/json\r\n", 'content' => json_encode($fields, JSON_UNESCAPED_SLASHES),
+        'ignore_errors' => true, 'timeout' => 10, 'follow_location' => 0]]);
+    $text = @file_get_contents("{$cfg['service']}/api/client/intent/payment/$op", false, $context);
+    $status = isset($http_response_header[0]) && preg_match('#^HTTP/\S+ (\d{3})#', $http_response_header[0], $m) ? (int) $m[1] : 0;
+    $body = $text === false ? null : json_decode($text, true);
+    if ($status === 0 || !is_array($body)) throw new Refusal(502, 'IP-502', 'The payment service could not be reached.');
+    return [$status, $body];
+}
+
+/** The shop's own order: its amount as written, or null (not payable). The browser's order object is only a reference. */
+function find_order(PDO $db, array $cfg, mixed $id): ?array {
+    if (!is_string($id) || $id === '') return null;
+    if ($cfg['demo_prefix'] !== '' && str_starts_with($id, $cfg['demo_prefix'])) {
+        $db->prepare('INSERT OR IGNORE INTO orders (id, amount) VALUES (?, ?)')->execute([$id, $cfg['demo_amount']]);
+    }
+    $row = $db->prepare('SELECT id, amount, paid FROM orders WHERE id = ?');
+    $row->execute([$id]);
+    return $row->fetch() ?: null;
+}
+
+function canonical(mixed $v): mixed {
+    if ($v instanceof stdClass) { $v = (array) $v; ksort($v, SORT_STRING); return (object) array_map('canonical', $v); }
+    return is_array($v) ? array_map('canonical', $v) : $v;
+}
+
+/** Records a final status; SUCCESS makes the order paid, a refund payable again. */
+function record(PDO $db, array $booking, string $status): void {
+    $db->prepare('UPDATE bookings SET status = ? WHERE booking_id = ?')->execute([$status, $booking['booking_id']]);
+    if ($status === 'SUCCESS' || $status === 'REVERTED') {
+        $db->prepare('UPDATE orders SET paid = ? WHERE id = ?')->execute([$status === 'SUCCESS' ? 1 : 0, $booking['order_id']]);
+    }
+}
+
+function book_answer(array $cfg, array $b): array {
+    $data = ['booking_id' => $b['booking_id'], 'correlation_id' => $b['correlation_id'], 'channel' => $b['channel']];
+    if ($b['channel'] === 'app') return $data + ['deeplink' => $b['deeplink']];
+    $fields = ['booking_id' => $b['booking_id'], 'correlation_id' => $b['correlation_id'], 'signed_field_names' => 'booking_id,correlation_id'];
+    $fields['signature'] = sign("booking_id={$b['booking_id']},correlation_id={$b['correlation_id']}", $cfg['key']);
+    return $data + ['web_payment' => ['url' => "{$cfg['service']}/web/pay", 'method' => 'POST', 'fields' => $fields]];
+}
+
+function book(PDO $db, array $cfg, stdClass $body): array {
+    $extra = array_diff(array_keys((array) $body), ['channel', 'order', 'handoff']);
+    if ($extra || !isset($body->channel, $body->order)) throw new Refusal(422, 'IP-422', 'Send exactly {"channel", "order"} (and "handoff" on a phone hand-off); never an amount.');
+    if (!in_array($body->channel, ['app', 'web'], true) || !($body->order instanceof stdClass)) throw new Refusal(422, 'IP-422', '"channel" must be "app" or "web", "order" an object.');
+    if (property_exists($body, 'handoff') && ($body->handoff !== true || $body->channel !== 'app')) throw new Refusal(422, 'IP-422', '"handoff" may only be true, on an "app" booking.');
+    $key = $_SERVER['HTTP_IDEMPOTENCY_KEY'] ?? '';
+    if (!preg_match('/^[A-Za-z0-9_.:-]{16,128}$/', $key)) throw new Refusal(422, 'IP-422', 'Idempotency-Key must be 16 to 128 letters, digits, "-", "_", "." or ":".');
+    $order = find_order($db, $cfg, $body->order->id ?? null);
+    if (!$order) throw new Refusal(422, 'IP-424', 'This order is unknown or cannot be paid.');
+    $fingerprint = json_encode([$body->channel, canonical($body->order), $body->handoff ?? false]);
+
+    $db->exec('BEGIN IMMEDIATE');   // one booking per key and per order, also for requests at once
+    try {
+        $same = $db->prepare('SELECT * FROM bookings WHERE idem_key = ?');
+        $same->execute([$key]);
+        if ($row = $same->fetch()) {
+            if ($row['fingerprint'] !== $fingerprint) throw new Refusal(409, 'IP-409', 'This Idempotency-Key was used for another order or channel.');
+            $db->exec('COMMIT');
+            return book_answer($cfg, $row);
+        }
+        if ($order['paid']) throw new Refusal(409, 'IP-412', 'This order is already paid.');
+        $open = $db->prepare("SELECT * FROM bookings WHERE order_id = ? AND status IN ('BOOKED', 'PENDING')");
+        $open->execute([$order['id']]);
+        foreach ($open->fetchAll() as $old) {   // a new attempt replaces an open one, unless it was paid meanwhile
+            [, $st] = service($cfg, 'status', ['booking_id' => $old['booking_id'], 'product_code' => $cfg['product'], 'correlation_id' => $old['correlation_id']], 'booking_id,product_code,correlation_id');
+            $status = $st['data']['status'] ?? 'BOOKED';
+            if (in_array($status, ['BOOKED', 'PENDING'], true)) {
+                [$http] = service($cfg, 'cancel', ['booking_id' => $old['booking_id'], 'product_code' => $cfg['product']], 'booking_id,product_code');
+                $status = $http === 200 ? 'CANCELED' : $status;
+            }
+            record($db, $old, $status);
+            if ($status === 'SUCCESS') { $db->exec('COMMIT'); throw new Refusal(409, 'IP-412', 'This order is already paid.'); }
+        }
+        $amount = str_contains($order['amount'], '.') ? (float) $order['amount'] : (int) $order['amount'];
+        [$http, $res] = service($cfg, 'book', [
+            'product_code' => $cfg['product'], 'amount' => $amount,
+            // Derived from the key and the content: a retry after a crash gets the service's first booking back.
+            'transaction_uuid' => 'tx_' . substr(hash('sha256', "$key|$fingerprint|{$order['amount']}"), 0, 40),
+            'callback_url' => "{$cfg['public']}/api/pay/callback", 'redirect_url' => str_replace('{order_id}', rawurlencode($order['id']), $cfg['redirect']),
+            'properties' => ['order_id' => $order['id']],
+        ], 'product_code,amount,transaction_uuid');
+        if ($http !== 200) throw new Refusal($http >= 500 ? 502 : 500, $http >= 500 ? 'IP-502' : 'IP-501', 'The payment service refused the booking: ' . ($res['error_message'] ?? $http));
+        $row = ['idem_key' => $key, 'fingerprint' => $fingerprint, 'order_id' => $order['id'], 'channel' => $body->channel, 'booking_id' => $res['data']['booking_id'],
+            'correlation_id' => $res['data']['correlation_id'], 'deeplink' => $res['data']['deeplink'], 'amount' => $order['amount'], 'status' => 'BOOKED'];
+        $db->prepare('INSERT INTO bookings VALUES (:idem_key, :fingerprint, :order_id, :channel, :booking_id, :correlation_id, :deeplink, :amount, :status)')->execute($row);
+        $db->exec('COMMIT');
+        return book_answer($cfg, $row);
+    } catch (Throwable $e) {
+        if ($db->inTransaction()) $db->exec('ROLLBACK');
+        throw $e;
+    }
+}
+
+/** The booking a status or cancel names: both ids must belong to a booking made here. */
+function own_booking(PDO $db, stdClass $body): array {
+    $ok = fn ($v) => is_string($v) && $v !== '' && strlen($v) <= 128;
+    $names = array_keys((array) $body);
+    sort($names);
+    if ($names !== ['booking_id', 'correlation_id'] || !$ok($body->booking_id) || !$ok($body->correlation_id)) {
+        throw new Refusal(422, 'IP-422', 'Send exactly {"booking_id", "correlation_id"}, non-empty strings.');
+    }
+    $q = $db->prepare('SELECT * FROM bookings WHERE booking_id = ? AND correlation_id = ?');
+    $q->execute([$body->booking_id, $body->correlation_id]);
+    return $q->fetch() ?: throw new Refusal(404, 'IP-404', 'No booking with this booking_id and correlation_id was made here.');
+}
+
+function status(PDO $db, array $cfg, stdClass $body): array {
+    $b = own_booking($db, $body);
+    [$http, $res] = service($cfg, 'status', ['booking_id' => $b['booking_id'], 'product_code' => $cfg['product'], 'correlation_id' => $b['correlation_id']], 'booking_id,product_code,correlation_id');
+    if ($http !== 200) throw new Refusal(502, 'IP-502', 'The payment service did not give the status.');
+    $status = $res['data']['status'];
+    if (!in_array($status, ['BOOKED', 'PENDING'], true)) record($db, $b, $status);
+    return ['booking_id' => $b['booking_id'], 'correlation_id' => $b['correlation_id'], 'status' => $status, 'updated_at' => $res['data']['updated_at'] ?? null];
+}
+
+function cancel(PDO $db, array $cfg, stdClass $body): array {
+    $b = own_booking($db, $body);
+    [$http, $res] = service($cfg, 'cancel', ['booking_id' => $b['booking_id'], 'product_code' => $cfg['product']], 'booking_id,product_code');
+    if (($res['code'] ?? '') === 'IP-410') throw new Refusal(409, 'IP-410', 'This booking is already processed.');
+    if ($http !== 200) throw new Refusal(502, 'IP-502', 'The payment service did not cancel the booking.');
+    record($db, $b, 'CANCELED');
+    return ['booking_id' => $b['booking_id'], 'status' => 'CANCELED'];
+}
+
+/** The service's callback, verified on the raw body: the amount is signed as the body writes it (1000.0 stays 1000.0). */
+function callback(PDO $db, array $cfg, string $raw, stdClass $body): array {
+    $names = ['product_code', 'amount', 'reference_code', 'correlation_id', 'status', 'signed_field_names', 'signature'];
+    $v = (array) $body;
+    if (array_diff($names, array_keys($v)) || array_diff(array_keys($v), $names) || ($v['signed_field_names'] ?? '') !== CALLBACK_FIELDS
+        || !preg_match_all('/"amount"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/', $raw, $m) || count($m[1]) !== 1 || !is_string($v['signature'])) {
+        throw new Refusal(422, 'IP-422', 'Callback refused: not the service\'s callback fields.');
+    }
+    $message = "product_code={$v['product_code']},amount={$m[1][0]},reference_code={$v['reference_code']},correlation_id={$v['correlation_id']},status={$v['status']}";
+    if (!hash_equals(sign($message, $cfg['key']), $v['signature'])) throw new Refusal(401, 'IP-400', 'Callback refused: the signature does not match.');
+    if ($v['product_code'] !== $cfg['product']) throw new Refusal(401, 'IP-401', 'Callback refused: not this merchant\'s product code.');
+    $q = $db->prepare('SELECT * FROM bookings WHERE correlation_id = ?');
+    $q->execute([$v['correlation_id']]);
+    $b = $q->fetch() ?: throw new Refusal(404, 'IP-404', 'Callback refused: no booking with this correlation_id was made here.');
+    if (in_array($v['status'], ['SUCCESS', 'FAILED', 'CANCELED', 'REVERTED'], true)) record($db, $b, $v['status']);
+    return ['correlation_id' => $v['correlation_id'], 'status' => $v['status']];
+}
+
+// Serve only under a web server: `require 'proxy.php'` from a test gets the functions alone.
+if (PHP_SAPI !== 'cli') {
+    $route = basename(parse_url($_SERVER['REQUEST_URI'], PHP_URL_PATH) ?: '/');
+    try {
+        if (!in_array($route, ['book', 'status', 'cancel', 'callback'], true)) throw new Refusal(404, 'IP-444', 'No such endpoint; use POST .../book, .../status, .../cancel.');
+        if ($_SERVER['REQUEST_METHOD'] !== 'POST') throw new Refusal(405, 'IP-405', "Use POST for /$route.", ['Allow' => 'POST']);
+        $type = strtolower(trim($_SERVER['CONTENT_TYPE'] ?? ''));
+        if (!preg_match('#^application/json\s*(;\s*charset="?utf-?8"?\s*)?$#', $type)) throw new Refusal(415, 'IP-415', 'Send the body as application/json in UTF-8.');
+        if ((int) ($_SERVER['CONTENT_LENGTH'] ?? 0) > MAX_BODY) throw new Refusal(413, 'IP-413', 'The body is larger than ' . MAX_BODY . ' bytes.');
+        $raw = (string) file_get_contents('php://input', false, null, 0, MAX_BODY + 1);
+        if (strlen($raw) > MAX_BODY) throw new Refusal(413, 'IP-413', 'The body is larger than ' . MAX_BODY . ' bytes.');
+        $body = json_decode($raw);
+        if (!($body instanceof stdClass)) throw new Refusal(422, 'IP-422', 'The body must be a JSON object.');
+        $db = db($cfg);
+        $data = match ($route) {
+            'book' => book($db, $cfg, $body), 'status' => status($db, $cfg, $body),
+            'cancel' => cancel($db, $cfg, $body), 'callback' => callback($db, $cfg, $raw, $body),
+        };
+        answer(200, ['code' => $route === 'cancel' ? 'IP-210' : 'IP-201', 'message' => 'OK', 'data' => $data]);
+    } catch (Refusal $r) {
+        answer($r->http, ['code' => $r->ipCode, 'error_message' => $r->getMessage()], $r->headers);
+    } catch (Throwable $e) {
+        error_log((string) $e);
+        answer(500, ['code' => 'IP-500', 'error_message' => 'The server could not handle this request.']);
+    }
+}

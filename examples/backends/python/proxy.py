@@ -1,0 +1,233 @@
+"""A book proxy for <wallet-pay-button> in Python 3, standard library only, SQLite for the store.
+
+Run: python3 proxy.py   (routes: POST /api/pay/{book,status,cancel,callback} on PORT, default 8080)
+"""
+import base64, hashlib, hmac, json, os, re, sqlite3, threading, urllib.error, urllib.parse, urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+CFG = {
+    "service": os.environ.get("SERVICE_URL", "http://127.0.0.1:4010").rstrip("/"),
+    "product": os.environ.get("PRODUCT_CODE", "SANDBOX"),
+    "key": os.environ.get("ACCESS_KEY", "sandbox-access-key"),  # never sent to the browser
+    "public": os.environ.get("PUBLIC_URL", "http://127.0.0.1:8080").rstrip("/"),
+    "redirect": os.environ.get("REDIRECT_URL", "http://127.0.0.1:8080/checkout?order={order_id}"),  # the shopper's way back
+    "db": os.environ.get("DB_PATH", os.path.join(os.path.dirname(os.path.abspath(__file__)), "shop.sqlite")),
+    "demo_prefix": os.environ.get("DEMO_ORDER_PREFIX", ""),  # stand-in for the shop's own orders
+    "demo_amount": os.environ.get("DEMO_ORDER_AMOUNT", "1000"),
+}
+MAX_BODY = 16384
+CALLBACK_FIELDS = "product_code,amount,reference_code,correlation_id,status"
+FINAL = ("SUCCESS", "FAILED", "CANCELED", "REVERTED")
+BOOK_LOCK = threading.Lock()  # one booking per key and per order, also for requests at once
+
+
+class Refusal(Exception):
+    def __init__(self, http, code, message, headers=None):
+        super().__init__(message)
+        self.http, self.code, self.headers = http, code, headers or {}
+
+
+def sign(message, key):
+    return base64.b64encode(hmac.new(key.encode(), message.encode(), hashlib.sha256).digest()).decode()
+
+
+def db():
+    conn = sqlite3.connect(CFG["db"], timeout=10, isolation_level=None)
+    conn.row_factory = sqlite3.Row
+    conn.execute("CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, amount TEXT NOT NULL, paid INTEGER NOT NULL DEFAULT 0)")
+    conn.execute("""CREATE TABLE IF NOT EXISTS bookings (idem_key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, order_id TEXT NOT NULL,
+        channel TEXT NOT NULL, booking_id TEXT NOT NULL UNIQUE, correlation_id TEXT NOT NULL UNIQUE, deeplink TEXT NOT NULL,
+        amount TEXT NOT NULL, status TEXT NOT NULL)""")
+    return conn
+
+
+def service(op, fields, signed):
+    """POSTs signed JSON to the service; returns (http status, decoded body)."""
+    fields = dict(fields, signed_field_names=signed)
+    fields["signature"] = sign(",".join(f"{n}={v if isinstance(v, str) else json.dumps(v)}" for n, v in ((n, fields[n]) for n in signed.split(","))), CFG["key"])
+    request = urllib.request.Request(f"{CFG['service']}/api/client/intent/payment/{op}", json.dumps(fields).encode(), {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        try:
+            return error.code, json.loads(error.read())
+        except ValueError:
+            pass
+    except (OSError, ValueError):
+        pass
+    raise Refusal(502, "IP-502", "The payment service could not be reached.")
+
+
+def find_order(conn, order_id):
+    """The shop's own order (its amount as written), or None. The browser's order object is only a reference."""
+    if not isinstance(order_id, str) or not order_id:
+        return None
+    if CFG["demo_prefix"] and order_id.startswith(CFG["demo_prefix"]):
+        conn.execute("INSERT OR IGNORE INTO orders (id, amount) VALUES (?, ?)", (order_id, CFG["demo_amount"]))
+    return conn.execute("SELECT id, amount, paid FROM orders WHERE id = ?", (order_id,)).fetchone()
+
+
+def record(conn, booking, status):
+    """Records a final status; SUCCESS makes the order paid, a refund payable again."""
+    conn.execute("UPDATE bookings SET status = ? WHERE booking_id = ?", (status, booking["booking_id"]))
+    if status in ("SUCCESS", "REVERTED"):
+        conn.execute("UPDATE orders SET paid = ? WHERE id = ?", (1 if status == "SUCCESS" else 0, booking["order_id"]))
+
+
+def book_answer(b):
+    data = {"booking_id": b["booking_id"], "correlation_id": b["correlation_id"], "channel": b["channel"]}
+    if b["channel"] == "app":
+        return dict(data, deeplink=b["deeplink"])
+    fields = {"booking_id": b["booking_id"], "correlation_id": b["correlation_id"], "signed_field_names": "booking_id,correlation_id"}
+    fields["signature"] = sign(f"booking_id={b['booking_id']},correlation_id={b['correlation_id']}", CFG["key"])
+    return dict(data, web_payment={"url": f"{CFG['service']}/web/pay", "method": "POST", "fields": fields})
+
+
+def book(conn, body, key):
+    if set(body) - {"channel", "order", "handoff"} or not {"channel", "order"} <= set(body):
+        raise Refusal(422, "IP-422", 'Send exactly {"channel", "order"} (and "handoff" on a phone hand-off); never an amount.')
+    if body["channel"] not in ("app", "web") or not isinstance(body["order"], dict):
+        raise Refusal(422, "IP-422", '"channel" must be "app" or "web", "order" an object.')
+    if "handoff" in body and (body["handoff"] is not True or body["channel"] != "app"):
+        raise Refusal(422, "IP-422", '"handoff" may only be true, on an "app" booking.')
+    if not re.fullmatch(r"[A-Za-z0-9_.:-]{16,128}", key or ""):
+        raise Refusal(422, "IP-422", 'Idempotency-Key must be 16 to 128 letters, digits, "-", "_", "." or ":".')
+    order = find_order(conn, body["order"].get("id"))
+    if order is None:
+        raise Refusal(422, "IP-424", "This order is unknown or cannot be paid.")
+    fingerprint = json.dumps([body["channel"], body["order"], body.get("handoff", False)], sort_keys=True)
+    with BOOK_LOCK:
+        row = conn.execute("SELECT * FROM bookings WHERE idem_key = ?", (key,)).fetchone()
+        if row:
+            if row["fingerprint"] != fingerprint:
+                raise Refusal(409, "IP-409", "This Idempotency-Key was used for another order or channel.")
+            return book_answer(row)
+        if order["paid"]:
+            raise Refusal(409, "IP-412", "This order is already paid.")
+        for old in conn.execute("SELECT * FROM bookings WHERE order_id = ? AND status IN ('BOOKED', 'PENDING')", (order["id"],)).fetchall():
+            # A new attempt replaces an open one, unless it was paid meanwhile.
+            _, st = service("status", {"booking_id": old["booking_id"], "product_code": CFG["product"], "correlation_id": old["correlation_id"]}, "booking_id,product_code,correlation_id")
+            status = st.get("data", {}).get("status", "BOOKED")
+            if status in ("BOOKED", "PENDING"):
+                http, _ = service("cancel", {"booking_id": old["booking_id"], "product_code": CFG["product"]}, "booking_id,product_code")
+                status = "CANCELED" if http == 200 else status
+            record(conn, old, status)
+            if status == "SUCCESS":
+                raise Refusal(409, "IP-412", "This order is already paid.")
+        amount = float(order["amount"]) if "." in order["amount"] else int(order["amount"])
+        # Derived from the key and the content: a retry after a crash gets the service's first booking back.
+        uuid = "tx_" + hashlib.sha256(f"{key}|{fingerprint}|{order['amount']}".encode()).hexdigest()[:40]
+        http, res = service("book", {"product_code": CFG["product"], "amount": amount, "transaction_uuid": uuid,
+                                     "callback_url": f"{CFG['public']}/api/pay/callback", "redirect_url": CFG["redirect"].replace("{order_id}", urllib.parse.quote(order["id"], safe="")),
+                                     "properties": {"order_id": order["id"]}}, "product_code,amount,transaction_uuid")
+        if http != 200:
+            raise Refusal(502 if http >= 500 else 500, "IP-502" if http >= 500 else "IP-501", f"The payment service refused the booking: {res.get('error_message', http)}")
+        row = {"idem_key": key, "fingerprint": fingerprint, "order_id": order["id"], "channel": body["channel"], "booking_id": res["data"]["booking_id"],
+               "correlation_id": res["data"]["correlation_id"], "deeplink": res["data"]["deeplink"], "amount": order["amount"], "status": "BOOKED"}
+        conn.execute("INSERT INTO bookings VALUES (:idem_key, :fingerprint, :order_id, :channel, :booking_id, :correlation_id, :deeplink, :amount, :status)", row)
+        return book_answer(row)
+
+
+def own_booking(conn, body):
+    """The booking a status or cancel names: both ids must belong to a booking made here."""
+    ok = lambda v: isinstance(v, str) and 0 < len(v) <= 128
+    if set(body) != {"booking_id", "correlation_id"} or not ok(body["booking_id"]) or not ok(body["correlation_id"]):
+        raise Refusal(422, "IP-422", 'Send exactly {"booking_id", "correlation_id"}, non-empty strings.')
+    row = conn.execute("SELECT * FROM bookings WHERE booking_id = ? AND correlation_id = ?", (body["booking_id"], body["correlation_id"])).fetchone()
+    if row is None:
+        raise Refusal(404, "IP-404", "No booking with this booking_id and correlation_id was made here.")
+    return row
+
+
+def status(conn, body):
+    b = own_booking(conn, body)
+    http, res = service("status", {"booking_id": b["booking_id"], "product_code": CFG["product"], "correlation_id": b["correlation_id"]}, "booking_id,product_code,correlation_id")
+    if http != 200:
+        raise Refusal(502, "IP-502", "The payment service did not give the status.")
+    st = res["data"]["status"]
+    if st in FINAL:
+        record(conn, b, st)
+    return {"booking_id": b["booking_id"], "correlation_id": b["correlation_id"], "status": st, "updated_at": res["data"].get("updated_at")}
+
+
+def cancel(conn, body):
+    b = own_booking(conn, body)
+    http, res = service("cancel", {"booking_id": b["booking_id"], "product_code": CFG["product"]}, "booking_id,product_code")
+    if res.get("code") == "IP-410":
+        raise Refusal(409, "IP-410", "This booking is already processed.")
+    if http != 200:
+        raise Refusal(502, "IP-502", "The payment service did not cancel the booking.")
+    record(conn, b, "CANCELED")
+    return {"booking_id": b["booking_id"], "status": "CANCELED"}
+
+
+def callback(conn, raw):
+    """The service's callback, verified on the raw body: numbers keep their text (1000.0 stays 1000.0)."""
+    v = json.loads(raw, parse_float=str, parse_int=str)
+    names = {"product_code", "amount", "reference_code", "correlation_id", "status", "signed_field_names", "signature"}
+    if not isinstance(v, dict) or set(v) != names or v["signed_field_names"] != CALLBACK_FIELDS or not all(isinstance(v[n], str) for n in names):
+        raise Refusal(422, "IP-422", "Callback refused: not the service's callback fields.")
+    message = ",".join(f"{n}={v[n]}" for n in CALLBACK_FIELDS.split(","))
+    if not hmac.compare_digest(sign(message, CFG["key"]), v["signature"]):
+        raise Refusal(401, "IP-400", "Callback refused: the signature does not match.")
+    if v["product_code"] != CFG["product"]:
+        raise Refusal(401, "IP-401", "Callback refused: not this merchant's product code.")
+    b = conn.execute("SELECT * FROM bookings WHERE correlation_id = ?", (v["correlation_id"],)).fetchone()
+    if b is None:
+        raise Refusal(404, "IP-404", "Callback refused: no booking with this correlation_id was made here.")
+    if v["status"] in FINAL:
+        record(conn, b, v["status"])
+    return {"correlation_id": v["correlation_id"], "status": v["status"]}
+
+
+class Handler(BaseHTTPRequestHandler):
+    def answer(self, http, body, headers=None):
+        data = json.dumps(body, ensure_ascii=False).encode()
+        self.send_response(http)
+        for name, value in {"Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store",
+                            "X-Content-Type-Options": "nosniff", "Content-Length": str(len(data)), **(headers or {})}.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def handle_any(self):
+        route = self.path.split("?")[0].rstrip("/").rsplit("/", 1)[-1]
+        try:
+            if route not in ("book", "status", "cancel", "callback"):
+                raise Refusal(404, "IP-444", "No such endpoint; use POST .../book, .../status, .../cancel.")
+            if self.command != "POST":
+                raise Refusal(405, "IP-405", f"Use POST for /{route}.", {"Allow": "POST"})
+            if not re.fullmatch(r'application/json\s*(;\s*charset="?utf-?8"?\s*)?', (self.headers.get("Content-Type") or "").strip().lower()):
+                raise Refusal(415, "IP-415", "Send the body as application/json in UTF-8.")
+            if int(self.headers.get("Content-Length") or 0) > MAX_BODY:
+                self.close_connection = True  # the unread body must not be taken for the next request
+                raise Refusal(413, "IP-413", f"The body is larger than {MAX_BODY} bytes.")
+            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode("utf-8")
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                body = None
+            if not isinstance(body, dict):
+                raise Refusal(422, "IP-422", "The body must be a JSON object.")
+            conn = db()
+            try:
+                data = {"book": lambda: book(conn, body, self.headers.get("Idempotency-Key")), "status": lambda: status(conn, body),
+                        "cancel": lambda: cancel(conn, body), "callback": lambda: callback(conn, raw)}[route]()
+            finally:
+                conn.close()
+            self.answer(200, {"code": "IP-210" if route == "cancel" else "IP-201", "message": "OK", "data": data})
+        except Refusal as r:
+            self.answer(r.http, {"code": r.code, "error_message": str(r)}, r.headers)
+        except Exception as error:  # noqa: BLE001 - the shopper gets an envelope, the log the cause
+            self.log_error("%r", error)
+            self.answer(500, {"code": "IP-500", "error_message": "The server could not handle this request."})
+
+    do_POST = do_GET = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = handle_any
+
+
+if __name__ == "__main__":
+    db().close()
+    server = ThreadingHTTPServer(("127.0.0.1", int(os.environ.get("PORT", "8080"))), Handler)
+    print(f"book proxy on http://127.0.0.1:{server.server_address[1]}/api/pay", flush=True)
+    server.serve_forever()

@@ -1,0 +1,65 @@
+// Finds (or installs) what the example proxies in examples/backends/ need: PHP 8 with pdo_sqlite for
+// the PHP one, Python 3 (standard library, sqlite3) for the Python one. Order: $PHP_PATH / $PYTHON_PATH,
+// then the program on the PATH. On Debian, as root, a missing PHP is installed with apt-get
+// (`php-cli php-sqlite3`), the way scripts/browsers.mjs installs the browsers.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+const canInstallWithApt = () =>
+  process.platform === 'linux' && isRoot() && existsSync('/usr/bin/apt-get') && existsSync('/etc/debian_version');
+
+/** Runs `program args` and returns its stdout, or undefined when it cannot be run or fails. */
+function run(program, args) {
+  try {
+    return execFileSync(program, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 20_000 }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The PHP executable when it is PHP 8 or newer with pdo_sqlite, else undefined. */
+export function findPhp() {
+  const program = process.env.PHP_PATH || 'php';
+  const out = run(program, ['-r', 'echo PHP_MAJOR_VERSION, " ", extension_loaded("pdo_sqlite") ? "yes" : "no";']);
+  if (!out) return undefined;
+  const [major, sqlite] = out.split(' ');
+  return Number(major) >= 8 && sqlite === 'yes' ? program : undefined;
+}
+
+/** The Python executable when it is Python 3 with sqlite3, else undefined. */
+export function findPython() {
+  for (const program of [process.env.PYTHON_PATH, 'python3'].filter(Boolean)) {
+    const out = run(program, ['-c', 'import sqlite3, sys; print(sys.version_info[0])']);
+    if (out === '3') return program;
+  }
+  return undefined;
+}
+
+/** Finds both, installing PHP with apt-get where possible; throws an error naming the fix otherwise. */
+export function ensureBackends({ log = console.error } = {}) {
+  let php = findPhp();
+  if (!php && canInstallWithApt()) {
+    log("No PHP 8 with pdo_sqlite found: installing Debian's php-cli and php-sqlite3 (apt-get)...");
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'php-cli', 'php-sqlite3'], { stdio: 'inherit', env });
+    php = findPhp();
+  }
+  const python = findPython();
+  const missing = [];
+  if (!php) missing.push('  PHP 8 with pdo_sqlite: set PHP_PATH, or on Debian/Ubuntu: sudo apt-get install php-cli php-sqlite3;');
+  if (!python) missing.push('  Python 3 with sqlite3: set PYTHON_PATH, or install Python 3 (python3 on the PATH);');
+  if (missing.length > 0) throw new Error(['The example proxies need programs that were not found:', ...missing].join('\n'));
+  return { php, python };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    const found = ensureBackends();
+    console.log(`PHP: ${found.php}\nPython: ${found.python}`);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+}

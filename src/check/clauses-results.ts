@@ -1,0 +1,60 @@
+/** The checker's clauses on status and cancel, and on the one payable booking per order. */
+import { randomUUID } from 'node:crypto';
+import { type PaymentStatus } from '../protocol/contract.js';
+import { codeOf, dataOf, describe } from './exchange.js';
+import { fail, type Steps } from './steps.js';
+
+/** `status-wrong-correlation`, `cancel-wrong-correlation`: ids that do not belong together are IP-404. */
+export async function wrongCorrelation(s: Steps, route: 'status' | 'cancel'): Promise<void> {
+  const booking = await s.freshBooking();
+  s.expectCode(await s.post(route, booking.booking_id, randomUUID()), 404, 'IP-404', `${route} with another correlation id`);
+  s.expectCode(await s.post(route, `BK-${randomUUID()}`, booking.correlation_id), 404, 'IP-404', `${route} with a booking id the proxy never made`);
+  const status = s.sandbox.getBooking(booking.booking_id)?.status;
+  if (status !== 'BOOKED') fail(`after ${route} with the wrong correlation id the booking is ${status} at the service, not BOOKED`);
+}
+
+/** Asks the proxy for the status and fails unless it reads `expected`. */
+async function statusIs(s: Steps, booking: { booking_id: string; correlation_id: string }, expected: PaymentStatus, when: string): Promise<void> {
+  const exchange = await s.post('status', booking.booking_id, booking.correlation_id);
+  if (exchange.status !== 200 || codeOf(exchange) !== 'IP-201') fail(`status ${when}: expected 200 IP-201; ${describe(exchange)}`);
+  const data = dataOf(exchange);
+  if (data.booking_id !== booking.booking_id || data.status !== expected) {
+    fail(`status ${when} must read ${expected} for ${booking.booking_id}; ${describe(exchange)}`);
+  }
+}
+
+/** `status-follows-service`: the status reads what the service says, before and after a payment. */
+export async function statusFollowsService(s: Steps): Promise<void> {
+  const booking = await s.freshBooking();
+  await statusIs(s, booking, 'BOOKED', 'before the payment');
+  await s.pay(booking.booking_id);
+  await statusIs(s, booking, 'SUCCESS', 'after the payment at the service');
+}
+
+/** `cancel-open`: an open booking is cancelled at the service. */
+export async function cancelOpen(s: Steps): Promise<void> {
+  const booking = await s.freshBooking();
+  const exchange = await s.post('cancel', booking.booking_id, booking.correlation_id);
+  s.expectCode(exchange, 200, 'IP-210', 'cancel of an open booking');
+  if (dataOf(exchange).status !== 'CANCELED') fail(`data.status must be CANCELED; ${describe(exchange)}`);
+  const status = s.sandbox.getBooking(booking.booking_id)?.status;
+  if (status !== 'CANCELED') fail(`the booking is ${status} at the service after the cancel; ${describe(exchange)}`);
+}
+
+/** `cancel-paid`: a paid booking cannot be cancelled (IP-410). */
+export async function cancelPaid(s: Steps): Promise<void> {
+  const booking = await s.freshBooking();
+  await s.pay(booking.booking_id);
+  s.expectCode(await s.post('cancel', booking.booking_id, booking.correlation_id), 409, 'IP-410', 'cancel of a paid booking');
+}
+
+/** `paid-order-refused`: a paid order is not booked again (IP-412). */
+export async function paidOrderRefused(s: Steps): Promise<void> {
+  const booking = await s.paidBooking();
+  // The proxy may learn the payment from the callback or from a status check: both have happened.
+  await s.post('status', booking.booking_id, booking.correlation_id);
+  const before = s.bookingCount();
+  const exchange = await s.book('app', booking.order, s.key());
+  s.expectCode(exchange, 409, 'IP-412', 'a new key for an order already paid');
+  if (s.bookingCount() !== before) fail(`the paid order was booked again at the service; ${describe(exchange)}`);
+}

@@ -1,0 +1,62 @@
+/**
+ * The conformance checker's clauses, declared once: the runner, the command's output, the OpenAPI
+ * document's rules and docs/backends.md all follow this list (a test compares them).
+ */
+
+/** Where a clause's rule is written. */
+export const SECTIONS = {
+  amount: 'backends.md rule 1 (the amount comes from your own order); contract.md "No price."',
+  idempotency: 'backends.md rule 2 (one booking per Idempotency-Key); contract.md "One booking per attempt."',
+  paid: 'backends.md rule 3 (one payable booking per order); contract.md "One payable booking per order."',
+  callback: 'backends.md rule 4 (verify every callback); contract.md "Readings of the spec\'s gaps"',
+  status: 'backends.md rule 5 (the status comes from the service); contract.md "Both ids."',
+  book: 'contract.md "Requests" (the book answer)',
+  codes: 'contract.md "The codes"',
+  answers: 'contract.md "Answers"',
+  body: 'contract.md "The body."',
+} as const;
+
+/** One rule the checker proves from outside. */
+export interface Clause {
+  /** Stable id, printed first on the clause's line. */
+  id: string;
+  /** What must hold, in one sentence. */
+  title: string;
+  /** Where the rule is written; named when the clause fails. */
+  section: string;
+}
+
+/** Every clause, in the order they run. */
+export const CLAUSES = [
+  { id: 'book-app', title: 'book "app" answers booking_id, correlation_id and a deeplink, booked at the service', section: SECTIONS.book },
+  { id: 'book-web', title: 'book "web" answers a web_payment instruction that opens the provider\'s page', section: SECTIONS.book },
+  { id: 'book-handoff', title: 'book "app" with handoff: true (the phone hand-off) answers a deeplink', section: SECTIONS.book },
+  { id: 'amount-from-merchant', title: 'the service is asked for the merchant\'s amount even when the order holds "amount" or "price"', section: SECTIONS.amount },
+  { id: 'top-level-amount-refused', title: 'a book body with a top-level "amount" is refused with IP-422 and books nothing', section: SECTIONS.amount },
+  { id: 'one-booking-per-key', title: 'one booking per Idempotency-Key: asked again in sequence and 20 times at once', section: SECTIONS.idempotency },
+  { id: 'key-conflict', title: 'the same Idempotency-Key with another order or channel is IP-409', section: SECTIONS.idempotency },
+  { id: 'key-invalid', title: 'a missing or malformed Idempotency-Key is IP-422 and books nothing', section: SECTIONS.idempotency },
+  { id: 'unknown-order', title: 'an order the merchant does not sell is IP-424 and books nothing', section: SECTIONS.codes },
+  { id: 'status-wrong-correlation', title: 'status with the wrong correlation id is IP-404', section: SECTIONS.status },
+  { id: 'cancel-wrong-correlation', title: 'cancel with the wrong correlation id is IP-404 and cancels nothing', section: SECTIONS.status },
+  { id: 'status-follows-service', title: 'status follows the service: BOOKED, then SUCCESS after a payment at the service', section: SECTIONS.status },
+  { id: 'cancel-open', title: 'cancelling an open booking is IP-210 and cancels it at the service', section: SECTIONS.status },
+  { id: 'cancel-paid', title: 'cancelling a paid booking is IP-410', section: SECTIONS.codes },
+  { id: 'paid-order-refused', title: 'after a SUCCESS, a new key for the same order is IP-412', section: SECTIONS.paid },
+  { id: 'callback-signed', title: 'the service\'s signed callback is answered 2xx', section: SECTIONS.callback },
+  { id: 'callback-replay', title: 'the same signed callback sent again is answered 2xx', section: SECTIONS.callback },
+  { id: 'callback-forgeries-refused', title: 'a forged signature, a changed amount and a changed status are each refused with a 4xx', section: SECTIONS.callback },
+  { id: 'callback-unknown-booking', title: 'a callback for a booking the proxy never made is refused (4xx) or changes no order', section: SECTIONS.callback },
+  { id: 'forged-success-not-paid', title: 'a forged SUCCESS callback never makes the order paid (a new booking of it still works)', section: SECTIONS.callback },
+  { id: 'method-not-allowed', title: 'a method other than POST is 405 with Allow: POST', section: SECTIONS.answers },
+  { id: 'payload-too-large', title: 'a body of 1 MiB is IP-413', section: SECTIONS.body },
+  { id: 'unsupported-media-type', title: 'a body that is not application/json is IP-415', section: SECTIONS.body },
+  { id: 'failure-not-2xx', title: 'a failure is never answered 2xx, and a 2xx is always a success envelope', section: SECTIONS.answers },
+  { id: 'no-redirect', title: 'no answer is a redirect', section: SECTIONS.answers },
+  { id: 'content-type-json', title: 'every answer is Content-Type: application/json; charset=utf-8', section: SECTIONS.answers },
+  { id: 'no-store', title: 'every answer carries Cache-Control: no-store', section: SECTIONS.answers },
+  { id: 'nosniff', title: 'every answer carries X-Content-Type-Options: nosniff', section: SECTIONS.answers },
+] as const satisfies readonly Clause[];
+
+/** The id of one clause. */
+export type ClauseId = (typeof CLAUSES)[number]['id'];

@@ -1,0 +1,14 @@
+/**
+ * `wallet-pay-button/check`: the conformance checker of the book proxy contract, for any server in any
+ * language. `runCheck` starts the sandbox of the payment service, runs every clause of `CLAUSES`
+ * against the proxy and returns the verdicts; `npx wallet-pay-check` is its command line.
+ *
+ * ```ts
+ * const report = await runCheck({ endpoint: 'http://127.0.0.1:8080/api/pay', sandboxPort: 4010, orderPrefix: 'CHK-', amount: 1000 });
+ * report.failed; // 0 when the proxy keeps the contract
+ * ```
+ */
+export { runCheck, checkOptions, type CheckOptions, type CheckReport, type ClauseResult } from './run.js';
+export { CLAUSES, SECTIONS, type Clause, type ClauseId } from './clauses.js';
+export { buildContractDocument, contractCodes, MONEY_RULES, STORE_UNAVAILABLE } from './openapi.js';
+export { runCheckCommand, parseCheckArgs, formatResult, formatSummary, CHECK_USAGE, CheckCommandError, type CheckCommand, type CheckOutput } from './command.js';

@@ -1,0 +1,261 @@
+/**
+ * The book proxy contract as an OpenAPI 3.1 document (shipped as `wallet-pay-button/contract.json`),
+ * built from the same constants the element, the kit and the sandbox use, so the two cannot drift. The
+ * rules a schema cannot say are written in it as text, each tied to the checker clause that proves it.
+ */
+import { CODES, HTTP_STATUS_OF_CODE, IDEMPOTENCY_HEADER, PAYMENT_STATUSES } from '../protocol/contract.js';
+import { SIGNED_FIELDS } from '../protocol/signature.js';
+import { CLAUSES } from './clauses.js';
+
+/**
+ * The code a proxy answers when its own database is unavailable for a moment (HTTP 503 with
+ * `Retry-After`): part of the contract whether or not this version's `CODES` lists it yet.
+ */
+export const STORE_UNAVAILABLE = { code: 'IP-503', http: 503 } as const;
+
+/** What each code means, for the document (the source comments say the same for programmers). */
+export const CODE_MEANINGS: Readonly<Record<string, string>> = {
+  'IP-201': 'Booking created; status fetched.',
+  'IP-210': 'Booking cancelled.',
+  'IP-400': 'Invalid signature.',
+  'IP-401': 'Merchant authentication failed (unknown product code).',
+  'IP-404': 'Unknown booking, or its correlation id does not match.',
+  'IP-405': 'Not POST (with Allow: POST).',
+  'IP-409': 'An Idempotency-Key reused for another channel or order.',
+  'IP-410': 'Booking already processed (completed, failed, expired or reverted).',
+  'IP-412': 'The order is already paid: a new booking for it is refused.',
+  'IP-413': 'Body too large.',
+  'IP-415': 'Content type is not application/json, or names a charset other than UTF-8.',
+  'IP-420': 'The Host header or request target does not form a URL.',
+  'IP-422': 'The body is not a JSON object, a field is missing, extra or malformed, or the Idempotency-Key is missing or malformed.',
+  'IP-423': 'signed_field_names is not exactly the operation\'s list.',
+  'IP-424': 'The merchant\'s order is unknown or cannot be paid.',
+  'IP-444': 'No such endpoint.',
+  'IP-500': 'Unexpected server error.',
+  'IP-501': 'The merchant\'s server is set up wrongly for the payment service; retrying cannot help.',
+  'IP-502': 'The payment service could not be reached or answered something unusable.',
+  'IP-503': 'The merchant\'s store is unavailable for a moment; retry after Retry-After seconds.',
+  'IP-504': 'The payment service did not answer in time.',
+};
+
+/** The five rules that lose money when broken, as the document and docs/backends.md state them. */
+export const MONEY_RULES = [
+  'The amount comes from your own order, never from the browser: the book body carries an order reference and nothing priced.',
+  'One booking per Idempotency-Key: the same key asked again, in sequence or at once, answers the same booking; with another order or channel it is IP-409.',
+  'One payable booking per order: once a booking of an order reached SUCCESS, a new booking of it is refused with IP-412.',
+  'Verify every callback: HMAC-SHA256 over the signed fields exactly as the body writes them, with the access key; a forged or altered callback is refused with a 4xx and changes nothing.',
+  'A status comes from the service: /status answers what the service says for a booking this proxy made (its booking id and correlation id together), never what a browser or an unverified callback claims.',
+] as const;
+
+/** Every code of the contract with its HTTP status, sorted by code. */
+export function contractCodes(): Array<{ code: string; http: number }> {
+  const codes = new Map<string, number>(Object.entries(HTTP_STATUS_OF_CODE));
+  if (!codes.has(STORE_UNAVAILABLE.code)) codes.set(STORE_UNAVAILABLE.code, STORE_UNAVAILABLE.http);
+  return [...codes].map(([code, http]) => ({ code, http })).sort((a, b) => a.code.localeCompare(b.code));
+}
+
+type Schema = Record<string, unknown>;
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const str = (description?: string): Schema => ({ type: 'string', minLength: 1, ...(description ? { description } : {}) });
+
+function success(data: string, codes: string[]): Schema {
+  return {
+    type: 'object',
+    required: ['code', 'message', 'data'],
+    properties: { code: { enum: codes }, message: { type: 'string' }, data: ref(data) },
+  };
+}
+
+const SAFETY_HEADERS = {
+  'Cache-Control': { description: 'Always no-store.', schema: { type: 'string', const: 'no-store' } },
+  'X-Content-Type-Options': { description: 'Always nosniff.', schema: { type: 'string', const: 'nosniff' } },
+};
+
+/** Responses of one operation: its success, then one entry per failure status with its codes. */
+function responses(data: string, okCodes: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    '200': {
+      description: `Success (${okCodes.join(', ')}).`,
+      headers: SAFETY_HEADERS,
+      content: { 'application/json; charset=utf-8': { schema: success(data, okCodes) } },
+    },
+  };
+  const byStatus = new Map<number, string[]>();
+  for (const { code, http } of contractCodes()) if (http >= 300) byStatus.set(http, [...(byStatus.get(http) ?? []), code]);
+  for (const [http, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    out[String(http)] = {
+      description: codes.map((code) => `${code}: ${CODE_MEANINGS[code] ?? ''}`).join(' '),
+      headers: {
+        ...SAFETY_HEADERS,
+        ...(http === 405 ? { Allow: { description: 'POST.', schema: { type: 'string', const: 'POST' } } } : {}),
+        ...(http === 503 ? { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } } } : {}),
+      },
+      content: { 'application/json; charset=utf-8': { schema: { allOf: [ref('FailureEnvelope'), { properties: { code: { enum: codes } } }] } } },
+    };
+  }
+  return out;
+}
+
+function operation(summary: string, description: string, body: string, data: string, okCodes: string[], extra: Record<string, unknown> = {}): Schema {
+  return {
+    post: {
+      summary,
+      description,
+      ...extra,
+      requestBody: { required: true, content: { 'application/json': { schema: ref(body) } } },
+      responses: responses(data, okCodes),
+    },
+  };
+}
+
+/** The OpenAPI 3.1 document of the book proxy contract. */
+export function buildContractDocument(): Record<string, unknown> {
+  const rules = MONEY_RULES.map((rule, i) => `${i + 1}. ${rule}`).join('\n');
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'wallet-pay-button book proxy',
+      version: '1',
+      summary: 'What the merchant\'s own server answers to <wallet-pay-button>, and the payment service\'s callback it receives.',
+      description:
+        'Every request is POST with Content-Type: application/json (UTF-8). Success: HTTP 200 and { code, message, data }; failure: a non-2xx status and { code, error_message }, never a 2xx. Every answer carries Content-Type: application/json; charset=utf-8, Cache-Control: no-store and X-Content-Type-Options: nosniff, and is never a redirect.\n\n' +
+        `The rules a schema cannot say (each is proved by the clauses of x-clauses, run with npx wallet-pay-check):\n${rules}`,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: '{endpoint}', variables: { endpoint: { default: 'https://shop.example/api/pay', description: 'The element\'s endpoint attribute.' } } }],
+    paths: {
+      '/book': operation(
+        'Book a payment for one of the merchant\'s orders',
+        'The body names the order; the proxy takes the amount from its own record of it. app answers a deeplink, web a web_payment instruction. handoff: true only on an app booking a desktop makes for the shopper\'s phone.',
+        'BookRequest',
+        'BookResult',
+        [CODES.OK],
+        {
+          parameters: [
+            {
+              name: IDEMPOTENCY_HEADER,
+              in: 'header',
+              required: true,
+              description: 'One value per payment attempt, the same on a retry: 16 to 128 letters, digits, "-", "_", "." or ":". Missing or malformed: IP-422; reused with another order or channel: IP-409.',
+              schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{16,128}$' },
+            },
+          ],
+        },
+      ),
+      '/status': operation(
+        'The status of a booking this proxy made, as the service reports it',
+        'Both ids must belong together and to a booking this proxy made (IP-404 otherwise).',
+        'StatusRequest',
+        'StatusResult',
+        [CODES.OK],
+      ),
+      '/cancel': operation(
+        'Cancel an open booking this proxy made',
+        'A booking already processed is IP-410; the wrong ids are IP-404.',
+        'CancelRequest',
+        'CancelResult',
+        [CODES.CANCELLED],
+      ),
+    },
+    webhooks: {
+      paymentStatus: {
+        post: {
+          summary: 'The payment service\'s signed payment-status callback to the proxy\'s callback URL',
+          description: `Signed with HMAC-SHA256 and the access key over ${SIGNED_FIELDS.callback}, each value as the body writes it (1000.0 stays 1000.0), standard base64 with padding. Verify on the raw body text. Answer 2xx once recorded (again 2xx for a replay); refuse a forged or altered callback with a 4xx.`,
+          requestBody: { required: true, content: { 'application/json': { schema: ref('Callback') } } },
+          responses: {
+            '2XX': { description: 'Recorded (or recorded before: a replay).' },
+            '4XX': { description: 'Refused: a bad signature, altered fields, or a booking this proxy never made. Changes nothing.' },
+            '5XX': { description: 'Not recorded yet: the service retries.' },
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        PaymentStatus: { enum: [...PAYMENT_STATUSES] },
+        Channel: { enum: ['app', 'web'] },
+        OrderReference: {
+          type: 'object',
+          description: 'The merchant\'s own order reference, e.g. { "id": "A-1001" }; nested at most 32 levels. Never trusted for a price.',
+        },
+        BookRequest: {
+          type: 'object',
+          required: ['channel', 'order'],
+          additionalProperties: false,
+          description: 'No amount or price: a body with any other field (a top-level amount, say) is IP-422.',
+          properties: { channel: ref('Channel'), order: ref('OrderReference'), handoff: { const: true } },
+        },
+        WebPaymentInstruction: {
+          type: 'object',
+          required: ['url', 'method'],
+          properties: {
+            url: { type: 'string', format: 'uri' },
+            method: { enum: ['GET', 'POST'] },
+            fields: { type: 'object', additionalProperties: { type: 'string' } },
+          },
+        },
+        BookResult: {
+          type: 'object',
+          required: ['booking_id', 'correlation_id', 'channel'],
+          properties: {
+            booking_id: str(),
+            correlation_id: str(),
+            channel: ref('Channel'),
+            deeplink: { type: 'string', format: 'uri', description: 'For the app channel.' },
+            web_payment: ref('WebPaymentInstruction'),
+          },
+        },
+        StatusRequest: {
+          type: 'object',
+          required: ['booking_id', 'correlation_id'],
+          additionalProperties: false,
+          properties: { booking_id: { ...str(), maxLength: 128 }, correlation_id: { ...str(), maxLength: 128 } },
+        },
+        StatusResult: {
+          type: 'object',
+          required: ['booking_id', 'correlation_id', 'status'],
+          properties: {
+            booking_id: str(),
+            correlation_id: str(),
+            status: ref('PaymentStatus'),
+            updated_at: { type: 'string', description: 'YYYY-MM-DD HH:MM:SS, as the service reports it.' },
+          },
+        },
+        CancelRequest: {
+          type: 'object',
+          required: ['booking_id', 'correlation_id'],
+          additionalProperties: false,
+          properties: { booking_id: { ...str(), maxLength: 128 }, correlation_id: { ...str(), maxLength: 128 } },
+        },
+        CancelResult: {
+          type: 'object',
+          required: ['booking_id', 'status'],
+          properties: { booking_id: str(), status: ref('PaymentStatus') },
+        },
+        FailureEnvelope: {
+          type: 'object',
+          required: ['code', 'error_message'],
+          properties: { code: { type: 'string', pattern: '^IP-[0-9]{3}$' }, error_message: { type: 'string' } },
+        },
+        Callback: {
+          type: 'object',
+          required: ['product_code', 'amount', 'reference_code', 'correlation_id', 'status', 'signed_field_names', 'signature'],
+          additionalProperties: false,
+          properties: {
+            product_code: str(),
+            amount: { type: 'number', exclusiveMinimum: 0 },
+            reference_code: str(),
+            correlation_id: str(),
+            status: ref('PaymentStatus'),
+            signed_field_names: { const: SIGNED_FIELDS.callback },
+            signature: { type: 'string', contentEncoding: 'base64' },
+          },
+        },
+      },
+    },
+    'x-codes': contractCodes().map(({ code, http }) => ({ code, http, meaning: CODE_MEANINGS[code] ?? '' })),
+    'x-money-rules': [...MONEY_RULES],
+    'x-clauses': CLAUSES.map(({ id, title, section }) => ({ id, title, section })),
+  };
+}

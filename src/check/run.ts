@@ -1,0 +1,148 @@
+/**
+ * The conformance checker: proves a running book proxy, in any language, from outside, the way the
+ * element and the payment service use it. It starts the sandbox of the service on a given port (the
+ * proxy under test points its service URL there, with the sandbox's default access key and product
+ * code), runs each clause of `CLAUSES` on fresh orders, pays bookings itself through the sandbox's
+ * wallet page, and learns the proxy's callback URL from the bookings the proxy makes.
+ */
+import { startSandbox } from '../sandbox/index.js';
+import { CLAUSES, type ClauseId } from './clauses.js';
+import * as book from './clauses-book.js';
+import * as callback from './clauses-callback.js';
+import * as results from './clauses-results.js';
+import * as transport from './clauses-transport.js';
+import { ClauseFailure, Steps } from './steps.js';
+
+/** Options of {@link runCheck}. */
+export interface CheckOptions {
+  /** The proxy's base URL: the checker POSTs to `${endpoint}/book`, `/status`, `/cancel`. */
+  endpoint: string;
+  /** Port the sandbox listens on; the proxy's service URL is `http://127.0.0.1:<port>`. */
+  sandboxPort: number;
+  /** Every order whose `id` starts with this is payable at the proxy, for `amount`. */
+  orderPrefix: string;
+  /** The amount the proxy charges for such an order. */
+  amount: number;
+  /** Port of the sandbox's links origin (the wallet page); default a free port. */
+  linksPort?: number;
+  /** Told each clause's result as soon as it is known. */
+  onClause?(result: ClauseResult): void;
+  /** Longest time one clause may take; default 60 s. */
+  clauseTimeoutMs?: number;
+}
+
+/** The verdict on one clause. */
+export interface ClauseResult {
+  id: ClauseId;
+  title: string;
+  ok: boolean;
+  /** For a failure: what was sent, what came back, and the section the proxy breaks. Else a short note. */
+  detail: string;
+}
+
+/** The whole run. */
+export interface CheckReport {
+  clauses: ClauseResult[];
+  passed: number;
+  failed: number;
+}
+
+
+/** Checks options and throws a `TypeError` naming the first bad one. */
+export function checkOptions(options: CheckOptions): void {
+  let url: URL;
+  try {
+    url = new URL(options.endpoint);
+  } catch {
+    throw new TypeError(`--endpoint must be an absolute http(s) URL; got "${options.endpoint}".`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`--endpoint must be an http(s) URL; got "${options.endpoint}".`);
+  if (!Number.isInteger(options.sandboxPort) || options.sandboxPort < 1 || options.sandboxPort > 65535) {
+    throw new TypeError(`--sandbox-port must be a whole number from 1 to 65535; got ${options.sandboxPort}.`);
+  }
+  if (typeof options.orderPrefix !== 'string' || !/^[A-Za-z0-9_.:-]{1,32}$/.test(options.orderPrefix)) {
+    throw new TypeError(`--order-prefix must be 1 to 32 letters, digits, "-", "_", "." or ":"; got "${options.orderPrefix}".`);
+  }
+  const cents = options.amount * 100;
+  if (!(typeof options.amount === 'number' && options.amount > 0 && options.amount <= 999_999_999.99 && Math.abs(Math.round(cents) - cents) < 1e-6)) {
+    throw new TypeError(`--amount must be a positive amount with at most two decimals; got ${options.amount}.`);
+  }
+}
+
+/**
+ * Runs every clause against the proxy at `options.endpoint` and returns the verdicts. Starts and stops
+ * the sandbox itself; never throws for a proxy's fault (that is a failed clause).
+ */
+export async function runCheck(options: CheckOptions): Promise<CheckReport> {
+  checkOptions(options);
+  const sandbox = await startSandbox({
+    port: options.sandboxPort,
+    linksPort: options.linksPort ?? 0,
+    // Short retries: a proxy that refuses the first delivery is seen within a second.
+    callbackRetry: { attempts: 3, baseDelayMs: 200 },
+  });
+  const verdicts: ClauseResult[] = [];
+  try {
+    const steps = new Steps(options, sandbox);
+    for (const clause of CLAUSES) {
+      const verdict = await judge(steps, clause.id, clause.title, clause.section, options.clauseTimeoutMs ?? 60_000);
+      verdicts.push(verdict);
+      options.onClause?.(verdict);
+    }
+  } finally {
+    await sandbox.close();
+  }
+  const passed = verdicts.filter((r) => r.ok).length;
+  return { clauses: verdicts, passed, failed: verdicts.length - passed };
+}
+
+/** What each clause does; a clause passes when it returns (a note, maybe) and fails when it throws. */
+const BODIES: Record<ClauseId, (steps: Steps) => Promise<string | void>> = {
+  'book-app': book.bookApp,
+  'book-web': book.bookWeb,
+  'book-handoff': book.bookHandoff,
+  'amount-from-merchant': book.amountFromMerchant,
+  'top-level-amount-refused': book.topLevelAmount,
+  'one-booking-per-key': book.oneBookingPerKey,
+  'key-conflict': book.keyConflict,
+  'key-invalid': book.keyInvalid,
+  'unknown-order': book.unknownOrder,
+  'status-wrong-correlation': (s) => results.wrongCorrelation(s, 'status'),
+  'cancel-wrong-correlation': (s) => results.wrongCorrelation(s, 'cancel'),
+  'status-follows-service': results.statusFollowsService,
+  'cancel-open': results.cancelOpen,
+  'cancel-paid': results.cancelPaid,
+  'paid-order-refused': results.paidOrderRefused,
+  'callback-signed': callback.callbackSigned,
+  'callback-replay': callback.callbackReplay,
+  'callback-forgeries-refused': callback.callbackForgeries,
+  'callback-unknown-booking': callback.callbackUnknownBooking,
+  'forged-success-not-paid': callback.forgedSuccessNotPaid,
+  'method-not-allowed': transport.methodNotAllowed,
+  'payload-too-large': transport.payloadTooLarge,
+  'unsupported-media-type': transport.unsupportedMediaType,
+  'failure-not-2xx': transport.failureNot2xx,
+  'no-redirect': transport.noRedirect,
+  'content-type-json': transport.contentTypeJson,
+  'no-store': transport.noStore,
+  'nosniff': transport.nosniff,
+};
+
+/** Runs one clause within its time limit and turns what happened into its verdict. */
+async function judge(steps: Steps, id: ClauseId, title: string, section: string, timeoutMs: number): Promise<ClauseResult> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const note = await Promise.race([
+      BODIES[id](steps),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new ClauseFailure(`did not finish within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+    return { id, title, ok: true, detail: note ?? '' };
+  } catch (error) {
+    const message = error instanceof ClauseFailure ? error.message : `the checker could not run it: ${error instanceof Error ? error.message : String(error)}`;
+    return { id, title, ok: false, detail: `${message}; breaks: ${section}` };
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * The steps the checker's clauses are made of: requests to the proxy (recorded), fresh orders and keys,
+ * the service's record of a booking, paying at the sandbox, signed and forged callbacks.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Sandbox, SandboxBooking } from '../sandbox/index.js';
+import { IDEMPOTENCY_HEADER, type PaymentStatus } from '../protocol/contract.js';
+import { createSignature, SIGNED_FIELDS } from '../protocol/signature.js';
+import { codeOf, dataOf, describe, Recorder, type Exchange } from './exchange.js';
+import type { CheckOptions } from './run.js';
+
+/** Thrown inside a clause: the proxy broke it. */
+export class ClauseFailure extends Error {}
+
+/** Fails the clause with what was sent and what came back. */
+export const fail = (message: string): never => {
+  throw new ClauseFailure(message);
+};
+
+/** The MPIN the sandbox accepts (any 4 to 6 digits but 0000). */
+const GOOD_MPIN = '1234';
+
+/** One run's state and steps: the recorder, the order counter, the sandbox. */
+export class Steps {
+  readonly http = new Recorder();
+  readonly endpoint: string;
+  readonly runId = randomUUID().slice(0, 8);
+  orderCount = 0;
+
+  constructor(
+    readonly options: CheckOptions,
+    readonly sandbox: Sandbox,
+  ) {
+    this.endpoint = options.endpoint.replace(/\/+$/, '');
+  }
+
+
+  // ---- the steps clauses are made of ----
+
+  order(extra: Record<string, unknown> = {}): Record<string, unknown> {
+    return { id: `${this.options.orderPrefix}${this.runId}-${++this.orderCount}`, ...extra };
+  }
+
+  key(): string {
+    return `check-${randomUUID()}`;
+  }
+
+  url(route: string): string {
+    return `${this.endpoint}/${route}`;
+  }
+
+  book(channel: string, order: unknown, key: string | undefined, extra: Record<string, unknown> = {}): Promise<Exchange> {
+    return this.http.send(this.url('book'), {
+      headers: key === undefined ? {} : { [IDEMPOTENCY_HEADER]: key },
+      body: { channel, order, ...extra },
+    });
+  }
+
+  post(route: 'status' | 'cancel', bookingId: string, correlationId: string): Promise<Exchange> {
+    return this.http.send(this.url(route), { body: { booking_id: bookingId, correlation_id: correlationId } });
+  }
+
+  bookingCount(): number {
+    return this.sandbox.listBookings().length;
+  }
+
+  /** A successful book answer's ids; fails the clause otherwise. */
+  booked(exchange: Exchange, what = 'a booking'): { booking_id: string; correlation_id: string; data: Record<string, unknown> } {
+    if (exchange.status !== 200 || codeOf(exchange) !== 'IP-201') fail(`expected 200 IP-201 for ${what}; ${describe(exchange)}`);
+    const data = dataOf(exchange);
+    const { booking_id: bookingId, correlation_id: correlationId } = data;
+    if (typeof bookingId !== 'string' || typeof correlationId !== 'string' || !bookingId || !correlationId) {
+      fail(`data.booking_id and data.correlation_id must be non-empty strings; ${describe(exchange)}`);
+    }
+    return { booking_id: bookingId as string, correlation_id: correlationId as string, data };
+  }
+
+  /** The service's record of a booking the proxy made; fails the clause when the service has none. */
+  atService(exchange: Exchange, bookingId: string, correlationId: string): SandboxBooking {
+    const booking = this.sandbox.getBooking(bookingId);
+    if (!booking) fail(`the answer names booking ${bookingId}, which the service never made; ${describe(exchange)}`);
+    if (booking!.correlation_id !== correlationId) {
+      fail(`the answer's correlation_id is not the service's for ${bookingId} (${booking!.correlation_id}); ${describe(exchange)}`);
+    }
+    return booking!;
+  }
+
+  expectCode(exchange: Exchange, status: number, code: string, why: string): void {
+    if (exchange.status !== status || codeOf(exchange) !== code) fail(`${why}: expected ${status} ${code}; ${describe(exchange)}`);
+  }
+
+  /** Books a fresh order for the app channel and returns the ids and the service's record. */
+  async freshBooking(order = this.order(), key = this.key()) {
+    const exchange = await this.book('app', order, key);
+    const ids = this.booked(exchange);
+    return { ...ids, order, key, exchange, service: this.atService(exchange, ids.booking_id, ids.correlation_id) };
+  }
+
+  /** The deeplink the service answered for a booking. */
+  deeplinkOf(booking: SandboxBooking): string {
+    return `${this.sandbox.linksUrl}/pay/${booking.booking_id}`;
+  }
+
+  /** Pays a booking on the sandbox's wallet page, as the shopper would. */
+  async pay(bookingId: string): Promise<void> {
+    const response = await fetch(`${this.sandbox.linksUrl}/pay/${encodeURIComponent(bookingId)}/confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ mpin: GOOD_MPIN, method: 'wallet_balance' }).toString(),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(10_000),
+    });
+    await response.body?.cancel();
+    const status = this.sandbox.getBooking(bookingId)?.status;
+    if (status !== 'SUCCESS') throw new Error(`paying ${bookingId} at the sandbox left it ${status} (HTTP ${response.status}).`);
+  }
+
+  /** Waits until the sandbox has delivered (or given up on) the callback of a booking. */
+  async callbackOutcome(bookingId: string, timeoutMs = 15_000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const attempts = this.sandbox.callbackAttempts().filter((a) => a.booking_id === bookingId);
+      const last = attempts[attempts.length - 1];
+      if (last && (last.delivered || last.attempt >= 3)) return attempts;
+      if (Date.now() > deadline) return attempts;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** A callback body as the service writes it, signed over `signedOver` (default: the same values) with `key`. */
+  async callbackBody(
+    values: { amount: number; reference_code: string; correlation_id: string; status: PaymentStatus },
+    options: { key?: string; signedOver?: Partial<typeof values> } = {},
+  ): Promise<string> {
+    const sent = { product_code: this.sandbox.productCodes[0]!, ...values, signed_field_names: SIGNED_FIELDS.callback };
+    const signature = await createSignature({ ...sent, ...options.signedOver }, SIGNED_FIELDS.callback, options.key ?? this.sandbox.accessKey);
+    return JSON.stringify({ ...sent, signature });
+  }
+
+  sendCallback(url: string, body: string): Promise<Exchange> {
+    return this.http.send(url, { body });
+  }
+
+  /** A paid booking whose callback the sandbox has delivered (or tried to). */
+  async paidBooking() {
+    const booking = await this.freshBooking();
+    await this.pay(booking.booking_id);
+    const attempts = await this.callbackOutcome(booking.booking_id);
+    return { ...booking, attempts, service: this.sandbox.getBooking(booking.booking_id)! };
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * The checker is itself checked: proxies that each break one rule of the contract (most are a thin
+ * layer in front of the kit) must each fail exactly the clause that names the fault, and pass the rest.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { ClauseId } from '../../../src/check/index.js';
+import { createMemoryStore, type PaymentHandlerOptions } from '../../../src/server/index.js';
+import { AMOUNT, checkProxy, kitUnderTest, PREFIX, type Fetch } from './support.js';
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
+const route = (request: Request) => new URL(request.url).pathname.split('/').filter(Boolean).at(-1) ?? '';
+
+/** The request again, with its body read once (so the layer can look at it) and maybe a new key. */
+async function readAndRebuild(request: Request, change: { key?: string; body?: string } = {}): Promise<{ text: string; request: Request }> {
+  const text = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
+  const headers = new Headers(request.headers);
+  if (change.key !== undefined) headers.set('idempotency-key', change.key);
+  const body = change.body ?? text;
+  return { text, request: new Request(request.url, { method: request.method, headers, ...(body ? { body } : {}) }) };
+}
+
+const parse = (text: string): Record<string, unknown> | undefined => {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** Remembers which order each booking (by correlation id) is for, from the kit's book answers. */
+function bookingsSeen() {
+  const orders = new Map<string, string>();
+  return {
+    orders,
+    async note(bookText: string, answer: Response): Promise<Response> {
+      const data = (parse(await answer.clone().text())?.data ?? {}) as Record<string, unknown>;
+      const order = parse(bookText)?.order;
+      if (typeof data.correlation_id === 'string') orders.set(data.correlation_id, JSON.stringify(order));
+      return answer;
+    },
+  };
+}
+
+interface Broken {
+  name: string;
+  fault: ClauseId;
+  overrides?: Partial<PaymentHandlerOptions>;
+  wrap?: (kit: Fetch) => Fetch;
+}
+
+const BROKEN: Broken[] = [
+  {
+    name: 'takes the price from the order the browser sent',
+    fault: 'amount-from-merchant',
+    overrides: {
+      lookupOrder: (order) =>
+        typeof order.id === 'string' && order.id.startsWith(PREFIX) ? { amount: typeof order.amount === 'number' ? order.amount : AMOUNT } : undefined,
+    },
+  },
+  {
+    name: 'books anew on every request (no idempotency), though it still refuses a key reused for another order',
+    fault: 'one-booking-per-key',
+    wrap: (kit) => {
+      const seen = new Map<string, string>();
+      return async (request) => {
+        const key = request.headers.get('idempotency-key');
+        if (route(request) !== 'book' || key === null || !/^[A-Za-z0-9_.:-]{16,80}$/.test(key)) return kit(request);
+        const { text, request: again } = await readAndRebuild(request, { key: `${key}.${randomUUID()}` });
+        const body = parse(text);
+        const fingerprint = JSON.stringify([body?.channel, body?.order]);
+        if (seen.has(key) && seen.get(key) !== fingerprint) return envelope(409, { code: 'IP-409', error_message: 'Key reused.' });
+        seen.set(key, fingerprint);
+        return kit(again);
+      };
+    },
+  },
+  {
+    name: 'skips the signature check for callbacks of its own bookings',
+    fault: 'callback-forgeries-refused',
+    wrap: (kit) => {
+      const seen = bookingsSeen();
+      return async (request) => {
+        const { text, request: again } = await readAndRebuild(request);
+        if (route(request) === 'book') return seen.note(text, await kit(again));
+        const correlation = parse(text)?.correlation_id;
+        if (route(request) === 'callback' && typeof correlation === 'string' && seen.orders.has(correlation)) {
+          return envelope(200, { code: 'IP-201', message: 'Callback recorded', data: {} });
+        }
+        return kit(again);
+      };
+    },
+  },
+  {
+    name: 'records a callback\'s SUCCESS before it checks the signature',
+    fault: 'forged-success-not-paid',
+    wrap: (kit) => {
+      const seen = bookingsSeen();
+      const paid = new Set<string>();
+      return async (request) => {
+        const { text, request: again } = await readAndRebuild(request);
+        if (route(request) === 'book') {
+          if (paid.has(JSON.stringify(parse(text)?.order))) return envelope(409, { code: 'IP-412', error_message: 'Already paid.' });
+          return seen.note(text, await kit(again));
+        }
+        const callback = parse(text);
+        if (route(request) === 'callback' && callback?.status === 'SUCCESS') {
+          const order = seen.orders.get(String(callback.correlation_id));
+          if (order) paid.add(order);
+        }
+        return kit(again);
+      };
+    },
+  },
+  {
+    name: 'books an order already paid again (under a changed order reference)',
+    fault: 'paid-order-refused',
+    wrap: (kit) => async (request) => {
+      const { text, request: again } = await readAndRebuild(request);
+      const answer = await kit(again);
+      if (route(request) !== 'book' || answer.status !== 409 || parse(await answer.clone().text())?.code !== 'IP-412') return answer;
+      const body = parse(text)!;
+      const retry = await readAndRebuild(new Request(request.url, { method: 'POST', headers: request.headers, body: text }), {
+        body: JSON.stringify({ ...body, order: { ...(body.order as object), again: 1 } }),
+      });
+      return kit(retry.request);
+    },
+  },
+  {
+    name: 'redirects addresses it does not know to the shop\'s home page',
+    fault: 'no-redirect',
+    wrap: (kit) => async (request) =>
+      ['book', 'status', 'cancel', 'callback'].includes(route(request)) ? kit(request) : new Response(null, { status: 302, headers: { location: '/' } }),
+  },
+  {
+    name: 'lets answers be cached (no Cache-Control: no-store)',
+    fault: 'no-store',
+    wrap: (kit) => async (request) => {
+      const answer = await kit(request);
+      const headers = new Headers(answer.headers);
+      headers.delete('cache-control');
+      return new Response(answer.body, { status: answer.status, headers });
+    },
+  },
+  {
+    name: 'answers an unknown order with IP-404 instead of IP-424',
+    fault: 'unknown-order',
+    wrap: (kit) => async (request) => {
+      const answer = await kit(request);
+      const body = parse(await answer.clone().text());
+      return body?.code === 'IP-424' ? envelope(404, { code: 'IP-404', error_message: String(body.error_message) }) : answer;
+    },
+  },
+  {
+    name: 'answers an unknown address with a failure envelope and HTTP 200',
+    fault: 'failure-not-2xx',
+    wrap: (kit) => async (request) => {
+      const answer = await kit(request);
+      const body = parse(await answer.clone().text());
+      return body?.code === 'IP-444' ? envelope(200, body) : answer;
+    },
+  },
+  {
+    name: 'answers GET with 404 instead of 405 and Allow: POST',
+    fault: 'method-not-allowed',
+    wrap: (kit) => async (request) => (request.method === 'POST' ? kit(request) : envelope(404, { code: 'IP-444', error_message: 'Not found.' })),
+  },
+];
+
+describe('the checker fails each broken proxy on exactly the clause that names its fault', { concurrency: 3 }, () => {
+  for (const broken of BROKEN) {
+    test(`${broken.fault}: a proxy that ${broken.name}`, async () => {
+      const { report } = await checkProxy((port) =>
+        kitUnderTest(port, { store: createMemoryStore(), ...(broken.overrides ? { overrides: broken.overrides } : {}), ...(broken.wrap ? { wrap: broken.wrap } : {}) }),
+      );
+      const failed = report.clauses.filter((c) => !c.ok);
+      assert.deepEqual(failed.map((c) => c.id), [broken.fault], failed.map((c) => `${c.id}: ${c.detail}`).join('\n'));
+      // The failure says what was sent, what came back and which rule it breaks.
+      assert.match(failed[0]!.detail, /breaks: (backends|contract)\.md/);
+      assert.equal(report.failed, 1);
+    });
+  }
+});

@@ -1,0 +1,66 @@
+/**
+ * docs/backends.md against the code: its clause table is the checker's `CLAUSES` (ids and titles, in
+ * order), its five rules are the contract document's, its worked signature example is the vector's, and
+ * each example's README stays within 60 lines.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { CLAUSES, MONEY_RULES } from '../../../src/check/index.js';
+
+const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
+const doc = read('docs/backends.md');
+
+/** The rows of the first table after a heading, as cells. */
+function tableAfter(text: string, heading: string): string[][] {
+  const lines = text.slice(text.indexOf(heading)).split('\n').slice(1);
+  const start = lines.findIndex((line) => line.startsWith('|'));
+  const rows: string[][] = [];
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith('|')) break;
+    rows.push(line.split('|').slice(1, -1).map((cell) => cell.trim()));
+  }
+  return rows;
+}
+
+test('docs/backends.md lists exactly the checker\'s clauses, in order, with their titles', () => {
+  assert.ok(doc.includes('### The clauses'));
+  const rows = tableAfter(doc, '### The clauses');
+  assert.deepEqual(rows.map(([id]) => id), CLAUSES.map((c) => `\`${c.id}\``));
+  assert.deepEqual(rows.map(([, title]) => title), CLAUSES.map((c) => c.title));
+});
+
+test('docs/backends.md states the five money rules, and each is a rule the clauses name', () => {
+  const section = doc.slice(doc.indexOf('## The five rules'), doc.indexOf('## The signature'));
+  const numbered = section.split('\n').filter((line) => /^\d\. \*\*/.test(line));
+  assert.equal(numbered.length, 5);
+  assert.equal(MONEY_RULES.length, 5);
+  for (let rule = 1; rule <= 5; rule++) {
+    assert.ok(CLAUSES.some((c) => c.section.includes(`rule ${rule} `)), `a clause names rule ${rule}`);
+  }
+});
+
+test('the worked example is the vector book-amount-1000, byte for byte', () => {
+  const vectors = JSON.parse(read('signature-vectors.json')) as { vectors: Array<{ id: string; message: string; message_utf8_hex: string; signature: string }> };
+  const v = vectors.vectors.find((x) => x.id === 'book-amount-1000')!;
+  const block = doc.slice(doc.indexOf('Worked example'), doc.indexOf('The same amount written'));
+  assert.ok(block.includes(`"${v.message}"`));
+  assert.ok(block.includes(v.signature));
+  // The message's bytes: the indented hex lines between the "message" line and the "HMAC" line.
+  const lines = block.split('\n');
+  const from = lines.findIndex((line) => line.startsWith('message'));
+  const to = lines.findIndex((line) => line.startsWith('HMAC'));
+  const hexBytes = lines.slice(from + 1, to).join(' ');
+  assert.match(hexBytes, /^[\s0-9a-f]+$/);
+  assert.equal(hexBytes.replace(/\s+/g, ''), v.message_utf8_hex);
+  const hmac = /HMAC\s+([0-9a-f ]+)\n/.exec(block)![1]!.replace(/\s+/g, '');
+  assert.equal(Buffer.from(hmac, 'hex').toString('base64'), v.signature);
+});
+
+for (const kind of ['php', 'python']) {
+  test(`examples/backends/${kind}/README.md is at most 60 lines and names how to run it`, () => {
+    const readme = read(`examples/backends/${kind}/README.md`);
+    assert.ok(readme.trimEnd().split('\n').length <= 60, `${readme.trimEnd().split('\n').length} lines`);
+    assert.match(readme, /wallet-pay-check --endpoint/);
+  });
+}

@@ -1,0 +1,136 @@
+/**
+ * The example proxies of examples/backends/ (PHP, Python), run as real processes: every checker clause
+ * passes; each signs the shared signature vectors with its own code and verifies the vectors' callback
+ * bodies (refusing altered ones); a restart between booking and payment loses nothing.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CLAUSES } from '../../../src/check/index.js';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { ensureBackends } from '../../../scripts/backends.mjs';
+import { EXAMPLE_KINDS, startExample, type ExampleKind } from './examples.js';
+import { AMOUNT, checkProxy, freePort, PREFIX } from './support.js';
+
+const VECTORS_PATH = fileURLToPath(new URL('../../../signature-vectors.json', import.meta.url));
+const vectors = JSON.parse(readFileSync(VECTORS_PATH, 'utf8')) as {
+  vectors: Array<{ id: string; operation: string; key: string; message: string; signature: string; body?: string; fields: Record<string, string> }>;
+  must_fail: Array<{ id: string; key: string; message: string; signature: string; expected_signature: string }>;
+};
+const exampleDir = (kind: ExampleKind) => fileURLToPath(new URL(`../../../examples/backends/${kind}/`, import.meta.url));
+
+let programs: { php: string; python: string };
+let dir: string;
+before(() => {
+  programs = ensureBackends({ log: () => {} }) as { php: string; python: string };
+  dir = mkdtempSync(join(tmpdir(), 'wpb-examples-'));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+let dbCount = 0;
+const freshDb = () => join(dir, `shop-${++dbCount}.sqlite`);
+
+function run(program: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(program, args, { cwd, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', ...env }, timeout: 30_000 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${program} ${args.join(' ')}: ${error.message}\n${stderr}`)) : resolve(stdout),
+    );
+  });
+}
+
+/** Each example's own sign(), fed every message of the vectors file by a few lines of its own language. */
+const SIGN_ALL: Record<ExampleKind, (program: string) => [string, string[]]> = {
+  php: (php) => [
+    php,
+    ['-r', `require 'proxy.php'; $f = json_decode(file_get_contents(getenv('VECTORS')), true); $out = [];
+      foreach (array_merge($f['vectors'], $f['must_fail']) as $v) $out[$v['id']] = sign($v['message'], $v['key']);
+      echo json_encode($out);`],
+  ],
+  python: (python) => [
+    python,
+    ['-c', `import json, os, proxy
+f = json.load(open(os.environ["VECTORS"], encoding="utf-8"))
+print(json.dumps({v["id"]: proxy.sign(v["message"], v["key"]) for v in f["vectors"] + f["must_fail"]}))`],
+  ],
+};
+
+/** Reads the example's SQLite file with Python's sqlite3 (Node 20 has no SQLite of its own). */
+async function paidFlag(db: string, orderId: string): Promise<number | null> {
+  const out = await run(programs.python, ['-c', 'import sqlite3, sys, json; r = sqlite3.connect(sys.argv[1]).execute("SELECT paid FROM orders WHERE id = ?", (sys.argv[2],)).fetchone(); print(json.dumps(r[0] if r else None))', db, orderId], dir);
+  return JSON.parse(out) as number | null;
+}
+
+for (const kind of EXAMPLE_KINDS) {
+  describe(`the ${kind} example proxy`, () => {
+    test('passes every clause of the checker', async () => {
+      const { report, ms, output } = await checkProxy((port) => startExample(kind, { sandboxPort: port, db: freshDb(), orderPrefix: PREFIX, amount: AMOUNT }));
+      assert.deepEqual(report.clauses.filter((c) => !c.ok).map((c) => `${c.id}: ${c.detail}`), [], output);
+      assert.equal(report.passed, CLAUSES.length);
+      console.log(`checker against the ${kind} example: ${ms} ms`);
+    });
+
+    test('signs every message of signature-vectors.json as the file says, and no must-fail case matches', async () => {
+      const [program, args] = SIGN_ALL[kind](kind === 'php' ? programs.php : programs.python);
+      const signed = JSON.parse(await run(program, args, exampleDir(kind), { VECTORS: VECTORS_PATH })) as Record<string, string>;
+      for (const v of vectors.vectors) assert.equal(signed[v.id], v.signature, v.id);
+      for (const c of vectors.must_fail) {
+        assert.equal(signed[c.id], c.expected_signature, c.id);
+        assert.notEqual(signed[c.id], c.signature, c.id);
+      }
+    });
+
+    test('verifies the vectors\' callback bodies as written (1000.0 stays 1000.0), and refuses them altered', async () => {
+      const proxy = await startExample(kind, { sandboxPort: await freePort(), db: freshDb(), orderPrefix: PREFIX, amount: AMOUNT });
+      const post = async (body: string) => {
+        const response = await fetch(`${proxy.endpoint}/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(10_000) });
+        return { status: response.status, code: ((await response.json()) as { code: string }).code };
+      };
+      try {
+        for (const v of vectors.vectors.filter((x) => x.operation === 'callback')) {
+          // Signed right, for a booking this proxy never made: past the signature, refused as unknown.
+          assert.deepEqual(await post(v.body!), { status: 404, code: 'IP-404' }, v.id);
+          const amount = v.fields.amount!;
+          // The same number written otherwise: 1000 -> 1000.0, 1000.0 -> 1000.00, 250.5 -> 250.50.
+          const rewritten = v.body!.replace(`"amount":${amount}`, `"amount":${amount}${amount.includes('.') ? '0' : '.0'}`);
+          assert.notEqual(rewritten, v.body);
+          assert.deepEqual(await post(rewritten), { status: 401, code: 'IP-400' }, `${v.id} with its amount rewritten`);
+          assert.deepEqual(await post(v.body!.replace(/"status":"[A-Z]+"/, '"status":"REVERTED"')), { status: 401, code: 'IP-400' }, `${v.id} with its status changed`);
+        }
+      } finally {
+        await proxy.stop();
+      }
+    });
+
+    test('a restart between booking and payment loses nothing: the status, the paid order and the key survive', async () => {
+      const sandbox: Sandbox = await startSandbox({ callbackRetry: { attempts: 5, baseDelayMs: 200 } });
+      const db = freshDb();
+      const settings = { sandboxPort: Number(new URL(sandbox.baseUrl).port), db, orderPrefix: PREFIX, amount: AMOUNT };
+      let proxy = await startExample(kind, settings);
+      const port = proxy.port;
+      try {
+        const order = { id: `${PREFIX}restart-1` };
+        const key = `restart-${crypto.randomUUID()}`;
+        const book = (k: string): Promise<Response> =>
+          fetch(`${proxy.endpoint}/book`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': k }, body: JSON.stringify({ channel: 'app', order }), signal: AbortSignal.timeout(10_000) });
+        const first = (await (await book(key)).json()) as { data: { booking_id: string; correlation_id: string } };
+        await proxy.stop();
+        // Paid while the proxy is down: the service's first callback attempts find no one.
+        const paid = await fetch(`${sandbox.linksUrl}/pay/${first.data.booking_id}/confirm`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'mpin=1234&method=wallet_balance', redirect: 'manual' });
+        assert.equal(paid.status, 303);
+        proxy = await startExample(kind, { ...settings, port });
+        const status = await fetch(`${proxy.endpoint}/status`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ correlation_id: first.data.correlation_id, booking_id: first.data.booking_id }), signal: AbortSignal.timeout(10_000) });
+        assert.equal(((await status.json()) as { data: { status: string } }).data.status, 'SUCCESS');
+        assert.equal(await paidFlag(db, order.id), 1, "the order is paid in the proxy's own SQLite store");
+        const again = (await (await book(key)).json()) as { data: { booking_id: string } };
+        assert.equal(again.data.booking_id, first.data.booking_id, 'the key still names its booking');
+        assert.equal(((await (await book(`restart-${crypto.randomUUID()}`)).json()) as { code: string }).code, 'IP-412');
+      } finally {
+        await proxy.stop();
+        await sandbox.close();
+      }
+    });
+  });
+}

@@ -1,0 +1,97 @@
+/**
+ * Starts the example proxies of examples/backends/ (PHP's built-in server, Python's standard library
+ * server) as real processes on loopback, each with its own SQLite file, for the checker and the
+ * journeys through them.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { ensureBackends } from '../../../scripts/backends.mjs';
+import { freePort } from './support.js';
+
+export type ExampleKind = 'php' | 'python';
+export const EXAMPLE_KINDS: readonly ExampleKind[] = ['php', 'python'];
+
+const DIR = (kind: ExampleKind) => fileURLToPath(new URL(`../../../examples/backends/${kind}/`, import.meta.url));
+
+/** What an example proxy is told through its environment. */
+export interface ExampleSettings {
+  sandboxPort: number;
+  /** Its SQLite file. */
+  db: string;
+  /** Orders whose id starts with this are the shop's, for `amount`. */
+  orderPrefix: string;
+  amount: number;
+  /** Where the shopper returns after paying; default the proxy's own /return. */
+  redirectUrl?: string;
+  /** Its own address as the service reaches it (for callbacks); default its own. */
+  publicUrl?: string;
+  /** Default a free port. */
+  port?: number;
+}
+
+/** A running example proxy. */
+export interface RunningExample {
+  url: string;
+  port: number;
+  endpoint: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+let found: { php: string; python: string } | undefined;
+
+/** Starts one example proxy and waits (at most 15 s) until it answers. */
+export async function startExample(kind: ExampleKind, settings: ExampleSettings): Promise<RunningExample> {
+  found ??= ensureBackends({ log: () => {} }) as { php: string; python: string };
+  const port = settings.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  const env = {
+    ...process.env,
+    SERVICE_URL: `http://127.0.0.1:${settings.sandboxPort}`,
+    PRODUCT_CODE: 'SANDBOX',
+    ACCESS_KEY: 'sandbox-access-key',
+    PUBLIC_URL: settings.publicUrl ?? url,
+    REDIRECT_URL: settings.redirectUrl ?? `${url}/return`,
+    DB_PATH: settings.db,
+    DEMO_ORDER_PREFIX: settings.orderPrefix,
+    DEMO_ORDER_AMOUNT: String(settings.amount),
+    PORT: String(port),
+    PYTHONDONTWRITEBYTECODE: '1',
+  };
+  const child: ChildProcess =
+    kind === 'php'
+      ? spawn(found.php, ['-S', `127.0.0.1:${port}`, 'proxy.php'], { cwd: DIR(kind), env, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(found.python, ['proxy.py'], { cwd: DIR(kind), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the ${kind} example exited at start (code ${child.exitCode}):\n${output}`);
+    try {
+      await fetch(`${url}/api/pay/book`, { method: 'GET', signal: AbortSignal.timeout(1000) });
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`the ${kind} example did not answer on ${url} within 15 s:\n${output}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return {
+    url,
+    port,
+    endpoint: `${url}/api/pay`,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        await exited;
+        clearTimeout(timer);
+      }
+    },
+  };
+}

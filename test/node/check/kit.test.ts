@@ -1,0 +1,115 @@
+/**
+ * The checker against the kit itself: node:http with the memory store and with PostgreSQL, every clause
+ * passes. Also the command line's output: one line per clause, the plain summary last, `--json`.
+ */
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { CLAUSES, type CheckReport } from '../../../src/check/index.js';
+import { createPostgresStore } from '../../../src/server/postgres.js';
+import { createMemoryStore } from '../../../src/server/index.js';
+import { freshDatabase, stopServer } from '../server/postgres/pg-server.js';
+import { AMOUNT, checkProxy, freePort, kitUnderTest, PREFIX, serve, startKitProxy } from './support.js';
+
+const pools: pg.Pool[] = [];
+after(async () => {
+  await Promise.all(pools.map((pool) => pool.end()));
+  await stopServer();
+});
+
+const failures = (report: CheckReport) => report.clauses.filter((c) => !c.ok).map((c) => `${c.id}: ${c.detail}`);
+
+describe('the checker against the kit', () => {
+  test('every clause passes on node:http with the memory store', async () => {
+    const { report, ms } = await checkProxy((port) => kitUnderTest(port, { store: createMemoryStore() }));
+    assert.deepEqual(failures(report), []);
+    assert.equal(report.passed, CLAUSES.length);
+    assert.deepEqual(report.clauses.map((c) => c.id), CLAUSES.map((c) => c.id));
+    console.log(`checker against the kit (memory store): ${ms} ms`);
+  });
+
+  test('every clause passes on node:http with the PostgreSQL store', async () => {
+    const pool = new pg.Pool({ connectionString: await freshDatabase(), max: 10 });
+    pools.push(pool);
+    const { report, ms } = await checkProxy((port) => kitUnderTest(port, { store: createPostgresStore(pool) }));
+    assert.deepEqual(failures(report), []);
+    console.log(`checker against the kit (PostgreSQL store): ${ms} ms`);
+  });
+});
+
+const cli = fileURLToPath(new URL('../../../src/check/cli.ts', import.meta.url));
+
+function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--conditions=source', '--import', 'tsx', cli, ...args], { timeout: 180_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('wallet-pay-check on the command line', () => {
+  test('prints one line per clause and ends with the plain summary; exit 0', async () => {
+    const port = await freePort();
+    const proxy = await startKitProxy(port, { store: createMemoryStore() });
+    try {
+      const { code, stdout, stderr } = await runCli(['--endpoint', proxy.endpoint, '--sandbox-port', String(port), '--order-prefix', PREFIX, '--amount', String(AMOUNT)]);
+      assert.equal(code, 0, stderr);
+      const lines = stdout.trim().split('\n');
+      assert.equal(lines.length, CLAUSES.length + 1);
+      CLAUSES.forEach((clause, i) => assert.match(lines[i]!, new RegExp(`^PASS ${clause.id}  `)));
+      assert.equal(lines.at(-1), `${CLAUSES.length} passed, 0 failed`);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('--json prints the report as one document on stdout, the summary last on stderr; a failure exits 1', async () => {
+    const port = await freePort();
+    // A proxy that is not there: every clause fails with "no answer", and says what it sent.
+    const { code, stdout, stderr } = await runCli(['--endpoint', `http://127.0.0.1:${await freePort()}/pay`, '--sandbox-port', String(port), '--order-prefix', PREFIX, '--amount', '1000', '--json']);
+    assert.equal(code, 1);
+    const report = JSON.parse(stdout) as { clauses: Array<{ id: string; title: string; ok: boolean; detail: string }>; passed: number; failed: number };
+    assert.deepEqual(Object.keys(report), ['clauses', 'passed', 'failed']);
+    assert.deepEqual(Object.keys(report.clauses[0]!), ['id', 'title', 'ok', 'detail']);
+    assert.equal(report.failed, CLAUSES.length);
+    assert.match(report.clauses[0]!.detail, /sent: POST \/pay\/book .*got: no answer.*breaks: /);
+    assert.equal(stderr.trim().split('\n').at(-1), `0 passed, ${CLAUSES.length} failed`);
+  });
+
+  test('a sandbox port already in use exits 2 and says so', async () => {
+    const busy = await serve((_req, res) => res.end());
+    try {
+      const { code, stderr } = await runCli(['--endpoint', 'http://127.0.0.1:1/pay', '--sandbox-port', String(busy.port), '--order-prefix', 'A-', '--amount', '10']);
+      assert.equal(code, 2);
+      assert.match(stderr, new RegExp(`could not start the sandbox: port ${busy.port} is already in use`));
+    } finally {
+      await busy.close();
+    }
+  });
+
+  test('a bad command line exits 2 and names the flag', async () => {
+    const missing = await runCli(['--endpoint', 'http://127.0.0.1:1/pay', '--sandbox-port', '4010', '--amount', '10']);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /--order-prefix is required/);
+    const amount = await runCli(['--endpoint', 'http://127.0.0.1:1/pay', '--sandbox-port', '4010', '--order-prefix', 'A-', '--amount', '10.125']);
+    assert.equal(amount.code, 2);
+    assert.match(amount.stderr, /--amount must be a positive amount with at most two decimals; got "10.125"/);
+    const endpoint = await runCli(['--endpoint', 'ftp://x', '--sandbox-port', '4010', '--order-prefix', 'A-', '--amount', '10']);
+    assert.equal(endpoint.code, 2);
+    assert.match(endpoint.stderr, /--endpoint must be an http\(s\) URL/);
+  });
+});
+
+describe('the checker\'s options', () => {
+  test('amounts with at most two decimals pass, others and bad endpoints or prefixes are refused by name', async () => {
+    const { checkOptions } = await import('../../../src/check/index.js');
+    const base = { endpoint: 'http://127.0.0.1:1/pay', sandboxPort: 4010, orderPrefix: 'CHK-', amount: 1 };
+    for (const amount of [0.29, 1250.5, 1000, 999_999_999.99]) assert.doesNotThrow(() => checkOptions({ ...base, amount }), String(amount));
+    for (const amount of [0, -1, 10.125, Number.NaN, 1e12]) assert.throws(() => checkOptions({ ...base, amount }), /--amount/, String(amount));
+    assert.throws(() => checkOptions({ ...base, orderPrefix: '' }), /--order-prefix/);
+    assert.throws(() => checkOptions({ ...base, sandboxPort: 0 }), /--sandbox-port/);
+    assert.throws(() => checkOptions({ ...base, endpoint: 'not a url' }), /--endpoint/);
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * What the checker's tests share: a free port for the sandbox, the kit as a proxy under test (node:http,
+ * a store passed explicitly), and a plain node:http server for proxies built by hand.
+ */
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createPaymentHandler, createMemoryStore, type PaymentHandlerOptions, type PaymentStore } from '../../../src/server/index.js';
+import { toNodeListener } from '../../../src/server/node.js';
+import { SANDBOX_DEFAULTS } from '../../../src/sandbox/index.js';
+import { runCheck, type CheckReport } from '../../../src/check/index.js';
+
+/** A fetch-style handler, as the kit is. */
+export type Fetch = (request: Request) => Promise<Response>;
+
+/** The order prefix and amount every checker test uses. */
+export const PREFIX = 'CHK-';
+export const AMOUNT = 1250.5;
+
+/** A port that was free a moment ago (the checker's sandbox listens there). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A node:http server on a free loopback port. */
+export interface Running {
+  url: string;
+  port: number;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export async function serve(listener: RequestListener, port = 0): Promise<Running> {
+  const server = createServer(listener);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const actual = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${actual}`,
+    port: actual,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** The options of a kit that sells every `PREFIX` order for `AMOUNT`, as the checker expects. */
+export function kitOptions(sandboxPort: number, proxyUrl: string, store: PaymentStore, overrides: Partial<PaymentHandlerOptions> = {}): PaymentHandlerOptions {
+  return {
+    serviceUrl: `http://127.0.0.1:${sandboxPort}`,
+    productCode: SANDBOX_DEFAULTS.productCode,
+    accessKey: SANDBOX_DEFAULTS.accessKey,
+    callbackUrl: `${proxyUrl}/pay/callback`,
+    redirectUrl: `${proxyUrl}/return`,
+    store,
+    lookupOrder: (order) => (typeof order.id === 'string' && order.id.startsWith(PREFIX) ? { amount: AMOUNT, properties: { order_id: order.id } } : undefined),
+    onPaymentResult: () => {},
+    ...overrides,
+  };
+}
+
+/**
+ * Starts the kit as a proxy under `/pay` on a free port; `wrap` may put a broken layer in front of it.
+ * The handler is created once the port is known (its callback URL names it).
+ */
+export async function startKitProxy(
+  sandboxPort: number,
+  options: { store?: PaymentStore; overrides?: Partial<PaymentHandlerOptions>; wrap?: (kit: Fetch) => Fetch } = {},
+): Promise<Running & { endpoint: string }> {
+  let listener: RequestListener = (_req, res) => res.end();
+  const running = await serve((req, res) => listener(req, res));
+  const handler = createPaymentHandler(kitOptions(sandboxPort, running.url, options.store ?? createMemoryStore(), options.overrides));
+  listener = toNodeListener(options.wrap ? options.wrap(handler) : handler) as RequestListener;
+  return { ...running, endpoint: `${running.url}/pay` };
+}
+
+/** A proxy under test, however it runs. */
+export interface ProxyUnderTest {
+  endpoint: string;
+  stop(): Promise<void>;
+  output?(): string;
+}
+
+/**
+ * Starts a proxy for a sandbox port that was free a moment ago and runs the checker against it. Tests
+ * run side by side, so another server may take that port first: then it starts again on another one
+ * (three tries).
+ */
+export async function checkProxy(start: (sandboxPort: number) => Promise<ProxyUnderTest>): Promise<{ report: CheckReport; ms: number; output: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const proxy = await start(port);
+    try {
+      const started = Date.now();
+      const report = await runCheck({ endpoint: proxy.endpoint, sandboxPort: port, orderPrefix: PREFIX, amount: AMOUNT });
+      return { report, ms: Date.now() - started, output: proxy.output?.() ?? '' };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 3) throw error;
+    } finally {
+      await proxy.stop();
+    }
+  }
+}
+
+/** The kit as a proxy under test. */
+export async function kitUnderTest(sandboxPort: number, options: Parameters<typeof startKitProxy>[1] = {}): Promise<ProxyUnderTest> {
+  const proxy = await startKitProxy(sandboxPort, options);
+  return { endpoint: proxy.endpoint, stop: proxy.close };
+}
