@@ -79,14 +79,19 @@ export const BUDGETS = [
  * import circle (the looks and the language rule in a module of their own that both pieces import, the
  * attribute names read from the class) and +233 for a whole payment and +269 for the classic file for
  * the flow split under 500 lines (its booking rules and run bookkeeping as modules of their own);
+ * then +40 entry and +30 own code for adopting a server-rendered shadow root (emptied before the first
+ * render, so the button painted from the page's HTML is rendered again in place, with nothing moving),
+ * and +800 for a whole payment and +950 for the classic file for the set-up diagnostics found on the
+ * way (a return page whose element did not make the booking in its address, an endpoint that answers
+ * a page instead of the handler, an allowed-hosts without the host the service answered with);
  * never to let a careless change through.
  * Once a file meets its budget, its ceiling is the budget.
  */
 export const CEILINGS = [
-  { name: CDN_ENTRY, gzip: 9070 },
-  { name: CDN_IIFE, gzip: 23400 },
-  { name: OWN_CODE_NAME, gzip: 3590 },
-  { name: PAYER_EN_NAME, gzip: 19600 },
+  { name: CDN_ENTRY, gzip: 9110 },
+  { name: CDN_IIFE, gzip: 24350 },
+  { name: OWN_CODE_NAME, gzip: 3620 },
+  { name: PAYER_EN_NAME, gzip: 20400 },
   { name: NE_CHUNK_NAME, gzip: 1345 },
 ];
 
