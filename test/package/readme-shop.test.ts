@@ -64,6 +64,10 @@ let front: Server;
 let frontOrigin = '';
 let shopPort = 0;
 let serverFile = '';
+/** The README's `define` import, bundled from the installed package as a shop's bundler would. */
+let bundle = '';
+/** Which way the checkout page loads the element: the README's CDN tag, or the shop's bundle. */
+let loading: 'cdn' | 'bundle' = 'cdn';
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -124,9 +128,25 @@ before(async () => {
   serverFile = join(shop.dir, 'server.ts');
   await writeFile(serverFile, `${SHOP_DATA}\n${block('ts', 'createPaymentHandler')}`);
 
+  // The README's bundler snippet, built from the installed package (Lit and all) into one module.
+  await writeFile(join(shop.dir, 'entry.js'), block('js', "'wallet-pay-button/define'"));
+  const { build } = await import('vite');
+  await build({
+    configFile: false,
+    root: shop.dir,
+    logLevel: 'silent',
+    // Served under /bundle/: the dynamic imports of the element's payment code load from there.
+    base: '/bundle/',
+    build: {
+      outDir: join(shop.dir, 'bundle'),
+      emptyOutDir: true,
+      rolldownOptions: { input: join(shop.dir, 'entry.js'), output: { entryFileNames: 'app.js', chunkFileNames: '[name]-[hash].js' } },
+    },
+  });
+  bundle = await readFile(join(shop.dir, 'bundle/app.js'), 'utf8');
+
   // The shop's front: its pages (the README's element) and the README's server behind /api/pay/.
   shopPort = await freePort();
-  const page = checkoutPage();
   front = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     if (path.startsWith('/api/pay/')) {
@@ -139,9 +159,18 @@ before(async () => {
       return;
     }
     if (path === '/favicon.ico') return void res.writeHead(204).end();
+    if (path.startsWith('/bundle/')) {
+      const file = normalize(join(shop.dir, path));
+      if (!file.startsWith(join(shop.dir, 'bundle') + sep)) return void res.writeHead(404).end();
+      void readFile(file).then(
+        (body) => res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(body),
+        () => res.writeHead(404, { 'content-type': 'text/plain' }).end('no file'),
+      );
+      return;
+    }
     const html =
       path === '/checkout'
-        ? page
+        ? checkoutPage(loading)
         : path === '/checkout/paid'
           ? resultPage('Paid')
           : path === '/checkout/not-paid'
@@ -163,9 +192,9 @@ after(async () => {
   await shop?.dispose();
 });
 
-/** The README's CDN script tag and its element, with the sandbox's allowed-hosts pasted in. */
-function checkoutPage(): string {
-  const script = block('html', 'cdn.example').trim();
+/** The README's CDN script tag (or the shop's bundle) and its element, with the sandbox's allowed-hosts pasted in. */
+function checkoutPage(how: 'cdn' | 'bundle'): string {
+  const script = how === 'cdn' ? block('html', 'cdn.example').trim() : '<script type="module" src="/bundle/app.js"></script>';
   const element = block('html', '<wallet-pay-button').trim();
   assert.match(element, /allowed-hosts="[^"]*"/);
   return `<!doctype html>
@@ -271,7 +300,9 @@ async function payAs(profile: BrowserContextOptions, pay: (page: Page) => Promis
       { id: 'A-1001', status: 'SUCCESS', amount: 250, paidInFull: true },
       "the README's server recorded the payment in full",
     );
-    assert.ok(served.includes('wallet-pay-button.min.js') && served.some((file) => /^payment-[\w-]+\.min\.js$/.test(file)), `the entry and its payment chunk came from the folder: ${served.join(', ')}`);
+    if (loading === 'cdn') {
+      assert.ok(served.includes('wallet-pay-button.min.js') && served.some((file) => /^payment-[\w-]+\.min\.js$/.test(file)), `the entry and its payment chunk came from the folder: ${served.join(', ')}`);
+    } else assert.deepEqual(served, [], 'the bundled page loads nothing from the CDN');
     assert.deepEqual(problems, [], 'no warning or error on the shop pages');
   } finally {
     await context.close();
@@ -288,6 +319,16 @@ async function confirm(page: Page): Promise<void> {
 
 test("a shop built from the README's snippets takes a payment on a desktop (the provider's web payment page)", () =>
   payAs({ viewport: { width: 1280, height: 800 } }, confirm));
+
+test("the README's bundler snippet (import 'wallet-pay-button/define'), bundled from the installed package, takes a payment on a desktop", async () => {
+  assert.match(bundle, /customElements\.define\(\s*["'`]wallet-pay-button["'`]/, 'the bundle registers the element');
+  loading = 'bundle';
+  try {
+    await payAs({ viewport: { width: 1280, height: 800 } }, confirm);
+  } finally {
+    loading = 'cdn';
+  }
+});
 
 test("a shop built from the README's snippets takes a payment on a Pixel 7 (the wallet app's deeplink)", () => {
   const { defaultBrowserType: _ignored, ...pixel7 } = devices['Pixel 7']!;
