@@ -4,6 +4,7 @@
  */
 import type { ByteRow } from './bytes.js';
 import type { BrowserResults, CheckoutResults, PageBytes } from './browser.js';
+import { firstPaintRows, type FirstPaintResults } from './first-paint.js';
 import type { PostgresResults } from './postgres.js';
 import type { ServerResults } from './server.js';
 import type { Summary } from './stats.js';
@@ -27,6 +28,8 @@ export interface BenchResults {
   info: RunInfo;
   bytes: ByteRow[];
   checkout: CheckoutResults;
+  /** The button before its script, three ways (absent from results made before it was measured). */
+  firstPaint?: FirstPaintResults;
   browser: BrowserResults;
   server: ServerResults;
   postgres: PostgresResults;
@@ -127,6 +130,7 @@ export function goalRows(results: BenchResults): GoalRow[] {
   const server = results.server;
   const rows: GoalRow[] = [
     ...checkoutRows(results.checkout),
+    ...(results.firstPaint ? firstPaintRows(results.firstPaint) : []),
     row(`render ${render.elements} <wallet-pay-button> / minimal Lit element (information only)`, render.ratioToLit, ratio),
     row(`render ${render.elements} <wallet-pay-button> / plain <button>`, render.ratioToButton, ratio),
     row(`  script only (to updateComplete) / minimal Lit element`, render.scriptRatioToLit, ratio),

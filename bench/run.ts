@@ -17,6 +17,7 @@ import { benchBrowser, benchCheckout, BROWSER_DEFAULTS, CHECKOUT_DEFAULTS, type 
 import { buildBenchPage, buildMinimalCdn, buildPackage, ROOT } from './build.js';
 import { cdnPieces } from '../scripts/size.mjs';
 import { benchBytes } from './bytes.js';
+import { benchFirstPaint, FIRST_PAINT_DEFAULTS } from './first-paint.js';
 import { consoleReport, markdownReport, type BenchResults, type RunInfo } from './report.js';
 import { benchPostgres, POSTGRES_DEFAULTS, type PostgresBenchOptions } from './postgres.js';
 import { benchServer, SERVER_DEFAULTS, type ServerBenchOptions } from './server.js';
@@ -84,6 +85,9 @@ async function main(): Promise<void> {
     minimal.dispose();
   }
 
+  step('first paint to button on screen, three ways (script only, :not(:defined), server-rendered)...');
+  const firstPaint = await benchFirstPaint(quick ? { rounds: 3 } : FIRST_PAINT_DEFAULTS);
+
   step('server: signatures, handler latency, 50 concurrent clients...');
   const server = await benchServer(quick ? QUICK_SERVER : SERVER_DEFAULTS);
   step('server with the PostgreSQL store: added latency, four processes on one database against one with the memory store...');
@@ -100,7 +104,7 @@ async function main(): Promise<void> {
     platform: `${platform()} ${release()}`,
     quick,
   };
-  const results: BenchResults = { info, bytes, checkout, browser, server, postgres };
+  const results: BenchResults = { info, bytes, checkout, firstPaint, browser, server, postgres };
   console.log(consoleReport(results));
   if (write) {
     writeFileSync(join(ROOT, 'bench/results.md'), markdownReport(results));

@@ -96,9 +96,9 @@ export function budgetsFor(results) {
  * order; and the structure without an import circle. Never to let a careless change through.
  */
 export const CEILINGS = [
-  { name: CDN_ENTRY, gzip: 9070 },
-  { name: CDN_IIFE, gzip: 23400 },
-  { name: OWN_CODE_NAME, gzip: 3590 },
+  { name: CDN_ENTRY, gzip: 9110 },
+  { name: CDN_IIFE, gzip: 24350 },
+  { name: OWN_CODE_NAME, gzip: 3620 },
   { name: PAYER_EN_NAME, gzip: 19600 },
   { name: NE_CHUNK_NAME, gzip: 1345 },
   { name: HANDOFF_CHUNK_NAME, gzip: 5120 },

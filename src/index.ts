@@ -11,6 +11,7 @@ export {
   type WalletPayEventName,
 } from './element/events.js';
 export { STRINGS_EN, STRINGS_NE, stringsFor, type StringKey, type StringTable } from './element/strings.js';
+export { renderWalletPayButton, earlyPressScript, type AttributeValue, type RenderOptions } from './element/server-render.js';
 export type { FlowError, FlowErrorKind, FlowEventMap, FlowEventType, FlowState, FlowStateName } from './core/flow-state.js';
 export type { FlowTimings } from './core/flow.js';
 export type { Clock } from './core/clock.js';

@@ -15,6 +15,7 @@ import { createBrowserNavigator, type PageNavigator } from '../core/navigator.js
 import { createBookingStore } from '../core/session-store.js';
 import type { SettingsResult } from '../core/settings.js';
 import { WalletPayEvent } from './events.js';
+import { diagnoseFlowEvent, watchEndpoint } from './diagnostics.js';
 
 /** Timeout of status and cancel requests, in ms. */
 const REQUEST_TIMEOUT_MS = 8000;
@@ -56,7 +57,7 @@ export class PaymentController implements ReactiveController {
       client: (settings) =>
         createBookingClient({
           endpoint: settings.endpoint,
-          fetch: (input, init) => win().fetch(input, init),
+          fetch: (input, init) => watchEndpoint(win().fetch(input, init), input, host.getAttribute('endpoint')),
           bookTimeoutMs: settings.bookTimeoutMs,
           requestTimeoutMs: REQUEST_TIMEOUT_MS,
           isOnline: () => win().navigator.onLine,
@@ -65,7 +66,11 @@ export class PaymentController implements ReactiveController {
       isVisible: () => host.ownerDocument.visibilityState === 'visible',
       newKey: () => win().crypto.randomUUID(),
       timings: () => ({ ...DEFAULT_TIMINGS, ...host.timings }),
-      emit: ({ type, ...detail }) => host.dispatchEvent(new WalletPayEvent(type, detail as never)),
+      emit: (event) => {
+        diagnoseFlowEvent(event, host.getAttribute('allowed-hosts'));
+        const { type, ...detail } = event;
+        return host.dispatchEvent(new WalletPayEvent(type, detail as never));
+      },
       onChange: () => host.requestUpdate(),
     });
     if (host.isConnected) this.#listen(true);

@@ -13,6 +13,7 @@ import { checkProviderUrl, storeListingUrl, storePlatform } from '../core/urls.j
 import { statusKey } from './messages.js';
 import { PaymentController } from './payment-controller.js';
 import { misspelledAttributes, warnOnce } from './setup-check.js';
+import { diagnoseReturnPage } from './diagnostics.js';
 import type { StringKey, StringTable } from './strings.js';
 import type { PaymentElement } from './host.js';
 import { LABELS, VARIANTS, langOf } from './look.js';
@@ -64,6 +65,7 @@ export function checkSetup(host: PaymentElement, payment: Payment | undefined): 
   const read = readHost(host);
   // The paid order may not be this one any more (a single-page app moved on).
   if (payment?.state.name === 'paid') payment.resume(read);
+  diagnoseReturnPage(host, read.ok ? read.settings.storageKey : read.storageKey);
   warnOnce([
     ...(read.ok ? [] : read.problems),
     ...oneOf('variant', host.variant, VARIANTS, 'dark'),

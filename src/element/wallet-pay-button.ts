@@ -237,6 +237,12 @@ export class WalletPayButton extends LitElement {
     );
   }
 
+  /** A shadow root that came with the page (`renderWalletPayButton`) is emptied, then rendered afresh in this task. */
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    this.shadowRoot?.replaceChildren();
+    return super.createRenderRoot();
+  }
+
   override connectedCallback(): void {
     super.connectedCallback();
     const win = this.ownerDocument.defaultView;

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WalletPayButton } from '../../src/element/wallet-pay-button.js';
@@ -158,4 +158,217 @@ test('no doc gives an allowed-hosts value for the local sandbox without its link
   }
   assert.deepEqual(wrong, [], `the sandbox's allowed-hosts value is "${full}"`);
   assert.ok(right > 0, 'the docs do give the value somewhere');
+});
+
+/** README.md and every docs/*.md: what a merchant reads, from the repository or from the package. */
+function allDocs(): { file: string; text: string }[] {
+  const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
+  return files.map((file) => ({ file, text: read(file) }));
+}
+
+/** The prose of a document: fenced code blocks and inline code removed. */
+function prose(markdown: string): string {
+  return markdown.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+}
+
+test('README.md: the two set-up commands first, then what it is and the quick start; npm install within 30 lines', () => {
+  const readme = read('README.md');
+  const lines = readme.split('\n');
+  const lineOf = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line)) + 1;
+  assert.ok(lineOf(/^npm ci && npm run dev\b/) > 0 && lineOf(/^npm ci && npm run dev\b/) <= 6, 'npm ci && npm run dev in the first lines');
+  assert.ok(lineOf(/^npm ci && npm test\b/) > 0 && lineOf(/^npm ci && npm test\b/) <= 6, 'npm ci && npm test in the first lines');
+  const install = lineOf(/^npm install wallet-pay-button\b/);
+  assert.ok(install > 0 && install <= 30, `a merchant reaches npm install within the first 30 lines (line ${install})`);
+  const quickStart = lineOf(/^## Quick start$/);
+  const page = lineOf(/^### The page$/);
+  const server = lineOf(/^### The server\b/);
+  const sandbox = lineOf(/^### The sandbox$/);
+  assert.ok(quickStart > 0 && quickStart < page && page < server && server < sandbox, 'the quick start gives the page, the server and the sandbox, in that order');
+  assert.ok(lineOf(/wallet-pay-button.*web component/) < quickStart, 'what it is comes before the quick start');
+  // Contributor material (the test suite's installs, byte counts) comes after everything a merchant needs.
+  const contributors = lineOf(/^## Working on this repository$/);
+  assert.ok(contributors > sandbox, 'the contributors\' section follows the quick start');
+  const before = lines.slice(0, contributors - 1).join('\n');
+  assert.doesNotMatch(before, /apt-get|firefox-esr|webkit2gtk|\b\d{1,3},\d{3} bytes\b|bytes gzip/, 'no install notes of the test suite or byte counts before the contributors\' section');
+});
+
+test('README.md: the server snippet says it is TypeScript and what its undeclared names stand for', () => {
+  const readme = read('README.md');
+  const match = /### The server[^\n]*\n([\s\S]*?)```ts\n([\s\S]*?)```/.exec(readme);
+  assert.ok(match, 'the server section has a ts snippet');
+  const [, lead, code] = match;
+  assert.match(lead!, /TypeScript/, 'the text before the snippet says it is TypeScript');
+  // Every free name the snippet uses without importing or declaring it is named before it.
+  for (const name of ['db', 'sessions']) {
+    if (!new RegExp(`\\b${name}\\.`).test(code!)) continue;
+    assert.doesNotMatch(code!, new RegExp(`\\b(?:const|let|var)\\s+${name}\\b|\\bimport\\s[^;]*\\b${name}\\b[^;]*\\bfrom\\b`), `${name} is not declared in the snippet`);
+    assert.match(lead!, new RegExp(`\`${name}\``), `the text before the snippet says what \`${name}\` is`);
+  }
+});
+
+test('no doc speaks of issue or pull-request numbers', () => {
+  const found: string[] = [];
+  for (const { file, text } of allDocs()) {
+    text.split('\n').forEach((line, index) => {
+      if (/\b(?:issues?|pull requests?|PRs?|tickets?)\s+#?\d+/i.test(line)) found.push(`${file}:${index + 1}: ${line.trim()}`);
+    });
+    // `#14` in prose (a colour such as `#1a1a1a` lives in code, which is left out).
+    prose(text).split('\n').forEach((line, index) => {
+      if (/(?:^|[\s(,])#\d+\b/.test(line)) found.push(`${file}:${index + 1}: ${line.trim()}`);
+    });
+  }
+  assert.deepEqual(found, []);
+});
+
+/** Documents the README links before they are written; each is checked once it exists. */
+const PENDING_DOCS = ['docs/backends.md', 'docs/runtimes.md'].filter((path) => !existsSync(join(ROOT, path)));
+
+/** Paths of the repository a document names, in code spans or links. */
+function namedPaths(markdown: string): string[] {
+  const paths = new Set<string>();
+  for (const match of markdown.matchAll(/(?<![\w./-])((?:src|scripts|test|bench|demo|bin|docs)\/(?:[\w.*-]|\[\w+\]|\/)*(?:[\w*/]|\[\w+\]))/g)) paths.add(match[1]!);
+  return [...paths];
+}
+
+test('every file or folder of the repository the docs name exists', () => {
+  const missing: string[] = [];
+  let checked = 0;
+  for (const { file, text } of allDocs()) {
+    for (const path of namedPaths(text)) {
+      // Patterns (`test/browser/...`, `handoff-*.min.js`) name no one file.
+      if (/\.\.\.|\*|\[/.test(path)) continue;
+      checked++;
+      if (PENDING_DOCS.includes(path) && file === 'README.md') continue;
+      if (!existsSync(join(ROOT, path))) missing.push(`${file}: ${path}`);
+    }
+  }
+  assert.ok(checked > 20, `the docs name files (${checked})`);
+  assert.deepEqual(missing, []);
+});
+
+/** The names a public entry exports (read from its source: values and types alike). */
+function exportedByEntries(): Set<string> {
+  const entries = ['src/index.ts', 'src/define.ts', 'src/react.ts', 'src/server/index.ts', 'src/server/node.ts', 'src/server/postgres.ts', 'src/sandbox/index.ts'];
+  const names = new Set<string>();
+  for (const entry of entries) {
+    const source = read(entry);
+    for (const block of source.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)) {
+      for (const item of block[1]!.split(',')) {
+        const name = item.trim().replace(/^type\s+/, '').split(/\s+as\s+/).pop()!.trim();
+        if (name) names.add(name);
+      }
+    }
+    for (const match of source.matchAll(/export\s+(?:declare\s+)?(?:async\s+)?(?:const|function|class|interface|type|enum)\s+(\w+)/g)) names.add(match[1]!);
+  }
+  return names;
+}
+
+/** Every name a module of src/ exports, with the module. */
+function exportedBySources(): Map<string, string> {
+  const names = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(path);
+      else if (path.endsWith('.ts')) {
+        for (const match of read(path).matchAll(/export\s+(?:declare\s+)?(?:async\s+)?(?:const|function|class|interface|type|enum)\s+(\w+)/g)) names.set(match[1]!, path);
+      }
+    }
+  };
+  walk('src');
+  return names;
+}
+
+test('every constant, function, class or type of the code that the docs name is exported by an entry of the package', () => {
+  const publicNames = exportedByEntries();
+  assert.ok(publicNames.has('createPaymentHandler') && publicNames.has('CODES') && publicNames.has('BookRequest'), 'the entries were read');
+  const declared = exportedBySources();
+  const internal: string[] = [];
+  for (const { file, text } of allDocs()) {
+    for (const match of text.matchAll(/`([A-Za-z_]\w*)(\(\)|\()?/g)) {
+      const name = match[1]!;
+      // Constants and types by their shape; a camelCase name only when it is called (a field may share it).
+      if (/^[a-z]/.test(name) && !match[2]) continue;
+      if (declared.has(name) && !publicNames.has(name)) internal.push(`${file}: \`${name}\` (only in ${declared.get(name)})`);
+    }
+  }
+  assert.deepEqual([...new Set(internal)], [], 'a merchant can import what the docs name');
+});
+
+/** The member names of a TypeScript type literal or interface body, `?` kept on optional ones. */
+function membersOf(body: string): string[] {
+  const members: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const char of body) {
+    if ('{(<['.includes(char)) depth++;
+    if ('})>]'.includes(char)) depth--;
+    if (depth === 0 && (char === ';' || char === '\n' || char === ',')) {
+      members.push(current);
+      current = '';
+    } else current += char;
+  }
+  members.push(current);
+  return members
+    .map((member) => member.replace(/\/\*\*[\s\S]*?\*\//g, '').trim())
+    .flatMap((member) => {
+      const match = /^(\w+)(\??)\s*:/.exec(member) ?? /^(\w+)(\??)$/.exec(member);
+      return match ? [`${match[1]}${match[2]}`] : [];
+    });
+}
+
+/** The body between the braces that open right after `start` in `source`. */
+function bracedAfter(source: string, start: RegExp): string {
+  const match = start.exec(source);
+  assert.ok(match, `${start} is in the source`);
+  const open = source.indexOf('{', match.index + match[0].length - 1);
+  let depth = 0;
+  for (let index = open; index < source.length; index++) {
+    if (source[index] === '{') depth++;
+    if (source[index] === '}' && --depth === 0) return source.slice(open + 1, index);
+  }
+  throw new Error(`unbalanced braces after ${start}`);
+}
+
+/** The top-level member names of the first `{ … }` in a doc's text, `?` kept. */
+function documentedMembers(text: string): string[] {
+  const start = text.indexOf('{');
+  assert.notEqual(start, -1, `"${text}" gives an object`);
+  return membersOf(bracedAfter(text.replace(/\\\|/g, '|').replace(/"/g, ''), /^[^{]*\{/).replace(/'[^']*'/g, "''"));
+}
+
+const CONTRACT = read('src/protocol/contract.ts');
+
+test('docs/element.md: each event\'s detail lists exactly the members of its type in the flow\'s event map', () => {
+  const map = bracedAfter(read('src/core/flow-state.ts'), /export interface FlowEventMap\s*\{/);
+  const rows = tableAfter(ELEMENT_MD, '## Events');
+  assert.equal(rows.length, 8);
+  for (const row of rows) {
+    const type = nameIn(row[0]!).replace(/^wallet-pay-/, '');
+    const declared = membersOf(bracedAfter(map, new RegExp(`(?:^|\\n)\\s*${type}:\\s*\\{`)));
+    assert.ok(declared.length > 0, `${type} has members`);
+    const cell = /`(\{[^`]*\})`/.exec(row[2]!)?.[1];
+    assert.ok(cell, `${type}: the detail column gives the object`);
+    assert.deepEqual(documentedMembers(cell).sort(), declared.sort(), `wallet-pay-${type}: the detail documented is the detail fired`);
+  }
+});
+
+test('the request bodies in docs/contract.md and docs/server.md are the contract\'s request types', () => {
+  const requests = { book: 'BookRequest', status: 'StatusRequest', cancel: 'CancelRequest' } as const;
+  const contract = tableAfter(read('docs/contract.md'), '## Requests');
+  const server = read('docs/server.md');
+  for (const [route, type] of Object.entries(requests)) {
+    const declared = membersOf(bracedAfter(CONTRACT, new RegExp(`export interface ${type}\\s*\\{`))).sort();
+    assert.ok(declared.length >= 2, `${type} has members`);
+    const row = contract.find((cells) => cells[0]!.includes(`/${route}\``));
+    assert.ok(row, `docs/contract.md has a row for /${route}`);
+    const cell = /`(\{[^`]*\})`/.exec(row[1]!)?.[1];
+    assert.ok(cell, `docs/contract.md: /${route} gives its body`);
+    assert.deepEqual(documentedMembers(cell).sort(), declared, `docs/contract.md: the /${route} body is ${type}`);
+    const section = server.split(/\n(?=#{2,4} )/).find((part) => new RegExp(`^#{2,4} .*\`POST \\.\\.\\./${route}\``).test(part));
+    assert.ok(section, `docs/server.md has a section for POST .../${route}`);
+    const body = /Body[^`]*`(\{[^`]*\})`/.exec(section);
+    if (body) assert.deepEqual(documentedMembers(body[1]!).sort(), declared, `docs/server.md: the /${route} body is ${type}`);
+    else assert.ok(route !== 'book', 'docs/server.md gives the /book body');
+  }
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 
 test('the package root imports in Node without a DOM and registers nothing', async () => {
   assert.equal(typeof (globalThis as { document?: unknown }).document, 'undefined');
-  const root = await import('wallet-pay-button');
+  const root = await import('../../src/index.js'); // the source of the package root (the built one: test/package)
   assert.equal(
     root.detectEnvironment({ userAgent: 'Mozilla/5.0 (iPhone)', maxTouchPoints: 5, innerWidth: 390 }),
     'mobile',

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -33,7 +33,7 @@ function exportTargets(): string[] {
   const targets = new Set<string>();
   for (const value of Object.values(pkg.exports)) {
     if (typeof value === 'string') targets.add(value);
-    else for (const [condition, target] of Object.entries(value)) if (condition !== 'source') targets.add(target);
+    else for (const target of Object.values(value)) targets.add(target);
   }
   targets.add(pkg.customElements);
   for (const target of Object.values(pkg.bin)) targets.add(target);
@@ -42,7 +42,7 @@ function exportTargets(): string[] {
   return [...targets].map((target) => target.replace(/^\.\//, ''));
 }
 
-test('exports list the public entry points, each with its types first', () => {
+test('exports list the public entry points, each with its types first and no condition pointing at sources', () => {
   assert.deepEqual(Object.keys(pkg.exports), [
     '.',
     './define',
@@ -61,6 +61,7 @@ test('exports list the public entry points, each with its types first', () => {
     if (typeof value === 'string') continue;
     assert.equal(Object.keys(value)[0], 'types', `${name}: "types" must come first so TypeScript picks it`);
     assert.ok(value['default'], `${name} has a default target`);
+    for (const [condition, target] of Object.entries(value)) assert.match(target, /^\.\/dist\//, `${name} [${condition}] points into dist/, which is shipped`);
   }
   assert.equal(pkg.customElements, './dist/custom-elements.json');
   // ./react needs @lit/react, but a shop without React must not install it: an optional peer.
@@ -69,12 +70,17 @@ test('exports list the public entry points, each with its types first', () => {
   assert.equal(pkg.peerDependenciesMeta['react']?.optional, true, 'react is an optional peer');
 });
 
-test('npm pack ships the build, the bin and the README, and nothing else', async () => {
+test('npm pack ships the build, the bin, the README and the docs with their pictures, and nothing else', async () => {
   const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024, timeout: 120_000 });
   const [packed] = JSON.parse(stdout) as [{ files: { path: string }[] }];
   const paths = packed.files.map((file) => file.path);
-  const unexpected = paths.filter((path) => !/^(package\.json|README\.md|LICENSE(\.md)?|contract\.json|signature-vectors\.json|bin\/[^/]+\.mjs|dist\/.+)$/.test(path));
-  assert.deepEqual(unexpected, [], 'only the build, the bin, the README and the licence are packed');
+  const unexpected = paths.filter((path) => !/^(package\.json|README\.md|LICENSE(\.md)?|contract\.json|signature-vectors\.json|bin\/[^/]+\.mjs|dist\/.+|docs\/[\w-]+\.md|docs\/images\/[\w-]+\.png)$/.test(path));
+  assert.deepEqual(unexpected, [], 'only the build, the bin, the README, the docs and the licence are packed');
+  assert.ok(paths.includes('docs/element.md') && paths.includes('docs/server.md'), 'the docs the README links are packed');
+  // The README's pictures travel with it; other pictures stay in the repository.
+  const pictures = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/\]\((docs\/images\/[\w-]+\.png)\)/g)].map((match) => match[1]!);
+  assert.ok(pictures.length > 0);
+  assert.deepEqual(pictures.filter((picture) => !paths.includes(picture)), [], "the README's pictures are packed");
   assert.deepEqual(
     paths.filter((path) => /(^|\/)(test|demo|src|bench)\//.test(path) || /\.test\.|playground/.test(path)),
     [],
@@ -254,4 +260,25 @@ test('custom-elements.json lists what the element declares: attributes, properti
   assert.equal(names(element.attributes).includes('lang'), false);
   assert.ok(names(element.attributes).includes('endpoint'));
   assert.ok(names(element.events).includes('wallet-pay-navigate'));
+});
+
+test('every file of the package the README and the docs name is in the packed package', async () => {
+  const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  const [packed] = JSON.parse(stdout) as [{ files: { path: string }[] }];
+  const paths = packed.files.map((file) => file.path);
+  const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+  const missing: string[] = [];
+  let named = 0;
+  for (const doc of docs) {
+    const text = readFileSync(join(ROOT, doc), 'utf8');
+    for (const match of text.matchAll(/(?<![\w./-])((?:node_modules\/wallet-pay-button\/)?dist\/(?:[\w.*…-]|\[\w+\]|\/)*(?:[\w*…/]|\[\w+\]))/g)) {
+      const path = match[1]!.replace(/^node_modules\/wallet-pay-button\//, '');
+      named++;
+      // `[hash]`, `*` and `…` stand for a chunk's hash; a folder matches the files in it.
+      const pattern = new RegExp(`^${path.split(/\[\w+\]|\*|…/).map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[\\w-]+')}${path.endsWith('/') ? '' : '(?:$|/)'}`);
+      if (!paths.some((file) => pattern.test(file))) missing.push(`${doc}: ${match[1]}`);
+    }
+  }
+  assert.ok(named > 10, `the docs name files of the package (${named})`);
+  assert.deepEqual(missing, [], 'every file the docs name is shipped');
 });

@@ -5,7 +5,7 @@ import { readdir, readFile } from 'node:fs/promises';
 const SERVER_DIR = new URL('../../../src/server/', import.meta.url);
 
 test('wallet-pay-button/server exports the public API, signatures included, and no Node adapter', async () => {
-  const server = await import('wallet-pay-button/server');
+  const server = await import('../../../src/server/index.js'); // the source of the `./server` entry
   for (const name of [
     'createSignature',
     'verifySignature',
@@ -43,7 +43,7 @@ test('the core server modules import nothing but each other and the contract (ed
 });
 
 test('wallet-pay-button/server/postgres exports the PostgreSQL store and imports no database driver', async () => {
-  const entry = await import('wallet-pay-button/server/postgres');
+  const entry = await import('../../../src/server/postgres.js'); // the source of `./server/postgres`
   for (const name of ['createPostgresStore', 'postgresSchema', 'SCHEMA_VERSION']) assert.ok(name in entry, `lacks ${name}`);
   const source = await readFile(new URL('postgres.ts', SERVER_DIR), 'utf8');
   assert.doesNotMatch(source, /from\s+'(?:pg|@electric-sql\/pglite)'/);

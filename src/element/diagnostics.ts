@@ -1,0 +1,97 @@
+/**
+ * Set-up mistakes that show only once the element meets the shop's server or the provider: a return
+ * page whose element did not make the payment in its address, an `endpoint` that is not the payment
+ * handler, an `allowed-hosts` without the host the service answered with. The shopper already gets a
+ * way forward from the flow; these tell the developer why, in the console, once per page (through the
+ * set-up check's own once-only warning).
+ */
+import type { FlowEvent } from '../core/flow-state.js';
+import { isBookingKey, PAID_PREFIX, sessionStorageOf } from '../core/kept.js';
+import { warnOnce } from './setup-check.js';
+
+function warn(attribute: string, value: string, message: string): void {
+  warnOnce([{ kind: 'config', attribute, value, message }]);
+}
+
+const returnChecked = new WeakSet<HTMLElement>();
+
+/**
+ * On a page whose address carries a payment's `booking_id` and `status` (the provider sent the shopper
+ * back to the server's `redirectUrl`), the element can verify and route only a booking it kept for its
+ * own endpoint and order. Another order's element, or a tab that kept nothing (the app came back in a
+ * new tab), shows the pay button again: say so and what the page must do.
+ */
+export function diagnoseReturnPage(host: HTMLElement, storageKey = ''): void {
+  // Once per element: after the flow has routed, its kept booking is gone and the address still says the same.
+  if (returnChecked.has(host)) return;
+  returnChecked.add(host);
+  const win = host.ownerDocument.defaultView;
+  const params = new URLSearchParams(win?.location.search);
+  const id = params.get('booking_id');
+  const status = params.get('status');
+  if (!id || !status) return;
+  const storage = sessionStorageOf(win);
+  let keptFor: string | undefined;
+  try {
+    if (storage!.getItem(PAID_PREFIX + storageKey) !== null) return;
+    for (let i = 0; i < storage!.length; i++) {
+      const key = storage!.key(i)!;
+      if (isBookingKey(key) && storage!.getItem(key)!.includes(`"booking_id":${JSON.stringify(id)}`)) keptFor = key;
+    }
+  } catch {
+    // Blocked storage keeps nothing.
+  }
+  if (keptFor === storageKey) return;
+  // A key is `prefix + endpoint|order JSON`: the order is what the developer recognises.
+  const order = (key: string) => key.slice(key.indexOf('|') + 1);
+  warn(
+    'order-id',
+    order(storageKey),
+    `booking_id=${id}&status=${status} in this page's address ${keptFor ? `was booked for order ${order(keptFor)}, not ${order(storageKey)}` : 'is not kept in this tab (a new tab?)'}: ` +
+      "the pay button shows again. Send each order back to its own checkout (redirectUrl), or show the order's state from your records.",
+  );
+}
+
+/**
+ * Watches the answers of the shop's server: the payment handler always answers JSON, so an HTML page
+ * or a plain-text 404 means `endpoint` names something else (a page route, a missing mount, a typo).
+ */
+export function watchEndpoint(answer: Promise<Response>, url: string, endpoint: string | null): Promise<Response> {
+  return answer.then((response) => {
+    const type = response.headers.get('content-type') ?? '';
+    // A redirect is opaque here and the booking client names it itself.
+    if (response.type === 'opaqueredirect' || /\bjson\b/i.test(type)) return response;
+    void describe(response.clone(), type).then((what) =>
+      warn('endpoint', endpoint ?? '', `endpoint="${endpoint ?? ''}": POST ${url} answered ${what}, not the payment handler's JSON: set endpoint to the path the handler is mounted on.`),
+    );
+    return response;
+  });
+}
+
+/** `HTTP 404 (text/html "Page title")`: what answered, in a few words. */
+async function describe(response: Response, type: string): Promise<string> {
+  const title = /<title>([^<]{1,80})/i.exec(await response.text().catch(() => ''))?.[1];
+  return `HTTP ${response.status} (${type.split(';')[0] || 'no type'}${title ? ` "${title.trim()}"` : ''})`;
+}
+
+/**
+ * A provider address refused because its host is not in `allowed-hosts`: the flow shows the shopper
+ * the refusal and cancels the booking; the developer learns which host to add. The usual case is an
+ * `allowed-hosts` with the web payment host but not the deeplinks' host: desktops pay, phones cannot.
+ */
+export function diagnoseFlowEvent(event: FlowEvent, allowedHosts: string | null): void {
+  if (event.type !== 'error' || event.kind !== 'url-refused' || event.reason !== 'host-not-allowed') return;
+  const quoted = /Refused to follow ("(?:[^"\\]|\\.)*")/.exec(event.message)?.[1];
+  let url: URL | null = null;
+  try {
+    url = quoted ? new URL(JSON.parse(quoted) as string) : null;
+  } catch {
+    // The refused address is not readable: the message below still names the attribute.
+  }
+  const host = url ? url.host : '?';
+  warn(
+    'allowed-hosts',
+    allowedHosts ?? '',
+    `allowed-hosts="${allowedHosts ?? ''}" does not list ${host}, so the service's address was refused and the booking cancelled. Add ${host}: list the deeplinks' host (phones) and the web payment host (desktops).`,
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * The button's first render as HTML, for the server to write into the page: the element with its
+ * shadow root as Declarative Shadow DOM (`<template shadowrootmode="open">`, the styles inside), so the
+ * browser paints the pay button, at its final size, from the HTML alone. When the element's script
+ * arrives, the element adopts that shadow root and renders the same markup into it: nothing moves. A
+ * short inline script (optional) remembers a press made before then and makes it again on the
+ * element's own button once it is defined, so a click on a button that is not live yet starts the
+ * payment instead of doing nothing.
+ *
+ * DOM-free: runs in Node, edge runtimes and any server that can call JavaScript.
+ */
+import { detectEnvironment } from '../core/environment.js';
+import { OFFER_TEXT } from './handoff/offer.js';
+import { LABELS_EN, LABELS_NE } from './labels.js';
+import { LABELS } from './look.js';
+import { styles } from './styles.js';
+
+/** An attribute's value: a string or number is written; `true` writes the bare attribute; `false`, `null` and `undefined` leave it out. */
+export type AttributeValue = string | number | boolean | null | undefined;
+
+/** Options of {@link renderWalletPayButton}. */
+export interface RenderOptions {
+  /**
+   * The shopper's user agent (the request's `User-Agent` header). With `environment` unset or `auto`,
+   * the element shows the desktop's "Pay with the app on your phone" under the button on a desktop
+   * only; given the user agent, the first render makes the same choice, so the offer does not appear
+   * (or go) when the script arrives. Without it, the offer is rendered only for `environment="desktop"`.
+   */
+  userAgent?: string;
+  /** The page's language when the element has no `lang` attribute (`ne`: the Nepali texts). */
+  lang?: string;
+  /** A Content-Security-Policy nonce for the inline `<style>` and `<script>` (a strict page needs one). */
+  nonce?: string;
+  /**
+   * Writes the inline script that keeps a press made before the element's script ran (default `true`).
+   * Without it the early press does nothing: leave it on unless the page forbids inline scripts and
+   * has no nonce.
+   */
+  earlyPress?: boolean;
+}
+
+const NAME = /^[a-z][a-z0-9-]*$/;
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function escapeText(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Set on the host while a press made before the element's script ran waits; its value says which button. */
+const EARLY_PRESS_ATTRIBUTE = 'data-early-press';
+
+/**
+ * Records a press on a button that is not live yet: once per page, on the document, in the capture
+ * phase. The click is retargeted to the host; the shadow path tells the pay button from the offer.
+ * `aria-busy` shows at once that the press was taken (the styles give it a progress cursor and a
+ * lighter button, at the same size). Once the element is defined and has rendered, the press is made
+ * again on its own button, so it goes the element's ordinary way; the element needs no code for it.
+ */
+const EARLY_PRESS_SCRIPT =
+  `(function(d){if(d.__walletPayEarly)return;d.__walletPayEarly=1;var A='${EARLY_PRESS_ATTRIBUTE}',c=window.customElements;` +
+  `d.addEventListener('click',function(e){var t=e.target,h=t&&t.closest&&t.closest('wallet-pay-button');` +
+  `if(!h||!c||c.get('wallet-pay-button'))return;` +
+  // The first button on the path inside the host; a host without a shadow root (a page with the
+  // :not(:defined) rule instead) is its pay button as a whole.
+  `var p=e.composedPath?e.composedPath():[t],k=null,i;for(i=0;i<p.length&&p[i]!==h;i++)if(p[i].localName==='button'){k=p[i];break}` +
+  `if(k?k.disabled:h.shadowRoot&&t===h)return;var o=!!k&&k.classList.contains('action'),w=h.hasAttribute(A);` +
+  `h.setAttribute(A,o?'handoff':'pay');if(k&&!o)k.setAttribute('aria-busy','true');if(w)return;` +
+  `c.whenDefined('wallet-pay-button').then(function(){return h.updateComplete}).then(function(){var v=h.getAttribute(A);` +
+  `if(v===null)return;h.removeAttribute(A);var b=h.shadowRoot&&h.shadowRoot.querySelector(v==='handoff'?'[part~="pay-on-phone"]':'[part~="button"]');` +
+  `if(b&&h.isConnected)b.click()})},true)})(document)`;
+
+/**
+ * The inline script that keeps a press made before the element's script ran, for a page that writes
+ * the tag itself (with the documented `:not(:defined)` rule) instead of {@link renderWalletPayButton}:
+ * put it in a `<script>` before the first button. The press is made again on the element's own button
+ * once it is defined.
+ */
+export function earlyPressScript(): string {
+  return EARLY_PRESS_SCRIPT;
+}
+
+/**
+ * The HTML of a `<wallet-pay-button>` with its first render as Declarative Shadow DOM, for the server
+ * to write where the button goes. `attributes` are the element's attributes, as on the tag
+ * (`{ endpoint: '/api/pay', 'order-id': 'A-1001', 'allowed-hosts': '…' }`); the values are escaped.
+ *
+ * @throws TypeError when an attribute name is not a lower-case HTML attribute name.
+ */
+export function renderWalletPayButton(attributes: Readonly<Record<string, AttributeValue>>, options: RenderOptions = {}): string {
+  let tagAttributes = '';
+  for (const [name, value] of Object.entries(attributes)) {
+    if (!NAME.test(name)) {
+      throw new TypeError(`renderWalletPayButton: ${JSON.stringify(name)} is not an attribute name: use the lower-case names of the tag (order-id, allowed-hosts, …).`);
+    }
+    if (value === false || value === null || value === undefined) continue;
+    tagAttributes += value === true ? ` ${name}` : ` ${name}="${escapeAttribute(String(value))}"`;
+  }
+  const read = (name: string): string | undefined => {
+    const value = attributes[name];
+    return value === false || value === null || value === undefined ? undefined : value === true ? '' : String(value);
+  };
+  const nepali = /^ne\b/i.test(read('lang') ?? options.lang ?? '');
+  const label = LABELS.includes(read('label') ?? '') ? read('label')! : 'pay';
+  const text = (nepali ? LABELS_NE : LABELS_EN)[`button.${label as 'pay'}`];
+  const disabled = read('disabled') !== undefined ? ' disabled' : '';
+  // The element's own rule for the offer (wallet-pay-button.ts, render()), with the user agent alone:
+  // a phone's user agent means a phone.
+  const environment = read('environment') ?? 'auto';
+  const desktop =
+    environment === 'desktop' ||
+    (environment === 'auto' && options.userAgent !== undefined && detectEnvironment({ userAgent: options.userAgent, maxTouchPoints: 5, innerWidth: 390 }) === 'desktop');
+  const offer =
+    read('phone-handoff') !== 'off' && desktop
+      ? `<button part="action pay-on-phone" class="action" type="button"${disabled}>${escapeText(OFFER_TEXT[nepali ? 'ne' : 'en'])}</button>`
+      : '';
+  const nonce = options.nonce === undefined ? '' : ` nonce="${escapeAttribute(options.nonce)}"`;
+  const script = options.earlyPress === false ? '' : `<script${nonce}>${EARLY_PRESS_SCRIPT}</script>`;
+  return (
+    `<wallet-pay-button${tagAttributes}><template shadowrootmode="open"><style${nonce}>${styles.cssText}</style>` +
+    `<button part="button" class="button" type="button"${disabled} aria-busy="false" aria-describedby="status"><slot>${escapeText(text)}</slot></button>` +
+    `${offer}<div id="status" part="status" class="status" role="status"></div></template></wallet-pay-button>${script}`
+  );
+}

@@ -1,0 +1,159 @@
+/**
+ * The button on screen before its script, with nothing moving when the element takes over. Each page
+ * is a frame of its own (its own custom element registry) whose element script is held back 3 s, as
+ * on a slow connection: the server-rendered button (`renderWalletPayButton`, Declarative Shadow DOM)
+ * and the documented `:not(:defined)` rule (read from docs/element.md). Checked: the button is there
+ * at the first paint with its label while the element is not defined yet; a press before the script
+ * arrives starts the payment once it has; the button's box and the content below it are where they
+ * were after the upgrade, and the engine's `layout-shift` entries (where it has them) add up to 0.
+ */
+import { expect, waitUntil } from '@open-wc/testing';
+import { renderWalletPayButton } from '../../../src/element/server-render.js';
+import type { WalletPayButton } from '../../../src/element/wallet-pay-button.js';
+import { answer, scenario } from '../../support/proxy.js';
+
+/** How long the element's script is held back. */
+const SCRIPT_DELAY_MS = 3000;
+
+interface Frame {
+  frame: HTMLIFrameElement;
+  win: Window & { __shifts?: number[]; __layoutShiftSupported?: boolean; __definedAt?: number };
+  doc: Document;
+}
+
+afterEach(() => {
+  for (const frame of document.querySelectorAll('iframe[data-server-render]')) frame.remove();
+});
+
+/**
+ * A page in a frame: `body` as written, a layout-shift observer first, and the element's script
+ * (the source's define module) imported only after SCRIPT_DELAY_MS.
+ */
+async function openPage(body: string, head = ''): Promise<Frame> {
+  const frame = document.createElement('iframe');
+  frame.dataset.serverRender = '';
+  frame.style.cssText = 'width: 900px; height: 500px; border: 0';
+  frame.srcdoc = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<script>
+  window.__shifts = [];
+  try {
+    new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__shifts.push(entry.value); }).observe({ type: 'layout-shift', buffered: true });
+    window.__layoutShiftSupported = true;
+  } catch { window.__layoutShiftSupported = false; }
+</script>
+<script type="module">
+  await new Promise((done) => setTimeout(done, ${SCRIPT_DELAY_MS}));
+  await import('${new URL('/src/define.ts', location.href).href}');
+  window.__definedAt = performance.now();
+</script>
+${head}
+</head>
+<body style="margin: 0; font: 16px/1.4 sans-serif">
+<p id="above">Your order: A-1001</p>
+${body}
+<p id="below">Delivery in two days.</p>
+</body>
+</html>`;
+  const loaded = new Promise((done) => frame.addEventListener('load', done, { once: true }));
+  document.body.append(frame);
+  await loaded;
+  const win = frame.contentWindow as Frame['win'];
+  return { frame, win, doc: frame.contentDocument! };
+}
+
+const host = ({ doc }: Frame) => doc.querySelector('wallet-pay-button') as WalletPayButton;
+
+/** Where the host and the paragraph below it are, in the frame's coordinates. */
+function boxes(page: Frame) {
+  const round = (rect: DOMRect) => ({ x: Math.round(rect.x * 100) / 100, y: Math.round(rect.y * 100) / 100, width: Math.round(rect.width * 100) / 100, height: Math.round(rect.height * 100) / 100 });
+  return { host: round(host(page).getBoundingClientRect()), below: round(page.doc.getElementById('below')!.getBoundingClientRect()) };
+}
+
+/** Waits (past the held-back script) until the element is defined and has rendered. */
+async function upgraded(page: Frame): Promise<WalletPayButton> {
+  await waitUntil(() => page.win.__definedAt !== undefined, 'the element script never ran in the frame', { timeout: SCRIPT_DELAY_MS + 6000 });
+  const el = host(page);
+  await el.updateComplete;
+  // Two frames, so a shift the upgrade caused would have been painted and reported.
+  await new Promise((done) => page.win.requestAnimationFrame(() => page.win.requestAnimationFrame(done)));
+  return el;
+}
+
+/** The first paint of the frame, where the engine reports paint timing; `null` where it does not. */
+function firstPaint(page: Frame): number | null {
+  const [entry] = page.win.performance.getEntriesByName('first-contentful-paint');
+  return entry ? entry.startTime : null;
+}
+
+// The test's own frame stands in for a page: the element may pay inside it. A srcdoc frame's address is
+// about:srcdoc, so return URLs (same-origin only) are left unset.
+const ATTRIBUTES = { 'allow-framed': true, endpoint: '', 'order-id': 'A-1001', environment: 'desktop', 'allowed-hosts': 'links.wallet.test pay.wallet.test' };
+
+describe('<wallet-pay-button> rendered by the server (Declarative Shadow DOM)', function () {
+  this.timeout(SCRIPT_DELAY_MS + 12_000);
+
+  it('is painted with its label before the script, and nothing moves when the element takes over', async () => {
+    const s = await scenario({});
+    const page = await openPage(renderWalletPayButton({ ...ATTRIBUTES, endpoint: s.endpoint }));
+    // The frame's load came well before the held-back script: the element is not defined yet.
+    expect(page.win.customElements.get('wallet-pay-button')).to.equal(undefined);
+    const before = host(page);
+    const button = before.shadowRoot?.querySelector('button[part~="button"]') as HTMLButtonElement | null;
+    expect(button, 'the server-rendered shadow root was attached by the parser').to.not.equal(null);
+    expect(button!.textContent).to.equal('Pay with wallet');
+    expect(before.shadowRoot!.querySelector('[part~="pay-on-phone"]')?.textContent).to.equal('Pay with the app on your phone');
+    const painted = boxes(page);
+    expect(painted.host.height).to.be.at.least(48 + 8 + 44);
+    expect(button!.getBoundingClientRect().height).to.be.at.least(48);
+    expect(page.win.getComputedStyle(button!).backgroundColor).to.equal('rgb(74, 31, 122)');
+    const paint = firstPaint(page);
+    if (paint !== null) expect(paint).to.be.below(SCRIPT_DELAY_MS);
+
+    const el = await upgraded(page);
+    expect(el).to.equal(before);
+    const rendered = el.shadowRoot!.querySelectorAll('button[part~="button"]');
+    expect(rendered.length, 'the element rendered into the adopted root once').to.equal(1);
+    expect(rendered[0]).to.not.equal(button);
+    expect(rendered[0]!.textContent!.trim()).to.equal('Pay with wallet');
+    expect(boxes(page)).to.deep.equal(painted);
+    if (page.win.__layoutShiftSupported) expect(page.win.__shifts!.reduce((sum, value) => sum + value, 0)).to.equal(0);
+  });
+
+  it('a press before the script arrives shows busy at once and starts the payment once the element is ready', async () => {
+    const s = await scenario({ book: [answer.failure(422, 'IP-424', 'unknown order')] });
+    const page = await openPage(renderWalletPayButton({ ...ATTRIBUTES, endpoint: s.endpoint, 'phone-handoff': 'off' }));
+    expect(page.win.customElements.get('wallet-pay-button')).to.equal(undefined);
+    const early = host(page).shadowRoot!.querySelector('button[part~="button"]') as HTMLButtonElement;
+    early.click();
+    expect(early.getAttribute('aria-busy'), 'the button says at once that the press was taken').to.equal('true');
+    expect(host(page).getAttribute('data-early-press')).to.equal('pay');
+    expect((await s.received()).book).to.have.length(0);
+
+    const el = await upgraded(page);
+    await waitUntil(async () => (await s.received()).book.length === 1, `the early press did not book (the element is ${JSON.stringify(el.paymentState)})`, { timeout: 6000 });
+    expect((await s.received()).book[0]!.body).to.deep.equal({ channel: 'web', order: { id: 'A-1001' } });
+    expect(el.hasAttribute('data-early-press'), 'the press is taken once').to.equal(false);
+    await waitUntil(() => el.paymentState.name === 'error', 'the refused booking was not shown', { timeout: 6000 });
+  });
+
+  it('a page without the server helper: the documented :not(:defined) rule reserves the same box', async () => {
+    const markdown = await (await fetch(new URL('/docs/element.md', location.href))).text();
+    const rule = /```css\n(wallet-pay-button:not\(:defined\)[\s\S]*?)```/.exec(markdown)?.[1];
+    expect(rule, 'docs/element.md gives the :not(:defined) rule').to.be.a('string');
+    const s = await scenario({});
+    const page = await openPage(
+      `<wallet-pay-button endpoint="${s.endpoint}" order-id="A-1001" allowed-hosts="links.wallet.test pay.wallet.test" phone-handoff="off" allow-framed></wallet-pay-button>`,
+      `<style>${rule}</style>`,
+    );
+    expect(page.win.customElements.get('wallet-pay-button')).to.equal(undefined);
+    expect(page.win.getComputedStyle(host(page), '::before').content).to.equal('"Pay with wallet"');
+    const painted = boxes(page);
+    expect(painted.host.height).to.be.at.least(48);
+    await upgraded(page);
+    expect(boxes(page)).to.deep.equal(painted);
+    if (page.win.__layoutShiftSupported) expect(page.win.__shifts!.reduce((sum, value) => sum + value, 0)).to.equal(0);
+  });
+});

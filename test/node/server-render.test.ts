@@ -1,0 +1,57 @@
+/**
+ * `renderWalletPayButton` in Node (no DOM): the tag with its attributes escaped, its first render as
+ * Declarative Shadow DOM with the element's styles, the offer to pay on the phone by the element's own
+ * rule, the language, the nonce and the early-press script. How a browser paints it and how the
+ * element adopts it: test/browser/element/server-render.test.ts.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { renderWalletPayButton } from '../../src/index.js';
+import { styles } from '../../src/element/styles.js';
+
+const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
+const PHONE_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36';
+const WEBVIEW_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 7; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/124.0 Mobile Safari/537.36';
+
+test('writes the tag with escaped attributes and a declarative shadow root holding the styles, the button and the status line', () => {
+  assert.equal(typeof (globalThis as { document?: unknown }).document, 'undefined');
+  const html = renderWalletPayButton({ endpoint: '/api/pay', 'order-id': 'A-"1<2>&', 'allow-framed': true, disabled: false, 'booking-timeout': 3500, label: undefined });
+  assert.match(html, /^<wallet-pay-button endpoint="\/api\/pay" order-id="A-&quot;1&lt;2&gt;&amp;" allow-framed booking-timeout="3500"><template shadowrootmode="open">/);
+  assert.ok(html.includes(`<style>${styles.cssText}</style>`), 'the element\'s own styles');
+  assert.match(html, /<button part="button" class="button" type="button" aria-busy="false" aria-describedby="status"><slot>Pay with wallet<\/slot><\/button>/);
+  assert.match(html, /<div id="status" part="status" class="status" role="status"><\/div><\/template><\/wallet-pay-button><script>/);
+  assert.doesNotMatch(html, / disabled/);
+});
+
+test('an attribute name that is not a lower-case HTML name is a TypeError naming it', () => {
+  assert.throws(() => renderWalletPayButton({ orderId: 'A-1' }), { name: 'TypeError', message: /"orderId" is not an attribute name/ });
+  assert.throws(() => renderWalletPayButton({ 'x" onclick="alert(1)': 'y' }), TypeError);
+});
+
+test('the offer to pay on the phone is rendered when the element will show it: desktop, by environment or by user agent', () => {
+  const offer = /part="action pay-on-phone"[^>]*>Pay with the app on your phone<\/button>/;
+  assert.match(renderWalletPayButton({ environment: 'desktop' }), offer);
+  assert.match(renderWalletPayButton({}, { userAgent: DESKTOP_UA }), offer);
+  assert.match(renderWalletPayButton({ environment: 'auto' }, { userAgent: DESKTOP_UA }), offer);
+  assert.doesNotMatch(renderWalletPayButton({}, { userAgent: PHONE_UA }), offer);
+  assert.doesNotMatch(renderWalletPayButton({}, { userAgent: WEBVIEW_UA }), offer);
+  assert.doesNotMatch(renderWalletPayButton({}), offer, 'without a user agent, auto renders no offer');
+  assert.doesNotMatch(renderWalletPayButton({ environment: 'mobile' }, { userAgent: DESKTOP_UA }), offer);
+  assert.doesNotMatch(renderWalletPayButton({ environment: 'desktop', 'phone-handoff': 'off' }), offer);
+  assert.match(renderWalletPayButton({ environment: 'desktop', disabled: true }), /class="button" type="button" disabled[^>]*>[\s\S]*class="action" type="button" disabled>/);
+});
+
+test('label and language pick the texts the element shows; an unknown label is the pay label', () => {
+  assert.match(renderWalletPayButton({ label: 'donate' }), /<slot>Donate with wallet<\/slot>/);
+  assert.match(renderWalletPayButton({ label: 'nonsense' }), /<slot>Pay with wallet<\/slot>/);
+  assert.match(renderWalletPayButton({ lang: 'ne' }), /<slot>वालेटबाट भुक्तानी गर्नुहोस्<\/slot>/);
+  assert.match(renderWalletPayButton({ environment: 'desktop' }, { lang: 'ne-NP' }), /<slot>वालेटबाट भुक्तानी गर्नुहोस्<\/slot>[\s\S]*>फोनको एपबाट भुक्तानी गर्नुहोस्</);
+});
+
+test('a nonce goes on the inline style and script; earlyPress: false leaves the script out', () => {
+  const html = renderWalletPayButton({}, { nonce: 'n0"nce' });
+  assert.match(html, /<style nonce="n0&quot;nce">/);
+  assert.match(html, /<script nonce="n0&quot;nce">\(function\(d\)\{/);
+  assert.match(html, /data-early-press/);
+  assert.doesNotMatch(renderWalletPayButton({}, { earlyPress: false }), /<script/);
+});
