@@ -11,40 +11,28 @@ import {
   type PaymentStatus,
   type StatusResult,
 } from '../protocol/contract.js';
-import { describeValue } from '../protocol/values.js';
+import { describeValue, isRecord } from '../protocol/values.js';
+import { orderOfLostBooking } from './booking.js';
 import { CallbackVerificationError, verifyCallback } from './callback.js';
-import { parseObject, Refusal } from './http.js';
-import { serviceCall, type Kit } from './kit.js';
-import type { ServiceStatus } from './service-client.js';
+import { MAX_ORDER_DEPTH } from './limits.js';
+import { depthOf, parseObject, Refusal } from './http.js';
+import { bookingFacts, ResultBusy, serviceCall, type Delivery, type Kit } from './kit.js';
+import { ServiceError, type ServiceStatus } from './service-client.js';
+import { StoreUnavailableError } from './store-errors.js';
 import type { StoredBooking } from './store.js';
 import type { PaymentResult, ReconcileOptions, ReconcileReport } from './types.js';
 
-/** Another instance holds the claim on this result and is delivering it. */
-export class ResultBusy extends Error {
-  override name = 'ResultBusy';
+/** A final status that cannot follow what is known of its booking: told to `onError`, never delivered. */
+export class ImpossibleTransition extends Error {
+  override name = 'ImpossibleTransition';
 }
 
 /** The result half of the handler. */
-export interface Results {
+export interface Results extends Delivery {
   status(text: string): Promise<StatusResult>;
   cancel(text: string): Promise<CancelResult>;
   callback(text: string): Promise<{ correlation_id: string; status: PaymentStatus }>;
   reconcile(options?: ReconcileOptions): Promise<ReconcileReport>;
-  /**
-   * Hands a final result to the hook once per booking and status. Concurrent deliveries in this process
-   * share one call; across processes the store's claim decides, and the losers get {@link ResultBusy}.
-   */
-  deliver(result: PaymentResult): Promise<void>;
-}
-
-/** The facts of a stored booking that a result carries. */
-export function bookingFacts(booking: StoredBooking): Pick<PaymentResult, 'booking_id' | 'order' | 'transaction_uuid' | 'amount'> {
-  return {
-    booking_id: booking.booking_id,
-    order: booking.order,
-    transaction_uuid: booking.transaction_uuid,
-    amount: booking.amount,
-  };
 }
 
 export function createResults(kit: Kit): Results {
@@ -52,31 +40,75 @@ export function createResults(kit: Kit): Results {
   const resultTimeoutMs = kit.options.resultTimeoutMs ?? 10_000;
   let runningPass: Promise<ReconcileReport> | undefined;
 
-  /** Reads a status or cancel body and finds the booking it names, which this handler must have made. */
-  async function ownBooking(text: string): Promise<StoredBooking> {
-    const body = parseObject(text, ['booking_id', 'correlation_id']);
+  /**
+   * Reads a status or cancel body and finds the booking it names. One this handler's store does not
+   * hold (lost in a restart of a memory store, evicted, pruned) is asked about at the service, which
+   * answers only for this merchant's product code and only with the matching correlation id: such a
+   * booking is `lost`, with the order the browser presented when the booking's own tag proves it.
+   */
+  async function ownBooking(text: string): Promise<{ booking: StoredBooking; lost?: ServiceStatus; lostFacts?: Partial<PaymentResult> }> {
+    const body = parseObject(text, ['booking_id', 'correlation_id'], ['order']);
     for (const name of ['booking_id', 'correlation_id'] as const) {
       const value = body[name];
       if (typeof value !== 'string' || value.length === 0 || value.length > 128) {
         throw new Refusal(CODES.INVALID_REQUEST, `"${name}" must be a non-empty string of at most 128 characters; got ${describeValue(value)}.`);
       }
     }
-    const booking = await kit.store.getBooking(body.booking_id as string);
-    if (!booking || booking.correlation_id !== body.correlation_id) {
-      throw new Refusal(CODES.UNKNOWN_BOOKING, 'No booking with this booking_id and correlation_id was made here.');
+    if (body.order !== undefined && (!isRecord(body.order) || depthOf(body.order, MAX_ORDER_DEPTH) > MAX_ORDER_DEPTH)) {
+      throw new Refusal(CODES.INVALID_REQUEST, `"order" must be the order object the booking was made for; got ${describeValue(body.order)}.`);
     }
-    return booking;
+    const booking_id = body.booking_id as string;
+    const correlation_id = body.correlation_id as string;
+    const booking = await kit.store.getBooking(booking_id);
+    if (booking) {
+      if (booking.correlation_id !== correlation_id) throw unknownBooking();
+      return { booking };
+    }
+    let answer: ServiceStatus;
+    try {
+      answer = await kit.client.status({ booking_id, correlation_id });
+    } catch (error) {
+      if (error instanceof ServiceError && error.kind === 'rejected' && error.code === CODES.UNKNOWN_BOOKING) throw unknownBooking();
+      return serviceCall(kit, 'status', () => Promise.reject(error));
+    }
+    if (answer.booking_id !== booking_id || answer.correlation_id !== correlation_id || answer.product_code !== kit.options.productCode) {
+      throw unknownBooking();
+    }
+    const proven = await orderOfLostBooking(kit, answer.transaction_id, body.order as PaymentResult['order']);
+    const lostFacts: Partial<PaymentResult> = { booking_id, transaction_uuid: answer.transaction_id, ...proven };
+    // A stand-in record: enough to cancel it and to answer; it is never stored (its order is unknown).
+    const standIn: StoredBooking = {
+      booking_id,
+      correlation_id,
+      transaction_uuid: answer.transaction_id,
+      idempotency_key: '',
+      fingerprint: '',
+      channel: 'app',
+      order: proven?.order ?? {},
+      order_key: '',
+      amount: proven?.amount ?? 0,
+      deeplink: '',
+      created_at: 0,
+    };
+    return { booking: standIn, lost: answer, lostFacts };
+  }
+
+  function unknownBooking(): Refusal {
+    return new Refusal(CODES.UNKNOWN_BOOKING, 'No booking with this booking_id and correlation_id was made here.');
   }
 
   async function status(text: string): Promise<StatusResult> {
-    const booking = await ownBooking(text);
-    const answer = await serviceCall(kit, 'status', () =>
-      kit.client.status({ booking_id: booking.booking_id, correlation_id: booking.correlation_id }),
-    );
+    const { booking, lost, lostFacts } = await ownBooking(text);
+    const answer =
+      lost ??
+      (await serviceCall(kit, 'status', () => kit.client.status({ booking_id: booking.booking_id, correlation_id: booking.correlation_id })));
     if (isFinalStatus(answer.status)) {
       // The shopper learns the status either way, within the time limit; a hook that failed or is still
       // running is finished or retried by the next status check, callback or reconcile pass.
-      await withinTime(deliver(statusResult(booking, answer, 'status')), resultTimeoutMs, 'status');
+      const result = lost
+        ? { source: 'status' as const, status: answer.status, correlation_id: booking.correlation_id, reference_code: answer.reference_code, ...lostFacts }
+        : statusResult(booking, answer, 'status');
+      await withinTime(deliver(result), resultTimeoutMs, 'status');
     }
     return {
       booking_id: booking.booking_id,
@@ -94,7 +126,7 @@ export function createResults(kit: Kit): Results {
     const settled = delivery.then(
       () => 'done' as const,
       (error: unknown) => {
-        if (!(error instanceof ResultBusy)) kit.report(error, { route });
+        if (!(error instanceof ResultBusy) && !(error instanceof ImpossibleTransition)) kit.report(error, { route });
         return 'done' as const;
       },
     );
@@ -108,14 +140,11 @@ export function createResults(kit: Kit): Results {
   }
 
   async function cancel(text: string): Promise<CancelResult> {
-    const booking = await ownBooking(text);
+    const { booking, lost, lostFacts } = await ownBooking(text);
     const answer = await serviceCall(kit, 'cancel', () => kit.client.cancel({ booking_id: booking.booking_id }));
     if (isFinalStatus(answer.status)) {
-      await withinTime(
-        deliver({ source: 'cancel', status: answer.status, correlation_id: booking.correlation_id, ...bookingFacts(booking) }),
-        resultTimeoutMs,
-        'cancel',
-      );
+      const facts = lost ? lostFacts : bookingFacts(booking);
+      await withinTime(deliver({ source: 'cancel', status: answer.status, correlation_id: booking.correlation_id, ...facts }), resultTimeoutMs, 'cancel');
     }
     return { booking_id: booking.booking_id, status: answer.status };
   }
@@ -151,6 +180,9 @@ export function createResults(kit: Kit): Results {
           amount: payload.amount,
         });
       } catch (error) {
+        // Recorded and told to onError; a retry of this callback cannot change it.
+        if (error instanceof ImpossibleTransition) return { correlation_id: payload.correlation_id, status: payload.status };
+        if (error instanceof StoreUnavailableError) throw error;
         // A 5xx makes the service retry; by then the instance holding the claim has delivered it.
         if (!(error instanceof ResultBusy)) kit.report(error, { route: 'callback' });
         throw new Refusal(CODES.INTERNAL, 'The merchant could not record this result yet; retry later.');
@@ -210,6 +242,8 @@ export function createResults(kit: Kit): Results {
         } catch (error) {
           if (error instanceof ResultBusy) {
             done.open++;
+          } else if (error instanceof ImpossibleTransition) {
+            done.settled++;
           } else {
             done.failed++;
             kit.report(error, { route: 'reconcile' });
@@ -233,6 +267,12 @@ export function createResults(kit: Kit): Results {
     };
   }
 
+  /**
+   * Hands a final result to the hook once per booking and status. Concurrent deliveries in this process
+   * share one call; across processes the store's claim decides, and the losers get {@link ResultBusy}.
+   * A status that contradicts what is known of the booking (a failure after its `SUCCESS`, a refund of
+   * a booking never paid) is told to `onError` and rejected with {@link ImpossibleTransition}.
+   */
   function deliver(result: PaymentResult): Promise<void> {
     const { correlation_id: correlationId, status: resultStatus } = result;
     const id = `${correlationId}\n${resultStatus}`;
@@ -244,6 +284,7 @@ export function createResults(kit: Kit): Results {
         if (claim === 'delivered') return;
         if (claim === 'busy') throw new ResultBusy(`Another instance is delivering ${resultStatus} for ${correlationId}.`);
         try {
+          await checkTransition(result);
           await kit.options.onPaymentResult(result);
         } catch (error) {
           await kit.store.releaseResult(correlationId, resultStatus, kit.owner).catch((release: unknown) => kit.report(release, { route: 'result' }));
@@ -256,6 +297,36 @@ export function createResults(kit: Kit): Results {
       pending.then(forget, forget);
     }
     return pending;
+  }
+
+  /**
+   * A final status must fit the booking's history: after a `SUCCESS` is known (delivered, or claimed by
+   * a delivery), `FAILED` or `CANCELED` cannot follow; `REVERTED` needs a `SUCCESS` before it. Whether a
+   * `SUCCESS` is known is asked of the store by a claim under a probe owner, given back at once: the
+   * store's contract has no other read of one result.
+   */
+  async function checkTransition(result: PaymentResult): Promise<void> {
+    if (result.status === 'SUCCESS') return;
+    const paid = await successKnown(result.correlation_id);
+    if (result.status === 'REVERTED' ? paid : !paid) return;
+    const what = result.booking_id ?? `correlation ${result.correlation_id}`;
+    const error = new ImpossibleTransition(
+      result.status === 'REVERTED'
+        ? `Impossible transition: ${result.source} reported REVERTED for booking ${what}, which never had a SUCCESS; not delivered.`
+        : `Impossible transition: ${result.source} reported ${result.status} for booking ${what} after its SUCCESS; not delivered.`,
+    );
+    kit.report(error, { route: result.source });
+    throw error;
+  }
+
+  async function successKnown(correlationId: string): Promise<boolean> {
+    if (inFlightResults.has(`${correlationId}\nSUCCESS`)) return true;
+    const probe = `${kit.owner}:probe`;
+    const now = kit.now();
+    const claim = await kit.store.claimResult(correlationId, 'SUCCESS', probe, now, now + 1_000);
+    if (claim !== 'claimed') return true;
+    await kit.store.releaseResult(correlationId, 'SUCCESS', probe);
+    return false;
   }
 
   return { status, cancel, callback, reconcile, deliver };

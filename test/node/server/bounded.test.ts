@@ -10,7 +10,7 @@ import pg from 'pg';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandler, type PaymentHandlerOptions, type PaymentResult } from '../../../src/server/handler.js';
 import { createPostgresStore } from '../../../src/server/postgres.js';
-import { createMemoryStore } from '../../../src/server/store.js';
+import { createMemoryStore } from '../../../src/server/index.js';
 import { bodyOf, closedPortUrl, listen, type Loopback } from './helpers.js';
 import { freshDatabase, stopServer } from './postgres/pg-server.js';
 
@@ -118,7 +118,7 @@ async function payOnWalletPage(deeplink: string): Promise<void> {
 describe('bounded work', () => {
   let sandbox: Sandbox;
   let proxy: StatusProxy;
-  let base: Omit<PaymentHandlerOptions, 'onPaymentResult'>;
+  let base: Omit<PaymentHandlerOptions, 'onPaymentResult' | 'store'>;
 
   before(async () => {
     sandbox = await startSandbox({ accessKey: KEY, productCode: PRODUCT, callbackRetry: { attempts: 1, baseDelayMs: 10 } });
@@ -129,7 +129,7 @@ describe('bounded work', () => {
       accessKey: KEY,
       callbackUrl: `${await closedPortUrl()}/api/pay/callback`,
       redirectUrl: 'http://merchant.test/return',
-      lookupOrder: () => ({ amount: 100, properties: { sandbox_callback: 'never' } }),
+      lookupOrder: (order) => ({ id: String(order.id), amount: 100, properties: { sandbox_callback: 'never' } }),
     };
   });
   after(async () => {

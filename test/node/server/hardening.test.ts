@@ -8,6 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { CODES, HTTP_STATUS_OF_CODE } from '../../../src/protocol/contract.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandler, type PaymentResult } from '../../../src/server/handler.js';
+import { createMemoryStore } from '../../../src/server/index.js';
 import { toNodeListener } from '../../../src/server/node.js';
 import { closedPortUrl, listen, type Loopback } from './helpers.js';
 
@@ -30,7 +31,8 @@ describe('bad input to the handler', () => {
       accessKey: KEY,
       callbackUrl: `${await closedPortUrl()}/callback`,
       redirectUrl: 'http://merchant.test/return',
-      lookupOrder: (order) => (order.id === 'H-1' ? { amount: 100 } : undefined),
+      lookupOrder: (order) => (order.id === 'H-1' ? { id: 'H-1', amount: 100 } : undefined),
+      store: createMemoryStore(),
       onPaymentResult: (result) => void results.push(result),
       onError: (error) => errors.push(error),
     });

@@ -7,6 +7,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandlerOptions } from '../../../src/server/handler.js';
+import { createMemoryStore } from '../../../src/server/index.js';
 import { answer, closedPortUrl, listen, type Loopback } from './helpers.js';
 
 const KEY = 'setup-faults-access-key';
@@ -14,7 +15,7 @@ const PRODUCT = 'SETUP01';
 
 describe('set-up faults of the merchant server', () => {
   let sandbox: Sandbox;
-  let options: PaymentHandlerOptions;
+  let options: Omit<PaymentHandlerOptions, 'store'>;
   const servers: Loopback[] = [];
   let errors: unknown[] = [];
 
@@ -26,7 +27,7 @@ describe('set-up faults of the merchant server', () => {
       accessKey: KEY,
       callbackUrl: `${await closedPortUrl()}/callback`,
       redirectUrl: 'http://merchant.test/return',
-      lookupOrder: () => ({ amount: 100 }),
+      lookupOrder: (order) => ({ id: String(order.id), amount: 100 }),
       onPaymentResult: () => {},
       onError: (error) => errors.push(error),
     };
@@ -38,7 +39,7 @@ describe('set-up faults of the merchant server', () => {
 
   async function bookWith(overrides: Partial<PaymentHandlerOptions>): Promise<{ status: number; code: string; message: string }> {
     errors = [];
-    const handler = createPaymentHandler({ ...options, ...overrides });
+    const handler = createPaymentHandler({ ...options, store: createMemoryStore(), ...overrides });
     const response = await handler(
       new Request('http://merchant.test/api/pay/book', {
         method: 'POST',
