@@ -58,8 +58,16 @@ describe('set-up faults of the merchant server', () => {
   };
 
   const cases: Array<[string, () => Promise<Partial<PaymentHandlerOptions>>, RegExp]> = [
-    ['a wrong access key (the service answers IP-400)', async () => ({ accessKey: 'not-the-key' }), /Invalid Signature/],
-    ['a wrong product code (the service answers IP-401)', async () => ({ productCode: 'NOPE01' }), /Unknown product_code "NOPE01"/],
+    [
+      'a wrong access key (the service answers IP-400)',
+      async () => ({ accessKey: 'not-the-key' }),
+      /refused the signature of book \(IP-400 "Invalid Signature"\): the accessKey given to createPaymentHandler is not the key the provider issued for productCode "SETUP01"/,
+    ],
+    [
+      'a wrong product code (the service answers IP-401)',
+      async () => ({ productCode: 'NOPE01' }),
+      /does not know productCode "NOPE01" \(IP-401 "Unknown product_code "NOPE01".*set the product code the provider assigned/,
+    ],
     ['a service URL with a wrong path (the service answers 404)', async () => ({ serviceUrl: `${sandbox.baseUrl}/v1` }), /HTTP 404|No endpoint/],
     [
       'a service URL that is a web site (200 with an HTML page)',
@@ -87,5 +95,39 @@ describe('set-up faults of the merchant server', () => {
     const hanging = await listen(() => {});
     servers.push(hanging);
     assert.equal((await bookWith({ serviceUrl: hanging.url, timeoutMs: 100 })).code, 'IP-504');
+  });
+
+  test('set-up mistakes in the options fail at construction, naming the option and the fix', () => {
+    const make = (overrides: Partial<PaymentHandlerOptions>) => () => createPaymentHandler({ ...options, store: createMemoryStore(), ...overrides });
+    assert.throws(make({ callbackUrl: '/api/pay/callback' }), /callbackUrl must be an absolute URL \(http: or https:\), this handler's public callback address, e\.g\. https:\/\/shop\.example\/api\/pay\/callback; got "\/api\/pay\/callback"/);
+    assert.throws(make({ callbackUrl: 'ftp://shop.example/callback' }), /callbackUrl must be an absolute URL/);
+    assert.throws(
+      make({ serviceUrl: 'https://pay.provider.example/api/client/intent/payment' }),
+      /serviceUrl must be the service's base address without the API path: got "https:\/\/pay\.provider\.example\/api\/client\/intent\/payment"; use "https:\/\/pay\.provider\.example"/,
+    );
+    assert.throws(make({ serviceUrl: 'https://pay.provider.example/gw/api/client/intent/payment/book' }), /use "https:\/\/pay\.provider\.example\/gw"/);
+    assert.throws(make({ serviceUrl: 'pay.provider.example' }), /serviceUrl must be an absolute URL/);
+  });
+
+  test('plain-http URLs that are not loopback: a loud warning under NODE_ENV=production, naming the option and the fix', (t) => {
+    const warnings: string[] = [];
+    t.mock.method(console, 'warn', (...args: unknown[]) => void warnings.push(args.map(String).join(' ')));
+    const saved = process.env.NODE_ENV;
+    t.after(() => {
+      if (saved === undefined) delete process.env.NODE_ENV;
+      else process.env.NODE_ENV = saved;
+    });
+    const plain = { serviceUrl: 'http://pay.provider.example', callbackUrl: 'http://shop.example/api/pay/callback' };
+    delete process.env.NODE_ENV;
+    createPaymentHandler({ ...options, store: createMemoryStore(), ...plain });
+    assert.deepEqual(warnings, [], 'not production: quiet');
+    process.env.NODE_ENV = 'production';
+    createPaymentHandler({ ...options, store: createMemoryStore(), serviceUrl: 'http://127.0.0.1:4010', callbackUrl: 'http://localhost:3000/callback' });
+    assert.deepEqual(warnings.filter((w) => /plain http/.test(w)), [], 'loopback is fine');
+    createPaymentHandler({ ...options, store: createMemoryStore(), ...plain });
+    const http = warnings.filter((w) => /plain http/.test(w));
+    assert.equal(http.length, 2, http.join(' | '));
+    assert.match(http[0]!, /serviceUrl is plain http \(http:\/\/pay\.provider\.example\/\) under NODE_ENV=production.*use https:\/\/ for serviceUrl/);
+    assert.match(http[1]!, /callbackUrl is plain http \(http:\/\/shop\.example\/api\/pay\/callback\).*use https:\/\/ for callbackUrl/);
   });
 });
