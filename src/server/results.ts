@@ -301,31 +301,42 @@ export function createResults(kit: Kit): Results {
 
   /**
    * A final status must fit the booking's history: after a `SUCCESS` is known (delivered, or claimed by
-   * a delivery), `FAILED` or `CANCELED` cannot follow; `REVERTED` needs a `SUCCESS` before it. Whether a
-   * `SUCCESS` is known is asked of the store by a claim under a probe owner, given back at once: the
-   * store's contract has no other read of one result.
+   * a delivery), `FAILED` or `CANCELED` cannot follow; after a `FAILED` or `CANCELED` is known, a
+   * `REVERTED` cannot (a refund of a booking that was never paid). A `REVERTED` whose `SUCCESS` was
+   * seen but never delivered (its hook failed, or the kit lost the booking) brings that `SUCCESS`
+   * first, so the hook always gets a refund after its payment. Whether a status is known is asked of
+   * the store by a claim under a probe owner, given back at once: the store's contract has no other
+   * read of one result.
    */
   async function checkTransition(result: PaymentResult): Promise<void> {
     if (result.status === 'SUCCESS') return;
-    const paid = await successKnown(result.correlation_id);
-    if (result.status === 'REVERTED' ? paid : !paid) return;
-    const what = result.booking_id ?? `correlation ${result.correlation_id}`;
-    const error = new ImpossibleTransition(
-      result.status === 'REVERTED'
-        ? `Impossible transition: ${result.source} reported REVERTED for booking ${what}, which never had a SUCCESS; not delivered.`
-        : `Impossible transition: ${result.source} reported ${result.status} for booking ${what} after its SUCCESS; not delivered.`,
-    );
+    const { correlation_id } = result;
+    let impossible: string | undefined;
+    if (result.status === 'REVERTED') {
+      const ended = (await known(correlation_id, 'FAILED')) ? 'FAILED' : (await known(correlation_id, 'CANCELED')) ? 'CANCELED' : undefined;
+      if (ended) impossible = `REVERTED for booking ${describe(result)}, which ended ${ended} without a SUCCESS`;
+      else if (!(await known(correlation_id, 'SUCCESS'))) await deliver({ ...result, status: 'SUCCESS' });
+    } else if (await known(correlation_id, 'SUCCESS')) {
+      impossible = `${result.status} for booking ${describe(result)} after its SUCCESS`;
+    }
+    if (!impossible) return;
+    const error = new ImpossibleTransition(`Impossible transition: ${result.source} reported ${impossible}; not delivered.`);
     kit.report(error, { route: result.source });
     throw error;
   }
 
-  async function successKnown(correlationId: string): Promise<boolean> {
-    if (inFlightResults.has(`${correlationId}\nSUCCESS`)) return true;
+  function describe(result: PaymentResult): string {
+    return result.booking_id ?? `with correlation_id ${result.correlation_id}`;
+  }
+
+  /** Whether a result of this booking and status is delivered or being delivered. */
+  async function known(correlationId: string, status: PaymentStatus): Promise<boolean> {
+    if (inFlightResults.has(`${correlationId}\n${status}`)) return true;
     const probe = `${kit.owner}:probe`;
     const now = kit.now();
-    const claim = await kit.store.claimResult(correlationId, 'SUCCESS', probe, now, now + 1_000);
+    const claim = await kit.store.claimResult(correlationId, status, probe, now, now + 1_000);
     if (claim !== 'claimed') return true;
-    await kit.store.releaseResult(correlationId, 'SUCCESS', probe);
+    await kit.store.releaseResult(correlationId, status, probe);
     return false;
   }
 

@@ -232,11 +232,21 @@ describe('one order, one payment', () => {
     }
   });
 
-  test('a final status that contradicts an earlier one is not delivered: FAILED after SUCCESS, REVERTED before any SUCCESS go to onError', async () => {
+  test('a final status that contradicts an earlier one is not delivered: FAILED after SUCCESS, REVERTED of a booking that never succeeded go to onError', async () => {
     const shop = new Shop();
-    shop.totals.set('t-1', 200);
-    shop.totals.set('t-2', 200);
-    const handler = createPaymentHandler(shop.options(sandbox));
+    for (const id of ['t-1', 't-2', 't-3']) shop.totals.set(id, 200);
+    let failSuccess = 0;
+    const options = shop.options(sandbox);
+    const handler = createPaymentHandler({
+      ...options,
+      onPaymentResult: (result) => {
+        if (result.status === 'SUCCESS' && failSuccess > 0) {
+          failSuccess--;
+          throw new Error('the order database is down');
+        }
+        return options.onPaymentResult(result);
+      },
+    });
     const callback = (booking: { correlation_id: string }, status: string, amount = '200') => {
       const reference = 'REF-T';
       const message = `product_code=${PRODUCT},amount=${amount},reference_code=${reference},correlation_id=${booking.correlation_id},status=${status}`;
@@ -254,16 +264,25 @@ describe('one order, one payment', () => {
     assert.equal((await callback(paid, 'SUCCESS')).status, 200);
     const failed = await callback(paid, 'FAILED');
     assert.equal(failed.status, 200, 'answered, so the service does not retry what can never be delivered');
-    const open = (await post(handler, 'book', { channel: 'app', order: { id: 'T-2' } }, newKey())).body.data!;
-    assert.equal((await callback(open, 'REVERTED')).status, 200);
-    assert.deepEqual(shop.results.map((r) => [r.booking_id, r.status]), [[paid.booking_id, 'SUCCESS']]);
+    const cancelled = (await post(handler, 'book', { channel: 'app', order: { id: 'T-2' } }, newKey())).body.data!;
+    assert.equal((await post(handler, 'cancel', { booking_id: cancelled.booking_id, correlation_id: cancelled.correlation_id })).body.data?.status, 'CANCELED');
+    assert.equal((await callback(cancelled, 'REVERTED')).status, 200);
+    assert.deepEqual(shop.results.map((r) => [r.booking_id, r.status]), [[paid.booking_id, 'SUCCESS'], [cancelled.booking_id, 'CANCELED']]);
     const told = shop.errors.map(String);
     assert.equal(told.length, 2, told.join(' | '));
     assert.match(told[0]!, new RegExp(`Impossible transition: callback reported FAILED for booking ${paid.booking_id} after its SUCCESS`));
-    assert.match(told[1]!, new RegExp(`Impossible transition: callback reported REVERTED for booking ${open.booking_id}, which never had a SUCCESS`));
+    assert.match(told[1]!, new RegExp(`Impossible transition: callback reported REVERTED for booking ${cancelled.booking_id}, which ended CANCELED without a SUCCESS`));
     // A refund after the SUCCESS is a result.
     assert.equal((await callback(paid, 'REVERTED')).status, 200);
-    assert.deepEqual(shop.results.map((r) => r.status), ['SUCCESS', 'REVERTED']);
+    assert.deepEqual(shop.results.slice(2).map((r) => [r.booking_id, r.status]), [[paid.booking_id, 'REVERTED']]);
+
+    // A SUCCESS seen but not delivered (its hook failed), then the refund: the hook gets the SUCCESS first.
+    const third = (await post(handler, 'book', { channel: 'app', order: { id: 'T-3' } }, newKey())).body.data!;
+    failSuccess = 1;
+    assert.equal((await callback(third, 'SUCCESS')).status, 500, 'the hook failed: the service is to retry');
+    assert.equal((await callback(third, 'REVERTED')).status, 200);
+    assert.deepEqual(shop.results.slice(3).map((r) => [r.booking_id, r.status]), [[third.booking_id, 'SUCCESS'], [third.booking_id, 'REVERTED']]);
+    assert.equal(shop.errors.length, 3, 'the failed hook is told, nothing impossible');
   });
 });
 
