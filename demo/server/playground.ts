@@ -130,7 +130,8 @@ export function playground(options: PlaygroundOptions = {}): Plugin {
       redirectUrl: ({ handoff }) => (handoff ? `${origin}/phone.html` : `${origin}/`),
       lookupOrder: async (order) => {
         const item = itemOfOrder(order.id);
-        return item && { id: item.id, amount: item.amount, properties: { order_id: item.id, item: item.title, ...item.properties } };
+        // An order is the item's id and a per-checkout suffix (`A-1001/x1`): the whole id is the order's own.
+        return item && { id: String(order.id), amount: item.amount, properties: { order_id: item.id, item: item.title, ...item.properties } };
       },
       onPaymentResult: async (result) => {
         deliveries.push(result);
