@@ -116,7 +116,7 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
             : 'e.g. { id: row.id, amount: 1250.5 }.'),
       );
     }
-    if (!Number.isFinite(amount) || amount <= 0 || Math.round(amount * 100) !== amount * 100) {
+    if (!Number.isFinite(amount) || amount <= 0 || Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6) {
       return invalidLookup(`lookupOrder returned the amount ${describeValue(amount)}; it must be a positive number of rupees with at most two decimals, e.g. 1250.5.`);
     }
     if (!((typeof id === 'string' && id.length > 0 && id.length <= MAX_ORDER_ID) || (typeof id === 'number' && Number.isFinite(id)))) {

@@ -222,6 +222,9 @@ describe('one order, one payment', () => {
       [{ amount: 100 }, /order id undefined; return the order's own id from your records as "id"/],
       ['1250', /must return an object such as \{ id, amount \}, \{ paid: true \} or undefined; got a string "1250"/],
     ];
+    // Two decimals that binary floating point cannot hold exactly are fine (0.29 * 100 is 28.999…).
+    const fine = createPaymentHandler({ ...new Shop().options(sandbox), lookupOrder: () => ({ id: 'N-2', amount: 0.29 }) });
+    assert.equal((await post(fine, 'book', { channel: 'app', order: { id: 'N-2' } }, newKey())).status, 200);
     for (const [details, message] of cases) {
       const shop = new Shop();
       const handler = createPaymentHandler({ ...shop.options(sandbox), lookupOrder: () => details as never });
