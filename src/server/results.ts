@@ -22,6 +22,14 @@ import { StoreUnavailableError } from './store-errors.js';
 import type { StoredBooking } from './store.js';
 import type { PaymentResult, ReconcileOptions, ReconcileReport } from './types.js';
 
+/** A booking a status or cancel names: the facts its results carry, and the service's answer when the store had lost it. */
+interface Found {
+  booking_id: string;
+  correlation_id: string;
+  facts: Partial<PaymentResult>;
+  lost?: ServiceStatus;
+}
+
 /** A final status that cannot follow what is known of its booking: told to `onError`, never delivered. */
 export class ImpossibleTransition extends Error {
   override name = 'ImpossibleTransition';
@@ -44,9 +52,10 @@ export function createResults(kit: Kit): Results {
    * Reads a status or cancel body and finds the booking it names. One this handler's store does not
    * hold (lost in a restart of a memory store, evicted, pruned) is asked about at the service, which
    * answers only for this merchant's product code and only with the matching correlation id: such a
-   * booking is `lost`, with the order the browser presented when the booking's own tag proves it.
+   * booking comes with the service's answer (`lost`), and with the order the browser presented only
+   * when the booking's own tag proves it.
    */
-  async function ownBooking(text: string): Promise<{ booking: StoredBooking; lost?: ServiceStatus; lostFacts?: Partial<PaymentResult> }> {
+  async function findBooking(text: string): Promise<Found> {
     const body = parseObject(text, ['booking_id', 'correlation_id'], ['order']);
     for (const name of ['booking_id', 'correlation_id'] as const) {
       const value = body[name];
@@ -59,38 +68,23 @@ export function createResults(kit: Kit): Results {
     }
     const booking_id = body.booking_id as string;
     const correlation_id = body.correlation_id as string;
-    const booking = await kit.store.getBooking(booking_id);
-    if (booking) {
-      if (booking.correlation_id !== correlation_id) throw unknownBooking();
-      return { booking };
+    const stored = await kit.store.getBooking(booking_id);
+    if (stored) {
+      if (stored.correlation_id !== correlation_id) throw unknownBooking();
+      return { booking_id, correlation_id, facts: bookingFacts(stored) };
     }
-    let answer: ServiceStatus;
+    let lost: ServiceStatus;
     try {
-      answer = await kit.client.status({ booking_id, correlation_id });
+      lost = await kit.client.status({ booking_id, correlation_id });
     } catch (error) {
       if (error instanceof ServiceError && error.kind === 'rejected' && error.code === CODES.UNKNOWN_BOOKING) throw unknownBooking();
       return serviceCall(kit, 'status', () => Promise.reject(error));
     }
-    if (answer.booking_id !== booking_id || answer.correlation_id !== correlation_id || answer.product_code !== kit.options.productCode) {
+    if (lost.booking_id !== booking_id || lost.correlation_id !== correlation_id || lost.product_code !== kit.options.productCode) {
       throw unknownBooking();
     }
-    const proven = await orderOfLostBooking(kit, answer.transaction_id, body.order as PaymentResult['order']);
-    const lostFacts: Partial<PaymentResult> = { booking_id, transaction_uuid: answer.transaction_id, ...proven };
-    // A stand-in record: enough to cancel it and to answer; it is never stored (its order is unknown).
-    const standIn: StoredBooking = {
-      booking_id,
-      correlation_id,
-      transaction_uuid: answer.transaction_id,
-      idempotency_key: '',
-      fingerprint: '',
-      channel: 'app',
-      order: proven?.order ?? {},
-      order_key: '',
-      amount: proven?.amount ?? 0,
-      deeplink: '',
-      created_at: 0,
-    };
-    return { booking: standIn, lost: answer, lostFacts };
+    const proven = await orderOfLostBooking(kit, lost.transaction_id, body.order as PaymentResult['order']);
+    return { booking_id, correlation_id, lost, facts: { booking_id, transaction_uuid: lost.transaction_id, ...proven } };
   }
 
   function unknownBooking(): Refusal {
@@ -98,24 +92,15 @@ export function createResults(kit: Kit): Results {
   }
 
   async function status(text: string): Promise<StatusResult> {
-    const { booking, lost, lostFacts } = await ownBooking(text);
-    const answer =
-      lost ??
-      (await serviceCall(kit, 'status', () => kit.client.status({ booking_id: booking.booking_id, correlation_id: booking.correlation_id })));
+    const { booking_id, correlation_id, lost, facts } = await findBooking(text);
+    const answer = lost ?? (await serviceCall(kit, 'status', () => kit.client.status({ booking_id, correlation_id })));
     if (isFinalStatus(answer.status)) {
       // The shopper learns the status either way, within the time limit; a hook that failed or is still
       // running is finished or retried by the next status check, callback or reconcile pass.
-      const result = lost
-        ? { source: 'status' as const, status: answer.status, correlation_id: booking.correlation_id, reference_code: answer.reference_code, ...lostFacts }
-        : statusResult(booking, answer, 'status');
+      const result: PaymentResult = { source: 'status', status: answer.status, correlation_id, reference_code: answer.reference_code, ...facts };
       await withinTime(deliver(result), resultTimeoutMs, 'status');
     }
-    return {
-      booking_id: booking.booking_id,
-      correlation_id: booking.correlation_id,
-      status: answer.status,
-      updated_at: answer.updated_at,
-    };
+    return { booking_id, correlation_id, status: answer.status, updated_at: answer.updated_at };
   }
 
   async function withinTime(delivery: Promise<void>, limitMs: number, route: string): Promise<void> {
@@ -140,13 +125,12 @@ export function createResults(kit: Kit): Results {
   }
 
   async function cancel(text: string): Promise<CancelResult> {
-    const { booking, lost, lostFacts } = await ownBooking(text);
-    const answer = await serviceCall(kit, 'cancel', () => kit.client.cancel({ booking_id: booking.booking_id }));
+    const { booking_id, correlation_id, facts } = await findBooking(text);
+    const answer = await serviceCall(kit, 'cancel', () => kit.client.cancel({ booking_id }));
     if (isFinalStatus(answer.status)) {
-      const facts = lost ? lostFacts : bookingFacts(booking);
-      await withinTime(deliver({ source: 'cancel', status: answer.status, correlation_id: booking.correlation_id, ...facts }), resultTimeoutMs, 'cancel');
+      await withinTime(deliver({ source: 'cancel', status: answer.status, correlation_id, ...facts }), resultTimeoutMs, 'cancel');
     }
-    return { booking_id: booking.booking_id, status: answer.status };
+    return { booking_id, status: answer.status };
   }
 
   async function callback(text: string): Promise<{ correlation_id: string; status: PaymentStatus }> {
@@ -257,7 +241,7 @@ export function createResults(kit: Kit): Results {
     return done;
   }
 
-  function statusResult(booking: StoredBooking, answer: ServiceStatus, source: 'status' | 'reconcile'): PaymentResult {
+  function statusResult(booking: StoredBooking, answer: ServiceStatus, source: 'reconcile'): PaymentResult {
     return {
       source,
       status: answer.status,
