@@ -188,6 +188,12 @@ export interface BookResult {
 export interface StatusRequest {
   booking_id: string;
   correlation_id: string;
+  /**
+   * The order the booking was made for, as sent to `/book`. Optional: a server that lost the booking
+   * (a restart of an in-memory store) confirms it with the service and, when the booking proves this
+   * order, delivers its result with it.
+   */
+  order?: OrderReference;
 }
 
 /** `data` of a successful status answer. */
@@ -203,6 +209,8 @@ export interface StatusResult {
 export interface CancelRequest {
   booking_id: string;
   correlation_id: string;
+  /** As in {@link StatusRequest}. */
+  order?: OrderReference;
 }
 
 /** `data` of a successful cancel answer. */
