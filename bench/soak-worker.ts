@@ -47,6 +47,8 @@ const handler = createPaymentHandler({
       send({ type: 'hook-failed', correlation_id: result.correlation_id, status: result.status, source: result.source });
       throw new Error('injected: the order database hiccupped');
     }
+    // Forgotten once delivered, so the harness's own memory does not grow with the run.
+    failedOnce.delete(id);
     send({
       type: 'delivered',
       pid: process.pid,
