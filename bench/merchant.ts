@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
-import { createPaymentHandler, createServiceClient, type ServiceClient } from '../src/server/index.js';
+import { createMemoryStore, createPaymentHandler, createServiceClient, type ServiceClient } from '../src/server/index.js';
 import { toNodeListener, type NodeListener } from '../src/server/node.js';
 import type { PaymentStore } from '../src/server/store.js';
 
@@ -44,13 +44,13 @@ export async function startMerchant(origin: string, options: MerchantOptions = {
   const sandbox = options.sandbox ?? (await startSandbox({ accessKey: BENCH_ACCESS_KEY, productCode: BENCH_PRODUCT_CODE }));
   const errors: unknown[] = [];
   const handler = createPaymentHandler({
-    ...(options.store ? { store: options.store } : {}),
+    store: options.store ?? createMemoryStore(),
     serviceUrl: sandbox.baseUrl,
     productCode: BENCH_PRODUCT_CODE,
     accessKey: BENCH_ACCESS_KEY,
     callbackUrl: `${origin}${PAY_PATH}callback`,
     redirectUrl: `${origin}/`,
-    lookupOrder: (order) => ({ amount: BENCH_AMOUNT, properties: { order_id: String(order.id) } }),
+    lookupOrder: (order) => ({ id: String(order.id), amount: BENCH_AMOUNT, properties: { order_id: String(order.id) } }),
     onPaymentResult: () => undefined,
     onError: (error) => errors.push(error),
   });

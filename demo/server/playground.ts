@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { Plugin, PreviewServer, ViteDevServer } from 'vite';
-import { createPaymentHandler, type PaymentResult } from '../../src/server/index.js';
+import { createMemoryStore, createPaymentHandler, type PaymentResult } from '../../src/server/index.js';
 import { toNodeListener } from '../../src/server/node.js';
 import { createPostgresStore } from '../../src/server/postgres.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
@@ -121,7 +121,8 @@ export function playground(options: PlaygroundOptions = {}): Plugin {
       serviceUrl: sandbox.baseUrl,
       productCode: PLAYGROUND_PRODUCT_CODE,
       accessKey: PLAYGROUND_ACCESS_KEY,
-      ...(store ? { store } : {}),
+      // The playground without a data folder is a throwaway demo: bookings in memory, lost on restart.
+      store: store ?? createMemoryStore(),
       callbackUrl: `${origin}/api/pay/callback`,
       // The shopper comes back to the checkout, where the element verifies the status and routes; a
       // phone that paid from the code on a computer's checkout (a hand-off) has nothing to follow there:
@@ -129,7 +130,8 @@ export function playground(options: PlaygroundOptions = {}): Plugin {
       redirectUrl: ({ handoff }) => (handoff ? `${origin}/phone.html` : `${origin}/`),
       lookupOrder: async (order) => {
         const item = itemOfOrder(order.id);
-        return item && { amount: item.amount, properties: { order_id: item.id, item: item.title, ...item.properties } };
+        // An order is the item's id and a per-checkout suffix (`A-1001/x1`): the whole id is the order's own.
+        return item && { id: String(order.id), amount: item.amount, properties: { order_id: item.id, item: item.title, ...item.properties } };
       },
       onPaymentResult: async (result) => {
         deliveries.push(result);

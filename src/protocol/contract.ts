@@ -89,6 +89,11 @@ export const CODES = {
    * handler (the Node adapter answers it). HTTP 400; not `IP-402`, whose HTTP reading is "Payment Required".
    */
   MALFORMED_HOST: 'IP-420',
+  /**
+   * The merchant's server cannot reach its payment records right now (the database is down or past its
+   * deadline). HTTP 503 with `Retry-After`; a retry with the same `Idempotency-Key` is safe.
+   */
+  SERVER_UNAVAILABLE: 'IP-503',
 } as const;
 
 /** One of the response codes above. */
@@ -116,6 +121,7 @@ export const HTTP_STATUS_OF_CODE: Readonly<Record<ResponseCode, number>> = {
   'IP-501': 500,
   'IP-412': 409,
   'IP-420': 400,
+  'IP-503': 503,
 };
 
 /** The spec's success envelope. */
@@ -182,6 +188,12 @@ export interface BookResult {
 export interface StatusRequest {
   booking_id: string;
   correlation_id: string;
+  /**
+   * The order the booking was made for, as sent to `/book`. Optional: a server that lost the booking
+   * (a restart of an in-memory store) confirms it with the service and, when the booking proves this
+   * order, delivers its result with it.
+   */
+  order?: OrderReference;
 }
 
 /** `data` of a successful status answer. */
@@ -197,6 +209,8 @@ export interface StatusResult {
 export interface CancelRequest {
   booking_id: string;
   correlation_id: string;
+  /** As in {@link StatusRequest}. */
+  order?: OrderReference;
 }
 
 /** `data` of a successful cancel answer. */

@@ -20,9 +20,6 @@ import { SandboxService, type SandboxBooking } from './service.js';
 
 export type { CallbackAttempt, RetryPolicy } from './callbacks.js';
 export type { SandboxBooking, StatusChange, PaymentMethod } from './service.js';
-export { FAILING_MPIN, LIMITS, PAYMENT_METHODS, formatTimestamp } from './service.js';
-export { MAX_BODY_BYTES } from './http.js';
-export { WEB_PAYMENT_SIGNED_FIELDS } from '../protocol/signature.js';
 
 /** Options of `startSandbox`. */
 export interface SandboxOptions {

@@ -14,27 +14,34 @@ import {
   type PaymentStatus,
   type WebPaymentInstruction,
 } from '../protocol/contract.js';
-import { createSignature, WEB_PAYMENT_SIGNED_FIELDS } from '../protocol/signature.js';
+import { createSignature, signMessage, WEB_PAYMENT_SIGNED_FIELDS } from '../protocol/signature.js';
 import { describeValue, isRecord } from '../protocol/values.js';
 import { canonical, depthOf, parseObject, Refusal } from './http.js';
-import { serviceCall, type Kit } from './kit.js';
-import { bookingFacts, ResultBusy, type Results } from './results.js';
+import { MAX_ORDER_DEPTH } from './limits.js';
+import { bookingFacts, ResultBusy, serviceCall, type Delivery, type Kit } from './kit.js';
 import { ServiceError } from './service-client.js';
 import type { StoredBooking } from './store.js';
 import type { OrderDetails } from './types.js';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{16,128}$/;
-/** Deeper orders are refused before anything walks them (a 5,000-deep order fits in 16 KiB). */
-export const MAX_ORDER_DEPTH = 32;
 /** The booking property that carries the order reference to the service and the provider's records. */
 export const ORDER_PROPERTY = 'merchant_order';
+/** The longest canonical order id: it travels to the service in {@link ORDER_PROPERTY}, limited to 256 characters. */
+const MAX_ORDER_ID = 256;
 
 /** The booking half of the handler. */
 export interface Booking {
   book(request: Request, text: string): Promise<BookResult>;
 }
 
-export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results['deliver']): Booking {
+/** What `lookupOrder` said, checked: the canonical id and amount of a payable order. */
+interface PayableOrder {
+  id: string;
+  amount: number;
+  properties?: Record<string, string>;
+}
+
+export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Delivery): Booking {
   const inFlightBookings = new Map<string, { fingerprint: string; promise: Promise<StoredBooking> }>();
   const orderQueues = new Map<string, Promise<unknown>>();
   // The order's lease outlives the longest book: cancel, status and book calls of `timeoutMs` each.
@@ -67,25 +74,27 @@ export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results[
         `The ${IDEMPOTENCY_HEADER} header must be 16 to 128 letters, digits, "-", "_", "." or ":" (a UUID fits).`,
       );
     }
-    const canonicalOrder = JSON.stringify(canonical(order));
-    const fingerprint = JSON.stringify(handoff ? [channel, canonical(order), 'handoff'] : [channel, canonical(order)]);
     // Every request runs the merchant's ownership check, a replay of a known key included: a leaked
     // key must not hand another session the booking's ids and signed form.
     const details = await lookup(order, request);
-    let entry = inFlightBookings.get(key);
+    // The key's content is the merchant's own order, not the browser's spelling of it: `{"id":7}` and
+    // `{"id":"7"}`, or `café-1` and `CAFÉ-1`, are one order when the lookup says so.
+    const fingerprint = JSON.stringify(handoff ? ['v2', channel, details.id, 'handoff'] : ['v2', channel, details.id]);
+    const flightKey = `${key}\n${details.amount}`;
+    let entry = inFlightBookings.get(flightKey);
     if (entry && entry.fingerprint !== fingerprint) throw conflict();
     if (!entry) {
       // Registered before any await, so a concurrent request with this key shares this promise.
-      entry = { fingerprint, promise: bookOnce(key, fingerprint, channel, order, canonicalOrder, details, handoff) };
-      inFlightBookings.set(key, entry);
-      const forget = () => inFlightBookings.delete(key);
+      entry = { fingerprint, promise: bookOnce(key, fingerprint, channel, order, details, handoff) };
+      inFlightBookings.set(flightKey, entry);
+      const forget = () => inFlightBookings.delete(flightKey);
       entry.promise.then(forget, forget);
     }
     return bookResult(await entry.promise);
   }
 
-  async function lookup(order: OrderReference, request: Request): Promise<OrderDetails> {
-    let details: OrderDetails | undefined;
+  async function lookup(order: OrderReference, request: Request): Promise<PayableOrder> {
+    let details: unknown;
     try {
       details = await kit.options.lookupOrder(order, { request });
     } catch (error) {
@@ -95,11 +104,34 @@ export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results[
     if (details === undefined || details === null) {
       throw new Refusal(CODES.UNKNOWN_ORDER, 'This order is unknown or cannot be paid.');
     }
-    if (typeof details.amount !== 'number' || !Number.isFinite(details.amount) || details.amount <= 0) {
-      kit.report(new TypeError(`lookupOrder returned an invalid amount: ${String(details.amount)}`), { route: 'book' });
-      throw new Refusal(CODES.INTERNAL, 'The server could not price this order.');
+    if (!isRecord(details)) return invalidLookup(`lookupOrder must return an object such as { id, amount }, { paid: true } or undefined; got ${describeValue(details)}.`);
+    if (details.paid === true) throw alreadyPaid();
+    const { id, amount, properties } = details as Partial<OrderDetails> & Record<string, unknown>;
+    if (typeof amount !== 'number') {
+      const numeric = typeof amount === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(amount);
+      return invalidLookup(
+        `lookupOrder returned an amount of type ${typeof amount} (${describeValue(amount)}); it must be a number in rupees with at most two decimals, ` +
+          (numeric
+            ? `e.g. 1250.5. node-postgres reads a numeric column as a string: return { amount: Number(row.total) }.`
+            : 'e.g. { id: row.id, amount: 1250.5 }.'),
+      );
     }
-    return details;
+    if (!Number.isFinite(amount) || amount <= 0 || Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6) {
+      return invalidLookup(`lookupOrder returned the amount ${describeValue(amount)}; it must be a positive number of rupees with at most two decimals, e.g. 1250.5.`);
+    }
+    if (!((typeof id === 'string' && id.length > 0 && id.length <= MAX_ORDER_ID) || (typeof id === 'number' && Number.isFinite(id)))) {
+      return invalidLookup(
+        `lookupOrder returned the order id ${describeValue(id)}; return the order's own id from your records as "id" ` +
+          `(a non-empty string of at most ${MAX_ORDER_ID} characters, or a number), e.g. { id: row.id, amount: 1250.5 }: ` +
+          'one order is one payment, however the browser spells it.',
+      );
+    }
+    return { id: String(id), amount, properties: properties as Record<string, string> | undefined };
+  }
+
+  function invalidLookup(message: string): never {
+    kit.report(new TypeError(message), { route: 'book' });
+    throw new Refusal(CODES.INTERNAL, 'The server could not price this order.');
   }
 
   function known(booking: StoredBooking, fingerprint: string): StoredBooking {
@@ -112,26 +144,36 @@ export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results[
     fingerprint: string,
     channel: Channel,
     order: OrderReference,
-    canonicalOrder: string,
-    details: OrderDetails,
+    details: PayableOrder,
     handoff: boolean,
   ): Promise<StoredBooking> {
+    // A key names one attempt at one order; the booking it keeps is for the order's amount when it was
+    // made. When the order's total has changed since, the attempt books anew at the new total under the
+    // key and that amount (the old booking, still open, is cancelled below as any other open booking).
+    let storeKey = key;
     const stored = await kit.store.getBookingByKey(key);
-    if (stored) return known(stored, fingerprint);
-    const orderKey = await digest(canonicalOrder);
+    if (stored) {
+      known(stored, fingerprint);
+      if (stored.amount === details.amount) return stored;
+      storeKey = `${key}~${details.amount}`;
+      const repriced = await kit.store.getBookingByKey(storeKey);
+      if (repriced) return known(repriced, fingerprint);
+    }
+    const orderKey = await digest(`order\n${details.id}`);
     return withOrderLock(orderKey, async () => {
       // Booked by another instance while this one waited for the order.
-      const meanwhile = await kit.store.getBookingByKey(key);
+      const meanwhile = await kit.store.getBookingByKey(storeKey);
       if (meanwhile) return known(meanwhile, fingerprint);
       const { open, paid } = await kit.store.getOrderState(orderKey);
-      // Paid under another key, its result known (delivered or being delivered): refused without asking
-      // the service. A refund delivered since (REVERTED) makes the order payable again.
-      if (paid) throw alreadyPaid();
-      await closeOpenBookings(open);
+      // Paid under another key, its result known (delivered or being delivered), for at least the
+      // order's total now: refused without asking the service. A refund delivered since (REVERTED)
+      // makes the order payable again; a payment below the total now does not pay it.
+      if (paid && covers(paid.amount, details.amount)) throw alreadyPaid();
+      await closeOpenBookings(open, details.amount);
       // The key AND what it books: after this server forgot the key (a restart, an expired or evicted
       // record), a replay of the key for the same order and amount gets the service's first booking back,
       // and the key sent with another order (or a changed amount) is a new booking, never the old one.
-      const transaction_uuid = await transactionUuid(kit.options.productCode, key, `${fingerprint}\n${details.amount}`);
+      const transaction_uuid = await bookingUuid(key, fingerprint, order, details.amount);
       const redirect_url =
         typeof kit.options.redirectUrl === 'function'
           ? kit.options.redirectUrl({ order, channel, transaction_uuid, amount: details.amount, handoff })
@@ -142,7 +184,7 @@ export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results[
           transaction_uuid,
           callback_url: kit.options.callbackUrl,
           redirect_url,
-          properties: { [ORDER_PROPERTY]: orderReference(order, canonicalOrder), ...details.properties },
+          properties: { [ORDER_PROPERTY]: details.id, ...details.properties },
         }),
       );
       const booking: StoredBooking = {
@@ -150,7 +192,7 @@ export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results[
         correlation_id: booked.correlation_id,
         deeplink: booked.deeplink,
         transaction_uuid,
-        idempotency_key: key,
+        idempotency_key: storeKey,
         fingerprint,
         channel,
         order,
@@ -160,18 +202,25 @@ export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results[
       };
       if (await kit.store.insertBooking(booking)) return booking;
       // The key went to a request for other content on another instance at the same moment.
-      const winner = await kit.store.getBookingByKey(key);
+      const winner = await kit.store.getBookingByKey(storeKey);
       if (winner) return known(winner, fingerprint);
       throw conflict();
     });
   }
 
+  /** The booking's `transaction_uuid`: the attempt's digest, and the order tag {@link orderTagOf} checks. */
+  async function bookingUuid(key: string, fingerprint: string, order: OrderReference, amount: number): Promise<string> {
+    const attempt = await transactionUuid(kit.options.productCode, key, `${fingerprint}\n${amount}`);
+    const tag = await orderTag(kit, order, amount);
+    return `${attempt.slice(0, 4 + ATTEMPT_CHARS)}${tag}`;
+  }
+
   /**
    * One payable booking per order: an open booking made under another key is cancelled at the service
-   * first. One the service says is already processed is asked about: paid means this book is refused
-   * (and the result delivered), anything else lets the new booking go ahead.
+   * first. One the service says is already processed is asked about: paid for at least the order's total
+   * now means this book is refused (and the result delivered); anything else lets the new booking go ahead.
    */
-  async function closeOpenBookings(open: StoredBooking[]): Promise<void> {
+  async function closeOpenBookings(open: StoredBooking[], total: number): Promise<void> {
     for (const old of open) {
       let status: PaymentStatus;
       let reference_code: string | undefined;
@@ -190,11 +239,11 @@ export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results[
         source = 'status';
       }
       if (isFinalStatus(status)) {
-        await deliver({ source, status, correlation_id: old.correlation_id, reference_code, ...bookingFacts(old) }).catch((error: unknown) => {
+        await delivery.deliver({ source, status, correlation_id: old.correlation_id, reference_code, ...bookingFacts(old) }).catch((error: unknown) => {
           if (!(error instanceof ResultBusy)) kit.report(error, { route: 'book' });
         });
       }
-      if (status === 'SUCCESS') throw alreadyPaid();
+      if (status === 'SUCCESS' && covers(old.amount, total)) throw alreadyPaid();
     }
   }
 
@@ -244,19 +293,55 @@ export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results[
   return { book };
 }
 
-/** The order's `id` when it has one, else its canonical JSON; cut to the service's 256-character limit. */
-function orderReference(order: OrderReference, canonicalOrder: string): string {
-  const id = order.id;
-  const text = typeof id === 'string' || typeof id === 'number' ? String(id) : canonicalOrder;
-  return text.slice(0, 256);
+/** Amounts in paise, so `1000.1 + 0.2` style sums never decide whether an order is paid. */
+function covers(paid: number, total: number): boolean {
+  return Math.round(paid * 100) >= Math.round(total * 100);
 }
 
-/** A fixed-size key for an order (an order may be up to the body limit, too long for an index entry). */
+/** Characters of the attempt's digest kept in a `transaction_uuid` (156 bits). */
+const ATTEMPT_CHARS = 26;
+/** Characters of the order tag (132 bits). */
+const TAG_CHARS = 22;
+
+/**
+ * The tag a booking's `transaction_uuid` ends with: an HMAC, under the access key, of the order
+ * reference the browser booked with and the amount (in paise, base 36, written after the tag). The
+ * service hands the `transaction_uuid` back in a status check (`transaction_id`), so a booking this
+ * server lost can be tied to the order the browser presents, and no one without the key can forge it.
+ */
+async function orderTag(kit: Kit, order: OrderReference, amount: number): Promise<string> {
+  const paise = Math.round(amount * 100).toString(36);
+  const mac = await signMessage(`order\n${kit.options.productCode}\n${JSON.stringify(canonical(order))}\n${paise}`, kit.options.accessKey);
+  return `${base64url(mac).slice(0, TAG_CHARS)}${paise}`;
+}
+
+/**
+ * The order and amount a lost booking was made for, when its `transaction_uuid` (the service's
+ * `transaction_id`) carries the tag of `order` (as the browser presents it): `undefined` otherwise.
+ */
+export async function orderOfLostBooking(kit: Kit, transactionId: string, order: OrderReference | undefined): Promise<{ order: OrderReference; amount: number } | undefined> {
+  if (!order || !transactionId.startsWith('wpb_') || transactionId.length <= 4 + ATTEMPT_CHARS + TAG_CHARS) return undefined;
+  const paise = transactionId.slice(4 + ATTEMPT_CHARS + TAG_CHARS);
+  if (!/^[0-9a-z]{1,12}$/.test(paise)) return undefined;
+  const amount = parseInt(paise, 36) / 100;
+  const expected = await orderTag(kit, order, amount);
+  return expected === transactionId.slice(4 + ATTEMPT_CHARS) ? { order, amount } : undefined;
+}
+
+/** Standard base64 to the URL-safe alphabet without padding: the one conversion of this module. */
+function base64url(base64: string): string {
+  return base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** A fixed-size key for an order (an id may be up to 256 characters, long for an index entry). */
 async function digest(text: string): Promise<string> {
-  const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return base64url(bytesToBase64(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))));
+}
+
+function bytesToBase64(bytes: Uint8Array): string {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(binary);
 }
 
 function alreadyPaid(): Refusal {
@@ -271,15 +356,14 @@ function conflict(): Refusal {
 }
 
 /**
- * The merchant's `transaction_uuid` for an idempotency key and what it books (`content`: the handler
- * passes the channel, the canonical order and the amount). The same key for the same content always
- * gives the same id, so the service's own idempotency keeps a replay single even after this server
- * lost its memory; the same key for other content gives another id, so a key can never carry a
- * booking (paid or not) over to another order.
+ * The merchant's attempt digest for an idempotency key and what it books (`content`: the handler
+ * passes the channel, the order's canonical id and the amount). The same key for the same content
+ * always gives the same id, so the service's own idempotency keeps a replay single even after this
+ * server lost its memory; the same key for other content gives another id, so a key can never carry a
+ * booking (paid or not) over to another order. A booking's `transaction_uuid` is its first 30
+ * characters followed by the order tag.
  */
 export async function transactionUuid(productCode: string, idempotencyKey: string, content: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${productCode}\n${idempotencyKey}\n${content}`));
-  let binary = '';
-  for (const byte of new Uint8Array(digest)) binary += String.fromCharCode(byte);
-  return `wpb_${btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
+  const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${productCode}\n${idempotencyKey}\n${content}`)));
+  return `wpb_${base64url(bytesToBase64(bytes))}`;
 }

@@ -3,20 +3,23 @@
  * element's contract (`/book`, `/status`, `/cancel`) and the service's callback (`/callback`).
  * Routing uses only the last path segment, so it can be mounted under any path of any framework.
  * Web APIs only; `node.ts` adapts it to `node:http`. Its parts: `booking.ts` (booking and
- * idempotency), `results.ts` (result delivery and reconciliation), `http.ts` (parsing and envelopes).
+ * idempotency), `results.ts` (result delivery and reconciliation), `http.ts` (parsing and envelopes),
+ * `kit.ts` (what they share, and the store's outages as `IP-503`).
  */
 import { CODES } from '../protocol/contract.js';
 import { createBooking } from './booking.js';
 import { checkContentType, failure, lastSegment, readBody, Refusal, ROUTES, success } from './http.js';
-import type { Kit } from './kit.js';
+import { asStoreOutage, guardStore, storeUnavailable, type Kit } from './kit.js';
 import { createResults } from './results.js';
 import { createServiceClient } from './service-client.js';
-import { createMemoryStore, IN_MEMORY, type PaymentStore } from './store.js';
+import { StoreUnavailableError } from './store-errors.js';
+import type { PaymentStore } from './store.js';
 import type { PaymentHandler, PaymentHandlerOptions } from './types.js';
 
 export { transactionUuid } from './booking.js';
 export type {
   OrderDetails,
+  PaidOrder,
   PaymentHandler,
   PaymentHandlerOptions,
   PaymentResult,
@@ -25,28 +28,31 @@ export type {
   RedirectContext,
 } from './types.js';
 
+/** The path the service client adds to `serviceUrl`; a `serviceUrl` that already ends with it is a set-up mistake. */
+const API_PATH = '/api/client/intent/payment';
+/** The memory store's mark (a registered symbol, so no import of the store's module is needed). */
+const IN_MEMORY = Symbol.for('wallet-pay-button.in-memory-store');
+
 /**
  * Creates the merchant's payment handler. Mount it under any path: it answers `POST .../book`,
  * `.../status`, `.../cancel` for the element and `POST .../callback` for the service.
+ *
+ * @throws {TypeError} at once for a set-up mistake (a missing option or store, a relative
+ * `callbackUrl`, a `serviceUrl` that carries the API path), naming the option and the fix.
  */
 export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHandler {
-  for (const name of ['serviceUrl', 'productCode', 'accessKey', 'callbackUrl'] as const) {
-    if (typeof options[name] !== 'string' || options[name].length === 0) throw new TypeError(`${name} is required.`);
-  }
-  if (typeof options.lookupOrder !== 'function') throw new TypeError('lookupOrder is required.');
-  if (typeof options.onPaymentResult !== 'function') throw new TypeError('onPaymentResult is required.');
-  if (typeof options.redirectUrl !== 'string' && typeof options.redirectUrl !== 'function') {
-    throw new TypeError('redirectUrl must be a URL string or a function returning one.');
-  }
+  checkOptions(options);
   const leaseMs = options.leaseMs ?? 60_000;
   if (!Number.isFinite(leaseMs) || leaseMs <= 0) throw new TypeError('leaseMs must be a positive number.');
-  const store = options.store ?? createMemoryStore();
-  warnOfMemoryStore(store);
+  const now = options.now ?? Date.now;
+  if (typeof now !== 'function') throw new TypeError('now must be a function returning milliseconds since the epoch (default Date.now).');
+  warnOfMemoryStore(options.store);
+  const tell = options.onError ?? (() => {});
   const kit: Kit = {
     options,
-    owner: `${Date.now().toString(36)}-${crypto.randomUUID()}`,
+    owner: `${now().toString(36)}-${crypto.randomUUID()}`,
     leaseMs,
-    now: Date.now,
+    now,
     client: createServiceClient({
       baseUrl: options.serviceUrl,
       accessKey: options.accessKey,
@@ -54,13 +60,16 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
       timeoutMs: options.timeoutMs,
       fetch: options.fetch,
     }),
-    store,
-    report: options.onError ?? (() => {}),
+    // Outages are told once each by the guard; the parts' own reports of them would repeat it per request.
+    store: guardStore(options.store, (outage) => tell(outage, { route: 'store' })),
+    report: (error, context) => {
+      if (!(error instanceof StoreUnavailableError)) tell(error, context);
+    },
   };
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
   const webPaymentUrl = options.webPayment?.url ?? `${options.serviceUrl.replace(/\/+$/, '')}/web/pay`;
   const results = createResults(kit);
-  const booking = createBooking(kit, webPaymentUrl, results.deliver);
+  const booking = createBooking(kit, webPaymentUrl, results);
 
   async function handle(request: Request): Promise<Response> {
     const route = lastSegment(request.url);
@@ -84,28 +93,91 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
           return success('Callback recorded', await results.callback(text));
       }
     } catch (error) {
-      if (error instanceof Refusal) return failure(error);
-      kit.report(error, { route });
-      return failure(new Refusal(CODES.INTERNAL, 'The server could not handle this request.'));
+      return answerFailure(error, route);
     }
+  }
+
+  function answerFailure(error: unknown, route: string): Response {
+    if (error instanceof Refusal) return failure(error);
+    // Told once per outage by the store's guard; each request gets 503 and a time to come back.
+    if (asStoreOutage(error)) return failure(storeUnavailable());
+    kit.report(error, { route });
+    return failure(new Refusal(CODES.INTERNAL, 'The server could not handle this request.'));
   }
 
   const handler = async (request: Request): Promise<Response> => {
     try {
       return await handle(request);
     } catch (error) {
-      kit.report(error, { route: 'unknown' });
-      return failure(new Refusal(CODES.INTERNAL, 'The server could not handle this request.'));
+      return answerFailure(error, 'unknown');
     }
   };
   return Object.assign(handler, {
     reconcile: results.reconcile,
-    prune: () => store.prune(Date.now() - (options.retentionMs ?? DEFAULT_RETENTION_MS)),
+    prune: () => kit.store.prune(now() - (options.retentionMs ?? DEFAULT_RETENTION_MS)),
   });
 }
 
 /** Bookings, keys and results are kept a week: well past a booking's life and reconcile's horizon. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+function checkOptions(options: PaymentHandlerOptions): void {
+  for (const name of ['serviceUrl', 'productCode', 'accessKey', 'callbackUrl'] as const) {
+    if (typeof options[name] !== 'string' || options[name].length === 0) throw new TypeError(`${name} is required.`);
+  }
+  if (typeof options.lookupOrder !== 'function') throw new TypeError('lookupOrder is required.');
+  if (typeof options.onPaymentResult !== 'function') throw new TypeError('onPaymentResult is required.');
+  if (typeof options.redirectUrl !== 'string' && typeof options.redirectUrl !== 'function') {
+    throw new TypeError('redirectUrl must be a URL string or a function returning one.');
+  }
+  const store = options.store as PaymentStore | undefined;
+  if (store === undefined || store === null) {
+    throw new TypeError(
+      'store is required: where the handler keeps bookings decides whether a restart can charge a shopper twice. ' +
+        'A real server: createPostgresStore(new pg.Pool({ connectionString })) from wallet-pay-button/server/postgres ' +
+        "(or createPostgresStore(new PGlite('./payments')) for one process with a data folder). " +
+        'Tests and demos only: createMemoryStore() from wallet-pay-button/server, whose bookings are lost on restart.',
+    );
+  }
+  const serviceUrl = absoluteUrl('serviceUrl', options.serviceUrl, "the provider's base address, e.g. https://pay.provider.example");
+  const path = serviceUrl.pathname.replace(/\/+$/, '');
+  if (path.endsWith(API_PATH) || /\/api\/client\/intent\/payment\/(book|status|cancel)$/.test(path)) {
+    throw new TypeError(
+      `serviceUrl must be the service's base address without the API path: got ${JSON.stringify(options.serviceUrl)}; ` +
+        `use ${JSON.stringify(serviceUrl.origin + path.slice(0, path.indexOf(API_PATH)))} (the kit adds ${API_PATH}/book, /status and /cancel).`,
+    );
+  }
+  const callbackUrl = absoluteUrl('callbackUrl', options.callbackUrl, "this handler's public callback address, e.g. https://shop.example/api/pay/callback");
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  if (env?.NODE_ENV === 'production') {
+    for (const [name, url] of [['serviceUrl', serviceUrl], ['callbackUrl', callbackUrl]] as const) {
+      if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+        console.warn(
+          `wallet-pay-button: ${name} is plain http (${url.href}) under NODE_ENV=production. ` +
+            `${name === 'serviceUrl' ? 'Signed requests and their answers' : "The service's callbacks"} cross the network unencrypted; ` +
+            `use https:// for ${name}.`,
+        );
+      }
+    }
+  }
+}
+
+function absoluteUrl(name: string, value: string, example: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`${name} must be an absolute URL (http: or https:), ${example}; got ${JSON.stringify(value)}.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new TypeError(`${name} must be an absolute URL (http: or https:), ${example}; got ${JSON.stringify(value)}.`);
+  }
+  return url;
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
 
 let warnedOfMemoryStore = false;
 

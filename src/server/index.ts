@@ -1,31 +1,19 @@
 /**
- * `wallet-pay-button/server`: the merchant server kit. Signatures, callback verification, a typed
- * client of the payment service, and a fetch-style request handler for the element's contract.
+ * `wallet-pay-button/server`: the merchant server kit. A fetch-style request handler for the element's
+ * contract, its stores' contract, a typed client of the payment service, callback verification and
+ * signatures: what docs/server.md lists under "What this entry exports", and nothing else.
  * Web APIs only, so it runs in Node 20 and edge runtimes; the `node:http` adapter (`toNodeListener`)
  * lives in `./node.ts`, outside this entry, so an edge bundle never pulls in Node modules.
  */
 export {
   createSignature,
   verifySignature,
-  verifyMessage,
-  signatureMessage,
   SignatureInputError,
   SIGNED_FIELDS,
-  WEB_PAYMENT_SIGNED_FIELDS,
-  parseSignedFieldNames,
-  formatSignedValue,
-  signMessage,
   type SignedValue,
   type SignedPayload,
 } from '../protocol/signature.js';
-export {
-  verifyCallback,
-  CallbackVerificationError,
-  CALLBACK_FIELDS,
-  type CallbackPayload,
-  type CallbackRejectionReason,
-} from './callback.js';
-export { readRawJsonObject, RawJsonError, type RawJsonMember, type RawJsonErrorReason } from '../protocol/raw-json.js';
+export { verifyCallback, CallbackVerificationError, type CallbackPayload, type CallbackRejectionReason } from './callback.js';
 export {
   createServiceClient,
   ServiceError,
@@ -39,15 +27,16 @@ export {
 } from './service-client.js';
 export {
   createPaymentHandler,
-  transactionUuid,
   type PaymentHandler,
   type PaymentHandlerOptions,
   type ReconcileOptions,
   type ReconcileReport,
   type PaymentResult,
   type OrderDetails,
+  type PaidOrder,
   type RedirectContext,
 } from './handler.js';
+export { StoreUnavailableError } from './store-errors.js';
 export {
   createMemoryStore,
   type PaymentStore,

@@ -5,7 +5,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Buffer } from 'node:buffer';
 import { Readable } from 'node:stream';
-import { CODES, HTTP_STATUS_OF_CODE } from '../protocol/contract.js';
+import { CODES, HTTP_STATUS_OF_CODE, type ResponseCode } from '../protocol/contract.js';
+import { JSON_HEADERS } from './http.js';
 
 /** A `node:http` request listener that also works as Connect/Express middleware. */
 export type NodeListener = (
@@ -30,9 +31,10 @@ export function toNodeListener(handler: (request: Request) => Promise<Response>)
         converted = toRequest(request);
       } catch (error) {
         if (!(error instanceof MalformedRequest)) throw error;
-        // A client's broken Host header is its fault (400), not the server's (500).
-        response.writeHead(HTTP_STATUS_OF_CODE[CODES.MALFORMED_HOST], FAILURE_HEADERS);
-        response.end(JSON.stringify({ code: CODES.MALFORMED_HOST, error_message: error.message }));
+        // A client's broken Host header, or a method a Request cannot carry (TRACE, TRACK, CONNECT), is the
+        // client's request (4xx), not the server's fault (500).
+        response.writeHead(HTTP_STATUS_OF_CODE[error.code], { ...JSON_HEADERS, ...error.headers });
+        response.end(JSON.stringify({ code: error.code, error_message: error.message }));
         return;
       }
       const answer = await handler(converted);
@@ -45,20 +47,26 @@ export function toNodeListener(handler: (request: Request) => Promise<Response>)
         return;
       }
       if (!response.headersSent) {
-        response.writeHead(500, FAILURE_HEADERS);
+        response.writeHead(HTTP_STATUS_OF_CODE[CODES.INTERNAL], JSON_HEADERS);
       }
-      response.end(JSON.stringify({ code: 'IP-500', error_message: 'The server could not handle this request.' }));
+      response.end(JSON.stringify({ code: CODES.INTERNAL, error_message: 'The server could not handle this request.' }));
     });
   };
 }
 
-const FAILURE_HEADERS = {
-  'content-type': 'application/json; charset=utf-8',
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-};
+/** A request that never becomes a `Request`: answered by the adapter with its own code. */
+class MalformedRequest extends Error {
+  constructor(
+    readonly code: ResponseCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
 
-class MalformedRequest extends Error {}
+// Methods the Fetch standard forbids in a Request: its constructor throws for them.
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 function toRequest(request: IncomingMessage & { body?: unknown }): Request {
   // Only the path matters for routing; the host is a placeholder when the client sent none.
@@ -66,14 +74,17 @@ function toRequest(request: IncomingMessage & { body?: unknown }): Request {
   try {
     url = new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
   } catch {
-    throw new MalformedRequest('The Host header or the request target is malformed.');
+    throw new MalformedRequest(CODES.MALFORMED_HOST, 'The Host header or the request target is malformed.');
+  }
+  const method = request.method ?? 'GET';
+  if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
+    throw new MalformedRequest(CODES.METHOD_NOT_ALLOWED, `Use POST; got ${method}.`, { allow: 'POST' });
   }
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
-  const method = request.method ?? 'GET';
   const init: RequestInit & { duplex?: 'half' } = { method, headers };
   if (method !== 'GET' && method !== 'HEAD') {
     const parsed = request.body;
@@ -89,5 +100,11 @@ function toRequest(request: IncomingMessage & { body?: unknown }): Request {
       init.duplex = 'half';
     }
   }
-  return new Request(url, init);
+  try {
+    return new Request(url, init);
+  } catch (error) {
+    // Any other method the Request constructor refuses (not a token): the same answer.
+    if (method !== 'POST') throw new MalformedRequest(CODES.METHOD_NOT_ALLOWED, `Use POST; got ${method}.`, { allow: 'POST' });
+    throw error;
+  }
 }

@@ -11,40 +11,36 @@ import {
   type PaymentStatus,
   type StatusResult,
 } from '../protocol/contract.js';
-import { describeValue } from '../protocol/values.js';
+import { describeValue, isRecord } from '../protocol/values.js';
+import { orderOfLostBooking } from './booking.js';
 import { CallbackVerificationError, verifyCallback } from './callback.js';
-import { parseObject, Refusal } from './http.js';
-import { serviceCall, type Kit } from './kit.js';
-import type { ServiceStatus } from './service-client.js';
+import { MAX_ORDER_DEPTH } from './limits.js';
+import { depthOf, parseObject, Refusal } from './http.js';
+import { bookingFacts, ResultBusy, serviceCall, type Delivery, type Kit } from './kit.js';
+import { ServiceError, type ServiceStatus } from './service-client.js';
+import { StoreUnavailableError } from './store-errors.js';
 import type { StoredBooking } from './store.js';
 import type { PaymentResult, ReconcileOptions, ReconcileReport } from './types.js';
 
-/** Another instance holds the claim on this result and is delivering it. */
-export class ResultBusy extends Error {
-  override name = 'ResultBusy';
+/** A booking a status or cancel names: the facts its results carry, and the service's answer when the store had lost it. */
+interface Found {
+  booking_id: string;
+  correlation_id: string;
+  facts: Partial<PaymentResult>;
+  lost?: ServiceStatus;
+}
+
+/** A final status that cannot follow what is known of its booking: told to `onError`, never delivered. */
+export class ImpossibleTransition extends Error {
+  override name = 'ImpossibleTransition';
 }
 
 /** The result half of the handler. */
-export interface Results {
+export interface Results extends Delivery {
   status(text: string): Promise<StatusResult>;
   cancel(text: string): Promise<CancelResult>;
   callback(text: string): Promise<{ correlation_id: string; status: PaymentStatus }>;
   reconcile(options?: ReconcileOptions): Promise<ReconcileReport>;
-  /**
-   * Hands a final result to the hook once per booking and status. Concurrent deliveries in this process
-   * share one call; across processes the store's claim decides, and the losers get {@link ResultBusy}.
-   */
-  deliver(result: PaymentResult): Promise<void>;
-}
-
-/** The facts of a stored booking that a result carries. */
-export function bookingFacts(booking: StoredBooking): Pick<PaymentResult, 'booking_id' | 'order' | 'transaction_uuid' | 'amount'> {
-  return {
-    booking_id: booking.booking_id,
-    order: booking.order,
-    transaction_uuid: booking.transaction_uuid,
-    amount: booking.amount,
-  };
 }
 
 export function createResults(kit: Kit): Results {
@@ -52,38 +48,59 @@ export function createResults(kit: Kit): Results {
   const resultTimeoutMs = kit.options.resultTimeoutMs ?? 10_000;
   let runningPass: Promise<ReconcileReport> | undefined;
 
-  /** Reads a status or cancel body and finds the booking it names, which this handler must have made. */
-  async function ownBooking(text: string): Promise<StoredBooking> {
-    const body = parseObject(text, ['booking_id', 'correlation_id']);
+  /**
+   * Reads a status or cancel body and finds the booking it names. One this handler's store does not
+   * hold (lost in a restart of a memory store, evicted, pruned) is asked about at the service, which
+   * answers only for this merchant's product code and only with the matching correlation id: such a
+   * booking comes with the service's answer (`lost`), and with the order the browser presented only
+   * when the booking's own tag proves it.
+   */
+  async function findBooking(text: string): Promise<Found> {
+    const body = parseObject(text, ['booking_id', 'correlation_id'], ['order']);
     for (const name of ['booking_id', 'correlation_id'] as const) {
       const value = body[name];
       if (typeof value !== 'string' || value.length === 0 || value.length > 128) {
         throw new Refusal(CODES.INVALID_REQUEST, `"${name}" must be a non-empty string of at most 128 characters; got ${describeValue(value)}.`);
       }
     }
-    const booking = await kit.store.getBooking(body.booking_id as string);
-    if (!booking || booking.correlation_id !== body.correlation_id) {
-      throw new Refusal(CODES.UNKNOWN_BOOKING, 'No booking with this booking_id and correlation_id was made here.');
+    if (body.order !== undefined && (!isRecord(body.order) || depthOf(body.order, MAX_ORDER_DEPTH) > MAX_ORDER_DEPTH)) {
+      throw new Refusal(CODES.INVALID_REQUEST, `"order" must be the order object the booking was made for; got ${describeValue(body.order)}.`);
     }
-    return booking;
+    const booking_id = body.booking_id as string;
+    const correlation_id = body.correlation_id as string;
+    const stored = await kit.store.getBooking(booking_id);
+    if (stored) {
+      if (stored.correlation_id !== correlation_id) throw unknownBooking();
+      return { booking_id, correlation_id, facts: bookingFacts(stored) };
+    }
+    let lost: ServiceStatus;
+    try {
+      lost = await kit.client.status({ booking_id, correlation_id });
+    } catch (error) {
+      if (error instanceof ServiceError && error.kind === 'rejected' && error.code === CODES.UNKNOWN_BOOKING) throw unknownBooking();
+      return serviceCall(kit, 'status', () => Promise.reject(error));
+    }
+    if (lost.booking_id !== booking_id || lost.correlation_id !== correlation_id || lost.product_code !== kit.options.productCode) {
+      throw unknownBooking();
+    }
+    const proven = await orderOfLostBooking(kit, lost.transaction_id, body.order as PaymentResult['order']);
+    return { booking_id, correlation_id, lost, facts: { booking_id, transaction_uuid: lost.transaction_id, ...proven } };
+  }
+
+  function unknownBooking(): Refusal {
+    return new Refusal(CODES.UNKNOWN_BOOKING, 'No booking with this booking_id and correlation_id was made here.');
   }
 
   async function status(text: string): Promise<StatusResult> {
-    const booking = await ownBooking(text);
-    const answer = await serviceCall(kit, 'status', () =>
-      kit.client.status({ booking_id: booking.booking_id, correlation_id: booking.correlation_id }),
-    );
+    const { booking_id, correlation_id, lost, facts } = await findBooking(text);
+    const answer = lost ?? (await serviceCall(kit, 'status', () => kit.client.status({ booking_id, correlation_id })));
     if (isFinalStatus(answer.status)) {
       // The shopper learns the status either way, within the time limit; a hook that failed or is still
       // running is finished or retried by the next status check, callback or reconcile pass.
-      await withinTime(deliver(statusResult(booking, answer, 'status')), resultTimeoutMs, 'status');
+      const result: PaymentResult = { source: 'status', status: answer.status, correlation_id, reference_code: answer.reference_code, ...facts };
+      await withinTime(deliver(result), resultTimeoutMs, 'status');
     }
-    return {
-      booking_id: booking.booking_id,
-      correlation_id: booking.correlation_id,
-      status: answer.status,
-      updated_at: answer.updated_at,
-    };
+    return { booking_id, correlation_id, status: answer.status, updated_at: answer.updated_at };
   }
 
   async function withinTime(delivery: Promise<void>, limitMs: number, route: string): Promise<void> {
@@ -94,7 +111,7 @@ export function createResults(kit: Kit): Results {
     const settled = delivery.then(
       () => 'done' as const,
       (error: unknown) => {
-        if (!(error instanceof ResultBusy)) kit.report(error, { route });
+        if (!(error instanceof ResultBusy) && !(error instanceof ImpossibleTransition)) kit.report(error, { route });
         return 'done' as const;
       },
     );
@@ -108,16 +125,12 @@ export function createResults(kit: Kit): Results {
   }
 
   async function cancel(text: string): Promise<CancelResult> {
-    const booking = await ownBooking(text);
-    const answer = await serviceCall(kit, 'cancel', () => kit.client.cancel({ booking_id: booking.booking_id }));
+    const { booking_id, correlation_id, facts } = await findBooking(text);
+    const answer = await serviceCall(kit, 'cancel', () => kit.client.cancel({ booking_id }));
     if (isFinalStatus(answer.status)) {
-      await withinTime(
-        deliver({ source: 'cancel', status: answer.status, correlation_id: booking.correlation_id, ...bookingFacts(booking) }),
-        resultTimeoutMs,
-        'cancel',
-      );
+      await withinTime(deliver({ source: 'cancel', status: answer.status, correlation_id, ...facts }), resultTimeoutMs, 'cancel');
     }
-    return { booking_id: booking.booking_id, status: answer.status };
+    return { booking_id, status: answer.status };
   }
 
   async function callback(text: string): Promise<{ correlation_id: string; status: PaymentStatus }> {
@@ -151,6 +164,9 @@ export function createResults(kit: Kit): Results {
           amount: payload.amount,
         });
       } catch (error) {
+        // Recorded and told to onError; a retry of this callback cannot change it.
+        if (error instanceof ImpossibleTransition) return { correlation_id: payload.correlation_id, status: payload.status };
+        if (error instanceof StoreUnavailableError) throw error;
         // A 5xx makes the service retry; by then the instance holding the claim has delivered it.
         if (!(error instanceof ResultBusy)) kit.report(error, { route: 'callback' });
         throw new Refusal(CODES.INTERNAL, 'The merchant could not record this result yet; retry later.');
@@ -210,6 +226,8 @@ export function createResults(kit: Kit): Results {
         } catch (error) {
           if (error instanceof ResultBusy) {
             done.open++;
+          } else if (error instanceof ImpossibleTransition) {
+            done.settled++;
           } else {
             done.failed++;
             kit.report(error, { route: 'reconcile' });
@@ -223,7 +241,7 @@ export function createResults(kit: Kit): Results {
     return done;
   }
 
-  function statusResult(booking: StoredBooking, answer: ServiceStatus, source: 'status' | 'reconcile'): PaymentResult {
+  function statusResult(booking: StoredBooking, answer: ServiceStatus, source: 'reconcile'): PaymentResult {
     return {
       source,
       status: answer.status,
@@ -233,6 +251,12 @@ export function createResults(kit: Kit): Results {
     };
   }
 
+  /**
+   * Hands a final result to the hook once per booking and status. Concurrent deliveries in this process
+   * share one call; across processes the store's claim decides, and the losers get {@link ResultBusy}.
+   * A status that contradicts what is known of the booking (a failure after its `SUCCESS`, a refund of
+   * a booking never paid) is told to `onError` and rejected with {@link ImpossibleTransition}.
+   */
   function deliver(result: PaymentResult): Promise<void> {
     const { correlation_id: correlationId, status: resultStatus } = result;
     const id = `${correlationId}\n${resultStatus}`;
@@ -244,6 +268,7 @@ export function createResults(kit: Kit): Results {
         if (claim === 'delivered') return;
         if (claim === 'busy') throw new ResultBusy(`Another instance is delivering ${resultStatus} for ${correlationId}.`);
         try {
+          await checkTransition(result);
           await kit.options.onPaymentResult(result);
         } catch (error) {
           await kit.store.releaseResult(correlationId, resultStatus, kit.owner).catch((release: unknown) => kit.report(release, { route: 'result' }));
@@ -256,6 +281,47 @@ export function createResults(kit: Kit): Results {
       pending.then(forget, forget);
     }
     return pending;
+  }
+
+  /**
+   * A final status must fit the booking's history: after a `SUCCESS` is known (delivered, or claimed by
+   * a delivery), `FAILED` or `CANCELED` cannot follow; after a `FAILED` or `CANCELED` is known, a
+   * `REVERTED` cannot (a refund of a booking that was never paid). A `REVERTED` whose `SUCCESS` was
+   * seen but never delivered (its hook failed, or the kit lost the booking) brings that `SUCCESS`
+   * first, so the hook always gets a refund after its payment. Whether a status is known is asked of
+   * the store by a claim under a probe owner, given back at once: the store's contract has no other
+   * read of one result.
+   */
+  async function checkTransition(result: PaymentResult): Promise<void> {
+    if (result.status === 'SUCCESS') return;
+    const { correlation_id } = result;
+    let impossible: string | undefined;
+    if (result.status === 'REVERTED') {
+      const ended = (await known(correlation_id, 'FAILED')) ? 'FAILED' : (await known(correlation_id, 'CANCELED')) ? 'CANCELED' : undefined;
+      if (ended) impossible = `REVERTED for booking ${describe(result)}, which ended ${ended} without a SUCCESS`;
+      else if (!(await known(correlation_id, 'SUCCESS'))) await deliver({ ...result, status: 'SUCCESS' });
+    } else if (await known(correlation_id, 'SUCCESS')) {
+      impossible = `${result.status} for booking ${describe(result)} after its SUCCESS`;
+    }
+    if (!impossible) return;
+    const error = new ImpossibleTransition(`Impossible transition: ${result.source} reported ${impossible}; not delivered.`);
+    kit.report(error, { route: result.source });
+    throw error;
+  }
+
+  function describe(result: PaymentResult): string {
+    return result.booking_id ?? `with correlation_id ${result.correlation_id}`;
+  }
+
+  /** Whether a result of this booking and status is delivered or being delivered. */
+  async function known(correlationId: string, status: PaymentStatus): Promise<boolean> {
+    if (inFlightResults.has(`${correlationId}\n${status}`)) return true;
+    const probe = `${kit.owner}:probe`;
+    const now = kit.now();
+    const claim = await kit.store.claimResult(correlationId, status, probe, now, now + 1_000);
+    if (claim !== 'claimed') return true;
+    await kit.store.releaseResult(correlationId, status, probe);
+    return false;
   }
 
   return { status, cancel, callback, reconcile, deliver };

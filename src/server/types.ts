@@ -7,10 +7,26 @@ import type { PaymentStore } from './store.js';
 
 /** What the merchant's order lookup returns for a payable order. */
 export interface OrderDetails {
-  /** The amount to charge, from the merchant's own records. */
+  /**
+   * The order's own id in the merchant's records (the canonical one: what `café-1`, `CAFÉ-1` or
+   * `{ id: 7 }` and `{ id: "7" }` all find). "One payable booking per order" is kept by this id, so every
+   * spelling of one order the lookup accepts books one payment.
+   */
+  id: string | number;
+  /**
+   * The amount to charge, from the merchant's own records: a number in rupees with at most two decimals
+   * (`1250.5`). A `numeric` column read by node-postgres is a string: convert it (`Number(row.total)`).
+   */
   amount: number;
+  /** Not paid: omit, or `false`. */
+  paid?: false;
   /** Shown to the shopper by the wallet: snake_case keys, string values. */
   properties?: Record<string, string>;
+}
+
+/** What the merchant's order lookup returns for an order that is already paid in full: the kit answers `IP-412`. */
+export interface PaidOrder {
+  paid: true;
 }
 
 /** What `redirectUrl` may depend on when it is a function. */
@@ -40,10 +56,19 @@ export interface PaymentResult {
   correlation_id: string;
   /** Absent only when a callback names a booking the store no longer holds. */
   booking_id?: string;
-  /** The merchant's order reference, as the browser sent it at booking (absent as `booking_id`). */
+  /**
+   * The merchant's order reference, as the browser sent it at booking. Absent when a callback names a
+   * booking the store no longer holds, or when the kit confirmed a booking it had lost and the browser
+   * did not present the order.
+   */
   order?: OrderReference;
+  /** The order's canonical id, as `lookupOrder` gave it at booking (absent as `order`, and for a lost booking). */
+  order_id?: string;
   transaction_uuid?: string;
-  /** The callback's amount, or the booked amount for a status check or cancel. */
+  /**
+   * The callback's amount, or the booked amount for a status check or cancel. Compare it with the
+   * order's total before marking the order paid: an order that grew after its booking is not paid in full.
+   */
   amount?: number;
   /** The service's reference code, when the callback or status check gave one. */
   reference_code?: string;
@@ -51,20 +76,24 @@ export interface PaymentResult {
 
 /** Options of {@link createPaymentHandler}. */
 export interface PaymentHandlerOptions {
-  /** The service's `{base_url}`. */
+  /** The service's `{base_url}`, without the API path (`https://pay.example`, not `.../api/client/intent/payment`). */
   serviceUrl: string;
   productCode: string;
   /** The access key: signs requests, verifies callbacks, never reaches the browser. */
   accessKey: string;
-  /** Absolute URL where the service reaches this handler's `/callback`. */
+  /** Absolute URL where the service reaches this handler's `/callback` (`https:` in production). */
   callbackUrl: string;
   /** Where the shopper lands after paying (the service adds `booking_id` and `status`). */
   redirectUrl: string | ((context: RedirectContext) => string);
   /**
-   * Finds the merchant's order; `undefined` means unknown or not payable (`IP-424`). `context.request` is
-   * the shopper's `/book` request (its cookies, its session): refuse an order that is not theirs.
+   * Finds the merchant's order: its canonical `id` and `amount`, `{ paid: true }` when it is paid in full
+   * (`IP-412`), `undefined` when unknown or not payable (`IP-424`). `context.request` is the shopper's
+   * `/book` request (its cookies, its session): refuse an order that is not theirs.
    */
-  lookupOrder(order: OrderReference, context: { request: Request }): Promise<OrderDetails | undefined> | OrderDetails | undefined;
+  lookupOrder(
+    order: OrderReference,
+    context: { request: Request },
+  ): Promise<OrderDetails | PaidOrder | undefined> | OrderDetails | PaidOrder | undefined;
   /**
    * Receives each verified final result once per booking and status (a later `REVERTED` after
    * `SUCCESS` is a new result). A callback is answered 2xx only after this
@@ -77,10 +106,13 @@ export interface PaymentHandlerOptions {
   timeoutMs?: number;
   fetch?: typeof fetch;
   /**
-   * Where bookings, keys and delivered results are kept. Default: the in-memory store (one process,
-   * lost on restart; a warning under `NODE_ENV=production`). Production: `createPostgresStore(...)`.
+   * Where bookings, keys and delivered results are kept; required. A real server:
+   * `createPostgresStore(pool)` from `wallet-pay-button/server/postgres` (a PostgreSQL server, or PGlite in
+   * a data folder for one process). Tests and demos: `createMemoryStore()` (lost on restart).
    */
-  store?: PaymentStore;
+  store: PaymentStore;
+  /** The clock, in milliseconds since the epoch. Default `Date.now`. */
+  now?: () => number;
   /**
    * How long `onPaymentResult` may keep the shopper's `/status` (and `/cancel`) answer waiting. Past it
    * the answer goes out; the hook goes on, and if it fails the next status check, callback or

@@ -15,7 +15,7 @@ import type { Browser, Page } from 'playwright';
 import { build } from 'vite';
 import { cdnBuild } from '../../vite.config.js';
 import { launchChromium } from '../../scripts/chromium.mjs';
-import { createPaymentHandler } from '../../src/server/index.js';
+import { createMemoryStore, createPaymentHandler } from '../../src/server/index.js';
 import { toNodeListener } from '../../src/server/node.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 
@@ -87,7 +87,9 @@ export async function startMerchant(options: MerchantOptions = {}): Promise<Merc
     // The shopper comes back to the checkout of the order they paid (a fresh load is a new order).
     redirectUrl: ({ order }) => `${origin}${options.returnPath ?? '/checkout.html'}?order=${encodeURIComponent(String(order.id))}`,
     // ORDER_ID, or one of the per-page orders the static server writes into checkout pages.
-    lookupOrder: (order) => (typeof order.id === 'string' && ORDER_PATTERN.test(order.id) ? { amount: 250, properties: { order_id: order.id } } : undefined),
+    lookupOrder: (order) =>
+      typeof order.id === 'string' && ORDER_PATTERN.test(order.id) ? { id: order.id, amount: 250, properties: { order_id: order.id } } : undefined,
+    store: createMemoryStore(),
     // The element's own status check decides where the shopper lands; nothing to record here.
     onPaymentResult: () => undefined,
   });

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandler, type PaymentHandlerOptions, type PaymentResult } from '../../../src/server/handler.js';
 import { createPostgresStore } from '../../../src/server/postgres.js';
-import { createMemoryStore } from '../../../src/server/store.js';
+import { createMemoryStore } from '../../../src/server/index.js';
 import { bodyOf, closedPortUrl, listen, type Loopback } from './helpers.js';
 import { freshDatabase, stopServer } from './postgres/pg-server.js';
 
@@ -118,7 +118,7 @@ async function payOnWalletPage(deeplink: string): Promise<void> {
 describe('bounded work', () => {
   let sandbox: Sandbox;
   let proxy: StatusProxy;
-  let base: Omit<PaymentHandlerOptions, 'onPaymentResult'>;
+  let base: Omit<PaymentHandlerOptions, 'onPaymentResult' | 'store'>;
 
   before(async () => {
     sandbox = await startSandbox({ accessKey: KEY, productCode: PRODUCT, callbackRetry: { attempts: 1, baseDelayMs: 10 } });
@@ -129,7 +129,7 @@ describe('bounded work', () => {
       accessKey: KEY,
       callbackUrl: `${await closedPortUrl()}/api/pay/callback`,
       redirectUrl: 'http://merchant.test/return',
-      lookupOrder: () => ({ amount: 100, properties: { sandbox_callback: 'never' } }),
+      lookupOrder: (order) => ({ id: String(order.id), amount: 100, properties: { sandbox_callback: 'never' } }),
     };
   });
   after(async () => {
@@ -250,16 +250,17 @@ describe('bounded work', () => {
 
   test('reconcile(): no new check starts once the time budget is spent; the pass says so and the next one goes on', async () => {
     resetProxy();
-    const handler = createPaymentHandler({ ...base, store: createMemoryStore(), onPaymentResult: () => {} });
+    // The handler's clock: the budget is spent when the test says so, not after real time passes.
+    let now = Date.parse('2026-03-01T09:00:00Z');
+    const handler = createPaymentHandler({ ...base, store: createMemoryStore(), onPaymentResult: () => {}, now: () => now });
     const made = [];
     for (let i = 0; i < 10; i++) made.push(await bookOne(handler));
     const held = gate();
     proxy.hold = held.wait;
-    const started = Date.now();
     const pass = handler.reconcile({ olderThanMs: 0, concurrency: 2, timeBudgetMs: 100 });
     await proxy.arrived(2);
     // Both checks are stuck at the service until the budget is spent.
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 110 - Date.now())));
+    now += 101;
     held.open();
     assert.deepEqual(await pass, { checked: 2, settled: 0, open: 2, failed: 0, unfinished: true });
     assert.equal(proxy.seen.length, 2);

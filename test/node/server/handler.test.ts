@@ -8,16 +8,16 @@ import {
   type PaymentHandlerOptions,
   type PaymentResult,
 } from '../../../src/server/handler.js';
-import { createMemoryStore } from '../../../src/server/store.js';
+import { createMemoryStore } from '../../../src/server/index.js';
 import { closedPortUrl, listen, nodeSign, type Loopback } from './helpers.js';
 
 const KEY = 'handler-test-access-key';
 const PRODUCT = 'SHOP01';
-const ORDERS: Record<string, { amount: number; properties?: Record<string, string> }> = {
-  'A-1': { amount: 1500, properties: { order_id: 'A-1', item: 'Tea' } },
-  'A-2': { amount: 250.5 },
-  'NO-CALLBACK': { amount: 700, properties: { sandbox_callback: 'never' } },
-  'NO-CALLBACK-2': { amount: 700, properties: { sandbox_callback: 'never' } },
+const ORDERS: Record<string, { id: string; amount: number; properties?: Record<string, string> }> = {
+  'A-1': { id: 'A-1', amount: 1500, properties: { order_id: 'A-1', item: 'Tea' } },
+  'A-2': { id: 'A-2', amount: 250.5 },
+  'NO-CALLBACK': { id: 'NO-CALLBACK', amount: 700, properties: { sandbox_callback: 'never' } },
+  'NO-CALLBACK-2': { id: 'NO-CALLBACK-2', amount: 700, properties: { sandbox_callback: 'never' } },
 };
 const BASE = 'http://merchant.test/api/pay';
 
@@ -95,7 +95,7 @@ describe('payment handler against the sandbox', () => {
       redirectUrl: ({ order, handoff }) => `http://merchant.test/${handoff ? 'phone' : 'return'}?order=${String(order.id)}`,
       lookupOrder: async (order) => {
         lookups++;
-        return ORDERS[String(order.id)] ?? (String(order.id).startsWith('FRESH-') ? { amount: 300 } : undefined);
+        return ORDERS[String(order.id)] ?? (String(order.id).startsWith('FRESH-') ? { id: String(order.id), amount: 300 } : undefined);
       },
       onPaymentResult: async (result) => {
         if (failHook > 0) {
@@ -105,6 +105,11 @@ describe('payment handler against the sandbox', () => {
         results.push(result);
       },
       onError: (error) => errors.push(error),
+      // A fresh memory store for each handler made from these options (each read of it makes one), as
+      // for separate servers; a test that shares one passes it.
+      get store() {
+        return createMemoryStore();
+      },
     };
     handler = createPaymentHandler(options);
   });
@@ -136,9 +141,13 @@ describe('payment handler against the sandbox', () => {
     assert.equal(booked.correlation_id, data.correlation_id);
     assert.equal(booked.amount, 1500);
     assert.deepEqual(booked.properties, { merchant_order: 'A-1', order_id: 'A-1', item: 'Tea' });
-    // Derived from the key and what it books (channel, canonical order, amount).
-    assert.equal(booked.transaction_uuid, await transactionUuid(PRODUCT, key, `${JSON.stringify(['app', { id: 'A-1' }])}\n1500`));
-    assert.match(booked.transaction_uuid, /^wpb_[A-Za-z0-9_-]{43}$/);
+    // Derived from the key and what it books (channel, the order's own id, amount), then the order's tag
+    // and the amount in paise (base 36).
+    const attempt = await transactionUuid(PRODUCT, key, `${JSON.stringify(['v2', 'app', 'A-1'])}\n1500`);
+    assert.equal(booked.transaction_uuid.slice(0, 30), attempt.slice(0, 30));
+    assert.match(booked.transaction_uuid, /^wpb_[A-Za-z0-9_-]{48}[0-9a-z]{1,12}$/);
+    assert.ok(booked.transaction_uuid.endsWith((150000).toString(36)));
+    assert.ok(booked.transaction_uuid.length <= 64);
     assert.equal(booked.callback_url, options.callbackUrl);
     assert.equal(booked.redirect_url, 'http://merchant.test/return?order=A-1');
   });
@@ -285,7 +294,7 @@ describe('payment handler against the sandbox', () => {
   const twinOptions = (store = createMemoryStore()): PaymentHandlerOptions => ({
     ...options,
     redirectUrl: 'http://merchant.test/return',
-    lookupOrder: (order) => (String(order.id).startsWith('TWIN-') ? { amount: 100 } : undefined),
+    lookupOrder: (order) => (String(order.id).startsWith('TWIN-') ? { id: String(order.id), amount: 100 } : undefined),
     store,
   });
 
@@ -401,9 +410,9 @@ describe('payment handler against the sandbox', () => {
     const throwing = createPaymentHandler({ ...options, lookupOrder: () => Promise.reject(new Error('db down')) });
     failureOf(await book(throwing, { channel: 'app', order: { id: 'A-1' } }), 'IP-500', 500, /could not look up this order/);
     assert.match(String(errors[errorsBefore]), /db down/);
-    const priceless = createPaymentHandler({ ...options, lookupOrder: () => ({ amount: Number.NaN }) });
+    const priceless = createPaymentHandler({ ...options, lookupOrder: () => ({ id: 'A-1', amount: Number.NaN }) });
     failureOf(await book(priceless, { channel: 'app', order: { id: 'A-1' } }), 'IP-500', 500, /could not price this order/);
-    assert.match(String(errors[errorsBefore + 1]), /invalid amount: NaN/);
+    assert.match(String(errors[errorsBefore + 1]), /the amount number NaN; it must be a positive number of rupees/);
   });
 
   test('status reads the booking; another correlation id or an unknown booking is IP-404', async () => {
@@ -463,6 +472,7 @@ describe('payment handler against the sandbox', () => {
         booking_id: ids.booking_id,
         correlation_id: ids.correlation_id,
         order: { id: 'NO-CALLBACK' },
+        order_id: 'NO-CALLBACK',
         transaction_uuid: sandbox.getBooking(ids.booking_id)?.transaction_uuid,
         amount: 700,
         reference_code: undefined,
@@ -578,6 +588,7 @@ describe('payment handler options', () => {
     redirectUrl: 'http://127.0.0.1:9/done',
     lookupOrder: () => undefined,
     onPaymentResult: () => {},
+    store: createMemoryStore(),
   };
 
   test('refuses missing options with a message naming them', () => {
@@ -590,7 +601,9 @@ describe('payment handler options', () => {
   });
 
   test('routes by the last path segment, under any mount path', async () => {
-    const handler = createPaymentHandler(valid);
+    // The service does not know the booking either (the kit asks it about a booking its store lacks).
+    const unknown = () => Promise.resolve(new Response(JSON.stringify({ code: 'IP-404', error_message: 'No booking' }), { status: 404 }));
+    const handler = createPaymentHandler({ ...valid, fetch: unknown });
     for (const url of ['http://x/status', 'http://x/a/b/c/status/', 'http://x/status?x=1']) {
       const response = await handler(new Request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"booking_id":"b","correlation_id":"c"}' }));
       assert.equal(response.status, 404);
@@ -606,7 +619,7 @@ describe('payment handler options', () => {
       const handler = createPaymentHandler({
         ...valid,
         serviceUrl: sandbox.baseUrl,
-        lookupOrder: () => ({ amount: 10 }),
+        lookupOrder: () => ({ id: 'x', amount: 10 }),
         webPayment: { url: 'https://pay.provider.test/checkout' },
       });
       const answer = await book(handler, { channel: 'web', order: { id: 'x' } });
@@ -629,7 +642,8 @@ describe('payment handler and an expired booking', () => {
         accessKey: KEY,
         callbackUrl: 'http://127.0.0.1:9/callback',
         redirectUrl: 'http://127.0.0.1:9/done',
-        lookupOrder: () => ({ amount: 80 }),
+        lookupOrder: () => ({ id: 'E-1', amount: 80 }),
+        store: createMemoryStore(),
         onPaymentResult: (result) => {
           results.push(result);
         },

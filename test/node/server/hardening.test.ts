@@ -5,9 +5,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
+import { Readable } from 'node:stream';
 import { CODES, HTTP_STATUS_OF_CODE } from '../../../src/protocol/contract.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandler, type PaymentResult } from '../../../src/server/handler.js';
+import { createMemoryStore } from '../../../src/server/index.js';
 import { toNodeListener } from '../../../src/server/node.js';
 import { closedPortUrl, listen, type Loopback } from './helpers.js';
 
@@ -30,7 +32,8 @@ describe('bad input to the handler', () => {
       accessKey: KEY,
       callbackUrl: `${await closedPortUrl()}/callback`,
       redirectUrl: 'http://merchant.test/return',
-      lookupOrder: (order) => (order.id === 'H-1' ? { amount: 100 } : undefined),
+      lookupOrder: (order) => (order.id === 'H-1' ? { id: 'H-1', amount: 100 } : undefined),
+      store: createMemoryStore(),
       onPaymentResult: (result) => void results.push(result),
       onError: (error) => errors.push(error),
     });
@@ -111,6 +114,50 @@ describe('bad input to the handler', () => {
     assert.equal(answer.headers['content-type'], 'application/json; charset=utf-8');
     assert.equal(answer.headers['x-content-type-options'], 'nosniff');
     assert.equal(answer.headers['cache-control'], 'no-store');
+  });
+
+  test('TRACE, TRACK and CONNECT (methods a Request cannot hold) through the Node adapter are 405 with Allow: POST, not 500', async () => {
+    const { port } = new URL(server.url);
+    const before = errors.length;
+    // node:http's parser itself refuses TRACK (400): TRACE is the one that reaches a listener.
+    for (const method of ['TRACE']) {
+      const answer = await new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+        const request = httpRequest({ host: '127.0.0.1', port, path: '/api/pay/book', method }, (response) => {
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (body += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+        });
+        request.on('error', reject);
+        request.end();
+      });
+      assert.equal(answer.status, 405, `${method}: ${answer.body}`);
+      assert.deepEqual(JSON.parse(answer.body), { code: 'IP-405', error_message: `Use POST; got ${method}.` });
+      assert.equal(answer.headers.allow, 'POST');
+      assert.equal(answer.headers['content-type'], 'application/json; charset=utf-8');
+    }
+    // node:http hands CONNECT to a 'connect' listener, but a framework may pass it (or TRACK) on: the adapter answers it too.
+    for (const method of ['CONNECT', 'TRACK']) {
+      const written: { status?: number; headers?: Record<string, string>; body?: string } = {};
+      const fake = Object.assign(Readable.from([]), { method, url: '/api/pay/book', headers: { host: '127.0.0.1' } });
+      await new Promise<void>((resolve) => {
+        toNodeListener(handler)(fake as never, {
+          headersSent: false,
+          writeHead(status: number, headers: Record<string, string>) {
+            Object.assign(written, { status, headers });
+            return this;
+          },
+          end(body: string) {
+            written.body = body;
+            resolve();
+          },
+        } as never);
+      });
+      assert.equal(written.status, 405, method);
+      assert.equal(written.headers?.allow, 'POST');
+      assert.equal(JSON.parse(written.body!).code, 'IP-405');
+    }
+    assert.equal(errors.length, before, 'nothing for onError');
   });
 
   test('a body cut off by the client is not an error for onError', async () => {

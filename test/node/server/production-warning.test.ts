@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { PGlite } from '@electric-sql/pglite';
 import { createPaymentHandler, type PaymentHandlerOptions } from '../../../src/server/handler.js';
 import { createPostgresStore } from '../../../src/server/postgres.js';
-import { createMemoryStore } from '../../../src/server/store.js';
+import { createMemoryStore } from '../../../src/server/index.js';
 
-const options: PaymentHandlerOptions = {
+const options: Omit<PaymentHandlerOptions, 'store'> = {
   serviceUrl: 'http://127.0.0.1:9',
   productCode: 'WARN01',
   accessKey: 'warn-access-key',
@@ -18,6 +18,18 @@ const options: PaymentHandlerOptions = {
   lookupOrder: () => undefined,
   onPaymentResult: () => {},
 };
+
+test('no store is a start-up error naming the choices, never a silent in-memory default', () => {
+  assert.throws(
+    () => createPaymentHandler(options as PaymentHandlerOptions),
+    (error: Error) =>
+      error instanceof TypeError &&
+      /store is required/.test(error.message) &&
+      /createPostgresStore\(new pg\.Pool/.test(error.message) &&
+      /PGlite/.test(error.message) &&
+      /createMemoryStore\(\).*lost on restart/.test(error.message),
+  );
+});
 
 test('the memory store under NODE_ENV=production: one warning per process, naming the PostgreSQL store', async (t) => {
   const warnings: string[] = [];
@@ -30,7 +42,7 @@ test('the memory store under NODE_ENV=production: one warning per process, namin
 
   // Not production: no warning, and the one warning is still to come.
   delete process.env.NODE_ENV;
-  createPaymentHandler(options);
+  createPaymentHandler({ ...options, store: createMemoryStore() });
   process.env.NODE_ENV = 'development';
   createPaymentHandler({ ...options, store: createMemoryStore() });
   assert.deepEqual(warnings, []);
@@ -42,10 +54,9 @@ test('the memory store under NODE_ENV=production: one warning per process, namin
   createPaymentHandler({ ...options, store: createPostgresStore(db) });
   assert.deepEqual(warnings, []);
 
-  // Production with the memory store, by default or passed: warned once.
-  createPaymentHandler(options);
+  // Production with the memory store passed: warned once.
   createPaymentHandler({ ...options, store: createMemoryStore() });
-  createPaymentHandler(options);
+  createPaymentHandler({ ...options, store: createMemoryStore() });
   assert.equal(warnings.length, 1);
   assert.match(warnings[0]!, /in-memory store under NODE_ENV=production/);
   assert.match(warnings[0]!, /createPostgresStore/);

@@ -3,17 +3,18 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentResult } from '../../../src/server/handler.js';
+import { createMemoryStore } from '../../../src/server/index.js';
 import { toNodeListener, type NodeListener } from '../../../src/server/node.js';
 import { bodyOf, listen, nodeSign, type Loopback } from './helpers.js';
 
 const KEY = 'roundtrip-access-key';
 const PRODUCT = 'SHOP01';
-const ORDERS: Record<string, { amount: number; properties?: Record<string, string> }> = {
-  'R-1': { amount: 1000, properties: { order_id: 'R-1' } },
-  'R-2': { amount: 42.75 },
+const ORDERS: Record<string, { id: string; amount: number; properties?: Record<string, string> }> = {
+  'R-1': { id: 'R-1', amount: 1000, properties: { order_id: 'R-1' } },
+  'R-2': { id: 'R-2', amount: 42.75 },
   // One order per payment that succeeds: another key's book of a paid order is IP-412.
-  'R-3': { amount: 1000, properties: { order_id: 'R-3' } },
-  'R-4': { amount: 1000, properties: { order_id: 'R-4' } },
+  'R-3': { id: 'R-3', amount: 1000, properties: { order_id: 'R-3' } },
+  'R-4': { id: 'R-4', amount: 1000, properties: { order_id: 'R-4' } },
 };
 
 interface Booked {
@@ -48,6 +49,7 @@ describe('round trip: element contract → handler on node:http → sandbox → 
         callbackUrl: `${kit.url}/api/pay/callback`,
         redirectUrl: `${kit.url}/done`,
         lookupOrder: (order) => ORDERS[String(order.id)],
+        store: createMemoryStore(),
         onPaymentResult: async (result) => {
           hookCalls.push(result);
           if (failHook > 0) {
@@ -116,6 +118,7 @@ describe('round trip: element contract → handler on node:http → sandbox → 
         reference_code: sandbox.getBooking(booked.booking_id)!.reference_code,
         booking_id: booked.booking_id,
         order: { id: 'R-1' },
+        order_id: 'R-1',
         transaction_uuid: sandbox.getBooking(booked.booking_id)!.transaction_uuid,
         amount: 1000,
       },

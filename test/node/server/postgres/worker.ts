@@ -31,7 +31,7 @@ const handler = createPaymentHandler({
   store: createPostgresStore(pool),
   leaseMs: Number(env('LEASE_MS')),
   resultTimeoutMs: Number(process.env.RESULT_TIMEOUT_MS ?? '10000'),
-  lookupOrder: (order) => ({ amount: 100 + String(order.id).length }),
+  lookupOrder: (order) => ({ id: String(order.id), amount: 100 + String(order.id).length }),
   onPaymentResult: async (result) => {
     send({ type: 'hook-started', correlation_id: result.correlation_id, status: result.status });
     if (hang) await new Promise(() => {});

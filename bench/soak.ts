@@ -1,0 +1,364 @@
+/**
+ * `npm run soak [-- --minutes 10]`: a merchant's soak of the server kit. Two handler processes on one
+ * PostgreSQL (a throwaway server, scripts/postgres.mjs), the sandbox, and mixed traffic on loopback for
+ * the given time: payments with a retry of their key on the other process, two tabs per order,
+ * refusals, cancels, refunds, callbacks whose first delivery fails and is retried, reconcile passes.
+ * It prints the requests, the answers by code, p50/p99, each process's memory at start and end, and
+ * checks the end state against the sandbox's records: every final result delivered once, no order paid
+ * twice, nothing lost, no 5xx to the shoppers. Exit code 1 when a check fails.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { startPostgres } from '../scripts/postgres.mjs';
+import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
+import { summarize } from './stats.js';
+
+const PRODUCT = 'SOAK01';
+const ACCESS_KEY = 'soak-access-key';
+/** Shoppers at once. */
+const SHOPPERS = 6;
+/** A shopper's request waits at most this long; a status poll at most this many times. */
+const REQUEST_TIMEOUT_MS = 15_000;
+const STATUS_POLLS = 40;
+
+/** Options of {@link runSoak}. */
+export interface SoakOptions {
+  minutes: number;
+  log?: (line: string) => void;
+}
+
+/** What a soak measured and found. */
+export interface SoakReport {
+  seconds: number;
+  requests: number;
+  byCode: Record<string, number>;
+  p50Ms: number;
+  p99Ms: number;
+  scenarios: Record<string, number>;
+  /** Each process's memory after the warm-up (a tenth of the run, at most 60 s) and at the end. */
+  memory: Array<{ pid: number; start: { rss: number; heapUsed: number }; end: { rss: number; heapUsed: number } }>;
+  bookings: number;
+  paid: number;
+  injected: { hookFailures: number; callbackRetries: number };
+  /** Each check and the problems it found (empty when it holds). */
+  checks: Record<string, string[]>;
+}
+
+interface Worker {
+  child: ChildProcess;
+  url: string;
+  ask<T>(message: Record<string, unknown>): Promise<T>;
+}
+
+interface Delivered {
+  correlation_id: string;
+  booking_id?: string;
+  status: string;
+  source: string;
+  order_id?: string;
+  amount?: number;
+}
+
+type Answer = { status: number; body: { code: string; data?: Record<string, string>; error_message?: string } };
+
+/** Runs the soak and returns its report (the processes, the sandbox and the database are stopped). */
+export async function runSoak({ minutes, log = () => {} }: SoakOptions): Promise<SoakReport> {
+  if (!Number.isFinite(minutes) || minutes <= 0) throw new TypeError(`--minutes must be a positive number; got ${minutes}.`);
+  const postgres = await startPostgres();
+  const sandbox = await startSandbox({ accessKey: ACCESS_KEY, productCode: PRODUCT, callbackRetry: { attempts: 4, baseDelayMs: 100 } });
+  const workers: Worker[] = [];
+  const delivered: Delivered[] = [];
+  const hookFailures: unknown[] = [];
+  const problems: string[] = [];
+  try {
+    const admin = new pg.Client({ connectionString: postgres.url });
+    await admin.connect();
+    await admin.query('CREATE DATABASE soak');
+    await admin.end();
+    const databaseUrl = postgres.url.replace(/\/postgres$/, '/soak');
+    for (let i = 0; i < 2; i++) {
+      workers.push(await startWorker({ DATABASE_URL: databaseUrl, SERVICE_URL: sandbox.baseUrl, PRODUCT_CODE: PRODUCT, ACCESS_KEY }, delivered, hookFailures, problems));
+    }
+    log(`soak: 2 handler processes (${workers.map((w) => w.child.pid).join(', ')}) on PostgreSQL ${postgres.url}, sandbox ${sandbox.baseUrl}, ${minutes} min`);
+
+    const latencies: number[] = [];
+    const byCode: Record<string, number> = {};
+    const scenarios: Record<string, number> = {};
+    const received = new Set<string>();
+    let orders = 0;
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
+
+    async function call(worker: Worker, route: string, body: unknown, key?: string): Promise<Answer> {
+      const started = performance.now();
+      const response = await fetch(`${worker.url}/${route}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+      const parsed = (await response.json()) as Answer['body'];
+      latencies.push(performance.now() - started);
+      const code = `${parsed.code} (${response.status})`;
+      byCode[code] = (byCode[code] ?? 0) + 1;
+      if (response.status >= 500) problems.push(`5xx to a shopper: ${route} ${code} ${parsed.error_message ?? ''}`);
+      if (route === 'book' && parsed.data?.booking_id) received.add(parsed.data.booking_id);
+      return { status: response.status, body: parsed };
+    }
+
+    async function pay(bookingId: string, mpin: string): Promise<void> {
+      await fetch(`${sandbox.linksUrl}/pay/${encodeURIComponent(bookingId)}/confirm`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ mpin, method: 'wallet_balance' }).toString(),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+    }
+
+    /** Asks /status (on either process) until the booking is final; the status it ended with. */
+    async function settle(booking: Record<string, string>): Promise<string> {
+      for (let i = 0; i < STATUS_POLLS; i++) {
+        const answer = await call(pick(workers), 'status', { booking_id: booking.booking_id, correlation_id: booking.correlation_id });
+        const status = answer.body.data?.status ?? answer.body.code;
+        if (['SUCCESS', 'FAILED', 'CANCELED', 'REVERTED'].includes(status)) return status;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return 'not final';
+    }
+
+    /** Books an order with a key on one process and replays the key on the other: one booking. */
+    async function bookWithRetry(order: string): Promise<Record<string, string> | undefined> {
+      const key = `soak-${crypto.randomUUID()}`;
+      const [first, second] = [...workers].sort(() => Math.random() - 0.5) as [Worker, Worker];
+      const channel = pick(['app', 'web'] as const);
+      const booked = await call(first, 'book', { channel, order: { id: order } }, key);
+      const again = await call(second, 'book', { channel, order: { id: order } }, key);
+      if (booked.body.data?.booking_id !== again.body.data?.booking_id) {
+        problems.push(`a replayed key got another booking: ${JSON.stringify([booked.body, again.body])}`);
+      }
+      return booked.body.data;
+    }
+
+    const plays: Record<string, () => Promise<void>> = {
+      async payment() {
+        const booking = await bookWithRetry(`S-${++orders}`);
+        if (!booking) return;
+        await pay(booking.booking_id!, '1234');
+        const status = await settle(booking);
+        if (status !== 'SUCCESS') problems.push(`a payment ended ${status}`);
+      },
+      async refusal() {
+        const booking = await bookWithRetry(`S-${++orders}`);
+        if (!booking) return;
+        await pay(booking.booking_id!, '0000');
+        const status = await settle(booking);
+        if (status !== 'FAILED') problems.push(`a refused payment ended ${status}`);
+      },
+      async cancel() {
+        const booking = await bookWithRetry(`S-${++orders}`);
+        if (!booking) return;
+        const answer = await call(pick(workers), 'cancel', { booking_id: booking.booking_id, correlation_id: booking.correlation_id });
+        if (answer.body.data?.status !== 'CANCELED') problems.push(`a cancel answered ${JSON.stringify(answer.body)}`);
+      },
+      async refund() {
+        const booking = await bookWithRetry(`S-${++orders}`);
+        if (!booking) return;
+        await pay(booking.booking_id!, '1234');
+        if ((await settle(booking)) !== 'SUCCESS') return;
+        sandbox.revert(booking.booking_id!);
+        const status = await settle(booking);
+        if (status !== 'REVERTED') problems.push(`a refund ended ${status}`);
+      },
+      async twoTabs() {
+        const order = `S-${++orders}`;
+        const tabs = await Promise.all(workers.map((worker) => call(worker, 'book', { channel: 'app', order: { id: order } }, `soak-${crypto.randomUUID()}`)));
+        const booked = tabs.map((answer) => answer.body.data).filter((data): data is Record<string, string> => data !== undefined);
+        // The shopper pays in both tabs: at most one can succeed.
+        await Promise.all(booked.map((booking) => pay(booking.booking_id!, '1234')));
+        await Promise.all(booked.map((booking) => settle(booking)));
+      },
+    };
+    const weights: Array<keyof typeof plays> = ['payment', 'payment', 'payment', 'refusal', 'cancel', 'refund', 'twoTabs', 'twoTabs'];
+
+    const started = Date.now();
+    const deadline = started + minutes * 60_000;
+    // "Start" is after a warm-up under traffic (a tenth of the run, at most 60 s): the code is compiled
+    // and the pools are full by then, so start to end shows growth, not start-up.
+    const warmup = new Promise<Array<{ rss: number; heapUsed: number }>>((resolve, reject) => {
+      setTimeout(() => {
+        Promise.all(workers.map((w) => w.ask<{ rss: number; heapUsed: number }>({ type: 'memory' }))).then(resolve, reject);
+      }, Math.min(60_000, minutes * 6_000));
+    });
+    // Bounded in count as well as time: at most this many scenarios per shopper.
+    const maxRounds = Math.ceil(minutes * 60 * 20);
+    const shoppers = Array.from({ length: SHOPPERS }, async () => {
+      for (let round = 0; round < maxRounds && Date.now() < deadline; round++) {
+        const name = pick(weights);
+        scenarios[name] = (scenarios[name] ?? 0) + 1;
+        await plays[name]!().catch((error: unknown) => problems.push(`${name}: ${String(error)}`));
+      }
+    });
+    let reconciling = true;
+    const reconciler = (async () => {
+      while (reconciling && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
+        await Promise.all(workers.map((w) => w.ask({ type: 'reconcile' })));
+      }
+    })();
+    await Promise.all(shoppers);
+    const memoryStart = await warmup;
+    reconciling = false;
+    await reconciler;
+    const seconds = (Date.now() - started) / 1000;
+
+    // Let the retried callbacks land, then two passes deliver whatever a failed hook left.
+    await Promise.race([sandbox.whenCallbacksSettled(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    for (let i = 0; i < 2; i++) await Promise.all(workers.map((w) => w.ask({ type: 'reconcile' })));
+    const memoryEnd = await Promise.all(workers.map((w) => w.ask<{ rss: number; heapUsed: number }>({ type: 'memory' })));
+
+    const checks = await check(sandbox, databaseUrl, delivered, received, problems);
+    const attempts = sandbox.callbackAttempts();
+    const report: SoakReport = {
+      seconds,
+      requests: latencies.length,
+      byCode,
+      p50Ms: summarize(latencies).median,
+      p99Ms: summarize(latencies).p99,
+      scenarios,
+      memory: workers.map((w, i) => ({ pid: w.child.pid!, start: memoryStart[i]!, end: memoryEnd[i]! })),
+      bookings: sandbox.listBookings().length,
+      paid: sandbox.listBookings().filter((b) => b.status === 'SUCCESS' || b.status === 'REVERTED').length,
+      injected: { hookFailures: hookFailures.length, callbackRetries: attempts.filter((a) => a.attempt > 1).length },
+      checks,
+    };
+    return report;
+  } finally {
+    for (const worker of workers) worker.child.kill('SIGTERM');
+    await sandbox.close();
+    await postgres.stop();
+  }
+}
+
+async function startWorker(
+  env: Record<string, string>,
+  delivered: Delivered[],
+  hookFailures: unknown[],
+  problems: string[],
+): Promise<Worker> {
+  const child = fork(fileURLToPath(new URL('./soak-worker.ts', import.meta.url)), {
+    execArgv: ['--conditions=source', '--import', 'tsx'],
+    env: { ...process.env, NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const waiting = new Map<number, (value: unknown) => void>();
+  let asked = 0;
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('a soak worker did not start within 30 s')), 30_000);
+    child.once('exit', (code) => reject(new Error(`a soak worker exited (${code}) before it was ready`)));
+    child.on('message', (message: { type: string; id?: number; url?: string; injected?: boolean; message?: string; route?: string } & Delivered) => {
+      if (message.type === 'ready') {
+        clearTimeout(timer);
+        resolve(message.url!);
+      } else if (message.type === 'delivered') {
+        delivered.push(message);
+      } else if (message.type === 'hook-failed') {
+        hookFailures.push(message);
+      } else if (message.type === 'error') {
+        // Injected hook failures come back through onError; anything else is a finding.
+        if (!message.injected) problems.push(`onError (${message.route ?? '?'}): ${message.message}`);
+      } else if (message.id !== undefined) {
+        waiting.get(message.id)?.(message);
+        waiting.delete(message.id);
+      }
+    });
+  });
+  return {
+    child,
+    url,
+    ask<T>(message: Record<string, unknown>): Promise<T> {
+      const id = ++asked;
+      return new Promise<T>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`a soak worker did not answer ${String(message.type)} within 30 s`)), 30_000);
+        waiting.set(id, (value) => {
+          clearTimeout(timer);
+          resolve(value as T);
+        });
+        child.send({ ...message, id });
+      });
+    },
+  };
+}
+
+/** The end state against the sandbox's records and the kit's tables. */
+async function check(
+  sandbox: Sandbox,
+  databaseUrl: string,
+  delivered: Delivered[],
+  received: Set<string>,
+  problems: string[],
+): Promise<Record<string, string[]>> {
+  const bookings = sandbox.listBookings();
+  const deliveredOnce: string[] = [];
+  const count = new Map<string, number>();
+  for (const d of delivered) count.set(`${d.correlation_id}\n${d.status}`, (count.get(`${d.correlation_id}\n${d.status}`) ?? 0) + 1);
+  for (const booking of bookings) {
+    const finals = booking.status === 'REVERTED' ? ['SUCCESS', 'REVERTED'] : ['SUCCESS', 'FAILED', 'CANCELED'].includes(booking.status) ? [booking.status] : [];
+    for (const status of finals) {
+      const n = count.get(`${booking.correlation_id}\n${status}`) ?? 0;
+      if (n !== 1) deliveredOnce.push(`${booking.booking_id} ${status} delivered ${n} times`);
+    }
+  }
+  for (const [id, n] of count) if (n > 1 && !deliveredOnce.some((line) => line.includes(id.split('\n')[1]!))) deliveredOnce.push(`${id.replace('\n', ' ')} delivered ${n} times`);
+
+  const paidTwice: string[] = [];
+  const paidByOrder = new Map<string, number>();
+  for (const booking of bookings) {
+    if (booking.status !== 'SUCCESS' && booking.status !== 'REVERTED') continue;
+    const order = booking.properties.merchant_order ?? '?';
+    paidByOrder.set(order, (paidByOrder.get(order) ?? 0) + 1);
+  }
+  for (const [order, n] of paidByOrder) if (n > 1) paidTwice.push(`order ${order} paid ${n} times`);
+
+  const lost: string[] = [];
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ booking_id: string }>('SELECT booking_id FROM wpb_bookings');
+    const stored = new Set(rows.map((row) => row.booking_id));
+    const atService = new Set(bookings.map((b) => b.booking_id));
+    for (const id of received) {
+      if (!stored.has(id)) lost.push(`${id}: answered to a shopper, not in the kit's table`);
+      if (!atService.has(id)) lost.push(`${id}: answered to a shopper, unknown to the service`);
+    }
+    for (const booking of bookings) if (!stored.has(booking.booking_id)) lost.push(`${booking.booking_id}: at the service, not in the kit's table`);
+  } finally {
+    await db.end();
+  }
+  return { 'every final result delivered once': deliveredOnce, 'no order paid twice': paidTwice, 'nothing lost': lost, 'no 5xx and no unexpected error': problems };
+}
+
+/** Prints a report the way a merchant reads it. */
+export function formatReport(report: SoakReport): string {
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  const lines = [
+    `Soak: ${report.seconds.toFixed(0)} s, ${report.requests} requests to the handlers, ${report.bookings} bookings at the service, ${report.paid} paid`,
+    `Scenarios: ${Object.entries(report.scenarios).map(([name, n]) => `${name} ${n}`).join(', ')}`,
+    `Answers by code: ${Object.entries(report.byCode).sort().map(([code, n]) => `${code} ${n}`).join(', ')}`,
+    `Latency: p50 ${report.p50Ms.toFixed(1)} ms, p99 ${report.p99Ms.toFixed(1)} ms`,
+    `Injected: ${report.injected.hookFailures} hook failures (first delivery), ${report.injected.callbackRetries} callback retries`,
+    ...report.memory.map(
+      (m) => `Process ${m.pid}: rss ${mb(m.start.rss)} -> ${mb(m.end.rss)} (${(((m.end.rss - m.start.rss) / m.start.rss) * 100).toFixed(1)} %), heap ${mb(m.start.heapUsed)} -> ${mb(m.end.heapUsed)}`,
+    ),
+    ...Object.entries(report.checks).map(([name, found]) => `${found.length === 0 ? 'OK  ' : 'FAIL'} ${name}${found.length ? `: ${found.slice(0, 10).join('; ')}${found.length > 10 ? ` (+${found.length - 10})` : ''}` : ''}`),
+  ];
+  return lines.join('\n');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const at = process.argv.indexOf('--minutes');
+  const minutes = at >= 0 ? Number(process.argv[at + 1]) : 10;
+  const report = await runSoak({ minutes, log: (line) => console.log(line) });
+  console.log(formatReport(report));
+  process.exitCode = Object.values(report.checks).every((found) => found.length === 0) ? 0 : 1;
+}
