@@ -210,7 +210,14 @@ export function buildContractDocument(): Record<string, unknown> {
           type: 'object',
           required: ['booking_id', 'correlation_id'],
           additionalProperties: false,
-          properties: { booking_id: { ...str(), maxLength: 128 }, correlation_id: { ...str(), maxLength: 128 } },
+          properties: {
+            booking_id: { ...str(), maxLength: 128 },
+            correlation_id: { ...str(), maxLength: 128 },
+            order: {
+              ...ref('OrderReference'),
+              description: 'Optional: the order the booking was made for, as sent to /book, so a server that lost the booking can confirm it with the service and deliver its result with its order.',
+            },
+          },
         },
         StatusResult: {
           type: 'object',
@@ -226,7 +233,14 @@ export function buildContractDocument(): Record<string, unknown> {
           type: 'object',
           required: ['booking_id', 'correlation_id'],
           additionalProperties: false,
-          properties: { booking_id: { ...str(), maxLength: 128 }, correlation_id: { ...str(), maxLength: 128 } },
+          properties: {
+            booking_id: { ...str(), maxLength: 128 },
+            correlation_id: { ...str(), maxLength: 128 },
+            order: {
+              ...ref('OrderReference'),
+              description: 'Optional: the order the booking was made for, as sent to /book, so a server that lost the booking can confirm it with the service and deliver its result with its order.',
+            },
+          },
         },
         CancelResult: {
           type: 'object',

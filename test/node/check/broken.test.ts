@@ -6,7 +6,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { ClauseId } from '../../../src/check/index.js';
-import { createMemoryStore, type PaymentHandlerOptions } from '../../../src/server/index.js';
+import { createMemoryStore, type PaymentHandlerOptions, type PaymentResult } from '../../../src/server/index.js';
+import type { OrderReference } from '../../../src/protocol/contract.js';
 import { AMOUNT, checkProxy, kitUnderTest, PREFIX, type Fetch } from './support.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
@@ -58,7 +59,7 @@ const BROKEN: Broken[] = [
     fault: 'amount-from-merchant',
     overrides: {
       lookupOrder: (order) =>
-        typeof order.id === 'string' && order.id.startsWith(PREFIX) ? { amount: typeof order.amount === 'number' ? order.amount : AMOUNT } : undefined,
+        typeof order.id === 'string' && order.id.startsWith(PREFIX) ? { id: order.id, amount: typeof order.amount === 'number' ? order.amount : AMOUNT } : undefined,
     },
   },
   {
@@ -118,16 +119,18 @@ const BROKEN: Broken[] = [
   {
     name: 'books an order already paid again (under a changed order reference)',
     fault: 'paid-order-refused',
-    wrap: (kit) => async (request) => {
-      const { text, request: again } = await readAndRebuild(request);
-      const answer = await kit(again);
-      if (route(request) !== 'book' || answer.status !== 409 || parse(await answer.clone().text())?.code !== 'IP-412') return answer;
-      const body = parse(text)!;
-      const retry = await readAndRebuild(new Request(request.url, { method: 'POST', headers: request.headers, body: text }), {
-        body: JSON.stringify({ ...body, order: { ...(body.order as object), again: 1 } }),
-      });
-      return kit(retry.request);
-    },
+    // It forgets an order was paid: its lookup names the order anew after each payment of it.
+    overrides: (() => {
+      const payments = new Map<string, number>();
+      return {
+        lookupOrder: (order: OrderReference) =>
+          typeof order.id === 'string' && order.id.startsWith(PREFIX) ? { id: `${order.id}#${payments.get(order.id) ?? 0}`, amount: AMOUNT } : undefined,
+        onPaymentResult: (result: PaymentResult) => {
+          const id = result.order?.id;
+          if (result.status === 'SUCCESS' && typeof id === 'string') payments.set(id, (payments.get(id) ?? 0) + 1);
+        },
+      };
+    })(),
   },
   {
     name: 'redirects addresses it does not know to the shop\'s home page',

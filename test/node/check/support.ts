@@ -61,7 +61,7 @@ export function kitOptions(sandboxPort: number, proxyUrl: string, store: Payment
     callbackUrl: `${proxyUrl}/pay/callback`,
     redirectUrl: `${proxyUrl}/return`,
     store,
-    lookupOrder: (order) => (typeof order.id === 'string' && order.id.startsWith(PREFIX) ? { amount: AMOUNT, properties: { order_id: order.id } } : undefined),
+    lookupOrder: (order) => (typeof order.id === 'string' && order.id.startsWith(PREFIX) ? { id: order.id, amount: AMOUNT, properties: { order_id: order.id } } : undefined),
     onPaymentResult: () => {},
     ...overrides,
   };

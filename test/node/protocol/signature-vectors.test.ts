@@ -7,7 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createSignature, signatureMessage, signMessage, verifyCallback, verifyMessage, verifySignature, SIGNED_FIELDS } from '../../../src/server/index.js';
+import { createSignature, verifyCallback, verifySignature, SIGNED_FIELDS } from '../../../src/server/index.js';
+import { signatureMessage, signMessage, verifyMessage } from '../../../src/protocol/signature.js';
 import { readRawJsonObject } from '../../../src/protocol/raw-json.js';
 
 interface Vector {
