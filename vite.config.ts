@@ -42,6 +42,7 @@ function npmBuild(): UserConfig {
           index: 'src/index.ts',
           define: 'src/define.ts',
           react: 'src/react.ts',
+          'protocol/index': 'src/protocol/index.ts',
           'wallet-pay-button': 'src/element/wallet-pay-button.ts',
           'server/index': 'src/server/index.ts',
           'server/node': 'src/server/node.ts',

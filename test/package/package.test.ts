@@ -46,6 +46,7 @@ test('exports list the public entry points, each with its types first and no con
   assert.deepEqual(Object.keys(pkg.exports), [
     '.',
     './define',
+    './protocol',
     './server',
     './server/node',
     './server/postgres',
@@ -91,15 +92,16 @@ test('npm pack ships the build, the bin, the README and the docs with their pict
     assert.ok(existsSync(join(ROOT, target)), `${target} exists after the build`);
   }
   // Every declaration a public module needs travels with it.
-  for (const entry of ['index', 'define', 'react', 'element/wallet-pay-button', 'element/events', 'server/index', 'server/node', 'server/postgres', 'sandbox/index', 'check/index']) {
+  for (const entry of ['index', 'define', 'react', 'protocol/index', 'element/wallet-pay-button', 'element/events', 'server/index', 'server/node', 'server/postgres', 'sandbox/index', 'check/index']) {
     assert.ok(paths.includes(`dist/types/${entry}.d.ts`), `dist/types/${entry}.d.ts is packed`);
   }
 });
 
-test('the built root imports in Node without a DOM; the server kit and the sandbox import too', async () => {
+test('the built root imports in Node without a DOM; the protocol, the server kit and the sandbox import too', async () => {
   // A child process without the `source` condition: exactly what a merchant's Node gets from dist/.
   const script = `
     const root = await import('wallet-pay-button');
+    const protocol = await import('wallet-pay-button/protocol');
     const server = await import('wallet-pay-button/server');
     const node = await import('wallet-pay-button/server/node');
     const postgres = await import('wallet-pay-button/server/postgres');
@@ -108,7 +110,10 @@ test('the built root imports in Node without a DOM; the server kit and the sandb
       document: typeof globalThis.document,
       rootUrl: import.meta.resolve('wallet-pay-button'),
       element: typeof root.WalletPayButton,
-      detect: root.detectEnvironment({ userAgent: 'Mozilla/5.0 (iPhone)', maxTouchPoints: 5, innerWidth: 390 }),
+      words: root.STRINGS_EN['button.pay'],
+      protocolUrl: import.meta.resolve('wallet-pay-button/protocol'),
+      code: protocol.CODES.INVALID_REQUEST,
+      codeOnRoot: 'CODES' in root,
       defined: globalThis.customElements?.get?.('wallet-pay-button') !== undefined,
       handler: typeof server.createPaymentHandler,
       listener: typeof node.toNodeListener,
@@ -121,7 +126,10 @@ test('the built root imports in Node without a DOM; the server kit and the sandb
     document: 'undefined',
     rootUrl: new URL('dist/index.js', `file://${ROOT}/`).href,
     element: 'function',
-    detect: 'mobile',
+    words: 'Pay with wallet',
+    protocolUrl: new URL('dist/protocol/index.js', `file://${ROOT}/`).href,
+    code: 'IP-422',
+    codeOnRoot: false,
     defined: false,
     handler: 'function',
     listener: 'function',
@@ -163,6 +171,7 @@ test('a TypeScript consumer type-checks against dist/types, and loose types woul
     });
     assert.match(files, /^dist\/types\/index\.d\.ts$/m, 'the consumer reads the built declarations');
     assert.match(files, /^dist\/types\/react\.d\.ts$/m);
+    assert.match(files, /^dist\/types\/protocol\/index\.d\.ts$/m);
     assert.doesNotMatch(files, /^src\//m, 'and never the sources');
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -174,7 +183,7 @@ test('a bundler keeps ./define and drops the registration from a root-only impor
   const dir = await mkdtemp(join(ROOT, 'test/package/.bundle-'));
   try {
     await writeFile(join(dir, 'define-only.js'), "import 'wallet-pay-button/define';\n");
-    await writeFile(join(dir, 'root-only.js'), "import { detectEnvironment } from 'wallet-pay-button';\nconsole.log(detectEnvironment);\n");
+    await writeFile(join(dir, 'root-only.js'), "import { STRINGS_EN } from 'wallet-pay-button';\nconsole.log(STRINGS_EN);\n");
     const output = await build({
       configFile: false,
       root: dir,
@@ -281,4 +290,22 @@ test('every file of the package the README and the docs name is in the packed pa
   }
   assert.ok(named > 10, `the docs name files of the package (${named})`);
   assert.deepEqual(missing, [], 'every file the docs name is shipped');
+});
+
+test("custom-elements.json's package root exports what the built root gives a script, each from the module that declares it", async () => {
+  const manifest = JSON.parse(readFileSync(join(DIST, 'custom-elements.json'), 'utf8')) as {
+    modules: { path: string; exports?: { kind: string; name: string; declaration: { name: string; module?: string } }[] }[];
+  };
+  const root = manifest.modules.find((module) => module.path === 'src/index.ts');
+  assert.ok(root, 'the manifest describes the package root');
+  // Without the `source` condition this is dist/index.js, what a merchant's bundler reads.
+  const built = Object.keys(await import('wallet-pay-button')).sort();
+  assert.ok(built.includes('WalletPayButton'));
+  assert.deepEqual((root.exports ?? []).map((entry) => entry.name).sort(), built, 'type-only exports are not listed; every value is');
+  for (const module of manifest.modules) {
+    for (const entry of module.exports ?? []) {
+      const declared = entry.declaration.module;
+      assert.ok(declared && /^src\/.+\.ts$/.test(declared) && existsSync(join(ROOT, declared)), `${module.path}: ${entry.name} points at a source module (${declared})`);
+    }
+  }
 });
