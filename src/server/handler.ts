@@ -11,7 +11,8 @@ import { checkContentType, failure, lastSegment, readBody, Refusal, ROUTES, succ
 import type { Kit } from './kit.js';
 import { createResults } from './results.js';
 import { createServiceClient } from './service-client.js';
-import { createMemoryStore, IN_MEMORY, type PaymentStore } from './store.js';
+import { createMemoryStore, IN_MEMORY } from './memory-store.js';
+import type { PaymentStore } from './store.js';
 import type { PaymentHandler, PaymentHandlerOptions } from './types.js';
 
 export { transactionUuid } from './booking.js';

@@ -48,10 +48,9 @@ export {
   type OrderDetails,
   type RedirectContext,
 } from './handler.js';
+export { createMemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export {
-  createMemoryStore,
   type PaymentStore,
-  type MemoryStoreOptions,
   type StoredBooking,
   type ResultClaim,
   type OpenBookingClaim,

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createMemoryStore } from '../../../src/server/store.js';
+import { createMemoryStore } from '../../../src/server/memory-store.js';
 import { booking, storeContract } from './store-contract.js';
 
 describe('memory store', () => {
