@@ -20,12 +20,17 @@ import { canonical, depthOf, parseObject, Refusal } from './http.js';
 import { serviceCall, type Kit } from './kit.js';
 import { bookingFacts, ResultBusy, type Results } from './results.js';
 import { ServiceError } from './service-client.js';
-import type { StoredBooking } from './store.js';
+import type { OrderState, StoredBooking } from './store.js';
 import type { OrderDetails } from './types.js';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{16,128}$/;
 /** Deeper orders are refused before anything walks them (a 5,000-deep order fits in 16 KiB). */
 export const MAX_ORDER_DEPTH = 32;
+/**
+ * How long an order's lease holds without renewal: its holder renews it every quarter of this while it
+ * books, so another instance takes over the order of a process that died within this time.
+ */
+export const ORDER_LEASE_MS = 4_000;
 /** The booking property that carries the order reference to the service and the provider's records. */
 export const ORDER_PROPERTY = 'merchant_order';
 
@@ -37,8 +42,9 @@ export interface Booking {
 export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results['deliver']): Booking {
   const inFlightBookings = new Map<string, { fingerprint: string; promise: Promise<StoredBooking> }>();
   const orderQueues = new Map<string, Promise<unknown>>();
-  // The order's lease outlives the longest book: cancel, status and book calls of `timeoutMs` each.
-  const orderLeaseMs = Math.max(kit.leaseMs, 3 * (kit.options.timeoutMs ?? 10_000) + 5_000);
+  // A book of the order waits at most as long as the longest book holds it: cancel, status and book
+  // calls of `timeoutMs` each.
+  const orderWaitMs = 3 * (kit.options.timeoutMs ?? 10_000) + 5_000;
 
   async function book(request: Request, text: string): Promise<BookResult> {
     const body = parseObject(text, ['channel', 'order'], ['handoff']);
@@ -116,14 +122,8 @@ export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results[
     details: OrderDetails,
     handoff: boolean,
   ): Promise<StoredBooking> {
-    const stored = await kit.store.getBookingByKey(key);
-    if (stored) return known(stored, fingerprint);
     const orderKey = await digest(canonicalOrder);
-    return withOrderLock(orderKey, async () => {
-      // Booked by another instance while this one waited for the order.
-      const meanwhile = await kit.store.getBookingByKey(key);
-      if (meanwhile) return known(meanwhile, fingerprint);
-      const { open, paid } = await kit.store.getOrderState(orderKey);
+    return withOrderLock(key, orderKey, async ({ open, paid }, lease) => {
       // Paid under another key, its result known (delivered or being delivered): refused without asking
       // the service. A refund delivered since (REVERTED) makes the order payable again.
       if (paid) throw alreadyPaid();
@@ -158,12 +158,14 @@ export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results[
         amount: details.amount,
         created_at: kit.now(),
       };
-      if (await kit.store.insertBooking(booking)) return booking;
+      // Saved and the lease let go in one step: the next book of the order finds this booking.
+      const saved = await kit.store.insertBooking(booking, lease.release());
+      if (saved) return booking;
       // The key went to a request for other content on another instance at the same moment.
       const winner = await kit.store.getBookingByKey(key);
-      if (winner) return known(winner, fingerprint);
+      if (winner) return winner;
       throw conflict();
-    });
+    }).then((booking) => known(booking, fingerprint));
   }
 
   /**
@@ -198,22 +200,47 @@ export function createBooking(kit: Kit, webPaymentUrl: string, deliver: Results[
     }
   }
 
-  /** Serializes the books of one order: in this process by a queue, across instances by a lease in the store. */
-  async function withOrderLock<T>(orderKey: string, work: () => Promise<T>): Promise<T> {
+  /**
+   * Serializes the books of one order: in this process by a queue, across instances by a short lease
+   * in the store, renewed while the work runs, so a process that died holds the order for at most
+   * {@link ORDER_LEASE_MS}. Answers the key's booking at once when it has one.
+   */
+  async function withOrderLock(
+    key: string,
+    orderKey: string,
+    work: (state: OrderState, lease: { release(): { lease: string; owner: string } }) => Promise<StoredBooking>,
+  ): Promise<StoredBooking> {
     const previous = orderQueues.get(orderKey) ?? Promise.resolve();
     const run = previous.then(async () => {
       const name = `order:${orderKey}`;
-      const deadline = kit.now() + orderLeaseMs;
+      const deadline = kit.now() + orderWaitMs;
+      let state: OrderState;
       for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
         const now = kit.now();
-        if (await kit.store.acquireLease(name, kit.owner, now, now + orderLeaseMs)) break;
+        const opening = await kit.store.beginBooking({ key, orderKey, lease: name, owner: kit.owner, now, until: now + ORDER_LEASE_MS });
+        if (opening.status === 'booked') return opening.booking;
+        if (opening.status === 'leased') {
+          state = opening.order;
+          break;
+        }
         if (now >= deadline) throw new Refusal(CODES.UPSTREAM_TIMEOUT, 'Another payment of this order is being booked; try again.');
         await new Promise((resolve) => setTimeout(resolve, wait * (0.5 + Math.random())));
       }
+      let held = true;
+      const renewal = setInterval(() => {
+        const now = kit.now();
+        kit.store.acquireLease(name, kit.owner, now, now + ORDER_LEASE_MS).catch((error: unknown) => kit.report(error, { route: 'book' }));
+      }, ORDER_LEASE_MS / 4);
+      const release = () => {
+        held = false;
+        clearInterval(renewal);
+        return { lease: name, owner: kit.owner };
+      };
       try {
-        return await work();
+        return await work(state, { release });
       } finally {
-        await kit.store.releaseLease(name, kit.owner).catch((error: unknown) => kit.report(error, { route: 'book' }));
+        clearInterval(renewal);
+        if (held) await kit.store.releaseLease(name, kit.owner).catch((error: unknown) => kit.report(error, { route: 'book' }));
       }
     });
     const settled = run.catch(() => {});

@@ -2,7 +2,8 @@
  * The in-memory {@link PaymentStore}: the rules of the contract inside one process, for tests, demos
  * and one development server.
  */
-import type { PaymentStore, StoredBooking } from './store.js';
+import type { PaymentStatus } from '../protocol/contract.js';
+import type { OrderState, PaymentStore, StoredBooking } from './store.js';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -14,6 +15,8 @@ export interface MemoryStoreOptions {
 export const IN_MEMORY = Symbol.for('wallet-pay-button.in-memory-store');
 
 interface ResultRow {
+  /** When it was first claimed (ms since the epoch). */
+  created: number;
   owner: string;
   until: number;
   delivered: boolean;
@@ -23,7 +26,9 @@ interface ResultRow {
  * An in-memory {@link PaymentStore} with the same rules as the PostgreSQL store, inside one process:
  * for tests, demos and one development server. Its content is lost on restart (the derived
  * `transaction_uuid` still keeps a replayed booking single at the service); at most `maxEntries`
- * bookings are kept. The handler warns once when it runs with it and `NODE_ENV=production`.
+ * bookings are kept, and the results of a booking go with it (results of bookings this store does
+ * not know, from callbacks, are bounded by `maxEntries` as well). The handler warns once when it runs
+ * with it and `NODE_ENV=production`.
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStore {
   const maxEntries = options.maxEntries ?? 10_000;
@@ -33,7 +38,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
   const bookings = new Map<string, StoredBooking & { settled: boolean; checkOwner?: string; checkUntil: number; checkedAt: number }>();
   const byKey = new Map<string, string>();
   const byCorrelation = new Map<string, string>();
-  const results = new Map<string, ResultRow>();
+  // Results by correlation id, then status: a booking's results leave with it.
+  const results = new Map<string, Map<PaymentStatus, ResultRow>>();
+  // Correlation ids with results but no booking here (callbacks of pruned or unknown bookings), oldest first.
+  const orphans = new Set<string>();
   const leases = new Map<string, { owner: string; until: number }>();
   const copy = (booking: StoredBooking | undefined): StoredBooking | undefined => {
     if (!booking) return undefined;
@@ -46,6 +54,46 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
     bookings.delete(bookingId);
     byKey.delete(booking.idempotency_key);
     byCorrelation.delete(booking.correlation_id);
+    results.delete(booking.correlation_id);
+  };
+  const result = (correlationId: string, status: PaymentStatus) => results.get(correlationId)?.get(status);
+  const setResult = (correlationId: string, status: PaymentStatus, row: ResultRow) => {
+    let rows = results.get(correlationId);
+    if (!rows) {
+      rows = new Map();
+      results.set(correlationId, rows);
+      if (!byCorrelation.has(correlationId)) {
+        orphans.add(correlationId);
+        for (const oldest of orphans) {
+          if (orphans.size <= maxEntries) break;
+          orphans.delete(oldest);
+          results.delete(oldest);
+        }
+      }
+    }
+    rows.set(status, row);
+  };
+  const deleteResult = (correlationId: string, status: PaymentStatus) => {
+    const rows = results.get(correlationId);
+    rows?.delete(status);
+    if (rows?.size === 0) {
+      results.delete(correlationId);
+      orphans.delete(correlationId);
+    }
+  };
+  const orderState = (orderKey: string): OrderState => {
+    const ofOrder = [...bookings.values()].filter((b) => b.order_key === orderKey);
+    const paid = ofOrder.find((b) => result(b.correlation_id, 'SUCCESS') && !result(b.correlation_id, 'REVERTED')?.delivered);
+    return { open: ofOrder.filter((b) => !b.settled).map((b) => copy(b)!), paid: copy(paid) };
+  };
+  const takeLease = (name: string, owner: string, now: number, until: number) => {
+    const held = leases.get(name);
+    if (held && held.owner !== owner && held.until >= now) return false;
+    leases.set(name, { owner, until });
+    return true;
+  };
+  const releaseLease = (name: string, owner: string) => {
+    if (leases.get(name)?.owner === owner) leases.delete(name);
   };
 
   const store: PaymentStore & { [IN_MEMORY]: true } = {
@@ -54,47 +102,53 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
       const id = byKey.get(key);
       return copy(id === undefined ? undefined : bookings.get(id));
     },
-    async insertBooking(booking) {
+    async insertBooking(booking, release) {
+      if (release) releaseLease(release.lease, release.owner);
       if (byKey.has(booking.idempotency_key)) return false;
       bookings.set(booking.booking_id, { ...copy(booking)!, settled: false, checkUntil: 0, checkedAt: 0 });
       byKey.set(booking.idempotency_key, booking.booking_id);
       byCorrelation.set(booking.correlation_id, booking.booking_id);
+      orphans.delete(booking.correlation_id);
       while (bookings.size > maxEntries) drop(bookings.keys().next().value as string);
       return true;
     },
+    async beginBooking({ key, orderKey, lease, owner, now, until }) {
+      const id = byKey.get(key);
+      if (id !== undefined) return { status: 'booked', booking: copy(bookings.get(id))! };
+      if (!takeLease(lease, owner, now, until)) return { status: 'busy' };
+      return { status: 'leased', order: orderState(orderKey) };
+    },
     async getBooking(bookingId) {
       return copy(bookings.get(bookingId));
+    },
+    async getBookingState(bookingId) {
+      const booking = bookings.get(bookingId);
+      if (!booking) return undefined;
+      const delivered = [...(results.get(booking.correlation_id) ?? [])].filter(([, row]) => row.delivered).map(([status]) => status);
+      return { booking: copy(booking)!, delivered };
     },
     async findBookingByCorrelationId(correlationId) {
       const id = byCorrelation.get(correlationId);
       return copy(id === undefined ? undefined : bookings.get(id));
     },
     async getOrderState(orderKey) {
-      const ofOrder = [...bookings.values()].filter((b) => b.order_key === orderKey);
-      const paid = ofOrder.find(
-        (b) => results.has(`${b.correlation_id}\nSUCCESS`) && !results.get(`${b.correlation_id}\nREVERTED`)?.delivered,
-      );
-      return { open: ofOrder.filter((b) => !b.settled).map((b) => copy(b)!), paid: copy(paid) };
+      return orderState(orderKey);
     },
     async acquireLease(name, owner, now, until) {
-      const held = leases.get(name);
-      if (held && held.owner !== owner && held.until >= now) return false;
-      leases.set(name, { owner, until });
-      return true;
+      return takeLease(name, owner, now, until);
     },
     async releaseLease(name, owner) {
-      if (leases.get(name)?.owner === owner) leases.delete(name);
+      releaseLease(name, owner);
     },
     async claimResult(correlationId, status, owner, now, until) {
-      const id = `${correlationId}\n${status}`;
-      const row = results.get(id);
+      const row = result(correlationId, status);
       if (row?.delivered) return 'delivered';
       if (row && row.owner !== owner && row.until >= now) return 'busy';
-      results.set(id, { owner, until, delivered: false });
+      setResult(correlationId, status, { created: row?.created ?? now, owner, until, delivered: false });
       return 'claimed';
     },
     async completeResult(correlationId, status, owner) {
-      const row = results.get(`${correlationId}\n${status}`);
+      const row = result(correlationId, status);
       if (!row || row.owner !== owner) return;
       row.delivered = true;
       if (status !== 'BOOKED' && status !== 'PENDING') {
@@ -104,9 +158,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
       }
     },
     async releaseResult(correlationId, status, owner) {
-      const id = `${correlationId}\n${status}`;
-      const row = results.get(id);
-      if (row && !row.delivered && row.owner === owner) results.delete(id);
+      const row = result(correlationId, status);
+      if (row && !row.delivered && row.owner === owner) deleteResult(correlationId, status);
     },
     async claimOpenBookings({ createdBefore, notCheckedSince, limit, owner, now, until }) {
       const claimed: StoredBooking[] = [];
@@ -129,7 +182,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
         if (booking.created_at >= before) break;
         drop(booking.booking_id);
         dropped++;
-        for (const status of ['SUCCESS', 'FAILED', 'CANCELED', 'REVERTED']) results.delete(`${booking.correlation_id}\n${status}`);
+      }
+      for (const correlationId of [...orphans]) {
+        for (const [status, row] of results.get(correlationId) ?? []) if (row.created < before) deleteResult(correlationId, status);
       }
       for (const [name, lease] of leases) if (lease.until < before) leases.delete(name);
       return dropped;

@@ -16,7 +16,7 @@ import { CallbackVerificationError, verifyCallback } from './callback.js';
 import { parseObject, Refusal } from './http.js';
 import { serviceCall, type Kit } from './kit.js';
 import type { ServiceStatus } from './service-client.js';
-import type { StoredBooking } from './store.js';
+import type { BookingState, StoredBooking } from './store.js';
 import type { PaymentResult, ReconcileOptions, ReconcileReport } from './types.js';
 
 /** Another instance holds the claim on this result and is delivering it. */
@@ -52,8 +52,11 @@ export function createResults(kit: Kit): Results {
   const resultTimeoutMs = kit.options.resultTimeoutMs ?? 10_000;
   let runningPass: Promise<ReconcileReport> | undefined;
 
-  /** Reads a status or cancel body and finds the booking it names, which this handler must have made. */
-  async function ownBooking(text: string): Promise<StoredBooking> {
+  /**
+   * Reads a status or cancel body and finds the booking it names, which this handler must have made,
+   * with the statuses of it already delivered.
+   */
+  async function ownBooking(text: string): Promise<BookingState> {
     const body = parseObject(text, ['booking_id', 'correlation_id']);
     for (const name of ['booking_id', 'correlation_id'] as const) {
       const value = body[name];
@@ -61,19 +64,20 @@ export function createResults(kit: Kit): Results {
         throw new Refusal(CODES.INVALID_REQUEST, `"${name}" must be a non-empty string of at most 128 characters; got ${describeValue(value)}.`);
       }
     }
-    const booking = await kit.store.getBooking(body.booking_id as string);
-    if (!booking || booking.correlation_id !== body.correlation_id) {
+    const state = await kit.store.getBookingState(body.booking_id as string);
+    if (!state || state.booking.correlation_id !== body.correlation_id) {
       throw new Refusal(CODES.UNKNOWN_BOOKING, 'No booking with this booking_id and correlation_id was made here.');
     }
-    return booking;
+    return state;
   }
 
   async function status(text: string): Promise<StatusResult> {
-    const booking = await ownBooking(text);
+    const { booking, delivered } = await ownBooking(text);
     const answer = await serviceCall(kit, 'status', () =>
       kit.client.status({ booking_id: booking.booking_id, correlation_id: booking.correlation_id }),
     );
-    if (isFinalStatus(answer.status)) {
+    // A result already delivered needs no claim: a paid booking's later status checks read the store once.
+    if (isFinalStatus(answer.status) && !delivered.includes(answer.status)) {
       // The shopper learns the status either way, within the time limit; a hook that failed or is still
       // running is finished or retried by the next status check, callback or reconcile pass.
       await withinTime(deliver(statusResult(booking, answer, 'status')), resultTimeoutMs, 'status');
@@ -108,7 +112,7 @@ export function createResults(kit: Kit): Results {
   }
 
   async function cancel(text: string): Promise<CancelResult> {
-    const booking = await ownBooking(text);
+    const { booking } = await ownBooking(text);
     const answer = await serviceCall(kit, 'cancel', () => kit.client.cancel({ booking_id: booking.booking_id }));
     if (isFinalStatus(answer.status)) {
       await withinTime(

@@ -41,6 +41,36 @@ export interface OrderState {
   paid: StoredBooking | undefined;
 }
 
+/** What {@link PaymentStore.beginBooking} is asked: a book of `key` for the order `orderKey`. */
+export interface BookingStart {
+  /** The `Idempotency-Key`. */
+  key: string;
+  /** The order's canonical key ({@link StoredBooking.order_key}). */
+  orderKey: string;
+  /** The name of the lease that serializes the books of the order (the handler uses `order:{orderKey}`). */
+  lease: string;
+  owner: string;
+  now: number;
+  /** The lease ends here (ms since the epoch) unless its owner renews it ({@link PaymentStore.acquireLease}) or releases it. */
+  until: number;
+}
+
+/** The outcome of {@link PaymentStore.beginBooking}. */
+export type BookingOpening =
+  /** The key has a booking: nothing was taken. */
+  | { status: 'booked'; booking: StoredBooking }
+  /** Another owner holds the order's lease: nothing was read or taken; try again later. */
+  | { status: 'busy' }
+  /** The lease is the caller's now, and `order` was read after it was taken (so it holds what the lease's previous holder saved). */
+  | { status: 'leased'; order: OrderState };
+
+/** What {@link PaymentStore.getBookingState} answers: a booking and the results of it already delivered. */
+export interface BookingState {
+  booking: StoredBooking;
+  /** Statuses of this booking whose result was delivered (a claim of them answers `delivered`). */
+  delivered: PaymentStatus[];
+}
+
 /** The outcome of {@link PaymentStore.claimResult}. */
 export type ResultClaim = 'claimed' | 'delivered' | 'busy';
 
@@ -68,8 +98,11 @@ export interface OpenBookingClaim {
  *   bookings and whether it is already paid (a known `SUCCESS` not followed by a delivered refund), so
  *   a book cannot miss a payment whose result was delivered between two reads.
  * - **Leases** ({@link acquireLease}): a named lock with an end time. The handler holds `order:{order_key}`
- *   while it books an order, so books for one order are serialized across instances; a holder that died
- *   loses the lease when it ends.
+ *   while it books an order, so books for one order are serialized across instances; it keeps the lease
+ *   short and renews it while its work runs, so a holder that died loses it within seconds.
+ * - **A book in two steps**: {@link beginBooking} answers the key's booking, or takes the order's lease
+ *   and reads the order's state after taking it, as one atomic step; {@link insertBooking} saves the
+ *   new booking and ends the lease as another. A database store does each in one round trip.
  * - **Result claims** ({@link claimResult}): before `onPaymentResult` is called for a booking and final
  *   status, the handler claims it; {@link completeResult} marks it delivered (and the booking settled),
  *   {@link releaseResult} gives it back when the hook threw. A claim whose lease ended (its process died
@@ -82,9 +115,22 @@ export interface OpenBookingClaim {
 export interface PaymentStore {
   /** The booking made for `key`, if any. */
   getBookingByKey(key: string): Promise<StoredBooking | undefined>;
-  /** Saves a new booking; `false` (nothing saved) when its `idempotency_key` already has one. */
-  insertBooking(booking: StoredBooking): Promise<boolean>;
+  /**
+   * Saves a new booking; `false` (nothing saved) when its `idempotency_key` already has one. With
+   * `release`, ends that lease of its owner in the same atomic step, saved or not (so the next holder
+   * of the order's lease finds the booking).
+   */
+  insertBooking(booking: StoredBooking, release?: { lease: string; owner: string }): Promise<boolean>;
+  /**
+   * Starts a book, atomically: the key's booking when it has one (no lease taken); else the order's
+   * lease for `owner` (see {@link acquireLease}) and, read after taking it, the order's state; else
+   * `busy`. When the key's booking shows up once the lease is taken, the lease is let go and the
+   * booking answered.
+   */
+  beginBooking(start: BookingStart): Promise<BookingOpening>;
   getBooking(bookingId: string): Promise<StoredBooking | undefined>;
+  /** The booking with the statuses of it already delivered, in one read (a status check's first step). */
+  getBookingState(bookingId: string): Promise<BookingState | undefined>;
   /** Callbacks name the booking only by its correlation id. */
   findBookingByCorrelationId(correlationId: string): Promise<StoredBooking | undefined>;
   /** The order's open bookings and its paid booking, if any (see {@link OrderState}), by an index. */
