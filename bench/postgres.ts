@@ -41,6 +41,8 @@ export const POSTGRES_DEFAULTS: PostgresBenchOptions = {
 export interface PostgresResults {
   /** Database round trips (queries and connects) per new booking, over every booking of the throughput rounds. */
   roundTripsPerBooking: number;
+  /** Bookings the round trips were counted over. */
+  postgresBookings: number;
   /** Per round: handler p50 (p99) minus direct p50 (p99), in ms, with the PostgreSQL store. */
   addedP50Ms: Summary;
   addedP99Ms: Summary;
@@ -117,6 +119,7 @@ export async function benchPostgres(options: PostgresBenchOptions = POSTGRES_DEF
 
     return {
       roundTripsPerBooking: postgresRoundTrips / postgresBookings,
+      postgresBookings,
       addedP50Ms: summarize(latency.map((r) => r.handler.median - r.direct.median)),
       addedP99Ms: summarize(latency.map((r) => r.handler.p99 - r.direct.p99)),
       directP50Ms: summarize(latency.map((r) => r.direct.median)),

@@ -81,6 +81,7 @@ function results(over: { ratio?: number; overhead?: number; added?: number; erro
       directP50Ms: s(1),
       handlerP50Ms: s(2.2),
       roundTripsPerBooking: over.pgTrips ?? 2,
+      postgresBookings: 1500,
       concurrentClients: 8,
       postgresPerSecond: s(700),
       memoryPerSecond: s(900),
