@@ -38,6 +38,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
   const bookings = new Map<string, StoredBooking & { settled: boolean; checkOwner?: string; checkUntil: number; checkedAt: number }>();
   const byKey = new Map<string, string>();
   const byCorrelation = new Map<string, string>();
+  // The bookings of each order, oldest first: a book reads its order's, not every booking.
+  const byOrder = new Map<string, Set<string>>();
   // Results by correlation id, then status: a booking's results leave with it.
   const results = new Map<string, Map<PaymentStatus, ResultRow>>();
   // Correlation ids with results but no booking here (callbacks of pruned or unknown bookings), oldest first.
@@ -54,6 +56,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
     bookings.delete(bookingId);
     byKey.delete(booking.idempotency_key);
     byCorrelation.delete(booking.correlation_id);
+    const ofOrder = byOrder.get(booking.order_key);
+    ofOrder?.delete(bookingId);
+    if (ofOrder?.size === 0) byOrder.delete(booking.order_key);
     results.delete(booking.correlation_id);
   };
   const result = (correlationId: string, status: PaymentStatus) => results.get(correlationId)?.get(status);
@@ -82,7 +87,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
     }
   };
   const orderState = (orderKey: string): OrderState => {
-    const ofOrder = [...bookings.values()].filter((b) => b.order_key === orderKey);
+    const ofOrder = [...(byOrder.get(orderKey) ?? [])].map((id) => bookings.get(id)!);
     const paid = ofOrder.find((b) => result(b.correlation_id, 'SUCCESS') && !result(b.correlation_id, 'REVERTED')?.delivered);
     return { open: ofOrder.filter((b) => !b.settled).map((b) => copy(b)!), paid: copy(paid) };
   };
@@ -108,6 +113,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
       bookings.set(booking.booking_id, { ...copy(booking)!, settled: false, checkUntil: 0, checkedAt: 0 });
       byKey.set(booking.idempotency_key, booking.booking_id);
       byCorrelation.set(booking.correlation_id, booking.booking_id);
+      byOrder.set(booking.order_key, (byOrder.get(booking.order_key) ?? new Set()).add(booking.booking_id));
       orphans.delete(booking.correlation_id);
       while (bookings.size > maxEntries) drop(bookings.keys().next().value as string);
       return true;
