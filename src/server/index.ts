@@ -55,4 +55,7 @@ export {
   type ResultClaim,
   type OpenBookingClaim,
   type OrderState,
+  type BookingStart,
+  type BookingOpening,
+  type BookingState,
 } from './store.js';
