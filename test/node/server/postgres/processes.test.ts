@@ -185,6 +185,27 @@ describe('four handler processes on one PostgreSQL database', () => {
     }
   });
 
+  test('a live book slower than the order lease keeps the order (renewed): another key waits, then cancels it and books; one payable booking', async () => {
+    const slow = await start({ HANG_AT: 'book-slow', SLOW_MS: '6000' });
+    try {
+      const order = { id: `SLOW-${crypto.randomUUID()}` };
+      const slowing = waitFor(slow, 'slow', 20_000);
+      const first = post(slow, 'book', { channel: 'app', order }, { 'idempotency-key': `slow-a-${crypto.randomUUID()}` });
+      await slowing;
+      const second = await post(workers[1]!, 'book', { channel: 'app', order }, { 'idempotency-key': `slow-b-${crypto.randomUUID()}` });
+      const firstAnswer = await first;
+      assert.equal(firstAnswer.status, 200, JSON.stringify(firstAnswer.body));
+      assert.equal(second.status, 200, JSON.stringify(second.body));
+      const statuses = ofOrder(order.id).map((b) => [b.booking_id, b.status]);
+      assert.deepEqual(statuses, [
+        [firstAnswer.body.data!.booking_id, 'CANCELED'],
+        [second.body.data!.booking_id, 'BOOKED'],
+      ], 'the second waited for the first (4 s lease renewed over 6 s), then cancelled it');
+    } finally {
+      slow.child.kill();
+    }
+  });
+
   test('a process killed (SIGKILL) inside the hook: the result is delivered once, by another, after the lease', async () => {
     const doomed = await start({ HOOK_HANG: '1', RESULT_TIMEOUT_MS: '200' });
     const order = { id: `KILLED-${crypto.randomUUID()}` };

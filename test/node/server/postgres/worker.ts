@@ -3,7 +3,8 @@
  * store, served by node:http on 127.0.0.1. It tells its parent its URL and each delivered result over
  * IPC. Settings come from the environment (the parent sets them). `HANG_AT` stops the process for
  * good at one step, so the parent can kill it there: `book-request` (the order's lease held, the
- * service's book not sent), `book-response` (the service booked, the store not written yet).
+ * service's book not sent), `book-response` (the service booked, the store not written yet);
+ * `book-slow` holds each book `SLOW_MS` before it reaches the service.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,6 +37,10 @@ const serviceFetch: typeof fetch = async (input, init) => {
   if (hangAt === 'book-request' && url.endsWith('/book')) {
     send({ type: 'hang', at: hangAt });
     return forever();
+  }
+  if (hangAt === 'book-slow' && url.endsWith('/book')) {
+    send({ type: 'slow', at: hangAt });
+    await new Promise((resolve) => setTimeout(resolve, Number(process.env.SLOW_MS ?? '0')));
   }
   const response = await fetch(input, init);
   if (hangAt === 'book-response' && url.endsWith('/book')) {
