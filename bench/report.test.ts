@@ -82,6 +82,7 @@ function results(over: { ratio?: number; overhead?: number; added?: number; erro
       handlerP50Ms: s(2.2),
       roundTripsPerBooking: over.pgTrips ?? 2,
       postgresBookings: 1500,
+      renewalsPerBooking: 0,
       concurrentClients: 8,
       postgresPerSecond: s(700),
       memoryPerSecond: s(900),

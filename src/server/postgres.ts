@@ -26,6 +26,7 @@ export interface PostgresStoreOptions {
    * Longest a store call may take, in ms (default 5 000): past it the call rejects with
    * {@link StoreUnavailableError} (`deadline`), which the handler answers `IP-503`. The statement may
    * still run on the server; give the pool a `statement_timeout` of about the same to stop it there.
+   * Creating or migrating the tables, once, may take six times as long (at least 30 s).
    */
   deadlineMs?: number;
 }
@@ -152,6 +153,10 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
   const deadlineMs = options.deadlineMs ?? 5_000;
   if (!Number.isFinite(deadlineMs) || deadlineMs <= 0) throw new TypeError('deadlineMs must be a positive number of milliseconds.');
   let setUp: Promise<void> | undefined;
+  let isSetUp = false;
+  // Creating or migrating the tables runs once, a dozen statements, several processes queued on one
+  // lock: it gets a longer time than a call.
+  const setUpDeadlineMs = Math.max(6 * deadlineMs, 30_000);
 
   async function prepare(): Promise<void> {
     if (createTables) {
@@ -184,27 +189,30 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
   }
 
   function ready(): Promise<void> {
-    setUp ??= prepare().catch((error: unknown) => {
-      setUp = undefined; // a database that was down at start-up is tried again on the next call
-      throw error;
-    });
+    setUp ??= prepare().then(
+      () => {
+        isSetUp = true;
+      },
+      (error: unknown) => {
+        setUp = undefined; // a database that was down at start-up is tried again on the next call
+        throw error;
+      },
+    );
     return setUp;
   }
 
   async function query(text: string, params: unknown[]): Promise<Array<Record<string, unknown>>> {
-    return withinDeadline(async () => {
-      await ready();
-      return (await db.query(text, params)).rows;
-    });
+    if (!isSetUp) await withinDeadline(ready, setUpDeadlineMs);
+    return withinDeadline(async () => (await db.query(text, params)).rows, deadlineMs);
   }
 
   /** Runs one store call under the deadline; a database that is late or gone becomes {@link StoreUnavailableError}. */
-  async function withinDeadline<T>(call: () => Promise<T>): Promise<T> {
+  async function withinDeadline<T>(call: () => Promise<T>, limitMs: number): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new StoreUnavailableError('deadline', `The payment store's database did not answer within ${deadlineMs} ms.`)),
-        deadlineMs,
+        () => reject(new StoreUnavailableError('deadline', `The payment store's database did not answer within ${limitMs} ms.`)),
+        limitMs,
       );
     });
     const running = call();
@@ -223,7 +231,7 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
     toBooking((await query(`SELECT ${COLUMNS} FROM ${p}bookings WHERE ${where} = $1`, [value]))[0]);
 
   return {
-    ready: () => withinDeadline(ready),
+    ready: () => withinDeadline(ready, setUpDeadlineMs),
     getBookingByKey: (key) => one('idempotency_key', key),
     getBooking: (bookingId) => one('booking_id', bookingId),
     findBookingByCorrelationId: (correlationId) => one('correlation_id', correlationId),
