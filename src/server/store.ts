@@ -94,9 +94,9 @@ export interface OpenBookingClaim {
  * epoch from the caller's clock (instances sharing a store keep their clocks in step, e.g. by NTP).
  *
  * - **One booking per key**: {@link insertBooking} relies on a unique key, never on a read before it.
- * - **One payable booking per order**: {@link getOrderState} answers, in one read, the order's open
- *   bookings and whether it is already paid (a known `SUCCESS` not followed by a delivered refund), so
- *   a book cannot miss a payment whose result was delivered between two reads.
+ * - **One payable booking per order**: {@link beginBooking} (and {@link getOrderState}) answer, in one
+ *   read, the order's open bookings and whether it is already paid (a known `SUCCESS` not followed by a
+ *   delivered refund), so a book cannot miss a payment whose result was delivered between two reads.
  * - **Leases** ({@link acquireLease}): a named lock with an end time. The handler holds `order:{order_key}`
  *   while it books an order, so books for one order are serialized across instances; it keeps the lease
  *   short and renews it while its work runs, so a holder that died loses it within seconds.
@@ -111,6 +111,8 @@ export interface OpenBookingClaim {
  * - **Check claims** ({@link claimOpenBookings}): `reconcile()` claims the open bookings it asks the
  *   service about, so each is checked by one instance at a time.
  * - **Retention**: {@link prune} drops what was made before a time.
+ * - **Availability**: a call that cannot be answered in time, or whose database cannot be reached,
+ *   rejects with `StoreUnavailableError` (store-errors.ts); each call changes all it changes or nothing.
  */
 export interface PaymentStore {
   /** The booking made for `key`, if any. */
