@@ -110,7 +110,8 @@ describe('database faults with two handler processes and traffic running', () =>
     await server?.stop();
   });
 
-  const post = async (worker: Worker, route: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> => {
+  /** Posts to a worker and records the answer (`record` false: a request to a process the test kills, which dies with it). */
+  const post = async (worker: Worker, route: string, body: unknown, headers: Record<string, string> = {}, record = true): Promise<Answer> => {
     const started = Date.now();
     try {
       const response = await fetch(`${worker.url}/${route}`, {
@@ -121,11 +122,11 @@ describe('database faults with two handler processes and traffic running', () =>
       });
       const json = (await response.json()) as { code: string; data?: Record<string, string> };
       const answer = { status: response.status, code: json.code, data: json.data, ms: Date.now() - started };
-      answers.push({ route, ...answer });
+      if (record) answers.push({ route, ...answer });
       return answer;
     } catch (error) {
       const answer = { status: 0, code: `no answer: ${String(error)}`, ms: Date.now() - started };
-      answers.push({ route, ...answer });
+      if (record) answers.push({ route, ...answer });
       return answer;
     }
   };
@@ -320,7 +321,42 @@ describe('database faults with two handler processes and traffic running', () =>
     await verify('killed inside the hook');
   });
 
-  for (const at of ['book-request', 'book-response'] as const) {
+  test('a handler killed (SIGKILL) after the hook, before the result is marked delivered: delivered again by the other process, once (at least once in all, as documented)', async () => {
+    const doomed = await start({ HANG_AT: 'before-complete', RESULT_TIMEOUT_MS: '200' });
+    await withTraffic(async () => {
+      const booked = await post(doomed, 'book', { channel: 'app', order: { id: `COMPLETE-${crypto.randomUUID()}` } }, { 'idempotency-key': `complete-${crypto.randomUUID()}` });
+      assert.equal(booked.status, 200, booked.code);
+      const { booking_id, correlation_id, deeplink } = booked.data!;
+      await pay(deeplink!);
+      const hung = new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('the worker did not reach before-complete within 20 s')), 20_000);
+        doomed.child.on('message', (m: Message) => {
+          if (m.type === 'hang') {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      assert.equal((await post(doomed, 'status', { booking_id, correlation_id })).data?.status, 'SUCCESS', 'answered within the result time limit');
+      await hung;
+      assert.ok(doomed.messages.some((m) => m.type === 'delivered' && m.correlation_id === correlation_id), 'the hook ran there');
+      const gone = new Promise((resolve) => doomed.child.once('exit', resolve));
+      doomed.child.kill('SIGKILL');
+      await gone;
+      const deadline = Date.now() + ANSWER_LIMIT_MS;
+      const deliveredHere = () => workers.flatMap((w) => w.messages).filter((m) => m.type === 'delivered' && m.correlation_id === correlation_id);
+      while (deliveredHere().length === 0 && Date.now() < deadline) {
+        await post(workers[0]!, 'status', { booking_id, correlation_id });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(deliveredHere().length, 1, 'delivered again by the other process');
+      const { rows } = await db.query(`SELECT delivered_at FROM wpb_results WHERE correlation_id = $1 AND status = 'SUCCESS'`, [correlation_id]);
+      assert.notEqual(rows[0]?.delivered_at, null, 'and marked delivered');
+    });
+    await verify('killed before the completion');
+  });
+
+  for (const at of ['book-request', 'book-response', 'after-insert'] as const) {
     test(`a handler killed (SIGKILL) at ${at}: the same key on the other process books once, within the limit`, async () => {
       const doomed = await start({ HANG_AT: at });
       const key = `killed-${at}-${crypto.randomUUID()}`;
@@ -335,13 +371,12 @@ describe('database faults with two handler processes and traffic running', () =>
             }
           });
         });
-        const first = post(doomed, 'book', { channel: 'app', order }, { 'idempotency-key': key });
+        const first = post(doomed, 'book', { channel: 'app', order }, { 'idempotency-key': key }, false);
         await hung;
         const gone = new Promise((resolve) => doomed.child.once('exit', resolve));
         doomed.child.kill('SIGKILL');
         await gone;
         await first;
-        answers.pop(); // the killed process's own request: it died with it
         const retry = await post(workers[0]!, 'book', { channel: 'app', order }, { 'idempotency-key': key });
         assert.equal(retry.status, 200, retry.code);
         bookedByKey.set(key, new Set([retry.data!.booking_id!]));

@@ -4,7 +4,8 @@
  * IPC. Settings come from the environment (the parent sets them). `HANG_AT` stops the process for
  * good at one step, so the parent can kill it there: `book-request` (the order's lease held, the
  * service's book not sent), `book-response` (the service booked, the store not written yet);
- * `book-slow` holds each book `SLOW_MS` before it reaches the service.
+ * `book-slow` holds each book `SLOW_MS` before it reaches the service; `after-insert` (the booking
+ * saved, not answered yet); `before-complete` (a result's hook finished, not marked delivered yet).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +13,7 @@ import pg from 'pg';
 import { createPaymentHandler } from '../../../../src/server/handler.js';
 import { toNodeListener } from '../../../../src/server/node.js';
 import { createPostgresStore } from '../../../../src/server/postgres.js';
+import type { PaymentStore } from '../../../../src/server/store.js';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -51,13 +53,35 @@ const serviceFetch: typeof fetch = async (input, init) => {
   return response;
 };
 
+/** The store, stopped for good after its insert or before a completion at `HANG_AT`. */
+function stopping(store: PaymentStore): PaymentStore {
+  if (hangAt === 'after-insert') {
+    return Object.assign(Object.create(store) as PaymentStore, {
+      insertBooking: async (...args: Parameters<PaymentStore['insertBooking']>) => {
+        await store.insertBooking(...args);
+        send({ type: 'hang', at: hangAt });
+        return forever();
+      },
+    });
+  }
+  if (hangAt === 'before-complete') {
+    return Object.assign(Object.create(store) as PaymentStore, {
+      completeResult: async () => {
+        send({ type: 'hang', at: hangAt });
+        return forever();
+      },
+    });
+  }
+  return store;
+}
+
 const handler = createPaymentHandler({
   serviceUrl: env('SERVICE_URL'),
   productCode: env('PRODUCT_CODE'),
   accessKey: env('ACCESS_KEY'),
   callbackUrl: env('CALLBACK_URL'),
   redirectUrl: 'http://merchant.test/return',
-  store: createPostgresStore(pool, process.env.STORE_DEADLINE_MS ? { deadlineMs: Number(process.env.STORE_DEADLINE_MS) } : {}),
+  store: stopping(createPostgresStore(pool, process.env.STORE_DEADLINE_MS ? { deadlineMs: Number(process.env.STORE_DEADLINE_MS) } : {})),
   fetch: serviceFetch,
   ...(process.env.TIMEOUT_MS ? { timeoutMs: Number(process.env.TIMEOUT_MS) } : {}),
   leaseMs: Number(env('LEASE_MS')),
