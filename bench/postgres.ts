@@ -33,8 +33,8 @@ export const POSTGRES_DEFAULTS: PostgresBenchOptions = {
   concurrentClients: 8,
   // Short rounds, many of them: on a shared machine, load drifts within seconds, and each round's
   // ratio compares the two stores under the same drift.
-  bookingsPerClient: 40,
-  throughputRounds: 15,
+  bookingsPerClient: 15,
+  throughputRounds: 31,
 };
 
 /** The PostgreSQL figures. */
