@@ -1,0 +1,103 @@
+/**
+ * What a booking and a status check cost in database round trips with the PostgreSQL store, counted
+ * by a counting pool around a real pg Pool (every query and connect), with the real handler in front
+ * of the real sandbox.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
+import { createPaymentHandler, type PaymentHandler, type PaymentResult } from '../../../../src/server/handler.js';
+import { createPostgresStore } from '../../../../src/server/postgres.js';
+import { countingPool, type CountingPool } from './counting-pool.js';
+import { freshDatabase, stopServer } from './pg-server.js';
+
+const KEY = 'round-trip-access-key';
+const PRODUCT = 'TRIPS01';
+
+describe('database round trips with the PostgreSQL store', () => {
+  let sandbox: Sandbox;
+  let counting: CountingPool;
+  let handler: PaymentHandler;
+  const delivered: PaymentResult[] = [];
+
+  before(async () => {
+    sandbox = await startSandbox({ accessKey: KEY, productCode: PRODUCT });
+    counting = countingPool({ connectionString: await freshDatabase(), max: 4 });
+    const store = createPostgresStore(counting.db);
+    await store.ready();
+    handler = createPaymentHandler({
+      serviceUrl: sandbox.baseUrl,
+      productCode: PRODUCT,
+      accessKey: KEY,
+      callbackUrl: 'http://127.0.0.1:9/callback',
+      redirectUrl: 'http://merchant.test/return',
+      store,
+      lookupOrder: (order) => ({ id: String(order.id), amount: 250 }),
+      onPaymentResult: (result) => void delivered.push(result),
+    });
+  });
+  after(async () => {
+    await counting?.pool.end();
+    await sandbox?.close();
+    await stopServer();
+  });
+
+  const post = async (route: string, body: unknown, headers: Record<string, string> = {}) => {
+    const response = await handler(
+      new Request(`http://merchant.test/api/pay/${route}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      }),
+    );
+    return (await response.json()) as { code: string; data?: Record<string, string> };
+  };
+  /** Runs `call` and answers how many round trips it cost. */
+  const counted = async <T>(call: () => Promise<T>): Promise<{ trips: number; statements: string[]; value: T }> => {
+    counting.reset();
+    const value = await call();
+    return { trips: counting.count, statements: counting.statements, value };
+  };
+
+  test('a new booking costs at most two round trips, a replay of its key one', async () => {
+    const key = `trips-${crypto.randomUUID()}`;
+    const order = { id: `TRIPS-${crypto.randomUUID()}` };
+    const first = await counted(() => post('book', { channel: 'app', order }, { 'idempotency-key': key }));
+    assert.equal(first.value.code, 'IP-201');
+    assert.ok(first.trips <= 2, `${first.trips} round trips:\n${first.statements.join('\n')}`);
+    const replay = await counted(() => post('book', { channel: 'app', order }, { 'idempotency-key': key }));
+    assert.equal(replay.value.data?.booking_id, first.value.data?.booking_id);
+    assert.equal(replay.trips, 1, replay.statements.join('\n'));
+  });
+
+  test('a second key for an order with an open booking: cancels it and books in two round trips beside the service calls', async () => {
+    const order = { id: `TRIPS-TABS-${crypto.randomUUID()}` };
+    await post('book', { channel: 'app', order }, { 'idempotency-key': `tab-a-${crypto.randomUUID()}` });
+    const second = await counted(() => post('book', { channel: 'web', order }, { 'idempotency-key': `tab-b-${crypto.randomUUID()}` }));
+    assert.equal(second.value.code, 'IP-201');
+    // The cancel's CANCELED result is delivered (claim, complete) on the way: two more.
+    assert.ok(second.trips <= 4, `${second.trips} round trips:\n${second.statements.join('\n')}`);
+  });
+
+  test('a status check of a paid booking: at most three round trips the first time (the delivery), one after', async () => {
+    const booked = await post('book', { channel: 'app', order: { id: `TRIPS-PAID-${crypto.randomUUID()}` } }, { 'idempotency-key': `paid-${crypto.randomUUID()}` });
+    const { booking_id, correlation_id, deeplink } = booked.data!;
+    const paid = await fetch(`${deeplink}/confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ mpin: '1234', method: 'wallet_balance' }).toString(),
+      redirect: 'manual',
+    });
+    assert.equal(paid.status, 303);
+    const first = await counted(() => post('status', { booking_id, correlation_id }));
+    assert.equal(first.value.data?.status, 'SUCCESS');
+    assert.equal(delivered.filter((r) => r.correlation_id === correlation_id).length, 1);
+    assert.ok(first.trips <= 3, `${first.trips} round trips:\n${first.statements.join('\n')}`);
+    for (let i = 0; i < 3; i++) {
+      const again = await counted(() => post('status', { booking_id, correlation_id }));
+      assert.equal(again.value.data?.status, 'SUCCESS');
+      assert.equal(again.trips, 1, again.statements.join('\n'));
+    }
+    assert.equal(delivered.filter((r) => r.correlation_id === correlation_id).length, 1, 'delivered once');
+  });
+});
