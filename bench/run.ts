@@ -6,7 +6,8 @@
  * Debian's package, as `npm test` does.
  *
  * Options: `--quick` takes fewer samples (a smoke run; its figures are noisier); `--no-write` prints
- * without touching bench/results.md. A missed timing goal is reported, not turned into a failure:
+ * without touching bench/results.md; `--postgres` runs only the PostgreSQL store's figures (printed,
+ * never written). A missed timing goal is reported, not turned into a failure:
  * timings depend on the machine. Failed bookings or a crash exit non-zero.
  */
 import { execFileSync } from 'node:child_process';
@@ -18,7 +19,7 @@ import { buildBenchPage, buildMinimalCdn, buildPackage, ROOT } from './build.js'
 import { cdnPieces } from '../scripts/size.mjs';
 import { benchBytes } from './bytes.js';
 import { benchFirstPaint, FIRST_PAINT_DEFAULTS } from './first-paint.js';
-import { consoleReport, markdownReport, type BenchResults, type RunInfo } from './report.js';
+import { consoleReport, markdownReport, postgresReport, type BenchResults, type RunInfo } from './report.js';
 import { benchPostgres, POSTGRES_DEFAULTS, type PostgresBenchOptions } from './postgres.js';
 import { benchServer, SERVER_DEFAULTS, type ServerBenchOptions } from './server.js';
 
@@ -31,16 +32,16 @@ const QUICK_SERVER: ServerBenchOptions = {
   rounds: 3,
   throughputRounds: 2,
 };
-const QUICK_POSTGRES: PostgresBenchOptions = { ...POSTGRES_DEFAULTS, latencyPairsPerRound: 100, bookingsPerClient: 5, rounds: 3, throughputRounds: 2 };
+const QUICK_POSTGRES: PostgresBenchOptions = { ...POSTGRES_DEFAULTS, latencyPairsPerRound: 100, bookingsPerClient: 30, rounds: 3, throughputRounds: 3 };
 
 /** A mistake in the command line: reported by its message alone. */
 class UsageError extends Error {}
 
-function parseArgs(argv: readonly string[]): { quick: boolean; write: boolean } {
-  const known = new Set(['--quick', '--no-write']);
+function parseArgs(argv: readonly string[]): { quick: boolean; write: boolean; postgresOnly: boolean } {
+  const known = new Set(['--quick', '--no-write', '--postgres']);
   const unknown = argv.filter((arg) => !known.has(arg));
-  if (unknown.length > 0) throw new UsageError(`Unknown option ${unknown.join(' ')}; use --quick and/or --no-write.`);
-  return { quick: argv.includes('--quick'), write: !argv.includes('--no-write') };
+  if (unknown.length > 0) throw new UsageError(`Unknown option ${unknown.join(' ')}; use --quick, --no-write and/or --postgres.`);
+  return { quick: argv.includes('--quick'), write: !argv.includes('--no-write'), postgresOnly: argv.includes('--postgres') };
 }
 
 function commit(): string {
@@ -55,8 +56,20 @@ function commit(): string {
 
 const step = (text: string) => console.error(`bench: ${text}`);
 
+/** `--postgres`: the PostgreSQL store's rows alone, for working on the store without the browsers. */
+async function postgresOnly(quick: boolean): Promise<void> {
+  step(`server with the PostgreSQL store: round trips, added latency, PostgreSQL against the memory store (load ${(loadavg()[0] ?? 0).toFixed(2)})...`);
+  const postgres = await benchPostgres(quick ? QUICK_POSTGRES : POSTGRES_DEFAULTS);
+  console.log(postgresReport(postgres));
+  if (postgres.bookingErrors > 0) {
+    console.error(`bench: ${postgres.bookingErrors} booking(s) failed under load; the throughput figures are not valid.`);
+    process.exitCode = 1;
+  }
+}
+
 async function main(): Promise<void> {
-  const { quick, write } = parseArgs(process.argv.slice(2));
+  const { quick, write, postgresOnly: onlyPostgres } = parseArgs(process.argv.slice(2));
+  if (onlyPostgres) return postgresOnly(quick);
   const loadAverage = loadavg()[0] ?? 0;
   const started = performance.now();
 
@@ -90,7 +103,7 @@ async function main(): Promise<void> {
 
   step('server: signatures, handler latency, 50 concurrent clients...');
   const server = await benchServer(quick ? QUICK_SERVER : SERVER_DEFAULTS);
-  step('server with the PostgreSQL store: added latency, four processes on one database against one with the memory store...');
+  step('server with the PostgreSQL store: round trips, added latency, PostgreSQL against the memory store in one process...');
   const postgres = await benchPostgres(quick ? QUICK_POSTGRES : POSTGRES_DEFAULTS);
 
   const info: RunInfo = {

@@ -9,6 +9,10 @@ export interface ThrowawayPostgres {
   port: number;
   /** Shuts the server down and removes its data folder. */
   stop(): Promise<void>;
+  /** Shuts the server down (a fast shutdown: open connections are closed), keeping its data. */
+  pause(): Promise<void>;
+  /** Starts a paused server again, on the same port with the same data. */
+  resume(): Promise<void>;
 }
 /** Starts a throwaway PostgreSQL server on 127.0.0.1 (free port, temporary data folder). */
 export function startPostgres(options?: { log?: (line: string) => void }): Promise<ThrowawayPostgres>;

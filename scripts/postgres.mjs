@@ -98,36 +98,48 @@ export async function startPostgres({ log = () => {} } = {}) {
     // A throwaway server: durability is not the point, speed is.
     '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200',
   ]);
-  const server = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let output = '';
-  server.stderr.on('data', (chunk) => {
-    output += chunk;
-    log(String(chunk));
-  });
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  await new Promise((resolve, reject) => {
-    const check = () => {
-      if (/ready to accept connections/.test(output)) resolve();
-      else if (server.exitCode !== null) reject(new Error(`postgres exited (${server.exitCode}):\n${output}`));
-    };
-    server.stderr.on('data', check);
-    server.once('exit', check);
-  });
+  let server;
+  let exited;
+  async function launch() {
+    server = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let output = '';
+    server.stderr.on('data', (chunk) => {
+      output += chunk;
+      log(String(chunk));
+    });
+    exited = new Promise((resolve) => server.once('exit', resolve));
+    await new Promise((resolve, reject) => {
+      const check = () => {
+        if (/ready to accept connections/.test(output)) resolve();
+        else if (server.exitCode !== null) reject(new Error(`postgres exited (${server.exitCode}):\n${output}`));
+      };
+      server.stderr.on('data', check);
+      server.once('exit', check);
+    });
+  }
+  async function shutDown() {
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    // Signal postgres itself (its pid is the first line of postmaster.pid): runuser does not pass
+    // SIGINT on. SIGINT is PostgreSQL's fast shutdown.
+    try {
+      process.kill(Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]), 'SIGINT');
+    } catch {
+      server.kill('SIGINT');
+    }
+    await exited;
+  }
+  await launch();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     async stop() {
-      if (server.exitCode === null) {
-        // Signal postgres itself (its pid is the first line of postmaster.pid): runuser does not pass
-        // SIGINT on. SIGINT is PostgreSQL's fast shutdown.
-        try {
-          process.kill(Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]), 'SIGINT');
-        } catch {
-          server.kill('SIGINT');
-        }
-        await exited;
-      }
+      await shutDown();
       rmSync(dir, { recursive: true, force: true });
+    },
+    pause: shutDown,
+    async resume() {
+      if (server.exitCode === null && server.signalCode === null) return;
+      await launch();
     },
   };
 }

@@ -20,10 +20,15 @@ import { canonical, depthOf, parseObject, Refusal } from './http.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
 import { bookingFacts, ResultBusy, serviceCall, type Delivery, type Kit } from './kit.js';
 import { ServiceError } from './service-client.js';
-import type { StoredBooking } from './store.js';
+import type { OrderState, StoredBooking } from './store.js';
 import type { OrderDetails } from './types.js';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{16,128}$/;
+/**
+ * How long an order's lease holds without renewal: its holder renews it every quarter of this while it
+ * books, so another instance takes over the order of a process that died within this time.
+ */
+export const ORDER_LEASE_MS = 4_000;
 /** The booking property that carries the order reference to the service and the provider's records. */
 export const ORDER_PROPERTY = 'merchant_order';
 /** The longest canonical order id: it travels to the service in {@link ORDER_PROPERTY}, limited to 256 characters. */
@@ -44,8 +49,9 @@ interface PayableOrder {
 export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Delivery): Booking {
   const inFlightBookings = new Map<string, { fingerprint: string; promise: Promise<StoredBooking> }>();
   const orderQueues = new Map<string, Promise<unknown>>();
-  // The order's lease outlives the longest book: cancel, status and book calls of `timeoutMs` each.
-  const orderLeaseMs = Math.max(kit.leaseMs, 3 * (kit.options.timeoutMs ?? 10_000) + 5_000);
+  // A book of the order waits at most as long as the longest book holds it: cancel, status and book
+  // calls of `timeoutMs` each.
+  const orderWaitMs = 3 * (kit.options.timeoutMs ?? 10_000) + 5_000;
 
   async function book(request: Request, text: string): Promise<BookResult> {
     const body = parseObject(text, ['channel', 'order'], ['handoff']);
@@ -150,62 +156,59 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
     // A key names one attempt at one order; the booking it keeps is for the order's amount when it was
     // made. When the order's total has changed since, the attempt books anew at the new total under the
     // key and that amount (the old booking, still open, is cancelled below as any other open booking).
-    let storeKey = key;
-    const stored = await kit.store.getBookingByKey(key);
-    if (stored) {
-      known(stored, fingerprint);
-      if (stored.amount === details.amount) return stored;
-      storeKey = `${key}~${details.amount}`;
-      const repriced = await kit.store.getBookingByKey(storeKey);
-      if (repriced) return known(repriced, fingerprint);
-    }
+    // Only that re-priced replay costs a round trip more: the key's own answer is its old booking.
     const orderKey = await digest(`order\n${details.id}`);
-    return withOrderLock(orderKey, async () => {
-      // Booked by another instance while this one waited for the order.
-      const meanwhile = await kit.store.getBookingByKey(storeKey);
-      if (meanwhile) return known(meanwhile, fingerprint);
-      const { open, paid } = await kit.store.getOrderState(orderKey);
-      // Paid under another key, its result known (delivered or being delivered), for at least the
-      // order's total now: refused without asking the service. A refund delivered since (REVERTED)
-      // makes the order payable again; a payment below the total now does not pay it.
-      if (paid && covers(paid.amount, details.amount)) throw alreadyPaid();
-      await closeOpenBookings(open, details.amount);
-      // The key AND what it books: after this server forgot the key (a restart, an expired or evicted
-      // record), a replay of the key for the same order and amount gets the service's first booking back,
-      // and the key sent with another order (or a changed amount) is a new booking, never the old one.
-      const transaction_uuid = await bookingUuid(key, fingerprint, order, details.amount);
-      const redirect_url =
-        typeof kit.options.redirectUrl === 'function'
-          ? kit.options.redirectUrl({ order, channel, transaction_uuid, amount: details.amount, handoff })
-          : kit.options.redirectUrl;
-      const booked = await serviceCall(kit, 'book', () =>
-        kit.client.book({
-          amount: details.amount,
+    const kept = await bookUnder(key);
+    if (kept.amount === details.amount) return kept;
+    return bookUnder(`${key}~${details.amount}`);
+
+    /** The key's booking (`storeKey`: the key, or the key and a changed amount), made now if it has none. */
+    function bookUnder(storeKey: string): Promise<StoredBooking> {
+      return withOrderLock(storeKey, orderKey, async ({ open, paid }, lease) => {
+        // Paid under another key, its result known (delivered or being delivered), for at least the
+        // order's total now: refused without asking the service. A refund delivered since (REVERTED)
+        // makes the order payable again; a payment below the total now does not pay it.
+        if (paid && covers(paid.amount, details.amount)) throw alreadyPaid();
+        await closeOpenBookings(open, details.amount);
+        // The key AND what it books: after this server forgot the key (a restart, an expired or evicted
+        // record), a replay of the key for the same order and amount gets the service's first booking back,
+        // and the key sent with another order (or a changed amount) is a new booking, never the old one.
+        const transaction_uuid = await bookingUuid(key, fingerprint, order, details.amount);
+        const redirect_url =
+          typeof kit.options.redirectUrl === 'function'
+            ? kit.options.redirectUrl({ order, channel, transaction_uuid, amount: details.amount, handoff })
+            : kit.options.redirectUrl;
+        const booked = await serviceCall(kit, 'book', () =>
+          kit.client.book({
+            amount: details.amount,
+            transaction_uuid,
+            callback_url: kit.options.callbackUrl,
+            redirect_url,
+            properties: { [ORDER_PROPERTY]: details.id, ...details.properties },
+          }),
+        );
+        const booking: StoredBooking = {
+          booking_id: booked.booking_id,
+          correlation_id: booked.correlation_id,
+          deeplink: booked.deeplink,
           transaction_uuid,
-          callback_url: kit.options.callbackUrl,
-          redirect_url,
-          properties: { [ORDER_PROPERTY]: details.id, ...details.properties },
-        }),
-      );
-      const booking: StoredBooking = {
-        booking_id: booked.booking_id,
-        correlation_id: booked.correlation_id,
-        deeplink: booked.deeplink,
-        transaction_uuid,
-        idempotency_key: storeKey,
-        fingerprint,
-        channel,
-        order,
-        order_key: orderKey,
-        amount: details.amount,
-        created_at: kit.now(),
-      };
-      if (await kit.store.insertBooking(booking)) return booking;
-      // The key went to a request for other content on another instance at the same moment.
-      const winner = await kit.store.getBookingByKey(storeKey);
-      if (winner) return known(winner, fingerprint);
-      throw conflict();
-    });
+          idempotency_key: storeKey,
+          fingerprint,
+          channel,
+          order,
+          order_key: orderKey,
+          amount: details.amount,
+          created_at: kit.now(),
+        };
+        // Saved and the lease let go in one step: the next book of the order finds this booking.
+        const saved = await kit.store.insertBooking(booking, lease.release());
+        if (saved) return booking;
+        // The key went to a request for other content on another instance at the same moment.
+        const winner = await kit.store.getBookingByKey(storeKey);
+        if (winner) return winner;
+        throw conflict();
+      }).then((booking) => known(booking, fingerprint));
+    }
   }
 
   /** The booking's `transaction_uuid`: the attempt's digest, and the order tag {@link orderTagOf} checks. */
@@ -247,22 +250,47 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
     }
   }
 
-  /** Serializes the books of one order: in this process by a queue, across instances by a lease in the store. */
-  async function withOrderLock<T>(orderKey: string, work: () => Promise<T>): Promise<T> {
+  /**
+   * Serializes the books of one order: in this process by a queue, across instances by a short lease
+   * in the store, renewed while the work runs, so a process that died holds the order for at most
+   * {@link ORDER_LEASE_MS}. Answers the key's booking at once when it has one.
+   */
+  async function withOrderLock(
+    key: string,
+    orderKey: string,
+    work: (state: OrderState, lease: { release(): { lease: string; owner: string } }) => Promise<StoredBooking>,
+  ): Promise<StoredBooking> {
     const previous = orderQueues.get(orderKey) ?? Promise.resolve();
     const run = previous.then(async () => {
       const name = `order:${orderKey}`;
-      const deadline = kit.now() + orderLeaseMs;
+      const deadline = kit.now() + orderWaitMs;
+      let state: OrderState;
       for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
         const now = kit.now();
-        if (await kit.store.acquireLease(name, kit.owner, now, now + orderLeaseMs)) break;
+        const opening = await kit.store.beginBooking({ key, orderKey, lease: name, owner: kit.owner, now, until: now + ORDER_LEASE_MS });
+        if (opening.status === 'booked') return opening.booking;
+        if (opening.status === 'leased') {
+          state = opening.order;
+          break;
+        }
         if (now >= deadline) throw new Refusal(CODES.UPSTREAM_TIMEOUT, 'Another payment of this order is being booked; try again.');
         await new Promise((resolve) => setTimeout(resolve, wait * (0.5 + Math.random())));
       }
+      let held = true;
+      const renewal = setInterval(() => {
+        const now = kit.now();
+        kit.store.acquireLease(name, kit.owner, now, now + ORDER_LEASE_MS).catch((error: unknown) => kit.report(error, { route: 'book' }));
+      }, ORDER_LEASE_MS / 4);
+      const release = () => {
+        held = false;
+        clearInterval(renewal);
+        return { lease: name, owner: kit.owner };
+      };
       try {
-        return await work();
+        return await work(state, { release });
       } finally {
-        await kit.store.releaseLease(name, kit.owner).catch((error: unknown) => kit.report(error, { route: 'book' }));
+        clearInterval(renewal);
+        if (held) await kit.store.releaseLease(name, kit.owner).catch((error: unknown) => kit.report(error, { route: 'book' }));
       }
     });
     const settled = run.catch(() => {});

@@ -13,6 +13,7 @@ import { asStoreOutage, guardStore, storeUnavailable, type Kit } from './kit.js'
 import { createResults } from './results.js';
 import { createServiceClient } from './service-client.js';
 import { StoreUnavailableError } from './store-errors.js';
+import { IN_MEMORY } from './memory-store.js';
 import type { PaymentStore } from './store.js';
 import type { PaymentHandler, PaymentHandlerOptions } from './types.js';
 
@@ -30,8 +31,6 @@ export type {
 
 /** The path the service client adds to `serviceUrl`; a `serviceUrl` that already ends with it is a set-up mistake. */
 const API_PATH = '/api/client/intent/payment';
-/** The memory store's mark (a registered symbol, so no import of the store's module is needed). */
-const IN_MEMORY = Symbol.for('wallet-pay-button.in-memory-store');
 
 /**
  * Creates the merchant's payment handler. Mount it under any path: it answers `POST .../book`,

@@ -37,12 +37,14 @@ export {
   type RedirectContext,
 } from './handler.js';
 export { StoreUnavailableError } from './store-errors.js';
+export { createMemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export {
-  createMemoryStore,
   type PaymentStore,
-  type MemoryStoreOptions,
   type StoredBooking,
   type ResultClaim,
   type OpenBookingClaim,
   type OrderState,
+  type BookingStart,
+  type BookingOpening,
+  type BookingState,
 } from './store.js';

@@ -171,7 +171,9 @@ export function asStoreOutage(error: unknown): StoreUnavailableError | undefined
 const STORE_METHODS = [
   'getBookingByKey',
   'insertBooking',
+  'beginBooking',
   'getBooking',
+  'getBookingState',
   'findBookingByCorrelationId',
   'getOrderState',
   'acquireLease',
@@ -183,6 +185,9 @@ const STORE_METHODS = [
   'releaseCheck',
   'prune',
 ] as const satisfies ReadonlyArray<keyof PaymentStore>;
+// Every method of the contract is guarded: a method added to PaymentStore and not listed above fails to compile.
+const ALL_GUARDED: [Exclude<keyof PaymentStore, (typeof STORE_METHODS)[number]>] extends [never] ? true : never = true;
+void ALL_GUARDED;
 
 /**
  * The store as the handler uses it: an outage (see {@link asStoreOutage}) comes out as a

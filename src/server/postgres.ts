@@ -5,7 +5,8 @@
  * is a dependency of this package.
  */
 import type { PaymentStatus } from '../protocol/contract.js';
-import type { OpenBookingClaim, PaymentStore, ResultClaim, StoredBooking } from './store.js';
+import { StoreUnavailableError } from './store-errors.js';
+import type { BookingOpening, OpenBookingClaim, PaymentStore, ResultClaim, StoredBooking } from './store.js';
 
 /** What the store needs of a database client: node-postgres' `Pool`/`Client` and PGlite fit. */
 export interface Queryable {
@@ -21,6 +22,13 @@ export interface PostgresStoreOptions {
    * `false` when the merchant runs the SQL of {@link postgresSchema} as a migration.
    */
   createTables?: boolean;
+  /**
+   * Longest a store call may take, in ms (default 5 000): past it the call rejects with
+   * {@link StoreUnavailableError} (`deadline`), which the handler answers `IP-503`. The statement may
+   * still run on the server; give the pool a `statement_timeout` of about the same to stop it there.
+   * Creating or migrating the tables, once, may take six times as long (at least 30 s).
+   */
+  deadlineMs?: number;
 }
 
 /** A {@link PaymentStore} on PostgreSQL, with {@link ready} to create (or check) its tables ahead of the first request. */
@@ -31,18 +39,21 @@ export interface PostgresStore extends PaymentStore {
 
 /**
  * The schema version this code reads and writes. Version 2 indexes every booking by its order (version
- * 1 indexed only the open ones), so a book finds an order's paid booking as well as its open ones;
- * {@link postgresSchema}'s statements move a version-1 database to it.
+ * 1 indexed only the open ones), so a book finds an order's paid booking as well as its open ones.
+ * Version 3 adds the function `{prefix}begin_booking`, which starts a book in one round trip.
+ * {@link postgresSchema}'s statements move a version-1 or version-2 database to it.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const PREFIX = /^[a-z_][a-z0-9_]{0,30}$/;
+
+const COLUMNS = 'booking_id, correlation_id, transaction_uuid, idempotency_key, fingerprint, channel, order_ref, order_key, amount, deeplink, created_at';
 
 /**
  * The SQL that creates the store's tables (the same statements {@link createPostgresStore} runs), for
  * merchants who manage migrations themselves. Times are milliseconds since the epoch. Every statement
- * is idempotent, and together they also migrate a version-1 database (the last three statements: the
- * order index that replaces version 1's, and the version).
+ * is idempotent, and together they also migrate a version-1 or version-2 database (the last four
+ * statements: the order index that replaces version 1's, the function of version 3, and the version).
  */
 export function postgresSchema(tablePrefix = 'wpb_'): string[] {
   const p = checkPrefix(tablePrefix);
@@ -82,6 +93,38 @@ export function postgresSchema(tablePrefix = 'wpb_'): string[] {
     // Version 1 to 2: every booking of an order, settled ones included, by one index.
     `CREATE INDEX IF NOT EXISTS ${p}bookings_order ON ${p}bookings (order_key)`,
     `DROP INDEX IF EXISTS ${p}bookings_order_open`,
+    // Version 3: a book starts in one round trip. Created under a lock, since two processes replacing
+    // one function at the same moment make one of them fail.
+    `DO $do$ BEGIN
+PERFORM pg_advisory_xact_lock(hashtext('${p}schema'));
+CREATE OR REPLACE FUNCTION ${p}begin_booking(p_key text, p_order_key text, p_lease text, p_owner text, p_now bigint, p_until bigint)
+RETURNS jsonb LANGUAGE plpgsql AS $fn$
+DECLARE
+  known jsonb;
+BEGIN
+  SELECT to_jsonb(b) INTO known FROM (SELECT ${COLUMNS} FROM ${p}bookings WHERE idempotency_key = p_key) b;
+  IF known IS NOT NULL THEN RETURN jsonb_build_object('status', 'booked', 'booking', known); END IF;
+  INSERT INTO ${p}leases AS l (name, owner, lease_until) VALUES (p_lease, p_owner, p_until)
+    ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until
+    WHERE l.lease_until < p_now OR l.owner = EXCLUDED.owner;
+  IF NOT FOUND THEN RETURN jsonb_build_object('status', 'busy'); END IF;
+  -- Each statement of this function reads a fresh snapshot: from here on, what the lease's previous
+  -- holder saved before it let the lease go is seen.
+  SELECT to_jsonb(b) INTO known FROM (SELECT ${COLUMNS} FROM ${p}bookings WHERE idempotency_key = p_key) b;
+  IF known IS NOT NULL THEN
+    DELETE FROM ${p}leases WHERE name = p_lease AND owner = p_owner;
+    RETURN jsonb_build_object('status', 'booked', 'booking', known);
+  END IF;
+  RETURN jsonb_build_object('status', 'leased', 'bookings', COALESCE((
+    SELECT jsonb_agg(to_jsonb(o) ORDER BY o.created_at, o.booking_id) FROM (
+      SELECT ${COLUMNS}, settled,
+        EXISTS (SELECT 1 FROM ${p}results s WHERE s.correlation_id = b.correlation_id AND s.status = 'SUCCESS')
+        AND NOT EXISTS (SELECT 1 FROM ${p}results r
+          WHERE r.correlation_id = b.correlation_id AND r.status = 'REVERTED' AND r.delivered_at IS NOT NULL) AS paid
+      FROM ${p}bookings b WHERE order_key = p_order_key) o), '[]'::jsonb));
+END
+$fn$;
+END $do$`,
     `UPDATE ${p}meta SET version = ${SCHEMA_VERSION} WHERE name = 'schema' AND version < ${SCHEMA_VERSION}`,
   ];
 }
@@ -107,7 +150,13 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
   if (!db || typeof db.query !== 'function') throw new TypeError('createPostgresStore needs a client with query(text, params): a pg Pool or Client, or PGlite.');
   const p = checkPrefix(options.tablePrefix ?? 'wpb_');
   const createTables = options.createTables ?? true;
+  const deadlineMs = options.deadlineMs ?? 5_000;
+  if (!Number.isFinite(deadlineMs) || deadlineMs <= 0) throw new TypeError('deadlineMs must be a positive number of milliseconds.');
   let setUp: Promise<void> | undefined;
+  let isSetUp = false;
+  // Creating or migrating the tables runs once, a dozen statements, several processes queued on one
+  // lock: it gets a longer time than a call.
+  const setUpDeadlineMs = Math.max(6 * deadlineMs, 30_000);
 
   async function prepare(): Promise<void> {
     if (createTables) {
@@ -140,36 +189,91 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
   }
 
   function ready(): Promise<void> {
-    setUp ??= prepare().catch((error: unknown) => {
-      setUp = undefined; // a database that was down at start-up is tried again on the next call
-      throw error;
-    });
+    setUp ??= prepare().then(
+      () => {
+        isSetUp = true;
+      },
+      (error: unknown) => {
+        setUp = undefined; // a database that was down at start-up is tried again on the next call
+        throw error;
+      },
+    );
     return setUp;
   }
 
   async function query(text: string, params: unknown[]): Promise<Array<Record<string, unknown>>> {
-    await ready();
-    return (await db.query(text, params)).rows;
+    if (!isSetUp) await withinDeadline(ready, setUpDeadlineMs);
+    return withinDeadline(async () => (await db.query(text, params)).rows, deadlineMs);
   }
 
-  const COLUMNS = 'booking_id, correlation_id, transaction_uuid, idempotency_key, fingerprint, channel, order_ref, order_key, amount, deeplink, created_at';
+  /** Runs one store call under the deadline; a database that is late or gone becomes {@link StoreUnavailableError}. */
+  async function withinDeadline<T>(call: () => Promise<T>, limitMs: number): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new StoreUnavailableError('deadline', `The payment store's database did not answer within ${limitMs} ms.`)),
+        limitMs,
+      );
+    });
+    const running = call();
+    // Settled after the deadline: nobody awaits it any more, so its failure must not go unhandled.
+    running.catch(() => {});
+    try {
+      return await Promise.race([running, late]);
+    } catch (error) {
+      throw unavailable(error) ?? error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   const one = async (where: string, value: string) =>
     toBooking((await query(`SELECT ${COLUMNS} FROM ${p}bookings WHERE ${where} = $1`, [value]))[0]);
 
   return {
-    ready,
+    ready: () => withinDeadline(ready, setUpDeadlineMs),
     getBookingByKey: (key) => one('idempotency_key', key),
     getBooking: (bookingId) => one('booking_id', bookingId),
     findBookingByCorrelationId: (correlationId) => one('correlation_id', correlationId),
-    async insertBooking(b) {
-      // The unique key decides, not a read before the write: of two instances, one row wins.
+    async insertBooking(b, release) {
+      // The unique key decides, not a read before the write: of two instances, one row wins. The
+      // order's lease ends in the same statement, so its next holder finds the booking.
       const rows = await query(
-        `INSERT INTO ${p}bookings (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-         ON CONFLICT (idempotency_key) DO NOTHING RETURNING booking_id`,
+        `WITH saved AS (
+           INSERT INTO ${p}bookings (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+           ON CONFLICT (idempotency_key) DO NOTHING RETURNING booking_id),
+         released AS (DELETE FROM ${p}leases WHERE name = $12 AND owner = $13 RETURNING 1)
+         SELECT count(*) AS n FROM saved`,
         [b.booking_id, b.correlation_id, b.transaction_uuid, b.idempotency_key, b.fingerprint, b.channel,
-          JSON.stringify(b.order), b.order_key, b.amount, b.deeplink, b.created_at],
+          JSON.stringify(b.order), b.order_key, b.amount, b.deeplink, b.created_at, release?.lease ?? null, release?.owner ?? null],
       );
-      return rows.length === 1;
+      return Number(rows[0]?.n) === 1;
+    },
+    async beginBooking({ key, orderKey, lease, owner, now, until }): Promise<BookingOpening> {
+      const rows = await query(`SELECT ${p}begin_booking($1, $2, $3, $4, $5, $6) AS opening`, [key, orderKey, lease, owner, now, until]);
+      const opening = rows[0]?.opening as { status: string; booking?: Record<string, unknown>; bookings?: Array<Record<string, unknown>> };
+      if (opening.status === 'booked') return { status: 'booked', booking: toBooking(opening.booking)! };
+      if (opening.status === 'busy') return { status: 'busy' };
+      const bookings = opening.bookings ?? [];
+      return {
+        status: 'leased',
+        order: {
+          open: bookings.filter((row) => row.settled !== true).map((row) => toBooking(row)!),
+          paid: toBooking(bookings.find((row) => row.paid === true)),
+        },
+      };
+    },
+    async getBookingState(bookingId) {
+      const rows = await query(
+        `SELECT ${COLUMNS}, (SELECT string_agg(status, ',') FROM ${p}results r
+           WHERE r.correlation_id = b.correlation_id AND r.delivered_at IS NOT NULL) AS delivered
+         FROM ${p}bookings b WHERE booking_id = $1`,
+        [bookingId],
+      );
+      const row = rows[0];
+      if (!row) return undefined;
+      const delivered = typeof row.delivered === 'string' ? (row.delivered.split(',') as PaymentStatus[]) : [];
+      return { booking: toBooking(row)!, delivered };
     },
     async getOrderState(orderKey) {
       // One statement, one snapshot: a result delivered meanwhile (which settles the booking in the same
@@ -201,16 +305,20 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
       await query(`DELETE FROM ${p}leases WHERE name = $1 AND owner = $2`, [name, owner]);
     },
     async claimResult(correlationId, status, owner, now, until): Promise<ResultClaim> {
+      // One statement: the claim, and what stood in its way. The second read sees the row as the
+      // statement began; one delivered by another instance in the very same moment reads as busy.
       const rows = await query(
-        `INSERT INTO ${p}results (correlation_id, status, owner, lease_until, created_at) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (correlation_id, status) DO UPDATE SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until
-         WHERE ${p}results.delivered_at IS NULL AND (${p}results.lease_until < $5 OR ${p}results.owner = EXCLUDED.owner)
-         RETURNING owner`,
+        `WITH claim AS (
+           INSERT INTO ${p}results (correlation_id, status, owner, lease_until, created_at) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (correlation_id, status) DO UPDATE SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until
+           WHERE ${p}results.delivered_at IS NULL AND (${p}results.lease_until < $5 OR ${p}results.owner = EXCLUDED.owner)
+           RETURNING owner)
+         SELECT (SELECT count(*) FROM claim) AS claimed,
+           EXISTS (SELECT 1 FROM ${p}results WHERE correlation_id = $1 AND status = $2 AND delivered_at IS NOT NULL) AS delivered`,
         [correlationId, status, owner, until, now],
       );
-      if (rows.length === 1) return 'claimed';
-      const held = await query(`SELECT delivered_at FROM ${p}results WHERE correlation_id = $1 AND status = $2`, [correlationId, status]);
-      return held[0] && held[0].delivered_at !== null ? 'delivered' : 'busy';
+      if (Number(rows[0]?.claimed) === 1) return 'claimed';
+      return rows[0]?.delivered === true ? 'delivered' : 'busy';
     },
     async completeResult(correlationId, status, owner, now) {
       const final = status !== 'BOOKED' && status !== 'PENDING';
@@ -253,6 +361,31 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
       return Number(rows[0]?.n ?? 0);
     },
   };
+}
+
+// What a driver reports when the server cannot be reached or dropped the connection, and the
+// server's own codes for the same (08: connection exceptions; 57P01-57P03: shut down or starting;
+// 53300: too many connections).
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300']);
+// The server cancelled a statement (statement_timeout) or gave up on a lock (lock_timeout).
+const DEADLINE_CODES = new Set(['57014', '55P03']);
+
+/** The {@link StoreUnavailableError} for a driver's error that means "late" or "gone"; undefined for any other. */
+function unavailable(error: unknown): StoreUnavailableError | undefined {
+  if (error instanceof StoreUnavailableError) return error;
+  if (!(error instanceof Error)) return undefined;
+  const code = (error as { code?: unknown }).code;
+  const text = error.message;
+  if ((typeof code === 'string' && DEADLINE_CODES.has(code)) || /timeout exceeded when trying to connect/i.test(text)) {
+    return new StoreUnavailableError('deadline', `The payment store's database gave up on a statement: ${text}`, { cause: error });
+  }
+  if (
+    (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) ||
+    /connection terminated|connection (?:is )?closed|terminating connection|not queryable|client has encountered a connection error/i.test(text)
+  ) {
+    return new StoreUnavailableError('unreachable', `The payment store's database cannot be reached: ${text}`, { cause: error });
+  }
+  return undefined;
 }
 
 function toBooking(row: Record<string, unknown> | undefined): StoredBooking | undefined {

@@ -19,7 +19,7 @@ import { depthOf, parseObject, Refusal } from './http.js';
 import { bookingFacts, ResultBusy, serviceCall, type Delivery, type Kit } from './kit.js';
 import { ServiceError, type ServiceStatus } from './service-client.js';
 import { StoreUnavailableError } from './store-errors.js';
-import type { StoredBooking } from './store.js';
+import type { BookingState, StoredBooking } from './store.js';
 import type { PaymentResult, ReconcileOptions, ReconcileReport } from './types.js';
 
 /** A booking a status or cancel names: the facts its results carry, and the service's answer when the store had lost it. */
@@ -28,6 +28,8 @@ interface Found {
   correlation_id: string;
   facts: Partial<PaymentResult>;
   lost?: ServiceStatus;
+  /** Statuses of a stored booking whose result was delivered already (none for a lost one). */
+  delivered: BookingState['delivered'];
 }
 
 /** A final status that cannot follow what is known of its booking: told to `onError`, never delivered. */
@@ -53,7 +55,8 @@ export function createResults(kit: Kit): Results {
    * hold (lost in a restart of a memory store, evicted, pruned) is asked about at the service, which
    * answers only for this merchant's product code and only with the matching correlation id: such a
    * booking comes with the service's answer (`lost`), and with the order the browser presented only
-   * when the booking's own tag proves it.
+   * when the booking's own tag proves it. A stored booking comes with the statuses of it already
+   * delivered, read in the same round trip.
    */
   async function findBooking(text: string): Promise<Found> {
     const body = parseObject(text, ['booking_id', 'correlation_id'], ['order']);
@@ -68,10 +71,10 @@ export function createResults(kit: Kit): Results {
     }
     const booking_id = body.booking_id as string;
     const correlation_id = body.correlation_id as string;
-    const stored = await kit.store.getBooking(booking_id);
-    if (stored) {
-      if (stored.correlation_id !== correlation_id) throw unknownBooking();
-      return { booking_id, correlation_id, facts: bookingFacts(stored) };
+    const state = await kit.store.getBookingState(booking_id);
+    if (state) {
+      if (state.booking.correlation_id !== correlation_id) throw unknownBooking();
+      return { booking_id, correlation_id, facts: bookingFacts(state.booking), delivered: state.delivered };
     }
     let lost: ServiceStatus;
     try {
@@ -84,7 +87,7 @@ export function createResults(kit: Kit): Results {
       throw unknownBooking();
     }
     const proven = await orderOfLostBooking(kit, lost.transaction_id, body.order as PaymentResult['order']);
-    return { booking_id, correlation_id, lost, facts: { booking_id, transaction_uuid: lost.transaction_id, ...proven } };
+    return { booking_id, correlation_id, lost, facts: { booking_id, transaction_uuid: lost.transaction_id, ...proven }, delivered: [] };
   }
 
   function unknownBooking(): Refusal {
@@ -92,9 +95,10 @@ export function createResults(kit: Kit): Results {
   }
 
   async function status(text: string): Promise<StatusResult> {
-    const { booking_id, correlation_id, lost, facts } = await findBooking(text);
+    const { booking_id, correlation_id, lost, facts, delivered } = await findBooking(text);
     const answer = lost ?? (await serviceCall(kit, 'status', () => kit.client.status({ booking_id, correlation_id })));
-    if (isFinalStatus(answer.status)) {
+    // A result already delivered needs no claim: a paid booking's later status checks read the store once.
+    if (isFinalStatus(answer.status) && !delivered.includes(answer.status)) {
       // The shopper learns the status either way, within the time limit; a hook that failed or is still
       // running is finished or retried by the next status check, callback or reconcile pass.
       const result: PaymentResult = { source: 'status', status: answer.status, correlation_id, reference_code: answer.reference_code, ...facts };

@@ -4,9 +4,9 @@
  * serialize the books of one order, claims that hand each final result to the merchant once, and
  * claims that let one instance at a time check an open booking.
  *
- * The in-memory store below keeps these rules inside one process and is meant for tests, demos and a
- * single development server; production with several processes (or restarts) uses the PostgreSQL
- * store from `wallet-pay-button/server/postgres`.
+ * Two stores implement it: the in-memory store (`memory-store.ts`) keeps these rules inside one
+ * process and is meant for tests, demos and a single development server; production with several
+ * processes (or restarts) uses the PostgreSQL store from `wallet-pay-button/server/postgres`.
  */
 import type { Channel, OrderReference, PaymentStatus } from '../protocol/contract.js';
 
@@ -41,6 +41,36 @@ export interface OrderState {
   paid: StoredBooking | undefined;
 }
 
+/** What {@link PaymentStore.beginBooking} is asked: a book of `key` for the order `orderKey`. */
+export interface BookingStart {
+  /** The `Idempotency-Key`. */
+  key: string;
+  /** The order's canonical key ({@link StoredBooking.order_key}). */
+  orderKey: string;
+  /** The name of the lease that serializes the books of the order (the handler uses `order:{orderKey}`). */
+  lease: string;
+  owner: string;
+  now: number;
+  /** The lease ends here (ms since the epoch) unless its owner renews it ({@link PaymentStore.acquireLease}) or releases it. */
+  until: number;
+}
+
+/** The outcome of {@link PaymentStore.beginBooking}. */
+export type BookingOpening =
+  /** The key has a booking: nothing was taken. */
+  | { status: 'booked'; booking: StoredBooking }
+  /** Another owner holds the order's lease: nothing was read or taken; try again later. */
+  | { status: 'busy' }
+  /** The lease is the caller's now, and `order` was read after it was taken (so it holds what the lease's previous holder saved). */
+  | { status: 'leased'; order: OrderState };
+
+/** What {@link PaymentStore.getBookingState} answers: a booking and the results of it already delivered. */
+export interface BookingState {
+  booking: StoredBooking;
+  /** Statuses of this booking whose result was delivered (a claim of them answers `delivered`). */
+  delivered: PaymentStatus[];
+}
+
 /** The outcome of {@link PaymentStore.claimResult}. */
 export type ResultClaim = 'claimed' | 'delivered' | 'busy';
 
@@ -64,12 +94,15 @@ export interface OpenBookingClaim {
  * epoch from the caller's clock (instances sharing a store keep their clocks in step, e.g. by NTP).
  *
  * - **One booking per key**: {@link insertBooking} relies on a unique key, never on a read before it.
- * - **One payable booking per order**: {@link getOrderState} answers, in one read, the order's open
- *   bookings and whether it is already paid (a known `SUCCESS` not followed by a delivered refund), so
- *   a book cannot miss a payment whose result was delivered between two reads.
+ * - **One payable booking per order**: {@link beginBooking} (and {@link getOrderState}) answer, in one
+ *   read, the order's open bookings and whether it is already paid (a known `SUCCESS` not followed by a
+ *   delivered refund), so a book cannot miss a payment whose result was delivered between two reads.
  * - **Leases** ({@link acquireLease}): a named lock with an end time. The handler holds `order:{order_key}`
- *   while it books an order, so books for one order are serialized across instances; a holder that died
- *   loses the lease when it ends.
+ *   while it books an order, so books for one order are serialized across instances; it keeps the lease
+ *   short and renews it while its work runs, so a holder that died loses it within seconds.
+ * - **A book in two steps**: {@link beginBooking} answers the key's booking, or takes the order's lease
+ *   and reads the order's state after taking it, as one atomic step; {@link insertBooking} saves the
+ *   new booking and ends the lease as another. A database store does each in one round trip.
  * - **Result claims** ({@link claimResult}): before `onPaymentResult` is called for a booking and final
  *   status, the handler claims it; {@link completeResult} marks it delivered (and the booking settled),
  *   {@link releaseResult} gives it back when the hook threw. A claim whose lease ended (its process died
@@ -78,13 +111,28 @@ export interface OpenBookingClaim {
  * - **Check claims** ({@link claimOpenBookings}): `reconcile()` claims the open bookings it asks the
  *   service about, so each is checked by one instance at a time.
  * - **Retention**: {@link prune} drops what was made before a time.
+ * - **Availability**: a call that cannot be answered in time, or whose database cannot be reached,
+ *   rejects with `StoreUnavailableError` (store-errors.ts); each call changes all it changes or nothing.
  */
 export interface PaymentStore {
   /** The booking made for `key`, if any. */
   getBookingByKey(key: string): Promise<StoredBooking | undefined>;
-  /** Saves a new booking; `false` (nothing saved) when its `idempotency_key` already has one. */
-  insertBooking(booking: StoredBooking): Promise<boolean>;
+  /**
+   * Saves a new booking; `false` (nothing saved) when its `idempotency_key` already has one. With
+   * `release`, ends that lease of its owner in the same atomic step, saved or not (so the next holder
+   * of the order's lease finds the booking).
+   */
+  insertBooking(booking: StoredBooking, release?: { lease: string; owner: string }): Promise<boolean>;
+  /**
+   * Starts a book, atomically: the key's booking when it has one (no lease taken); else the order's
+   * lease for `owner` (see {@link acquireLease}) and, read after taking it, the order's state; else
+   * `busy`. When the key's booking shows up once the lease is taken, the lease is let go and the
+   * booking answered.
+   */
+  beginBooking(start: BookingStart): Promise<BookingOpening>;
   getBooking(bookingId: string): Promise<StoredBooking | undefined>;
+  /** The booking with the statuses of it already delivered, in one read (a status check's first step). */
+  getBookingState(bookingId: string): Promise<BookingState | undefined>;
   /** Callbacks name the booking only by its correlation id. */
   findBookingByCorrelationId(correlationId: string): Promise<StoredBooking | undefined>;
   /** The order's open bookings and its paid booking, if any (see {@link OrderState}), by an index. */
@@ -109,138 +157,4 @@ export interface PaymentStore {
   releaseCheck(bookingId: string, owner: string): Promise<void>;
   /** Drops bookings (with their keys), results and ended leases made before `before`; returns how many bookings. */
   prune(before: number): Promise<number>;
-}
-
-/** Options of {@link createMemoryStore}. */
-export interface MemoryStoreOptions {
-  /** Most bookings kept; the oldest go first (a bound against floods). Default 10 000. */
-  maxEntries?: number;
-}
-
-/** Marks stores whose content dies with the process, so the handler can warn in production. */
-export const IN_MEMORY = Symbol.for('wallet-pay-button.in-memory-store');
-
-interface ResultRow {
-  owner: string;
-  until: number;
-  delivered: boolean;
-}
-
-/**
- * An in-memory {@link PaymentStore} with the same rules as the PostgreSQL store, inside one process:
- * for tests, demos and one development server. Its content is lost on restart (the derived
- * `transaction_uuid` still keeps a replayed booking single at the service); at most `maxEntries`
- * bookings are kept. The handler warns once when it runs with it and `NODE_ENV=production`.
- */
-export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStore {
-  const maxEntries = options.maxEntries ?? 10_000;
-  if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new TypeError('maxEntries must be a positive integer.');
-
-  // Insertion order is creation order: the first entries are the oldest.
-  const bookings = new Map<string, StoredBooking & { settled: boolean; checkOwner?: string; checkUntil: number; checkedAt: number }>();
-  const byKey = new Map<string, string>();
-  const byCorrelation = new Map<string, string>();
-  const results = new Map<string, ResultRow>();
-  const leases = new Map<string, { owner: string; until: number }>();
-  const copy = (booking: StoredBooking | undefined): StoredBooking | undefined => {
-    if (!booking) return undefined;
-    const { booking_id, correlation_id, transaction_uuid, idempotency_key, fingerprint, channel, order, order_key, amount, deeplink, created_at } = booking;
-    return { booking_id, correlation_id, transaction_uuid, idempotency_key, fingerprint, channel, order: structuredClone(order), order_key, amount, deeplink, created_at };
-  };
-  const drop = (bookingId: string) => {
-    const booking = bookings.get(bookingId);
-    if (!booking) return;
-    bookings.delete(bookingId);
-    byKey.delete(booking.idempotency_key);
-    byCorrelation.delete(booking.correlation_id);
-  };
-
-  const store: PaymentStore & { [IN_MEMORY]: true } = {
-    [IN_MEMORY]: true,
-    async getBookingByKey(key) {
-      const id = byKey.get(key);
-      return copy(id === undefined ? undefined : bookings.get(id));
-    },
-    async insertBooking(booking) {
-      if (byKey.has(booking.idempotency_key)) return false;
-      bookings.set(booking.booking_id, { ...copy(booking)!, settled: false, checkUntil: 0, checkedAt: 0 });
-      byKey.set(booking.idempotency_key, booking.booking_id);
-      byCorrelation.set(booking.correlation_id, booking.booking_id);
-      while (bookings.size > maxEntries) drop(bookings.keys().next().value as string);
-      return true;
-    },
-    async getBooking(bookingId) {
-      return copy(bookings.get(bookingId));
-    },
-    async findBookingByCorrelationId(correlationId) {
-      const id = byCorrelation.get(correlationId);
-      return copy(id === undefined ? undefined : bookings.get(id));
-    },
-    async getOrderState(orderKey) {
-      const ofOrder = [...bookings.values()].filter((b) => b.order_key === orderKey);
-      const paid = ofOrder.find(
-        (b) => results.has(`${b.correlation_id}\nSUCCESS`) && !results.get(`${b.correlation_id}\nREVERTED`)?.delivered,
-      );
-      return { open: ofOrder.filter((b) => !b.settled).map((b) => copy(b)!), paid: copy(paid) };
-    },
-    async acquireLease(name, owner, now, until) {
-      const held = leases.get(name);
-      if (held && held.owner !== owner && held.until >= now) return false;
-      leases.set(name, { owner, until });
-      return true;
-    },
-    async releaseLease(name, owner) {
-      if (leases.get(name)?.owner === owner) leases.delete(name);
-    },
-    async claimResult(correlationId, status, owner, now, until) {
-      const id = `${correlationId}\n${status}`;
-      const row = results.get(id);
-      if (row?.delivered) return 'delivered';
-      if (row && row.owner !== owner && row.until >= now) return 'busy';
-      results.set(id, { owner, until, delivered: false });
-      return 'claimed';
-    },
-    async completeResult(correlationId, status, owner) {
-      const row = results.get(`${correlationId}\n${status}`);
-      if (!row || row.owner !== owner) return;
-      row.delivered = true;
-      if (status !== 'BOOKED' && status !== 'PENDING') {
-        const id = byCorrelation.get(correlationId);
-        const booking = id === undefined ? undefined : bookings.get(id);
-        if (booking) booking.settled = true;
-      }
-    },
-    async releaseResult(correlationId, status, owner) {
-      const id = `${correlationId}\n${status}`;
-      const row = results.get(id);
-      if (row && !row.delivered && row.owner === owner) results.delete(id);
-    },
-    async claimOpenBookings({ createdBefore, notCheckedSince, limit, owner, now, until }) {
-      const claimed: StoredBooking[] = [];
-      for (const booking of bookings.values()) {
-        if (claimed.length >= limit) break;
-        if (booking.settled || booking.created_at > createdBefore) continue;
-        if (booking.checkUntil >= now || booking.checkedAt >= notCheckedSince) continue;
-        Object.assign(booking, { checkOwner: owner, checkUntil: until, checkedAt: now });
-        claimed.push(copy(booking)!);
-      }
-      return claimed;
-    },
-    async releaseCheck(bookingId, owner) {
-      const booking = bookings.get(bookingId);
-      if (booking?.checkOwner === owner) booking.checkUntil = 0;
-    },
-    async prune(before) {
-      let dropped = 0;
-      for (const booking of [...bookings.values()]) {
-        if (booking.created_at >= before) break;
-        drop(booking.booking_id);
-        dropped++;
-        for (const status of ['SUCCESS', 'FAILED', 'CANCELED', 'REVERTED']) results.delete(`${booking.correlation_id}\n${status}`);
-      }
-      for (const [name, lease] of leases) if (lease.until < before) leases.delete(name);
-      return dropped;
-    },
-  };
-  return store;
 }

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandler, type PaymentHandlerOptions, type PaymentResult } from '../../../src/server/handler.js';
 import { createPostgresStore } from '../../../src/server/postgres.js';
-import { createMemoryStore } from '../../../src/server/index.js';
+import { createMemoryStore } from '../../../src/server/memory-store.js';
 import { bodyOf, closedPortUrl, listen, type Loopback } from './helpers.js';
 import { freshDatabase, stopServer } from './postgres/pg-server.js';
 

@@ -8,7 +8,7 @@ import {
   type PaymentHandlerOptions,
   type PaymentResult,
 } from '../../../src/server/handler.js';
-import { createMemoryStore } from '../../../src/server/index.js';
+import { createMemoryStore } from '../../../src/server/memory-store.js';
 import { closedPortUrl, listen, nodeSign, type Loopback } from './helpers.js';
 
 const KEY = 'handler-test-access-key';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { PGlite } from '@electric-sql/pglite';
 import { createPaymentHandler, type PaymentHandlerOptions } from '../../../src/server/handler.js';
 import { createPostgresStore } from '../../../src/server/postgres.js';
-import { createMemoryStore } from '../../../src/server/index.js';
+import { createMemoryStore } from '../../../src/server/memory-store.js';
 
 const options: Omit<PaymentHandlerOptions, 'store'> = {
   serviceUrl: 'http://127.0.0.1:9',

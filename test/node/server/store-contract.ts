@@ -132,6 +132,44 @@ export function storeContract(fresh: () => Promise<PaymentStore>): void {
     assert.deepEqual(await state(), { open: [], paid: undefined }, 'refunded: payable again');
   });
 
+  test('a book begins in one step: the key\'s booking, or the order\'s lease with the order read under it, or busy', async () => {
+    const store = await fresh();
+    const start = (key: string, owner: string, now: number, orderKey = 'same') =>
+      store.beginBooking({ key, orderKey, lease: `order:${orderKey}`, owner, now, until: now + 100 });
+    await store.insertBooking(booking(1, { order_key: 'same' }));
+    assert.deepEqual(await start('key-1', 'a', 10), { status: 'booked', booking: booking(1, { order_key: 'same' }) });
+    assert.equal(await store.acquireLease('order:same', 'b', 11, 20), true, 'a known key takes no lease');
+    await store.releaseLease('order:same', 'b');
+
+    const opened = await start('key-2', 'a', 30);
+    assert.equal(opened.status, 'leased');
+    assert.deepEqual(opened.status === 'leased' && opened.order.open.map((b) => b.booking_id), ['bk-1']);
+    assert.deepEqual(await start('key-3', 'b', 40), { status: 'busy' }, 'another owner waits');
+    assert.deepEqual(await start('key-1', 'b', 40), { status: 'booked', booking: booking(1, { order_key: 'same' }) }, 'a known key does not');
+    assert.equal((await start('key-2', 'a', 50)).status, 'leased', 'the owner renews');
+
+    // Saved and released in one step: the next book of the order finds the booking under the lease.
+    assert.equal(await store.insertBooking(booking(2, { order_key: 'same' }), { lease: 'order:same', owner: 'a' }), true);
+    const next = await start('key-3', 'b', 60);
+    assert.deepEqual(next.status === 'leased' && next.order.open.map((b) => b.booking_id), ['bk-1', 'bk-2']);
+    assert.equal(await store.insertBooking(booking(3, { idempotency_key: 'key-2', order_key: 'same' }), { lease: 'order:same', owner: 'b' }), false, 'a taken key');
+    assert.equal((await start('key-4', 'c', 61)).status, 'leased', 'released even when nothing was saved');
+    assert.equal((await start('key-5', 'd', 300)).status, 'leased', 'a lease not renewed ends');
+  });
+
+  test('a booking is read with the statuses of it already delivered', async () => {
+    const store = await fresh();
+    await store.insertBooking(booking(1));
+    assert.deepEqual(await store.getBookingState('bk-1'), { booking: booking(1), delivered: [] });
+    assert.equal(await store.getBookingState('bk-2'), undefined);
+    await store.claimResult('cr-1', 'PENDING', 'a', 0, 10);
+    await store.completeResult('cr-1', 'PENDING', 'a', 5);
+    await store.claimResult('cr-1', 'SUCCESS', 'a', 10, 20);
+    assert.deepEqual((await store.getBookingState('bk-1'))?.delivered, ['PENDING'], 'claimed is not delivered');
+    await store.completeResult('cr-1', 'SUCCESS', 'a', 15);
+    assert.deepEqual((await store.getBookingState('bk-1'))?.delivered.sort(), ['PENDING', 'SUCCESS']);
+  });
+
   test('prune drops bookings, keys and results made before a time', async () => {
     const store = await fresh();
     for (const n of [1, 2, 3]) await store.insertBooking(booking(n));
@@ -142,5 +180,6 @@ export function storeContract(fresh: () => Promise<PaymentStore>): void {
     assert.equal(await store.getBookingByKey('key-2'), undefined);
     assert.ok(await store.getBooking('bk-3'));
     assert.equal(await store.insertBooking(booking(1)), true, 'the key is free again');
+    assert.equal(await store.claimResult('cr-1', 'SUCCESS', 'b', 3_000, 3_100), 'claimed', 'its results went with it');
   });
 }

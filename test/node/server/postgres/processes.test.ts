@@ -5,6 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fork, type ChildProcess } from 'node:child_process';
+import pg from 'pg';
 import { fileURLToPath } from 'node:url';
 import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import { closedPortUrl } from '../helpers.js';
@@ -80,6 +81,21 @@ describe('four handler processes on one PostgreSQL database', () => {
     });
     return { status: response.status, body: (await response.json()) as { code: string; data?: Record<string, string> } };
   };
+  const waitFor = (worker: Worker, type: string, limitMs: number) =>
+    new Promise<Message>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no "${type}" message from the worker within ${limitMs} ms`)), limitMs);
+      const seen = worker.messages.find((m) => m.type === type);
+      if (seen) {
+        clearTimeout(timer);
+        resolve(seen);
+        return;
+      }
+      worker.child.on('message', (message: Message) => {
+        if (message.type !== type) return;
+        clearTimeout(timer);
+        resolve(message);
+      });
+    });
   const deliveries = (correlationId: string) =>
     workers.flatMap((w) => w.messages).filter((m) => m.type === 'delivered' && m.correlation_id === correlationId);
   const ofOrder = (id: string) => sandbox.listBookings().filter((b) => b.properties.merchant_order === id);
@@ -139,6 +155,55 @@ describe('four handler processes on one PostgreSQL database', () => {
     assert.deepEqual(second.map((a) => [a.status, a.body.code]), [[409, 'IP-412'], [409, 'IP-412'], [409, 'IP-412']]);
     assert.deepEqual(ofOrder(order.id).map((b) => b.status), ['SUCCESS'], 'never booked again');
     assert.equal(deliveries(correlation_id!).length, 1);
+  });
+
+  test('a process killed (SIGKILL) inside a book, holding the order: another takes the order over within 5 s, one booking still', async () => {
+    const doomed = await start({ HANG_AT: 'book-request' });
+    const order = { id: `KILLED-BOOK-${crypto.randomUUID()}` };
+    const hung = waitFor(doomed, 'hang', 20_000);
+    const first = post(doomed, 'book', { channel: 'app', order }, { 'idempotency-key': `killed-a-${crypto.randomUUID()}` }).catch(() => undefined);
+    await hung;
+    const db = new pg.Client({ connectionString: env.DATABASE_URL });
+    await db.connect();
+    try {
+      assert.equal((await db.query(`SELECT count(*)::int AS n FROM wpb_leases WHERE name LIKE 'order:%'`)).rows[0].n >= 1, true, 'the order is held');
+      const gone = new Promise((resolve) => doomed.child.once('exit', resolve));
+      doomed.child.kill('SIGKILL');
+      await gone;
+      await first;
+      const killedAt = Date.now();
+      // The shopper's retry (here with another key: another tab) on another process.
+      const answer = await post(workers[1]!, 'book', { channel: 'app', order }, { 'idempotency-key': `killed-b-${crypto.randomUUID()}` });
+      const tookMs = Date.now() - killedAt;
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.ok(tookMs < 5_000, `taken over after ${tookMs} ms`);
+      assert.equal(ofOrder(order.id).length, 1, 'one booking at the service');
+      const rows = await db.query(`SELECT count(*)::int AS n FROM wpb_bookings WHERE booking_id = $1`, [answer.body.data!.booking_id]);
+      assert.equal(rows.rows[0].n, 1);
+    } finally {
+      await db.end();
+    }
+  });
+
+  test('a live book slower than the order lease keeps the order (renewed): another key waits, then cancels it and books; one payable booking', async () => {
+    const slow = await start({ HANG_AT: 'book-slow', SLOW_MS: '6000' });
+    try {
+      const order = { id: `SLOW-${crypto.randomUUID()}` };
+      const slowing = waitFor(slow, 'slow', 20_000);
+      const first = post(slow, 'book', { channel: 'app', order }, { 'idempotency-key': `slow-a-${crypto.randomUUID()}` });
+      await slowing;
+      const second = await post(workers[1]!, 'book', { channel: 'app', order }, { 'idempotency-key': `slow-b-${crypto.randomUUID()}` });
+      const firstAnswer = await first;
+      assert.equal(firstAnswer.status, 200, JSON.stringify(firstAnswer.body));
+      assert.equal(second.status, 200, JSON.stringify(second.body));
+      const statuses = ofOrder(order.id).map((b) => [b.booking_id, b.status]);
+      assert.deepEqual(statuses, [
+        [firstAnswer.body.data!.booking_id, 'CANCELED'],
+        [second.body.data!.booking_id, 'BOOKED'],
+      ], 'the second waited for the first (4 s lease renewed over 6 s), then cancelled it');
+    } finally {
+      slow.child.kill();
+    }
   });
 
   test('a process killed (SIGKILL) inside the hook: the result is delivered once, by another, after the lease', async () => {

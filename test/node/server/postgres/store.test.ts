@@ -65,7 +65,8 @@ describe('PostgreSQL store on a PostgreSQL 15 server (node-postgres Pool)', () =
     await db.query(`DROP INDEX wpb_bookings_order`);
     await db.query(`CREATE INDEX wpb_bookings_order_open ON wpb_bookings (order_key) WHERE NOT settled`);
     await db.query(`UPDATE wpb_meta SET version = 1`);
-    await assert.rejects(createPostgresStore(db, { createTables: false }).ready(), /schema version 1; this code reads version 2: run postgresSchema\(\)'s SQL/);
+    await db.query(`DROP FUNCTION wpb_begin_booking`);
+    await assert.rejects(createPostgresStore(db, { createTables: false }).ready(), new RegExp(`schema version 1; this code reads version ${SCHEMA_VERSION}: run postgresSchema\\(\\)'s SQL`));
 
     const stores = Array.from({ length: 6 }, () => createPostgresStore(db));
     await Promise.all(stores.map((store) => store.ready()));
@@ -80,6 +81,22 @@ describe('PostgreSQL store on a PostgreSQL 15 server (node-postgres Pool)', () =
       'wpb_bookings_pkey',
     ]);
     assert.equal((await stores[0]!.getOrderState('same')).paid?.booking_id, 'bk-1', 'the paid booking is found after the migration');
+    const opening = await stores[1]!.beginBooking({ key: 'key-new', orderKey: 'same', lease: 'order:same', owner: 'b', now: 1, until: 2 });
+    assert.equal(opening.status === 'leased' && opening.order.paid?.booking_id, 'bk-1', 'and by the function of version 3');
+  });
+
+  test('migrates a version-2 database (no function) in place, from several processes at once', async () => {
+    const db = await pool();
+    const first = createPostgresStore(db);
+    await first.insertBooking(booking(1, { order_key: 'same' }));
+    await db.query(`DROP FUNCTION wpb_begin_booking`);
+    await db.query(`UPDATE wpb_meta SET version = 2`);
+    await assert.rejects(createPostgresStore(db, { createTables: false }).ready(), new RegExp(`schema version 2; this code reads version ${SCHEMA_VERSION}`));
+    const stores = Array.from({ length: 6 }, () => createPostgresStore(db));
+    await Promise.all(stores.map((store) => store.ready()));
+    assert.deepEqual((await db.query(`SELECT version FROM wpb_meta`)).rows, [{ version: SCHEMA_VERSION }]);
+    const opening = await stores[0]!.beginBooking({ key: 'key-1', orderKey: 'same', lease: 'order:same', owner: 'a', now: 1, until: 2 });
+    assert.equal(opening.status === 'booked' && opening.booking.booking_id, 'bk-1');
   });
 
   test("docs/server.md shows the schema's SQL as the code runs it", async () => {

@@ -1,7 +1,11 @@
 /**
  * One merchant server process for the multi-process tests: the payment handler on the PostgreSQL
  * store, served by node:http on 127.0.0.1. It tells its parent its URL and each delivered result over
- * IPC. Settings come from the environment (the parent sets them).
+ * IPC. Settings come from the environment (the parent sets them). `HANG_AT` stops the process for
+ * good at one step, so the parent can kill it there: `book-request` (the order's lease held, the
+ * service's book not sent), `book-response` (the service booked, the store not written yet);
+ * `book-slow` holds each book `SLOW_MS` before it reaches the service; `after-insert` (the booking
+ * saved, not answered yet); `before-complete` (a result's hook finished, not marked delivered yet).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +13,7 @@ import pg from 'pg';
 import { createPaymentHandler } from '../../../../src/server/handler.js';
 import { toNodeListener } from '../../../../src/server/node.js';
 import { createPostgresStore } from '../../../../src/server/postgres.js';
+import type { PaymentStore } from '../../../../src/server/store.js';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -17,10 +22,58 @@ const env = (name: string): string => {
 };
 const send = (message: unknown) => process.send?.(message);
 
-const pool = new pg.Pool({ connectionString: env('DATABASE_URL'), max: 10 });
+const pool = new pg.Pool({
+  connectionString: env('DATABASE_URL'),
+  max: Number(process.env.POOL_MAX ?? '10'),
+  ...(process.env.STATEMENT_TIMEOUT_MS ? { statement_timeout: Number(process.env.STATEMENT_TIMEOUT_MS) } : {}),
+});
 pool.on('error', (error) => send({ type: 'error', message: String(error) }));
 const hookDelayMs = Number(process.env.HOOK_DELAY_MS ?? '0');
 const hang = process.env.HOOK_HANG === '1';
+const hangAt = process.env.HANG_AT ?? '';
+const forever = () => new Promise<never>(() => {});
+
+/** The service client's fetch, stopped for good at `HANG_AT`. */
+const serviceFetch: typeof fetch = async (input, init) => {
+  const url = String(input instanceof Request ? input.url : input);
+  if (hangAt === 'book-request' && url.endsWith('/book')) {
+    send({ type: 'hang', at: hangAt });
+    return forever();
+  }
+  if (hangAt === 'book-slow' && url.endsWith('/book')) {
+    send({ type: 'slow', at: hangAt });
+    await new Promise((resolve) => setTimeout(resolve, Number(process.env.SLOW_MS ?? '0')));
+  }
+  const response = await fetch(input, init);
+  if (hangAt === 'book-response' && url.endsWith('/book')) {
+    await response.text();
+    send({ type: 'hang', at: hangAt });
+    return forever();
+  }
+  return response;
+};
+
+/** The store, stopped for good after its insert or before a completion at `HANG_AT`. */
+function stopping(store: PaymentStore): PaymentStore {
+  if (hangAt === 'after-insert') {
+    return Object.assign(Object.create(store) as PaymentStore, {
+      insertBooking: async (...args: Parameters<PaymentStore['insertBooking']>) => {
+        await store.insertBooking(...args);
+        send({ type: 'hang', at: hangAt });
+        return forever();
+      },
+    });
+  }
+  if (hangAt === 'before-complete') {
+    return Object.assign(Object.create(store) as PaymentStore, {
+      completeResult: async () => {
+        send({ type: 'hang', at: hangAt });
+        return forever();
+      },
+    });
+  }
+  return store;
+}
 
 const handler = createPaymentHandler({
   serviceUrl: env('SERVICE_URL'),
@@ -28,7 +81,9 @@ const handler = createPaymentHandler({
   accessKey: env('ACCESS_KEY'),
   callbackUrl: env('CALLBACK_URL'),
   redirectUrl: 'http://merchant.test/return',
-  store: createPostgresStore(pool),
+  store: stopping(createPostgresStore(pool, process.env.STORE_DEADLINE_MS ? { deadlineMs: Number(process.env.STORE_DEADLINE_MS) } : {})),
+  fetch: serviceFetch,
+  ...(process.env.TIMEOUT_MS ? { timeoutMs: Number(process.env.TIMEOUT_MS) } : {}),
   leaseMs: Number(env('LEASE_MS')),
   resultTimeoutMs: Number(process.env.RESULT_TIMEOUT_MS ?? '10000'),
   lookupOrder: (order) => ({ id: String(order.id), amount: 100 + String(order.id).length }),

@@ -1,0 +1,200 @@
+/**
+ * The in-memory {@link PaymentStore}: the rules of the contract inside one process, for tests, demos
+ * and one development server.
+ */
+import type { PaymentStatus } from '../protocol/contract.js';
+import type { OrderState, PaymentStore, StoredBooking } from './store.js';
+
+/** Options of {@link createMemoryStore}. */
+export interface MemoryStoreOptions {
+  /** Most bookings kept; the oldest go first (a bound against floods). Default 10 000. */
+  maxEntries?: number;
+}
+
+/** Marks stores whose content dies with the process, so the handler can warn in production. */
+export const IN_MEMORY = Symbol.for('wallet-pay-button.in-memory-store');
+
+interface ResultRow {
+  /** When it was first claimed (ms since the epoch). */
+  created: number;
+  owner: string;
+  until: number;
+  delivered: boolean;
+}
+
+/**
+ * An in-memory {@link PaymentStore} with the same rules as the PostgreSQL store, inside one process:
+ * for tests, demos and one development server. Its content is lost on restart (the derived
+ * `transaction_uuid` still keeps a replayed booking single at the service); at most `maxEntries`
+ * bookings are kept, and the results of a booking go with it (results of bookings this store does
+ * not know, from callbacks, are bounded by `maxEntries` as well). The handler warns once when it runs
+ * with it and `NODE_ENV=production`.
+ */
+export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStore {
+  const maxEntries = options.maxEntries ?? 10_000;
+  if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new TypeError('maxEntries must be a positive integer.');
+
+  // Insertion order is creation order: the first entries are the oldest.
+  const bookings = new Map<string, StoredBooking & { settled: boolean; checkOwner?: string; checkUntil: number; checkedAt: number }>();
+  const byKey = new Map<string, string>();
+  const byCorrelation = new Map<string, string>();
+  // The bookings of each order, oldest first: a book reads its order's, not every booking.
+  const byOrder = new Map<string, Set<string>>();
+  // Results by correlation id, then status: a booking's results leave with it.
+  const results = new Map<string, Map<PaymentStatus, ResultRow>>();
+  // Correlation ids with results but no booking here (callbacks of pruned or unknown bookings), oldest first.
+  const orphans = new Set<string>();
+  const leases = new Map<string, { owner: string; until: number }>();
+  const copy = (booking: StoredBooking | undefined): StoredBooking | undefined => {
+    if (!booking) return undefined;
+    const { booking_id, correlation_id, transaction_uuid, idempotency_key, fingerprint, channel, order, order_key, amount, deeplink, created_at } = booking;
+    return { booking_id, correlation_id, transaction_uuid, idempotency_key, fingerprint, channel, order: structuredClone(order), order_key, amount, deeplink, created_at };
+  };
+  const drop = (bookingId: string) => {
+    const booking = bookings.get(bookingId);
+    if (!booking) return;
+    bookings.delete(bookingId);
+    byKey.delete(booking.idempotency_key);
+    byCorrelation.delete(booking.correlation_id);
+    const ofOrder = byOrder.get(booking.order_key);
+    ofOrder?.delete(bookingId);
+    if (ofOrder?.size === 0) byOrder.delete(booking.order_key);
+    results.delete(booking.correlation_id);
+  };
+  const result = (correlationId: string, status: PaymentStatus) => results.get(correlationId)?.get(status);
+  const setResult = (correlationId: string, status: PaymentStatus, row: ResultRow) => {
+    let rows = results.get(correlationId);
+    if (!rows) {
+      rows = new Map();
+      results.set(correlationId, rows);
+      if (!byCorrelation.has(correlationId)) {
+        orphans.add(correlationId);
+        for (const oldest of orphans) {
+          if (orphans.size <= maxEntries) break;
+          orphans.delete(oldest);
+          results.delete(oldest);
+        }
+      }
+    }
+    rows.set(status, row);
+  };
+  const deleteResult = (correlationId: string, status: PaymentStatus) => {
+    const rows = results.get(correlationId);
+    rows?.delete(status);
+    if (rows?.size === 0) {
+      results.delete(correlationId);
+      orphans.delete(correlationId);
+    }
+  };
+  const orderState = (orderKey: string): OrderState => {
+    const ofOrder = [...(byOrder.get(orderKey) ?? [])].map((id) => bookings.get(id)!);
+    const paid = ofOrder.find((b) => result(b.correlation_id, 'SUCCESS') && !result(b.correlation_id, 'REVERTED')?.delivered);
+    return { open: ofOrder.filter((b) => !b.settled).map((b) => copy(b)!), paid: copy(paid) };
+  };
+  const takeLease = (name: string, owner: string, now: number, until: number) => {
+    const held = leases.get(name);
+    if (held && held.owner !== owner && held.until >= now) return false;
+    leases.set(name, { owner, until });
+    return true;
+  };
+  const releaseLease = (name: string, owner: string) => {
+    if (leases.get(name)?.owner === owner) leases.delete(name);
+  };
+
+  const store: PaymentStore & { [IN_MEMORY]: true } = {
+    [IN_MEMORY]: true,
+    async getBookingByKey(key) {
+      const id = byKey.get(key);
+      return copy(id === undefined ? undefined : bookings.get(id));
+    },
+    async insertBooking(booking, release) {
+      if (release) releaseLease(release.lease, release.owner);
+      if (byKey.has(booking.idempotency_key)) return false;
+      bookings.set(booking.booking_id, { ...copy(booking)!, settled: false, checkUntil: 0, checkedAt: 0 });
+      byKey.set(booking.idempotency_key, booking.booking_id);
+      byCorrelation.set(booking.correlation_id, booking.booking_id);
+      byOrder.set(booking.order_key, (byOrder.get(booking.order_key) ?? new Set()).add(booking.booking_id));
+      orphans.delete(booking.correlation_id);
+      while (bookings.size > maxEntries) drop(bookings.keys().next().value as string);
+      return true;
+    },
+    async beginBooking({ key, orderKey, lease, owner, now, until }) {
+      const id = byKey.get(key);
+      if (id !== undefined) return { status: 'booked', booking: copy(bookings.get(id))! };
+      if (!takeLease(lease, owner, now, until)) return { status: 'busy' };
+      return { status: 'leased', order: orderState(orderKey) };
+    },
+    async getBooking(bookingId) {
+      return copy(bookings.get(bookingId));
+    },
+    async getBookingState(bookingId) {
+      const booking = bookings.get(bookingId);
+      if (!booking) return undefined;
+      const delivered = [...(results.get(booking.correlation_id) ?? [])].filter(([, row]) => row.delivered).map(([status]) => status);
+      return { booking: copy(booking)!, delivered };
+    },
+    async findBookingByCorrelationId(correlationId) {
+      const id = byCorrelation.get(correlationId);
+      return copy(id === undefined ? undefined : bookings.get(id));
+    },
+    async getOrderState(orderKey) {
+      return orderState(orderKey);
+    },
+    async acquireLease(name, owner, now, until) {
+      return takeLease(name, owner, now, until);
+    },
+    async releaseLease(name, owner) {
+      releaseLease(name, owner);
+    },
+    async claimResult(correlationId, status, owner, now, until) {
+      const row = result(correlationId, status);
+      if (row?.delivered) return 'delivered';
+      if (row && row.owner !== owner && row.until >= now) return 'busy';
+      setResult(correlationId, status, { created: row?.created ?? now, owner, until, delivered: false });
+      return 'claimed';
+    },
+    async completeResult(correlationId, status, owner) {
+      const row = result(correlationId, status);
+      if (!row || row.owner !== owner) return;
+      row.delivered = true;
+      if (status !== 'BOOKED' && status !== 'PENDING') {
+        const id = byCorrelation.get(correlationId);
+        const booking = id === undefined ? undefined : bookings.get(id);
+        if (booking) booking.settled = true;
+      }
+    },
+    async releaseResult(correlationId, status, owner) {
+      const row = result(correlationId, status);
+      if (row && !row.delivered && row.owner === owner) deleteResult(correlationId, status);
+    },
+    async claimOpenBookings({ createdBefore, notCheckedSince, limit, owner, now, until }) {
+      const claimed: StoredBooking[] = [];
+      for (const booking of bookings.values()) {
+        if (claimed.length >= limit) break;
+        if (booking.settled || booking.created_at > createdBefore) continue;
+        if (booking.checkUntil >= now || booking.checkedAt >= notCheckedSince) continue;
+        Object.assign(booking, { checkOwner: owner, checkUntil: until, checkedAt: now });
+        claimed.push(copy(booking)!);
+      }
+      return claimed;
+    },
+    async releaseCheck(bookingId, owner) {
+      const booking = bookings.get(bookingId);
+      if (booking?.checkOwner === owner) booking.checkUntil = 0;
+    },
+    async prune(before) {
+      let dropped = 0;
+      for (const booking of [...bookings.values()]) {
+        if (booking.created_at >= before) break;
+        drop(booking.booking_id);
+        dropped++;
+      }
+      for (const correlationId of [...orphans]) {
+        for (const [status, row] of results.get(correlationId) ?? []) if (row.created < before) deleteResult(correlationId, status);
+      }
+      for (const [name, lease] of leases) if (lease.until < before) leases.delete(name);
+      return dropped;
+    },
+  };
+  return store;
+}

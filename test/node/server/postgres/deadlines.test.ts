@@ -1,0 +1,127 @@
+/**
+ * Every call of the PostgreSQL store has a deadline: a database that is late (a table lock held by
+ * another connection, a statement the server cancels) or gone (the server stopped) makes the call
+ * fail with StoreUnavailableError within its time, not hang; once the database is back, the store
+ * works again. On a throwaway PostgreSQL server of this file's own, since it is stopped and started.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { startPostgres, type ThrowawayPostgres } from '../../../../scripts/postgres.mjs';
+import { createPostgresStore } from '../../../../src/server/postgres.js';
+import { StoreUnavailableError } from '../../../../src/server/store-errors.js';
+import { booking } from '../store-contract.js';
+
+describe('PostgreSQL store: deadlines and an unreachable database', () => {
+  let server: ThrowawayPostgres;
+  const pools: pg.Pool[] = [];
+  const newPool = (config: pg.PoolConfig = {}) => {
+    const pool = new pg.Pool({ connectionString: server.url, max: 4, ...config });
+    pool.on('error', () => {});
+    pools.push(pool);
+    return pool;
+  };
+
+  before(async () => {
+    server = await startPostgres();
+  });
+  after(async () => {
+    await Promise.all(pools.map((pool) => pool.end().catch(() => {})));
+    await server?.stop();
+  });
+
+  /** Runs `call`, expecting StoreUnavailableError of `reason`; answers how long it took. */
+  const unavailable = async (call: () => Promise<unknown>, reason: 'deadline' | 'unreachable'): Promise<number> => {
+    const started = Date.now();
+    await assert.rejects(call(), (error: unknown) => {
+      assert.ok(error instanceof StoreUnavailableError, `not a StoreUnavailableError: ${String(error)}`);
+      assert.equal(error.reason, reason, error.message);
+      return true;
+    });
+    return Date.now() - started;
+  };
+
+  test('a table lock held past the deadline: every kind of call fails with reason "deadline" at the deadline, and works once the lock is gone', async () => {
+    const store = createPostgresStore(newPool(), { tablePrefix: 'lock_', deadlineMs: 400 });
+    await store.insertBooking(booking(1));
+    const locker = new pg.Client({ connectionString: server.url });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE lock_bookings, lock_leases, lock_results IN ACCESS EXCLUSIVE MODE');
+      const calls: Array<() => Promise<unknown>> = [
+        () => store.getBookingState('bk-1'),
+        () => store.beginBooking({ key: 'key-2', orderKey: 'o', lease: 'order:o', owner: 'a', now: 1, until: 2 }),
+        () => store.insertBooking(booking(2), { lease: 'order:o', owner: 'a' }),
+        () => store.claimResult('cr-1', 'SUCCESS', 'a', 1, 2),
+      ];
+      for (const call of calls) {
+        const tookMs = await unavailable(call, 'deadline');
+        assert.ok(tookMs >= 350 && tookMs < 2_000, `failed after ${tookMs} ms`);
+      }
+      await locker.query('ROLLBACK');
+    } finally {
+      await locker.end();
+    }
+    assert.equal((await store.getBooking('bk-1'))?.booking_id, 'bk-1', 'works again');
+  });
+
+  test("the server's own statement_timeout (a pool set up as the docs say) counts as the deadline too", async () => {
+    const store = createPostgresStore(newPool({ statement_timeout: 300 }), { tablePrefix: 'st_', deadlineMs: 5_000 });
+    await store.ready();
+    const locker = new pg.Client({ connectionString: server.url });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE st_bookings IN ACCESS EXCLUSIVE MODE');
+      const tookMs = await unavailable(() => store.getBooking('bk-1'), 'deadline');
+      assert.ok(tookMs < 2_000, `failed after ${tookMs} ms`);
+      await locker.query('ROLLBACK');
+    } finally {
+      await locker.end();
+    }
+  });
+
+  test('the server stopped: calls fail with reason "unreachable" at once; started again, the same store works', async () => {
+    const store = createPostgresStore(newPool(), { tablePrefix: 'down_', deadlineMs: 3_000 });
+    await store.insertBooking(booking(1));
+    await server.pause();
+    try {
+      const tookMs = await unavailable(() => store.getBooking('bk-1'), 'unreachable');
+      assert.ok(tookMs < 3_000, `failed after ${tookMs} ms`);
+      await unavailable(() => store.beginBooking({ key: 'key-2', orderKey: 'o', lease: 'order:o', owner: 'a', now: 1, until: 2 }), 'unreachable');
+    } finally {
+      await server.resume();
+    }
+    assert.equal((await store.getBooking('bk-1'))?.booking_id, 'bk-1');
+  });
+
+  test('a store created while the server is down fails "unreachable", then sets itself up once it is back', async () => {
+    await server.pause();
+    const store = createPostgresStore(newPool(), { tablePrefix: 'late_', deadlineMs: 3_000 });
+    try {
+      await unavailable(() => store.getBooking('bk-1'), 'unreachable');
+    } finally {
+      await server.resume();
+    }
+    assert.equal(await store.insertBooking(booking(1)), true);
+  });
+
+  test('every pool connection busy past the deadline: reason "deadline"', async () => {
+    const pool = newPool({ max: 1 });
+    const store = createPostgresStore(pool, { tablePrefix: 'busy_', deadlineMs: 400 });
+    await store.ready();
+    const held = await pool.connect();
+    try {
+      const tookMs = await unavailable(() => store.getBooking('bk-1'), 'deadline');
+      assert.ok(tookMs < 2_000, `failed after ${tookMs} ms`);
+    } finally {
+      held.release();
+    }
+    assert.equal(await store.getBooking('bk-1'), undefined, 'works again');
+  });
+
+  test('refuses a deadline that makes no sense', () => {
+    assert.throws(() => createPostgresStore(newPool(), { deadlineMs: 0 }), /deadlineMs must be a positive number/);
+  });
+});

@@ -1,0 +1,402 @@
+/**
+ * Database faults with traffic running: two handler processes (worker.ts) on a real PostgreSQL server
+ * of this file's own (scripts/postgres.mjs, stopped and started here) and one sandbox. Each fault is
+ * injected while shoppers book, pay and ask for the status, retrying a failed book with the same
+ * key as the element does. After each: every request was answered within its time limit, nothing is
+ * half-written (the test reads the tables and the sandbox), one booking per key, one delivery per
+ * result. The handler answers a store that is late or gone with `IP-503` (HTTP 503 with Retry-After),
+ * never with a hang, and no request of these faults fails any other way.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { startPostgres, type ThrowawayPostgres } from '../../../../scripts/postgres.mjs';
+import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
+import { closedPortUrl } from '../helpers.js';
+
+const KEY = 'faults-access-key';
+const PRODUCT = 'FAULT01';
+/** Longest any request may take to be answered, faults included: a book may wait for a dead holder's order lease (4 s) and a store deadline. */
+const ANSWER_LIMIT_MS = 12_000;
+
+interface Message {
+  type: string;
+  url?: string;
+  correlation_id?: string;
+  status?: string;
+}
+
+interface Worker {
+  child: ChildProcess;
+  url: string;
+  messages: Message[];
+}
+
+interface Answer {
+  status: number;
+  code: string;
+  data?: Record<string, string>;
+  ms: number;
+  /** The failure envelope's message. */
+  message?: string;
+  /** The Retry-After header, when the answer had one. */
+  retryAfter?: string | null;
+}
+
+/** A store outage as the shopper's element sees it: IP-503, with a time to try again. */
+const outage = (a: Answer): boolean => a.status === 503 && a.code === 'IP-503' && /^\d+$/.test(a.retryAfter ?? '');
+/**
+ * The sandbox itself late past the workers' 2 s service timeout, which a loaded machine can cause: not
+ * the database's fault, and told apart by its message (a book waiting out the order's lease is not this).
+ */
+const lateService = (a: Answer): boolean => a.status === 504 && a.code === 'IP-504' && /payment service did not answer in time/.test(a.message ?? '');
+
+describe('database faults with two handler processes and traffic running', () => {
+  let server: ThrowawayPostgres;
+  let sandbox: Sandbox;
+  let db: pg.Client;
+  let env: Record<string, string>;
+  const workers: Worker[] = [];
+  const spawned: ChildProcess[] = [];
+  /** Every answer the shoppers got, by route. */
+  const answers: Array<Answer & { route: string }> = [];
+  /** Each key's booking ids as answered. */
+  const bookedByKey = new Map<string, Set<string>>();
+
+  async function start(extra: Record<string, string> = {}): Promise<Worker> {
+    const child = fork(fileURLToPath(new URL('./worker.ts', import.meta.url)), {
+      execArgv: ['--import', 'tsx'],
+      env: { ...process.env, ...env, ...extra },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    spawned.push(child);
+    const messages: Message[] = [];
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('a worker was not ready within 30 s')), 30_000);
+      child.on('message', (message: Message) => {
+        messages.push(message);
+        if (message.type === 'ready') {
+          clearTimeout(timer);
+          resolve(message.url!);
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`worker exited (${code}) before it was ready`)));
+    });
+    return { child, url, messages };
+  }
+
+  before(async () => {
+    server = await startPostgres();
+    const admin = new pg.Client({ connectionString: server.url });
+    await admin.connect();
+    await admin.query('CREATE DATABASE faults');
+    await admin.end();
+    const url = server.url.replace(/\/postgres$/, '/faults');
+    db = new pg.Client({ connectionString: url });
+    db.on('error', () => {});
+    await db.connect();
+    sandbox = await startSandbox({ accessKey: KEY, productCode: PRODUCT, callbackRetry: { attempts: 1, baseDelayMs: 10 } });
+    env = {
+      DATABASE_URL: url,
+      SERVICE_URL: sandbox.baseUrl,
+      PRODUCT_CODE: PRODUCT,
+      ACCESS_KEY: KEY,
+      // Nothing listens there: results reach the hook through status checks.
+      CALLBACK_URL: `${await closedPortUrl()}/callback`,
+      LEASE_MS: '1500',
+      STORE_DEADLINE_MS: '1000',
+      STATEMENT_TIMEOUT_MS: '1500',
+      TIMEOUT_MS: '2000',
+      RESULT_TIMEOUT_MS: '2000',
+    };
+    workers.push(await start());
+    workers.push(await start());
+  });
+  after(async () => {
+    for (const child of spawned) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await db?.end().catch(() => {});
+    await sandbox?.close();
+    await server?.resume().catch(() => {});
+    await server?.stop();
+  });
+
+  /** Posts to a worker and records the answer (`record` false: a request to a process the test kills, which dies with it). */
+  const post = async (worker: Worker, route: string, body: unknown, headers: Record<string, string> = {}, record = true): Promise<Answer> => {
+    const started = Date.now();
+    try {
+      const response = await fetch(`${worker.url}/${route}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(ANSWER_LIMIT_MS),
+      });
+      const json = (await response.json()) as { code: string; data?: Record<string, string>; error_message?: string };
+      const answer = { status: response.status, code: json.code, message: json.error_message, data: json.data, ms: Date.now() - started, retryAfter: response.headers.get('retry-after') };
+      if (record) answers.push({ route, ...answer });
+      return answer;
+    } catch (error) {
+      const answer = { status: 0, code: `no answer: ${String(error)}`, ms: Date.now() - started };
+      if (record) answers.push({ route, ...answer });
+      return answer;
+    }
+  };
+  const pay = async (deeplink: string) => {
+    await fetch(`${deeplink}/confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ mpin: '1234', method: 'wallet_balance' }).toString(),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(ANSWER_LIMIT_MS),
+    });
+  };
+
+  /** One shopper: books a fresh order (retrying a failure with the same key, on either process), pays every other one, asks the status until it is answered. */
+  async function shopper(index: number, round: number): Promise<void> {
+    const key = `shop-${round}-${index}-${crypto.randomUUID()}`;
+    const order = { id: `F-${round}-${index}-${crypto.randomUUID()}` };
+    let booked: Answer | undefined;
+    for (let attempt = 0; attempt < 20 && !booked; attempt++) {
+      const answer = await post(workers[(index + attempt) % workers.length]!, 'book', { channel: 'app', order }, { 'idempotency-key': key });
+      if (answer.status === 200) booked = answer;
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (!booked) return;
+    const ids = bookedByKey.get(key) ?? new Set();
+    ids.add(booked.data!.booking_id!);
+    bookedByKey.set(key, ids);
+    if (index % 2 === 0) await pay(booked.data!.deeplink!);
+    const { booking_id, correlation_id } = booked.data!;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const answer = await post(workers[attempt % workers.length]!, 'status', { booking_id, correlation_id });
+      if (answer.status === 200) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** Shoppers book and pay while `fault` runs, and for a while after it. */
+  async function withTraffic(fault: () => Promise<void>, shoppers = 6): Promise<void> {
+    let running = true;
+    let round = 0;
+    const loops = Array.from({ length: shoppers }, async (_, index) => {
+      while (running) await shopper(index, round++);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    try {
+      await fault();
+    } finally {
+      // Traffic after the fault shows the processes recovered.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      running = false;
+      await Promise.all(loops);
+    }
+  }
+
+  /** The checks every fault ends with. */
+  async function verify(label: string): Promise<void> {
+    // The answers are this fault's alone, whether its checks pass or fail.
+    const seen = answers.splice(0);
+    const late = seen.filter((a) => a.status === 0 || a.ms > ANSWER_LIMIT_MS);
+    assert.deepEqual(late.map((a) => `${a.route} ${a.code} ${a.ms} ms`), [], `${label}: every request answered within ${ANSWER_LIMIT_MS} ms`);
+    const odd = seen.filter((a) => a.status !== 200 && !outage(a) && !lateService(a));
+    assert.deepEqual(odd.map((a) => `${a.route} ${a.status} ${a.code} ${a.message ?? ''} (${a.ms} ms)`), [], `${label}: a fault is IP-503 with Retry-After, never a refusal of the shopper or another error`);
+    assert.ok(seen.some((a) => a.status === 200 && a.route === 'book'), `${label}: traffic went on`);
+
+    // One booking per key, as answered and as stored; each stored booking is the service's.
+    for (const [key, ids] of bookedByKey) assert.equal(ids.size, 1, `${label}: key ${key} got ${[...ids].join(', ')}`);
+    const { rows } = await db.query('SELECT booking_id, correlation_id, transaction_uuid, idempotency_key, settled FROM wpb_bookings');
+    const service = new Map(sandbox.listBookings().map((b) => [b.booking_id, b]));
+    for (const row of rows) {
+      const at = service.get(row.booking_id);
+      assert.ok(at, `${label}: stored booking ${row.booking_id} is the service's`);
+      assert.equal(at.correlation_id, row.correlation_id);
+      assert.equal(at.transaction_uuid, row.transaction_uuid);
+      const answered = bookedByKey.get(row.idempotency_key);
+      if (answered) assert.deepEqual([...answered], [row.booking_id], `${label}: the stored booking is the one answered`);
+    }
+    for (const [key, ids] of bookedByKey) {
+      assert.ok(rows.some((row) => row.idempotency_key === key && ids.has(row.booking_id)), `${label}: the booking answered for ${key} is stored`);
+    }
+    // A result and the settlement it brings are written together.
+    const results = await db.query(`SELECT correlation_id, status, delivered_at FROM wpb_results`);
+    for (const row of rows) {
+      const finalDelivered = results.rows.some(
+        (r) => r.correlation_id === row.correlation_id && r.delivered_at !== null && ['SUCCESS', 'FAILED', 'CANCELED', 'REVERTED'].includes(r.status),
+      );
+      assert.equal(row.settled, finalDelivered, `${label}: booking ${row.booking_id} settled exactly when a final result of it was delivered`);
+    }
+    // One delivery per result, across both processes.
+    const delivered = new Map<string, number>();
+    for (const m of workers.flatMap((w) => w.messages)) {
+      if (m.type !== 'delivered') continue;
+      const id = `${m.correlation_id} ${m.status}`;
+      delivered.set(id, (delivered.get(id) ?? 0) + 1);
+    }
+    assert.deepEqual([...delivered].filter(([, n]) => n > 1), [], `${label}: each result delivered once`);
+    assert.ok(delivered.size > 0, `${label}: results were delivered`);
+    const paid = sandbox.listBookings().filter((b) => b.status === 'SUCCESS' && rows.some((row) => row.booking_id === b.booking_id));
+    for (const b of paid) {
+      const known = results.rows.find((r) => r.correlation_id === b.correlation_id && r.status === 'SUCCESS');
+      if (known?.delivered_at != null) assert.equal(delivered.get(`${b.correlation_id} SUCCESS`), 1, `${label}: a delivered result reached the hook`);
+    }
+  }
+
+  test('the database server stopped for 2 s and started again', async () => {
+    await withTraffic(async () => {
+      await server.pause();
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await server.resume();
+    });
+    assert.ok(answers.some(outage), 'the outage was felt as IP-503');
+    await db.end().catch(() => {});
+    db = new pg.Client({ connectionString: env.DATABASE_URL });
+    db.on('error', () => {});
+    await db.connect();
+    await verify('server stopped and started');
+  });
+
+  test("connections killed inside a booking's statement (pg_terminate_backend)", async () => {
+    let killed = 0;
+    await withTraffic(async () => {
+      for (let i = 0; i < 3; i++) {
+        // Hold the order leases so the books' statements wait inside their transaction, then kill them there.
+        await db.query('BEGIN');
+        await db.query('LOCK TABLE wpb_leases IN ACCESS EXCLUSIVE MODE');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const terminated = await db.query(
+          `SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity
+           WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE '%begin_booking%' AND state = 'active'`,
+        );
+        await db.query('ROLLBACK');
+        killed += terminated.rows.filter((row) => row.done === true).length;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+    });
+    assert.ok(killed > 0, 'connections were killed inside a book');
+    assert.ok(answers.some(outage), 'and their requests answered IP-503');
+    await verify('connections killed');
+  });
+
+  test('statements past their deadline (a table lock held 2.5 s)', async () => {
+    await withTraffic(async () => {
+      await db.query('BEGIN');
+      await db.query('LOCK TABLE wpb_bookings, wpb_results IN ACCESS EXCLUSIVE MODE');
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      await db.query('ROLLBACK');
+    });
+    assert.ok(answers.some(outage), 'the lock was felt as IP-503');
+    await verify('statements past their deadline');
+  });
+
+  test('every pool connection busy: a process with a pool of 2 under a burst while the tables are locked', async () => {
+    const small = await start({ POOL_MAX: '2' });
+    workers.push(small);
+    try {
+      await withTraffic(async () => {
+        await db.query('BEGIN');
+        await db.query('LOCK TABLE wpb_bookings, wpb_leases IN ACCESS EXCLUSIVE MODE');
+        const burst = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            post(small, 'book', { channel: 'app', order: { id: `BURST-${i}-${crypto.randomUUID()}` } }, { 'idempotency-key': `burst-${i}-${crypto.randomUUID()}` }),
+          ),
+        );
+        await db.query('ROLLBACK');
+        assert.ok(burst.every((a) => outage(a) && a.ms < 5_000), JSON.stringify(burst.map((a) => [a.status, a.code, a.ms])));
+      });
+      await verify('pool busy');
+    } finally {
+      workers.pop();
+      small.child.kill('SIGKILL');
+    }
+  });
+
+  test('a handler killed (SIGKILL) inside the hook of a delivery: the other process delivers it once, after the claim ends', async () => {
+    const doomed = await start({ HOOK_HANG: '1', RESULT_TIMEOUT_MS: '200' });
+    await withTraffic(async () => {
+      const booked = await post(doomed, 'book', { channel: 'app', order: { id: `HOOK-${crypto.randomUUID()}` } }, { 'idempotency-key': `hook-${crypto.randomUUID()}` });
+      assert.equal(booked.status, 200, booked.code);
+      const { booking_id, correlation_id, deeplink } = booked.data!;
+      await pay(deeplink!);
+      assert.equal((await post(doomed, 'status', { booking_id, correlation_id })).data?.status, 'SUCCESS');
+      assert.ok(doomed.messages.some((m) => m.type === 'hook-started' && m.correlation_id === correlation_id));
+      const gone = new Promise((resolve) => doomed.child.once('exit', resolve));
+      doomed.child.kill('SIGKILL');
+      await gone;
+      const deadline = Date.now() + ANSWER_LIMIT_MS;
+      const deliveredHere = () => workers.flatMap((w) => w.messages).filter((m) => m.type === 'delivered' && m.correlation_id === correlation_id);
+      while (deliveredHere().length === 0 && Date.now() < deadline) {
+        await post(workers[1]!, 'status', { booking_id, correlation_id });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(deliveredHere().length, 1, 'delivered by the other process');
+    });
+    await verify('killed inside the hook');
+  });
+
+  test('a handler killed (SIGKILL) after the hook, before the result is marked delivered: delivered again by the other process, once (at least once in all, as documented)', async () => {
+    const doomed = await start({ HANG_AT: 'before-complete', RESULT_TIMEOUT_MS: '200' });
+    await withTraffic(async () => {
+      const booked = await post(doomed, 'book', { channel: 'app', order: { id: `COMPLETE-${crypto.randomUUID()}` } }, { 'idempotency-key': `complete-${crypto.randomUUID()}` });
+      assert.equal(booked.status, 200, booked.code);
+      const { booking_id, correlation_id, deeplink } = booked.data!;
+      await pay(deeplink!);
+      const hung = new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('the worker did not reach before-complete within 20 s')), 20_000);
+        doomed.child.on('message', (m: Message) => {
+          if (m.type === 'hang') {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      assert.equal((await post(doomed, 'status', { booking_id, correlation_id })).data?.status, 'SUCCESS', 'answered within the result time limit');
+      await hung;
+      assert.ok(doomed.messages.some((m) => m.type === 'delivered' && m.correlation_id === correlation_id), 'the hook ran there');
+      const gone = new Promise((resolve) => doomed.child.once('exit', resolve));
+      doomed.child.kill('SIGKILL');
+      await gone;
+      const deadline = Date.now() + ANSWER_LIMIT_MS;
+      const deliveredHere = () => workers.flatMap((w) => w.messages).filter((m) => m.type === 'delivered' && m.correlation_id === correlation_id);
+      while (deliveredHere().length === 0 && Date.now() < deadline) {
+        await post(workers[0]!, 'status', { booking_id, correlation_id });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(deliveredHere().length, 1, 'delivered again by the other process');
+      const { rows } = await db.query(`SELECT delivered_at FROM wpb_results WHERE correlation_id = $1 AND status = 'SUCCESS'`, [correlation_id]);
+      assert.notEqual(rows[0]?.delivered_at, null, 'and marked delivered');
+    });
+    await verify('killed before the completion');
+  });
+
+  for (const at of ['book-request', 'book-response', 'after-insert'] as const) {
+    test(`a handler killed (SIGKILL) at ${at}: the same key on the other process books once, within the limit`, async () => {
+      const doomed = await start({ HANG_AT: at });
+      const key = `killed-${at}-${crypto.randomUUID()}`;
+      const order = { id: `KILLED-${at}-${crypto.randomUUID()}` };
+      await withTraffic(async () => {
+        const hung = new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`the worker did not reach ${at} within 20 s`)), 20_000);
+          doomed.child.on('message', (m: Message) => {
+            if (m.type === 'hang') {
+              clearTimeout(timer);
+              resolve();
+            }
+          });
+        });
+        const first = post(doomed, 'book', { channel: 'app', order }, { 'idempotency-key': key }, false);
+        await hung;
+        const gone = new Promise((resolve) => doomed.child.once('exit', resolve));
+        doomed.child.kill('SIGKILL');
+        await gone;
+        await first;
+        const retry = await post(workers[0]!, 'book', { channel: 'app', order }, { 'idempotency-key': key });
+        assert.equal(retry.status, 200, retry.code);
+        bookedByKey.set(key, new Set([retry.data!.booking_id!]));
+        const atService = sandbox.listBookings().filter((b) => b.properties.merchant_order === order.id);
+        assert.deepEqual(atService.map((b) => b.booking_id), [retry.data!.booking_id], 'one booking at the service');
+      });
+      await verify(`killed at ${at}`);
+    });
+  }
+});
