@@ -46,7 +46,7 @@ export const CLAUSES = [
   { id: 'callback-signed', title: 'the service\'s signed callback is answered 2xx', section: SECTIONS.callback },
   { id: 'callback-replay', title: 'the same signed callback sent again is answered 2xx', section: SECTIONS.callback },
   { id: 'callback-forgeries-refused', title: 'a forged signature, a changed amount and a changed status are each refused with a 4xx', section: SECTIONS.callback },
-  { id: 'callback-unknown-booking', title: 'a callback for a booking the proxy never made is refused (4xx) or changes no order', section: SECTIONS.callback },
+  { id: 'callback-unknown-booking', title: 'a callback for a booking the proxy never made is refused with a 4xx and changes no order', section: SECTIONS.callback },
   { id: 'forged-success-not-paid', title: 'a forged SUCCESS callback never makes the order paid (a new booking of it still works)', section: SECTIONS.callback },
   { id: 'method-not-allowed', title: 'a method other than POST is 405 with Allow: POST', section: SECTIONS.answers },
   { id: 'payload-too-large', title: 'a body of 1 MiB is IP-413', section: SECTIONS.body },

@@ -155,16 +155,28 @@ export function createResults(kit: Kit): Results {
       throw new Refusal(CODES.UNKNOWN_MERCHANT, `Callback refused: product_code "${payload.product_code}" is not this merchant's.`);
     }
     if (isFinalStatus(payload.status)) {
-      // A booking this store no longer knows (pruned, or made before a move to a shared store) still
-      // reaches the hook with what the service signed; the order travels in the booking's properties.
       const booking = await kit.store.findBookingByCorrelationId(payload.correlation_id);
+      if (!booking) {
+        // Signed, but not a booking of this store: a result without its order pays no order, and a
+        // store that truly lost a booking recovers it when the shopper's element asks /status (the kit
+        // confirms it with the service). Refused, so the service does not count it delivered, and told.
+        kit.report(
+          new Error(
+            `A signed callback for a booking this store does not know was refused (correlation_id ${payload.correlation_id}, ` +
+              `status ${payload.status}, reference_code ${payload.reference_code}, amount ${payload.amount}). ` +
+              'If another system books with the same product code, give each its own callbackUrl.',
+          ),
+          { route: 'callback' },
+        );
+        throw new Refusal(CODES.UNKNOWN_BOOKING, 'Callback refused: no booking of this merchant has this correlation_id.');
+      }
       try {
         await deliver({
           source: 'callback',
           status: payload.status,
           correlation_id: payload.correlation_id,
           reference_code: payload.reference_code,
-          ...(booking ? bookingFacts(booking) : {}),
+          ...bookingFacts(booking),
           amount: payload.amount,
         });
       } catch (error) {

@@ -149,6 +149,15 @@ const BROKEN: Broken[] = [
     },
   },
   {
+    name: 'acknowledges a signed callback for a booking it never made',
+    fault: 'callback-unknown-booking',
+    wrap: (kit) => async (request) => {
+      const answer = await kit(request);
+      if (route(request) !== 'callback' || answer.status !== 404) return answer;
+      return Response.json({ code: 'IP-200', message: 'Recorded', data: {} }, { headers: answer.headers });
+    },
+  },
+  {
     name: 'answers an unknown order with IP-404 instead of IP-424',
     fault: 'unknown-order',
     wrap: (kit) => async (request) => {

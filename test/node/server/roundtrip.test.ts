@@ -15,6 +15,9 @@ const ORDERS: Record<string, { id: string; amount: number; properties?: Record<s
   // One order per payment that succeeds: another key's book of a paid order is IP-412.
   'R-3': { id: 'R-3', amount: 1000, properties: { order_id: 'R-3' } },
   'R-4': { id: 'R-4', amount: 1000, properties: { order_id: 'R-4' } },
+  // Booked only to have a correlation id the kit knows, for callbacks signed here.
+  'R-5': { id: 'R-5', amount: 1000 },
+  'R-6': { id: 'R-6', amount: 12.5 },
 };
 
 interface Booked {
@@ -30,6 +33,7 @@ describe('round trip: element contract → handler on node:http → sandbox → 
   let listener: NodeListener;
   const results: PaymentResult[] = [];
   const hookCalls: PaymentResult[] = [];
+  const errors: unknown[] = [];
   let failHook = 0;
   // Like an Express app: the kit is mounted under /api/pay, other paths are the merchant's.
   let app = (request: IncomingMessage, response: ServerResponse): unknown => {
@@ -50,6 +54,7 @@ describe('round trip: element contract → handler on node:http → sandbox → 
         redirectUrl: `${kit.url}/done`,
         lookupOrder: (order) => ORDERS[String(order.id)],
         store: createMemoryStore(),
+        onError: (error) => errors.push(error),
         onPaymentResult: async (result) => {
           hookCalls.push(result);
           if (failHook > 0) {
@@ -187,10 +192,22 @@ describe('round trip: element contract → handler on node:http → sandbox → 
   }
 
   test('a callback signed over "amount": 1000.0 is verified through the node adapter as written', async () => {
-    const answer = await callback(signedCallback({ amountText: '1000.0', correlation: 'cr-decimal' }));
+    const booked = await book('app', 'R-5');
+    const answer = await callback(signedCallback({ amountText: '1000.0', correlation: booked.correlation_id }));
     assert.equal(answer.status, 200);
-    const reported = results.filter((r) => r.correlation_id === 'cr-decimal');
-    assert.deepEqual(reported.map((r) => [r.status, r.amount, r.booking_id]), [['SUCCESS', 1000, undefined]]);
+    const reported = results.filter((r) => r.correlation_id === booked.correlation_id);
+    assert.deepEqual(reported.map((r) => [r.status, r.amount, r.booking_id]), [['SUCCESS', 1000, booked.booking_id]]);
+  });
+
+  test('a signed callback for a booking the kit never made is refused (IP-404), reaches no hook, and is told to onError', async () => {
+    const before = hookCalls.length;
+    const answer = await callback(signedCallback({ amountText: '1000', correlation: 'cr-never-booked' }));
+    assert.deepEqual([answer.status, answer.body.code], [404, 'IP-404']);
+    assert.equal(hookCalls.length, before, 'no result without a booking');
+    assert.ok(
+      errors.some((error) => error instanceof Error && /does not know/.test(error.message) && error.message.includes('cr-never-booked')),
+      'onError names the refused callback',
+    );
   });
 
   test('tampered, foreign, malformed and non-final callbacks: refused or acknowledged without the hook', async () => {
@@ -218,7 +235,8 @@ describe('round trip: element contract → handler on node:http → sandbox → 
 
   test('the adapter uses a body a parser already read as text, and refuses one parsed into an object', async () => {
     const seen: unknown[] = [];
-    const text = signedCallback({ amountText: '12.50', correlation: 'cr-parsed' });
+    const parsed = await book('app', 'R-6');
+    const text = signedCallback({ amountText: '12.50', correlation: parsed.correlation_id });
     app = async (request, response) => {
       const raw = await bodyOf(request);
       const withBody = request as IncomingMessage & { body?: unknown };
@@ -232,7 +250,7 @@ describe('round trip: element contract → handler on node:http → sandbox → 
     };
     const asText = await fetch(`${kit.url}/api/pay/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
     assert.equal(asText.status, 200);
-    assert.equal(results.find((r) => r.correlation_id === 'cr-parsed')?.amount, 12.5);
+    assert.equal(results.find((r) => r.correlation_id === parsed.correlation_id)?.amount, 12.5);
     const asObject = await fetch(`${kit.url}/api/pay/callback`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-parser': 'json' },
