@@ -81,7 +81,7 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
 
 /**
  * Starts a command as a child process and waits until `origin` answers its checkout page. `stop()`
- * ends the whole process group, so runtimes that start helpers (workerd, Next's workers) end too.
+ * ends the whole process group, so runtimes that start child processes (Next's workers) end too.
  */
 export async function startProcess(command: string, args: string[], options: { cwd: string; env: Record<string, string>; origin: string; readyPath?: string; readyMs?: number }): Promise<Running> {
   const child: ChildProcess = spawn(command, args, {
