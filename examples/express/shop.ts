@@ -55,7 +55,7 @@ export interface Shop {
   config: ShopConfig;
   handler: PaymentHandler;
   /** An order and what was recorded for it, or undefined for an id that is not an order. */
-  order(id: string): { id: string; amount: number; payments: RecordedPayment[]; paid: boolean } | undefined;
+  order(id: string): { id: string; amount: number; payments: RecordedPayment[]; deliveries: number; paid: boolean } | undefined;
   /** One reconcile pass, bounded in time: the spec's five-minute status check of forgotten payments. */
   reconcileNow(): Promise<unknown>;
   /** Answers the shop's own routes (pages, order lookup); undefined for a path it does not serve. */
@@ -71,6 +71,8 @@ const ORDER_ID = /^order-[a-z0-9]{6,40}$/;
 export function createShop(config: ShopConfig, store: PaymentStore): Shop {
   // Your database's payments table: one row per order, booking and final status.
   const records = new Map<string, RecordedPayment[]>();
+  // How often the kit called onPaymentResult per order: once per booking and status.
+  const deliveries = new Map<string, number>();
   const handler = createPaymentHandler({
     serviceUrl: config.serviceUrl,
     productCode: config.productCode,
@@ -83,6 +85,7 @@ export function createShop(config: ShopConfig, store: PaymentStore): Shop {
     lookupOrder: (order) => (typeof order.id === 'string' && ORDER_ID.test(order.id) ? { amount: PRICE, properties: { order_id: order.id } } : undefined),
     onPaymentResult: (result) => {
       const id = String(result.order?.id ?? result.correlation_id);
+      deliveries.set(id, (deliveries.get(id) ?? 0) + 1);
       const list = records.get(id) ?? [];
       // Idempotent, as the kit asks: a result delivered again after a crash is not counted twice.
       if (!list.some((p) => p.status === result.status)) {
@@ -97,7 +100,7 @@ export function createShop(config: ShopConfig, store: PaymentStore): Shop {
     if (!ORDER_ID.test(id)) return undefined;
     const payments = records.get(id) ?? [];
     const last = payments.at(-1);
-    return { id, amount: PRICE, payments, paid: last?.status === 'SUCCESS' && last.amount === PRICE };
+    return { id, amount: PRICE, payments, deliveries: deliveries.get(id) ?? 0, paid: last?.status === 'SUCCESS' && last.amount === PRICE };
   };
 
   return {

@@ -173,6 +173,8 @@ interface OrderView {
   amount: number;
   paid: boolean;
   payments: Array<{ status: string; source: string; amount: number; reference_code?: string }>;
+  /** Calls of onPaymentResult for the order. */
+  deliveries: number;
 }
 
 async function orderOf(origin: string, id: string): Promise<OrderView> {
@@ -297,7 +299,8 @@ export function describeExample(target: Target): void {
 
         const view = await orderOf(origin, orderId);
         assert.equal(view.paid, true, `${channel}: the shop recorded the payment`);
-        assert.deepEqual(view.payments.map((p) => [p.status, p.source, p.amount]), [['SUCCESS', 'callback', 1250]], `${channel}: delivered once, by the callback`);
+        assert.deepEqual(view.payments.map((p) => [p.status, p.source, p.amount]), [['SUCCESS', 'callback', 1250]], `${channel}: delivered by the callback`);
+        assert.equal(view.deliveries, 1, `${channel}: onPaymentResult called once, the status check delivering nothing again`);
 
         const again = await post(origin, 'book', { channel, order: { id: orderId } }, { 'idempotency-key': crypto.randomUUID() });
         assert.equal(again.status, 409);
@@ -358,6 +361,7 @@ export function describeExample(target: Target): void {
         return found.payments.length > 0 ? found : undefined;
       });
       assert.deepEqual(view.payments.map((p) => [p.status, p.source]), [['SUCCESS', 'reconcile']]);
+      assert.equal(view.deliveries, 1, 'the reconciled result is delivered once');
       assert.equal(view.paid, true);
     });
 
