@@ -1,0 +1,48 @@
+/** The shop on Fastify 5: the kit at /api/pay on the raw body, the pages, a reconcile timer. */
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { createMemoryStore } from 'wallet-pay-button/server';
+import { createPostgresStore } from 'wallet-pay-button/server/postgres';
+import { createShop, readConfig } from './shop.ts';
+
+const config = readConfig(process.env);
+// PostgreSQL in production; the memory store (one process, lost on restart) only to try things out.
+const store = process.env.DATABASE_URL ? createPostgresStore(new pg.Pool({ connectionString: process.env.DATABASE_URL })) : createMemoryStore();
+const shop = createShop(config, store);
+const elementDir = join(dirname(fileURLToPath(import.meta.resolve('wallet-pay-button/package.json'))), 'dist', 'cdn');
+
+const app = Fastify();
+app.register(async (pay) => {
+  // Keep the body as text: callbacks are verified on the exact bytes the service signed. Every
+  // content type reaches the kit, which answers IP-415 itself.
+  pay.removeAllContentTypeParsers();
+  pay.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => done(null, body));
+  pay.all('/api/pay/*', async (request, reply) => {
+    const body = typeof request.body === 'string' && request.method !== 'GET' && request.method !== 'HEAD' ? request.body : undefined;
+    const response = await shop.handler(
+      new Request(new URL(request.url, config.publicUrl), { method: request.method, headers: request.headers as Record<string, string>, body }),
+    );
+    reply.code(response.status).headers(Object.fromEntries(response.headers));
+    return reply.send(await response.text());
+  });
+});
+app.get('/wallet-pay-button/:file', async (request, reply) => {
+  const { file } = request.params as { file: string };
+  const body = /^[\w.-]+\.js$/.test(file) ? await readFile(join(elementDir, file)).catch(() => undefined) : undefined;
+  return body ? reply.type('text/javascript; charset=utf-8').send(body) : reply.code(404).send('Not found');
+});
+app.get('/*', async (request, reply) => {
+  const page = shop.page(new Request(new URL(request.url, config.publicUrl)));
+  if (!page) return reply.code(404).send('Not found');
+  return reply.code(page.status).headers(Object.fromEntries(page.headers)).send(Buffer.from(await page.arrayBuffer()));
+});
+
+// A long-lived process: a timer runs the spec's five-minute status check of forgotten payments.
+const timer = setInterval(() => shop.reconcileNow().catch((error) => console.error('reconcile', error)), Number(process.env.RECONCILE_EVERY_MS || 60_000));
+app.addHook('onClose', async () => clearInterval(timer));
+await app.listen({ port: Number(process.env.PORT || 3000), host: '127.0.0.1' });
+console.log(`shop listening on ${config.publicUrl}`);
+process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
