@@ -65,7 +65,7 @@ export interface Shop {
 /** Every order costs the same in this shop; a real one reads the amount from its database. */
 const PRICE = 1250;
 /** An order id: what the checkout page mints. Anything else is not an order (IP-424). */
-const ORDER_ID = /^order-[a-z0-9]{6,40}$/;
+const ORDER_ID = /^order-[a-z0-9-]{6,64}$/;
 
 /** Builds the shop on a store the entry file chose (PostgreSQL in production). */
 export function createShop(config: ShopConfig, store: PaymentStore): Shop {
@@ -82,7 +82,7 @@ export function createShop(config: ShopConfig, store: PaymentStore): Shop {
     // Back to the checkout of the same order: the element there checks the status and routes on.
     redirectUrl: ({ order }) => `${config.publicUrl}/?order=${encodeURIComponent(String(order.id))}`,
     // Paid orders are not refused here: the kit answers IP-412 for them while it keeps the booking.
-    lookupOrder: (order) => (typeof order.id === 'string' && ORDER_ID.test(order.id) ? { amount: PRICE, properties: { order_id: order.id } } : undefined),
+    lookupOrder: (order) => (typeof order.id === 'string' && ORDER_ID.test(order.id) ? { id: order.id, amount: PRICE, properties: { order_id: order.id } } : undefined),
     onPaymentResult: (result) => {
       const id = String(result.order?.id ?? result.correlation_id);
       deliveries.set(id, (deliveries.get(id) ?? 0) + 1);
