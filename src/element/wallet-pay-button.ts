@@ -13,6 +13,7 @@ import type { Payment } from './payment.js';
 import type { StringTable } from './strings.js';
 import type { TextKey } from './strings-en.js';
 import { LABELS, langOf } from './look.js';
+import { ChunkError, chunkLoader, reloadButton, reportMissing, type ChunkFailure } from './chunk.js';
 import { styles } from './styles.js';
 
 /** The button's look: `dark` (the brand colour, for light pages), `light` (for dark pages), `outline`, or `auto` (follows `prefers-color-scheme`). */
@@ -25,28 +26,23 @@ export type WalletPayLabel = 'pay' | 'checkout' | 'buy' | 'donate';
 export type PaymentModule = typeof import('./payment.js');
 type Texts = Readonly<Record<TextKey, string>>;
 
-// Per page, not per element: one download, whichever button asks first. A failed import is forgotten,
-// so the next ask (the shopper's "Try again") fetches again.
-let payment: Promise<PaymentModule> | undefined;
+// Per page, not per element: one download, whichever button asks first. A failed load is tried again
+// at the next ask (the shopper's "Try again"), under a fresh URL where the engine keeps the failure.
 let loaded: PaymentModule | undefined;
-const loadPayment = (): Promise<PaymentModule> =>
-  (payment ??= import('./payment.js').then(
-    (module) => (loaded = module),
-    (error: unknown) => {
-      payment = undefined;
-      throw error;
-    },
-  ));
-let nepali: Promise<Texts> | undefined;
+const paymentChunk = chunkLoader(() => import('./payment.js'), (module) => typeof module.Payment === 'function');
+const loadPayment = (): Promise<PaymentModule> => paymentChunk().then((module) => (loaded = module));
 let nepaliTexts: Texts | undefined;
+/** The Nepali texts could not be loaded: English stands in until a press loads them. */
+let nepaliFailed = false;
+const nepaliChunk = chunkLoader(() => import('./strings-ne.js'), (module) => typeof module.TEXTS_NE === 'object');
 const loadNepali = (): Promise<Texts> =>
-  (nepali ??= import('./strings-ne.js').then(
+  nepaliChunk().then(
     ({ TEXTS_NE }) => (nepaliTexts = TEXTS_NE),
     (error: unknown) => {
-      nepali = undefined;
+      nepaliFailed = true;
       throw error;
     },
-  ));
+  );
 const ignore = (): void => {};
 
 
@@ -219,8 +215,8 @@ export class WalletPayButton extends LitElement {
   #payment?: Payment;
   /** Pressed, and waiting for the payment module. */
   #waiting = false;
-  /** The payment module could not be loaded: the shopper is offered "Try again". */
-  #failed = false;
+  /** Why the payment module could not be loaded: "Try again" (network), the shop's set-up (missing) or a reload. */
+  #failed: ChunkFailure | null = null;
   /** Loads the element is waiting for, so `updateComplete` settles only once they are in. */
   #loads = new Set<Promise<unknown>>();
   #askedNepali = false;
@@ -232,7 +228,7 @@ export class WalletPayButton extends LitElement {
     return (
       this.#payment?.state ??
       (this.#failed
-        ? { ...IDLE_STATE, name: 'error', canRetry: true, error: { kind: 'network' } }
+        ? { ...IDLE_STATE, name: 'error', canRetry: this.#failed === 'network', error: { kind: this.#failed === 'missing' ? 'config' : 'network' } }
         : { ...IDLE_STATE, busy: this.#waiting })
     );
   }
@@ -341,16 +337,17 @@ export class WalletPayButton extends LitElement {
     if (this.#payment) run(this.#payment);
     else if (!this.#waiting) {
       this.#waiting = true;
-      this.#failed = false;
+      this.#failed = null;
       void this.#track(
         this.#load().then(
           (pay) => {
             this.#waiting = false;
             if (this.isConnected) run(pay);
           },
-          () => {
+          (error: unknown) => {
             this.#waiting = false;
-            this.#failed = true;
+            this.#failed = error instanceof ChunkError ? error.failure : 'network';
+            if (this.#failed === 'missing') reportMissing(this, error as ChunkError);
           },
         ),
       );
@@ -363,7 +360,8 @@ export class WalletPayButton extends LitElement {
   override render(): TemplateResult {
     const state = this.paymentState;
     const ne = this.#nepali();
-    const rest = ne ? nepaliTexts : this.#module?.TEXTS_EN;
+    // A Nepali page whose texts could not be loaded speaks English rather than nothing.
+    const rest = ne ? (nepaliTexts ?? (nepaliFailed ? this.#module?.TEXTS_EN : undefined)) : this.#module?.TEXTS_EN;
     // The Nepali texts load with the payment code; a language that became Nepali later loads them here.
     if (ne && !rest && this.#payment) this.#askNepali();
     const t = { ...(ne ? LABELS_NE : LABELS_EN), ...rest, ...this.strings } as StringTable;
@@ -378,7 +376,7 @@ export class WalletPayButton extends LitElement {
       (environment === 'desktop' ||
         (environment === 'auto' && !!win && detectEnvironment({ userAgent: win.navigator.userAgent, maxTouchPoints: win.navigator.maxTouchPoints, innerWidth: win.innerWidth }) === 'desktop'));
     const [status, choices] = this.#failed
-      ? [t['error.network'], html`<button part="action retry" class="action" type="button" @click=${() => this.#press()}>${t['action.retry']}</button>`]
+      ? [t[`error.${this.#failed}`], this.#failed === 'missing' ? nothing : this.#failed === 'reload' ? reloadButton(this, t) : html`<button part="action retry" class="action" type="button" @click=${() => this.#press()}>${t['action.retry']}</button>`]
       : this.#payment && rest
         ? this.#payment.view(t)
         : [nothing, nothing];
