@@ -155,6 +155,7 @@ test('the ESM entry loads its payment chunk beside it; an English page never loa
   }
 });
 
+const HANDOFF_CHUNK = /\/dist\/cdn\/handoff-[\w-]+\.min\.js/;
 const PAYMENT_CHUNK = /\/dist\/cdn\/payment-[\w-]+\.min\.js/;
 
 for (const engine of ENGINES) {
@@ -188,6 +189,35 @@ return { reason: detail.reason, url: detail.url, samePage: window.__samePage ===
       assert.ok(paid.url.startsWith(merchant.sandbox.webPaymentUrl), `the shopper is sent to the provider's page, not ${paid.url}`);
       assert.equal(paid.samePage, true, 'the page was not reloaded');
       assert.ok(front.seen.slice(before).some((line) => line.startsWith('GET ')), `"Try again" requested the chunk again: ${front.seen.join(', ')}`);
+    } finally {
+      await page.close();
+      await front.close();
+    }
+  });
+
+  test(`${engine}: the hand-off chunk the network dropped: its panel offers "Try again", which loads it and shows the code`, async () => {
+    const front = await startFront(merchant.origin, HANDOFF_CHUNK);
+    const page = await openEngine(engine);
+    try {
+      front.rule = { pattern: HANDOFF_CHUNK, answer: 'drop' };
+      await page.open(`${front.origin}/esm.html`);
+      await page.run(
+        `${WAIT}
+window.__samePage = true;
+(await wait(() => part('pay-on-phone'), 'the offer to pay on the phone shows')).click();
+await wait(() => part('panel') && part('retry'), 'the panel offers Try again after the dropped chunk');
+return true;`,
+        'the dropped hand-off chunk is shown in the panel with Try again',
+      );
+      front.rule = null;
+      const shown = await page.run<{ qr: boolean; samePage: boolean }>(
+        `${WAIT}
+part('retry').click();
+await wait(() => part('qr'), 'the code shows after Try again');
+return { qr: true, samePage: window.__samePage === true };`,
+        '"Try again" loads the hand-off chunk',
+      );
+      assert.deepEqual(shown, { qr: true, samePage: true });
     } finally {
       await page.close();
       await front.close();
