@@ -77,6 +77,7 @@ const ignore = (): void => {};
  * @csspart cancel - "Cancel payment".
  * @csspart check-again - "Check again".
  * @csspart retry - "Try again".
+ * @csspart reload - "Reload the page": a part of the element only a reload can load again.
  * @csspart start-again - "Start again": a new payment, after the shop lost track of the last one.
  * @csspart pay-on-phone - "Pay with the app on your phone" (desktop only; `phone-handoff="off"` hides it).
  * @csspart handoff - The hand-off panel (also `panel`): the code, its steps and its actions.
