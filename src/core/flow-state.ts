@@ -95,6 +95,12 @@ export interface FlowState {
   outcome: PaymentStatus | null;
   /** In `paid` (this order was paid already): its success page, when there is one. */
   paidUrl: string | null;
+  /**
+   * While waiting for a result (`handoff`, `pending`): the last status check failed and the element
+   * keeps checking with its backoff. `server`: the shop's server did not answer (a network error, a
+   * timeout or a 5xx from the endpoint); `offline`: the device is offline. `null` once a check answers.
+   */
+  reconnecting: 'server' | 'offline' | null;
 }
 
 /** The states in which a request or a navigation is under way: clicks are ignored. */
@@ -115,4 +121,5 @@ export const IDLE_STATE: FlowState = {
   error: null,
   outcome: null,
   paidUrl: null,
+  reconnecting: null,
 };

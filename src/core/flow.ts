@@ -11,7 +11,7 @@ import { IDLE_STATE, flowState, type FlowErrorKind, type FlowState, type FlowSta
 import { STRATEGIES, type BookedAttempt, type PaymentPath, type StrategyContext } from './strategies.js';
 import { FlowRuns, type Run } from './flow-runs.js';
 // The booking and return-routing rules live apart, as plain functions; they do not import this file.
-import { bookedAttempt, cancelQuietly, failureReport, hasCode, ids, isProcessed, nextAttempt, paidUrl, type Attempt, type FailureExtra } from './flow-booking.js';
+import { bookedAttempt, cancelQuietly, failureReport, hasCode, ids, isProcessed, nextAttempt, paidUrl, passingFailure, type Attempt, type FailureExtra } from './flow-booking.js';
 import { refusedUrlMessage, requestFailure, returnRoute, webviewEvent, webPaymentNavigation } from './flow-booking.js';
 
 import type { FlowDeps } from './flow-deps.js';
@@ -334,8 +334,12 @@ export class PaymentFlow {
   }
 
   #verify(kept: KeptBooking, checkNumber: number): void {
-    // A hand-off's checks run behind its code, which stays up and usable while they do.
-    const run = this.#begin(kept.handoff ? 'handoff' : 'verifying', kept);
+    // A hand-off's checks run behind its code; while reconnecting, a check keeps the panel and the
+    // note up until it answers (a server that hangs takes the request's whole timeout).
+    const { name, booking, reconnecting } = this.#state;
+    const waiting = booking === kept && (name === 'handoff' || name === 'pending');
+    const run = this.#runs.next();
+    this.#set(kept.handoff ? 'handoff' : waiting && reconnecting ? 'pending' : 'verifying', kept, waiting ? { reconnecting } : {});
     this.#client(kept.settings)
       .status(ids(kept), run.signal)
       .then(
@@ -348,8 +352,26 @@ export class PaymentFlow {
             : isFinalStatus(status)
               ? this.#finish(kept, status)
               : this.#waitFor(run, kept, status, checkNumber)),
-        (error: unknown) => this.#live(run) && this.#failRequest(error, () => this.#verify(kept, checkNumber), kept),
+        (error: unknown) => this.#live(run) && !this.#outlive(run, kept, error, checkNumber, waiting) && this.#failRequest(error, () => this.#verify(kept, checkNumber), kept),
       );
+  }
+
+  /**
+   * A status check failed while the element waits for a result (the hand-off, the pending panel,
+   * coming back from the app): when the shop's server did not answer or the device is offline, the
+   * wait goes on with the usual backoff and says it is reconnecting. Returns false when the failure
+   * ends the wait instead (a refusal, past the five minutes, or a web payment's first check on return).
+   */
+  #outlive(run: Run, kept: KeptBooking, error: unknown, checkNumber: number, waiting: boolean): boolean {
+    const who = passingFailure(error);
+    if (!who || !(waiting || kept.handoff || kept.channel === 'app')) return false;
+    const { pollDelaysMs, finalCheckAfterMs } = this.#deps.timings();
+    const elapsed = this.#deps.clock.now() - kept.started_at;
+    if (elapsed >= finalCheckAfterMs) return false;
+    this.#set(kept.handoff ? 'handoff' : 'pending', kept, { reconnecting: who });
+    const backoff = pollDelaysMs[Math.min(checkNumber, pollDelaysMs.length - 1)] ?? 0;
+    this.#runs.later(run, Math.min(backoff, finalCheckAfterMs - elapsed), () => this.#verify(kept, checkNumber + 1));
+    return true;
   }
 
   /** BOOKED/PENDING: check again with backoff until five minutes after the booking, then one last check. */

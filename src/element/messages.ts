@@ -10,6 +10,8 @@ export function errorKey({ kind, httpStatus }: FlowError): StringKey {
 /** The status-region string of a state, or `null` when it shows none. */
 export function statusKey(state: FlowState): StringKey | null {
   if (state.error) return errorKey(state.error);
+  // Said beside the code or the panel, which stay: the wait goes on.
+  if (state.reconnecting) return state.reconnecting === 'offline' ? 'status.reconnecting-offline' : 'status.reconnecting';
   // The hand-off's panel has a status line of its own: two would say it twice.
   if (state.booking?.handoff && state.name !== 'cancelling') return null;
   switch (state.name) {

@@ -11,6 +11,8 @@ export const TEXTS_EN = {
   'status.pending': 'Waiting for the payment to be confirmed…',
   'status.stalled': 'We have not received a final answer about your payment yet. You can check again or cancel the payment.',
   'status.cancelling': 'Cancelling your payment…',
+  'status.reconnecting': "The shop's server is not answering right now. Still waiting for your payment: reconnecting…",
+  'status.reconnecting-offline': 'You are offline. Still waiting for your payment: it goes on once you are back online…',
   'status.success': 'Payment complete.',
   'status.failure': 'The payment did not go through.',
   'status.cancelled': 'Payment cancelled.',
