@@ -20,6 +20,7 @@ export const HANDOFF_STRINGS_EN = {
   'handoff.new-code': 'Get a new code',
   'handoff.stalled': 'We have not received a final answer about your payment yet. You can check again or cancel the payment.',
   'handoff.check-again': 'Check again',
+  'handoff.too-long': 'This payment link is too long to show as a code. Pay on this computer instead, or cancel the payment.',
 } as const;
 
 /** A key of the hand-off's texts. */
@@ -42,6 +43,7 @@ const NEPALI = [
   'नयाँ कोड लिनुहोस्', // handoff.new-code
   'तपाईंको भुक्तानीबारे अन्तिम जवाफ अझै आएको छैन। फेरि जाँच गर्न वा भुक्तानी रद्द गर्न सक्नुहुन्छ।', // handoff.stalled
   'फेरि जाँच गर्नुहोस्', // handoff.check-again
+  'यो भुक्तानी लिङ्क कोडमा देखाउन धेरै लामो छ। बरु यही कम्प्युटरमा भुक्तानी गर्नुहोस्, वा भुक्तानी रद्द गर्नुहोस्।', // handoff.too-long
 ];
 
 /** The Nepali (`ne`) hand-off texts, in Devanagari. */
