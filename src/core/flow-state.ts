@@ -11,7 +11,12 @@ export type FlowErrorKind =
   | 'return-url-refused'
   | 'framed'
   | 'config'
-  /** The shop's server does not know the kept booking (`IP-404`): it was forgotten; only a new attempt helps. */
+  /**
+   * The shop's server answered `IP-404` for the kept booking: it is kept and checked again (the status
+   * request names it by its ids, so the shop can confirm it with the service) before a new payment is offered.
+   */
+  | 'booking-unconfirmed'
+  /** The shop's server still does not know the kept booking after that check: only a new attempt helps. */
   | 'booking-lost'
   /** The shop's server is set up wrongly for the payment service (`IP-501`): retrying cannot help. */
   | 'merchant-setup';

@@ -25,6 +25,8 @@ export class PaymentFlow {
   #state = IDLE_STATE;
   #attempt: Attempt | null = null;
   #retry: (() => void) | null = null;
+  /** The kept booking the shop's server answered `IP-404` for once: a second one ends it. */
+  #unconfirmed: string | null = null;
   /** The live action and its timer: a newer action makes older answers stale. */
   readonly #runs: FlowRuns;
   readonly #clients = new WeakMap<PaymentSettings, BookingClient>();
@@ -408,9 +410,17 @@ export class PaymentFlow {
       this.#retry = null;
       return this.#fail('merchant-setup', e.message, booking, extra);
     }
+    if (booking && e.code === CODES.UNKNOWN_BOOKING && this.#unconfirmed !== booking.booking_id) {
+      // The shop's server cannot find this booking (a restart, an eviction). It may have been paid: no
+      // new payment yet. It stays kept, and "Check again" (or the pay button) asks its status once
+      // more, by its ids, which lets the shop confirm it with the service.
+      this.#unconfirmed = booking.booking_id;
+      this.#retry = () => this.#verify(booking, 0);
+      return this.#fail('booking-unconfirmed', e.message, booking, extra, true);
+    }
     if (booking && e.code === CODES.UNKNOWN_BOOKING) {
-      // The shop's server forgot this booking (a restart, an eviction): asking again can only get the
-      // same answer. Forget it too; the shopper may start again (if they paid, the shop confirms it).
+      // Checked again and still unknown: forget it too; the shopper may start again.
+      this.#unconfirmed = null;
       this.#deps.store.clear(booking.settings.storageKey);
       this.#deps.store.setAttempt(booking.settings.storageKey, null);
       this.#attempt = null;

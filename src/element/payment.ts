@@ -132,7 +132,7 @@ export class Payment implements ReactiveController {
     return [key ? t[key] : nothing, this.#choices(state, t)];
   }
 
-  #choices({ name, booking, canRetry, canStartAgain, paidUrl }: FlowState, t: StringTable): TemplateResult | typeof nothing {
+  #choices({ name, booking, canRetry, canStartAgain, paidUrl, error }: FlowState, t: StringTable): TemplateResult | typeof nothing {
     if (name === 'idle') return nothing;
     if (name === 'paid') {
       return paidUrl ? html`<a part="action see-order" class="action" href=${paidUrl}>${t['action.see-order']}</a>` : nothing;
@@ -145,6 +145,8 @@ export class Payment implements ReactiveController {
     const action = (part: string, key: StringKey, run: () => void) => html`
       <button part="action ${part}" class="action" type="button" @click=${run}>${t[key]}</button>
     `;
+    // A booking the shop could not find is checked again before anything else is offered.
+    if (name === 'error' && canRetry && error?.kind === 'booking-unconfirmed') return action('check-again', 'action.check-again', () => flow.retry());
     if (name === 'error' && canRetry) return action('retry', 'action.retry', () => flow.retry());
     if (name === 'error' && canStartAgain) return action('start-again', 'action.start-again', () => flow.startAgain(readHost(host)));
     const stalled = name === 'stalled';

@@ -38,6 +38,7 @@ export const TEXTS_EN = {
   'error.framed': 'This payment button cannot be used inside another website. Open the shop in its own tab.',
   'error.config': 'This payment button is not set up correctly. Please contact the shop.',
   'error.merchant-setup': 'The shop cannot take this payment right now. Please contact the shop.',
+  'error.booking-unconfirmed': 'The shop cannot find this payment yet. Check again before paying again: if you paid, it will be confirmed.',
   'error.booking-lost': 'The shop cannot find this payment. If you paid, the shop will confirm it. You can start again.',
 } as const;
 
