@@ -79,15 +79,22 @@ export const BUDGETS = [
  * import circle (the looks and the language rule in a module of their own that both pieces import, the
  * attribute names read from the class) and +233 for a whole payment and +269 for the classic file for
  * the flow split under 500 lines (its booking rules and run bookkeeping as modules of their own);
+ * then +989 entry, +1,038 own code, +1,359 for a whole payment, +1,522 for the classic file and +112
+ * for the Nepali chunk so that no shopper meets a dead end on a flaky network: the chunk loader in the
+ * first module (a failed chunk loaded again under a fresh URL, a missing one told apart by a HEAD
+ * request and reported with the error event, "Reload the page" where only a reload helps, and their
+ * texts in both languages); a status check the shop's server does not answer keeping the wait alive
+ * with a reconnecting note; a kept booking the shop cannot find checked again before a new payment;
+ * a hand-off link too long for a code told, with its ways out;
  * never to let a careless change through.
  * Once a file meets its budget, its ceiling is the budget.
  */
 export const CEILINGS = [
-  { name: CDN_ENTRY, gzip: 9070 },
-  { name: CDN_IIFE, gzip: 23400 },
-  { name: OWN_CODE_NAME, gzip: 3590 },
-  { name: PAYER_EN_NAME, gzip: 19600 },
-  { name: NE_CHUNK_NAME, gzip: 1345 },
+  { name: CDN_ENTRY, gzip: 10150 },
+  { name: CDN_IIFE, gzip: 25160 },
+  { name: OWN_CODE_NAME, gzip: 4660 },
+  { name: PAYER_EN_NAME, gzip: 21150 },
+  { name: NE_CHUNK_NAME, gzip: 1465 },
 ];
 
 /** Sizes of one piece of code: raw, gzip level 9, brotli quality 11 (bytes). */

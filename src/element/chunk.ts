@@ -82,7 +82,7 @@ export function chunkLoader<T>(load: () => Promise<T>, accept: (module: T) => bo
         ? (import(/* @vite-ignore */ /* webpackIgnore: true */ `${url}${url.includes('?') ? '&' : '?'}retry=${failures}`) as Promise<T>).then((module) => {
             if (accept(module)) return module;
             // The module named was one the chunk imports: loaded now, but the chunk still holds the failed one.
-            throw new ChunkError('reload', url, `${url} is not the chunk: a module the chunk imports failed`);
+            throw new ChunkError('reload', url, 'a module the chunk imports failed');
           })
         : load()
     ).catch(async (error: unknown) => {
@@ -90,7 +90,7 @@ export function chunkLoader<T>(load: () => Promise<T>, accept: (module: T) => bo
       if (error instanceof ChunkError) throw error;
       url ??= urlIn(error);
       const [failure, about] = await probe(url ? [url] : scriptsSince(start), failures++ > 0);
-      throw new ChunkError(failure, about, `${about ?? 'A chunk of the element'} could not be loaded (${failure}): ${String((error as Error | undefined)?.message ?? error)}`);
+      throw new ChunkError(failure, about, String((error as Error | undefined)?.message ?? error));
     }));
   };
 }
@@ -100,7 +100,7 @@ export function chunkLoader<T>(load: () => Promise<T>, accept: (module: T) => bo
  * file and the fix, and reported as a `wallet-pay-error` of kind `config`.
  */
 export function reportMissing(host: HTMLElement, { url }: ChunkError): void {
-  const message = `${url ?? 'A chunk of the element'} is missing (HTTP 404): the element loads its chunks from beside its entry file. Serve the whole folder (dist/cdn, or your bundler's output) beside the entry, not the entry alone.`;
+  const message = `${url ?? 'A chunk'} is missing (HTTP 404). Serve the whole folder beside the entry file, not the entry alone.`;
   console.warn(`<wallet-pay-button>: ${message}`);
   host.dispatchEvent(new WalletPayEvent('error', { kind: 'config', message }));
 }

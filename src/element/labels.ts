@@ -11,8 +11,8 @@ export const LABELS_EN = {
   'button.donate': 'Donate with wallet',
   'action.retry': 'Try again',
   'error.network': 'We could not reach the payment service. Check your connection and try again.',
-  'error.missing': "This shop's payment button is not set up completely, so it cannot take payments right now. Please contact the shop.",
-  'error.reload': 'Part of the payment button could not be loaded again. Reload the page to continue.',
+  'error.missing': 'This payment button is not set up completely. Please contact the shop.',
+  'error.reload': 'Reload the page to continue with your payment.',
   'action.reload': 'Reload the page',
 } as const;
 
@@ -27,7 +27,7 @@ export const LABELS_NE: Readonly<Record<LabelKey, string>> = {
   'button.donate': 'वालेटबाट दान गर्नुहोस्',
   'action.retry': 'फेरि प्रयास गर्नुहोस्',
   'error.network': 'भुक्तानी सेवासम्म पुग्न सकिएन। इन्टरनेट जडान जाँचेर फेरि प्रयास गर्नुहोस्।',
-  'error.missing': 'यस पसलको भुक्तानी बटन पूर्ण रूपमा मिलाइएको छैन, त्यसैले अहिले भुक्तानी लिन सक्दैन। कृपया पसललाई सम्पर्क गर्नुहोस्।',
-  'error.reload': 'भुक्तानी बटनको एक भाग फेरि लोड गर्न सकिएन। जारी राख्न पृष्ठ फेरि लोड गर्नुहोस्।',
+  'error.missing': 'यो भुक्तानी बटन पूरा मिलाइएको छैन। कृपया पसललाई सम्पर्क गर्नुहोस्।',
+  'error.reload': 'भुक्तानी जारी राख्न पृष्ठ फेरि लोड गर्नुहोस्।',
   'action.reload': 'पृष्ठ फेरि लोड गर्नुहोस्',
 };

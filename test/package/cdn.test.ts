@@ -242,7 +242,7 @@ await wait(() => /not set up/.test(statusText()), 'the set-up message shows');
 return { status: statusText(), retry: !!part('retry'), warnings, error: { kind: detail.kind, message: detail.message } };`,
         'the missing chunk is reported',
       );
-      assert.equal(shown.status, "This shop's payment button is not set up completely, so it cannot take payments right now. Please contact the shop.");
+      assert.equal(shown.status, 'This payment button is not set up completely. Please contact the shop.');
       assert.equal(shown.retry, false, 'no "Try again" that cannot work');
       assert.equal(shown.error.kind, 'config');
       assert.match(shown.error.message, /payment-[\w-]+\.min\.js is missing \(HTTP 404\).*Serve the whole folder/);
