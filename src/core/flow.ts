@@ -20,6 +20,22 @@ export type { FlowError, FlowErrorKind, FlowEvent, FlowEventMap, FlowEventType, 
 export { IDLE_STATE } from './flow-state.js';
 export { DEFAULT_TIMINGS, type FlowDeps, type FlowTimings } from './flow-deps.js';
 
+/** How a failure is shown, beside its kind and message. */
+interface FailOptions {
+  /** The booking the state keeps (its panel stays usable). */
+  booking?: KeptBooking | null;
+  /** The error event's details (code, HTTP status, refusal reason). */
+  extra?: FailureExtra;
+  /** "Try again" is offered. */
+  canRetry?: boolean;
+  /** "Start again" (a new attempt, a new key) is offered. */
+  canStartAgain?: boolean;
+  /** The state shown (`error`, or `done` when the way back was refused). */
+  name?: FlowStateName;
+  /** The final status, when the payment ended. */
+  outcome?: PaymentStatus | null;
+}
+
 /** The payment state machine of one element. */
 export class PaymentFlow {
   #state = IDLE_STATE;
@@ -51,7 +67,7 @@ export class PaymentFlow {
     if (!read.ok) {
       this.#retry = null;
       const framed = read.problems.find((problem) => problem.kind === 'framed');
-      this.#fail(framed ? 'framed' : 'config', (framed ? [framed] : read.problems).map((problem) => problem.message).join(' '), null);
+      this.#fail(framed ? 'framed' : 'config', (framed ? [framed] : read.problems).map((problem) => problem.message).join(' '));
       return false;
     }
     this.#pay(read.settings, true);
@@ -275,7 +291,7 @@ export class PaymentFlow {
     this.#attempt = null;
     this.#deps.store.setAttempt(storageKey, null);
     this.#retry = () => this.#pay(kept.settings, false);
-    this.#fail('url-refused', refusedUrlMessage(raw, check.reason, kept), null, { reason: check.reason }, true);
+    this.#fail('url-refused', refusedUrlMessage(raw, check.reason, kept), { extra: { reason: check.reason }, canRetry: true });
     return null;
   }
 
@@ -397,7 +413,7 @@ export class PaymentFlow {
     this.#set('done', null, { outcome: status });
     const { url, refused } = returnRoute(settings, booking_id, status);
     if (success) this.#deps.store.setPaid(settings.storageKey, { booking_id, url });
-    if (refused) return this.#fail('return-url-refused', `The ${outcome} URL was refused (${refused}).`, null, { reason: refused }, false, 'done', status);
+    if (refused) return this.#fail('return-url-refused', `The ${outcome} URL was refused (${refused}).`, { extra: { reason: refused }, name: 'done', outcome: status });
     if (url && this.#deps.emit({ type: 'navigate', reason: outcome, url, method: 'GET', booking_id })) this.#deps.navigator().assign(url);
   }
 
@@ -408,7 +424,7 @@ export class PaymentFlow {
     if (e.code === CODES.MERCHANT_SETUP) {
       // Only the shop can fix its set-up: no "try again" that cannot succeed (the pay button stays).
       this.#retry = null;
-      return this.#fail('merchant-setup', e.message, booking, extra);
+      return this.#fail('merchant-setup', e.message, { booking, extra });
     }
     if (booking && e.code === CODES.UNKNOWN_BOOKING && this.#unconfirmed !== booking.booking_id) {
       // The shop's server cannot find this booking (a restart, an eviction). It may have been paid: no
@@ -416,7 +432,7 @@ export class PaymentFlow {
       // more, by its ids, which lets the shop confirm it with the service.
       this.#unconfirmed = booking.booking_id;
       this.#retry = () => this.#verify(booking, 0);
-      return this.#fail('booking-unconfirmed', e.message, booking, extra, true);
+      return this.#fail('booking-unconfirmed', e.message, { booking, extra, canRetry: true });
     }
     if (booking && e.code === CODES.UNKNOWN_BOOKING) {
       // Checked again and still unknown: forget it too; the shopper may start again.
@@ -425,23 +441,18 @@ export class PaymentFlow {
       this.#deps.store.setAttempt(booking.settings.storageKey, null);
       this.#attempt = null;
       this.#retry = null;
-      return this.#fail('booking-lost', e.message, null, extra, false, 'error', null, true);
+      return this.#fail('booking-lost', e.message, { extra, canStartAgain: true });
     }
     this.#retry = retry;
-    this.#fail(e.kind, e.message, booking, extra, true);
+    this.#fail(e.kind, e.message, { booking, extra, canRetry: true });
   }
 
-  /** Shows a failure, then reports it: listeners of the error event see the element already showing it. */
-  #fail(
-    kind: FlowErrorKind,
-    message: string,
-    booking: KeptBooking | null,
-    extra: FailureExtra = {},
-    canRetry = false,
-    name: FlowStateName = 'error',
-    outcome: PaymentStatus | null = null,
-    canStartAgain = false,
-  ): void {
+  /**
+   * Shows a failure, then reports it: listeners of the error event see the element already showing it.
+   * By default the state is `error`, with no booking, no way forward offered and no outcome.
+   */
+  #fail(kind: FlowErrorKind, message: string, options: FailOptions = {}): void {
+    const { booking = null, extra = {}, canRetry = false, canStartAgain = false, name = 'error', outcome = null } = options;
     const { shown, event } = failureReport(kind, message, extra);
     this.#set(name, booking, { canRetry, canStartAgain, error: shown, outcome });
     this.#deps.emit(event);

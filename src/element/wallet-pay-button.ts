@@ -12,14 +12,14 @@ import { LABELS_EN, LABELS_NE } from './labels.js';
 import type { Payment } from './payment.js';
 import type { StringTable } from './strings.js';
 import type { TextKey } from './strings-en.js';
-import { LABELS, langOf } from './look.js';
+import { LABELS, isNepali, langOf, type VARIANTS } from './look.js';
 import { ChunkError, chunkLoader, reloadButton, reportMissing, type ChunkFailure } from './chunk.js';
 import { styles } from './styles.js';
 
 /** The button's look: `dark` (the brand colour, for light pages), `light` (for dark pages), `outline`, or `auto` (follows `prefers-color-scheme`). */
-export type WalletPayVariant = 'dark' | 'light' | 'outline' | 'auto';
+export type WalletPayVariant = (typeof VARIANTS)[number];
 /** The button's wording. */
-export type WalletPayLabel = 'pay' | 'checkout' | 'buy' | 'donate';
+export type WalletPayLabel = (typeof LABELS)[number];
 
 
 /** What the payment module exports; the element loads it with `import()` (see `paymentLoader`). */
@@ -288,7 +288,7 @@ export class WalletPayButton extends LitElement {
   }
 
   #nepali(): boolean {
-    return /^ne\b/i.test(langOf(this) ?? '');
+    return isNepali(langOf(this));
   }
 
   /** Waits for `work` before `updateComplete` resolves. */
@@ -366,7 +366,7 @@ export class WalletPayButton extends LitElement {
     // The Nepali texts load with the payment code; a language that became Nepali later loads them here.
     if (ne && !rest && this.#payment) this.#askNepali();
     const t = { ...(ne ? LABELS_NE : LABELS_EN), ...rest, ...this.strings } as StringTable;
-    const label = LABELS.includes(this.label!) ? this.label! : 'pay';
+    const label = (LABELS as readonly string[]).includes(this.label!) ? this.label! : 'pay';
     const win = this.ownerDocument.defaultView;
     const environment = this.environment ?? 'auto';
     // Desktop only, and only while nothing is under way: a shopper never holds two open bookings.

@@ -4,6 +4,7 @@
  * start with `handoff.` so a merchant's `strings` object can carry them beside the element's own keys
  * and be passed here unchanged.
  */
+import { isNepali } from '../look.js';
 import { OFFER_TEXT } from './offer.js';
 
 /** The English hand-off texts. */
@@ -57,7 +58,7 @@ export const HANDOFF_STRINGS_NE = Object.fromEntries(
  * `strings` object can be passed: keys that are not the hand-off's are ignored.
  */
 export function handoffStringsFor(lang: string | null | undefined, overrides?: Readonly<Record<string, string | undefined>> | null): HandoffStrings {
-  const base: HandoffStrings = /^ne\b/i.test(lang ?? '') ? HANDOFF_STRINGS_NE : HANDOFF_STRINGS_EN;
+  const base: HandoffStrings = isNepali(lang) ? HANDOFF_STRINGS_NE : HANDOFF_STRINGS_EN;
   if (!overrides) return base;
   const table = { ...base };
   for (const key of Object.keys(base) as HandoffStringKey[]) {
