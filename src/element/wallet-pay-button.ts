@@ -301,15 +301,18 @@ export class WalletPayButton extends LitElement {
     return tracked;
   }
 
-  protected override async getUpdateComplete(): Promise<boolean> {
-    // The payment code (or the Nepali texts) arriving, and what the press then starts, are part of
-    // the update the press began.
-    let done: boolean;
+  /**
+   * Resolves once the loads under way (the payment code, the Nepali texts, the hand-off) have settled
+   * and the element has rendered what they brought, including what a press then started. For tests and
+   * hosts that wait for the element to be ready; `updateComplete` is about rendering only, so a chunk
+   * that never loads never holds it.
+   * @internal
+   */
+  async loadsSettled(): Promise<void> {
     do {
       await Promise.allSettled(this.#loads);
-      done = await super.getUpdateComplete();
+      await this.updateComplete;
     } while (this.#loads.size || this.isUpdatePending);
-    return done;
   }
 
   /** Loads the Nepali texts, once per press: a failed load is not retried in a loop of renders. */

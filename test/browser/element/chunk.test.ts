@@ -90,7 +90,7 @@ describe('<wallet-pay-button> when its payment chunk fails', () => {
     const loader = chunkLoader(() => import(/* @vite-ignore */ url), () => true);
     el.paymentLoader = () => loader().then(() => real);
     payButton(el).click();
-    await el.updateComplete;
+    await el.loadsSettled();
     expect(statusText(el)).to.equal(LABELS_EN['error.network']);
     await files.script({ chunk: [MODULE] });
     const navigate = oneEvent(el, 'wallet-pay-navigate');
@@ -113,7 +113,7 @@ describe('<wallet-pay-button> when its payment chunk fails', () => {
       const { detail } = await error;
       expect(detail.kind).to.equal('config');
       expect(detail.message).to.contain(url).and.contain('Serve the whole folder');
-      await el.updateComplete;
+      await el.loadsSettled();
     } finally {
       console.warn = warn;
     }
@@ -129,7 +129,7 @@ describe('<wallet-pay-button> when its payment chunk fails', () => {
     const { el, nav } = await mount(s, { environment: 'desktop' });
     el.paymentLoader = () => Promise.reject(new ChunkError('reload', 'http://127.0.0.1/payment.js', 'held failed'));
     payButton(el).click();
-    await el.updateComplete;
+    await el.loadsSettled();
     expect(statusText(el)).to.equal(LABELS_EN['error.reload']);
     expect(part(el, 'retry')).to.equal(null);
     part<HTMLButtonElement>(el, 'reload')!.click();
