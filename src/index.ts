@@ -11,8 +11,8 @@ export {
   type WalletPayEventName,
 } from './element/events.js';
 export { STRINGS_EN, STRINGS_NE, stringsFor, type StringKey, type StringTable } from './element/strings.js';
-export type { FlowError, FlowErrorKind, FlowEventMap, FlowEventType, FlowState, FlowStateName } from './core/flow-state.js';
-export type { FlowTimings } from './core/flow.js';
+export type { FlowError, FlowErrorKind, FlowEventMap, FlowEventType, FlowState, FlowStateName } from './core/flow/state.js';
+export type { FlowTimings } from './core/flow/index.js';
 export type { Clock } from './core/clock.js';
 export type { PageNavigator } from './core/navigator.js';
 export type { KeptBooking } from './core/session-store.js';

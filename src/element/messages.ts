@@ -1,5 +1,5 @@
 /** The words of a flow state: the core reports states and error kinds, the element owns the text. */
-import type { FlowError, FlowState } from '../core/flow-state.js';
+import type { FlowError, FlowState } from '../core/flow/state.js';
 import type { StringKey } from './strings.js';
 
 /** The string of a failure: a refusal (4xx) reads differently from an outage. */

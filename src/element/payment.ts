@@ -4,7 +4,7 @@
  * of each state and the English texts. A page that only shows the button never runs any of it.
  */
 import { html, nothing, type ReactiveController, type ReactiveElement, type TemplateResult } from 'lit';
-import type { FlowState } from '../core/flow.js';
+import type { FlowState } from '../core/flow/index.js';
 import type { KeptBooking } from '../core/session-store.js';
 import type { HandoffStatus } from './handoff/index.js';
 import { isCrossOriginFramed } from '../core/frame.js';

@@ -2,8 +2,8 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import type { OrderReference } from '../protocol/contract.js';
 import type { Clock } from '../core/clock.js';
 import { detectEnvironment, type EnvironmentSetting } from '../core/environment.js';
-import type { FlowTimings } from '../core/flow.js';
-import { IDLE_STATE, type FlowState } from '../core/flow-state.js';
+import type { FlowTimings } from '../core/flow/index.js';
+import { IDLE_STATE, type FlowState } from '../core/flow/state.js';
 import { bookingKey, hasKeptBooking, isPaidHere, sessionStorageOf } from '../core/kept.js';
 import type { PageNavigator } from '../core/navigator.js';
 import { OFFER_TEXT } from './handoff/offer.js';

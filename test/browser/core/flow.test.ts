@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { BookingError, type BookingClient } from '../../../src/core/booking-client.js';
 import type { BookResult, CancelResult, StatusResult } from '../../../src/protocol/contract.js';
-import { PaymentFlow, type FlowEvent, type FlowTimings } from '../../../src/core/flow.js';
+import { PaymentFlow, type FlowEvent, type FlowTimings } from '../../../src/core/flow/index.js';
 import type { KeptBooking } from '../../../src/core/session-store.js';
 import type { PaymentSettings, SettingsProblem } from '../../../src/core/settings.js';
 import { settingsOf } from '../../support/settings.js';

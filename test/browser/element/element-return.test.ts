@@ -1,7 +1,7 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { WalletPayButton } from '../../../src/element/wallet-pay-button.js';
 import type { WalletPayEvent } from '../../../src/element/events.js';
-import type { FlowTimings } from '../../../src/core/flow.js';
+import type { FlowTimings } from '../../../src/core/flow/index.js';
 import type { KeptBooking } from '../../../src/core/session-store.js';
 import { bookingKey } from '../../../src/core/settings.js';
 import { FAST, mount, nextCheck, part, payButton, reach, statusText } from '../../support/element.js';

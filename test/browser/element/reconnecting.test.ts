@@ -4,7 +4,7 @@
  * the device is offline), and the next check that answers routes the shopper by itself.
  */
 import { expect, waitUntil } from '@open-wc/testing';
-import type { FlowTimings } from '../../../src/core/flow.js';
+import type { FlowTimings } from '../../../src/core/flow/index.js';
 import type { KeptBooking } from '../../../src/core/session-store.js';
 import { bookingKey } from '../../../src/core/settings.js';
 import { STRINGS_EN, STRINGS_NE } from '../../../src/element/strings.js';

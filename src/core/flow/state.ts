@@ -1,8 +1,8 @@
 /** What the payment flow reports: its events (the one list of them) and its state, free of any text. */
-import type { Channel, OrderReference, PaymentStatus } from '../protocol/contract.js';
-import type { BookingErrorKind } from './booking-client.js';
-import type { KeptBooking } from './session-store.js';
-import type { UrlRefusal } from './urls.js';
+import type { Channel, OrderReference, PaymentStatus } from '../../protocol/contract.js';
+import type { BookingErrorKind } from '../booking-client.js';
+import type { KeptBooking } from '../session-store.js';
+import type { UrlRefusal } from '../urls.js';
 
 /** Every kind of failure the shopper can meet. */
 export type FlowErrorKind =

@@ -3,18 +3,18 @@
  * Idempotency-Key, which path) a payment runs with, the kept booking a booking's answer becomes,
  * where a finished payment sends the shopper, and the events the flow reports on the way.
  *
- * Cut out of `flow.ts` so the state machine keeps its transitions and these rules can be read on
+ * Cut out of the machine (`machine.ts`) so it keeps its transitions and these rules can be read on
  * their own. Nothing here holds state or imports the flow: the flow passes in what a rule needs
  * (the store, the key maker, the clock's time) and applies the answer itself.
  */
-import { ALREADY_PROCESSED, CODES, type BookResult, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../protocol/contract.js';
-import { BookingError, type BookingClient } from './booking-client.js';
-import type { FlowDeps } from './flow-deps.js';
-import type { FlowError, FlowErrorKind, FlowEvent } from './flow-state.js';
-import type { KeptBooking } from './session-store.js';
-import type { PaymentSettings } from './settings.js';
-import { STRATEGIES, type BookedAttempt, type PaymentPath } from './strategies.js';
-import { checkReturnUrl, withQuery, type UrlRefusal } from './urls.js';
+import { ALREADY_PROCESSED, CODES, type BookResult, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../../protocol/contract.js';
+import { BookingError, type BookingClient } from '../booking-client.js';
+import type { FlowDeps } from './deps.js';
+import type { FlowError, FlowErrorKind, FlowEvent } from './state.js';
+import type { KeptBooking } from '../session-store.js';
+import type { PaymentSettings } from '../settings.js';
+import { STRATEGIES, type BookedAttempt, type PaymentPath } from '../strategies.js';
+import { checkReturnUrl, withQuery, type UrlRefusal } from '../urls.js';
 
 /** One payment attempt: its Idempotency-Key, its path and the settings it started with. */
 export interface Attempt {

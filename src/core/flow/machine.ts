@@ -2,23 +2,20 @@
  * The payment state machine, free of the DOM: the booking client, the navigator, the storage, the
  * clock and the page's visibility are all injected, so every path runs as plain functions in tests.
  */
-import { CODES, isFinalStatus, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../protocol/contract.js';
-import type { BookingClient } from './booking-client.js';
-import type { KeptBooking } from './session-store.js';
-import type { PaymentSettings, SettingsResult } from './settings.js';
-import { checkProviderUrl } from './urls.js';
-import { IDLE_STATE, flowState, type FlowErrorKind, type FlowState, type FlowStateName } from './flow-state.js';
-import { STRATEGIES, type BookedAttempt, type PaymentPath, type StrategyContext } from './strategies.js';
-import { FlowRuns, type Run } from './flow-runs.js';
+import { CODES, isFinalStatus, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../../protocol/contract.js';
+import type { BookingClient } from '../booking-client.js';
+import type { KeptBooking } from '../session-store.js';
+import type { PaymentSettings, SettingsResult } from '../settings.js';
+import { checkProviderUrl } from '../urls.js';
+import { IDLE_STATE, flowState, type FlowErrorKind, type FlowState, type FlowStateName } from './state.js';
+import { STRATEGIES, type BookedAttempt, type PaymentPath, type StrategyContext } from '../strategies.js';
+import { FlowRuns, type Run } from './runs.js';
 // The booking and return-routing rules live apart, as plain functions; they do not import this file.
-import { bookedAttempt, cancelQuietly, failureReport, hasCode, ids, isProcessed, nextAttempt, paidUrl, passingFailure, type Attempt, type FailureExtra } from './flow-booking.js';
-import { refusedUrlMessage, requestFailure, returnRoute, webviewEvent, webPaymentNavigation } from './flow-booking.js';
+import { bookedAttempt, cancelQuietly, failureReport, hasCode, ids, isProcessed, nextAttempt, paidUrl, passingFailure, type Attempt, type FailureExtra } from './booking.js';
+import { refusedUrlMessage, requestFailure, returnRoute, webviewEvent, webPaymentNavigation } from './booking.js';
 
-import type { FlowDeps } from './flow-deps.js';
+import type { FlowDeps } from './deps.js';
 
-export type { FlowError, FlowErrorKind, FlowEvent, FlowEventMap, FlowEventType, FlowState, FlowStateName } from './flow-state.js';
-export { IDLE_STATE } from './flow-state.js';
-export { DEFAULT_TIMINGS, type FlowDeps, type FlowTimings } from './flow-deps.js';
 
 /** How a failure is shown, beside its kind and message. */
 interface FailOptions {
