@@ -101,11 +101,12 @@ async function assertUpgraded(page: Page): Promise<void> {
 }
 
 /** Runs `check` on a fresh desktop page at `path`, then asserts the page logged no error. */
-async function onPage(path: string, check: (page: Page) => Promise<void>): Promise<void> {
+async function onPage(path: string, check: (page: Page) => Promise<void>, beforeLoad?: (page: Page) => void): Promise<void> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const watched = watchPage(page);
   try {
+    beforeLoad?.(page);
     await page.goto(`${merchant.origin}${path}`);
     await check(page);
     // Lit's production build: no dev-mode warning, and nothing else in the console either.
@@ -138,12 +139,14 @@ test('the ESM entry loads its payment chunk beside it; an English page never loa
     ['/esm.html', false],
     ['/esm-ne.html', true],
   ] as const) {
-    await onPage(path, async (page) => {
-      const chunks: string[] = [];
+    const chunks: string[] = [];
+    // Watched from before the page loads: the idle prefetch may ask for the payment chunk at once.
+    const watch = (page: Page) =>
       page.on('request', (request) => {
         const name = new URL(request.url()).pathname.split('/').pop()!;
         if (/^(payment|ne)-[\w-]+\.min\.js$/.test(name)) chunks.push(name.split('-')[0]!);
       });
+    await onPage(path, async (page) => {
       await assertUpgraded(page);
       const label = (await payButton(page).textContent())?.trim();
       assert.equal(label, nepali ? STRINGS_NE['button.pay'] : 'Pay with wallet', 'the label in the page language at the first render');
@@ -151,7 +154,7 @@ test('the ESM entry loads its payment chunk beside it; an English page never loa
       await payButton(page).click();
       assert.equal((await navigate).reason, 'web-payment');
       assert.deepEqual([...new Set(chunks)].sort(), nepali ? ['ne', 'payment'] : ['payment']);
-    });
+    }, watch);
   }
 });
 
