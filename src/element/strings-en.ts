@@ -28,7 +28,6 @@ export const TEXTS_EN = {
   'action.start-again': 'Start again',
   'panel.label': 'Other ways to pay',
   'error.timeout': 'The payment service took too long to answer. Please try again.',
-  'error.offline': 'You are offline. Connect to the internet and try again.',
   'error.http': 'The payment could not be started right now. Please try again.',
   'error.rejected': 'The shop could not start this payment. Please try again or contact the shop.',
   'error.invalid-json': 'The payment service sent an answer we could not read. Please try again.',

@@ -229,7 +229,7 @@ export class WalletPayButton extends LitElement {
     return (
       this.#payment?.state ??
       (this.#failed
-        ? { ...IDLE_STATE, name: 'error', canRetry: this.#failed === 'network', error: { kind: this.#failed === 'missing' ? 'config' : 'network' } }
+        ? { ...IDLE_STATE, name: 'error', canRetry: this.#failed === 'network', error: { kind: this.#failed === 'missing' ? 'config' : this.#offline() ? 'offline' : 'network' } }
         : { ...IDLE_STATE, busy: this.#waiting })
     );
   }
@@ -285,6 +285,11 @@ export class WalletPayButton extends LitElement {
     if (this.#checked || !module) return;
     this.#checked = true;
     module.checkSetup(this, this.#payment);
+  }
+
+  /** A chunk that did not come while the device is offline: the shopper's connection is named. */
+  #offline(): boolean {
+    return this.ownerDocument.defaultView?.navigator.onLine === false;
   }
 
   #nepali(): boolean {
@@ -380,7 +385,7 @@ export class WalletPayButton extends LitElement {
       (environment === 'desktop' ||
         (environment === 'auto' && !!win && detectEnvironment({ userAgent: win.navigator.userAgent, maxTouchPoints: win.navigator.maxTouchPoints, innerWidth: win.innerWidth }) === 'desktop'));
     const [status, choices] = this.#failed
-      ? [t[`error.${this.#failed}`], this.#failed === 'missing' ? nothing : this.#failed === 'reload' ? reloadButton(this, t) : html`<button part="action retry" class="action" type="button" @click=${() => this.#press()}>${t['action.retry']}</button>`]
+      ? [t[`error.${this.#failed === 'network' && this.#offline() ? 'offline' : this.#failed}`], this.#failed === 'missing' ? nothing : this.#failed === 'reload' ? reloadButton(this, t) : html`<button part="action retry" class="action" type="button" @click=${() => this.#press()}>${t['action.retry']}</button>`]
       : this.#payment && rest
         ? this.#payment.view(t)
         : [nothing, nothing];

@@ -99,6 +99,22 @@ describe('<wallet-pay-button> when its payment chunk fails', () => {
     expect(nav.calls.map((call) => call.kind)).to.deep.equal(['postForm']);
   });
 
+  it('a payment chunk that did not come while the device is offline names the shopper\'s connection, with "Try again"', async () => {
+    const s = await scenario({ book: [answer.bookWeb('W1', WEB)] });
+    const { el } = await mount(s, { environment: 'desktop' });
+    el.paymentLoader = () => Promise.reject(new ChunkError('network', undefined, 'offline'));
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
+    try {
+      payButton(el).click();
+      await el.loadsSettled();
+      expect(statusText(el)).to.equal(LABELS_EN['error.offline']);
+      expect(el.paymentState.error).to.deep.equal({ kind: 'offline' });
+      expect(part(el, 'retry')).to.not.equal(null);
+    } finally {
+      delete (navigator as unknown as Record<string, unknown>).onLine;
+    }
+  });
+
   it('a missing payment chunk: a console warning naming the file and the fix, a wallet-pay-error, and no "Try again"', async () => {
     const s = await scenario({ book: [answer.bookWeb('W1', WEB)] });
     const { el } = await mount(s, { environment: 'desktop' });
