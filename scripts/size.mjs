@@ -87,16 +87,18 @@ export const BUDGETS = [
  * +378 classic file, +77 Nepali chunk); a kept booking the shop cannot find checked again before a new
  * payment and a hand-off link too long for a code told with its ways out (+100 a whole payment, +255
  * classic file, +35 Nepali chunk); about +10 for the structure that followed (one language rule, the
- * flow's folder, one options object for its failures);
+ * flow's folder, one options object for its failures); +118 entry, +115 own code and +99 a whole
+ * payment for "You are offline" in the first module, so a chunk that did not come while the device is
+ * offline names the shopper's connection (the Nepali chunk lost 17);
  * never to let a careless change through.
  * Once a file meets its budget, its ceiling is the budget.
  */
 export const CEILINGS = [
-  { name: CDN_ENTRY, gzip: 10150 },
+  { name: CDN_ENTRY, gzip: 10280 },
   { name: CDN_IIFE, gzip: 25160 },
-  { name: OWN_CODE_NAME, gzip: 4660 },
-  { name: PAYER_EN_NAME, gzip: 21150 },
-  { name: NE_CHUNK_NAME, gzip: 1465 },
+  { name: OWN_CODE_NAME, gzip: 4780 },
+  { name: PAYER_EN_NAME, gzip: 21270 },
+  { name: NE_CHUNK_NAME, gzip: 1450 },
 ];
 
 /** Sizes of one piece of code: raw, gzip level 9, brotli quality 11 (bytes). */
