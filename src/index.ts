@@ -17,7 +17,7 @@ export { renderWalletPayButton, earlyPressScript, type AttributeValue, type Rend
 // The types of the element's public properties (`environment`, `paymentState`, `timings`, `clock`,
 // `navigation`), so a merchant can name what they assign or read.
 export type { EnvironmentSetting } from './core/environment.js';
-export type { FlowState } from './core/flow-state.js';
-export type { FlowTimings } from './core/flow.js';
+export type { FlowState } from './core/flow/state.js';
+export type { FlowTimings } from './core/flow/index.js';
 export type { Clock } from './core/clock.js';
 export type { PageNavigator } from './core/navigator.js';

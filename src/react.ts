@@ -10,7 +10,7 @@
  */
 import * as React from 'react';
 import { createComponent, type EventName } from '@lit/react';
-import type { FlowEventType } from './core/flow-state.js';
+import type { FlowEventType } from './core/flow/state.js';
 import { WalletPayButton as WalletPayButtonElement } from './define.js';
 import { EVENT_TYPES, type WalletPayEvent } from './element/events.js';
 

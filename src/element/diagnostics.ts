@@ -5,7 +5,7 @@
  * way forward from the flow; these tell the developer why, in the console, once per page (through the
  * set-up check's own once-only warning).
  */
-import type { FlowEvent } from '../core/flow-state.js';
+import type { FlowEvent } from '../core/flow/state.js';
 import { isBookingKey, PAID_PREFIX, sessionStorageOf } from '../core/kept.js';
 import { warnOnce } from './setup-check.js';
 

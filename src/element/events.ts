@@ -2,7 +2,7 @@
  * The element's DOM events, derived from the flow's one list of events ({@link FlowEventMap}): each
  * flow event `x` is dispatched as `wallet-pay-x`, with the flow event's fields as its `detail`.
  */
-import type { FlowEventMap, FlowEventType } from '../core/flow-state.js';
+import type { FlowEventMap, FlowEventType } from '../core/flow/state.js';
 
 /**
  * Every event type, and whether a listener may cancel it: `navigate` is fired just before the page is

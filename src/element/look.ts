@@ -4,8 +4,11 @@
  */
 
 /** The looks and wordings there are; any other falls back to the default, and the set-up check warns. */
-export const VARIANTS: readonly string[] = ['dark', 'light', 'outline', 'auto'];
-export const LABELS: readonly string[] = ['pay', 'checkout', 'buy', 'donate'];
+export const VARIANTS = ['dark', 'light', 'outline', 'auto'] as const;
+export const LABELS = ['pay', 'checkout', 'buy', 'donate'] as const;
+
+/** True for a BCP 47 language tag the Nepali texts serve (`ne`, `ne-NP`): the one language rule. */
+export const isNepali = (lang: string | null | undefined): boolean => /^ne\b/i.test(lang ?? '');
 
 /** The language in force at `node`, as the browser finds it: the nearest `lang`, across shadow roots. */
 export function langOf(node: Element): string | null {

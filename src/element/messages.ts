@@ -1,5 +1,5 @@
 /** The words of a flow state: the core reports states and error kinds, the element owns the text. */
-import type { FlowError, FlowState } from '../core/flow-state.js';
+import type { FlowError, FlowState } from '../core/flow/state.js';
 import type { StringKey } from './strings.js';
 
 /** The string of a failure: a refusal (4xx) reads differently from an outage. */
@@ -10,6 +10,8 @@ export function errorKey({ kind, httpStatus }: FlowError): StringKey {
 /** The status-region string of a state, or `null` when it shows none. */
 export function statusKey(state: FlowState): StringKey | null {
   if (state.error) return errorKey(state.error);
+  // Said beside the code or the panel, which stay: the wait goes on.
+  if (state.reconnecting) return state.reconnecting === 'offline' ? 'status.reconnecting-offline' : 'status.reconnecting';
   // The hand-off's panel has a status line of its own: two would say it twice.
   if (state.booking?.handoff && state.name !== 'cancelling') return null;
   switch (state.name) {

@@ -9,7 +9,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { createBookingClient } from '../core/booking-client.js';
 import { systemClock, type Clock } from '../core/clock.js';
-import { IDLE_STATE, PaymentFlow, DEFAULT_TIMINGS, type FlowState, type FlowTimings } from '../core/flow.js';
+import { IDLE_STATE, PaymentFlow, DEFAULT_TIMINGS, type FlowState, type FlowTimings } from '../core/flow/index.js';
 import { hasKeptBooking, isPaidHere, sessionStorageOf } from '../core/kept.js';
 import { createBrowserNavigator, type PageNavigator } from '../core/navigator.js';
 import { createBookingStore } from '../core/session-store.js';

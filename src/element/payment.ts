@@ -4,7 +4,7 @@
  * of each state and the English texts. A page that only shows the button never runs any of it.
  */
 import { html, nothing, type ReactiveController, type ReactiveElement, type TemplateResult } from 'lit';
-import type { FlowState } from '../core/flow.js';
+import type { FlowState } from '../core/flow/index.js';
 import type { KeptBooking } from '../core/session-store.js';
 import type { HandoffStatus } from './handoff/index.js';
 import { isCrossOriginFramed } from '../core/frame.js';
@@ -17,15 +17,11 @@ import { diagnoseReturnPage } from './diagnostics.js';
 import type { StringKey, StringTable } from './strings.js';
 import type { PaymentElement } from './host.js';
 import { LABELS, VARIANTS, langOf } from './look.js';
+import { ChunkError, chunkLoader, reloadButton, reportMissing, type ChunkFailure } from './chunk.js';
 
 /** The hand-off's module (QR encoder, panel, its texts), loaded when a hand-off first shows. */
 type HandoffModule = typeof import('./handoff/index.js');
-let handoffModule: Promise<HandoffModule> | undefined;
-const loadHandoff = (): Promise<HandoffModule> =>
-  (handoffModule ??= import('./handoff/index.js').catch((error: unknown) => {
-    handoffModule = undefined;
-    throw error;
-  }));
+const loadHandoff = chunkLoader((): Promise<HandoffModule> => import('./handoff/index.js'), (module) => typeof module.handoffPanel === 'function');
 
 export { TEXTS_EN } from './strings-en.js';
 
@@ -81,8 +77,8 @@ export class Payment implements ReactiveController {
   /** Makes the host's `updateComplete` wait for a load (the hand-off's module). */
   readonly #track: <T>(work: Promise<T>) => Promise<T>;
   #handoff?: HandoffModule;
-  /** The hand-off's module is being fetched, or could not be (`failed`: "Try again" fetches again). */
-  #handoffLoad: 'loading' | 'failed' | null = null;
+  /** The hand-off's module is being fetched, or why it could not be (`network`: "Try again" fetches again). */
+  #handoffLoad: 'loading' | ChunkFailure | null = null;
   /** Whether the hand-off panel showed, and had focus, before this update. */
   #panelShown = false;
   #panelFocused = false;
@@ -138,7 +134,7 @@ export class Payment implements ReactiveController {
     return [key ? t[key] : nothing, this.#choices(state, t)];
   }
 
-  #choices({ name, booking, canRetry, canStartAgain, paidUrl }: FlowState, t: StringTable): TemplateResult | typeof nothing {
+  #choices({ name, booking, canRetry, canStartAgain, paidUrl, error }: FlowState, t: StringTable): TemplateResult | typeof nothing {
     if (name === 'idle') return nothing;
     if (name === 'paid') {
       return paidUrl ? html`<a part="action see-order" class="action" href=${paidUrl}>${t['action.see-order']}</a>` : nothing;
@@ -151,6 +147,8 @@ export class Payment implements ReactiveController {
     const action = (part: string, key: StringKey, run: () => void) => html`
       <button part="action ${part}" class="action" type="button" @click=${run}>${t[key]}</button>
     `;
+    // A booking the shop could not find is checked again before anything else is offered.
+    if (name === 'error' && canRetry && error?.kind === 'booking-unconfirmed') return action('check-again', 'action.check-again', () => flow.retry());
     if (name === 'error' && canRetry) return action('retry', 'action.retry', () => flow.retry());
     if (name === 'error' && canStartAgain) return action('start-again', 'action.start-again', () => flow.startAgain(readHost(host)));
     const stalled = name === 'stalled';
@@ -182,11 +180,18 @@ export class Payment implements ReactiveController {
     const module = this.#handoff;
     const flow = this.#controller.flow;
     if (!module) {
-      if (this.#handoffLoad === 'failed') {
+      const failed = this.#handoffLoad;
+      if (failed && failed !== 'loading') {
         // Offline, say: the payment goes on (the page still checks it); the code comes on "Try again".
+        // A missing file is the shop's set-up, and only a reload repeats a load the engine holds failed.
         return html`<div part="panel" class="panel" role="group" aria-label=${t['panel.label']}>
-          <p class="status">${t['error.network']}</p>
-          <button part="action retry" class="action" type="button" @click=${() => ((this.#handoffLoad = null), host.requestUpdate())}>${t['action.retry']}</button>
+          <p class="status">${t[`error.${failed}`]}</p>
+          ${failed === 'network'
+            ? html`<button part="action retry" class="action" type="button" @click=${() => ((this.#handoffLoad = null), host.requestUpdate())}>${t['action.retry']}</button>`
+            : failed === 'reload'
+              ? reloadButton(host, t)
+              : nothing}
+          <button part="action pay-on-web" class="action" type="button" @click=${() => flow.payOnWeb()}>${t['action.pay-on-web']}</button>
           <button part="action cancel" class="action" type="button" @click=${() => flow.cancel()}>${t['action.cancel']}</button>
         </div>`;
       }
@@ -200,7 +205,10 @@ export class Payment implements ReactiveController {
               this.#handoffLoad = null;
               loaded.adoptHandoffStyles(host.renderRoot as ShadowRoot);
             },
-            () => (this.#handoffLoad = 'failed'),
+            (error: unknown) => {
+              this.#handoffLoad = error instanceof ChunkError ? error.failure : 'network';
+              if (this.#handoffLoad === 'missing') reportMissing(host, error as ChunkError);
+            },
           ),
         );
       }

@@ -12,7 +12,7 @@
 import { detectEnvironment } from '../core/environment.js';
 import { OFFER_TEXT } from './handoff/offer.js';
 import { LABELS_EN, LABELS_NE } from './labels.js';
-import { LABELS } from './look.js';
+import { LABELS, isNepali } from './look.js';
 import { styles } from './styles.js';
 
 /** An attribute's value: a string or number is written; `true` writes the bare attribute; `false`, `null` and `undefined` leave it out. */
@@ -102,8 +102,8 @@ export function renderWalletPayButton(attributes: Readonly<Record<string, Attrib
     const value = attributes[name];
     return value === false || value === null || value === undefined ? undefined : value === true ? '' : String(value);
   };
-  const nepali = /^ne\b/i.test(read('lang') ?? options.lang ?? '');
-  const label = LABELS.includes(read('label') ?? '') ? read('label')! : 'pay';
+  const nepali = isNepali(read('lang') ?? options.lang ?? '');
+  const label = (LABELS as readonly string[]).includes(read('label') ?? '') ? read('label')! : 'pay';
   const text = (nepali ? LABELS_NE : LABELS_EN)[`button.${label as 'pay'}`];
   const disabled = read('disabled') !== undefined ? ' disabled' : '';
   // The element's own rule for the offer (wallet-pay-button.ts, render()), with the user agent alone:

@@ -11,6 +11,8 @@ export const TEXTS_EN = {
   'status.pending': 'Waiting for the payment to be confirmed…',
   'status.stalled': 'We have not received a final answer about your payment yet. You can check again or cancel the payment.',
   'status.cancelling': 'Cancelling your payment…',
+  'status.reconnecting': "The shop's server is not answering right now. Still waiting for your payment: reconnecting…",
+  'status.reconnecting-offline': 'You are offline. Still waiting for your payment: it goes on once you are back online…',
   'status.success': 'Payment complete.',
   'status.failure': 'The payment did not go through.',
   'status.cancelled': 'Payment cancelled.',
@@ -26,7 +28,6 @@ export const TEXTS_EN = {
   'action.start-again': 'Start again',
   'panel.label': 'Other ways to pay',
   'error.timeout': 'The payment service took too long to answer. Please try again.',
-  'error.offline': 'You are offline. Connect to the internet and try again.',
   'error.http': 'The payment could not be started right now. Please try again.',
   'error.rejected': 'The shop could not start this payment. Please try again or contact the shop.',
   'error.invalid-json': 'The payment service sent an answer we could not read. Please try again.',
@@ -36,6 +37,7 @@ export const TEXTS_EN = {
   'error.framed': 'This payment button cannot be used inside another website. Open the shop in its own tab.',
   'error.config': 'This payment button is not set up correctly. Please contact the shop.',
   'error.merchant-setup': 'The shop cannot take this payment right now. Please contact the shop.',
+  'error.booking-unconfirmed': 'The shop cannot find this payment yet. Check again before paying again: if you paid, it will be confirmed.',
   'error.booking-lost': 'The shop cannot find this payment. If you paid, the shop will confirm it. You can start again.',
 } as const;
 

@@ -9,6 +9,7 @@
 import { LABELS_EN, LABELS_NE } from './labels.js';
 import { TEXTS_EN } from './strings-en.js';
 import { TEXTS_NE } from './strings-ne.js';
+import { isNepali } from './look.js';
 
 /** English: every text, by key. */
 export const STRINGS_EN = { ...LABELS_EN, ...TEXTS_EN } as const;
@@ -22,8 +23,7 @@ export type StringTable = Readonly<Record<StringKey, string>>;
 /** Nepali (`ne`), in Devanagari: keyed like the English table, so no text can slip to another key. */
 export const STRINGS_NE: StringTable = { ...LABELS_NE, ...TEXTS_NE };
 
-/** True for a BCP 47 language tag the Nepali texts serve (`ne`, `ne-NP`). */
-export const isNepali = (lang: string | null | undefined): boolean => /^ne\b/i.test(lang ?? '');
+export { isNepali } from './look.js';
 
 /**
  * The table for a BCP 47 language tag (`ne`, `ne-NP` → Nepali; anything else, or none → English),

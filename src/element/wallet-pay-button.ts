@@ -2,8 +2,8 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import type { OrderReference } from '../protocol/contract.js';
 import type { Clock } from '../core/clock.js';
 import { detectEnvironment, type EnvironmentSetting } from '../core/environment.js';
-import type { FlowTimings } from '../core/flow.js';
-import { IDLE_STATE, type FlowState } from '../core/flow-state.js';
+import type { FlowTimings } from '../core/flow/index.js';
+import { IDLE_STATE, type FlowState } from '../core/flow/state.js';
 import { bookingKey, hasKeptBooking, isPaidHere, sessionStorageOf } from '../core/kept.js';
 import type { PageNavigator } from '../core/navigator.js';
 import { OFFER_TEXT } from './handoff/offer.js';
@@ -12,41 +12,37 @@ import { LABELS_EN, LABELS_NE } from './labels.js';
 import type { Payment } from './payment.js';
 import type { StringTable } from './strings.js';
 import type { TextKey } from './strings-en.js';
-import { LABELS, langOf } from './look.js';
+import { LABELS, isNepali, langOf, type VARIANTS } from './look.js';
+import { ChunkError, chunkLoader, reloadButton, reportMissing, type ChunkFailure } from './chunk.js';
 import { styles } from './styles.js';
 
 /** The button's look: `dark` (the brand colour, for light pages), `light` (for dark pages), `outline`, or `auto` (follows `prefers-color-scheme`). */
-export type WalletPayVariant = 'dark' | 'light' | 'outline' | 'auto';
+export type WalletPayVariant = (typeof VARIANTS)[number];
 /** The button's wording. */
-export type WalletPayLabel = 'pay' | 'checkout' | 'buy' | 'donate';
+export type WalletPayLabel = (typeof LABELS)[number];
 
 
 /** What the payment module exports; the element loads it with `import()` (see `paymentLoader`). */
 export type PaymentModule = typeof import('./payment.js');
 type Texts = Readonly<Record<TextKey, string>>;
 
-// Per page, not per element: one download, whichever button asks first. A failed import is forgotten,
-// so the next ask (the shopper's "Try again") fetches again.
-let payment: Promise<PaymentModule> | undefined;
+// Per page, not per element: one download, whichever button asks first. A failed load is tried again
+// at the next ask (the shopper's "Try again"), under a fresh URL where the engine keeps the failure.
 let loaded: PaymentModule | undefined;
-const loadPayment = (): Promise<PaymentModule> =>
-  (payment ??= import('./payment.js').then(
-    (module) => (loaded = module),
-    (error: unknown) => {
-      payment = undefined;
-      throw error;
-    },
-  ));
-let nepali: Promise<Texts> | undefined;
+const paymentChunk = chunkLoader(() => import('./payment.js'), (module) => typeof module.Payment === 'function');
+const loadPayment = (): Promise<PaymentModule> => paymentChunk().then((module) => (loaded = module));
 let nepaliTexts: Texts | undefined;
+/** The Nepali texts could not be loaded: English stands in until a press loads them. */
+let nepaliFailed = false;
+const nepaliChunk = chunkLoader(() => import('./strings-ne.js'), (module) => typeof module.TEXTS_NE === 'object');
 const loadNepali = (): Promise<Texts> =>
-  (nepali ??= import('./strings-ne.js').then(
+  nepaliChunk().then(
     ({ TEXTS_NE }) => (nepaliTexts = TEXTS_NE),
     (error: unknown) => {
-      nepali = undefined;
+      nepaliFailed = true;
       throw error;
     },
-  ));
+  );
 const ignore = (): void => {};
 
 
@@ -81,6 +77,7 @@ const ignore = (): void => {};
  * @csspart cancel - "Cancel payment".
  * @csspart check-again - "Check again".
  * @csspart retry - "Try again".
+ * @csspart reload - "Reload the page": a part of the element only a reload can load again.
  * @csspart start-again - "Start again": a new payment, after the shop lost track of the last one.
  * @csspart pay-on-phone - "Pay with the app on your phone" (desktop only; `phone-handoff="off"` hides it).
  * @csspart handoff - The hand-off panel (also `panel`): the code, its steps and its actions.
@@ -219,8 +216,8 @@ export class WalletPayButton extends LitElement {
   #payment?: Payment;
   /** Pressed, and waiting for the payment module. */
   #waiting = false;
-  /** The payment module could not be loaded: the shopper is offered "Try again". */
-  #failed = false;
+  /** Why the payment module could not be loaded: "Try again" (network), the shop's set-up (missing) or a reload. */
+  #failed: ChunkFailure | null = null;
   /** Loads the element is waiting for, so `updateComplete` settles only once they are in. */
   #loads = new Set<Promise<unknown>>();
   #askedNepali = false;
@@ -232,7 +229,7 @@ export class WalletPayButton extends LitElement {
     return (
       this.#payment?.state ??
       (this.#failed
-        ? { ...IDLE_STATE, name: 'error', canRetry: true, error: { kind: 'network' } }
+        ? { ...IDLE_STATE, name: 'error', canRetry: this.#failed === 'network', error: { kind: this.#failed === 'missing' ? 'config' : this.#offline() ? 'offline' : 'network' } }
         : { ...IDLE_STATE, busy: this.#waiting })
     );
   }
@@ -296,8 +293,13 @@ export class WalletPayButton extends LitElement {
     module.checkSetup(this, this.#payment);
   }
 
+  /** A chunk that did not come while the device is offline: the shopper's connection is named. */
+  #offline(): boolean {
+    return this.ownerDocument.defaultView?.navigator.onLine === false;
+  }
+
   #nepali(): boolean {
-    return /^ne\b/i.test(langOf(this) ?? '');
+    return isNepali(langOf(this));
   }
 
   /** Waits for `work` before `updateComplete` resolves. */
@@ -310,15 +312,18 @@ export class WalletPayButton extends LitElement {
     return tracked;
   }
 
-  protected override async getUpdateComplete(): Promise<boolean> {
-    // The payment code (or the Nepali texts) arriving, and what the press then starts, are part of
-    // the update the press began.
-    let done: boolean;
+  /**
+   * Resolves once the loads under way (the payment code, the Nepali texts, the hand-off) have settled
+   * and the element has rendered what they brought, including what a press then started. For tests and
+   * hosts that wait for the element to be ready; `updateComplete` is about rendering only, so a chunk
+   * that never loads never holds it.
+   * @internal
+   */
+  async loadsSettled(): Promise<void> {
     do {
       await Promise.allSettled(this.#loads);
-      done = await super.getUpdateComplete();
+      await this.updateComplete;
     } while (this.#loads.size || this.isUpdatePending);
-    return done;
   }
 
   /** Loads the Nepali texts, once per press: a failed load is not retried in a loop of renders. */
@@ -347,16 +352,17 @@ export class WalletPayButton extends LitElement {
     if (this.#payment) run(this.#payment);
     else if (!this.#waiting) {
       this.#waiting = true;
-      this.#failed = false;
+      this.#failed = null;
       void this.#track(
         this.#load().then(
           (pay) => {
             this.#waiting = false;
             if (this.isConnected) run(pay);
           },
-          () => {
+          (error: unknown) => {
             this.#waiting = false;
-            this.#failed = true;
+            this.#failed = error instanceof ChunkError ? error.failure : 'network';
+            if (this.#failed === 'missing') reportMissing(this, error as ChunkError);
           },
         ),
       );
@@ -369,11 +375,12 @@ export class WalletPayButton extends LitElement {
   override render(): TemplateResult {
     const state = this.paymentState;
     const ne = this.#nepali();
-    const rest = ne ? nepaliTexts : this.#module?.TEXTS_EN;
+    // A Nepali page whose texts could not be loaded speaks English rather than nothing.
+    const rest = ne ? (nepaliTexts ?? (nepaliFailed ? this.#module?.TEXTS_EN : undefined)) : this.#module?.TEXTS_EN;
     // The Nepali texts load with the payment code; a language that became Nepali later loads them here.
     if (ne && !rest && this.#payment) this.#askNepali();
     const t = { ...(ne ? LABELS_NE : LABELS_EN), ...rest, ...this.strings } as StringTable;
-    const label = LABELS.includes(this.label!) ? this.label! : 'pay';
+    const label = (LABELS as readonly string[]).includes(this.label!) ? this.label! : 'pay';
     const win = this.ownerDocument.defaultView;
     const environment = this.environment ?? 'auto';
     // Desktop only, and only while nothing is under way: a shopper never holds two open bookings.
@@ -384,7 +391,7 @@ export class WalletPayButton extends LitElement {
       (environment === 'desktop' ||
         (environment === 'auto' && !!win && detectEnvironment({ userAgent: win.navigator.userAgent, maxTouchPoints: win.navigator.maxTouchPoints, innerWidth: win.innerWidth }) === 'desktop'));
     const [status, choices] = this.#failed
-      ? [t['error.network'], html`<button part="action retry" class="action" type="button" @click=${() => this.#press()}>${t['action.retry']}</button>`]
+      ? [t[`error.${this.#failed === 'network' && this.#offline() ? 'offline' : this.#failed}`], this.#failed === 'missing' ? nothing : this.#failed === 'reload' ? reloadButton(this, t) : html`<button part="action retry" class="action" type="button" @click=${() => this.#press()}>${t['action.retry']}</button>`]
       : this.#payment && rest
         ? this.#payment.view(t)
         : [nothing, nothing];

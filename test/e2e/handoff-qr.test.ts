@@ -26,7 +26,7 @@ async function handoffPageScript(): Promise<string> {
   const source = `
 import { adoptStyles, render } from 'lit';
 import { styles } from ${JSON.stringify(`${ROOT}src/element/styles.ts`)};
-import { adoptHandoffStyles, focusHandoff, handoffPanel, handoffStringsFor } from ${JSON.stringify(`${ROOT}src/element/handoff/index.ts`)};
+import { adoptHandoffStyles, HANDOFF_FOCUS_ID, handoffPanel, handoffStringsFor } from ${JSON.stringify(`${ROOT}src/element/handoff/index.ts`)};
 window.showHandoff = (deeplink, lang) => {
   const host = document.getElementById('host');
   const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
@@ -35,7 +35,7 @@ window.showHandoff = (deeplink, lang) => {
   const calls = (window.handoffCalls = []);
   const actions = { useComputer: () => calls.push('useComputer'), cancel: () => calls.push('cancel'), newCode: () => calls.push('newCode'), checkAgain: () => calls.push('checkAgain') };
   render(handoffPanel({ deeplink: new URL(deeplink), status: 'waiting' }, actions, handoffStringsFor(lang)), root);
-  focusHandoff(root);
+  root.getElementById(HANDOFF_FOCUS_ID).focus();
 };`;
   const output = await build({
     configFile: false,

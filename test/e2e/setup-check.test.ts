@@ -35,9 +35,9 @@ async function openPage(markup: string): Promise<{ page: Page; warnings: string[
   await page.goto(url);
   await page.waitForFunction(() => customElements.get('wallet-pay-button') !== undefined);
   // The check comes with the payment code, which the element fetches once the page is idle; once that
-  // fetch is under way, updateComplete includes it.
+  // fetch is under way, the element's loadsSettled() includes it.
   await page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('/element/payment.ts')));
-  await page.evaluate(() => document.querySelector('wallet-pay-button')!.updateComplete);
+  await page.evaluate(() => document.querySelector('wallet-pay-button')!.loadsSettled());
   return { page, warnings, books };
 }
 

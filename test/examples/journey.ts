@@ -13,7 +13,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startPostgres } from '../../scripts/postgres.mjs';
 import { launchChromium } from '../../scripts/chromium.mjs';
-import { PAYMENT_METHODS, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { PAYMENT_METHODS } from '../../src/sandbox/service.js';
 import { createWorkspace, type Workspace } from './workspace.js';
 
 const PRODUCT_CODE = 'EXAMPLE_SHOP';

@@ -14,6 +14,7 @@ import { STRINGS_NE } from '../../src/element/strings.js';
 import { INTEGRITY_FILE, integrityOf } from '../../scripts/cdn-integrity.mjs';
 import { DIST, ROOT, checkoutPage, launchBrowser, payButton, startMerchant, watchPage, type Merchant } from './support.js';
 import { within } from '../support/within.js';
+import { ENGINES, WAIT, openEngine, startFront } from './engines.js';
 
 const ESM = '/dist/cdn/wallet-pay-button.min.js';
 const IIFE = '/dist/cdn/wallet-pay-button.iife.min.js';
@@ -101,11 +102,12 @@ async function assertUpgraded(page: Page): Promise<void> {
 }
 
 /** Runs `check` on a fresh desktop page at `path`, then asserts the page logged no error. */
-async function onPage(path: string, check: (page: Page) => Promise<void>): Promise<void> {
+async function onPage(path: string, check: (page: Page) => Promise<void>, beforeLoad?: (page: Page) => void): Promise<void> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const watched = watchPage(page);
   try {
+    beforeLoad?.(page);
     await page.goto(`${merchant.origin}${path}`);
     await check(page);
     // Lit's production build: no dev-mode warning, and nothing else in the console either.
@@ -138,12 +140,14 @@ test('the ESM entry loads its payment chunk beside it; an English page never loa
     ['/esm.html', false],
     ['/esm-ne.html', true],
   ] as const) {
-    await onPage(path, async (page) => {
-      const chunks: string[] = [];
+    const chunks: string[] = [];
+    // Watched from before the page loads: the idle prefetch may ask for the payment chunk at once.
+    const watch = (page: Page) =>
       page.on('request', (request) => {
         const name = new URL(request.url()).pathname.split('/').pop()!;
         if (/^(payment|ne)-[\w-]+\.min\.js$/.test(name)) chunks.push(name.split('-')[0]!);
       });
+    await onPage(path, async (page) => {
       await assertUpgraded(page);
       const label = (await payButton(page).textContent())?.trim();
       assert.equal(label, nepali ? STRINGS_NE['button.pay'] : 'Pay with wallet', 'the label in the page language at the first render');
@@ -151,31 +155,108 @@ test('the ESM entry loads its payment chunk beside it; an English page never loa
       await payButton(page).click();
       assert.equal((await navigate).reason, 'web-payment');
       assert.deepEqual([...new Set(chunks)].sort(), nepali ? ['ne', 'payment'] : ['payment']);
-    });
+    }, watch);
   }
 });
 
-test('a payment chunk that cannot be loaded (404) is an error with "Try again", which loads it and pays', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  try {
-    let refuse = true;
-    // Before the page loads: the idle prefetch must meet the 404 too.
-    await page.route(/\/dist\/cdn\/payment-[\w-]+\.min\.js$/, (route) => (refuse ? route.fulfill({ status: 404, body: 'gone' }) : route.fallback()));
-    await page.goto(`${merchant.origin}/esm.html`);
-    await assertUpgraded(page);
-    await payButton(page).click();
-    const retry = page.locator('wallet-pay-button [part~="retry"]');
-    await retry.waitFor();
-    assert.match((await page.locator('wallet-pay-button [role="status"]').textContent()) ?? '', /could not reach the payment service/);
-    refuse = false;
-    const navigate = nextNavigate(page);
-    await retry.click();
-    assert.equal((await navigate).reason, 'web-payment');
-  } finally {
-    await context.close();
-  }
-});
+const HANDOFF_CHUNK = /\/dist\/cdn\/handoff-[\w-]+\.min\.js/;
+const PAYMENT_CHUNK = /\/dist\/cdn\/payment-[\w-]+\.min\.js/;
+
+for (const engine of ENGINES) {
+  test(`${engine}: a payment chunk the network dropped is an error with "Try again", which loads it and pays, without a reload`, async () => {
+    const front = await startFront(merchant.origin, PAYMENT_CHUNK);
+    const page = await openEngine(engine);
+    try {
+      // Before the page loads: the idle prefetch meets the dropped chunk too.
+      front.rule = { pattern: PAYMENT_CHUNK, answer: 'drop' };
+      await page.open(`${front.origin}/esm.html`);
+      const failed = await page.run<{ status: string; retry: boolean }>(
+        `${WAIT}
+window.__samePage = true;
+part('button').click();
+await wait(() => part('retry'), 'Try again shows after the dropped chunk');
+return { status: statusText(), retry: true };`,
+        'the dropped chunk is shown as an error with Try again',
+      );
+      assert.match(failed.status, /could not reach the payment service/);
+      const before = front.seen.length;
+      front.rule = null;
+      const paid = await page.run<{ reason: string; url: string; samePage: boolean }>(
+        `${WAIT}
+const navigate = new Promise((resolve) => el.addEventListener('wallet-pay-navigate', (event) => { event.preventDefault(); resolve(event.detail); }, { once: true }));
+part('retry').click();
+const detail = await Promise.race([navigate, new Promise((_, reject) => setTimeout(() => reject(new Error('no wallet-pay-navigate within 15 s of Try again')), 15000))]);
+return { reason: detail.reason, url: detail.url, samePage: window.__samePage === true };`,
+        '"Try again" loads the chunk and books',
+      );
+      assert.equal(paid.reason, 'web-payment');
+      assert.ok(paid.url.startsWith(merchant.sandbox.webPaymentUrl), `the shopper is sent to the provider's page, not ${paid.url}`);
+      assert.equal(paid.samePage, true, 'the page was not reloaded');
+      assert.ok(front.seen.slice(before).some((line) => line.startsWith('GET ')), `"Try again" requested the chunk again: ${front.seen.join(', ')}`);
+    } finally {
+      await page.close();
+      await front.close();
+    }
+  });
+
+  test(`${engine}: the hand-off chunk the network dropped: its panel offers "Try again", which loads it and shows the code`, async () => {
+    const front = await startFront(merchant.origin, HANDOFF_CHUNK);
+    const page = await openEngine(engine);
+    try {
+      front.rule = { pattern: HANDOFF_CHUNK, answer: 'drop' };
+      await page.open(`${front.origin}/esm.html`);
+      await page.run(
+        `${WAIT}
+window.__samePage = true;
+(await wait(() => part('pay-on-phone'), 'the offer to pay on the phone shows')).click();
+await wait(() => part('panel') && part('retry'), 'the panel offers Try again after the dropped chunk');
+return true;`,
+        'the dropped hand-off chunk is shown in the panel with Try again',
+      );
+      front.rule = null;
+      const shown = await page.run<{ qr: boolean; samePage: boolean }>(
+        `${WAIT}
+part('retry').click();
+await wait(() => part('qr'), 'the code shows after Try again');
+return { qr: true, samePage: window.__samePage === true };`,
+        '"Try again" loads the hand-off chunk',
+      );
+      assert.deepEqual(shown, { qr: true, samePage: true });
+    } finally {
+      await page.close();
+      await front.close();
+    }
+  });
+
+  test(`${engine}: a payment chunk the server lacks (404) is the set-up: a console warning naming the file and the fix, wallet-pay-error, and no "Try again"`, async () => {
+    const front = await startFront(merchant.origin, PAYMENT_CHUNK);
+    const page = await openEngine(engine);
+    try {
+      front.rule = { pattern: PAYMENT_CHUNK, answer: 404 };
+      await page.open(`${front.origin}/esm.html`);
+      const shown = await page.run<{ status: string; retry: boolean; warnings: string[]; error: { kind: string; message: string } }>(
+        `${WAIT}
+const warnings = [];
+const warn = console.warn;
+console.warn = (...args) => { warnings.push(args.join(' ')); warn.apply(console, args); };
+const error = new Promise((resolve) => el.addEventListener('wallet-pay-error', (event) => resolve(event.detail), { once: true }));
+part('button').click();
+const detail = await Promise.race([error, new Promise((_, reject) => setTimeout(() => reject(new Error('no wallet-pay-error within 15 s')), 15000))]);
+await wait(() => /not set up/.test(statusText()), 'the set-up message shows');
+return { status: statusText(), retry: !!part('retry'), warnings, error: { kind: detail.kind, message: detail.message } };`,
+        'the missing chunk is reported',
+      );
+      assert.equal(shown.status, 'This payment button is not set up completely. Please contact the shop.');
+      assert.equal(shown.retry, false, 'no "Try again" that cannot work');
+      assert.equal(shown.error.kind, 'config');
+      assert.match(shown.error.message, /payment-[\w-]+\.min\.js is missing \(HTTP 404\).*Serve the whole folder/);
+      assert.ok(shown.warnings.some((line) => /payment-[\w-]+\.min\.js is missing.*Serve the whole folder/.test(line)), shown.warnings.join('\n'));
+    } finally {
+      await page.close();
+      await front.close();
+    }
+  });
+}
 
 test('the ESM entry loads with the integrity attribute integrity.json gives for it', () => onPage('/esm-sri.html', assertUpgraded));
 

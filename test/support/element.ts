@@ -2,7 +2,7 @@
 import { fixture, html, waitUntil } from '@open-wc/testing';
 import '../../src/define.js';
 import type { WalletPayButton } from '../../src/element/wallet-pay-button.js';
-import type { FlowStateName, FlowTimings } from '../../src/core/flow.js';
+import type { FlowStateName, FlowTimings } from '../../src/core/flow/index.js';
 import { FakeClock } from './fake-clock.js';
 import { recordingNavigator, type Scenario } from './proxy.js';
 

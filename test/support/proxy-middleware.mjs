@@ -5,16 +5,19 @@
 //   GET  /test-proxy/<scenario>/__received  { book: Received[], status: Received[], cancel: Received[] }
 //   POST /test-proxy/<scenario>/book|status|cancel   answered by the next step of that operation;
 //        the last step repeats.
+//   GET  /test-proxy/<scenario>/chunk.js   (HEAD too) answered by the next `chunk` step: a module the
+//        element's chunk loader fetches, dropped or missing as the script says.
 //
 // Step: { status = 200, body (sent as JSON), raw (sent as text/html instead), location (a Location
-// header, for redirects), delay (ms), destroy (close the socket without answering) }.
+// header, for redirects), delay (ms), destroy (close the socket without answering), type (the
+// content type of `raw`, text/html when absent) }.
 // Received: { body, idempotencyKey, contentType }.
 // A script with `keepReceived: true` keeps what was received so far (to swap answers mid-test).
 import { Buffer } from 'node:buffer';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-const OPERATIONS = ['book', 'status', 'cancel'];
-const PATH = /^\/test-proxy\/([A-Za-z0-9_-]{1,80})\/(__script|__received|book|status|cancel)$/;
+const OPERATIONS = ['book', 'status', 'cancel', 'chunk'];
+const PATH = /^\/test-proxy\/([A-Za-z0-9_-]{1,80})\/(__script|__received|book|status|cancel|chunk\.js)$/;
 
 /** @type {Map<string, { script: Record<string, object[]>, cursor: Record<string, number>, received: Record<string, object[]> }>} */
 const scenarios = new Map();
@@ -22,7 +25,7 @@ const scenarios = new Map();
 function scenario(id) {
   let entry = scenarios.get(id);
   if (!entry) {
-    entry = { script: {}, cursor: {}, received: { book: [], status: [], cancel: [] } };
+    entry = { script: {}, cursor: {}, received: { book: [], status: [], cancel: [], chunk: [] } };
     scenarios.set(id, entry);
   }
   return entry;
@@ -45,11 +48,12 @@ function json(ctx, status, body) {
 export async function testProxyMiddleware(ctx, next) {
   const match = PATH.exec(ctx.path);
   if (!match) return next();
-  const [, id, action] = match;
+  const [, id, path] = match;
+  const action = path === 'chunk.js' ? 'chunk' : path;
   const entry = scenario(id);
 
   if (action === '__received') return json(ctx, 200, entry.received);
-  if (ctx.method !== 'POST') return json(ctx, 405, { code: 'IP-405', error_message: 'POST only' });
+  if (ctx.method !== 'POST' && !(action === 'chunk' && (ctx.method === 'GET' || ctx.method === 'HEAD'))) return json(ctx, 405, { code: 'IP-405', error_message: 'POST only' });
   const text = await readBody(ctx.req);
   let body;
   try {
@@ -61,12 +65,13 @@ export async function testProxyMiddleware(ctx, next) {
   if (action === '__script') {
     entry.script = {};
     entry.cursor = {};
-    if (body.keepReceived !== true) entry.received = { book: [], status: [], cancel: [] };
+    if (body.keepReceived !== true) entry.received = { book: [], status: [], cancel: [], chunk: [] };
     for (const op of OPERATIONS) if (Array.isArray(body[op])) entry.script[op] = body[op];
     return json(ctx, 200, { ok: true });
   }
 
   entry.received[action].push({
+    method: ctx.method,
     body,
     idempotencyKey: ctx.get('Idempotency-Key') || null,
     contentType: ctx.get('Content-Type') || null,
@@ -89,7 +94,8 @@ export async function testProxyMiddleware(ctx, next) {
   if (typeof step.location === 'string') ctx.set('Location', step.location);
   if (typeof step.raw === 'string') {
     ctx.status = step.status ?? 200;
-    ctx.type = 'text/html';
+    ctx.type = step.type ?? 'text/html';
+    ctx.set('Cache-Control', 'no-store');
     ctx.body = step.raw;
     return;
   }

@@ -10,10 +10,13 @@ export interface Step {
   location?: string;
   delay?: number;
   destroy?: boolean;
+  /** The content type of `raw` (text/html when absent). */
+  type?: string;
 }
 
 /** What the proxy received for one request. */
 export interface Received {
+  method: string;
   body: Record<string, unknown>;
   idempotencyKey: string | null;
   contentType: string | null;
@@ -26,12 +29,14 @@ export interface Script {
   book?: Step[];
   status?: Step[];
   cancel?: Step[];
+  /** Answers to `GET {endpoint}/chunk.js`, a module for the chunk loader. */
+  chunk?: Step[];
 }
 
 /** A scenario on the proxy: its endpoint and what it received. */
 export interface Scenario {
   endpoint: string;
-  received(): Promise<Record<'book' | 'status' | 'cancel', Received[]>>;
+  received(): Promise<Record<'book' | 'status' | 'cancel', Received[]> & { chunk?: Received[] }>;
   script(script: Script): Promise<void>;
 }
 

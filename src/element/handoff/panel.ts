@@ -36,16 +36,6 @@ export interface HandoffActions {
 export const HANDOFF_FOCUS_ID = 'handoff';
 
 /**
- * Moves focus into the panel, in the shadow root it was rendered into. Call it after the update that
- * first rendered the panel (`await this.updateComplete`); when the panel closes the caller moves
- * focus back to its own button. Focusing the panel, not its first control, lets a screen reader read
- * its name and instructions first and leaves the choice of action to the shopper.
- */
-export function focusHandoff(root: DocumentFragment): void {
-  root.getElementById(HANDOFF_FOCUS_ID)?.focus();
-}
-
-/**
  * The hand-off panel: a titled group with the instructions, the deeplink's QR code (part `qr`), "Open
  * on this device" (the deeplink as a real `<a href>`, for a shopper already on the phone or tablet
  * that has the app), a `role="status"` line, and the actions (part `action` plus one name each:
@@ -61,7 +51,8 @@ export function focusHandoff(root: DocumentFragment): void {
  * @csspart qr - The QR code (its colours, quiet zone and minimum size cannot be themed).
  * @csspart handoff-status - The panel's status line.
  * @csspart action - Each link and button of the panel.
- * @throws Error when the deeplink is too long for a QR code (over about 2,300 bytes).
+ * A deeplink too long for a QR code (over about 2,300 bytes) shows `handoff.too-long` with "Use this
+ * computer instead" and "Cancel payment" instead of the code.
  */
 export function handoffPanel(view: HandoffView, actions: HandoffActions, t: HandoffStrings): TemplateResult {
   const { status } = view;
@@ -69,11 +60,21 @@ export function handoffPanel(view: HandoffView, actions: HandoffActions, t: Hand
   const open = status !== 'expired';
   const button = (part: string, key: HandoffStringKey, run: () => void) =>
     html`<button part="action ${part}" class="action" type="button" @click=${() => run()}>${t[key]}</button>`;
+  let code: TemplateResult | undefined;
+  try {
+    if (open) code = qrCode(href, t['handoff.qr']);
+  } catch {
+    // A link longer than the largest code holds: said, with the two ways out, never an empty panel.
+    return html`<div id=${HANDOFF_FOCUS_ID} part="panel handoff" class="panel handoff" role="group" tabindex="-1" aria-labelledby="handoff-title">
+<p id="handoff-title" class="title">${t['handoff.label']}</p>
+<p part="handoff-status" class="status" role="status">${t['handoff.too-long']}</p>
+${button('use-computer', 'handoff.use-computer', actions.useComputer)}${button('cancel', 'handoff.cancel', actions.cancel)}</div>`;
+  }
   // The build keeps template whitespace: line breaks only between the panel's children, where a flex
   // column draws none.
   return html`<div id=${HANDOFF_FOCUS_ID} part="panel handoff" class="panel handoff" role="group" tabindex="-1" aria-labelledby="handoff-title" aria-describedby=${open ? 'handoff-steps' : nothing}>
 <p id="handoff-title" class="title">${t['handoff.label']}</p>
-${open ? html`<p id="handoff-steps">${t['handoff.steps']}</p>${qrCode(href, t['handoff.qr'])}<a part="action open-here" class="action" href=${href}>${t['handoff.open-here']}</a>` : nothing}
+${open ? html`<p id="handoff-steps">${t['handoff.steps']}</p>${code}<a part="action open-here" class="action" href=${href}>${t['handoff.open-here']}</a>` : nothing}
 <p part="handoff-status" class="status" role="status">${t[`handoff.${status}`]}</p>
 ${open ? (status === 'stalled' ? button('check-again', 'handoff.check-again', actions.checkAgain) : nothing) : button('new-code', 'handoff.new-code', actions.newCode)}
 ${button('use-computer', 'handoff.use-computer', actions.useComputer)}${button('cancel', 'handoff.cancel', actions.cancel)}</div>`;

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { BookingError, type BookingClient } from '../../../src/core/booking-client.js';
 import type { BookResult, CancelResult, StatusResult } from '../../../src/protocol/contract.js';
-import { PaymentFlow, type FlowEvent, type FlowTimings } from '../../../src/core/flow.js';
+import { PaymentFlow, type FlowEvent, type FlowTimings } from '../../../src/core/flow/index.js';
 import type { KeptBooking } from '../../../src/core/session-store.js';
 import type { PaymentSettings, SettingsProblem } from '../../../src/core/settings.js';
 import { settingsOf } from '../../support/settings.js';
@@ -297,9 +297,10 @@ describe('payment flow: coming back', () => {
     expect(t.navigator.calls.at(-1)?.url).to.contain('/done?booking_id=B1&status=SUCCESS');
   });
 
-  it('reports a failing status check and retries it', async () => {
+  it('reports a failing status check on return from a web payment and retries it', async () => {
     const t = setup();
-    t.keep();
+    // Back from the provider's page: its first check decides. (Back from the app, a wait goes on: below.)
+    t.keep({ channel: 'web', deeplink: undefined });
     t.fake.queues.status.push(fails(new BookingError('http', 'x', 500)), status('FAILED'));
     t.resume();
     await flush();
@@ -308,6 +309,32 @@ describe('payment flow: coming back', () => {
     await flush();
     expect(t.navigator.calls.at(-1)?.url).to.contain('/failed?booking_id=B1&status=FAILED');
     expect(t.fake.calls.book).to.have.length(0);
+  });
+
+  it('back from the app, a status check the shop\'s server does not answer keeps the wait, reconnecting, and the next answer routes', async () => {
+    const t = setup();
+    t.keep();
+    t.fake.queues.status.push(fails(new BookingError('network', 'x')), fails(new BookingError('http', 'x', 503, 'IP-503')), status('SUCCESS'));
+    t.resume();
+    await flush();
+    expect(t.flow.state).to.include({ name: 'pending', reconnecting: 'server', canRetry: false, error: null });
+    expect(t.types()).to.not.include('error');
+    await t.clock.advance(t.clock.nextDelay()!);
+    expect(t.flow.state).to.include({ name: 'pending', reconnecting: 'server' });
+    await t.clock.advance(t.clock.nextDelay()!);
+    expect(t.navigator.calls.at(-1)?.url).to.contain('/done?booking_id=B1&status=SUCCESS');
+  });
+
+  it('an offline device is named as such while waiting; IP-501 and a 4xx end the wait', async () => {
+    const t = setup();
+    t.keep();
+    t.fake.queues.status.push(fails(new BookingError('offline', 'x')), fails(new BookingError('http', 'x', 500, 'IP-501')));
+    t.resume();
+    await flush();
+    expect(t.flow.state).to.include({ name: 'pending', reconnecting: 'offline' });
+    await t.clock.advance(t.clock.nextDelay()!);
+    expect(t.flow.state).to.include({ name: 'error', reconnecting: null });
+    expect(t.flow.state.error).to.include({ kind: 'merchant-setup' });
   });
 
   it('a click with a kept booking checks it instead of booking again', async () => {

@@ -16,6 +16,7 @@ const CASES: FailureCase[] = [
   { name: 'a booking timeout', step: { ...answer.bookApp('B1'), delay: 600 }, bookingTimeout: 150, kind: 'timeout', text: 'The payment service took too long to answer. Please try again.' },
   { name: 'a dropped connection', step: { destroy: true }, kind: 'network', text: 'We could not reach the payment service. Check your connection and try again.' },
   { name: 'a 503 failure envelope', step: answer.failure(503, 'IP-502', 'upstream down'), kind: 'http', text: 'The payment could not be started right now. Please try again.' },
+  { name: "IP-503: the kit's store unavailable (a 503 with Retry-After)", step: answer.failure(503, 'IP-503', 'The store is unavailable'), kind: 'http', text: 'The payment could not be started right now. Please try again.' },
   { name: 'an HTML 502 from a gateway', step: { status: 502, raw: '<html><body>502 Bad Gateway</body></html>' }, kind: 'http', text: 'The payment could not be started right now. Please try again.' },
   { name: 'a 4xx failure envelope', step: answer.failure(422, 'IP-424', 'unknown order'), kind: 'http', text: 'The shop could not start this payment. Please try again or contact the shop.' },
   { name: 'a redirect from the proxy (a login wall)', step: { status: 302, location: '/login', raw: '' }, kind: 'http', text: 'The shop could not start this payment. Please try again or contact the shop.' },

@@ -1,7 +1,7 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { WalletPayButton } from '../../../src/element/wallet-pay-button.js';
 import type { WalletPayEvent } from '../../../src/element/events.js';
-import type { FlowTimings } from '../../../src/core/flow.js';
+import type { FlowTimings } from '../../../src/core/flow/index.js';
 import type { KeptBooking } from '../../../src/core/session-store.js';
 import { bookingKey } from '../../../src/core/settings.js';
 import { FAST, mount, nextCheck, part, payButton, reach, statusText } from '../../support/element.js';
@@ -78,9 +78,10 @@ describe('<wallet-pay-button> fresh load with a kept booking', () => {
     });
   }
 
-  it('reports a status check that fails while verifying, and its retry routes', async () => {
+  it('reports a status check that fails while verifying a web payment, and its retry routes', async () => {
     const s = await scenario({ status: [{ ...answer.failure(500, 'IP-500'), delay: 100 }] });
-    keep(s);
+    // Back from the provider's page: its first check decides (a wait for the app outlives a failed check: reconnecting.test.ts).
+    keep(s, { channel: 'web', deeplink: undefined });
     const error = oneEvent(document, 'wallet-pay-error');
     const m = await mount(s);
     const { el, nav } = m;

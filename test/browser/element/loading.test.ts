@@ -60,7 +60,7 @@ describe('<wallet-pay-button> loading its pieces', () => {
       return Promise.reject(new TypeError('Failed to fetch dynamically imported module'));
     };
     payButton(el).click();
-    await el.updateComplete;
+    await el.loadsSettled();
     expect(el.paymentState).to.deep.include({ name: 'error', busy: false, canRetry: true });
     expect(payButton(el).getAttribute('aria-busy')).to.equal('false');
     expect(statusText(el)).to.equal(STRINGS_EN['error.network']);
@@ -68,7 +68,7 @@ describe('<wallet-pay-button> loading its pieces', () => {
     await expect(el).to.be.accessible();
     // Still failing: the same offer again, after a second try.
     part<HTMLButtonElement>(el, 'retry')!.click();
-    await el.updateComplete;
+    await el.loadsSettled();
     expect(tries).to.equal(2);
     expect(part(el, 'retry')).to.not.equal(null);
     // Back online.
@@ -84,7 +84,7 @@ describe('<wallet-pay-button> loading its pieces', () => {
     const el = await fixture<WalletPayButton>(html`<wallet-pay-button lang="ne" endpoint="/api/pay" order-id="A-1"></wallet-pay-button>`);
     el.paymentLoader = () => Promise.reject(new TypeError('offline'));
     payButton(el).click();
-    await el.updateComplete;
+    await el.loadsSettled();
     expect(statusText(el)).to.equal(LABELS_NE['error.network']);
     expect(part(el, 'retry')!.textContent!.trim()).to.equal(LABELS_NE['action.retry']);
   });

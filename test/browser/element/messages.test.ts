@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { IDLE_STATE, type FlowState } from '../../../src/core/flow.js';
+import { IDLE_STATE, type FlowState } from '../../../src/core/flow/index.js';
 import { errorKey, statusKey } from '../../../src/element/messages.js';
 import { STRINGS_EN } from '../../../src/element/strings.js';
 

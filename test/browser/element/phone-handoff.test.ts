@@ -81,6 +81,22 @@ describe('<wallet-pay-button> the phone hand-off', () => {
     expect(m.nav.calls).to.deep.equal([{ kind: 'assign', url: `${location.origin}/shop/done?booking_id=B1&status=SUCCESS` }]);
   });
 
+  it('a deeplink too long for a QR code: an error with "Use this computer instead" and "Cancel payment"; cancelling cancels the booking', async () => {
+    const long = `${LINK}?ref=${'x'.repeat(3000)}`;
+    const s = await scenario({ book: [answer.bookApp('B1', long)], status: [answer.status('B1', 'BOOKED')], cancel: [answer.cancelled('B1')] });
+    const m = await mount(s, { environment: 'desktop' });
+    part(m.el, 'pay-on-phone')!.click();
+    await reach(m.el, 'handoff');
+    await waitUntil(() => part(m.el, 'use-computer'), 'the panel offers its ways out', { timeout: 8000 });
+    expect(part(m.el, 'qr')).to.equal(null);
+    expect(part(m.el, 'handoff-status')!.textContent).to.equal('This payment link is too long to show as a code. Pay on this computer instead, or cancel the payment.');
+    expect(part(m.el, 'cancel')).to.not.equal(null);
+    await expect(m.el).to.be.accessible();
+    part(m.el, 'cancel')!.click();
+    await reach(m.el, 'done');
+    expect((await s.received()).cancel.map((r) => r.body)).to.deep.equal([{ booking_id: 'B1', correlation_id: 'c-B1' }]);
+  });
+
   it('says when the code expired and gives a new one on a new key; focus stays in the panel', async () => {
     const s = await scenario({ book: [answer.bookApp('B1'), answer.bookApp('B2')], status: [answer.status('B1', 'CANCELED')] });
     const m = await mount(s, { environment: 'desktop' });

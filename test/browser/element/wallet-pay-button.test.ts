@@ -130,7 +130,8 @@ describe('<wallet-pay-button> desktop path', () => {
     const booked = oneEvent(el, 'wallet-pay-booked');
     const navigate = oneEvent(el, 'wallet-pay-navigate');
     payButton(el).click();
-    await el.updateComplete;
+    // The payment code may still be on its way: wait for it and for the press it then runs.
+    await el.loadsSettled();
     expect(payButton(el).getAttribute('aria-busy')).to.equal('true');
     expect(statusText(el)).to.equal('Preparing your payment…');
     await expect(el).to.be.accessible();

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import {
-  focusHandoff,
+  HANDOFF_FOCUS_ID,
   handoffStringsFor,
   HANDOFF_STRINGS_EN,
   HANDOFF_STRINGS_NE,
@@ -25,7 +25,7 @@ async function tabThrough(el: HandoffTestHost): Promise<string[]> {
   const after = document.createElement('button');
   after.textContent = 'After the panel';
   el.after(after);
-  focusHandoff(el.shadowRoot!);
+  el.shadowRoot!.getElementById(HANDOFF_FOCUS_ID)!.focus();
   const reached: string[] = [];
   try {
     // A bound, so a tab order that never leaves the panel fails here instead of timing out.
@@ -67,7 +67,8 @@ describe('hand-off texts', () => {
 
   it('carries the offer button text in both languages', () => {
     expect(HANDOFF_STRINGS_EN['handoff.offer']).to.equal('Pay with the app on your phone');
-    expect(HANDOFF_STRINGS_NE['handoff.offer']).to.equal(OFFER_TEXT.ne);
+    expect(HANDOFF_STRINGS_NE['handoff.offer']).to.equal('फोनको एपबाट भुक्तानी गर्नुहोस्');
+    expect(OFFER_TEXT.ne).to.equal('फोनको एपबाट भुक्तानी गर्नुहोस्');
   });
 
   it('picks the language like the element and takes only hand-off keys from the overrides', () => {
@@ -128,9 +129,19 @@ describe('hand-off panel', () => {
     expect(el.calls).to.deep.equal(['checkAgain', 'useComputer', 'cancel', 'newCode']);
   });
 
-  it('takes focus into the panel, whose name and instructions a screen reader reads first', async () => {
+  it('a deeplink too long for a QR code: the panel says so and offers "Use this computer instead" and "Cancel payment", never an empty panel', async () => {
+    const el = await mountHandoff({ deeplink: `https://links.wallet.test/pay/B1?ref=${'x'.repeat(3000)}` });
+    expect(handoffPart(el, 'qr')).to.equal(null);
+    expect(handoffPart(el, 'handoff-status')!.textContent).to.equal(HANDOFF_STRINGS_EN['handoff.too-long']);
+    handoffPart<HTMLButtonElement>(el, 'use-computer')!.click();
+    handoffPart<HTMLButtonElement>(el, 'cancel')!.click();
+    expect(el.calls).to.deep.equal(['useComputer', 'cancel']);
+    await expect(el).to.be.accessible();
+  });
+
+  it('is a focus target (HANDOFF_FOCUS_ID) whose name and instructions a screen reader reads first', async () => {
     const el = await mountHandoff();
-    focusHandoff(el.shadowRoot!);
+    el.shadowRoot!.getElementById(HANDOFF_FOCUS_ID)!.focus();
     expect(el.shadowRoot!.activeElement).to.equal(handoffPart(el, 'handoff'));
     expect(handoffPart(el, 'handoff')!.tabIndex).to.equal(-1);
   });

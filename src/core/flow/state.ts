@@ -1,8 +1,8 @@
 /** What the payment flow reports: its events (the one list of them) and its state, free of any text. */
-import type { Channel, OrderReference, PaymentStatus } from '../protocol/contract.js';
-import type { BookingErrorKind } from './booking-client.js';
-import type { KeptBooking } from './session-store.js';
-import type { UrlRefusal } from './urls.js';
+import type { Channel, OrderReference, PaymentStatus } from '../../protocol/contract.js';
+import type { BookingErrorKind } from '../booking-client.js';
+import type { KeptBooking } from '../session-store.js';
+import type { UrlRefusal } from '../urls.js';
 
 /** Every kind of failure the shopper can meet. */
 export type FlowErrorKind =
@@ -11,7 +11,12 @@ export type FlowErrorKind =
   | 'return-url-refused'
   | 'framed'
   | 'config'
-  /** The shop's server does not know the kept booking (`IP-404`): it was forgotten; only a new attempt helps. */
+  /**
+   * The shop's server answered `IP-404` for the kept booking: it is kept and checked again (the status
+   * request names it by its ids, so the shop can confirm it with the service) before a new payment is offered.
+   */
+  | 'booking-unconfirmed'
+  /** The shop's server still does not know the kept booking after that check: only a new attempt helps. */
   | 'booking-lost'
   /** The shop's server is set up wrongly for the payment service (`IP-501`): retrying cannot help. */
   | 'merchant-setup';
@@ -95,6 +100,12 @@ export interface FlowState {
   outcome: PaymentStatus | null;
   /** In `paid` (this order was paid already): its success page, when there is one. */
   paidUrl: string | null;
+  /**
+   * While waiting for a result (`handoff`, `pending`): the last status check failed and the element
+   * keeps checking with its backoff. `server`: the shop's server did not answer (a network error, a
+   * timeout or a 5xx from the endpoint); `offline`: the device is offline. `null` once a check answers.
+   */
+  reconnecting: 'server' | 'offline' | null;
 }
 
 /** The states in which a request or a navigation is under way: clicks are ignored. */
@@ -115,4 +126,5 @@ export const IDLE_STATE: FlowState = {
   error: null,
   outcome: null,
   paidUrl: null,
+  reconnecting: null,
 };

@@ -1,11 +1,11 @@
 /** What the payment flow needs from its host: everything it touches, injected. */
-import { STATUS_CHECK_AFTER_MS } from '../protocol/contract.js';
-import type { BookingClient } from './booking-client.js';
-import type { Clock } from './clock.js';
-import type { FlowEvent, FlowState } from './flow-state.js';
-import type { PageNavigator } from './navigator.js';
-import type { BookingStore } from './session-store.js';
-import type { PaymentSettings } from './settings.js';
+import { STATUS_CHECK_AFTER_MS } from '../../protocol/contract.js';
+import type { BookingClient } from '../booking-client.js';
+import type { Clock } from '../clock.js';
+import type { FlowEvent, FlowState } from './state.js';
+import type { PageNavigator } from '../navigator.js';
+import type { BookingStore } from '../session-store.js';
+import type { PaymentSettings } from '../settings.js';
 
 /** Timers and delays, injectable so tests run in milliseconds. */
 export interface FlowTimings {

@@ -3,18 +3,18 @@
  * Idempotency-Key, which path) a payment runs with, the kept booking a booking's answer becomes,
  * where a finished payment sends the shopper, and the events the flow reports on the way.
  *
- * Cut out of `flow.ts` so the state machine keeps its transitions and these rules can be read on
+ * Cut out of the machine (`machine.ts`) so it keeps its transitions and these rules can be read on
  * their own. Nothing here holds state or imports the flow: the flow passes in what a rule needs
  * (the store, the key maker, the clock's time) and applies the answer itself.
  */
-import { ALREADY_PROCESSED, type BookResult, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../protocol/contract.js';
-import { BookingError, type BookingClient } from './booking-client.js';
-import type { FlowDeps } from './flow-deps.js';
-import type { FlowError, FlowErrorKind, FlowEvent } from './flow-state.js';
-import type { KeptBooking } from './session-store.js';
-import type { PaymentSettings } from './settings.js';
-import { STRATEGIES, type BookedAttempt, type PaymentPath } from './strategies.js';
-import { checkReturnUrl, withQuery, type UrlRefusal } from './urls.js';
+import { ALREADY_PROCESSED, CODES, type BookResult, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../../protocol/contract.js';
+import { BookingError, type BookingClient } from '../booking-client.js';
+import type { FlowDeps } from './deps.js';
+import type { FlowError, FlowErrorKind, FlowEvent } from './state.js';
+import type { KeptBooking } from '../session-store.js';
+import type { PaymentSettings } from '../settings.js';
+import { STRATEGIES, type BookedAttempt, type PaymentPath } from '../strategies.js';
+import { checkReturnUrl, withQuery, type UrlRefusal } from '../urls.js';
 
 /** One payment attempt: its Idempotency-Key, its path and the settings it started with. */
 export interface Attempt {
@@ -44,6 +44,18 @@ export function cancelQuietly(client: BookingClient, kept: KeptBooking): void {
   Promise.resolve()
     .then(() => client.cancel(ids(kept)))
     .catch(() => undefined);
+}
+
+/**
+ * Whether a failed status check is one a wait outlives: the shop's server did not answer (a dropped
+ * connection, a timeout, a 5xx other than `IP-501`, whose set-up no retry fixes) or the device is
+ * offline. Returns who failed, or `null` for an answer that ends the wait (a 4xx, an unreadable answer).
+ */
+export function passingFailure(error: unknown): 'server' | 'offline' | null {
+  const { e } = requestFailure(error);
+  if (e.kind === 'offline') return 'offline';
+  if (e.kind === 'network' || e.kind === 'timeout') return 'server';
+  return e.kind === 'http' && (e.status ?? 0) >= 500 && e.code !== CODES.MERCHANT_SETUP ? 'server' : null;
 }
 
 /** A failed request as a booking error (anything thrown that is not one counts as a network failure) and its details. */

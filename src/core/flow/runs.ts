@@ -1,10 +1,10 @@
 /**
  * One action of the payment flow at a time. Every action (a press, a status check, a cancel) starts
  * a run; starting the next one aborts the previous run's requests and drops its late answers and its
- * timer. Kept apart from `flow.ts` because this bookkeeping knows nothing of payments: the flow asks
+ * timer. Kept apart from the machine (`machine.ts`) because this bookkeeping knows nothing of payments: the flow asks
  * it whether a run is still the live one before it acts on an answer.
  */
-import type { FlowDeps } from './flow-deps.js';
+import type { FlowDeps } from './deps.js';
 
 /** One action of the flow: a newer one makes it stale, and aborting its signal stops its requests. */
 export interface Run {

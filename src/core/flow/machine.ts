@@ -2,29 +2,44 @@
  * The payment state machine, free of the DOM: the booking client, the navigator, the storage, the
  * clock and the page's visibility are all injected, so every path runs as plain functions in tests.
  */
-import { CODES, isFinalStatus, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../protocol/contract.js';
-import type { BookingClient } from './booking-client.js';
-import type { KeptBooking } from './session-store.js';
-import type { PaymentSettings, SettingsResult } from './settings.js';
-import { checkProviderUrl } from './urls.js';
-import { IDLE_STATE, flowState, type FlowErrorKind, type FlowState, type FlowStateName } from './flow-state.js';
-import { STRATEGIES, type BookedAttempt, type PaymentPath, type StrategyContext } from './strategies.js';
-import { FlowRuns, type Run } from './flow-runs.js';
+import { CODES, isFinalStatus, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../../protocol/contract.js';
+import type { BookingClient } from '../booking-client.js';
+import type { KeptBooking } from '../session-store.js';
+import type { PaymentSettings, SettingsResult } from '../settings.js';
+import { checkProviderUrl } from '../urls.js';
+import { IDLE_STATE, flowState, type FlowErrorKind, type FlowState, type FlowStateName } from './state.js';
+import { STRATEGIES, type BookedAttempt, type PaymentPath, type StrategyContext } from '../strategies.js';
+import { FlowRuns, type Run } from './runs.js';
 // The booking and return-routing rules live apart, as plain functions; they do not import this file.
-import { bookedAttempt, cancelQuietly, failureReport, hasCode, ids, isProcessed, nextAttempt, paidUrl, type Attempt, type FailureExtra } from './flow-booking.js';
-import { refusedUrlMessage, requestFailure, returnRoute, webviewEvent, webPaymentNavigation } from './flow-booking.js';
+import { bookedAttempt, cancelQuietly, failureReport, hasCode, ids, isProcessed, nextAttempt, paidUrl, passingFailure, type Attempt, type FailureExtra } from './booking.js';
+import { refusedUrlMessage, requestFailure, returnRoute, webviewEvent, webPaymentNavigation } from './booking.js';
 
-import type { FlowDeps } from './flow-deps.js';
+import type { FlowDeps } from './deps.js';
 
-export type { FlowError, FlowErrorKind, FlowEvent, FlowEventMap, FlowEventType, FlowState, FlowStateName } from './flow-state.js';
-export { IDLE_STATE } from './flow-state.js';
-export { DEFAULT_TIMINGS, type FlowDeps, type FlowTimings } from './flow-deps.js';
+
+/** How a failure is shown, beside its kind and message. */
+interface FailOptions {
+  /** The booking the state keeps (its panel stays usable). */
+  booking?: KeptBooking | null;
+  /** The error event's details (code, HTTP status, refusal reason). */
+  extra?: FailureExtra;
+  /** "Try again" is offered. */
+  canRetry?: boolean;
+  /** "Start again" (a new attempt, a new key) is offered. */
+  canStartAgain?: boolean;
+  /** The state shown (`error`, or `done` when the way back was refused). */
+  name?: FlowStateName;
+  /** The final status, when the payment ended. */
+  outcome?: PaymentStatus | null;
+}
 
 /** The payment state machine of one element. */
 export class PaymentFlow {
   #state = IDLE_STATE;
   #attempt: Attempt | null = null;
   #retry: (() => void) | null = null;
+  /** The kept booking the shop's server answered `IP-404` for once: a second one ends it. */
+  #unconfirmed: string | null = null;
   /** The live action and its timer: a newer action makes older answers stale. */
   readonly #runs: FlowRuns;
   readonly #clients = new WeakMap<PaymentSettings, BookingClient>();
@@ -49,7 +64,7 @@ export class PaymentFlow {
     if (!read.ok) {
       this.#retry = null;
       const framed = read.problems.find((problem) => problem.kind === 'framed');
-      this.#fail(framed ? 'framed' : 'config', (framed ? [framed] : read.problems).map((problem) => problem.message).join(' '), null);
+      this.#fail(framed ? 'framed' : 'config', (framed ? [framed] : read.problems).map((problem) => problem.message).join(' '));
       return false;
     }
     this.#pay(read.settings, true);
@@ -273,7 +288,7 @@ export class PaymentFlow {
     this.#attempt = null;
     this.#deps.store.setAttempt(storageKey, null);
     this.#retry = () => this.#pay(kept.settings, false);
-    this.#fail('url-refused', refusedUrlMessage(raw, check.reason, kept), null, { reason: check.reason }, true);
+    this.#fail('url-refused', refusedUrlMessage(raw, check.reason, kept), { extra: { reason: check.reason }, canRetry: true });
     return null;
   }
 
@@ -334,8 +349,12 @@ export class PaymentFlow {
   }
 
   #verify(kept: KeptBooking, checkNumber: number): void {
-    // A hand-off's checks run behind its code, which stays up and usable while they do.
-    const run = this.#begin(kept.handoff ? 'handoff' : 'verifying', kept);
+    // A hand-off's checks run behind its code; while reconnecting, a check keeps the panel and the
+    // note up until it answers (a server that hangs takes the request's whole timeout).
+    const { name, booking, reconnecting } = this.#state;
+    const waiting = booking === kept && (name === 'handoff' || name === 'pending');
+    const run = this.#runs.next();
+    this.#set(kept.handoff ? 'handoff' : waiting && reconnecting ? 'pending' : 'verifying', kept, waiting ? { reconnecting } : {});
     this.#client(kept.settings)
       .status(ids(kept), run.signal)
       .then(
@@ -348,8 +367,26 @@ export class PaymentFlow {
             : isFinalStatus(status)
               ? this.#finish(kept, status)
               : this.#waitFor(run, kept, status, checkNumber)),
-        (error: unknown) => this.#live(run) && this.#failRequest(error, () => this.#verify(kept, checkNumber), kept),
+        (error: unknown) => this.#live(run) && !this.#outlive(run, kept, error, checkNumber, waiting) && this.#failRequest(error, () => this.#verify(kept, checkNumber), kept),
       );
+  }
+
+  /**
+   * A status check failed while the element waits for a result (the hand-off, the pending panel,
+   * coming back from the app): when the shop's server did not answer or the device is offline, the
+   * wait goes on with the usual backoff and says it is reconnecting. Returns false when the failure
+   * ends the wait instead (a refusal, past the five minutes, or a web payment's first check on return).
+   */
+  #outlive(run: Run, kept: KeptBooking, error: unknown, checkNumber: number, waiting: boolean): boolean {
+    const who = passingFailure(error);
+    if (!who || !(waiting || kept.handoff || kept.channel === 'app')) return false;
+    const { pollDelaysMs, finalCheckAfterMs } = this.#deps.timings();
+    const elapsed = this.#deps.clock.now() - kept.started_at;
+    if (elapsed >= finalCheckAfterMs) return false;
+    this.#set(kept.handoff ? 'handoff' : 'pending', kept, { reconnecting: who });
+    const backoff = pollDelaysMs[Math.min(checkNumber, pollDelaysMs.length - 1)] ?? 0;
+    this.#runs.later(run, Math.min(backoff, finalCheckAfterMs - elapsed), () => this.#verify(kept, checkNumber + 1));
+    return true;
   }
 
   /** BOOKED/PENDING: check again with backoff until five minutes after the booking, then one last check. */
@@ -373,7 +410,7 @@ export class PaymentFlow {
     this.#set('done', null, { outcome: status });
     const { url, refused } = returnRoute(settings, booking_id, status);
     if (success) this.#deps.store.setPaid(settings.storageKey, { booking_id, url });
-    if (refused) return this.#fail('return-url-refused', `The ${outcome} URL was refused (${refused}).`, null, { reason: refused }, false, 'done', status);
+    if (refused) return this.#fail('return-url-refused', `The ${outcome} URL was refused (${refused}).`, { extra: { reason: refused }, name: 'done', outcome: status });
     if (url && this.#deps.emit({ type: 'navigate', reason: outcome, url, method: 'GET', booking_id })) this.#deps.navigator().assign(url);
   }
 
@@ -384,32 +421,35 @@ export class PaymentFlow {
     if (e.code === CODES.MERCHANT_SETUP) {
       // Only the shop can fix its set-up: no "try again" that cannot succeed (the pay button stays).
       this.#retry = null;
-      return this.#fail('merchant-setup', e.message, booking, extra);
+      return this.#fail('merchant-setup', e.message, { booking, extra });
+    }
+    if (booking && e.code === CODES.UNKNOWN_BOOKING && this.#unconfirmed !== booking.booking_id) {
+      // The shop's server cannot find this booking (a restart, an eviction). It may have been paid: no
+      // new payment yet. It stays kept, and "Check again" (or the pay button) asks its status once
+      // more, by its ids, which lets the shop confirm it with the service.
+      this.#unconfirmed = booking.booking_id;
+      this.#retry = () => this.#verify(booking, 0);
+      return this.#fail('booking-unconfirmed', e.message, { booking, extra, canRetry: true });
     }
     if (booking && e.code === CODES.UNKNOWN_BOOKING) {
-      // The shop's server forgot this booking (a restart, an eviction): asking again can only get the
-      // same answer. Forget it too; the shopper may start again (if they paid, the shop confirms it).
+      // Checked again and still unknown: forget it too; the shopper may start again.
+      this.#unconfirmed = null;
       this.#deps.store.clear(booking.settings.storageKey);
       this.#deps.store.setAttempt(booking.settings.storageKey, null);
       this.#attempt = null;
       this.#retry = null;
-      return this.#fail('booking-lost', e.message, null, extra, false, 'error', null, true);
+      return this.#fail('booking-lost', e.message, { extra, canStartAgain: true });
     }
     this.#retry = retry;
-    this.#fail(e.kind, e.message, booking, extra, true);
+    this.#fail(e.kind, e.message, { booking, extra, canRetry: true });
   }
 
-  /** Shows a failure, then reports it: listeners of the error event see the element already showing it. */
-  #fail(
-    kind: FlowErrorKind,
-    message: string,
-    booking: KeptBooking | null,
-    extra: FailureExtra = {},
-    canRetry = false,
-    name: FlowStateName = 'error',
-    outcome: PaymentStatus | null = null,
-    canStartAgain = false,
-  ): void {
+  /**
+   * Shows a failure, then reports it: listeners of the error event see the element already showing it.
+   * By default the state is `error`, with no booking, no way forward offered and no outcome.
+   */
+  #fail(kind: FlowErrorKind, message: string, options: FailOptions = {}): void {
+    const { booking = null, extra = {}, canRetry = false, canStartAgain = false, name = 'error', outcome = null } = options;
     const { shown, event } = failureReport(kind, message, extra);
     this.#set(name, booking, { canRetry, canStartAgain, error: shown, outcome });
     this.#deps.emit(event);

@@ -1,0 +1,10 @@
+/**
+ * The payment flow, the face of this folder: the state machine (`machine.ts`), the states and events
+ * it reports (`state.ts`), what it needs from its host (`deps.ts`), and, for its own use, its booking
+ * and return-routing rules (`booking.ts`) and its run bookkeeping (`runs.ts`). Import the flow from
+ * here; the rules are imported directly only by their tests.
+ */
+export { PaymentFlow } from './machine.js';
+export { IDLE_STATE, flowState } from './state.js';
+export type { FlowError, FlowErrorKind, FlowEvent, FlowEventMap, FlowEventType, FlowState, FlowStateName } from './state.js';
+export { DEFAULT_TIMINGS, type FlowDeps, type FlowTimings } from './deps.js';
