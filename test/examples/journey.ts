@@ -240,11 +240,22 @@ const PRICE = 1250;
  * workspace as a merchant's project resolves it) against the proxy at `${origin}/api/pay`. The checker
  * starts its own sandbox on `sandboxPort`; the shop's order ids (`order-…`) make its prefix.
  */
-async function runConformanceChecker(workspaceDir: string, origin: string, sandboxPort: number): Promise<CheckReport> {
+async function runConformanceChecker(workspaceDir: string, origin: string, sandboxPort: number): Promise<CheckReport & { slowest: string }> {
   const entry = createRequire(join(workspaceDir, 'package.json')).resolve('wallet-pay-button/check');
   assert.ok(entry.startsWith(join(workspaceDir, 'node_modules', 'wallet-pay-button')), `the checker comes from the packed package: ${entry}`);
   const check = (await import(pathToFileURL(entry).href)) as { runCheck: typeof runCheck };
-  return check.runCheck({ endpoint: `${origin}/api/pay`, sandboxPort, orderPrefix: 'order-', amount: PRICE, clauseTimeoutMs: WAIT_MS });
+  // How long each clause took, so the slow ones show in the test's output.
+  const took: Array<[string, number]> = [];
+  let last = Date.now();
+  const report = await check.runCheck({
+    endpoint: `${origin}/api/pay`, sandboxPort, orderPrefix: 'order-', amount: PRICE, clauseTimeoutMs: WAIT_MS,
+    onClause: (result) => {
+      took.push([result.id, Date.now() - last]);
+      last = Date.now();
+    },
+  });
+  const slowest = took.sort((a, b) => b[1] - a[1]).slice(0, 3).map(([id, ms]) => `${id} ${ms} ms`).join(', ');
+  return { ...report, slowest };
 }
 
 /** Registers the suite of one target. */
@@ -395,13 +406,13 @@ export function describeExample(target: Target): void {
       const instance = await target.start(dir, checkerEnv, port);
       started.push(instance);
       const began = Date.now();
-      let report: CheckReport;
+      let report: CheckReport & { slowest: string };
       try {
         report = await runConformanceChecker(workspace.dir, instance.origin, sandboxPort);
       } finally {
         await instance.stop();
       }
-      console.log(`# ${target.name}: the checker ran ${report.clauses.length} clauses in ${Date.now() - began} ms`);
+      console.log(`# ${target.name}: the checker ran ${report.clauses.length} clauses in ${Date.now() - began} ms (slowest: ${report.slowest})`);
       const failures = report.clauses.filter((clause) => !clause.ok);
       assert.ok(report.clauses.length > 0, 'the checker ran clauses');
       assert.equal(report.failed, 0, `${failures.length} clause(s) failed:\n${failures.map((f) => `FAIL ${f.id}  ${f.title}: ${f.detail}`).join('\n')}\n--- output ---\n${instance.output()}`);
