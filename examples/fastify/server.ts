@@ -1,10 +1,12 @@
-/** The shop on Fastify 5: the kit at /api/pay on the raw body, the pages, a reconcile timer. */
+/** The shop on Fastify 5: the kit at /api/pay on the raw request, the pages, a reconcile timer. */
 import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { createMemoryStore } from 'wallet-pay-button/server';
+import { toNodeListener } from 'wallet-pay-button/server/node';
 import { createPostgresStore } from 'wallet-pay-button/server/postgres';
 import { createShop, readConfig } from './shop.ts';
 
@@ -14,20 +16,12 @@ const store = process.env.DATABASE_URL ? createPostgresStore(new pg.Pool({ conne
 const shop = createShop(config, store);
 const elementDir = join(dirname(fileURLToPath(import.meta.resolve('wallet-pay-button/package.json'))), 'dist', 'cdn');
 
-const app = Fastify();
-app.register(async (pay) => {
-  // Keep the body as text: callbacks are verified on the exact bytes the service signed. Every
-  // content type reaches the kit, which answers IP-415 itself.
-  pay.removeAllContentTypeParsers();
-  pay.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => done(null, body));
-  pay.all('/api/pay/*', async (request, reply) => {
-    const body = typeof request.body === 'string' && request.method !== 'GET' && request.method !== 'HEAD' ? request.body : undefined;
-    const response = await shop.handler(
-      new Request(new URL(request.url, config.publicUrl), { method: request.method, headers: request.headers as Record<string, string>, body }),
-    );
-    reply.code(response.status).headers(Object.fromEntries(response.headers));
-    return reply.send(await response.text());
-  });
+// The kit at /api/pay takes the raw request before Fastify's routing and body parsing: it reads the
+// exact bytes itself (callbacks are verified on what the service signed) and gives every answer,
+// IP-413 for a body too large and IP-415 for another content type included, in its own envelope.
+const pay = toNodeListener(shop.handler);
+const app = Fastify({
+  serverFactory: (fastify) => createServer((request, response) => (request.url?.startsWith('/api/pay/') ? pay(request, response) : fastify(request, response))),
 });
 app.get('/wallet-pay-button/:file', async (request, reply) => {
   const { file } = request.params as { file: string };

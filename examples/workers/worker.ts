@@ -48,12 +48,38 @@ function shopOf(env: Env): Shop {
   return shop;
 }
 
+/** Reads and drops a body, up to `limit` bytes. */
+async function drain(body: ReadableStream<Uint8Array>, limit: number): Promise<void> {
+  const reader = body.getReader();
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } catch {
+    // The client went away: nothing left to read.
+  }
+}
+
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const { pathname } = new URL(request.url);
     if (pathname.startsWith('/wallet-pay-button/')) return env.ASSETS.fetch(request);
     const current = shopOf(env);
-    if (pathname.startsWith('/api/pay/')) return current.handler(request);
+    if (pathname.startsWith('/api/pay/')) {
+      const answer = await current.handler(request);
+      // The kit answers some requests without reading their body (IP-413 from Content-Length, IP-405).
+      // The runtime closes the connection on a body left unread, and a client still sending it sees a
+      // reset instead of the answer: read the rest first, up to a bound.
+      if (request.body && !request.bodyUsed) await drain(request.body, 8 * 1024 * 1024);
+      return answer;
+    }
     return current.page(request) ?? new Response('Not found', { status: 404 });
   },
   // wrangler.jsonc `triggers.crons`: every five minutes, the bounded reconcile pass.

@@ -44,7 +44,7 @@ test('each row says what its example test does: browser, store, reconciliation',
     assert.ok(existsSync(file), `${row.name}: no test/examples/${row.name}.test.ts`);
     const source = readFileSync(file, 'utf8');
     assert.equal(/browser: true/.test(source), /\bbrowser\b/.test(row.tested), `${row.name}: the browser column`);
-    assert.match(row.tested, /journey, reconciliation, memory warning/, `${row.name}: every example runs these`);
+    assert.match(row.tested, /journey, reconciliation, memory warning, checker/, `${row.name}: every example runs these`);
     assert.equal(/postgres: true/.test(source), /PostgreSQL/.test(row.storeInTests), `${row.name}: the store column`);
     const way = /reconcile: '([\w-]+)'/.exec(source)?.[1];
     const documented = Object.entries(WAYS).find(([words]) => row.reconciliation.startsWith(`${words}:`))?.[1];

@@ -13,8 +13,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startPostgres } from '../../scripts/postgres.mjs';
 import { launchChromium } from '../../scripts/chromium.mjs';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { SANDBOX_DEFAULTS, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { PAYMENT_METHODS } from '../../src/sandbox/service.js';
+import type { CheckReport, runCheck } from '../../src/check/index.js';
 import { createWorkspace, type Workspace } from './workspace.js';
 
 const PRODUCT_CODE = 'EXAMPLE_SHOP';
@@ -228,9 +232,30 @@ async function payAtSandbox(sandbox: Sandbox, booking: Awaited<ReturnType<typeof
   return answer.headers.get('location')!;
 }
 
-/** Where the conformance checker of the merchant contract runs against each started example. */
-async function runConformanceChecker(_origin: string): Promise<void> {
-  // The checker (`wallet-pay-check`) is run here against each example's origin once it is available.
+/** What the shop charges for every order (the examples' shared shop.ts). */
+const PRICE = 1250;
+
+/**
+ * Runs the conformance checker of the packed package (`wallet-pay-button/check`, resolved from the
+ * workspace as a merchant's project resolves it) against the proxy at `${origin}/api/pay`. The checker
+ * starts its own sandbox on `sandboxPort`; the shop's order ids (`order-…`) make its prefix.
+ */
+async function runConformanceChecker(workspaceDir: string, origin: string, sandboxPort: number): Promise<CheckReport & { slowest: string }> {
+  const entry = createRequire(join(workspaceDir, 'package.json')).resolve('wallet-pay-button/check');
+  assert.ok(entry.startsWith(join(workspaceDir, 'node_modules', 'wallet-pay-button')), `the checker comes from the packed package: ${entry}`);
+  const check = (await import(pathToFileURL(entry).href)) as { runCheck: typeof runCheck };
+  // How long each clause took, so the slow ones show in the test's output.
+  const took: Array<[string, number]> = [];
+  let last = Date.now();
+  const report = await check.runCheck({
+    endpoint: `${origin}/api/pay`, sandboxPort, orderPrefix: 'order-', amount: PRICE, clauseTimeoutMs: WAIT_MS,
+    onClause: (result) => {
+      took.push([result.id, Date.now() - last]);
+      last = Date.now();
+    },
+  });
+  const slowest = took.sort((a, b) => b[1] - a[1]).slice(0, 3).map(([id, ms]) => `${id} ${ms} ms`).join(', ');
+  return { ...report, slowest };
 }
 
 /** Registers the suite of one target. */
@@ -317,7 +342,6 @@ export function describeExample(target: Target): void {
       });
       assert.equal(forged.status, 401);
       assert.equal(((await forged.json()) as { code: string }).code, 'IP-400');
-      await runConformanceChecker(origin);
     });
 
     test(`reconciliation (${target.reconcile}): a payment whose callback was lost is settled without the shopper`, async () => {
@@ -364,6 +388,34 @@ export function describeExample(target: Target): void {
       assert.deepEqual(view.payments.map((p) => [p.status, p.source]), [['SUCCESS', 'reconcile']]);
       assert.equal(view.deliveries, 1, 'the reconciled result is delivered once');
       assert.equal(view.paid, true);
+    });
+
+    test('the conformance checker (wallet-pay-button/check) passes every clause against a second instance', async () => {
+      // A second instance in front of the checker's own sandbox, with that sandbox's default product
+      // code and access key; callbacks come straight to it, and no reconcile pass of the journey's
+      // timings runs under the checker. The memory store keeps its state apart from the journey's.
+      const sandboxPort = await freePort();
+      const port = await freePort();
+      const checkerEnv = env(port, {
+        WALLET_SERVICE_URL: `http://127.0.0.1:${sandboxPort}`,
+        WALLET_PRODUCT_CODE: SANDBOX_DEFAULTS.productCode,
+        WALLET_ACCESS_KEY: SANDBOX_DEFAULTS.accessKey,
+        WALLET_ALLOWED_HOSTS: `127.0.0.1:${sandboxPort}`,
+      });
+      for (const name of ['WALLET_CALLBACK_URL', 'RECONCILE_OLDER_THAN_MS', 'RECONCILE_EVERY_MS']) delete checkerEnv[name];
+      const instance = await target.start(dir, checkerEnv, port);
+      started.push(instance);
+      const began = Date.now();
+      let report: CheckReport & { slowest: string };
+      try {
+        report = await runConformanceChecker(workspace.dir, instance.origin, sandboxPort);
+      } finally {
+        await instance.stop();
+      }
+      console.log(`# ${target.name}: the checker ran ${report.clauses.length} clauses in ${Date.now() - began} ms (slowest: ${report.slowest})`);
+      const failures = report.clauses.filter((clause) => !clause.ok);
+      assert.ok(report.clauses.length > 0, 'the checker ran clauses');
+      assert.equal(report.failed, 0, `${failures.length} clause(s) failed:\n${failures.map((f) => `FAIL ${f.id}  ${f.title}: ${f.detail}`).join('\n')}\n--- output ---\n${instance.output()}`);
     });
 
     test('the memory store warns under NODE_ENV=production', async () => {
