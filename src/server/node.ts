@@ -38,6 +38,10 @@ export function toNodeListener(handler: (request: Request) => Promise<Response>)
         return;
       }
       const answer = await handler(converted);
+      // Answered before its body was read (a body too large, a wrong content type): the rest of that
+      // body is still on its way, so the connection cannot carry another request. Closing it says so,
+      // instead of leaving the client to find out after a wait.
+      if (!request.readableEnded && request.body === undefined) response.setHeader('connection', 'close');
       response.statusCode = answer.status;
       answer.headers.forEach((value, name) => response.setHeader(name, value));
       response.end(Buffer.from(await answer.arrayBuffer()));
