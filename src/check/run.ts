@@ -12,40 +12,9 @@ import * as callback from './clauses-callback.js';
 import * as results from './clauses-results.js';
 import * as transport from './clauses-transport.js';
 import { ClauseFailure, Steps } from './steps.js';
+import type { CheckOptions, CheckReport, ClauseResult } from './options.js';
 
-/** Options of {@link runCheck}. */
-export interface CheckOptions {
-  /** The proxy's base URL: the checker POSTs to `${endpoint}/book`, `/status`, `/cancel`. */
-  endpoint: string;
-  /** Port the sandbox listens on; the proxy's service URL is `http://127.0.0.1:<port>`. */
-  sandboxPort: number;
-  /** Every order whose `id` starts with this is payable at the proxy, for `amount`. */
-  orderPrefix: string;
-  /** The amount the proxy charges for such an order. */
-  amount: number;
-  /** Port of the sandbox's links origin (the wallet page); default a free port. */
-  linksPort?: number;
-  /** Told each clause's result as soon as it is known. */
-  onClause?(result: ClauseResult): void;
-  /** Longest time one clause may take; default 60 s. */
-  clauseTimeoutMs?: number;
-}
-
-/** The verdict on one clause. */
-export interface ClauseResult {
-  id: ClauseId;
-  title: string;
-  ok: boolean;
-  /** For a failure: what was sent, what came back, and the section the proxy breaks. Else a short note. */
-  detail: string;
-}
-
-/** The whole run. */
-export interface CheckReport {
-  clauses: ClauseResult[];
-  passed: number;
-  failed: number;
-}
+export type { CheckOptions, ClauseResult, CheckReport } from './options.js';
 
 
 /** Checks options and throws a `TypeError` naming the first bad one. */

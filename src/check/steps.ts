@@ -7,7 +7,7 @@ import type { Sandbox, SandboxBooking } from '../sandbox/index.js';
 import { IDEMPOTENCY_HEADER, type PaymentStatus } from '../protocol/contract.js';
 import { createSignature, SIGNED_FIELDS } from '../protocol/signature.js';
 import { codeOf, dataOf, describe, Recorder, type Exchange } from './exchange.js';
-import type { CheckOptions } from './run.js';
+import type { CheckOptions } from './options.js';
 
 /** Thrown inside a clause: the proxy broke it. */
 export class ClauseFailure extends Error {}
