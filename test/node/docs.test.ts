@@ -340,7 +340,7 @@ function documentedMembers(text: string): string[] {
 const CONTRACT = read('src/protocol/contract.ts');
 
 test('docs/element.md: each event\'s detail lists exactly the members of its type in the flow\'s event map', () => {
-  const map = bracedAfter(read('src/core/flow-state.ts'), /export interface FlowEventMap\s*\{/);
+  const map = bracedAfter(read('src/core/flow/state.ts'), /export interface FlowEventMap\s*\{/);
   const rows = tableAfter(ELEMENT_MD, '## Events');
   assert.equal(rows.length, 8);
   for (const row of rows) {

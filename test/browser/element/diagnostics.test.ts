@@ -55,7 +55,7 @@ function keep(s: Scenario, orderId: string, bookingId: string): void {
 /** Loads the payment code as a pointer over the button would, and waits for the set-up check. */
 async function settle(el: WalletPayButton): Promise<void> {
   el.dispatchEvent(new Event('pointerenter'));
-  await el.updateComplete;
+  await el.loadsSettled();
 }
 
 const about = (pattern: RegExp) => warnings.filter((line) => pattern.test(line));

@@ -1,4 +1,6 @@
-import { expect } from '@open-wc/testing';
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertIncludes } from '../../support/assert.js';
 import { BookingError, createBookingClient, type FetchLike } from '../../../src/core/booking-client.js';
 import { FakeClock, flush } from '../../support/fake-clock.js';
 
@@ -29,7 +31,7 @@ async function failure(promise: Promise<unknown>): Promise<BookingError> {
   try {
     await promise;
   } catch (error) {
-    expect(error).to.be.instanceOf(BookingError);
+    assert.ok(error instanceof BookingError);
     return error as BookingError;
   }
   throw new Error('expected a failure');
@@ -41,35 +43,35 @@ describe('booking client', () => {
   it('POSTs JSON to {endpoint}/book with the Idempotency-Key and returns the app booking', async () => {
     const fetch = fakeFetch([ok({ booking_id: 'B1', correlation_id: 'C1', channel: 'app', deeplink: 'https://links.wallet.test/pay/B1' })]);
     const result = await client(fetch).book({ channel: 'app', order }, 'key-1');
-    expect(result).to.deep.equal({ booking_id: 'B1', correlation_id: 'C1', channel: 'app', deeplink: 'https://links.wallet.test/pay/B1' });
+    assert.deepEqual(result, { booking_id: 'B1', correlation_id: 'C1', channel: 'app', deeplink: 'https://links.wallet.test/pay/B1' });
     const [call] = fetch.calls;
-    expect(call!.url).to.equal('https://shop.test/api/pay/book');
-    expect(call!.init.method).to.equal('POST');
-    expect((call!.init.headers as Record<string, string>)['Idempotency-Key']).to.equal('key-1');
-    expect(JSON.parse(call!.init.body as string)).to.deep.equal({ channel: 'app', order });
+    assert.equal(call!.url, 'https://shop.test/api/pay/book');
+    assert.equal(call!.init.method, 'POST');
+    assert.equal((call!.init.headers as Record<string, string>)['Idempotency-Key'], 'key-1');
+    assert.deepEqual(JSON.parse(call!.init.body as string), { channel: 'app', order });
   });
 
   it('returns a web-payment instruction for the web channel', async () => {
     const web = { url: 'https://pay.wallet.test/form', method: 'POST', fields: { a: '1' } };
     const fetch = fakeFetch([ok({ booking_id: 'B1', correlation_id: 'C1', channel: 'web', web_payment: web })]);
-    expect((await client(fetch).book({ channel: 'web', order }, 'k')).web_payment).to.deep.equal(web);
+    assert.deepEqual((await client(fetch).book({ channel: 'web', order }, 'k')).web_payment, web);
   });
 
   it('turns a failure envelope into an http error with its code', async () => {
     const fetch = fakeFetch([json(422, { code: 'IP-424', error_message: 'unknown order' })]);
     const error = await failure(client(fetch).book({ channel: 'app', order }, 'k'));
-    expect([error.kind, error.status, error.code, error.serverMessage]).to.deep.equal(['http', 422, 'IP-424', 'unknown order']);
+    assert.deepEqual([error.kind, error.status, error.code, error.serverMessage], ['http', 422, 'IP-424', 'unknown order']);
   });
 
   it('reports an HTML 502 as an http error', async () => {
     const fetch = fakeFetch([() => Promise.resolve(new Response('<html>Bad gateway</html>', { status: 502 }))]);
     const error = await failure(client(fetch).book({ channel: 'app', order }, 'k'));
-    expect([error.kind, error.status]).to.deep.equal(['http', 502]);
+    assert.deepEqual([error.kind, error.status], ['http', 502]);
   });
 
   it('reports a 2xx non-JSON body as invalid-json', async () => {
     const fetch = fakeFetch([() => Promise.resolve(new Response('OK', { status: 200 }))]);
-    expect((await failure(client(fetch).status({ booking_id: 'B', correlation_id: 'C' }))).kind).to.equal('invalid-json');
+    assert.equal((await failure(client(fetch).status({ booking_id: 'B', correlation_id: 'C' }))).kind, 'invalid-json');
   });
 
   it('reports missing fields by name', async () => {
@@ -81,28 +83,28 @@ describe('booking client', () => {
     ];
     for (const [data, field] of cases) {
       const error = await failure(client(fakeFetch([ok(data)])).book({ channel: 'app', order }, 'k'));
-      expect(error.kind).to.equal('invalid-response');
-      expect(error.message).to.contain(`"${field}"`);
+      assert.equal(error.kind, 'invalid-response');
+      assertIncludes(error.message, `"${field}"`);
     }
     const noData = await failure(client(fakeFetch([json(200, { code: 'IP-201' })])).book({ channel: 'app', order }, 'k'));
-    expect(noData.message).to.contain('"data"');
+    assertIncludes(noData.message, '"data"');
     const badMethod = await failure(
       client(fakeFetch([ok({ booking_id: 'B', correlation_id: 'C', web_payment: { url: 'https://x', method: 'PUT' } })])).book({ channel: 'web', order }, 'k'),
     );
-    expect(badMethod.message).to.contain('web_payment.method');
+    assertIncludes(badMethod.message, 'web_payment.method');
     const badStatus = await failure(client(fakeFetch([ok({ booking_id: 'B', correlation_id: 'C', status: 'DONE' })])).status({ booking_id: 'B', correlation_id: 'C' }));
-    expect(badStatus.message).to.contain('"status"');
+    assertIncludes(badStatus.message, '"status"');
   });
 
   it("refuses a status or cancel answer about another booking than the one asked for", async () => {
     const ids = { booking_id: 'B1', correlation_id: 'C1' };
     const other = await failure(client(fakeFetch([ok({ booking_id: 'B2', correlation_id: 'C1', status: 'SUCCESS' })])).status(ids));
-    expect([other.kind, other.message]).to.deep.equal(['invalid-response', 'The answer is about booking "B2", not "B1".']);
+    assert.deepEqual([other.kind, other.message], ['invalid-response', 'The answer is about booking "B2", not "B1".']);
     const cancelled = await failure(client(fakeFetch([ok({ booking_id: 'B2', status: 'CANCELED' })])).cancel(ids));
-    expect([cancelled.kind, cancelled.message]).to.deep.equal(['invalid-response', 'The answer is about booking "B2", not "B1".']);
+    assert.deepEqual([cancelled.kind, cancelled.message], ['invalid-response', 'The answer is about booking "B2", not "B1".']);
     const none = await failure(client(fakeFetch([ok({ correlation_id: 'C1', status: 'SUCCESS' })])).status(ids));
-    expect(none.message).to.equal('The answer lacks a valid "booking_id".');
-    expect((await client(fakeFetch([ok({ ...ids, status: 'SUCCESS' })])).status(ids)).status).to.equal('SUCCESS');
+    assert.equal(none.message, 'The answer lacks a valid "booking_id".');
+    assert.equal((await client(fakeFetch([ok({ ...ids, status: 'SUCCESS' })])).status(ids)).status, 'SUCCESS');
   });
 
   it('times out and aborts the request', async () => {
@@ -113,26 +115,26 @@ describe('booking client', () => {
         signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
       });
     const error = await failure(client(fetch).book({ channel: 'app', order }, 'k'));
-    expect(error.kind).to.equal('timeout');
-    expect(signal?.aborted).to.equal(true);
+    assert.equal(error.kind, 'timeout');
+    assert.equal(signal?.aborted, true);
   });
 
   it('reports a network failure', async () => {
     const fetch = fakeFetch([() => Promise.reject(new TypeError('Failed to fetch'))]);
-    expect((await failure(client(fetch).book({ channel: 'app', order }, 'k'))).kind).to.equal('network');
+    assert.equal((await failure(client(fetch).book({ channel: 'app', order }, 'k'))).kind, 'network');
   });
 
   it('reports offline without sending anything', async () => {
     const fetch = fakeFetch([ok({})]);
-    expect((await failure(client(fetch, false).book({ channel: 'app', order }, 'k'))).kind).to.equal('offline');
-    expect(fetch.calls).to.have.length(0);
+    assert.equal((await failure(client(fetch, false).book({ channel: 'app', order }, 'k'))).kind, 'offline');
+    assert.equal(fetch.calls.length, 0);
   });
 
   it('cancels, and reports an already-processed refusal with IP-410', async () => {
     const done = await client(fakeFetch([json(200, { code: 'IP-210', message: 'ok', data: { booking_id: 'B', status: 'CANCELED' } })])).cancel({ booking_id: 'B', correlation_id: 'C' });
-    expect(done).to.deep.equal({ booking_id: 'B', status: 'CANCELED' });
+    assert.deepEqual(done, { booking_id: 'B', status: 'CANCELED' });
     const refused = await failure(client(fakeFetch([json(409, { code: 'IP-410', error_message: 'processed' })])).cancel({ booking_id: 'B', correlation_id: 'C' }));
-    expect(refused.code).to.equal('IP-410');
+    assert.equal(refused.code, 'IP-410');
   });
 });
 
@@ -147,11 +149,11 @@ describe('booking client: time and abandon', () => {
     let settled: BookingError | null = null;
     const pending = failure(c.book({ channel: 'app', order }, 'k')).then((error) => (settled = error));
     await flush();
-    expect(settled).to.equal(null);
+    assert.equal(settled, null);
     await clock.advance(50);
     await flush();
-    expect(settled, 'the timeout follows the clock at once').to.not.equal(null);
-    expect((await pending).kind).to.equal('timeout');
+    assert.notEqual(settled, null, 'the timeout follows the clock at once');
+    assert.equal((await pending).kind, 'timeout');
   });
 
   it('stops a request when its signal is aborted, as an abandoned request (not a timeout)', async () => {
@@ -166,12 +168,12 @@ describe('booking client: time and abandon', () => {
       const error = failure(run(controller.signal));
       await flush();
       controller.abort();
-      expect((await error).kind).to.equal('aborted');
-      expect(clock.pending, 'the timeout timer is cleared').to.equal(0);
+      assert.equal((await error).kind, 'aborted');
+      assert.equal(clock.pending, 0, 'the timeout timer is cleared');
     }
     const aborted = new AbortController();
     aborted.abort();
-    expect((await failure(c.status({ booking_id: 'B1', correlation_id: 'C1' }, aborted.signal))).kind).to.equal('aborted');
+    assert.equal((await failure(c.status({ booking_id: 'B1', correlation_id: 'C1' }, aborted.signal))).kind, 'aborted');
   });
 });
 
@@ -179,7 +181,7 @@ describe('booking client: a wrong endpoint', () => {
   it('names the URL the request went to, not only the status', async () => {
     const c = client(fakeFetch([() => Promise.resolve(new Response('Not Found', { status: 404 }))]));
     const error = await failure(c.book({ channel: 'app', order }, 'k'));
-    expect(error.message).to.equal('book: HTTP 404 from https://shop.test/api/pay/book');
-    expect([error.kind, error.status]).to.deep.equal(['http', 404]);
+    assert.equal(error.message, 'book: HTTP 404 from https://shop.test/api/pay/book');
+    assert.deepEqual([error.kind, error.status], ['http', 404]);
   });
 });

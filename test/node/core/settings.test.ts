@@ -1,4 +1,6 @@
-import { expect } from '@open-wc/testing';
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertHas } from '../../support/assert.js';
 import { bookingKey, readSettings, type PageContext, type SettingsInput } from '../../../src/core/settings.js';
 
 const DESKTOP = { userAgent: 'Mozilla/5.0 (X11; Linux x86_64)', maxTouchPoints: 0, innerWidth: 1280 };
@@ -13,7 +15,7 @@ const problemsOf = (input: SettingsInput, context = page) => {
 describe('readSettings', () => {
   it('reads a payment\'s settings once, resolved against the base URL, with its storage key', () => {
     const read = readSettings(GOOD, page);
-    expect(read).to.deep.equal({
+    assert.deepEqual(read, {
       ok: true,
       settings: {
         endpoint: 'https://shop.test/api/pay',
@@ -33,35 +35,35 @@ describe('readSettings', () => {
 
   it('the order property wins over order-id', () => {
     const read = readSettings({ ...GOOD, order: { id: 'A-9', cart: 'c' } }, page);
-    expect(read.ok && read.settings.order).to.deep.equal({ id: 'A-9', cart: 'c' });
+    assert.deepEqual(read.ok && read.settings.order, { id: 'A-9', cart: 'c' });
   });
 
   it('names every problem by its attribute, at once', () => {
-    expect(problemsOf({ environment: 'tablet', endpoint: 'ftp://x', bookingTimeout: -1 })).to.deep.equal([
+    assert.deepEqual(problemsOf({ environment: 'tablet', endpoint: 'ftp://x', bookingTimeout: -1 }), [
       'environment',
       'endpoint',
       'order-id',
       'booking-timeout',
       'allowed-hosts',
     ]);
-    expect(problemsOf({ orderId: 'A-1', allowedHosts: 'pay.wallet.test' })).to.deep.equal(['endpoint']);
-    expect(problemsOf({ ...GOOD, bookingTimeout: Number.NaN })).to.deep.equal(['booking-timeout']);
+    assert.deepEqual(problemsOf({ orderId: 'A-1', allowedHosts: 'pay.wallet.test' }), ['endpoint']);
+    assert.deepEqual(problemsOf({ ...GOOD, bookingTimeout: Number.NaN }), ['booking-timeout']);
   });
 
   it('a WebView needs no endpoint, order or allowed hosts (the host app books)', () => {
     const read = readSettings({ environment: 'webview' }, page);
-    expect(read.ok && read.settings).to.include({ environment: 'webview', endpoint: '' });
+    assertHas(read.ok && read.settings, { environment: 'webview', endpoint: '' });
   });
 
   it('refuses a cross-origin frame unless allow-framed', () => {
     const framed = { ...page, framed: true };
     const read = readSettings(GOOD, framed);
-    expect(read.ok ? null : read.problems.map((problem) => problem.kind)).to.deep.equal(['framed']);
-    expect(readSettings({ ...GOOD, allowFramed: true }, framed).ok).to.equal(true);
+    assert.deepEqual(read.ok ? null : read.problems.map((problem) => problem.kind), ['framed']);
+    assert.equal(readSettings({ ...GOOD, allowFramed: true }, framed).ok, true);
   });
 
   it('with problems, still names where the booking of a readable endpoint and order is kept', () => {
     const read = readSettings({ endpoint: '/api/pay', orderId: 'A-1' }, page);
-    expect(read.ok ? null : read.storageKey).to.equal(bookingKey('https://shop.test/api/pay', { id: 'A-1' }));
+    assert.equal(read.ok ? null : read.storageKey, bookingKey('https://shop.test/api/pay', { id: 'A-1' }));
   });
 });

@@ -1,4 +1,6 @@
-import { expect } from '@open-wc/testing';
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertHas, assertIncludes, assertLacks } from '../../support/assert.js';
 import { BookingError, type BookingClient } from '../../../src/core/booking-client.js';
 import type { BookResult, CancelResult, StatusResult } from '../../../src/protocol/contract.js';
 import { PaymentFlow, type FlowEvent, type FlowTimings } from '../../../src/core/flow/index.js';
@@ -92,11 +94,11 @@ describe('payment flow: desktop', () => {
     t.fake.queues.book.push(webBooking());
     t.start();
     await flush();
-    expect(t.fake.calls.book).to.deep.equal([{ channel: 'web', key: 'key-1' }]);
-    expect(t.navigator.calls).to.deep.equal([{ kind: 'postForm', url: 'https://pay.wallet.test/form', fields: { booking: 'W1' } }]);
-    expect((t.store.entries.get(t.key) ?? null)?.booking_id).to.equal('W1');
-    expect(t.types()).to.deep.equal(['booked', 'navigate']);
-    expect(t.flow.state.name).to.equal('redirecting');
+    assert.deepEqual(t.fake.calls.book, [{ channel: 'web', key: 'key-1' }]);
+    assert.deepEqual(t.navigator.calls, [{ kind: 'postForm', url: 'https://pay.wallet.test/form', fields: { booking: 'W1' } }]);
+    assert.equal((t.store.entries.get(t.key) ?? null)?.booking_id, 'W1');
+    assert.deepEqual(t.types(), ['booked', 'navigate']);
+    assert.equal(t.flow.state.name, 'redirecting');
   });
 
   it('follows a GET instruction with its fields in the query', async () => {
@@ -104,7 +106,7 @@ describe('payment flow: desktop', () => {
     t.fake.queues.book.push(webBooking('W2', 'GET'));
     t.start();
     await flush();
-    expect(t.navigator.calls).to.deep.equal([{ kind: 'assign', url: 'https://pay.wallet.test/form?booking=W2' }]);
+    assert.deepEqual(t.navigator.calls, [{ kind: 'assign', url: 'https://pay.wallet.test/form?booking=W2' }]);
   });
 
   it('lets the host cancel the navigation', async () => {
@@ -113,10 +115,10 @@ describe('payment flow: desktop', () => {
     t.fake.queues.book.push(webBooking());
     t.start();
     await flush();
-    expect(t.navigator.calls).to.deep.equal([]);
-    expect(t.types()).to.include('navigate');
-    expect(t.flow.state).to.include({ name: 'idle', busy: false });
-    expect((t.store.entries.get(t.key) ?? null)?.booking_id).to.equal('W1');
+    assert.deepEqual(t.navigator.calls, []);
+    assertIncludes(t.types(), 'navigate');
+    assertHas(t.flow.state, { name: 'idle', busy: false });
+    assert.equal((t.store.entries.get(t.key) ?? null)?.booking_id, 'W1');
   });
 });
 
@@ -126,13 +128,13 @@ describe('payment flow: mobile', () => {
     t.fake.queues.book.push(appBooking());
     t.start();
     await flush();
-    expect(t.navigator.calls).to.deep.equal([{ kind: 'openApp', url: 'https://links.wallet.test/pay/B1' }]);
-    expect(t.flow.state.name).to.equal('opening-app');
+    assert.deepEqual(t.navigator.calls, [{ kind: 'openApp', url: 'https://links.wallet.test/pay/B1' }]);
+    assert.equal(t.flow.state.name, 'opening-app');
     await t.clock.advance(1499);
-    expect(t.flow.state.name).to.equal('opening-app');
+    assert.equal(t.flow.state.name, 'opening-app');
     await t.clock.advance(1);
-    expect(t.flow.state.name).to.equal('app-fallback');
-    expect(t.flow.state.booking?.deeplink).to.equal('https://links.wallet.test/pay/B1');
+    assert.equal(t.flow.state.name, 'app-fallback');
+    assert.equal(t.flow.state.booking?.deeplink, 'https://links.wallet.test/pay/B1');
   });
 
   it('shows no panel when the page went hidden (the app took over)', async () => {
@@ -142,18 +144,18 @@ describe('payment flow: mobile', () => {
     await flush();
     t.state.visible = false;
     await t.clock.advance(2000);
-    expect(t.flow.state.name).to.equal('opening-app');
+    assert.equal(t.flow.state.name, 'opening-app');
   });
 
   it('ignores clicks while busy: one booking for three fast clicks', async () => {
     const t = setup();
     let answer!: (result: BookResult) => void;
     t.fake.queues.book.push(() => new Promise((resolve) => (answer = resolve)));
-    expect([t.start(), t.start(), t.start()]).to.deep.equal([true, false, false]);
+    assert.deepEqual([t.start(), t.start(), t.start()], [true, false, false]);
     answer({ booking_id: 'B1', correlation_id: 'c', channel: 'app', deeplink: 'https://links.wallet.test/pay/B1' });
     await flush();
-    expect(t.fake.calls.book).to.have.length(1);
-    expect(t.navigator.calls).to.have.length(1);
+    assert.equal(t.fake.calls.book.length, 1);
+    assert.equal(t.navigator.calls.length, 1);
   });
 
   it('retries with the same Idempotency-Key, and a later attempt gets a new one', async () => {
@@ -161,18 +163,18 @@ describe('payment flow: mobile', () => {
     t.fake.queues.book.push(fails(new BookingError('timeout', 'slow')), appBooking());
     t.start();
     await flush();
-    expect(t.flow.state).to.deep.include({ name: 'error', error: { kind: 'timeout' }, canRetry: true });
+    assertHas(t.flow.state, { name: 'error', error: { kind: 'timeout' }, canRetry: true });
     t.flow.retry();
     await flush();
-    expect(t.fake.calls.book.map((call) => call.key)).to.deep.equal(['key-1', 'key-1']);
+    assert.deepEqual(t.fake.calls.book.map((call) => call.key), ['key-1', 'key-1']);
     // That payment ends (the shopper comes back, it failed); paying again is a new attempt.
     t.fake.queues.status.push(status('FAILED'));
     t.resume();
     await flush();
-    expect(t.flow.state.name).to.equal('done');
+    assert.equal(t.flow.state.name, 'done');
     t.start();
     await flush();
-    expect(t.fake.calls.book.map((call) => call.key)).to.deep.equal(['key-1', 'key-1', 'key-2']);
+    assert.deepEqual(t.fake.calls.book.map((call) => call.key), ['key-1', 'key-1', 'key-2']);
   });
 
   it('a press for another order after a failure is a new attempt with a new key', async () => {
@@ -180,12 +182,12 @@ describe('payment flow: mobile', () => {
     t.fake.queues.book.push(fails(new BookingError('http', 'x', 500)), appBooking());
     t.start();
     await flush();
-    expect(t.flow.state).to.include({ name: 'error', canRetry: true });
+    assertHas(t.flow.state, { name: 'error', canRetry: true });
     t.config.order = { id: 'A-2' };
     t.start();
     await flush();
-    expect(t.fake.calls.book.map((call) => call.key)).to.deep.equal(['key-1', 'key-2']);
-    expect(t.flow.state.name).to.equal('opening-app');
+    assert.deepEqual(t.fake.calls.book.map((call) => call.key), ['key-1', 'key-2']);
+    assert.equal(t.flow.state.name, 'opening-app');
   });
 
   it('reports each request failure with its kind, HTTP status and code', async () => {
@@ -205,8 +207,8 @@ describe('payment flow: mobile', () => {
       const shown: Record<string, unknown> = { kind: error.kind };
       if (error.status !== undefined) shown.httpStatus = error.status;
       if (error.code !== undefined) shown.code = error.code;
-      expect(t.flow.state.error).to.deep.equal(shown);
-      expect(t.events.at(-1)).to.include({ type: 'error', kind: error.kind });
+      assert.deepEqual(t.flow.state.error, shown);
+      assertHas(t.events.at(-1), { type: 'error', kind: error.kind });
     }
   });
 
@@ -220,10 +222,10 @@ describe('payment flow: mobile', () => {
       t.fake.queues.book.push(appBooking('B1', deeplink!));
       t.start();
       await flush();
-      expect(t.navigator.calls).to.deep.equal([]);
-      expect(t.events.at(-1)).to.include({ type: 'error', kind: 'url-refused' });
-      expect(t.flow.state.error).to.deep.equal({ kind: 'url-refused' });
-      expect((t.store.entries.get(t.key) ?? null)).to.equal(null);
+      assert.deepEqual(t.navigator.calls, []);
+      assertHas(t.events.at(-1), { type: 'error', kind: 'url-refused' });
+      assert.deepEqual(t.flow.state.error, { kind: 'url-refused' });
+      assert.equal((t.store.entries.get(t.key) ?? null), null);
     });
   }
 });
@@ -235,9 +237,9 @@ describe('payment flow: coming back', () => {
     t.fake.queues.status.push(status('SUCCESS'));
     t.resume();
     await flush();
-    expect(t.navigator.calls).to.deep.equal([{ kind: 'assign', url: 'https://shop.test/done?booking_id=B1&status=SUCCESS' }]);
-    expect((t.store.entries.get(t.key) ?? null)).to.equal(null);
-    expect(t.types()).to.deep.equal(['success', 'navigate']);
+    assert.deepEqual(t.navigator.calls, [{ kind: 'assign', url: 'https://shop.test/done?booking_id=B1&status=SUCCESS' }]);
+    assert.equal((t.store.entries.get(t.key) ?? null), null);
+    assert.deepEqual(t.types(), ['success', 'navigate']);
   });
 
   for (const final of ['FAILED', 'CANCELED', 'REVERTED'] as const) {
@@ -247,7 +249,7 @@ describe('payment flow: coming back', () => {
       t.fake.queues.status.push(status(final));
       t.resume();
       await flush();
-      expect(t.navigator.calls).to.deep.equal([{ kind: 'assign', url: `https://shop.test/failed?booking_id=B1&status=${final}` }]);
+      assert.deepEqual(t.navigator.calls, [{ kind: 'assign', url: `https://shop.test/failed?booking_id=B1&status=${final}` }]);
     });
   }
 
@@ -257,16 +259,16 @@ describe('payment flow: coming back', () => {
     t.fake.queues.status.push(status('SUCCESS'));
     t.resume();
     await flush();
-    expect(t.navigator.calls).to.deep.equal([]);
-    expect(t.events.at(-1)).to.include({ type: 'error', kind: 'return-url-refused' });
+    assert.deepEqual(t.navigator.calls, []);
+    assertHas(t.events.at(-1), { type: 'error', kind: 'return-url-refused' });
   });
 
   it('does nothing without a kept booking', async () => {
     const t = setup();
     t.resume();
     await flush();
-    expect(t.fake.calls.status).to.equal(0);
-    expect(t.flow.state.name).to.equal('idle');
+    assert.equal(t.fake.calls.status, 0);
+    assert.equal(t.flow.state.name, 'idle');
   });
 
   it('keeps checking with backoff, makes one last check at five minutes, then offers check again and cancel', async () => {
@@ -275,7 +277,7 @@ describe('payment flow: coming back', () => {
     t.fake.queues.status.push(status('PENDING'));
     t.resume();
     await flush();
-    expect(t.flow.state.name).to.equal('pending');
+    assert.equal(t.flow.state.name, 'pending');
     const delays: number[] = [];
     while (t.flow.state.name === 'pending') {
       const delay = t.clock.nextDelay();
@@ -283,18 +285,18 @@ describe('payment flow: coming back', () => {
       delays.push(delay);
       await t.clock.advance(delay);
     }
-    expect(delays.slice(0, 4)).to.deep.equal([2000, 4000, 8000, 30000]);
+    assert.deepEqual(delays.slice(0, 4), [2000, 4000, 8000, 30000]);
     const total = delays.reduce((sum, d) => sum + d, 0);
-    expect(total).to.equal(300_000);
-    expect(t.fake.calls.status).to.equal(delays.length + 1);
-    expect(t.flow.state.name).to.equal('stalled');
-    expect(t.clock.pending).to.equal(0);
-    expect(t.types().filter((type) => type === 'pending')).to.have.length(delays.length);
+    assert.equal(total, 300_000);
+    assert.equal(t.fake.calls.status, delays.length + 1);
+    assert.equal(t.flow.state.name, 'stalled');
+    assert.equal(t.clock.pending, 0);
+    assert.equal(t.types().filter((type) => type === 'pending').length, delays.length);
     // "Check again" asks once more; a final answer routes.
     t.fake.queues.status.splice(0, 1, status('SUCCESS'));
     t.flow.checkAgain();
     await flush();
-    expect(t.navigator.calls.at(-1)?.url).to.contain('/done?booking_id=B1&status=SUCCESS');
+    assertIncludes(t.navigator.calls.at(-1)?.url, '/done?booking_id=B1&status=SUCCESS');
   });
 
   it('reports a failing status check on return from a web payment and retries it', async () => {
@@ -304,11 +306,11 @@ describe('payment flow: coming back', () => {
     t.fake.queues.status.push(fails(new BookingError('http', 'x', 500)), status('FAILED'));
     t.resume();
     await flush();
-    expect(t.flow.state).to.include({ name: 'error', canRetry: true });
+    assertHas(t.flow.state, { name: 'error', canRetry: true });
     t.flow.retry();
     await flush();
-    expect(t.navigator.calls.at(-1)?.url).to.contain('/failed?booking_id=B1&status=FAILED');
-    expect(t.fake.calls.book).to.have.length(0);
+    assertIncludes(t.navigator.calls.at(-1)?.url, '/failed?booking_id=B1&status=FAILED');
+    assert.equal(t.fake.calls.book.length, 0);
   });
 
   it('back from the app, a status check the shop\'s server does not answer keeps the wait, reconnecting, and the next answer routes', async () => {
@@ -317,12 +319,12 @@ describe('payment flow: coming back', () => {
     t.fake.queues.status.push(fails(new BookingError('network', 'x')), fails(new BookingError('http', 'x', 503, 'IP-503')), status('SUCCESS'));
     t.resume();
     await flush();
-    expect(t.flow.state).to.include({ name: 'pending', reconnecting: 'server', canRetry: false, error: null });
-    expect(t.types()).to.not.include('error');
+    assertHas(t.flow.state, { name: 'pending', reconnecting: 'server', canRetry: false, error: null });
+    assertLacks(t.types(), 'error');
     await t.clock.advance(t.clock.nextDelay()!);
-    expect(t.flow.state).to.include({ name: 'pending', reconnecting: 'server' });
+    assertHas(t.flow.state, { name: 'pending', reconnecting: 'server' });
     await t.clock.advance(t.clock.nextDelay()!);
-    expect(t.navigator.calls.at(-1)?.url).to.contain('/done?booking_id=B1&status=SUCCESS');
+    assertIncludes(t.navigator.calls.at(-1)?.url, '/done?booking_id=B1&status=SUCCESS');
   });
 
   it('an offline device is named as such while waiting; IP-501 and a 4xx end the wait', async () => {
@@ -331,10 +333,10 @@ describe('payment flow: coming back', () => {
     t.fake.queues.status.push(fails(new BookingError('offline', 'x')), fails(new BookingError('http', 'x', 500, 'IP-501')));
     t.resume();
     await flush();
-    expect(t.flow.state).to.include({ name: 'pending', reconnecting: 'offline' });
+    assertHas(t.flow.state, { name: 'pending', reconnecting: 'offline' });
     await t.clock.advance(t.clock.nextDelay()!);
-    expect(t.flow.state).to.include({ name: 'error', reconnecting: null });
-    expect(t.flow.state.error).to.include({ kind: 'merchant-setup' });
+    assertHas(t.flow.state, { name: 'error', reconnecting: null });
+    assertHas(t.flow.state.error, { kind: 'merchant-setup' });
   });
 
   it('a click with a kept booking checks it instead of booking again', async () => {
@@ -343,8 +345,8 @@ describe('payment flow: coming back', () => {
     t.fake.queues.status.push(status('SUCCESS'));
     t.start();
     await flush();
-    expect(t.fake.calls.book).to.have.length(0);
-    expect(t.fake.calls.status).to.equal(1);
+    assert.equal(t.fake.calls.book.length, 0);
+    assert.equal(t.fake.calls.status, 1);
   });
 });
 
@@ -354,7 +356,7 @@ describe('payment flow: cancel and pay on the web', () => {
     t.fake.queues.status.push(status('PENDING'));
     t.resume();
     await flush();
-    expect(t.flow.state.name).to.equal('stalled');
+    assert.equal(t.flow.state.name, 'stalled');
     t.fake.queues.status.length = 0;
   }
 
@@ -364,8 +366,8 @@ describe('payment flow: cancel and pay on the web', () => {
     t.fake.queues.cancel.push(() => Promise.resolve({ booking_id: 'B1', status: 'CANCELED' }));
     t.flow.cancel();
     await flush();
-    expect(t.types().slice(-3)).to.deep.equal(['cancel', 'failure', 'navigate']);
-    expect(t.navigator.calls.at(-1)?.url).to.equal('https://shop.test/failed?booking_id=B1&status=CANCELED');
+    assert.deepEqual(t.types().slice(-3), ['cancel', 'failure', 'navigate']);
+    assert.equal(t.navigator.calls.at(-1)?.url, 'https://shop.test/failed?booking_id=B1&status=CANCELED');
   });
 
   it('after IP-410 checks the status again and routes by it', async () => {
@@ -375,7 +377,7 @@ describe('payment flow: cancel and pay on the web', () => {
     t.fake.queues.status.push(status('SUCCESS'));
     t.flow.cancel();
     await flush();
-    expect(t.navigator.calls.at(-1)?.url).to.equal('https://shop.test/done?booking_id=B1&status=SUCCESS');
+    assert.equal(t.navigator.calls.at(-1)?.url, 'https://shop.test/done?booking_id=B1&status=SUCCESS');
   });
 
   it('pay on the web: an already paid app booking goes to success', async () => {
@@ -387,8 +389,8 @@ describe('payment flow: cancel and pay on the web', () => {
     t.fake.queues.status.push(status('SUCCESS'));
     t.flow.payOnWeb();
     await flush();
-    expect(t.fake.calls.book).to.have.length(1);
-    expect(t.navigator.calls.at(-1)?.url).to.contain('/done?booking_id=B1');
+    assert.equal(t.fake.calls.book.length, 1);
+    assertIncludes(t.navigator.calls.at(-1)?.url, '/done?booking_id=B1');
   });
 
   it('pay on the web: an open app booking is cancelled, then a new web attempt with a new key', async () => {
@@ -401,10 +403,10 @@ describe('payment flow: cancel and pay on the web', () => {
     t.fake.queues.cancel.push(() => Promise.resolve({ booking_id: 'B1', status: 'CANCELED' }));
     t.flow.payOnWeb();
     await flush();
-    expect(t.fake.calls.cancel).to.equal(1);
-    expect(t.fake.calls.book).to.deep.equal([{ channel: 'app', key: 'key-1' }, { channel: 'web', key: 'key-2' }]);
-    expect(t.navigator.calls.at(-1)).to.deep.include({ kind: 'postForm' });
-    expect((t.store.entries.get(t.key) ?? null)?.booking_id).to.equal('W1');
+    assert.equal(t.fake.calls.cancel, 1);
+    assert.deepEqual(t.fake.calls.book, [{ channel: 'app', key: 'key-1' }, { channel: 'web', key: 'key-2' }]);
+    assertHas(t.navigator.calls.at(-1), { kind: 'postForm' });
+    assert.equal((t.store.entries.get(t.key) ?? null)?.booking_id, 'W1');
   });
 });
 
@@ -415,14 +417,14 @@ describe('payment flow: lifecycle', () => {
     t.fake.queues.book.push(() => new Promise((resolve) => (answer = resolve)), appBooking());
     t.start();
     t.flow.dispose();
-    expect(t.flow.state).to.include({ name: 'idle', busy: false });
+    assertHas(t.flow.state, { name: 'idle', busy: false });
     answer({ booking_id: 'B0', correlation_id: 'c', channel: 'app', deeplink: 'https://links.wallet.test/pay/B0' });
     await flush();
-    expect(t.navigator.calls).to.deep.equal([]);
+    assert.deepEqual(t.navigator.calls, []);
     t.start();
     await flush();
-    expect(t.fake.calls.book.map((call) => call.key)).to.deep.equal(['key-1', 'key-1']);
-    expect(t.navigator.calls).to.deep.equal([{ kind: 'openApp', url: 'https://links.wallet.test/pay/B1' }]);
+    assert.deepEqual(t.fake.calls.book.map((call) => call.key), ['key-1', 'key-1']);
+    assert.deepEqual(t.navigator.calls, [{ kind: 'openApp', url: 'https://links.wallet.test/pay/B1' }]);
   });
 });
 
@@ -433,18 +435,18 @@ describe('payment flow: a reload during the booking request', () => {
     first.fake.queues.book.push(() => new Promise<BookResult>(() => undefined));
     first.start();
     await flush();
-    expect(first.store.attempts.get(first.key)).to.equal('mobile:key-1');
+    assert.equal(first.store.attempts.get(first.key), 'mobile:key-1');
 
     // The new page (same tab storage) even detects another environment: the attempt keeps its path.
     const second = setup({ environment: 'desktop' }, {}, first.store);
     second.fake.queues.book.push(appBooking());
     second.start();
     await flush();
-    expect(second.fake.calls.book).to.deep.equal([{ channel: 'app', key: 'key-1' }]);
-    expect(second.state.keys, 'no new key was made').to.equal(0);
+    assert.deepEqual(second.fake.calls.book, [{ channel: 'app', key: 'key-1' }]);
+    assert.equal(second.state.keys, 0, 'no new key was made');
     // Once the booking is kept the attempt is over: the next payment gets a new key.
-    expect(second.store.attempts.size).to.equal(0);
-    expect((second.store.entries.get(second.key) ?? null)?.booking_id).to.equal('B1');
+    assert.equal(second.store.attempts.size, 0);
+    assert.equal((second.store.entries.get(second.key) ?? null)?.booking_id, 'B1');
   });
 
   it('ignores a kept attempt it cannot read and starts a new one', async () => {
@@ -455,7 +457,7 @@ describe('payment flow: a reload during the booking request', () => {
       t.fake.queues.book.push(appBooking());
       t.start();
       await flush();
-      expect(t.fake.calls.book, junk).to.deep.equal([{ channel: 'app', key: 'key-1' }]);
+      assert.deepEqual(t.fake.calls.book, [{ channel: 'app', key: 'key-1' }], junk);
     }
   });
 });
@@ -470,13 +472,13 @@ describe('payment flow: pay on the web failures', () => {
     t.fake.queues.status.push(fails(new BookingError('network', 'down')), status('FAILED'));
     t.flow.payOnWeb();
     await flush();
-    expect(t.flow.state).to.deep.include({ name: 'error', error: { kind: 'network' }, canRetry: true });
-    expect(t.flow.state.booking?.booking_id).to.equal('B1');
+    assertHas(t.flow.state, { name: 'error', error: { kind: 'network' }, canRetry: true });
+    assert.equal(t.flow.state.booking?.booking_id, 'B1');
     t.flow.retry();
     await flush();
-    expect(t.fake.calls.cancel).to.equal(0);
-    expect(t.fake.calls.book.map((call) => call.channel)).to.deep.equal(['app', 'web']);
-    expect(t.navigator.calls.at(-1)).to.deep.include({ kind: 'postForm' });
+    assert.equal(t.fake.calls.cancel, 0);
+    assert.deepEqual(t.fake.calls.book.map((call) => call.channel), ['app', 'web']);
+    assertHas(t.navigator.calls.at(-1), { kind: 'postForm' });
   });
 
   it('an IP-410 on the way cancels nothing and routes by the fresh status', async () => {
@@ -489,8 +491,8 @@ describe('payment flow: pay on the web failures', () => {
     t.fake.queues.cancel.push(fails(new BookingError('http', 'x', 409, 'IP-410')));
     t.flow.payOnWeb();
     await flush();
-    expect(t.fake.calls.book).to.have.length(1);
-    expect(t.navigator.calls.at(-1)?.url).to.equal('https://shop.test/failed?booking_id=B1&status=REVERTED');
+    assert.equal(t.fake.calls.book.length, 1);
+    assert.equal(t.navigator.calls.at(-1)?.url, 'https://shop.test/failed?booking_id=B1&status=REVERTED');
   });
 });
 
@@ -498,21 +500,21 @@ describe('payment flow: no payment', () => {
   it('in a WebView hands over without booking or navigating', () => {
     const t = setup({ environment: 'webview' });
     t.start();
-    expect(t.events).to.deep.equal([
+    assert.deepEqual(t.events, [
       { type: 'webview', order: { id: 'A-1' }, endpoint: 'https://shop.test/pay', success_url: 'https://shop.test/done', failure_url: 'https://shop.test/failed' },
     ]);
-    expect(t.fake.calls.book).to.have.length(0);
-    expect(t.navigator.calls).to.have.length(0);
-    expect(t.flow.state.name).to.equal('webview');
+    assert.equal(t.fake.calls.book.length, 0);
+    assert.equal(t.navigator.calls.length, 0);
+    assert.equal(t.flow.state.name, 'webview');
   });
 
   it('refuses to start inside a cross-origin frame', () => {
     const t = setup();
     const framed: SettingsProblem = { kind: 'framed', attribute: 'allow-framed', value: '', message: 'framed!' };
     const other: SettingsProblem = { kind: 'config', attribute: 'order-id', value: '', message: 'no order' };
-    expect(t.refuse(other, framed)).to.equal(false);
-    expect(t.events).to.deep.equal([{ type: 'error', kind: 'framed', message: 'framed!' }]);
-    expect(t.fake.calls.book).to.have.length(0);
+    assert.equal(t.refuse(other, framed), false);
+    assert.deepEqual(t.events, [{ type: 'error', kind: 'framed', message: 'framed!' }]);
+    assert.equal(t.fake.calls.book.length, 0);
   });
 
   it('reports set-up problems as one set-up error naming each', () => {
@@ -521,8 +523,8 @@ describe('payment flow: no payment', () => {
       { kind: 'config', attribute: 'order-id', value: '', message: 'order-id is missing.' },
       { kind: 'config', attribute: 'environment', value: 'tablet', message: 'environment="tablet" is wrong.' },
     );
-    expect(t.flow.state).to.deep.include({ name: 'error', error: { kind: 'config' }, canRetry: false });
-    expect(t.events).to.deep.equal([{ type: 'error', kind: 'config', message: 'order-id is missing. environment="tablet" is wrong.' }]);
+    assertHas(t.flow.state, { name: 'error', error: { kind: 'config' }, canRetry: false });
+    assert.deepEqual(t.events, [{ type: 'error', kind: 'config', message: 'order-id is missing. environment="tablet" is wrong.' }]);
   });
 });
 
@@ -533,21 +535,21 @@ describe('payment flow: the phone hand-off (desktop)', () => {
     const t = setup({ environment: 'desktop' });
     t.fake.queues.book.push(appBooking());
     t.fake.queues.status.push(status('BOOKED'));
-    expect(handOff(t)).to.equal(true);
+    assert.equal(handOff(t), true);
     await flush();
-    expect(t.fake.calls.book).to.deep.equal([{ channel: 'app', key: 'key-1' }]);
-    expect(t.navigator.calls).to.deep.equal([]);
-    expect(t.flow.state).to.include({ name: 'handoff', busy: false });
-    expect(t.store.entries.get(t.key)?.handoff).to.equal(true);
-    expect(t.events[0]).to.deep.include({ type: 'booked', channel: 'app', handoff: true });
+    assert.deepEqual(t.fake.calls.book, [{ channel: 'app', key: 'key-1' }]);
+    assert.deepEqual(t.navigator.calls, []);
+    assertHas(t.flow.state, { name: 'handoff', busy: false });
+    assert.equal(t.store.entries.get(t.key)?.handoff, true);
+    assertHas(t.events[0], { type: 'booked', channel: 'app', handoff: true });
     await t.clock.advance(1999);
-    expect(t.fake.calls.status).to.equal(0);
+    assert.equal(t.fake.calls.status, 0);
     await t.clock.advance(1);
-    expect(t.fake.calls.status).to.equal(1);
+    assert.equal(t.fake.calls.status, 1);
     // The code stays up while the check runs, and after it.
-    expect(t.flow.state.name).to.equal('handoff');
+    assert.equal(t.flow.state.name, 'handoff');
     await t.clock.advance(4000);
-    expect(t.fake.calls.status).to.equal(2);
+    assert.equal(t.fake.calls.status, 2);
   });
 
   it('routes a payment made on the phone to the success page', async () => {
@@ -557,8 +559,8 @@ describe('payment flow: the phone hand-off (desktop)', () => {
     handOff(t);
     await flush();
     await t.clock.advance(2000);
-    expect(t.navigator.calls).to.deep.equal([{ kind: 'assign', url: 'https://shop.test/done?booking_id=B1&status=SUCCESS' }]);
-    expect(t.store.entries.has(t.key)).to.equal(false);
+    assert.deepEqual(t.navigator.calls, [{ kind: 'assign', url: 'https://shop.test/done?booking_id=B1&status=SUCCESS' }]);
+    assert.equal(t.store.entries.has(t.key), false);
   });
 
   it('checks at once when the page comes back, and a reload takes the waiting up again', async () => {
@@ -569,14 +571,14 @@ describe('payment flow: the phone hand-off (desktop)', () => {
     await flush();
     t.resume();
     await flush();
-    expect(t.fake.calls.status).to.equal(1);
-    expect(t.flow.state.name).to.equal('handoff');
+    assert.equal(t.fake.calls.status, 1);
+    assert.equal(t.flow.state.name, 'handoff');
     const reloaded = setup({ environment: 'desktop' }, {}, t.store);
     reloaded.fake.queues.status.push(status('BOOKED'));
     reloaded.resume();
     await flush();
-    expect(reloaded.flow.state).to.include({ name: 'handoff' });
-    expect(reloaded.flow.state.booking?.deeplink).to.equal('https://links.wallet.test/pay/B1');
+    assertHas(reloaded.flow.state, { name: 'handoff' });
+    assert.equal(reloaded.flow.state.booking?.deeplink, 'https://links.wallet.test/pay/B1');
   });
 
   it('an expired booking (CANCELED while waiting) offers a new code on a new attempt', async () => {
@@ -586,14 +588,14 @@ describe('payment flow: the phone hand-off (desktop)', () => {
     handOff(t);
     await flush();
     await t.clock.advance(2000);
-    expect(t.flow.state.name).to.equal('handoff-expired');
-    expect(t.navigator.calls).to.deep.equal([]);
+    assert.equal(t.flow.state.name, 'handoff-expired');
+    assert.deepEqual(t.navigator.calls, []);
     t.fake.queues.book = [appBooking('B2')];
     t.flow.newCode();
     await flush();
-    expect(t.fake.calls.book.map((call) => call.key)).to.deep.equal(['key-1', 'key-2']);
-    expect(t.flow.state.name).to.equal('handoff');
-    expect(t.store.entries.get(t.key)?.booking_id).to.equal('B2');
+    assert.deepEqual(t.fake.calls.book.map((call) => call.key), ['key-1', 'key-2']);
+    assert.equal(t.flow.state.name, 'handoff');
+    assert.equal(t.store.entries.get(t.key)?.booking_id, 'B2');
   });
 
   it('cancel on an expired code ends the payment without a request', async () => {
@@ -604,8 +606,8 @@ describe('payment flow: the phone hand-off (desktop)', () => {
     await flush();
     await t.clock.advance(2000);
     t.flow.cancel();
-    expect(t.fake.calls.cancel).to.equal(0);
-    expect(t.navigator.calls).to.deep.equal([{ kind: 'assign', url: 'https://shop.test/failed?booking_id=B1&status=CANCELED' }]);
+    assert.equal(t.fake.calls.cancel, 0);
+    assert.deepEqual(t.navigator.calls, [{ kind: 'assign', url: 'https://shop.test/failed?booking_id=B1&status=CANCELED' }]);
   });
 
   it('the five-minute rule stalls the code with "check again"', async () => {
@@ -615,8 +617,8 @@ describe('payment flow: the phone hand-off (desktop)', () => {
     handOff(t);
     await flush();
     await t.clock.advance(120_000);
-    expect(t.flow.state.name).to.equal('stalled');
-    expect(t.flow.state.booking?.handoff).to.equal(true);
+    assert.equal(t.flow.state.name, 'stalled');
+    assert.equal(t.flow.state.booking?.handoff, true);
   });
 
   it('"use this computer instead" cancels the app booking, then books on the web with another key', async () => {
@@ -629,13 +631,13 @@ describe('payment flow: the phone hand-off (desktop)', () => {
     t.fake.queues.book = [webBooking()];
     t.flow.payOnWeb();
     await flush();
-    expect(t.fake.calls.cancel).to.equal(1);
-    expect(t.fake.calls.book).to.deep.equal([
+    assert.equal(t.fake.calls.cancel, 1);
+    assert.deepEqual(t.fake.calls.book, [
       { channel: 'app', key: 'key-1' },
       { channel: 'web', key: 'key-2' },
     ]);
-    expect(t.store.entries.get(t.key)?.booking_id).to.equal('W1');
-    expect(t.navigator.calls[0]?.kind).to.equal('postForm');
+    assert.equal(t.store.entries.get(t.key)?.booking_id, 'W1');
+    assert.equal(t.navigator.calls[0]?.kind, 'postForm');
   });
 
   it('with a booking already kept, checks it instead of booking a second one', async () => {
@@ -644,14 +646,14 @@ describe('payment flow: the phone hand-off (desktop)', () => {
     t.fake.queues.status.push(status('BOOKED', 'W1'));
     handOff(t);
     await flush();
-    expect(t.fake.calls.book).to.deep.equal([]);
-    expect(t.flow.state.name).to.equal('pending');
+    assert.deepEqual(t.fake.calls.book, []);
+    assert.equal(t.flow.state.name, 'pending');
   });
 
   it('is a desktop path only', () => {
     const t = setup({ environment: 'mobile' });
-    expect(handOff(t)).to.equal(false);
-    expect(t.fake.calls.book).to.deep.equal([]);
+    assert.equal(handOff(t), false);
+    assert.deepEqual(t.fake.calls.book, []);
   });
 
   it('the pay button after a failed hand-off booking starts a web attempt with another key', async () => {
@@ -659,11 +661,11 @@ describe('payment flow: the phone hand-off (desktop)', () => {
     t.fake.queues.book.push(fails(new BookingError('network', 'book: down')));
     handOff(t);
     await flush();
-    expect(t.flow.state.name).to.equal('error');
+    assert.equal(t.flow.state.name, 'error');
     t.fake.queues.book = [webBooking()];
     t.start();
     await flush();
-    expect(t.fake.calls.book).to.deep.equal([
+    assert.deepEqual(t.fake.calls.book, [
       { channel: 'app', key: 'key-1' },
       { channel: 'web', key: 'key-2' },
     ]);

@@ -1,4 +1,5 @@
-import { expect } from '@open-wc/testing';
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
 import { STRATEGIES, type BookedAttempt, type StrategyContext } from '../../../src/core/strategies.js';
 import { settingsOf } from '../../support/settings.js';
 
@@ -27,32 +28,32 @@ describe('payment strategies', () => {
   it('desktop books on the web channel and follows the web payment', async () => {
     const { context, calls } = recording(booked);
     await STRATEGIES.desktop.start(context);
-    expect(calls).to.deep.equal(['book:web', 'followWebPayment']);
+    assert.deepEqual(calls, ['book:web', 'followWebPayment']);
   });
 
   it('mobile books on the app channel and opens the app', async () => {
     const { context, calls } = recording(booked);
     await STRATEGIES.mobile.start(context);
-    expect(calls).to.deep.equal(['book:app', 'openApp']);
+    assert.deepEqual(calls, ['book:app', 'openApp']);
   });
 
   it('the hand-off books on the app channel and shows the code', async () => {
     const { context, calls } = recording(booked);
     await STRATEGIES.handoff.start(context);
-    expect(calls).to.deep.equal(['book:app', 'showCode']);
+    assert.deepEqual(calls, ['book:app', 'showCode']);
   });
 
   it('a failed booking goes no further', async () => {
     for (const environment of ['desktop', 'mobile', 'handoff'] as const) {
       const { context, calls } = recording(null);
       await STRATEGIES[environment].start(context);
-      expect(calls).to.have.length(1);
+      assert.equal(calls.length, 1);
     }
   });
 
   it('a WebView books nothing and hands over', async () => {
     const { context, calls } = recording(booked);
     await STRATEGIES.webview.start(context);
-    expect(calls).to.deep.equal(['handOver']);
+    assert.deepEqual(calls, ['handOver']);
   });
 });
