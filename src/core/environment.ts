@@ -1,47 +1,9 @@
 /**
- * The spec's client-side environment rule, as a pure function: no DOM, so it runs in Node,
- * in workers and in tests with any inputs.
+ * The environment settings: a forced path or the spec's rule (detect-environment.ts, re-exported here).
  */
+import { detectEnvironment, type Environment, type EnvironmentSetting, type EnvironmentSignals } from './detect-environment.js';
 
-/** The payment path a shopper's environment calls for. */
-export type Environment = 'desktop' | 'mobile' | 'webview';
-
-/** What the element can force; `auto` applies the spec's rule. */
-export type EnvironmentSetting = Environment | 'auto';
-
-/** The browser signals the rule reads. */
-export interface EnvironmentSignals {
-  /** `navigator.userAgent`. */
-  userAgent: string;
-  /** `navigator.maxTouchPoints`. */
-  maxTouchPoints: number;
-  /** `window.innerWidth`, in CSS pixels. */
-  innerWidth: number;
-}
-
-/** Widest viewport, in CSS pixels, that still counts as a mobile browser (inclusive). */
-export const MOBILE_MAX_WIDTH = 768;
-
-// The spec writes "the service" for Android (see the reading notes); every token is case-insensitive.
-const MOBILE_UA = /android|iphone|ipad|ipod|mobile/i;
-// Android WebViews carry "; wv)"; the spec matches the bare substring, and so do we.
-const WEBVIEW_UA = /wv|flutter/i;
-
-/**
- * Chooses the payment path from the shopper's environment.
- *
- * WebView first (a WebView user agent also carries Android and Mobile); then a mobile browser,
- * only when the user agent matches a mobile token AND there is a touch point AND the viewport is at
- * most 768 px wide; anything else is a desktop browser.
- */
-export function detectEnvironment(signals: EnvironmentSignals): Environment {
-  const { userAgent, maxTouchPoints, innerWidth } = signals;
-  if (WEBVIEW_UA.test(userAgent)) return 'webview';
-  if (MOBILE_UA.test(userAgent) && maxTouchPoints > 0 && innerWidth <= MOBILE_MAX_WIDTH) {
-    return 'mobile';
-  }
-  return 'desktop';
-}
+export { detectEnvironment, MOBILE_MAX_WIDTH, type Environment, type EnvironmentSetting, type EnvironmentSignals } from './detect-environment.js';
 
 /** Applies a forced setting, or the rule when the setting is `auto`. */
 export function resolveEnvironment(setting: EnvironmentSetting, signals: EnvironmentSignals): Environment {

@@ -1,10 +1,10 @@
 /**
- * The looks and wordings of the button and the language rule, shared by the first module (which renders
- * the button) and the payment module (whose set-up check warns about a look that does not exist).
+ * The wordings of the button and the language rule, shared by the first module (which renders the
+ * button) and the payment module (whose set-up check warns about a wording that does not exist). The
+ * looks are the set-up check's alone (setup-check.ts): the styles select on the attribute itself.
  */
 
-/** The looks and wordings there are; any other falls back to the default, and the set-up check warns. */
-export const VARIANTS = ['dark', 'light', 'outline', 'auto'] as const;
+/** The wordings there are; any other falls back to the default, and the set-up check warns. */
 export const LABELS = ['pay', 'checkout', 'buy', 'donate'] as const;
 
 /** True for a BCP 47 language tag the Nepali texts serve (`ne`, `ne-NP`): the one language rule. */

@@ -12,11 +12,11 @@ import { readSettings, type SettingsProblem, type SettingsResult } from '../core
 import { checkProviderUrl, storeListingUrl, storePlatform } from '../core/urls.js';
 import { statusKey } from './messages.js';
 import { PaymentController } from './payment-controller.js';
-import { misspelledAttributes, warnOnce } from './setup-check.js';
+import { VARIANTS, misspelledAttributes, warnOnce } from './setup-check.js';
 import { diagnoseReturnPage } from './diagnostics.js';
 import type { StringKey, StringTable } from './strings.js';
 import type { PaymentElement } from './host.js';
-import { LABELS, VARIANTS, langOf } from './look.js';
+import { LABELS, langOf } from './look.js';
 import { ChunkError, chunkLoader, reloadButton, reportMissing, type ChunkFailure } from './chunk.js';
 
 /** The hand-off's module (QR encoder, panel, its texts), loaded when a hand-off first shows. */

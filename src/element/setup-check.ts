@@ -4,6 +4,9 @@
  */
 import type { SettingsProblem } from '../core/settings.js';
 
+/** The looks there are (the `variant` attribute); any other falls back to the default, and the check warns. */
+export const VARIANTS = ['dark', 'light', 'outline', 'auto'] as const;
+
 const warned = new Set<string>();
 
 /** Writes each problem not written before. */

@@ -1,9 +1,10 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { OrderReference } from '../protocol/contract.js';
 import type { Clock } from '../core/clock.js';
-import { detectEnvironment, type EnvironmentSetting } from '../core/environment.js';
+import { detectEnvironment, type EnvironmentSetting } from '../core/detect-environment.js';
 import type { FlowTimings } from '../core/flow/index.js';
-import { IDLE_STATE, type FlowState } from '../core/flow/state.js';
+import { IDLE_STATE } from '../core/flow/idle.js';
+import type { FlowState } from '../core/flow/state.js';
 import { bookingKey, hasKeptBooking, isPaidHere, sessionStorageOf } from '../core/kept.js';
 import type { PageNavigator } from '../core/navigator.js';
 import { OFFER_TEXT } from './handoff/offer.js';
@@ -12,7 +13,8 @@ import { LABELS_EN, LABELS_NE } from './labels.js';
 import type { Payment } from './payment.js';
 import type { StringTable } from './strings.js';
 import type { TextKey } from './strings-en.js';
-import { LABELS, isNepali, langOf, type VARIANTS } from './look.js';
+import { LABELS, isNepali, langOf } from './look.js';
+import type { VARIANTS } from './setup-check.js';
 import { ChunkError, chunkLoader, reloadButton, reportMissing, type ChunkFailure } from './chunk.js';
 import { styles } from './styles.js';
 

@@ -3,6 +3,9 @@ import type { Channel, OrderReference, PaymentStatus } from '../../protocol/cont
 import type { BookingErrorKind } from '../booking-client.js';
 import type { KeptBooking } from '../session-store.js';
 import type { UrlRefusal } from '../urls.js';
+import { IDLE_STATE } from './idle.js';
+
+export { IDLE_STATE };
 
 /** Every kind of failure the shopper can meet. */
 export type FlowErrorKind =
@@ -115,16 +118,3 @@ const BUSY: readonly FlowStateName[] = ['booking', 'redirecting', 'opening-app',
 export function flowState(name: FlowStateName, booking: KeptBooking | null, extra: Partial<Omit<FlowState, 'name' | 'busy' | 'booking'>> = {}): FlowState {
   return { ...IDLE_STATE, name, busy: BUSY.includes(name), booking, ...extra };
 }
-
-/** The state before anything happened. */
-export const IDLE_STATE: FlowState = {
-  name: 'idle',
-  busy: false,
-  booking: null,
-  canRetry: false,
-  canStartAgain: false,
-  error: null,
-  outcome: null,
-  paidUrl: null,
-  reconnecting: null,
-};
