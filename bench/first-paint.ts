@@ -15,7 +15,7 @@ import { listen } from '../test/node/server/helpers.js';
 import { renderWalletPayButton } from '../src/element/server-render.js';
 import { SLOW_PHONE } from './browser.js';
 import { ROOT } from './build.js';
-import type { GoalRow } from './report.js';
+import type { GoalRow } from './stats.js';
 import { repeat, summarize, type Summary } from './stats.js';
 
 /** The three ways a page can put the button on screen. */

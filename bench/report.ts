@@ -35,15 +35,8 @@ export interface BenchResults {
   postgres: PostgresResults;
 }
 
-/** One line of the summary table. */
-export interface GoalRow {
-  measure: string;
-  median: string;
-  spread: string;
-  goal: string;
-  /** `met`, `missed`, or empty when the figure has no goal. */
-  verdict: '' | 'met' | 'missed';
-}
+export type { GoalRow } from './stats.js';
+import type { GoalRow } from './stats.js';
 
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 const ratio = (value: number) => `${value.toFixed(2)}x`;

@@ -55,3 +55,13 @@ export async function repeat<T>(warmup: number, runs: number, measure: (index: n
   }
   return kept;
 }
+
+/** One line of the summary table. */
+export interface GoalRow {
+  measure: string;
+  median: string;
+  spread: string;
+  goal: string;
+  /** `met`, `missed`, or empty when the figure has no goal. */
+  verdict: '' | 'met' | 'missed';
+}

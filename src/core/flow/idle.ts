@@ -2,10 +2,11 @@
  * The flow's state before anything happened, in a module of its own: the element's first module
  * renders the idle button from it without loading the rest of the flow's state helpers.
  */
-import type { FlowState } from './state.js';
-
-/** The state before anything happened. */
-export const IDLE_STATE: FlowState = {
+/**
+ * The state before anything happened. Typed by its shape (state.ts checks it is a `FlowState`), so this
+ * module imports nothing.
+ */
+export const IDLE_STATE = {
   name: 'idle',
   busy: false,
   booking: null,
@@ -15,4 +16,4 @@ export const IDLE_STATE: FlowState = {
   outcome: null,
   paidUrl: null,
   reconnecting: null,
-};
+} as const;

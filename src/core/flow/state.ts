@@ -3,9 +3,10 @@ import type { Channel, OrderReference, PaymentStatus } from '../../protocol/cont
 import type { BookingErrorKind } from '../booking-client.js';
 import type { KeptBooking } from '../session-store.js';
 import type { UrlRefusal } from '../urls.js';
-import { IDLE_STATE } from './idle.js';
+import { IDLE_STATE as IDLE } from './idle.js';
 
-export { IDLE_STATE };
+/** The state before anything happened (its own module, so the first module can render it alone). */
+export const IDLE_STATE: FlowState = IDLE;
 
 /** Every kind of failure the shopper can meet. */
 export type FlowErrorKind =
