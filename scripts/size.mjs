@@ -82,8 +82,12 @@ export function budgetsFor(results) {
 /**
  * Regression ceilings in gzip bytes: sizes a release measured, rounded up about 1%. Lower them
  * whenever the code shrinks; they never go up. The whole English payment and the Nepali chunk have
- * no budget, only these ceilings, and a test holds each of the two at or below the value it had when
- * their budgets were retired (19,600 and 1,345). The entry's ceiling becomes its budget once the
+ * no budget, only these ceilings, and a test holds each of the two at or below its recorded value:
+ * 19,600 and 1,345 when their budgets were retired, then raised once, to 21,900 and 1,445, for the
+ * behaviour that keeps a payment going on a flaky network (a chunk loaded again on "Try again", a
+ * missing one named, the reload that fixes what nothing else can, "You are offline", the reconnecting
+ * of a short outage, a lost booking checked again) and the set-up diagnostics of a first integration
+ * (about 1,400 and 800 bytes of a whole payment; 89 bytes of Nepali texts). The entry's ceiling becomes its budget once the
  * entry meets it. The phone hand-off chunk's ceiling is the 5 KB its module is allowed
  * (scripts/handoff-size.mjs enforces that budget on the module with Lit external).
  *
@@ -101,8 +105,8 @@ export const CEILINGS = [
   { name: CDN_ENTRY, gzip: 10180 },
   { name: CDN_IIFE, gzip: 25970 },
   { name: OWN_CODE_NAME, gzip: 4690 },
-  { name: PAYER_EN_NAME, gzip: 19600 },
-  { name: NE_CHUNK_NAME, gzip: 1345 },
+  { name: PAYER_EN_NAME, gzip: 21900 },
+  { name: NE_CHUNK_NAME, gzip: 1445 },
   { name: HANDOFF_CHUNK_NAME, gzip: 5120 },
 ];
 
