@@ -69,6 +69,7 @@ server.on('request', toNodeListener(handler));
 
 process.on('message', (message: { type: string; id?: number }) => {
   if (message.type === 'memory') {
+    (globalThis as { gc?: () => void }).gc?.();
     const { rss, heapUsed } = process.memoryUsage();
     send({ type: 'memory', id: message.id, rss, heapUsed });
   } else if (message.type === 'reconcile') {

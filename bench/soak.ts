@@ -247,7 +247,8 @@ async function startWorker(
   problems: string[],
 ): Promise<Worker> {
   const child = fork(fileURLToPath(new URL('./soak-worker.ts', import.meta.url)), {
-    execArgv: ['--conditions=source', '--import', 'tsx'],
+    // --expose-gc: memory is read after a full collection, so growth is what stays, not garbage not yet collected.
+    execArgv: ['--expose-gc', '--import', 'tsx'],
     env: { ...process.env, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
