@@ -56,6 +56,22 @@ export function contractCodes(): Array<{ code: string; http: number }> {
 
 type Schema = Record<string, unknown>;
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+
+/** The body of /status and /cancel: the booking's two ids, and optionally its order. */
+const bookingReference = (): Schema => ({
+  type: 'object',
+  required: ['booking_id', 'correlation_id'],
+  additionalProperties: false,
+  properties: {
+    booking_id: { ...str(), maxLength: 128 },
+    correlation_id: { ...str(), maxLength: 128 },
+    order: {
+      ...ref('OrderReference'),
+      description:
+        'Optional: the order the booking was made for, as sent to /book, so a server that lost the booking can confirm it with the service and deliver its result with its order.',
+    },
+  },
+});
 const str = (description?: string): Schema => ({ type: 'string', minLength: 1, ...(description ? { description } : {}) });
 
 function success(data: string, codes: string[]): Schema {
@@ -206,19 +222,7 @@ export function buildContractDocument(): Record<string, unknown> {
             web_payment: ref('WebPaymentInstruction'),
           },
         },
-        StatusRequest: {
-          type: 'object',
-          required: ['booking_id', 'correlation_id'],
-          additionalProperties: false,
-          properties: {
-            booking_id: { ...str(), maxLength: 128 },
-            correlation_id: { ...str(), maxLength: 128 },
-            order: {
-              ...ref('OrderReference'),
-              description: 'Optional: the order the booking was made for, as sent to /book, so a server that lost the booking can confirm it with the service and deliver its result with its order.',
-            },
-          },
-        },
+        StatusRequest: bookingReference(),
         StatusResult: {
           type: 'object',
           required: ['booking_id', 'correlation_id', 'status'],
@@ -229,19 +233,7 @@ export function buildContractDocument(): Record<string, unknown> {
             updated_at: { type: 'string', description: 'YYYY-MM-DD HH:MM:SS, as the service reports it.' },
           },
         },
-        CancelRequest: {
-          type: 'object',
-          required: ['booking_id', 'correlation_id'],
-          additionalProperties: false,
-          properties: {
-            booking_id: { ...str(), maxLength: 128 },
-            correlation_id: { ...str(), maxLength: 128 },
-            order: {
-              ...ref('OrderReference'),
-              description: 'Optional: the order the booking was made for, as sent to /book, so a server that lost the booking can confirm it with the service and deliver its result with its order.',
-            },
-          },
-        },
+        CancelRequest: bookingReference(),
         CancelResult: {
           type: 'object',
           required: ['booking_id', 'status'],
