@@ -32,6 +32,8 @@ describe('the checker against the kit', () => {
 
   test('every clause passes on node:http with the PostgreSQL store', async () => {
     const pool = new pg.Pool({ connectionString: await freshDatabase(), max: 10 });
+    // An idle connection the server ends (it is stopped after the file) must not crash the run.
+    pool.on('error', () => {});
     pools.push(pool);
     const { report, ms } = await checkProxy((port) => kitUnderTest(port, { store: createPostgresStore(pool) }));
     assert.deepEqual(failures(report), []);
