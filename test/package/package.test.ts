@@ -75,8 +75,8 @@ test('npm pack ships the build, the bin, the README and the docs with their pict
   const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024, timeout: 120_000 });
   const [packed] = JSON.parse(stdout) as [{ files: { path: string }[] }];
   const paths = packed.files.map((file) => file.path);
-  const unexpected = paths.filter((path) => !/^(package\.json|README\.md|LICENSE(\.md)?|contract\.json|signature-vectors\.json|bin\/[^/]+\.mjs|dist\/.+|docs\/[\w-]+\.md|docs\/images\/[\w-]+\.png)$/.test(path));
-  assert.deepEqual(unexpected, [], 'only the build, the bin, the README, the docs and the licence are packed');
+  const unexpected = paths.filter((path) => !/^(package\.json|README\.md|LICENSE(\.md)?|contract\.json|signature-vectors\.json|bin\/[^/]+\.mjs|dist\/.+|docs\/[\w-]+\.md|docs\/images\/[\w-]+\.png|examples\/.+)$/.test(path));
+  assert.deepEqual(unexpected, [], 'only the build, the bin, the README, the docs, the examples and the licence are packed');
   assert.ok(paths.includes('docs/element.md') && paths.includes('docs/server.md'), 'the docs the README links are packed');
   // The README's pictures travel with it; other pictures stay in the repository.
   const pictures = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/\]\((docs\/images\/[\w-]+\.png)\)/g)].map((match) => match[1]!);

@@ -18,6 +18,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { devices, type Browser, type BrowserContextOptions, type Page } from 'playwright';
 import { launchBrowser, ROOT } from './support.js';
 import { installPackedShop, type InstalledShop } from './tarball.js';
+import { startPostgres, type ThrowawayPostgres } from '../../scripts/postgres.mjs';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -41,13 +42,13 @@ const PRODUCT_CODE = 'README_SHOP';
 const SHOP_DATA = `
 // The shop's own orders table and login sessions, which the README's snippet uses as \`db\` and \`sessions\`.
 // The total is a string, as node-postgres returns a numeric column.
-const orders = new Map([['A-1001', { id: 'A-1001', customerId: 'customer-1', total: '250.00', payable: true }]]);
+const orders = new Map([['A-1001', { id: 'A-1001', customerId: 'customer-1', total: '250.00', paid: false }]]);
 const db = {
   orders: {
     find: async (id: string) => orders.get(id),
     recordPayment: async (id: string | undefined, status: string, amount: number, paidInFull: boolean, reference: unknown) => {
       const row = id === undefined ? undefined : orders.get(id);
-      if (row && paidInFull) row.payable = false;
+      if (row && paidInFull) row.paid = true;
       console.log('RECORDED ' + JSON.stringify({ id, status, amount, paidInFull, reference }));
     },
   },
@@ -56,6 +57,8 @@ const sessions = { of: async (_request: Request) => ({ customerId: 'customer-1' 
 `;
 
 let shop: InstalledShop;
+/** The README's server keeps its bookings in PostgreSQL (DATABASE_URL), as the README sets it up. */
+let postgres: ThrowawayPostgres | undefined;
 let browser: Browser;
 let sandbox: ChildProcess;
 let serviceUrl = '';
@@ -110,7 +113,9 @@ function watchOutput(child: ChildProcess): { lines: string[]; waitFor(pattern: R
 }
 
 before(async () => {
-  shop = await installPackedShop();
+  // The README's server imports node-postgres beside the package (`npm install pg`).
+  shop = await installPackedShop(['pg']);
+  postgres = await startPostgres();
 
   // The sandbox, as the README starts it (`npx wallet-pay-sandbox`), on free ports.
   const [port, linksPort] = [await freePort(), await freePort()];
@@ -190,6 +195,7 @@ after(async () => {
   sandbox?.kill();
   await new Promise<void>((done) => (front ? front.close(() => done()) : done()));
   await shop?.dispose();
+  await postgres?.stop();
 });
 
 /** The README's CDN script tag (or the shop's bundle) and its element, with the sandbox's allowed-hosts pasted in. */
@@ -226,6 +232,7 @@ async function startShopServer(): Promise<{ stop(): void; output: ReturnType<typ
       NODE_ENV: 'development',
       PORT: String(shopPort),
       SHOP_URL: frontOrigin,
+      DATABASE_URL: postgres!.url,
       WALLET_SERVICE_URL: serviceUrl,
       WALLET_PRODUCT_CODE: PRODUCT_CODE,
       WALLET_ACCESS_KEY: ACCESS_KEY,
@@ -271,7 +278,9 @@ test("the README's CDN address is this version's, and its snippets name only wha
   assert.match(script, new RegExp(`wallet-pay-button@${VERSION.replaceAll('.', '\\.')}/dist/cdn/wallet-pay-button\\.min\\.js`));
   const server = block('ts', 'createPaymentHandler');
   const imported = [...server.matchAll(/from '(wallet-pay-button[^']*)'/g)].map((match) => match[1]!);
-  assert.deepEqual(imported, ['wallet-pay-button/server', 'wallet-pay-button/server/node']);
+  assert.deepEqual(imported, ['wallet-pay-button/server', 'wallet-pay-button/server/node', 'wallet-pay-button/server/postgres']);
+  const exported = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports);
+  assert.deepEqual(imported.filter((specifier) => !exported.includes(specifier.replace(/^wallet-pay-button/, '.'))), [], 'each import is an entry of the package');
 });
 
 async function payAs(profile: BrowserContextOptions, pay: (page: Page) => Promise<void>): Promise<void> {
