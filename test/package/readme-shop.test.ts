@@ -18,6 +18,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { devices, type Browser, type BrowserContextOptions, type Page } from 'playwright';
 import { launchBrowser, ROOT } from './support.js';
 import { installPackedShop, type InstalledShop } from './tarball.js';
+import pg from 'pg';
 import { startPostgres, type ThrowawayPostgres } from '../../scripts/postgres.mjs';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -59,6 +60,7 @@ const sessions = { of: async (_request: Request) => ({ customerId: 'customer-1' 
 let shop: InstalledShop;
 /** The README's server keeps its bookings in PostgreSQL (DATABASE_URL), as the README sets it up. */
 let postgres: ThrowawayPostgres | undefined;
+let databases = 0;
 let browser: Browser;
 let sandbox: ChildProcess;
 let serviceUrl = '';
@@ -224,6 +226,15 @@ function resultPage(title: string): string {
 
 /** The README's server, started afresh (its orders in memory), as `node server.ts` with a TypeScript loader. */
 async function startShopServer(): Promise<{ stop(): void; output: ReturnType<typeof watchOutput> }> {
+  // Each start is a shop of its own: its orders (in memory) and its bookings (a new database) begin empty.
+  const database = `shop_${++databases}`;
+  const admin = new pg.Client({ connectionString: postgres!.url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${database}`);
+  } finally {
+    await admin.end();
+  }
   const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), serverFile], {
     cwd: shop.dir,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -232,7 +243,7 @@ async function startShopServer(): Promise<{ stop(): void; output: ReturnType<typ
       NODE_ENV: 'development',
       PORT: String(shopPort),
       SHOP_URL: frontOrigin,
-      DATABASE_URL: postgres!.url,
+      DATABASE_URL: postgres!.url.replace(/\/postgres$/, `/${database}`),
       WALLET_SERVICE_URL: serviceUrl,
       WALLET_PRODUCT_CODE: PRODUCT_CODE,
       WALLET_ACCESS_KEY: ACCESS_KEY,
