@@ -190,8 +190,9 @@ export async function runSoak({ minutes, log = () => {} }: SoakOptions): Promise
         Promise.all(workers.map((w) => w.ask<{ rss: number; heapUsed: number }>({ type: 'memory' }))).then(resolve, reject);
       }, Math.min(60_000, minutes * 6_000));
     });
-    // Bounded in count as well as time: at most this many scenarios per shopper.
-    const maxRounds = Math.ceil(minutes * 60 * 20);
+    // Bounded in count as well as time: at most this many scenarios per shopper, far above what a
+    // shopper completes in a second (about 25 on a quiet 2-core machine), so time ends the run.
+    const maxRounds = Math.ceil(minutes * 60 * 100);
     const shoppers = Array.from({ length: SHOPPERS }, async () => {
       for (let round = 0; round < maxRounds && Date.now() < deadline; round++) {
         const name = pick(weights);
