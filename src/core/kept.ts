@@ -1,16 +1,36 @@
 /**
- * The storage key of a kept booking, and the check an element makes on connect. Kept apart from the
- * session store and the settings so the element's first module can ask "is a payment under way in this
- * tab?" without loading either: the answer decides whether the payment code is loaded at once.
+ * The storage keys of a kept booking and of a paid order, and the checks made on them. The element's
+ * first module uses only {@link mayComeBack} (is anything of ours kept in this tab?), which decides
+ * whether the payment code is loaded at once; the rest goes with the payment code.
  */
+import { canonical } from '../protocol/values.js';
 
 const PREFIX = 'wallet-pay-button:';
 /** The prefix of an order this tab paid (the session store keeps it): its checkout shows it paid. */
 export const PAID_PREFIX = 'wallet-pay-paid:';
 
-/** The storage key of one endpoint + order pair. */
+/**
+ * The storage key of one endpoint + order pair. The order is written in canonical order (keys sorted
+ * at every depth), as the server keys it: an order rebuilt with its keys in another order is the same
+ * order and finds its kept booking.
+ */
 export function bookingKey(endpoint: string, order: unknown): string {
-  return `${PREFIX}${endpoint}|${JSON.stringify(order)}`;
+  return `${PREFIX}${endpoint}|${JSON.stringify(canonical(order))}`;
+}
+
+/**
+ * True when `win`'s tab keeps a booking or a paid order of ours: the shopper may be coming back, so the
+ * element loads its payment code at once, which then looks for this element's own order. Blocked
+ * storage keeps nothing.
+ */
+export function mayComeBack(win: Window | null): boolean {
+  try {
+    const storage = win?.sessionStorage;
+    for (let i = 0; i < (storage?.length ?? 0); i++) if (/^wallet-pay-(button|paid):/.test(storage!.key(i)!)) return true;
+  } catch {
+    // Blocked storage keeps nothing.
+  }
+  return false;
 }
 
 /** True when a storage key names a kept booking (not an unfinished attempt, not someone else's). */

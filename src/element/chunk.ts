@@ -8,7 +8,6 @@
  * the first import is repeated as it was; the files its failed load asked for are found in the
  * page's resource timing, to tell a missing file from a dropped one.
  */
-import { html, type TemplateResult } from 'lit';
 import type { PageNavigator } from '../core/navigator.js';
 import { WalletPayEvent } from './events.js';
 
@@ -106,14 +105,26 @@ export function reportMissing(host: HTMLElement, { url }: ChunkError): void {
 }
 
 /**
- * "Reload the page" (part `action reload`), for a chunk only a reload can load again; through the
- * element's `navigation` when a host routes itself.
+ * A secondary action of the first module (class `action`, the given `part`), drawn without a template
+ * engine: the offer to pay on the phone, "Try again", "Reload the page".
  */
-export function reloadButton(host: { ownerDocument: Document; navigation?: PageNavigator | null | undefined }, t: Readonly<Record<'action.reload', string>>): TemplateResult {
-  const reload = () => {
-    const location = host.ownerDocument.defaultView!.location;
-    if (host.navigation) host.navigation.assign(location.href);
-    else location.reload();
-  };
-  return html`<button part="action reload" class="action" type="button" @click=${reload}>${t['action.reload']}</button>`;
+export function actionButton(doc: Document, part: string, run: () => void): HTMLButtonElement {
+  const button = doc.createElement('button');
+  button.setAttribute('part', part);
+  button.className = 'action';
+  button.type = 'button';
+  button.addEventListener('click', run);
+  return button;
+}
+
+/** Reloads the page, through the element's `navigation` when a host routes itself. */
+export function reloadPage(host: { ownerDocument: Document; navigation?: PageNavigator | null | undefined }): void {
+  const location = host.ownerDocument.defaultView!.location;
+  if (host.navigation) host.navigation.assign(location.href);
+  else location.reload();
+}
+
+/** "Reload the page" (part `action reload`), for a chunk only a reload can load again; its text is set by the caller. */
+export function reloadButton(host: { ownerDocument: Document; navigation?: PageNavigator | null | undefined }): HTMLButtonElement {
+  return actionButton(host.ownerDocument, 'action reload', () => reloadPage(host));
 }

@@ -1,12 +1,14 @@
 /**
  * Connects a {@link PaymentFlow} to the page's lifecycle: the way back from the app or the provider's
- * page (`pageshow` from the back/forward cache, the page becoming visible again, a fresh load with a
- * kept booking). No `unload` listener: it would keep the page out of the back/forward cache.
+ * page (`pageshow` from the back/forward cache, the page becoming visible again). No `unload`
+ * listener: it would keep the page out of the back/forward cache.
  *
- * The flow is built lazily, on the first press or when a kept booking is found on connect: most
- * buttons on a page are never pressed, and their elements then cost no flow and no page listener.
+ * The flow is built lazily, on the first press or when the settings it is handed name an order this
+ * tab may be coming back to (a kept booking, a paid order): most buttons on a page are never pressed,
+ * and their elements then cost no flow and no page listener. The flow itself decides what settings
+ * mean for a payment (`PaymentFlow.configure`); no lifecycle callback starts or resumes one.
  */
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
 import { createBookingClient } from '../core/booking-client.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { IDLE_STATE, PaymentFlow, DEFAULT_TIMINGS, type FlowState, type FlowTimings } from '../core/flow/index.js';
@@ -34,13 +36,18 @@ export interface PaymentHost extends ReactiveControllerHost, HTMLElement {
 export class PaymentController implements ReactiveController {
   #flow: PaymentFlow | null = null;
   readonly #host: PaymentHost;
-  readonly #read: () => SettingsResult;
+  /** The settings last handed over, for a flow built later. */
+  #read: SettingsResult | undefined;
 
-  /** `read` reads and checks the element's settings at the moment the page comes back. */
-  constructor(host: PaymentHost, read: () => SettingsResult) {
+  constructor(host: PaymentHost) {
     this.#host = host;
-    this.#read = read;
     host.addController(this);
+  }
+
+  /** The element's settings: the flow, once there is one (or the tab may be coming back to this order), keeps them. */
+  configure(read: SettingsResult): void {
+    this.#read = read;
+    if (this.#flow || this.#comingBack(read)) this.flow.configure(read);
   }
 
   /** The flow, built on first use; the element calls its actions. */
@@ -74,6 +81,7 @@ export class PaymentController implements ReactiveController {
       onChange: () => host.requestUpdate(),
     });
     if (host.isConnected) this.#listen(true);
+    if (this.#read) this.#flow.configure(this.#read);
     return this.#flow;
   }
 
@@ -84,30 +92,18 @@ export class PaymentController implements ReactiveController {
 
   hostConnected(): void {
     if (this.#flow) this.#listen(true);
-    else if (!this.#comingBack()) return;
-    // A fresh load (or a re-attach) with a kept booking: ask where the payment stands, once the
-    // properties set right after the element was attached are in.
-    queueMicrotask(() => {
-      if (this.#host.isConnected) this.#resume();
-    });
   }
 
   /** A payment of this tab is under way, or this element's own order was paid in this tab. */
-  #comingBack(): boolean {
+  #comingBack(read: SettingsResult): boolean {
     const storage = sessionStorageOf(this.#host.ownerDocument.defaultView);
-    if (hasKeptBooking(storage)) return true;
-    const read = this.#read();
     const key = read.ok ? read.settings.storageKey : read.storageKey;
-    return !!key && isPaidHere(storage, key);
+    return hasKeptBooking(storage) || (!!key && isPaidHere(storage, key));
   }
 
   hostDisconnected(): void {
     this.#listen(false);
     this.#flow?.dispose();
-  }
-
-  #resume(): void {
-    this.flow.resume(this.#read());
   }
 
   #listen(on: boolean): void {
@@ -119,6 +115,6 @@ export class PaymentController implements ReactiveController {
 
   /** The page came back: restored from the back/forward cache, or visible again. */
   handleEvent(event: Event): void {
-    if ((event as PageTransitionEvent).persisted ?? this.#host.ownerDocument.visibilityState === 'visible') this.#resume();
+    if ((event as PageTransitionEvent).persisted ?? this.#host.ownerDocument.visibilityState === 'visible') this.#flow?.resume();
   }
 }

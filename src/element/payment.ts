@@ -1,9 +1,12 @@
 /**
  * The element's payment code, loaded on demand by the first module (`wallet-pay-button.ts`): the flow
- * and everything it needs (booking client, session store, URL checks, settings), the panels, the words
- * of each state and the English texts. A page that only shows the button never runs any of it.
+ * and everything it needs (booking client, session store, URL checks, the settings check), the set-up
+ * check, the kept-booking and paid-order logic, the panels (drawn with Lit's templates, which come with
+ * this module), the words of each state and the English texts. A page that only shows the button
+ * never runs any of it.
  */
-import { html, nothing, type ReactiveController, type ReactiveElement, type TemplateResult } from 'lit';
+import type { ReactiveController, ReactiveElement } from '@lit/reactive-element';
+import { html, nothing, render, type TemplateResult } from 'lit/html.js';
 import type { FlowState } from '../core/flow/index.js';
 import type { KeptBooking } from '../core/session-store.js';
 import type { HandoffStatus } from './handoff/index.js';
@@ -17,7 +20,8 @@ import { diagnoseReturnPage } from './diagnostics.js';
 import type { StringKey, StringTable } from './strings.js';
 import type { PaymentElement } from './host.js';
 import { LABELS, langOf } from './look.js';
-import { ChunkError, chunkLoader, reloadButton, reportMissing, type ChunkFailure } from './chunk.js';
+import { ChunkError, chunkLoader, reloadPage, reportMissing, type ChunkFailure } from './chunk.js';
+import type { EnvironmentSignals } from '../core/environment.js';
 
 /** The hand-off's module (QR encoder, panel, its texts), loaded when a hand-off first shows. */
 type HandoffModule = typeof import('./handoff/index.js');
@@ -34,14 +38,17 @@ const oneOf = (attribute: string, value: string, list: readonly string[], fallba
     ? []
     : [{ kind: 'config', attribute, value, message: `${attribute}="${value}" is not one of: ${list.join(', ')}; the default (${fallback}) is used.` }];
 
-/** The settings of a payment as `host`'s attributes say now, read once when the shopper acts. */
-function readHost(host: PaymentElement): SettingsResult {
+/**
+ * Reads and checks `host`'s settings with the page's `signals` of the moment: the check the element's
+ * settings controller plugs in once this module is in.
+ */
+export function readHost(host: PaymentElement, signals: EnvironmentSignals): SettingsResult {
   const win = host.ownerDocument.defaultView!;
   return readSettings(host, {
     pageUrl: win.location.href,
     // Relative settings resolve like the page's own links and requests: against its base URL.
     baseUrl: host.ownerDocument.baseURI,
-    signals: { userAgent: win.navigator.userAgent, maxTouchPoints: win.navigator.maxTouchPoints, innerWidth: win.innerWidth },
+    signals,
     framed: isCrossOriginFramed(win),
   });
 }
@@ -54,13 +61,10 @@ function attributeNames(host: PaymentElement): string[] {
 }
 
 /**
- * Checks `host`'s whole set-up, one console warning per problem; the element calls it once the
- * payment code is in and whenever a setting changes.
+ * Checks `host`'s whole set-up against `read`, one console warning per problem, each once per page:
+ * for each result of the element's settings controller.
  */
-export function checkSetup(host: PaymentElement, payment: Payment | undefined): void {
-  const read = readHost(host);
-  // The paid order may not be this one any more (a single-page app moved on).
-  if (payment?.state.name === 'paid') payment.resume(read);
+export function checkSetup(host: PaymentElement, read: SettingsResult): void {
   diagnoseReturnPage(host, read.ok ? read.settings.storageKey : read.storageKey);
   warnOnce([
     ...(read.ok ? [] : read.problems),
@@ -70,12 +74,20 @@ export function checkSetup(host: PaymentElement, payment: Payment | undefined): 
   ]);
 }
 
-/** One element's payment: its flow, the settings it reads when the shopper acts, and what it shows. */
+/** What the element gives its payment. */
+export interface PaymentOptions {
+  /** Makes the element's `loadsSettled` wait for a load (the hand-off's module). */
+  track?: <T>(work: Promise<T>) => Promise<T>;
+  /** Has the element's settings controller read the settings of this moment and configure this payment. */
+  read?: () => void;
+}
+
+/** One element's payment: its flow, the settings it is handed, the set-up check, and what it shows. */
 export class Payment implements ReactiveController {
   readonly #host: PaymentElement;
   readonly #controller: PaymentController;
-  /** Makes the host's `updateComplete` wait for a load (the hand-off's module). */
   readonly #track: <T>(work: Promise<T>) => Promise<T>;
+  readonly #read: () => void;
   #handoff?: HandoffModule;
   /** The hand-off's module is being fetched, or why it could not be (`network`: "Try again" fetches again). */
   #handoffLoad: 'loading' | ChunkFailure | null = null;
@@ -83,11 +95,22 @@ export class Payment implements ReactiveController {
   #panelShown = false;
   #panelFocused = false;
 
-  constructor(host: PaymentElement, track: <T>(work: Promise<T>) => Promise<T> = (work) => work) {
+  constructor(host: PaymentElement, { track = (work) => work, read = () => {} }: PaymentOptions = {}) {
     this.#host = host;
     this.#track = track;
-    this.#controller = new PaymentController(host, () => readHost(host));
+    this.#read = read;
+    this.#controller = new PaymentController(host);
     host.addController(this);
+  }
+
+  /**
+   * The element's settings, read when one changed, when it was attached, or at a press: the set-up
+   * check warns about each problem, and the flow keeps them (and looks for its way back, see
+   * `PaymentFlow.configure`).
+   */
+  configure(read: SettingsResult): void {
+    checkSetup(this.#host, read);
+    this.#controller.configure(read);
   }
 
   hostUpdate(): void {
@@ -107,9 +130,9 @@ export class Payment implements ReactiveController {
     return this.#host.renderRoot.querySelector<HTMLElement>('.handoff');
   }
 
-  /** The shopper chose "Pay with the app on your phone". */
+  /** The shopper chose "Pay with the app on your phone" (with the settings configured at that press). */
   handOff(): void {
-    this.#controller.flow.handOff(readHost(this.#host));
+    this.#controller.flow.handOff();
   }
 
   /** The flow's state. */
@@ -117,21 +140,20 @@ export class Payment implements ReactiveController {
     return this.#controller.state;
   }
 
-  /** The shopper pressed the button. */
+  /** The shopper pressed the button (with the settings configured at that press). */
   start(): void {
-    this.#controller.flow.start(readHost(this.#host));
+    this.#controller.flow.start();
   }
 
-  /** Asks again where the payment stands, with the settings of the moment. */
-  resume(read: SettingsResult): void {
-    this.#controller.flow.resume(read);
-  }
-
-  /** The status region's text and the choices of the current state, in `t`'s words. */
-  view(t: StringTable): [string | typeof nothing, TemplateResult | typeof nothing] {
+  /**
+   * Draws the choices of the current state in `t`'s words after the element's own parts (nothing
+   * while `t` is not complete yet) and returns the status region's text.
+   */
+  render(t: StringTable | undefined): string {
     const state = this.state;
-    const key = statusKey(state);
-    return [key ? t[key] : nothing, this.#choices(state, t)];
+    const key = t && statusKey(state);
+    render(t ? this.#choices(state, t) : nothing, this.#host.renderRoot, { host: this.#host });
+    return key ? t[key] : '';
   }
 
   #choices({ name, booking, canRetry, canStartAgain, paidUrl, error }: FlowState, t: StringTable): TemplateResult | typeof nothing {
@@ -150,7 +172,7 @@ export class Payment implements ReactiveController {
     // A booking the shop could not find is checked again before anything else is offered.
     if (name === 'error' && canRetry && error?.kind === 'booking-unconfirmed') return action('check-again', 'action.check-again', () => flow.retry());
     if (name === 'error' && canRetry) return action('retry', 'action.retry', () => flow.retry());
-    if (name === 'error' && canStartAgain) return action('start-again', 'action.start-again', () => flow.startAgain(readHost(host)));
+    if (name === 'error' && canStartAgain) return action('start-again', 'action.start-again', () => (this.#read(), flow.startAgain()));
     const stalled = name === 'stalled';
     if (!booking || (!stalled && name !== 'app-fallback' && name !== 'pending')) return nothing;
     const app = !stalled && booking.channel === 'app';
@@ -189,7 +211,7 @@ export class Payment implements ReactiveController {
           ${failed === 'network'
             ? html`<button part="action retry" class="action" type="button" @click=${() => ((this.#handoffLoad = null), host.requestUpdate())}>${t['action.retry']}</button>`
             : failed === 'reload'
-              ? reloadButton(host, t)
+              ? html`<button part="action reload" class="action" type="button" @click=${() => reloadPage(host)}>${t['action.reload']}</button>`
               : nothing}
           <button part="action pay-on-web" class="action" type="button" @click=${() => flow.payOnWeb()}>${t['action.pay-on-web']}</button>
           <button part="action cancel" class="action" type="button" @click=${() => flow.cancel()}>${t['action.cancel']}</button>

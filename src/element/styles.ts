@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css } from '@lit/reactive-element';
 
 /**
  * The element's styles. `--wallet-pay-*` properties are public, `--_*` ones private: each variant

@@ -1,11 +1,11 @@
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { ReactiveElement, type PropertyValues } from '@lit/reactive-element';
 import type { OrderReference } from '../protocol/contract.js';
 import type { Clock } from '../core/clock.js';
-import { detectEnvironment, type EnvironmentSetting } from '../core/detect-environment.js';
+import type { EnvironmentSetting } from '../core/detect-environment.js';
 import type { FlowTimings } from '../core/flow/index.js';
 import { IDLE_STATE } from '../core/flow/idle.js';
 import type { FlowState } from '../core/flow/state.js';
-import { bookingKey, hasKeptBooking, isPaidHere, sessionStorageOf } from '../core/kept.js';
+import { mayComeBack } from '../core/kept.js';
 import type { PageNavigator } from '../core/navigator.js';
 import { OFFER_TEXT } from './handoff/offer.js';
 import type { HandoffStrings } from './handoff/strings.js';
@@ -15,7 +15,8 @@ import type { StringTable } from './strings.js';
 import type { TextKey } from './strings-en.js';
 import { LABELS, isNepali, langOf } from './look.js';
 import type { VARIANTS } from './setup-check.js';
-import { ChunkError, chunkLoader, reloadButton, reportMissing, type ChunkFailure } from './chunk.js';
+import { ChunkError, actionButton, chunkLoader, reloadButton, reportMissing, type ChunkFailure } from './chunk.js';
+import { SettingsController } from './settings-controller.js';
 import { styles } from './styles.js';
 
 /** The button's look: `dark` (the brand colour, for light pages), `light` (for dark pages), `outline`, or `auto` (follows `prefers-color-scheme`). */
@@ -47,7 +48,6 @@ const loadNepali = (): Promise<Texts> =>
   );
 const ignore = (): void => {};
 
-
 /**
  * A "pay with wallet" button: books the payment through the merchant's own server and takes the
  * shopper to the wallet app (mobile), the provider's payment page (desktop) or hands over to the
@@ -55,6 +55,10 @@ const ignore = (): void => {};
  *
  * Its texts follow the `lang` of the element or of its nearest ancestor that has one (`ne` → Nepali,
  * otherwise English); `strings` replaces any of them.
+ *
+ * A Lit element on Lit's reactive core (`ReactiveElement`): the first module paints the button with a
+ * few DOM calls, and Lit's templates come with the payment code, which renders the panels. So the
+ * script every visitor of a checkout waits for carries no template engine.
  *
  * @slot - The button's label (default: the `label` variant's text, e.g. "Pay with wallet").
  * @fires wallet-pay-booked - The proxy booked the payment.
@@ -99,7 +103,7 @@ const ignore = (): void => {};
  * @cssprop --wallet-pay-font - Font shorthand (default inherit).
  * @cssprop --wallet-pay-status-color - Status text colour (default inherit).
  */
-export class WalletPayButton extends LitElement {
+export class WalletPayButton extends ReactiveElement {
   static override styles = styles;
   // No property has an initial value: creating an element sets nothing and schedules nothing; unset
   // settings read `undefined` and the defaults apply where they are read. Every property still has an
@@ -214,17 +218,25 @@ export class WalletPayButton extends LitElement {
    */
   paymentLoader?: () => Promise<PaymentModule>;
 
+  /** The one reader of the settings: the rendering reads its environment, the payment its result. */
+  readonly #settings = new SettingsController(this);
   #module?: PaymentModule;
   #payment?: Payment;
   /** Pressed, and waiting for the payment module. */
   #waiting = false;
   /** Why the payment module could not be loaded: "Try again" (network), the shop's set-up (missing) or a reload. */
   #failed: ChunkFailure | null = null;
-  /** Loads the element is waiting for, so `updateComplete` settles only once they are in. */
+  /** Loads the element is waiting for (see `loadsSettled`). */
   #loads = new Set<Promise<unknown>>();
   #askedNepali = false;
-  /** The set-up was checked since the last change of a setting. */
-  #checked = false;
+  /** The payment code's settings check is plugged into the settings controller. */
+  #connected = false;
+  /** The parts this module draws: the pay button, its slot, the offer, the status, the way forward after a failed load. */
+  #button?: HTMLButtonElement;
+  #slot?: HTMLSlotElement;
+  #offer?: HTMLButtonElement;
+  #status?: HTMLDivElement;
+  #failure?: [ChunkFailure, HTMLButtonElement];
 
   /** The flow's current state (read-only). */
   get paymentState(): FlowState {
@@ -236,7 +248,7 @@ export class WalletPayButton extends LitElement {
     );
   }
 
-  /** A shadow root that came with the page (`renderWalletPayButton`) is emptied, then rendered afresh in this task. */
+  /** A shadow root that came with the page (`renderWalletPayButton`) is emptied, then drawn afresh in this task. */
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
     this.shadowRoot?.replaceChildren();
     return super.createRenderRoot();
@@ -245,13 +257,12 @@ export class WalletPayButton extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     const win = this.ownerDocument.defaultView;
-    // A kept booking (or this order, paid in this tab) means the shopper is coming back: the payment
-    // code asks where the payment stands.
-    const storage = sessionStorageOf(win);
-    if (hasKeptBooking(storage) || this.#paidHere(storage)) this.#load().catch(ignore);
+    // A booking or a paid order kept in this tab: the shopper may be coming back, and the payment code
+    // (which looks for this element's own order) comes at once.
+    if (mayComeBack(win)) this.#load().catch(ignore);
     else if (win) {
       // The payment code comes while the shopper reads the page, so the click rarely waits for it;
-      // with it comes the set-up check (updated()).
+      // with it comes the set-up check.
       const prefetch = () => this.#prefetch();
       if (win.requestIdleCallback) win.requestIdleCallback(prefetch, { timeout: 2000 });
       else win.setTimeout(prefetch, 500);
@@ -264,35 +275,35 @@ export class WalletPayButton extends LitElement {
     for (const type of ['pointerenter', 'focusin', 'touchstart']) this.removeEventListener(type, this.#prefetch);
   }
 
-  /** True when this tab paid this element's order (endpoint and order as set when it connects). */
-  #paidHere(storage: Storage | null): boolean {
-    const order = this.order ?? (this.orderId ? { id: this.orderId } : null);
-    if (!this.endpoint || !order) return false;
-    try {
-      return isPaidHere(storage, bookingKey(new URL(this.endpoint, this.ownerDocument.baseURI).href, order));
-    } catch {
-      return false;
-    }
-  }
-
   /** The shopper is about to press, or the page went idle: fetch what a press needs, ignore failures. */
   #prefetch = (): void => {
-    // Tracked: once it is under way, `updateComplete` includes the set-up check that comes with it.
+    // Tracked: once it is in, the set-up check runs (see `willUpdate`), and `loadsSettled` waits for it.
     this.#track(loadPayment()).catch(ignore);
     if (this.#nepali()) loadNepali().catch(ignore);
   };
 
   /**
-   * Checks the whole set-up (console warnings) when the payment code is in and whenever a setting
-   * changes; the check is part of the payment code, so a page that never loads it never pays for it.
+   * A setting changed: the settings controller reads them again before this render. Once the payment
+   * code is on the page (this element's or another's), its settings check is plugged in.
    */
-  protected override updated(changed: PropertyValues): void {
-    // A state change of the flow is no new setting: nothing to check again.
-    if (changed.size) this.#checked = false;
+  protected override willUpdate(changed: PropertyValues): void {
+    // A state change of the flow is no new setting.
+    if (changed.size) this.#settings.changed();
     const module = loaded ?? this.#module;
-    if (this.#checked || !module) return;
-    this.#checked = true;
-    module.checkSetup(this, this.#payment);
+    if (module) this.#connect(module);
+  }
+
+  /**
+   * Plugs the payment code's settings check into the settings controller, once: each result then goes
+   * to this element's payment, or to the set-up check alone while nothing was pressed.
+   */
+  #connect(module: PaymentModule): void {
+    if (this.#connected) return;
+    this.#connected = true;
+    this.#settings.connect(
+      (signals) => module.readHost(this, signals),
+      (read) => (this.#payment ? this.#payment.configure(read) : module.checkSetup(this, read)),
+    );
   }
 
   /** A chunk that did not come while the device is offline: the shopper's connection is named. */
@@ -304,7 +315,7 @@ export class WalletPayButton extends LitElement {
     return isNepali(langOf(this));
   }
 
-  /** Waits for `work` before `updateComplete` resolves. */
+  /** Waits for `work` in `loadsSettled`, and draws again when it is done. */
   #track<T>(work: Promise<T>): Promise<T> {
     const tracked = work.finally(() => {
       this.#loads.delete(tracked);
@@ -335,13 +346,21 @@ export class WalletPayButton extends LitElement {
     this.#track(loadNepali()).catch(ignore);
   }
 
-  /** Loads the payment module (and the Nepali texts on a Nepali page) and builds this element's payment. */
+  /**
+   * Loads the payment module (and the Nepali texts on a Nepali page) and builds this element's
+   * payment, which the settings controller then hands the checked settings (the set-up check runs).
+   */
   #load(): Promise<Payment> {
     if (this.#nepali()) this.#askNepali();
     return this.#track(
       (this.paymentLoader ?? loadPayment)().then((module) => {
         this.#module = module;
-        return (this.#payment ??= new module.Payment(this, (work) => this.#track(work)));
+        if (this.#payment) return this.#payment;
+        const payment = (this.#payment = new module.Payment(this, { track: (work) => this.#track(work), read: () => this.#settings.read() }));
+        const read = this.#connected && this.#settings.result;
+        if (read) payment.configure(read);
+        else this.#connect(module);
+        return payment;
       }),
     );
   }
@@ -350,7 +369,8 @@ export class WalletPayButton extends LitElement {
   #press(handoff = false): void {
     if (this.disabled) return;
     if (!nepaliTexts) this.#askedNepali = false;
-    const run = (pay: Payment) => (handoff ? pay.handOff() : pay.start());
+    // The settings of this moment (the environment rule reads the page as it is at the press).
+    const run = (pay: Payment) => (this.#settings.read(), handoff ? pay.handOff() : pay.start());
     if (this.#payment) run(this.#payment);
     else if (!this.#waiting) {
       this.#waiting = true;
@@ -370,11 +390,13 @@ export class WalletPayButton extends LitElement {
       );
     }
     // Now, not at the next render: assistive technology hears at once that the press was taken.
-    this.renderRoot.querySelector('.button')?.setAttribute('aria-busy', String(this.paymentState.busy));
+    this.#button?.setAttribute('aria-busy', String(this.paymentState.busy));
     this.requestUpdate();
   }
 
-  override render(): TemplateResult {
+  /** Draws the button, the offer and the status; the payment code draws its panels after them. */
+  protected override update(changed: PropertyValues): void {
+    super.update(changed);
     const state = this.paymentState;
     const ne = this.#nepali();
     // A Nepali page whose texts could not be loaded speaks English rather than nothing.
@@ -383,39 +405,52 @@ export class WalletPayButton extends LitElement {
     if (ne && !rest && this.#payment) this.#askNepali();
     const t = { ...(ne ? LABELS_NE : LABELS_EN), ...rest, ...this.strings } as StringTable;
     const label = (LABELS as readonly string[]).includes(this.label!) ? this.label! : 'pay';
-    const win = this.ownerDocument.defaultView;
-    const environment = this.environment ?? 'auto';
+    const root = this.renderRoot;
+    const doc = this.ownerDocument;
+    let button = this.#button;
+    let status = this.#status!;
+    if (!button) {
+      button = this.#button = actionButton(doc, 'button', () => this.#press());
+      button.className = 'button';
+      button.setAttribute('aria-describedby', 'status');
+      this.#slot = button.appendChild(doc.createElement('slot'));
+      status = this.#status = doc.createElement('div');
+      status.id = status.className = 'status';
+      status.setAttribute('part', 'status');
+      status.setAttribute('role', 'status');
+      root.append(button, status);
+    }
+    button.disabled = this.disabled || state.name === 'paid';
+    button.setAttribute('aria-busy', String(state.busy));
+    text(this.#slot!, t[`button.${label as 'pay'}`]);
     // Desktop only, and only while nothing is under way: a shopper never holds two open bookings.
     const offer =
       this.phoneHandoff !== 'off' &&
       !state.booking &&
       (state.name === 'idle' || state.name === 'error' || (state.name === 'done' && state.outcome !== 'SUCCESS')) &&
-      (environment === 'desktop' ||
-        (environment === 'auto' && !!win && detectEnvironment({ userAgent: win.navigator.userAgent, maxTouchPoints: win.navigator.maxTouchPoints, innerWidth: win.innerWidth }) === 'desktop'));
-    const [status, choices] = this.#failed
-      ? [t[`error.${this.#failed === 'network' && this.#offline() ? 'offline' : this.#failed}`], this.#failed === 'missing' ? nothing : this.#failed === 'reload' ? reloadButton(this, t) : html`<button part="action retry" class="action" type="button" @click=${() => this.#press()}>${t['action.retry']}</button>`]
-      : this.#payment && rest
-        ? this.#payment.view(t)
-        : [nothing, nothing];
-    return html`
-      <button
-        part="button"
-        class="button"
-        type="button"
-        ?disabled=${this.disabled || state.name === 'paid'}
-        aria-busy=${state.busy}
-        aria-describedby="status"
-        @click=${() => this.#press()}
-      >
-        <slot>${t[`button.${label as 'pay'}`]}</slot>
-      </button>
-      ${offer
-        ? html`<button part="action pay-on-phone" class="action" type="button" ?disabled=${this.disabled} @click=${() => this.#press(true)}>
-            ${this.strings?.['handoff.offer'] ?? OFFER_TEXT[ne ? 'ne' : 'en']}
-          </button>`
-        : nothing}
-      <div id="status" part="status" class="status" role="status">${status}</div>
-      ${choices}
-    `;
+      this.#settings.environment === 'desktop';
+    if (offer) {
+      this.#offer ??= status.insertAdjacentElement('beforebegin', actionButton(doc, 'action pay-on-phone', () => this.#press(true))) as HTMLButtonElement;
+      this.#offer.disabled = this.disabled;
+      text(this.#offer, this.strings?.['handoff.offer'] ?? OFFER_TEXT[ne ? 'ne' : 'en']);
+    } else {
+      this.#offer?.remove();
+      this.#offer = undefined;
+    }
+    const failed = this.#failed;
+    // The way forward after a failed load: "Try again", or "Reload the page"; none for a missing file.
+    const way = failed === 'network' ? 'retry' : failed === 'reload' ? 'reload' : undefined;
+    if (this.#failure?.[0] !== failed) {
+      this.#failure?.[1].remove();
+      this.#failure = undefined;
+      if (way) this.#failure = [failed!, status.insertAdjacentElement('afterend', way === 'retry' ? actionButton(doc, 'action retry', () => this.#press()) : reloadButton(this)) as HTMLButtonElement];
+    }
+    if (way) text(this.#failure![1], t[`action.${way}`]);
+    text(status, failed ? t[`error.${failed === 'network' && this.#offline() ? 'offline' : failed}`] : (this.#payment?.render(rest && t) ?? ''));
   }
+}
+
+/** Sets a node's text when it differs (no mutation, no announcement, for the same words). */
+function text(node: Node, value: string): void {
+  if (node.textContent !== value) node.textContent = value;
 }

@@ -18,3 +18,15 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'object') return 'an object';
   return typeof value === 'number' || typeof value === 'boolean' ? `${typeof value} ${String(value)}` : typeof value;
 }
+
+/**
+ * Object keys sorted at every depth, so two spellings of one order give one fingerprint: the server's
+ * order key and the browser's kept-booking key are both written in this order.
+ */
+export function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (isRecord(value)) {
+    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical(value[key])]));
+  }
+  return value;
+}

@@ -15,8 +15,8 @@ import {
   type WebPaymentInstruction,
 } from '../protocol/contract.js';
 import { createSignature, signMessage, WEB_PAYMENT_SIGNED_FIELDS } from '../protocol/signature.js';
-import { describeValue, isRecord } from '../protocol/values.js';
-import { canonical, depthOf, parseObject, Refusal } from './http.js';
+import { canonical, describeValue, isRecord } from '../protocol/values.js';
+import { depthOf, parseObject, Refusal } from './http.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
 import { bookingFacts, ResultBusy, serviceCall, type Delivery, type Kit } from './kit.js';
 import { ServiceError } from './service-client.js';

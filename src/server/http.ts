@@ -134,15 +134,6 @@ export function checkContentType(header: string | null): void {
   }
 }
 
-/** Object keys sorted at every depth, so two spellings of one order give one fingerprint. */
-export function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (isRecord(value)) {
-    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical(value[key])]));
-  }
-  return value;
-}
-
 /** Every answer: JSON, never cached (it carries payment state), never sniffed as another type. */
 export const JSON_HEADERS = {
   'content-type': 'application/json; charset=utf-8',

@@ -33,6 +33,9 @@ interface FailOptions {
   outcome?: PaymentStatus | null;
 }
 
+/** Where a booking of these settings is kept (also when they have problems, if endpoint and order are readable). */
+const keyOf = (read: SettingsResult): string | undefined => (read.ok ? read.settings.storageKey : read.storageKey);
+
 /** The payment state machine of one element. */
 export class PaymentFlow {
   #state = IDLE_STATE;
@@ -44,6 +47,10 @@ export class PaymentFlow {
   readonly #runs: FlowRuns;
   readonly #clients = new WeakMap<PaymentSettings, BookingClient>();
   readonly #deps: FlowDeps;
+  /** The settings of the next action ({@link configure}). */
+  #read: SettingsResult | undefined;
+  /** Settings came since the flow was built or disposed. */
+  #configured = false;
 
   constructor(deps: FlowDeps) {
     this.#deps = deps;
@@ -56,11 +63,30 @@ export class PaymentFlow {
   }
 
   /**
-   * The shopper pressed the pay button, with the settings read at that moment. Ignored while busy.
-   * Returns whether it started something.
+   * The element's settings, read when one of them changed, when the element was attached, or at a
+   * press (the environment rule reads the page of that moment): the flow keeps them for its next
+   * action. While no payment is under way, the first settings, settings of another order, and the
+   * first after {@link dispose} are also a way back: a booking kept for that order in this tab is
+   * checked, an order this tab paid shows paid, and a paid or finished state of another order goes
+   * back to idle. A payment under way goes on with the settings it started with.
    */
-  start(read: SettingsResult): boolean {
-    if (this.#state.busy) return false;
+  configure(read: SettingsResult): void {
+    const before = this.#read;
+    this.#read = read;
+    const fresh = !this.#configured;
+    this.#configured = true;
+    // Another order while a payment is under way: that payment keeps its own settings (its kept
+    // booking carries them) and goes on as it is.
+    if (fresh || (keyOf(before!) !== keyOf(read) && !this.#state.booking && !this.#state.busy)) this.resume();
+  }
+
+  /**
+   * The shopper pressed the pay button: pays with the settings last {@link configure}d. Ignored while
+   * busy. Returns whether it started something.
+   */
+  start(): boolean {
+    const read = this.#read;
+    if (this.#state.busy || !read) return false;
     if (!read.ok) {
       this.#retry = null;
       const framed = read.problems.find((problem) => problem.kind === 'framed');
@@ -76,9 +102,10 @@ export class PaymentFlow {
    * as a code for the phone while this page follows its status. A booking already kept for this order
    * is checked instead, so the shopper never holds two open bookings. Returns whether it started.
    */
-  handOff(read: SettingsResult): boolean {
-    if (this.#state.busy) return false;
-    if (!read.ok) return this.start(read);
+  handOff(): boolean {
+    const read = this.#read;
+    if (this.#state.busy || !read) return false;
+    if (!read.ok) return this.start();
     if (read.settings.environment !== 'desktop') return false;
     this.#pay(read.settings, true, 'handoff');
     return true;
@@ -126,12 +153,12 @@ export class PaymentFlow {
 
   /**
    * "Start again", after the shop's server lost the kept booking: a new attempt with a new key, with
-   * the settings read at this press.
+   * the settings of this press.
    */
-  startAgain(read: SettingsResult): boolean {
+  startAgain(): boolean {
     if (this.#state.busy) return false;
     this.#attempt = null;
-    return this.start(read);
+    return this.start();
   }
 
   /**
@@ -168,15 +195,16 @@ export class PaymentFlow {
   /**
    * The page came back (bfcache `pageshow`, visible again) or was freshly loaded: a kept booking is
    * checked and routed. The booking the flow already follows keeps its own settings; otherwise the
-   * settings of the moment say which booking to look for. Nothing happens without one, or while a
+   * configured settings say which booking to look for. Nothing happens without one, or while a
    * request is already running.
    */
-  resume(read: SettingsResult | null): void {
+  resume(): void {
+    const read = this.#read;
     const name = this.#state.name;
     const left = name === 'opening-app' || name === 'redirecting';
     if (this.#state.busy && !left) return;
     const known = this.#state.booking?.settings ?? this.#attempt?.settings ?? (read?.ok ? read.settings : null);
-    const key = known?.storageKey ?? (read && !read.ok ? read.storageKey : undefined);
+    const key = known?.storageKey ?? (read && keyOf(read));
     const kept = key ? this.#deps.store.load(key, known) : null;
     if (kept) return this.#verify(kept, 0);
     const paid = key ? this.#deps.store.paid(key) : null;
@@ -187,6 +215,8 @@ export class PaymentFlow {
   /** Stops every timer and request and drops late answers (element disconnected). */
   dispose(): void {
     this.#begin();
+    // Attached again, the element pushes its settings again: the flow then looks for its way back.
+    this.#configured = false;
     // A dropped answer must not leave the button busy forever if the element is attached again; the
     // attempt (and its key) stays, so pressing again re-books idempotently.
     if (this.#state.busy) this.#set('idle', null);

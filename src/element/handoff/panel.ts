@@ -1,4 +1,4 @@
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { qrCode } from './qr.js';
 import type { HandoffStringKey, HandoffStrings } from './strings.js';
 

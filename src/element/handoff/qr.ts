@@ -20,7 +20,7 @@
  * ZXing (behind many Android scanners) and jsQR decode; no phone camera could be tried here. lean-qr
  * is maintained (the 2.7 line has had several releases; 2.7.4 is the latest).
  */
-import { html, type TemplateResult } from 'lit';
+import { html, type TemplateResult } from 'lit/html.js';
 import { correction, generate } from 'lean-qr/nano';
 
 /** The quiet zone around the symbol, in modules: the 4 the QR standard requires. */

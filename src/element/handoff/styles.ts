@@ -1,4 +1,4 @@
-import { adoptStyles, css } from 'lit';
+import { adoptStyles, css } from '@lit/reactive-element';
 
 /**
  * The hand-off panel's styles, on top of the element's (which already draw `.panel`, `.action` and

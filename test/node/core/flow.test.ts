@@ -82,9 +82,10 @@ function setup(overrides: Partial<PaymentSettings> = {}, timings: Partial<FlowTi
   const keep = (booking: Partial<KeptBooking> = {}) =>
     store.save(key, { booking_id: 'B1', correlation_id: 'c-B1', channel: 'app', idempotency_key: 'k0', started_at: clock.now(), settings: settings(), ...booking });
   const types = () => events.map((event) => event.type);
-  const start = () => flow.start({ ok: true, settings: settings() });
-  const resume = () => flow.resume({ ok: true, settings: settings() });
-  const refuse = (...problems: SettingsProblem[]) => flow.start({ ok: false, problems });
+  // The element configures the flow with the settings of each press, then acts.
+  const start = () => (flow.configure({ ok: true, settings: settings() }), flow.start());
+  const resume = () => (flow.configure({ ok: true, settings: settings() }), flow.resume());
+  const refuse = (...problems: SettingsProblem[]) => (flow.configure({ ok: false, problems }), flow.start());
   return { flow, fake, clock, store, navigator, events, state, config, key, keep, types, start, resume, refuse, settings };
 }
 
@@ -529,7 +530,7 @@ describe('payment flow: no payment', () => {
 });
 
 describe('payment flow: the phone hand-off (desktop)', () => {
-  const handOff = (t: ReturnType<typeof setup>) => t.flow.handOff({ ok: true, settings: t.settings() });
+  const handOff = (t: ReturnType<typeof setup>) => (t.flow.configure({ ok: true, settings: t.settings() }), t.flow.handOff());
 
   it('books on the app channel with a key of its own, keeps the booking as a hand-off and checks with backoff', async () => {
     const t = setup({ environment: 'desktop' });

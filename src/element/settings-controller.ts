@@ -1,0 +1,83 @@
+/**
+ * The one reader of the element's settings. It reads them when one changes (and when the element is
+ * attached again, and at a press, where the spec's environment rule reads the page of that moment) and
+ * hands the one result on: the environment to the button's rendering, the checked settings to the
+ * payment. The check itself (URLs, the order, every set-up problem) is part of the payment code and is
+ * plugged in with {@link SettingsController.connect} once that code is in: a page that only shows the
+ * button never loads it.
+ */
+import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
+import { isEnvironmentSetting, resolveEnvironment, type Environment, type EnvironmentSignals } from '../core/environment.js';
+import type { SettingsResult } from '../core/settings.js';
+
+/** What the controller needs of its element. */
+export interface SettingsHost extends ReactiveControllerHost, HTMLElement {
+  /** The `environment` setting as written (`auto` when unset). */
+  environment?: string | null | undefined;
+}
+
+/** Reads and checks the host's settings with the page's facts of the moment (the payment code's reader). */
+export type SettingsCheck = (signals: EnvironmentSignals) => SettingsResult;
+
+/** Reads the element's settings when they change and hands one result to the rendering and the payment. */
+export class SettingsController implements ReactiveController {
+  readonly #host: SettingsHost;
+  #check?: SettingsCheck;
+  #deliver?: (read: SettingsResult) => void;
+  #stale = true;
+  #environment: Environment | undefined;
+  #result: SettingsResult | undefined;
+
+  constructor(host: SettingsHost) {
+    this.#host = host;
+    host.addController(this);
+  }
+
+  /**
+   * The path the settings resolve to now (`desktop` shows the offer to pay on the phone); `undefined`
+   * while the `environment` attribute is no setting there is (the set-up check names it).
+   */
+  get environment(): Environment | undefined {
+    if (this.#stale) this.read();
+    return this.#environment;
+  }
+
+  /** The checked settings, once the payment code is in. */
+  get result(): SettingsResult | undefined {
+    return this.#result;
+  }
+
+  /** A setting changed: read again before the next render. */
+  changed(): void {
+    this.#stale = true;
+  }
+
+  /** Attached (again): the payment is handed its settings again before the next render. */
+  hostConnected(): void {
+    this.#stale = true;
+    if (this.#check) this.#host.requestUpdate();
+  }
+
+  hostUpdate(): void {
+    if (this.#stale) this.read();
+  }
+
+  /** Plugs in the payment code's check and the payment that takes each result; reads at once. */
+  connect(check: SettingsCheck, deliver: (read: SettingsResult) => void): void {
+    this.#check = check;
+    this.#deliver = deliver;
+    this.read();
+  }
+
+  /** Reads the settings now, with the page's facts of this moment, and hands the result on. */
+  read(): void {
+    this.#stale = false;
+    const win = this.#host.ownerDocument.defaultView;
+    const signals: EnvironmentSignals = win
+      ? { userAgent: win.navigator.userAgent, maxTouchPoints: win.navigator.maxTouchPoints, innerWidth: win.innerWidth }
+      : { userAgent: '', maxTouchPoints: 0, innerWidth: 1024 };
+    const setting = this.#host.environment ?? 'auto';
+    this.#environment = isEnvironmentSetting(setting) ? resolveEnvironment(setting, signals) : undefined;
+    if (this.#check) this.#deliver!((this.#result = this.#check(signals)));
+  }
+}
