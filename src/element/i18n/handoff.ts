@@ -10,8 +10,9 @@ export { HANDOFF_STRINGS_EN, HANDOFF_STRINGS_NE, type HandoffStringKey, type Han
 
 /**
  * The hand-off's texts for a BCP 47 language tag, by the element's rule (`ne`, `ne-NP` → Nepali;
- * anything else → English), with the `handoff.*` entries of `overrides` on top. The element's whole
- * `strings` object can be passed: keys that are not the hand-off's are ignored.
+ * anything else → English), with the entries of `overrides` for the panel's keys on top. The element's
+ * whole `strings` object can be passed: other keys are ignored (`handoff.offer` too: the offer is the
+ * button's text, not the panel's).
  */
 export function handoffStringsFor(lang: string | null | undefined, overrides?: Readonly<Record<string, string | undefined>> | null): HandoffStrings {
   const base: HandoffStrings = isNepali(lang) ? HANDOFF_STRINGS_NE : HANDOFF_STRINGS_EN;

@@ -11,7 +11,8 @@
  * - `en/handoff.ts`, `ne/handoff.ts`: with the phone hand-off (`handoff.ts` chooses between them).
  * The language rule and the wordings list are `lang.ts`'s. Each Nepali table is typed by the English
  * keys of its part, so no text can be missing or extra. This module is the face: the whole tables for
- * the package's users, and the types; the element's chunks import the parts, never this module.
+ * the package's users, and the types; the element's chunks import their values from the parts, never
+ * from this module.
  */
 import { LABELS_EN } from './en/labels.js';
 import { TEXTS_EN } from './en/messages.js';
