@@ -78,7 +78,7 @@ export const CDN_IIFE_FILE = 'wallet-pay-button.iife.min.js';
  */
 export const CDN_CHUNK_NAMES: Readonly<Record<string, string>> = {
   '/element/payment': 'payment',
-  '/element/strings-ne': 'ne',
+  '/element/i18n/ne/messages': 'ne',
   '/element/handoff/index': 'handoff',
 };
 

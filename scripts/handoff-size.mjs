@@ -20,11 +20,12 @@ export function handoffBundle() {
 }
 
 /**
- * The offer text's module (src/element/handoff/offer.ts) alone, minified: what the element's first
- * module adds by importing it statically. It must stay two strings, never the hand-off's tables.
+ * The first module's English texts (src/element/i18n/en/labels.ts) alone, minified: what the element's
+ * first module adds by importing them statically. The hand-off's offer is among them; the hand-off's
+ * other texts must never be.
  */
 export function offerBundle() {
-  return bundle('src/element/handoff/offer.ts');
+  return bundle('src/element/i18n/en/labels.ts');
 }
 
 /** `entry` bundled and minified as the size script bundles the element's code (Lit external). */

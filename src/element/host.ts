@@ -4,9 +4,8 @@
  * import would close a circle between the two modules).
  */
 import type { SettingsInput } from '../core/settings.js';
-import type { HandoffStrings } from './handoff/strings.js';
 import type { PaymentHost } from './payment-controller.js';
-import type { StringTable } from './strings.js';
+import type { HandoffStrings, StringTable } from './i18n/index.js';
 
 /** The element as the payment module sees it. */
 export interface PaymentElement extends PaymentHost, SettingsInput {

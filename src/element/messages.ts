@@ -1,6 +1,6 @@
 /** The words of a flow state: the core reports states and error kinds, the element owns the text. */
 import type { FlowError, FlowState } from '../core/flow/state.js';
-import type { StringKey } from './strings.js';
+import type { StringKey } from './i18n/index.js';
 
 /** The string of a failure: a refusal (4xx) reads differently from an outage. */
 export function errorKey({ kind, httpStatus }: FlowError): StringKey {

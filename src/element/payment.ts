@@ -17,9 +17,9 @@ import { statusKey } from './messages.js';
 import { PaymentController } from './payment-controller.js';
 import { VARIANTS, misspelledAttributes, warnOnce } from './setup-check.js';
 import { diagnoseReturnPage } from './diagnostics.js';
-import type { StringKey, StringTable } from './strings.js';
+import type { StringKey, StringTable } from './i18n/index.js';
 import type { PaymentElement } from './host.js';
-import { LABELS, langOf } from './look.js';
+import { LABELS, langOf } from './i18n/lang.js';
 import { ChunkError, chunkLoader, reloadPage, reportMissing, type ChunkFailure } from './chunk.js';
 import type { EnvironmentSignals } from '../core/environment.js';
 
@@ -27,7 +27,7 @@ import type { EnvironmentSignals } from '../core/environment.js';
 type HandoffModule = typeof import('./handoff/index.js');
 const loadHandoff = chunkLoader((): Promise<HandoffModule> => import('./handoff/index.js'), (module) => typeof module.handoffPanel === 'function');
 
-export { TEXTS_EN } from './strings-en.js';
+export { TEXTS_EN } from './i18n/en/messages.js';
 
 /**
  * A look-only mistake when `value` is not in `list`: warned about, never in the way of a payment (the

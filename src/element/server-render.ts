@@ -10,9 +10,9 @@
  * DOM-free: runs in Node, edge runtimes and any server that can call JavaScript.
  */
 import { detectEnvironment } from '../core/environment.js';
-import { OFFER_TEXT } from './handoff/offer.js';
-import { LABELS_EN, LABELS_NE } from './labels.js';
-import { LABELS, isNepali } from './look.js';
+import { LABELS_EN } from './i18n/en/labels.js';
+import { LABELS_NE } from './i18n/ne/labels.js';
+import { LABELS, isNepali } from './i18n/lang.js';
 import { styles } from './styles.js';
 
 /** An attribute's value: a string or number is written; `true` writes the bare attribute; `false`, `null` and `undefined` leave it out. */
@@ -104,7 +104,8 @@ export function renderWalletPayButton(attributes: Readonly<Record<string, Attrib
   };
   const nepali = isNepali(read('lang') ?? options.lang ?? '');
   const label = (LABELS as readonly string[]).includes(read('label') ?? '') ? read('label')! : 'pay';
-  const text = (nepali ? LABELS_NE : LABELS_EN)[`button.${label as 'pay'}`];
+  const texts = nepali ? LABELS_NE : LABELS_EN;
+  const text = texts[`button.${label as 'pay'}`];
   const disabled = read('disabled') !== undefined ? ' disabled' : '';
   // The element's own rule for the offer (wallet-pay-button.ts, render()), with the user agent alone:
   // a phone's user agent means a phone.
@@ -114,7 +115,7 @@ export function renderWalletPayButton(attributes: Readonly<Record<string, Attrib
     (environment === 'auto' && options.userAgent !== undefined && detectEnvironment({ userAgent: options.userAgent, maxTouchPoints: 5, innerWidth: 390 }) === 'desktop');
   const offer =
     read('phone-handoff') !== 'off' && desktop
-      ? `<button part="action pay-on-phone" class="action" type="button"${disabled}>${escapeText(OFFER_TEXT[nepali ? 'ne' : 'en'])}</button>`
+      ? `<button part="action pay-on-phone" class="action" type="button"${disabled}>${escapeText(texts['handoff.offer'])}</button>`
       : '';
   const nonce = options.nonce === undefined ? '' : ` nonce="${escapeAttribute(options.nonce)}"`;
   const script = options.earlyPress === false ? '' : `<script${nonce}>${EARLY_PRESS_SCRIPT}</script>`;

@@ -7,13 +7,13 @@ import { IDLE_STATE } from '../core/flow/idle.js';
 import type { FlowState } from '../core/flow/state.js';
 import { mayComeBack } from '../core/kept.js';
 import type { PageNavigator } from '../core/navigator.js';
-import { OFFER_TEXT } from './handoff/offer.js';
-import type { HandoffStrings } from './handoff/strings.js';
-import { LABELS_EN, LABELS_NE } from './labels.js';
+import type { HandoffStrings } from './i18n/index.js';
+import { LABELS_EN } from './i18n/en/labels.js';
+import { LABELS_NE } from './i18n/ne/labels.js';
 import type { Payment } from './payment.js';
-import type { StringTable } from './strings.js';
-import type { TextKey } from './strings-en.js';
-import { LABELS, isNepali, langOf } from './look.js';
+import type { StringTable } from './i18n/index.js';
+import type { TextKey } from './i18n/index.js';
+import { LABELS, isNepali, langOf } from './i18n/lang.js';
 import type { VARIANTS } from './setup-check.js';
 import { ChunkError, actionButton, chunkLoader, reloadButton, reportMissing, type ChunkFailure } from './chunk.js';
 import { SettingsController } from './settings-controller.js';
@@ -37,7 +37,7 @@ const loadPayment = (): Promise<PaymentModule> => paymentChunk().then((module) =
 let nepaliTexts: Texts | undefined;
 /** The Nepali texts could not be loaded: English stands in until a press loads them. */
 let nepaliFailed = false;
-const nepaliChunk = chunkLoader(() => import('./strings-ne.js'), (module) => typeof module.TEXTS_NE === 'object');
+const nepaliChunk = chunkLoader(() => import('./i18n/ne/messages.js'), (module) => typeof module.TEXTS_NE === 'object');
 const loadNepali = (): Promise<Texts> =>
   nepaliChunk().then(
     ({ TEXTS_NE }) => (nepaliTexts = TEXTS_NE),
@@ -432,7 +432,7 @@ export class WalletPayButton extends ReactiveElement {
     if (offer) {
       this.#offer ??= status.insertAdjacentElement('beforebegin', actionButton(doc, 'action pay-on-phone', () => this.#press(true))) as HTMLButtonElement;
       this.#offer.disabled = this.disabled;
-      text(this.#offer, this.strings?.['handoff.offer'] ?? OFFER_TEXT[ne ? 'ne' : 'en']);
+      text(this.#offer, this.strings?.['handoff.offer'] ?? (ne ? LABELS_NE : LABELS_EN)['handoff.offer']);
     } else {
       this.#offer?.remove();
       this.#offer = undefined;

@@ -10,7 +10,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright';
 import type { WalletPayEventDetail } from '../../src/element/events.js';
-import { STRINGS_NE } from '../../src/element/strings.js';
+import { STRINGS_NE } from '../../src/element/i18n/index.js';
 import { INTEGRITY_FILE, integrityOf } from '../../scripts/cdn-integrity.mjs';
 import { DIST, ROOT, checkoutPage, launchBrowser, payButton, startMerchant, watchPage, type Merchant } from './support.js';
 import { within } from '../support/within.js';

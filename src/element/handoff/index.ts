@@ -17,5 +17,4 @@ export {
   HANDOFF_STRINGS_NE,
   type HandoffStringKey,
   type HandoffStrings,
-} from './strings.js';
-export { OFFER_TEXT } from './offer.js';
+} from '../i18n/handoff.js';

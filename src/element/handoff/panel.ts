@@ -1,6 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { qrCode } from './qr.js';
-import type { HandoffStringKey, HandoffStrings } from './strings.js';
+import type { HandoffStringKey, HandoffStrings } from '../i18n/index.js';
 
 /**
  * Where the hand-off stands, as the panel shows it:

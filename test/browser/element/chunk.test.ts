@@ -6,7 +6,7 @@
  */
 import { expect, oneEvent } from '@open-wc/testing';
 import { ChunkError, chunkLoader } from '../../../src/element/chunk.js';
-import { LABELS_EN } from '../../../src/element/labels.js';
+import { LABELS_EN } from '../../../src/element/i18n/index.js';
 import { mount, part, payButton, statusText } from '../../support/element.js';
 import { answer, scenario } from '../../support/proxy.js';
 

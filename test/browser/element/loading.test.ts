@@ -7,8 +7,7 @@ import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { mount, part, payButton, reach, statusText } from '../../support/element.js';
 import { answer, scenario } from '../../support/proxy.js';
 import type { PaymentModule, WalletPayButton } from '../../../src/element/wallet-pay-button.js';
-import { LABELS_NE } from '../../../src/element/labels.js';
-import { STRINGS_EN, STRINGS_NE } from '../../../src/element/strings.js';
+import { LABELS_NE, STRINGS_EN, STRINGS_NE } from '../../../src/element/i18n/index.js';
 
 const WEB = { url: 'https://pay.wallet.test/checkout/W1', method: 'POST', fields: { token: 'T1' } };
 

@@ -2,7 +2,7 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import '../../../src/define.js';
 import type { WalletPayButton } from '../../../src/element/wallet-pay-button.js';
-import { STRINGS_EN, STRINGS_NE, stringsFor } from '../../../src/element/strings.js';
+import { STRINGS_EN, STRINGS_NE, stringsFor } from '../../../src/element/i18n/index.js';
 import { mount, part, payButton, reach, statusText, toFallback } from '../../support/element.js';
 import { answer, scenario } from '../../support/proxy.js';
 

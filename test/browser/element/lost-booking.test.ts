@@ -4,7 +4,7 @@
  */
 import { expect, oneEvent } from '@open-wc/testing';
 import { bookingKey } from '../../../src/core/settings.js';
-import { STRINGS_EN } from '../../../src/element/strings.js';
+import { STRINGS_EN } from '../../../src/element/i18n/index.js';
 import { mount, part, payButton, reach, statusText } from '../../support/element.js';
 import { answer, scenario, type Scenario } from '../../support/proxy.js';
 

@@ -7,7 +7,7 @@ import { expect, waitUntil } from '@open-wc/testing';
 import type { FlowTimings } from '../../../src/core/flow/index.js';
 import type { KeptBooking } from '../../../src/core/session-store.js';
 import { bookingKey } from '../../../src/core/settings.js';
-import { STRINGS_EN, STRINGS_NE } from '../../../src/element/strings.js';
+import { STRINGS_EN, STRINGS_NE } from '../../../src/element/i18n/index.js';
 import { FAST, mount, nextCheck, part, reach, statusText, type Mounted } from '../../support/element.js';
 import { answer, scenario, type Scenario } from '../../support/proxy.js';
 

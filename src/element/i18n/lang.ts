@@ -1,7 +1,7 @@
 /**
- * The wordings of the button and the language rule, shared by the first module (which renders the
- * button) and the payment module (whose set-up check warns about a wording that does not exist). The
- * looks are the set-up check's alone (setup-check.ts): the styles select on the attribute itself.
+ * The language rule and the button's wordings: what the element's first module needs beside its own
+ * texts, in a module that brings no table with it. The payment module's set-up check uses the wordings
+ * too (it warns about one that does not exist); the looks are the set-up check's alone (setup-check.ts).
  */
 
 /** The wordings there are; any other falls back to the default, and the set-up check warns. */

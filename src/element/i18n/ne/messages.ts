@@ -2,9 +2,9 @@
  * The Nepali texts beyond the button's labels: a module of their own, loaded only when an element's
  * language is Nepali, so English pages never download them.
  */
-import type { TextKey } from './strings-en.js';
+import type { TextKey } from '../en/messages.js';
 
-/** Nepali (`ne`), in Devanagari: keyed like the English texts, so no text can slip to another key. */
+/** Nepali (`ne`), in Devanagari: keyed like the English texts, so no text can be missing or slip to another key. */
 export const TEXTS_NE: Readonly<Record<TextKey, string>> = {
   'status.booking': 'तपाईंको भुक्तानी तयार हुँदैछ…',
   'status.redirecting': 'तपाईंलाई भुक्तानी पृष्ठमा लैजाँदैछौं…',

@@ -1,0 +1,48 @@
+/**
+ * Every shopper-facing string, keyed, in one table per language and part. English and Nepali are
+ * built in; a merchant replaces any text through the element's `strings` property. Developer-facing
+ * messages (the error event's `message`) stay in English and are not here.
+ *
+ * The element loads its texts in parts, one module per language and part, and the build puts each
+ * module in the chunk that first needs it:
+ * - `en/labels.ts`, `ne/labels.ts`: the first module's (the button's labels, the offer to pay on the
+ *   phone, the words for payment code that could not be loaded);
+ * - `en/messages.ts`: with the payment code; `ne/messages.ts`: a chunk of its own, Nepali pages only;
+ * - `en/handoff.ts`, `ne/handoff.ts`: with the phone hand-off (`handoff.ts` chooses between them).
+ * The language rule and the wordings list are `lang.ts`'s. Each Nepali table is typed by the English
+ * keys of its part, so no text can be missing or extra. This module is the face: the whole tables for
+ * the package's users, and the types; the element's chunks import their values from the parts, never
+ * from this module.
+ */
+import { LABELS_EN } from './en/labels.js';
+import { TEXTS_EN } from './en/messages.js';
+import { LABELS_NE } from './ne/labels.js';
+import { TEXTS_NE } from './ne/messages.js';
+import { isNepali } from './lang.js';
+
+/** English: every text of the button and the payment, by key (the hand-off panel's are `HANDOFF_STRINGS_EN`). */
+export const STRINGS_EN = { ...LABELS_EN, ...TEXTS_EN } as const;
+
+/** A key of the string table. */
+export type StringKey = keyof typeof STRINGS_EN;
+
+/** A string table: one text per key. */
+export type StringTable = Readonly<Record<StringKey, string>>;
+
+/** Nepali (`ne`), in Devanagari: keyed like the English table, so no text can slip to another key. */
+export const STRINGS_NE: StringTable = { ...LABELS_NE, ...TEXTS_NE };
+
+/**
+ * The table for a BCP 47 language tag (`ne`, `ne-NP` → Nepali; anything else, or none → English),
+ * with the merchant's `overrides` on top.
+ */
+export function stringsFor(lang: string | null | undefined, overrides?: Partial<StringTable> | null): StringTable {
+  const base = isNepali(lang) ? STRINGS_NE : STRINGS_EN;
+  return overrides ? { ...base, ...overrides } : base;
+}
+
+export { LABELS, isNepali, langOf } from './lang.js';
+export { LABELS_EN, LABELS_NE, TEXTS_EN, TEXTS_NE };
+export type { LabelKey } from './en/labels.js';
+export type { TextKey } from './en/messages.js';
+export { handoffStringsFor, HANDOFF_STRINGS_EN, HANDOFF_STRINGS_NE, type HandoffStringKey, type HandoffStrings } from './handoff.js';

@@ -1,0 +1,102 @@
+/**
+ * The element's texts (src/element/i18n/): one module per language and part, the Nepali tables keyed
+ * like the English ones, the whole tables made of the parts, and the language rule written once.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LABELS_EN } from '../../src/element/i18n/en/labels.js';
+import { TEXTS_EN } from '../../src/element/i18n/en/messages.js';
+import { HANDOFF_STRINGS_EN as HANDOFF_PART_EN } from '../../src/element/i18n/en/handoff.js';
+import { LABELS_NE } from '../../src/element/i18n/ne/labels.js';
+import { TEXTS_NE } from '../../src/element/i18n/ne/messages.js';
+import { HANDOFF_STRINGS_NE as HANDOFF_PART_NE } from '../../src/element/i18n/ne/handoff.js';
+import {
+  HANDOFF_STRINGS_EN,
+  HANDOFF_STRINGS_NE,
+  STRINGS_EN,
+  STRINGS_NE,
+  handoffStringsFor,
+  isNepali,
+  stringsFor,
+} from '../../src/element/i18n/index.js';
+
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const I18N = join(ROOT, 'src/element/i18n');
+
+type Table = Readonly<Record<string, string>>;
+const PARTS: ReadonlyArray<{ part: string; en: Table; ne: Table }> = [
+  { part: 'labels', en: LABELS_EN, ne: LABELS_NE },
+  { part: 'messages', en: TEXTS_EN, ne: TEXTS_NE },
+  { part: 'handoff', en: HANDOFF_PART_EN, ne: HANDOFF_PART_NE },
+];
+
+/** Every `.ts` file under `dir`. */
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+  );
+}
+
+test('each part of the Nepali texts has exactly the English keys, in the same order', () => {
+  for (const { part, en, ne } of PARTS) {
+    assert.ok(Object.keys(en).length > 0, `${part}: the English part is empty`);
+    assert.deepEqual(Object.keys(ne), Object.keys(en), `${part}: the Nepali keys differ from the English ones`);
+  }
+});
+
+test('no text is empty, and each Nepali text is in Devanagari', () => {
+  for (const { part, en, ne } of PARTS) {
+    for (const [lang, table] of [['en', en], ['ne', ne]] as const) {
+      for (const [key, text] of Object.entries(table)) {
+        assert.equal(typeof text, 'string', `${lang}/${part} ${key}`);
+        assert.notEqual(text.trim(), '', `${lang}/${part} ${key} is empty`);
+        if (lang === 'ne') assert.match(text, /[\u0900-\u097F]/, `ne/${part} ${key} is not in Devanagari`);
+      }
+    }
+  }
+});
+
+test('a key lives in one part only', () => {
+  const seen = new Map<string, string>();
+  for (const { part, en } of PARTS) {
+    for (const key of Object.keys(en)) {
+      assert.ok(!seen.has(key), `${key} is in both ${seen.get(key)} and ${part}`);
+      seen.set(key, part);
+    }
+  }
+});
+
+test('the whole tables are the union of the parts', () => {
+  assert.deepEqual(STRINGS_EN, { ...LABELS_EN, ...TEXTS_EN });
+  assert.deepEqual(STRINGS_NE, { ...LABELS_NE, ...TEXTS_NE });
+  assert.deepEqual(HANDOFF_STRINGS_EN, HANDOFF_PART_EN);
+  assert.deepEqual(HANDOFF_STRINGS_NE, HANDOFF_PART_NE);
+  // Nothing beyond the parts, nothing left out: the whole tables together hold every text once.
+  const whole = [...Object.keys(STRINGS_EN), ...Object.keys(HANDOFF_STRINGS_EN)].sort();
+  const parts = PARTS.flatMap(({ en }) => Object.keys(en)).sort();
+  assert.deepEqual(whole, parts);
+  assert.equal(stringsFor('ne-NP'), STRINGS_NE);
+  assert.equal(stringsFor('en'), STRINGS_EN);
+  assert.equal(handoffStringsFor('ne'), HANDOFF_STRINGS_NE);
+  assert.equal(handoffStringsFor(undefined), HANDOFF_STRINGS_EN);
+});
+
+test('the Nepali rule is written once in the source, and follows BCP 47 tags', () => {
+  const found = sources(join(ROOT, 'src')).flatMap((file) =>
+    (readFileSync(file, 'utf8').match(/\/\^ne\\b\/i/g) ?? []).map(() => relative(ROOT, file).replace(/\\/g, '/')),
+  );
+  assert.deepEqual(found, ['src/element/i18n/lang.ts']);
+  for (const lang of ['ne', 'NE', 'ne-NP', 'ne-Deva-NP']) assert.equal(isNepali(lang), true, lang);
+  for (const lang of ['new', 'en', 'en-NE', 'hi', '', null, undefined]) assert.equal(isNepali(lang), false, String(lang));
+});
+
+test('the modules the first module and the Nepali chunk load import no other table', () => {
+  // A value import here would put another part's texts into the chunk that loads this module.
+  for (const file of ['en/labels.ts', 'ne/labels.ts', 'ne/messages.ts', 'en/messages.ts', 'lang.ts']) {
+    const imports = readFileSync(join(I18N, file), 'utf8').match(/^import\b.*$/gm) ?? [];
+    for (const line of imports) assert.match(line, /^import type /, `${file}: ${line}`);
+  }
+});
