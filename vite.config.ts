@@ -80,6 +80,7 @@ export const CDN_CHUNK_NAMES: Readonly<Record<string, string>> = {
   '/element/payment': 'payment',
   '/element/i18n/ne/messages': 'ne',
   '/element/handoff/index': 'handoff',
+  '/element/setup-messages': 'setup',
 };
 
 /** `payment-[hash].min.js`, `ne-[hash].min.js`, else `chunk-[hash].min.js`. */

@@ -12,6 +12,8 @@ export interface SizeResult {
 export interface SizeBudget {
   name: string;
   gzip: number;
+  /** `ceiling` for a regression ceiling among the limits `--budgets` enforces; a budget otherwise. */
+  kind?: 'ceiling';
 }
 
 export interface OverBudget extends SizeBudget {
@@ -42,9 +44,11 @@ export interface RelativeBudget extends SizeBudget {
 }
 /** The classic file's budget for the build measured in `results` (which must hold the ESM pieces' sum). */
 export function classicBudget(results: readonly SizeResult[]): RelativeBudget;
-/** Every budget `--budgets` enforces on the build measured in `results`. */
+/** The ceilings `--budgets` enforces beside the budgets (the whole English payment's, the Nepali chunk's). */
+export const DECIDED_CEILINGS: readonly SizeBudget[];
+/** Every limit `--budgets` enforces on the build measured in `results`: the budgets and {@link DECIDED_CEILINGS}. */
 export function budgetsFor(results: readonly SizeResult[]): SizeBudget[];
-/** The ESM pieces the classic file inlines (entry, payment, Nepali, hand-off), each file gzipped, summed. */
+/** The ESM pieces the classic file inlines (entry, payment, Nepali, hand-off, set-up messages), each file gzipped, summed. */
 export function esmPieces(dir?: string): Promise<SizeResult>;
 /** One line: the CDN entry's gzip bytes and how far over (or under) its budget, with Lit's share when given. */
 export function entryStanding(results: readonly SizeResult[], lit?: SizeResult): string;
@@ -73,6 +77,8 @@ export interface CdnPieces {
   ne: string[];
   /** What the phone hand-off's chunk adds (imported by the payment chunk when a code first shows). */
   handoff: string[];
+  /** What the set-up messages chunk adds (loaded only when there is a set-up mistake to report). */
+  setup: string[];
   /** Every chunk the first load imports dynamically. */
   dynamic: string[];
 }

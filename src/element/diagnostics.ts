@@ -3,15 +3,11 @@
  * page whose element did not make the payment in its address, an `endpoint` that is not the payment
  * handler, an `allowed-hosts` without the host the service answered with. The shopper already gets a
  * way forward from the flow; these tell the developer why, in the console, once per page (through the
- * set-up check's own once-only warning).
+ * set-up check's report, whose sentences load only when there is something to say).
  */
 import type { FlowEvent } from '../core/flow/state.js';
 import { isBookingKey, PAID_PREFIX, sessionStorageOf } from '../core/kept.js';
-import { warnOnce } from './setup-check.js';
-
-function warn(attribute: string, value: string, message: string): void {
-  warnOnce([{ kind: 'config', attribute, value, message }]);
-}
+import { report } from './setup-check.js';
 
 const returnChecked = new WeakSet<HTMLElement>();
 
@@ -42,14 +38,7 @@ export function diagnoseReturnPage(host: HTMLElement, storageKey = ''): void {
     // Blocked storage keeps nothing.
   }
   if (keptFor === storageKey) return;
-  // A key is `prefix + endpoint|order JSON`: the order is what the developer recognises.
-  const order = (key: string) => key.slice(key.indexOf('|') + 1);
-  warn(
-    'order-id',
-    order(storageKey),
-    `booking_id=${id}&status=${status} in this page's address ${keptFor ? `was booked for order ${order(keptFor)}, not ${order(storageKey)}` : 'is not kept in this tab (a new tab?)'}: ` +
-      "the pay button shows again. Send each order back to its own checkout (redirectUrl), or show the order's state from your records.",
-  );
+  void report([{ kind: 'return-page', id, status, storageKey, keptFor }]);
 }
 
 /**
@@ -61,17 +50,9 @@ export function watchEndpoint(answer: Promise<Response>, url: string, endpoint: 
     const type = response.headers.get('content-type') ?? '';
     // A redirect is opaque here and the booking client names it itself.
     if (response.type === 'opaqueredirect' || /\bjson\b/i.test(type)) return response;
-    void describe(response.clone(), type).then((what) =>
-      warn('endpoint', endpoint ?? '', `endpoint="${endpoint ?? ''}": POST ${url} answered ${what}, not the payment handler's JSON: set endpoint to the path the handler is mounted on.`),
-    );
+    void report([{ kind: 'endpoint', endpoint: endpoint ?? '', url, response: response.clone() }]);
     return response;
   });
-}
-
-/** `HTTP 404 (text/html "Page title")`: what answered, in a few words. */
-async function describe(response: Response, type: string): Promise<string> {
-  const title = /<title>([^<]{1,80})/i.exec(await response.text().catch(() => ''))?.[1];
-  return `HTTP ${response.status} (${type.split(';')[0] || 'no type'}${title ? ` "${title.trim()}"` : ''})`;
 }
 
 /**
@@ -88,10 +69,5 @@ export function diagnoseFlowEvent(event: FlowEvent, allowedHosts: string | null)
   } catch {
     // The refused address is not readable: the message below still names the attribute.
   }
-  const host = url ? url.host : '?';
-  warn(
-    'allowed-hosts',
-    allowedHosts ?? '',
-    `allowed-hosts="${allowedHosts ?? ''}" does not list ${host}, so the service's address was refused and the booking cancelled. Add ${host}: list the deeplinks' host (phones) and the web payment host (desktops).`,
-  );
+  void report([{ kind: 'allowed-hosts', allowedHosts: allowedHosts ?? '', host: url ? url.host : '?' }]);
 }

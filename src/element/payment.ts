@@ -11,11 +11,11 @@ import type { FlowState } from '../core/flow/index.js';
 import type { KeptBooking } from '../core/session-store.js';
 import type { HandoffStatus } from './handoff/index.js';
 import { isCrossOriginFramed } from '../core/frame.js';
-import { readSettings, type SettingsProblem, type SettingsResult } from '../core/settings.js';
+import { readSettings, type SettingsResult } from '../core/settings.js';
 import { checkProviderUrl, storeListingUrl, storePlatform } from '../core/urls.js';
 import { statusKey } from './messages.js';
 import { PaymentController } from './payment-controller.js';
-import { VARIANTS, misspelledAttributes, warnOnce } from './setup-check.js';
+import { VARIANTS, misspelledAttributes, oneOf, report } from './setup-check.js';
 import { diagnoseReturnPage } from './diagnostics.js';
 import type { StringKey, StringTable } from './i18n/index.js';
 import type { PaymentElement } from './host.js';
@@ -27,16 +27,8 @@ import type { EnvironmentSignals } from '../core/environment.js';
 type HandoffModule = typeof import('./handoff/index.js');
 const loadHandoff = chunkLoader((): Promise<HandoffModule> => import('./handoff/index.js'), (module) => typeof module.handoffPanel === 'function');
 
+export { reportsSettled } from './setup-check.js';
 export { TEXTS_EN } from './i18n/en/messages.js';
-
-/**
- * A look-only mistake when `value` is not in `list`: warned about, never in the way of a payment (the
- * default look or wording is used instead).
- */
-const oneOf = (attribute: string, value: string, list: readonly string[], fallback: string): SettingsProblem[] =>
-  list.includes(value)
-    ? []
-    : [{ kind: 'config', attribute, value, message: `${attribute}="${value}" is not one of: ${list.join(', ')}; the default (${fallback}) is used.` }];
 
 /**
  * Reads and checks `host`'s settings with the page's `signals` of the moment: the check the element's
@@ -66,8 +58,8 @@ function attributeNames(host: PaymentElement): string[] {
  */
 export function checkSetup(host: PaymentElement, read: SettingsResult): void {
   diagnoseReturnPage(host, read.ok ? read.settings.storageKey : read.storageKey);
-  warnOnce([
-    ...(read.ok ? [] : read.problems),
+  void report([
+    ...(read.ok ? [] : read.problems.map(({ message }) => ({ kind: 'problem' as const, message }))),
     ...oneOf('variant', host.variant, VARIANTS, 'dark'),
     ...oneOf('label', host.label ?? 'pay', LABELS, 'pay'),
     ...misspelledAttributes(host.getAttributeNames(), attributeNames(host)),

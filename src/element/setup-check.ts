@@ -1,22 +1,52 @@
 /**
- * The element's set-up, checked where a developer looks first: one `console.warn` per problem, naming
- * the attribute, its value and the fix, each written once per page (as Lit's development warnings are).
+ * The element's set-up, checked where a developer looks first: what is wrong is found here, cheaply,
+ * each time the settings are read; the sentences that say it (one `console.warn` per mistake, each
+ * once per page) are in `setup-messages.ts`, a chunk loaded only when there is a mistake to report.
  */
-import type { SettingsProblem } from '../core/settings.js';
 
 /** The looks there are (the `variant` attribute); any other falls back to the default, and the check warns. */
 export const VARIANTS = ['dark', 'light', 'outline', 'auto'] as const;
 
-const warned = new Set<string>();
+/** One mistake to report, as found; its sentence is written by the messages chunk. */
+export type Notice =
+  /** A problem the settings check wrote out already (it also goes into the error event). */
+  | { kind: 'problem'; message: string }
+  /** A look or wording that does not exist: the default is used. */
+  | { kind: 'one-of'; attribute: string; value: string; list: readonly string[]; fallback: string }
+  /** An attribute the element does not have, but nearly one it has. */
+  | { kind: 'misspelled'; name: string; near: string }
+  /** A return address with a booking this element did not keep. */
+  | { kind: 'return-page'; id: string; status: string; storageKey: string; keptFor: string | undefined }
+  /** The shop's server answered something else than the handler's JSON. */
+  | { kind: 'endpoint'; endpoint: string; url: string; response: Response }
+  /** A provider host missing from `allowed-hosts`. */
+  | { kind: 'allowed-hosts'; allowedHosts: string; host: string };
 
-/** Writes each problem not written before. */
-export function warnOnce(problems: readonly SettingsProblem[]): void {
-  for (const { message } of problems) {
-    if (warned.has(message)) continue;
-    warned.add(message);
-    console.warn(`<wallet-pay-button>: ${message}`);
-  }
+/** Reports under way: their messages are loading. */
+const pending = new Set<Promise<void>>();
+
+/** Reports `notices` in the console (nothing is loaded when there are none); resolves once written. */
+export function report(notices: readonly Notice[]): Promise<void> {
+  if (!notices.length) return Promise.resolve();
+  const written = import('./setup-messages.js').then(
+    (messages) => messages.write(notices),
+    () => {
+      // The messages could not be loaded (offline): a developer's console stays quiet; the shopper's way is unchanged.
+    },
+  );
+  const tracked = written.finally(() => pending.delete(tracked));
+  pending.add(tracked);
+  return tracked;
 }
+
+/** Resolves once every report made so far (and any made meanwhile) is written: the element's `loadsSettled` waits for it. */
+export async function reportsSettled(): Promise<void> {
+  while (pending.size) await Promise.allSettled(pending);
+}
+
+/** A look-only mistake when `value` is not in `list`: reported, never in the way of a payment. */
+export const oneOf = (attribute: string, value: string, list: readonly string[], fallback: string): Notice[] =>
+  list.includes(value) ? [] : [{ kind: 'one-of', attribute, value, list, fallback }];
 
 /** Edit distance, for "did you mean": small strings only. */
 function distance(a: string, b: string): number {
@@ -33,14 +63,12 @@ function distance(a: string, b: string): number {
  * The attributes of `names` that are none of `known` but nearly one of them (a typo such as
  * `sucess-url`): a misspelled attribute is silently ignored by the browser.
  */
-export function misspelledAttributes(names: readonly string[], known: readonly string[]): SettingsProblem[] {
-  const problems: SettingsProblem[] = [];
+export function misspelledAttributes(names: readonly string[], known: readonly string[]): Notice[] {
+  const notices: Notice[] = [];
   for (const name of names) {
     if (known.includes(name)) continue;
     const near = known.find((candidate) => candidate.length > 3 && distance(name, candidate) <= 2);
-    if (near) {
-      problems.push({ kind: 'config', attribute: name, value: '', message: `${name} is not an attribute of <wallet-pay-button>: did you mean ${near}?` });
-    }
+    if (near) notices.push({ kind: 'misspelled', name, near });
   }
-  return problems;
+  return notices;
 }

@@ -326,8 +326,9 @@ export class WalletPayButton extends ReactiveElement {
   }
 
   /**
-   * Resolves once the loads under way (the payment code, the Nepali texts, the hand-off) have settled
-   * and the element has rendered what they brought, including what a press then started. For tests and
+   * Resolves once the loads under way (the payment code, the Nepali texts, the hand-off) have settled,
+   * the set-up check's warnings are written, and the element has rendered what they brought,
+   * including what a press then started. For tests and
    * hosts that wait for the element to be ready; `updateComplete` is about rendering only, so a chunk
    * that never loads never holds it.
    * @internal
@@ -335,6 +336,8 @@ export class WalletPayButton extends ReactiveElement {
   async loadsSettled(): Promise<void> {
     do {
       await Promise.allSettled(this.#loads);
+      // The set-up check's console warnings, whose sentences load when there is something to say.
+      await (this.#module ?? loaded)?.reportsSettled();
       await this.updateComplete;
     } while (this.#loads.size || this.isUpdatePending);
   }

@@ -159,6 +159,8 @@ describe('<wallet-pay-button> diagnostics: allowed-hosts without the deeplinks\'
     const error = oneEvent(el, 'wallet-pay-error');
     payButton(el).click();
     expect((await error).detail).to.include({ kind: 'url-refused', reason: 'host-not-allowed' });
+    // The warning's sentence comes with the set-up messages, loaded now that there is something to say.
+    await el.loadsSettled();
     const warned = about(/allowed-hosts=/);
     expect(warned, warnings.join('\n')).to.have.length(1);
     expect(warned[0]).to.contain('allowed-hosts="links.wallet.test pay.wallet.test"');
@@ -175,6 +177,7 @@ describe('<wallet-pay-button> diagnostics: allowed-hosts without the deeplinks\'
     const error = oneEvent(el, 'wallet-pay-error');
     payButton(el).click();
     await error;
+    await el.loadsSettled();
     expect(about(/allowed-hosts=/).join('\n')).to.contain('does not list pay-links.wallet.test:4011');
   });
 

@@ -228,6 +228,9 @@ describe('<wallet-pay-button> label variants', () => {
     const warnings = watchWarnings();
     try {
       const el = await fixture<WalletPayButton>(html`<wallet-pay-button label="subscribe" environment="webview"></wallet-pay-button>`);
+      // The set-up check comes with the payment code, its sentence with the set-up messages.
+      el.dispatchEvent(new Event('pointerenter'));
+      await el.loadsSettled();
       expect(label(el)).to.equal('Pay with wallet');
       expect(warnings).to.deep.equal(['<wallet-pay-button>: label="subscribe" is not one of: pay, checkout, buy, donate; the default (pay) is used.']);
       const webview = oneEvent(el, 'wallet-pay-webview');
@@ -345,6 +348,9 @@ describe('<wallet-pay-button> look', () => {
     const warnings = watchWarnings();
     try {
       const el = await fixture<WalletPayButton>(html`<wallet-pay-button variant="drak" environment="webview"></wallet-pay-button>`);
+      // The set-up check comes with the payment code, its sentence with the set-up messages.
+      el.dispatchEvent(new Event('pointerenter'));
+      await el.loadsSettled();
       expect(getComputedStyle(payButton(el)).backgroundColor).to.equal('rgb(74, 31, 122)');
       expect(warnings).to.deep.equal(['<wallet-pay-button>: variant="drak" is not one of: dark, light, outline, auto; the default (dark) is used.']);
       const webview = oneEvent(el, 'wallet-pay-webview');

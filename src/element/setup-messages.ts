@@ -1,0 +1,49 @@
+/**
+ * The developer's messages of the set-up check and the diagnostics, in English: a chunk of its own,
+ * loaded only when there is something to say. A page whose set-up is right never downloads these
+ * sentences; a page with a mistake gets one `console.warn` per mistake, each once per page (as Lit's
+ * development warnings are), naming the attribute, its value and the fix.
+ */
+import type { Notice } from './setup-check.js';
+
+const warned = new Set<string>();
+
+/** A response in a few words: `HTTP 404 (text/html "Page title")`. */
+async function describe(response: Response): Promise<string> {
+  const type = response.headers.get('content-type') ?? '';
+  const title = /<title>([^<]{1,80})/i.exec(await response.text().catch(() => ''))?.[1];
+  return `HTTP ${response.status} (${type.split(';')[0] || 'no type'}${title ? ` "${title.trim()}"` : ''})`;
+}
+
+/** A key is `prefix + endpoint|order JSON`: the order is what the developer recognises. */
+const order = (key: string) => key.slice(key.indexOf('|') + 1);
+
+/** The sentence of one notice. */
+async function sentence(notice: Notice): Promise<string> {
+  switch (notice.kind) {
+    case 'problem':
+      return notice.message;
+    case 'one-of':
+      return `${notice.attribute}="${notice.value}" is not one of: ${notice.list.join(', ')}; the default (${notice.fallback}) is used.`;
+    case 'misspelled':
+      return `${notice.name} is not an attribute of <wallet-pay-button>: did you mean ${notice.near}?`;
+    case 'return-page':
+      return (
+        `booking_id=${notice.id}&status=${notice.status} in this page's address ${notice.keptFor ? `was booked for order ${order(notice.keptFor)}, not ${order(notice.storageKey)}` : 'is not kept in this tab (a new tab?)'}: ` +
+        "the pay button shows again. Send each order back to its own checkout (redirectUrl), or show the order's state from your records."
+      );
+    case 'endpoint':
+      return `endpoint="${notice.endpoint}": POST ${notice.url} answered ${await describe(notice.response)}, not the payment handler's JSON: set endpoint to the path the handler is mounted on.`;
+    case 'allowed-hosts':
+      return `allowed-hosts="${notice.allowedHosts}" does not list ${notice.host}, so the service's address was refused and the booking cancelled. Add ${notice.host}: list the deeplinks' host (phones) and the web payment host (desktops).`;
+  }
+}
+
+/** Writes each notice not written before on this page, in order. */
+export async function write(notices: readonly Notice[]): Promise<void> {
+  for (const message of await Promise.all(notices.map(sentence))) {
+    if (warned.has(message)) continue;
+    warned.add(message);
+    console.warn(`<wallet-pay-button>: ${message}`);
+  }
+}
