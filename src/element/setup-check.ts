@@ -3,24 +3,13 @@
  * each time the settings are read; the sentences that say it (one `console.warn` per mistake, each
  * once per page) are in `setup-messages.ts`, a chunk loaded only when there is a mistake to report.
  */
+import type { Notice } from './setup-messages.js';
 
 /** The looks there are (the `variant` attribute); any other falls back to the default, and the check warns. */
 export const VARIANTS = ['dark', 'light', 'outline', 'auto'] as const;
 
-/** One mistake to report, as found; its sentence is written by the messages chunk. */
-export type Notice =
-  /** A problem the settings check wrote out already (it also goes into the error event). */
-  | { kind: 'problem'; message: string }
-  /** A look or wording that does not exist: the default is used. */
-  | { kind: 'one-of'; attribute: string; value: string; list: readonly string[]; fallback: string }
-  /** An attribute the element does not have, but nearly one it has. */
-  | { kind: 'misspelled'; name: string; near: string }
-  /** A return address with a booking this element did not keep. */
-  | { kind: 'return-page'; id: string; status: string; storageKey: string; keptFor: string | undefined }
-  /** The shop's server answered something else than the handler's JSON. */
-  | { kind: 'endpoint'; endpoint: string; url: string; response: Response }
-  /** A provider host missing from `allowed-hosts`. */
-  | { kind: 'allowed-hosts'; allowedHosts: string; host: string };
+/** One mistake to report (its kinds and sentences are in the messages chunk). */
+export type { Notice };
 
 /** Reports under way: their messages are loading. */
 const pending = new Set<Promise<void>>();

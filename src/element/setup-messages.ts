@@ -4,7 +4,21 @@
  * sentences; a page with a mistake gets one `console.warn` per mistake, each once per page (as Lit's
  * development warnings are), naming the attribute, its value and the fix.
  */
-import type { Notice } from './setup-check.js';
+
+/** One mistake to report, as found; found by the set-up check (setup-check.ts), said here. */
+export type Notice =
+  /** A problem the settings check wrote out already (it also goes into the error event). */
+  | { kind: 'problem'; message: string }
+  /** A look or wording that does not exist: the default is used. */
+  | { kind: 'one-of'; attribute: string; value: string; list: readonly string[]; fallback: string }
+  /** An attribute the element does not have, but nearly one it has. */
+  | { kind: 'misspelled'; name: string; near: string }
+  /** A return address with a booking this element did not keep. */
+  | { kind: 'return-page'; id: string; status: string; storageKey: string; keptFor: string | undefined }
+  /** The shop's server answered something else than the handler's JSON. */
+  | { kind: 'endpoint'; endpoint: string; url: string; response: Response }
+  /** A provider host missing from `allowed-hosts`. */
+  | { kind: 'allowed-hosts'; allowedHosts: string; host: string };
 
 const warned = new Set<string>();
 
