@@ -672,3 +672,78 @@ describe('payment flow: the phone hand-off (desktop)', () => {
     ]);
   });
 });
+
+describe('payment flow: settings pushed by the element (configure)', () => {
+  const ok = (t: ReturnType<typeof setup>) => ({ ok: true as const, settings: t.settings() });
+
+  it('the first settings are a way back: a booking kept for the order is checked, without a press', async () => {
+    const t = setup({ environment: 'mobile' });
+    t.keep();
+    t.fake.queues.status.push(status('SUCCESS'));
+    t.flow.configure(ok(t));
+    await flush();
+    assert.equal(t.fake.calls.status, 1);
+    assert.deepEqual(t.types(), ['success', 'navigate']);
+  });
+
+  it('settings of another order turn a paid checkout back to idle, or show the other order paid', () => {
+    const t = setup();
+    t.store.setPaid(t.key, { booking_id: 'B1', url: '/done' });
+    t.flow.configure(ok(t));
+    assert.equal(t.flow.state.name, 'paid');
+    // A single-page app moves on to an order this tab has not paid.
+    t.config.order = { id: 'A-2' };
+    t.flow.configure(ok(t));
+    assert.equal(t.flow.state.name, 'idle');
+    // And back: the first order shows paid again.
+    t.config.order = { id: 'A-1' };
+    t.flow.configure(ok(t));
+    assert.equal(t.flow.state.name, 'paid');
+    // The same settings again change nothing.
+    t.flow.configure(ok(t));
+    assert.equal(t.flow.state.name, 'paid');
+  });
+
+  it('a payment under way goes on with its own settings when the page sets another order', async () => {
+    const t = setup({ environment: 'mobile' });
+    t.fake.queues.book.push(appBooking());
+    t.fake.queues.status.push(status('PENDING'));
+    t.start();
+    await flush();
+    t.state.visible = false;
+    t.clock.advance(1500);
+    t.resume();
+    await flush();
+    assert.equal(t.flow.state.name, 'pending');
+    const checks = t.fake.calls.status;
+    t.config.order = { id: 'A-2' };
+    t.flow.configure(ok(t));
+    await flush();
+    // No new check, no new state: the waiting payment is not abandoned or checked twice.
+    assert.equal(t.fake.calls.status, checks);
+    assert.equal(t.flow.state.name, 'pending');
+    assert.equal(t.flow.state.booking?.settings.order.id, 'A-1');
+  });
+
+  it('after dispose (the element was removed), the next settings look for the way back again', async () => {
+    const t = setup({ environment: 'mobile' });
+    t.keep();
+    t.fake.queues.status.push(status('PENDING'));
+    t.flow.configure(ok(t));
+    await flush();
+    assert.equal(t.flow.state.name, 'pending');
+    t.flow.dispose();
+    const checks = t.fake.calls.status;
+    // Attached again: the element pushes its settings; the kept booking is checked at once.
+    t.flow.configure(ok(t));
+    await flush();
+    assert.equal(t.fake.calls.status, checks + 1);
+  });
+
+  it('a press before any settings does nothing', () => {
+    const t = setup();
+    assert.equal(t.flow.start(), false);
+    assert.equal(t.flow.handOff(), false);
+    assert.equal(t.flow.state.name, 'idle');
+  });
+});

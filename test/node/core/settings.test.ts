@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertHas } from '../../support/assert.js';
+import { canonical } from '../../../src/protocol/values.js';
 import { bookingKey, readSettings, type PageContext, type SettingsInput } from '../../../src/core/settings.js';
 
 const DESKTOP = { userAgent: 'Mozilla/5.0 (X11; Linux x86_64)', maxTouchPoints: 0, innerWidth: 1280 };
@@ -65,5 +66,17 @@ describe('readSettings', () => {
   it('with problems, still names where the booking of a readable endpoint and order is kept', () => {
     const read = readSettings({ endpoint: '/api/pay', orderId: 'A-1' }, page);
     assert.equal(read.ok ? null : read.storageKey, bookingKey('https://shop.test/api/pay', { id: 'A-1' }));
+  });
+});
+
+describe('the kept-booking key', () => {
+  it('writes the order in canonical order, as the server keys it: an order rebuilt with its keys in another order finds its booking', () => {
+    const one = bookingKey('https://shop.test/pay', { id: 'A-1', cart: { b: 2, a: 1 }, lines: [{ y: 1, x: 2 }] });
+    const other = bookingKey('https://shop.test/pay', { lines: [{ x: 2, y: 1 }], cart: { a: 1, b: 2 }, id: 'A-1' });
+    assert.equal(one, other);
+    assert.equal(one, `wallet-pay-button:https://shop.test/pay|${JSON.stringify(canonical({ id: 'A-1', cart: { a: 1, b: 2 }, lines: [{ x: 2, y: 1 }] }))}`);
+    assert.equal(one, 'wallet-pay-button:https://shop.test/pay|{"cart":{"a":1,"b":2},"id":"A-1","lines":[{"x":2,"y":1}]}');
+    // Another order is another key.
+    assert.notEqual(one, bookingKey('https://shop.test/pay', { id: 'A-2', cart: { a: 1, b: 2 }, lines: [{ x: 2, y: 1 }] }));
   });
 });
