@@ -58,16 +58,19 @@ describe('set-up problems in the console', () => {
       await within(
         page.evaluate(async () => {
           const el = document.querySelector('wallet-pay-button')!;
+          // loadsSettled: each warning is written once its sentence (the set-up messages chunk) is in.
           el.orderId = 'A-1002';
-          await el.updateComplete;
+          await el.loadsSettled();
           el.environment = 'tablet' as never;
-          await el.updateComplete;
+          await el.loadsSettled();
           el.requestUpdate();
-          await el.updateComplete;
+          await el.loadsSettled();
         }),
         15_000,
-        'the element to settle after each change (updateComplete)',
+        'the element to settle after each change (loadsSettled)',
       );
+      // The console's messages reach the test over the protocol: wait for the one expected, up to 5 s.
+      for (const until = Date.now() + 5_000; warnings.length < 6 && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 20));
       assert.equal(warnings.length, 6);
       assert.match(warnings[5]!, /environment="tablet"/);
 
