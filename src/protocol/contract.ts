@@ -38,6 +38,18 @@ export function isFinalStatus(status: PaymentStatus): boolean {
 /** The spec's code for a booking already processed (completed, failed, expired or reverted). */
 export const ALREADY_PROCESSED = 'IP-410';
 
+// The codes the element's flow reads, as constants of their own (like ALREADY_PROCESSED): the browser's
+// payment code imports these four, not the whole table below, which only servers need. Internal: the
+// public face is CODES.
+/** See `CODES.UNKNOWN_BOOKING`. */
+export const UNKNOWN_BOOKING = 'IP-404';
+/** See `CODES.IDEMPOTENCY_CONFLICT`. */
+export const IDEMPOTENCY_CONFLICT = 'IP-409';
+/** See `CODES.MERCHANT_SETUP`. */
+export const MERCHANT_SETUP = 'IP-501';
+/** See `CODES.ORDER_ALREADY_PAID`. */
+export const ORDER_ALREADY_PAID = 'IP-412';
+
 /**
  * Response codes. The spec's own codes keep their meaning; the rest are our choice (one code per
  * condition, all in the `IP-` family), each with the HTTP status it is sent with.
@@ -58,9 +70,9 @@ export const CODES = {
   /** `signed_field_names` does not list exactly the operation's signed fields. */
   INVALID_SIGNED_FIELDS: 'IP-423',
   /** No booking with that id (or the id and correlation id do not belong together). */
-  UNKNOWN_BOOKING: 'IP-404',
+  UNKNOWN_BOOKING,
   /** A `transaction_uuid` or `Idempotency-Key` reused with different content. */
-  IDEMPOTENCY_CONFLICT: 'IP-409',
+  IDEMPOTENCY_CONFLICT,
   /** The merchant's order is unknown or cannot be paid. */
   UNKNOWN_ORDER: 'IP-424',
   /** The request is not `POST`. */
@@ -81,9 +93,9 @@ export const CODES = {
    * The merchant's server is set up wrongly for the payment service (access key, product code or
    * service URL refused): retrying cannot help until the shop fixes it.
    */
-  MERCHANT_SETUP: 'IP-501',
+  MERCHANT_SETUP,
   /** The order already has a successful payment; a new booking for it is refused. */
-  ORDER_ALREADY_PAID: 'IP-412',
+  ORDER_ALREADY_PAID,
   /**
    * The request's `Host` header (or its target) does not form a URL, so the request never reaches the
    * handler (the Node adapter answers it). HTTP 400; not `IP-402`, whose HTTP reading is "Payment Required".

@@ -7,7 +7,7 @@
  * their own. Nothing here holds state or imports the flow: the flow passes in what a rule needs
  * (the store, the key maker, the clock's time) and applies the answer itself.
  */
-import { ALREADY_PROCESSED, CODES, type BookResult, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../../protocol/contract.js';
+import { ALREADY_PROCESSED, MERCHANT_SETUP, type BookResult, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../../protocol/contract.js';
 import { BookingError, type BookingClient } from '../booking-client.js';
 import type { FlowDeps } from './deps.js';
 import type { FlowError, FlowErrorKind, FlowEvent } from './state.js';
@@ -55,7 +55,7 @@ export function passingFailure(error: unknown): 'server' | 'offline' | null {
   const { e } = requestFailure(error);
   if (e.kind === 'offline') return 'offline';
   if (e.kind === 'network' || e.kind === 'timeout') return 'server';
-  return e.kind === 'http' && (e.status ?? 0) >= 500 && e.code !== CODES.MERCHANT_SETUP ? 'server' : null;
+  return e.kind === 'http' && (e.status ?? 0) >= 500 && e.code !== MERCHANT_SETUP ? 'server' : null;
 }
 
 /** A failed request as a booking error (anything thrown that is not one counts as a network failure) and its details. */

@@ -2,7 +2,7 @@
  * The payment state machine, free of the DOM: the booking client, the navigator, the storage, the
  * clock and the page's visibility are all injected, so every path runs as plain functions in tests.
  */
-import { CODES, isFinalStatus, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../../protocol/contract.js';
+import { IDEMPOTENCY_CONFLICT, MERCHANT_SETUP, ORDER_ALREADY_PAID, UNKNOWN_BOOKING, isFinalStatus, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../../protocol/contract.js';
 import type { BookingClient } from '../booking-client.js';
 import type { KeptBooking } from '../session-store.js';
 import type { PaymentSettings, SettingsResult } from '../settings.js';
@@ -286,11 +286,11 @@ export class PaymentFlow {
       if (!this.#live(run)) return null;
       // The key is bound to another body on the server (the order changed since it was kept): this
       // attempt cannot go on with it. A new key, once, without asking the shopper.
-      if (hasCode(error, CODES.IDEMPOTENCY_CONFLICT) && !attempt.renewed) {
+      if (hasCode(error, IDEMPOTENCY_CONFLICT) && !attempt.renewed) {
         this.#attempt = { key: this.#deps.newKey(), environment, settings, renewed: true };
         return this.#book(run, this.#attempt, channel);
       }
-      if (hasCode(error, CODES.ORDER_ALREADY_PAID)) {
+      if (hasCode(error, ORDER_ALREADY_PAID)) {
         // Paid already (in another tab, or before): nothing to book, nothing to retry.
         this.#attempt = null;
         this.#deps.store.setAttempt(settings.storageKey, null);
@@ -448,12 +448,12 @@ export class PaymentFlow {
     const { e, extra } = requestFailure(error);
     // An abandoned request is never shown: the action that abandoned it owns the state.
     if (e.kind === 'aborted') return;
-    if (e.code === CODES.MERCHANT_SETUP) {
+    if (e.code === MERCHANT_SETUP) {
       // Only the shop can fix its set-up: no "try again" that cannot succeed (the pay button stays).
       this.#retry = null;
       return this.#fail('merchant-setup', e.message, { booking, extra });
     }
-    if (booking && e.code === CODES.UNKNOWN_BOOKING && this.#unconfirmed !== booking.booking_id) {
+    if (booking && e.code === UNKNOWN_BOOKING && this.#unconfirmed !== booking.booking_id) {
       // The shop's server cannot find this booking (a restart, an eviction). It may have been paid: no
       // new payment yet. It stays kept, and "Check again" (or the pay button) asks its status once
       // more, by its ids, which lets the shop confirm it with the service.
@@ -461,7 +461,7 @@ export class PaymentFlow {
       this.#retry = () => this.#verify(booking, 0);
       return this.#fail('booking-unconfirmed', e.message, { booking, extra, canRetry: true });
     }
-    if (booking && e.code === CODES.UNKNOWN_BOOKING) {
+    if (booking && e.code === UNKNOWN_BOOKING) {
       // Checked again and still unknown: forget it too; the shopper may start again.
       this.#unconfirmed = null;
       this.#deps.store.clear(booking.settings.storageKey);
