@@ -263,9 +263,8 @@ export class WalletPayButton extends ReactiveElement {
     else if (win) {
       // The payment code comes while the shopper reads the page, so the click rarely waits for it;
       // with it comes the set-up check.
-      const prefetch = () => this.#prefetch();
-      if (win.requestIdleCallback) win.requestIdleCallback(prefetch, { timeout: 2000 });
-      else win.setTimeout(prefetch, 500);
+      if (win.requestIdleCallback) win.requestIdleCallback(this.#prefetch, { timeout: 2000 });
+      else win.setTimeout(this.#prefetch, 500);
     }
     for (const type of ['pointerenter', 'focusin', 'touchstart']) this.addEventListener(type, this.#prefetch, { passive: true });
   }
