@@ -20,17 +20,10 @@ export function bookingKey(endpoint: string, order: unknown): string {
 
 /**
  * True when `win`'s tab keeps a booking or a paid order of ours: the shopper may be coming back, so the
- * element loads its payment code at once, which then looks for this element's own order. Blocked
- * storage keeps nothing.
+ * element loads its payment code at once, which then looks for this element's own order.
  */
 export function mayComeBack(win: Window | null): boolean {
-  try {
-    const storage = win?.sessionStorage;
-    for (let i = 0; i < (storage?.length ?? 0); i++) if (/^wallet-pay-(button|paid):/.test(storage!.key(i)!)) return true;
-  } catch {
-    // Blocked storage keeps nothing.
-  }
-  return false;
+  return hasKey(sessionStorageOf(win), (key) => isBookingKey(key) || key.startsWith(PAID_PREFIX));
 }
 
 /** True when a storage key names a kept booking (not an unfinished attempt, not someone else's). */
@@ -48,16 +41,19 @@ export function sessionStorageOf(win: Window | null): Storage | null {
 }
 
 /**
- * True when `storage` may hold a kept booking (a key of ours), without parsing anything: an element
- * checks this on connect and builds its flow at once only when the answer is yes. A paid order does
- * not count here: only its own checkout shows it ({@link isPaidHere}), so buttons of other orders on
- * later pages of the tab still build nothing.
+ * True when `storage` may hold a kept booking (a key of ours), without parsing anything: the payment
+ * code builds an element's flow at once only when the answer is yes. A paid order does not count here:
+ * only its own checkout shows it ({@link isPaidHere}), so buttons of other orders on later pages of the
+ * tab still build nothing.
  */
 export function hasKeptBooking(storage: Storage | null): boolean {
+  return hasKey(storage, isBookingKey);
+}
+
+/** True when a key of `storage` passes `test`. Blocked storage keeps nothing. */
+function hasKey(storage: Storage | null, test: (key: string) => boolean): boolean {
   try {
-    for (let i = 0; i < (storage?.length ?? 0); i++) {
-      if (isBookingKey(storage!.key(i))) return true;
-    }
+    for (let i = 0; i < (storage?.length ?? 0); i++) if (test(storage!.key(i)!)) return true;
   } catch {
     // Blocked storage keeps nothing.
   }

@@ -12,10 +12,10 @@ import type { SettingsResult } from '../core/settings.js';
 
 /**
  * The viewport's width as the environment rule compares it (`innerWidth` at most 768): 768 when it is
- * at most that wide, else 769. Asked of a media query, which measures the
- * same width (scrollbar included, in CSS pixels) without a layout: reading `innerWidth` lays the page
- * out first in Chromium, 4 to 12 ms on a slow phone (4x CPU throttling), before the button's first
- * paint. `768.98px` lets a fractional width that `innerWidth` rounds down to 768 match, as it does.
+ * at most that wide, else 769. Asked of a media query, which measures the same width (scrollbar
+ * included, in CSS pixels) without a layout: reading `innerWidth` lays the page out first in Chromium,
+ * 4 to 12 ms on a slow phone (4x CPU throttling), before the button's first paint. `768.98px` lets a
+ * fractional width that `innerWidth` rounds down to 768 match, as it does.
  */
 function viewportWidth(win: Window): number {
   return win.matchMedia?.(`(max-width: ${MOBILE_MAX_WIDTH}.98px)`).matches ? MOBILE_MAX_WIDTH : MOBILE_MAX_WIDTH + 1;
