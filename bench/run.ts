@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release } from 'node:os';
 import { join } from 'node:path';
-import { benchBrowser, benchCheckout, BROWSER_DEFAULTS, CHECKOUT_DEFAULTS, type BrowserBenchOptions } from './browser.js';
+import { benchBrowser, benchCheckout, BROWSER_DEFAULTS, CHECKOUT_DEFAULTS, MIN_RENDER_ROUNDS, type BrowserBenchOptions } from './browser.js';
 import { buildBenchPage, buildMinimalCdn, buildPackage, ROOT } from './build.js';
 import { cdnPieces } from '../scripts/size.mjs';
 import { benchBytes } from './bytes.js';
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
   let checkout;
   try {
     const pieces = await cdnPieces();
-    checkout = await benchCheckout(minimal, pieces.payment.length > 0, quick ? { rounds: 3 } : CHECKOUT_DEFAULTS);
+    checkout = await benchCheckout(minimal, pieces.payment.length > 0, quick ? { rounds: 3, renderRounds: MIN_RENDER_ROUNDS } : CHECKOUT_DEFAULTS);
   } finally {
     minimal.dispose();
   }
