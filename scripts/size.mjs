@@ -85,12 +85,13 @@ export function classicBudget(results) {
  * the reload that fixes what nothing else can, "You are offline", the reconnecting of a short outage,
  * a lost booking checked again) and the set-up diagnostics of a first integration. Since then they
  * have only gone down: the whole English payment to 21,700 (21,629 measured) when the set-up
- * messages moved to a chunk of their own and the flow stopped carrying the servers' table of codes. The phone hand-off chunk's ceiling is the 5 KB its module is allowed
+ * messages moved to a chunk of their own and the flow stopped carrying the servers' table of codes,
+ * then to 21,650 (21,618 measured) and the Nepali chunk to 1,440 (1,434 measured). The phone hand-off chunk's ceiling is the 5 KB its module is allowed
  * (scripts/handoff-size.mjs enforces that budget on the module with Lit external).
  */
 export const CEILINGS = [
-  { name: PAYER_EN_NAME, gzip: 21700 },
-  { name: NE_CHUNK_NAME, gzip: 1445 },
+  { name: PAYER_EN_NAME, gzip: 21650 },
+  { name: NE_CHUNK_NAME, gzip: 1440 },
   { name: HANDOFF_CHUNK_NAME, gzip: 5120 },
 ];
 
