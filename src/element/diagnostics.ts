@@ -6,7 +6,7 @@
  * set-up check's report, whose sentences load only when there is something to say).
  */
 import type { FlowEvent } from '../core/flow/state.js';
-import { isBookingKey, PAID_PREFIX, sessionStorageOf } from '../core/kept.js';
+import { isBookingKey, isPaidHere, sessionStorageOf } from '../core/kept.js';
 import { report } from './setup-check.js';
 
 const returnChecked = new WeakSet<HTMLElement>();
@@ -27,9 +27,9 @@ export function diagnoseReturnPage(host: HTMLElement, storageKey = ''): void {
   const status = params.get('status');
   if (!id || !status) return;
   const storage = sessionStorageOf(win);
+  if (isPaidHere(storage, storageKey)) return;
   let keptFor: string | undefined;
   try {
-    if (storage!.getItem(PAID_PREFIX + storageKey) !== null) return;
     for (let i = 0; i < storage!.length; i++) {
       const key = storage!.key(i)!;
       if (isBookingKey(key) && storage!.getItem(key)!.includes(`"booking_id":${JSON.stringify(id)}`)) keptFor = key;

@@ -12,7 +12,7 @@
 import { detectEnvironment } from '../core/environment.js';
 import { LABELS_EN } from './i18n/en/labels.js';
 import { LABELS_NE } from './i18n/ne/labels.js';
-import { LABELS, isNepali } from './i18n/lang.js';
+import { isNepali, wordingOf } from './i18n/lang.js';
 import { styles } from './styles.js';
 
 /** An attribute's value: a string or number is written; `true` writes the bare attribute; `false`, `null` and `undefined` leave it out. */
@@ -103,9 +103,9 @@ export function renderWalletPayButton(attributes: Readonly<Record<string, Attrib
     return value === false || value === null || value === undefined ? undefined : value === true ? '' : String(value);
   };
   const nepali = isNepali(read('lang') ?? options.lang ?? '');
-  const label = (LABELS as readonly string[]).includes(read('label') ?? '') ? read('label')! : 'pay';
+  const label = wordingOf(read('label'));
   const texts = nepali ? LABELS_NE : LABELS_EN;
-  const text = texts[`button.${label as 'pay'}`];
+  const text = texts[`button.${label}`];
   const disabled = read('disabled') !== undefined ? ' disabled' : '';
   // The element's own rule for the offer (wallet-pay-button.ts, render()), with the user agent alone:
   // a phone's user agent means a phone.

@@ -13,7 +13,7 @@ import { LABELS_NE } from './i18n/ne/labels.js';
 import type { Payment } from './payment.js';
 import type { StringTable } from './i18n/index.js';
 import type { TextKey } from './i18n/index.js';
-import { LABELS, isNepali, langOf } from './i18n/lang.js';
+import { LABELS, isNepali, langOf, wordingOf } from './i18n/lang.js';
 import type { VARIANTS } from './setup-check.js';
 import { ChunkError, actionButton, chunkLoader, reloadButton, reportMissing, type ChunkFailure } from './chunk.js';
 import { SettingsController } from './settings-controller.js';
@@ -406,7 +406,7 @@ export class WalletPayButton extends ReactiveElement {
     // The Nepali texts load with the payment code; a language that became Nepali later loads them here.
     if (ne && !rest && this.#payment) this.#askNepali();
     const t = { ...(ne ? LABELS_NE : LABELS_EN), ...rest, ...this.strings } as StringTable;
-    const label = (LABELS as readonly string[]).includes(this.label!) ? this.label! : 'pay';
+    const label = wordingOf(this.label);
     const root = this.renderRoot;
     const doc = this.ownerDocument;
     let button = this.#button;
@@ -424,7 +424,7 @@ export class WalletPayButton extends ReactiveElement {
     }
     button.disabled = this.disabled || state.name === 'paid';
     button.setAttribute('aria-busy', String(state.busy));
-    text(this.#slot!, t[`button.${label as 'pay'}`]);
+    text(this.#slot!, t[`button.${label}`]);
     // Desktop only, and only while nothing is under way: a shopper never holds two open bookings.
     const offer =
       this.phoneHandoff !== 'off' &&

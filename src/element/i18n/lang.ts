@@ -7,6 +7,10 @@
 /** The wordings there are; any other falls back to the default, and the set-up check warns. */
 export const LABELS = ['pay', 'checkout', 'buy', 'donate'] as const;
 
+/** The wording in force for a `label` setting: the setting when it is one of {@link LABELS}, else `pay`. */
+export const wordingOf = (label: string | null | undefined): (typeof LABELS)[number] =>
+  (LABELS as readonly unknown[]).includes(label) ? (label as (typeof LABELS)[number]) : 'pay';
+
 /** True for a BCP 47 language tag the Nepali texts serve (`ne`, `ne-NP`): the one language rule. */
 export const isNepali = (lang: string | null | undefined): boolean => /^ne\b/i.test(lang ?? '');
 

@@ -6,6 +6,7 @@
  */
 import { expect, oneEvent, waitUntil } from '@open-wc/testing';
 import type { KeptBooking } from '../../../src/core/session-store.js';
+import { PAID_PREFIX } from '../../../src/core/kept.js';
 import { bookingKey } from '../../../src/core/settings.js';
 import type { WalletPayButton } from '../../../src/element/wallet-pay-button.js';
 import { mount, payButton, reach } from '../../support/element.js';
@@ -98,6 +99,18 @@ describe('<wallet-pay-button> diagnostics: the return page', () => {
     const success = oneEvent(document, 'wallet-pay-success');
     const { el } = await mount(s, { environment: 'desktop' });
     await success;
+    await settle(el);
+    expect(about(/booking_id=/), warnings.join('\n')).to.deep.equal([]);
+  });
+
+  it('says nothing on the return page of an order this tab paid: it shows the order paid', async () => {
+    const booking = `R-${RUN}-5`;
+    const s = await scenario({});
+    const key = bookingKey(new URL(s.endpoint, location.href).href, { id: 'A-1001' });
+    sessionStorage.setItem(PAID_PREFIX + key, JSON.stringify({ booking_id: booking, url: `${location.origin}/shop/done` }));
+    arriveWith(booking, 'SUCCESS');
+    const { el } = await mount(s, { environment: 'desktop' });
+    await reach(el, 'paid');
     await settle(el);
     expect(about(/booking_id=/), warnings.join('\n')).to.deep.equal([]);
   });
