@@ -33,8 +33,29 @@ export class ChunkError extends Error {
   }
 }
 
-/** The URL a failed import names: Chromium's "Failed to fetch dynamically imported module: URL", Firefox's "error loading dynamically imported module: URL". */
-const urlIn = (error: unknown): string | undefined => /\b((?:https?|file):\/\/\S+)/.exec(String((error as Error | undefined)?.message))?.[1];
+/**
+ * The folder of this module. The chunks sit in it or below it: the CDN folder, the npm build's tree,
+ * the dev server's `src/element/`.
+ */
+const CHUNKS_FOLDER = new URL('.', import.meta.url).href;
+
+/**
+ * The URL a failed import names (Chromium's "Failed to fetch dynamically imported module: URL",
+ * Firefox's "error loading dynamically imported module: URL"), when it is in `folder`, on its
+ * origin: an error's text is not trusted to choose what the page imports or asks for.
+ */
+function urlIn(error: unknown, folder: string): string | undefined {
+  const named = /\b((?:https?|file):\/\/\S+)/.exec(String((error as Error | undefined)?.message))?.[1];
+  if (!named) return undefined;
+  let url: URL;
+  try {
+    url = new URL(named);
+  } catch {
+    return undefined;
+  }
+  const base = new URL(folder);
+  return url.origin === base.origin && url.pathname.startsWith(base.pathname) ? url.href : undefined;
+}
 
 /** The scripts the page asked for since `start` (an engine that names no URL in its error). */
 const scriptsSince = (start: number): string[] =>
@@ -66,11 +87,12 @@ async function probe(urls: string[], retried: boolean): Promise<[ChunkFailure, s
 /**
  * A loader of one chunk, shared by every element of the page: `load` is the plain `import()` of the
  * chunk (a bundler rewrites it to its own chunk's URL); after a failure the next call imports the URL
- * the failure named, under a fresh `retry` query. `accept` tells the chunk from another module: an
+ * the failure named, under a fresh `retry` query, when that URL is in `folder` (default: this
+ * module's own); otherwise it calls `load` again. `accept` tells the chunk from another module: an
  * engine may name a module the chunk imports instead (Firefox does), and that one is no stand-in.
  * Every failure rejects with a {@link ChunkError}.
  */
-export function chunkLoader<T>(load: () => Promise<T>, accept: (module: T) => boolean): () => Promise<T> {
+export function chunkLoader<T>(load: () => Promise<T>, accept: (module: T) => boolean, folder = CHUNKS_FOLDER): () => Promise<T> {
   let pending: Promise<T> | undefined;
   let url: string | undefined;
   let failures = 0;
@@ -87,7 +109,7 @@ export function chunkLoader<T>(load: () => Promise<T>, accept: (module: T) => bo
     ).catch(async (error: unknown) => {
       pending = undefined;
       if (error instanceof ChunkError) throw error;
-      url ??= urlIn(error);
+      url ??= urlIn(error, folder);
       const [failure, about] = await probe(url ? [url] : scriptsSince(start), failures++ > 0);
       throw new ChunkError(failure, about, String((error as Error | undefined)?.message ?? error));
     }));

@@ -10,6 +10,7 @@
  * DOM-free: runs in Node, edge runtimes and any server that can call JavaScript.
  */
 import { detectEnvironment } from '../core/environment.js';
+import { isRenderedAttribute } from './attribute-names.js';
 import { LABELS_EN } from './i18n/en/labels.js';
 import { LABELS_NE } from './i18n/ne/labels.js';
 import { isNepali, wordingOf } from './i18n/lang.js';
@@ -38,8 +39,6 @@ export interface RenderOptions {
    */
   earlyPress?: boolean;
 }
-
-const NAME = /^[a-z][a-z0-9-]*$/;
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -87,13 +86,17 @@ export function earlyPressScript(): string {
  * to write where the button goes. `attributes` are the element's attributes, as on the tag
  * (`{ endpoint: '/api/pay', 'order-id': 'A-1001', 'allowed-hosts': '…' }`); the values are escaped.
  *
- * @throws TypeError when an attribute name is not a lower-case HTML attribute name.
+ * @throws TypeError when an attribute name is none of the element's own (`order-id`, `allowed-hosts`, …)
+ * nor `id`, `class`, `dir`, `hidden`, `title`, `slot`, `data-…` or `aria-…`: an `on…` handler or
+ * `style` is refused, whatever its value.
  */
 export function renderWalletPayButton(attributes: Readonly<Record<string, AttributeValue>>, options: RenderOptions = {}): string {
   let tagAttributes = '';
   for (const [name, value] of Object.entries(attributes)) {
-    if (!NAME.test(name)) {
-      throw new TypeError(`renderWalletPayButton: ${JSON.stringify(name)} is not an attribute name: use the lower-case names of the tag (order-id, allowed-hosts, …).`);
+    if (!isRenderedAttribute(name)) {
+      throw new TypeError(
+        `renderWalletPayButton: ${JSON.stringify(name)} is not an attribute of <wallet-pay-button>: use the lower-case names of the tag (order-id, allowed-hosts, …), or id, class, dir, hidden, title, slot, data-… and aria-….`,
+      );
     }
     if (value === false || value === null || value === undefined) continue;
     tagAttributes += value === true ? ` ${name}` : ` ${name}="${escapeAttribute(String(value))}"`;

@@ -24,8 +24,16 @@ test('writes the tag with escaped attributes and a declarative shadow root holdi
 });
 
 test('an attribute name that is not a lower-case HTML name is a TypeError naming it', () => {
-  assert.throws(() => renderWalletPayButton({ orderId: 'A-1' }), { name: 'TypeError', message: /"orderId" is not an attribute name/ });
+  assert.throws(() => renderWalletPayButton({ orderId: 'A-1' }), { name: 'TypeError', message: /"orderId" is not an attribute of <wallet-pay-button>/ });
   assert.throws(() => renderWalletPayButton({ 'x" onclick="alert(1)': 'y' }), TypeError);
+});
+
+test('only the element\'s own attributes and a few global ones are written: on… handlers, style and unknown names are refused', () => {
+  for (const name of ['onclick', 'onmouseover', 'style', 'srcdoc', 'formaction', 'href', 'order_id']) {
+    assert.throws(() => renderWalletPayButton({ endpoint: '/api/pay', [name]: 'x' }), { name: 'TypeError', message: new RegExp(`"${name}" is not an attribute of <wallet-pay-button>`) }, name);
+  }
+  const html = renderWalletPayButton({ id: 'pay', class: 'wide', dir: 'ltr', title: 'Pay', 'data-sku': '7', 'aria-label': 'Pay now', 'success-url': '/ok' });
+  assert.match(html, /^<wallet-pay-button id="pay" class="wide" dir="ltr" title="Pay" data-sku="7" aria-label="Pay now" success-url="\/ok">/);
 });
 
 test('the offer to pay on the phone is rendered when the element will show it: desktop, by environment or by user agent', () => {

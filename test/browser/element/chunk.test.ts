@@ -21,6 +21,9 @@ async function chunk(steps: object[]) {
   return { s, url: new URL(`${s.endpoint}/chunk.js`, location.href).href };
 }
 
+/** The folder of a chunk on the proxy: a loader imports again only URLs in its chunks' folder. */
+const folderOf = (url: string) => new URL('.', url).href;
+
 /** The failure a load ends with (fails the test if it loads). */
 async function failureOf(load: () => Promise<unknown>): Promise<ChunkError> {
   try {
@@ -37,7 +40,7 @@ afterEach(() => sessionStorage.clear());
 describe('chunkLoader: a chunk that failed to load is loaded again', () => {
   it('a dropped chunk is a network failure; the next call fetches it again and loads it', async () => {
     const { s, url } = await chunk([{ destroy: true }]);
-    const load = chunkLoader(() => import(/* @vite-ignore */ url) as Promise<{ answer: number }>, hasAnswer);
+    const load = chunkLoader(() => import(/* @vite-ignore */ url) as Promise<{ answer: number }>, hasAnswer, folderOf(url));
     expect((await failureOf(load)).failure).to.equal('network');
     await s.script({ chunk: [MODULE] });
     const module = await load();
@@ -48,7 +51,7 @@ describe('chunkLoader: a chunk that failed to load is loaded again', () => {
 
   it('a chunk answered 404, then served: the next call loads it, also where the engine keeps the failed import', async () => {
     const { s, url } = await chunk([{ status: 404, raw: 'gone' }]);
-    const load = chunkLoader(() => import(/* @vite-ignore */ url) as Promise<{ answer: number }>, hasAnswer);
+    const load = chunkLoader(() => import(/* @vite-ignore */ url) as Promise<{ answer: number }>, hasAnswer, folderOf(url));
     expect((await failureOf(load)).failure).to.equal('missing');
     await s.script({ chunk: [MODULE] });
     expect((await load()).answer).to.equal(42);
@@ -56,7 +59,7 @@ describe('chunkLoader: a chunk that failed to load is loaded again', () => {
 
   it('a missing chunk (404) is the set-up: failure "missing", naming its URL', async () => {
     const { url } = await chunk([{ status: 404, raw: 'gone' }]);
-    const load = chunkLoader(() => import(/* @vite-ignore */ url), () => true);
+    const load = chunkLoader(() => import(/* @vite-ignore */ url), () => true, folderOf(url));
     const error = await failureOf(load);
     expect(error.failure).to.equal('missing');
     expect(error.url).to.equal(url);
@@ -65,7 +68,8 @@ describe('chunkLoader: a chunk that failed to load is loaded again', () => {
   it('a chunk whose own import failed earlier: loaded by the next call, or, where the engine keeps that failure, "reload"; never a retry that cannot work', async () => {
     const dep = await chunk([{ status: 404, raw: 'gone' }]);
     const { url } = await chunk([{ raw: `export { answer } from ${JSON.stringify(dep.url)}; export const chunk = true;`, type: 'text/javascript' }]);
-    const load = chunkLoader(() => import(/* @vite-ignore */ url) as Promise<{ answer: number; chunk?: true }>, (module) => module.chunk === true);
+    // The two files sit in two folders of the proxy: the chunks' folder is the proxy's, as a build's is the chunks' and their imports'.
+    const load = chunkLoader(() => import(/* @vite-ignore */ url) as Promise<{ answer: number; chunk?: true }>, (module) => module.chunk === true, new URL('..', folderOf(url)).href);
     // Missing where the engine names the module that failed (Firefox, and WebKit's resource timing),
     // else the chunk itself is there and the failure may be a passing one (Chromium names the chunk).
     expect((await failureOf(load)).failure).to.be.oneOf(['missing', 'network']);
@@ -87,7 +91,7 @@ describe('<wallet-pay-button> when its payment chunk fails', () => {
     const { s: files, url } = await chunk([{ destroy: true }]);
     const real = import('../../../src/element/payment.js');
     // The chunk stands for the payment module: once served, it hands over the real one.
-    const loader = chunkLoader(() => import(/* @vite-ignore */ url), () => true);
+    const loader = chunkLoader(() => import(/* @vite-ignore */ url), () => true, folderOf(url));
     el.paymentLoader = () => loader().then(() => real);
     payButton(el).click();
     await el.loadsSettled();
@@ -119,7 +123,7 @@ describe('<wallet-pay-button> when its payment chunk fails', () => {
     const s = await scenario({ book: [answer.bookWeb('W1', WEB)] });
     const { el } = await mount(s, { environment: 'desktop' });
     const { url } = await chunk([{ status: 404, raw: 'gone' }]);
-    el.paymentLoader = chunkLoader(() => import(/* @vite-ignore */ url), () => true);
+    el.paymentLoader = chunkLoader(() => import(/* @vite-ignore */ url), () => true, folderOf(url));
     const warnings: string[] = [];
     const warn = console.warn;
     console.warn = (...args: unknown[]) => warnings.push(args.join(' '));
@@ -151,5 +155,27 @@ describe('<wallet-pay-button> when its payment chunk fails', () => {
     part<HTMLButtonElement>(el, 'reload')!.click();
     expect(nav.calls).to.deep.equal([{ kind: 'assign', url: location.href }]);
     await expect(el).to.be.accessible();
+  });
+
+  it('a failure naming a URL outside its chunks\' folder or origin never makes it import or ask for that URL', async () => {
+    const { s, url } = await chunk([{ status: 404, raw: 'gone' }]);
+    const elsewhere = ['https://evil.test/payment.js', new URL('/elsewhere/payment.js', url).href, new URL('../payment.js', url).href];
+    for (const named of elsewhere) {
+      let loads = 0;
+      const load = chunkLoader(
+        () => {
+          loads += 1;
+          return loads === 1 ? Promise.reject(new TypeError(`Failed to fetch dynamically imported module: ${named}`)) : import(/* @vite-ignore */ url);
+        },
+        () => true,
+        folderOf(url),
+      );
+      const error = await failureOf(load);
+      expect(error.url, named).to.not.equal(named);
+      await s.script({ chunk: [MODULE] });
+      expect(((await load()) as { answer: number }).answer, named).to.equal(42);
+      expect(loads, `${named}: the second call ran the chunk's own import, not the URL the error named`).to.equal(2);
+      await s.script({ chunk: [{ status: 404, raw: 'gone' }] });
+    }
   });
 });

@@ -8,8 +8,9 @@
  * were after the upgrade, and the engine's `layout-shift` entries (where it has them) add up to 0.
  */
 import { expect, waitUntil } from '@open-wc/testing';
+import { ELEMENT_ATTRIBUTES } from '../../../src/element/attribute-names.js';
 import { renderWalletPayButton } from '../../../src/element/server-render.js';
-import type { WalletPayButton } from '../../../src/element/wallet-pay-button.js';
+import { WalletPayButton } from '../../../src/element/wallet-pay-button.js';
 import { answer, scenario } from '../../support/proxy.js';
 
 /** How long the element's script is held back. */
@@ -155,5 +156,9 @@ describe('<wallet-pay-button> rendered by the server (Declarative Shadow DOM)', 
     await upgraded(page);
     expect(boxes(page)).to.deep.equal(painted);
     if (page.win.__layoutShiftSupported) expect(page.win.__shifts!.reduce((sum, value) => sum + value, 0)).to.equal(0);
+  });
+
+  it('writes exactly the attributes the element observes, so a new setting is never refused by the server render', () => {
+    expect([...ELEMENT_ATTRIBUTES].sort()).to.deep.equal([...WalletPayButton.observedAttributes].sort());
   });
 });
