@@ -12,7 +12,7 @@ export {
   type WalletPayEventMap,
   type WalletPayEventName,
 } from './element/events.js';
-export { STRINGS_EN, STRINGS_NE, type StringKey, type StringTable } from './element/i18n/index.js';
+export { STRINGS_EN, STRINGS_NE, type HandoffStrings, type StringKey, type StringTable } from './element/i18n/index.js';
 export { renderWalletPayButton, earlyPressScript, type AttributeValue, type RenderOptions } from './element/server-render.js';
 // The types of the element's public properties (`environment`, `paymentState`, `timings`, `clock`,
 // `navigation`), so a merchant can name what they assign or read.
