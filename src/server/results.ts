@@ -169,7 +169,7 @@ export function createResults(kit: Kit): Results {
               `status ${payload.status}, reference_code ${payload.reference_code}, amount ${payload.amount}). ` +
               'If another system books with the same product code, give each its own callbackUrl.',
           ),
-          { route: 'callback' },
+          { route: 'callback', correlation_id: payload.correlation_id },
         );
         throw new Refusal(CODES.UNKNOWN_BOOKING, 'Callback refused: no booking of this merchant has this correlation_id.');
       }
@@ -254,7 +254,7 @@ export function createResults(kit: Kit): Results {
             done.settled++;
           } else {
             done.failed++;
-            kit.report(error, { route: 'reconcile' });
+            kit.report(error, { route: 'reconcile', correlation_id: booking.correlation_id, booking_id: booking.booking_id });
           }
         } finally {
           await kit.store.releaseCheck(booking.booking_id, kit.owner).catch((error: unknown) => kit.report(error, { route: 'reconcile' }));
@@ -332,7 +332,7 @@ export function createResults(kit: Kit): Results {
     }
     if (!impossible) return;
     const error = new ImpossibleTransition(`Impossible transition: ${result.source} reported ${impossible}; not delivered.`);
-    kit.report(error, { route: result.source });
+    kit.report(error, { route: result.source, correlation_id: result.correlation_id, booking_id: result.booking_id });
     throw error;
   }
 
