@@ -54,8 +54,9 @@ export async function openShop(
   const results: PaymentResult[] = [];
   const errors: Shop['errors'] = [];
   const totals = new Map<string, number>();
-  let listener: ReturnType<typeof toNodeListener> | undefined;
-  const server: Loopback = await listen((request, response) => void listener?.(request, response));
+  // The handler needs the server's address for its callback URL, so it is mounted once made.
+  const mounted: { listener?: ReturnType<typeof toNodeListener> } = {};
+  const server: Loopback = await listen((request, response) => void mounted.listener?.(request, response));
   const handler = createPaymentHandler({
     serviceUrl: sandbox.baseUrl,
     productCode: PRODUCT,
@@ -73,7 +74,7 @@ export async function openShop(
     },
     ...overrides,
   });
-  listener = toNodeListener(handler);
+  mounted.listener = toNodeListener(handler);
 
   async function post(route: string, body: unknown, headers: Record<string, string> = {}) {
     const response = await fetch(`${server.url}/api/pay/${route}`, {
