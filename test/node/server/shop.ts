@@ -49,8 +49,10 @@ export interface Booked {
 export async function openShop(
   overrides: Partial<PaymentHandlerOptions> = {},
   sandboxOptions: SandboxOptions = {},
+  /** Another shop's sandbox, for a second instance of one shop: left running by `close()`. */
+  shared?: Sandbox,
 ): Promise<Shop> {
-  const sandbox = await startSandbox({ accessKey: KEY, productCode: PRODUCT, callbackRetry: { attempts: 2, baseDelayMs: 20 }, ...sandboxOptions });
+  const sandbox = shared ?? (await startSandbox({ accessKey: KEY, productCode: PRODUCT, callbackRetry: { attempts: 2, baseDelayMs: 20 }, ...sandboxOptions }));
   const results: PaymentResult[] = [];
   const errors: Shop['errors'] = [];
   const totals = new Map<string, number>();
@@ -119,7 +121,7 @@ export async function openShop(
       return submit(`${page}/confirm`, { mpin: '1234', method: 'wallet_balance' });
     },
     async close() {
-      await sandbox.close();
+      if (!shared) await sandbox.close();
       await server.close();
     },
   };
