@@ -8,6 +8,7 @@
  * booking is read, then the `SUCCESS` claimed, with no other `SUCCESS` of the order claimed between,
  * so of two payments arriving at once exactly one is the duplicate.
  */
+import { orderKeyOf } from './booking.js';
 import { ResultBusy, type Kit } from './kit.js';
 import type { ResultClaim } from './store.js';
 import type { PaymentResult } from './types.js';
@@ -47,16 +48,18 @@ export interface Duplicates {
 
 export function createDuplicates(kit: Kit): Duplicates {
   async function claim(result: PaymentResult, take: () => Promise<ResultClaim>): Promise<{ claim: ResultClaim; result: PaymentResult }> {
-    const booking = result.status === 'SUCCESS' && result.booking_id !== undefined ? await kit.store.getBooking(result.booking_id) : undefined;
-    if (!booking) return { claim: await take(), result };
-    const lease = `paid:${booking.order_key}`;
+    const { booking_id: bookingId, order_id: orderId } = result;
+    // A result without its booking's order (a booking the store lost) cannot be matched to a payment.
+    if (result.status !== 'SUCCESS' || bookingId === undefined || orderId === undefined) return { claim: await take(), result };
+    const orderKey = await orderKeyOf(orderId);
+    const lease = `paid:${orderKey}`;
     // One owner per delivery: two deliveries in this process must exclude each other too.
-    const owner = `${kit.owner}:${booking.correlation_id}`;
+    const owner = `${kit.owner}:${result.correlation_id}`;
     await acquire(lease, owner);
     try {
-      const { paid } = await kit.store.getOrderState(booking.order_key);
+      const { paid } = await kit.store.getOrderState(orderKey);
       const outcome = await take();
-      const twice = outcome === 'claimed' && paid !== undefined && paid.booking_id !== booking.booking_id && covers(paid.amount, booking.amount);
+      const twice = outcome === 'claimed' && paid !== undefined && paid.booking_id !== bookingId && covers(paid.amount, result.amount ?? 0);
       return { claim: outcome, result: twice ? { ...result, duplicate: true, duplicate_of: paid.booking_id } : result };
     } finally {
       await kit.store.releaseLease(lease, owner).catch((error: unknown) => kit.report(error, { route: result.source, correlation_id: result.correlation_id }));
