@@ -14,6 +14,7 @@ export const SECTIONS = {
   codes: 'contract.md "The codes"',
   answers: 'contract.md "Answers"',
   body: 'contract.md "The body."',
+  order: 'backends.md "Is the order paid?"; contract.md "Requests" (the order answer)',
 } as const;
 
 /** One rule the checker proves from outside. */
@@ -43,6 +44,7 @@ export const CLAUSES = [
   { id: 'cancel-open', title: 'cancelling an open booking is IP-210 and cancels it at the service', section: SECTIONS.status },
   { id: 'cancel-paid', title: 'cancelling a paid booking is IP-410', section: SECTIONS.codes },
   { id: 'paid-order-refused', title: 'after a SUCCESS, a new key for the same order is IP-412', section: SECTIONS.paid },
+  { id: 'order-paid', title: '/order answers paid: false for an order never paid, and paid: true once its booking is paid', section: SECTIONS.order },
   { id: 'callback-signed', title: 'the service\'s signed callback is answered 2xx', section: SECTIONS.callback },
   { id: 'callback-replay', title: 'the same signed callback sent again is answered 2xx', section: SECTIONS.callback },
   { id: 'callback-forgeries-refused', title: 'a forged signature, a changed amount and a changed status are each refused with a 4xx', section: SECTIONS.callback },

@@ -3,7 +3,7 @@
  * built from the same constants the element, the kit and the sandbox use, so the two cannot drift. The
  * rules a schema cannot say are written in it as text, each tied to the checker clause that proves it.
  */
-import { CODES, HTTP_STATUS_OF_CODE, IDEMPOTENCY_HEADER, PAYMENT_STATUSES } from '../protocol/contract.js';
+import { ATTEMPT_HEADER, CODES, HTTP_STATUS_OF_CODE, IDEMPOTENCY_HEADER, PAYMENT_STATUSES } from '../protocol/contract.js';
 import { SIGNED_FIELDS } from '../protocol/signature.js';
 import { CLAUSES } from './clauses.js';
 
@@ -71,6 +71,14 @@ const bookingReference = (): Schema => ({
         'Optional: the order the booking was made for, as sent to /book, so a server that lost the booking can confirm it with the service and deliver its result with its order.',
     },
   },
+});
+/** The element's attempt id: optional, for the merchant's logs only; a malformed one is ignored, never refused. */
+const attemptHeader = (): Schema => ({
+  name: ATTEMPT_HEADER,
+  in: 'header',
+  required: false,
+  description: 'The element\'s attempt id, the one its funnel events carry: 1 to 64 letters, digits, "_" or "-". For logs only; anything else is ignored, never refused.',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
 });
 const str = (description?: string): Schema => ({ type: 'string', minLength: 1, ...(description ? { description } : {}) });
 
@@ -155,6 +163,7 @@ export function buildContractDocument(): Record<string, unknown> {
               description: 'One value per payment attempt, the same on a retry: 16 to 128 letters, digits, "-", "_", "." or ":". Missing or malformed: IP-422; reused with another order or channel: IP-409.',
               schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{16,128}$' },
             },
+            attemptHeader(),
           ],
         },
       ),
@@ -171,6 +180,14 @@ export function buildContractDocument(): Record<string, unknown> {
         'CancelRequest',
         'CancelResult',
         [CODES.CANCELLED],
+      ),
+      '/order': operation(
+        'Whether one of the merchant\'s orders is paid',
+        'Asked by a page that holds no booking of the order (a fresh tab), before it offers to pay. Answered from the proxy\'s own records of verified results: paid when a SUCCESS of the order is recorded, not followed by a refund (REVERTED), for at least the order\'s total now. An order the merchant does not know is IP-424.',
+        'OrderRequest',
+        'OrderResult',
+        [CODES.OK],
+        { parameters: [attemptHeader()] },
       ),
     },
     webhooks: {
@@ -234,6 +251,23 @@ export function buildContractDocument(): Record<string, unknown> {
           },
         },
         CancelRequest: bookingReference(),
+        OrderRequest: {
+          type: 'object',
+          required: ['order'],
+          additionalProperties: false,
+          properties: { order: { ...ref('OrderReference'), description: 'The order, as sent to /book.' } },
+        },
+        OrderResult: {
+          type: 'object',
+          required: ['paid'],
+          properties: {
+            paid: { type: 'boolean' },
+            status: {
+              ...ref('PaymentStatus'),
+              description: 'SUCCESS when paid; for an unpaid order with a booking still open, that booking\'s status (BOOKED or PENDING); absent otherwise.',
+            },
+          },
+        },
         CancelResult: {
           type: 'object',
           required: ['booking_id', 'status'],

@@ -3,7 +3,7 @@ import type { ClauseId } from './clauses.js';
 
 /** Options of {@link runCheck}. */
 export interface CheckOptions {
-  /** The proxy's base URL: the checker POSTs to `${endpoint}/book`, `/status`, `/cancel`. */
+  /** The proxy's base URL: the checker POSTs to `${endpoint}/book`, `/status`, `/cancel`, `/order`. */
   endpoint: string;
   /** Port the sandbox listens on; the proxy's service URL is `http://127.0.0.1:<port>`. */
   sandboxPort: number;

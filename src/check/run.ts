@@ -9,6 +9,7 @@ import { startSandbox } from '../sandbox/index.js';
 import { CLAUSES, type ClauseId } from './clauses.js';
 import * as book from './clauses-book.js';
 import * as callback from './clauses-callback.js';
+import * as order from './clauses-order.js';
 import * as results from './clauses-results.js';
 import * as transport from './clauses-transport.js';
 import { ClauseFailure, Steps } from './steps.js';
@@ -82,6 +83,7 @@ const BODIES: Record<ClauseId, (steps: Steps) => Promise<string | void>> = {
   'cancel-open': results.cancelOpen,
   'cancel-paid': results.cancelPaid,
   'paid-order-refused': results.paidOrderRefused,
+  'order-paid': order.orderPaid,
   'callback-signed': callback.callbackSigned,
   'callback-replay': callback.callbackReplay,
   'callback-forgeries-refused': callback.callbackForgeries,

@@ -230,3 +230,32 @@ export interface CancelResult {
   booking_id: string;
   status: PaymentStatus;
 }
+
+/**
+ * Header the element sends with `/book`: its attempt id, the one its funnel events carry, so the
+ * server's hooks can name the attempt (1 to 64 letters, digits, `_` or `-`; anything else is ignored).
+ */
+export const ATTEMPT_HEADER = 'Wallet-Pay-Attempt';
+
+/** What {@link ATTEMPT_HEADER} may hold. */
+export const ATTEMPT_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * `POST {endpoint}/order` body: is this order paid? Asked by a page that holds no booking (a fresh tab
+ * after the old one was lost), before it offers the button.
+ */
+export interface OrderRequest {
+  /** The order reference, as sent to `/book`. */
+  order: OrderReference;
+}
+
+/** `data` of a successful order answer (code `IP-201`). */
+export interface OrderResult {
+  /** True when the server's own records hold a payment of the order in full (not refunded). */
+  paid: boolean;
+  /**
+   * `SUCCESS` when paid; for an unpaid order with a booking still open, that booking's status at the
+   * service (`BOOKED` or `PENDING`); absent when the order has no open booking.
+   */
+  status?: PaymentStatus;
+}

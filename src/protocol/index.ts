@@ -5,6 +5,7 @@
  * docs/contract.md; what is not listed is internal and may change in any release.
  */
 export {
+  ATTEMPT_HEADER,
   CODES,
   HTTP_STATUS_OF_CODE,
   IDEMPOTENCY_HEADER,
@@ -17,6 +18,8 @@ export {
   type FailureEnvelope,
   type JsonValue,
   type OrderReference,
+  type OrderRequest,
+  type OrderResult,
   type PaymentStatus,
   type ResponseCode,
   type StatusRequest,

@@ -16,6 +16,7 @@ import {
 } from '../protocol/contract.js';
 import { createSignature, signMessage, WEB_PAYMENT_SIGNED_FIELDS } from '../protocol/signature.js';
 import { canonical, describeValue, isRecord } from '../protocol/values.js';
+import { attemptTag } from './attempt.js';
 import { depthOf, parseObject, Refusal } from './http.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
 import { bookingFacts, ResultBusy, serviceCall, type Delivery, type Kit } from './kit.js';
@@ -100,22 +101,24 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
   }
 
   async function lookup(order: OrderReference, request: Request): Promise<PayableOrder> {
+    const tag = attemptTag(request);
     let details: unknown;
     try {
-      details = await kit.options.lookupOrder(order, { request });
+      details = await kit.options.lookupOrder(order, { request, ...tag });
     } catch (error) {
-      kit.report(error, { route: 'book' });
+      kit.report(error, { route: 'book', ...tag });
       throw new Refusal(CODES.INTERNAL, 'The server could not look up this order.');
     }
     if (details === undefined || details === null) {
       throw new Refusal(CODES.UNKNOWN_ORDER, 'This order is unknown or cannot be paid.');
     }
-    if (!isRecord(details)) return invalidLookup(`lookupOrder must return an object such as { id, amount }, { paid: true } or undefined; got ${describeValue(details)}.`);
+    if (!isRecord(details)) return invalidLookup(tag, `lookupOrder must return an object such as { id, amount }, { paid: true } or undefined; got ${describeValue(details)}.`);
     if (details.paid === true) throw alreadyPaid();
     const { id, amount, properties } = details as Partial<OrderDetails> & Record<string, unknown>;
     if (typeof amount !== 'number') {
       const numeric = typeof amount === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(amount);
       return invalidLookup(
+        tag,
         `lookupOrder returned an amount of type ${typeof amount} (${describeValue(amount)}); it must be a number in rupees with at most two decimals, ` +
           (numeric
             ? `e.g. 1250.5. node-postgres reads a numeric column as a string: return { amount: Number(row.total) }.`
@@ -123,10 +126,11 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
       );
     }
     if (!Number.isFinite(amount) || amount <= 0 || Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6) {
-      return invalidLookup(`lookupOrder returned the amount ${describeValue(amount)}; it must be a positive number of rupees with at most two decimals, e.g. 1250.5.`);
+      return invalidLookup(tag, `lookupOrder returned the amount ${describeValue(amount)}; it must be a positive number of rupees with at most two decimals, e.g. 1250.5.`);
     }
     if (!((typeof id === 'string' && id.length > 0 && id.length <= MAX_ORDER_ID) || (typeof id === 'number' && Number.isFinite(id)))) {
       return invalidLookup(
+        tag,
         `lookupOrder returned the order id ${describeValue(id)}; return the order's own id from your records as "id" ` +
           `(a non-empty string of at most ${MAX_ORDER_ID} characters, or a number), e.g. { id: row.id, amount: 1250.5 }: ` +
           'one order is one payment, however the browser spells it.',
@@ -135,8 +139,8 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
     return { id: String(id), amount, properties: properties as Record<string, string> | undefined };
   }
 
-  function invalidLookup(message: string): never {
-    kit.report(new TypeError(message), { route: 'book' });
+  function invalidLookup(tag: { attempt?: string }, message: string): never {
+    kit.report(new TypeError(message), { route: 'book', ...tag });
     throw new Refusal(CODES.INTERNAL, 'The server could not price this order.');
   }
 
@@ -359,6 +363,11 @@ export async function orderOfLostBooking(kit: Kit, transactionId: string, order:
 /** Standard base64 to the URL-safe alphabet without padding: the one conversion of this module. */
 function base64url(base64: string): string {
   return base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** The store's key of the order whose canonical id (`lookupOrder`'s `id`) is `id`: what `bookOnce` groups bookings by. */
+export function orderKeyOf(id: string): Promise<string> {
+  return digest(`order\n${id}`);
 }
 
 /** A fixed-size key for an order (an id may be up to 256 characters, long for an index entry). */

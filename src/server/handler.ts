@@ -1,15 +1,17 @@
 /**
  * The merchant's request handler: one function from `Request` to `Response` that serves the
- * element's contract (`/book`, `/status`, `/cancel`) and the service's callback (`/callback`).
+ * element's contract (`/book`, `/status`, `/cancel`, `/order`) and the service's callback (`/callback`).
  * Routing uses only the last path segment, so it can be mounted under any path of any framework.
  * Web APIs only; `node.ts` adapts it to `node:http`. Its parts: `booking.ts` (booking and
  * idempotency), `results.ts` (result delivery and reconciliation), `http.ts` (parsing and envelopes),
  * `kit.ts` (what they share, and the store's outages as `IP-503`).
  */
 import { CODES } from '../protocol/contract.js';
+import { attemptTag } from './attempt.js';
 import { createBooking } from './booking.js';
 import { checkContentType, failure, lastSegment, readBody, Refusal, ROUTES, success } from './http.js';
 import { asStoreOutage, guardStore, storeUnavailable, type Kit } from './kit.js';
+import { createOrderRoute } from './order-route.js';
 import { createResults } from './results.js';
 import { createServiceClient } from './service-client.js';
 import { StoreUnavailableError } from './store-errors.js';
@@ -18,7 +20,10 @@ import type { PaymentStore } from './store.js';
 import type { PaymentHandler, PaymentHandlerOptions } from './types.js';
 
 export { transactionUuid } from './booking.js';
+export { DuplicatePaymentError } from './duplicate.js';
 export type {
+  ErrorContext,
+  LookupContext,
   OrderDetails,
   PaidOrder,
   PaymentHandler,
@@ -34,7 +39,7 @@ const API_PATH = '/api/client/intent/payment';
 
 /**
  * Creates the merchant's payment handler. Mount it under any path: it answers `POST .../book`,
- * `.../status`, `.../cancel` for the element and `POST .../callback` for the service.
+ * `.../status`, `.../cancel`, `.../order` for the element and `POST .../callback` for the service.
  *
  * @throws {TypeError} at once for a set-up mistake (a missing option or store, a relative
  * `callbackUrl`, a `serviceUrl` that carries the API path), naming the option and the fix.
@@ -69,6 +74,7 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
   const webPaymentUrl = options.webPayment?.url ?? `${options.serviceUrl.replace(/\/+$/, '')}/web/pay`;
   const results = createResults(kit);
   const booking = createBooking(kit, webPaymentUrl, results);
+  const order = createOrderRoute(kit, results);
 
   async function handle(request: Request): Promise<Response> {
     const route = lastSegment(request.url);
@@ -88,19 +94,21 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
           return success('Payment status fetched successfully', await results.status(text));
         case 'cancel':
           return success('Transaction cancelled', await results.cancel(text), CODES.CANCELLED);
+        case 'order':
+          return success('Order state fetched', await order.answer(request, text));
         case 'callback':
           return success('Callback recorded', await results.callback(text));
       }
     } catch (error) {
-      return answerFailure(error, route);
+      return answerFailure(error, route, route === 'book' || route === 'order' ? attemptTag(request) : {});
     }
   }
 
-  function answerFailure(error: unknown, route: string): Response {
+  function answerFailure(error: unknown, route: string, tag: { attempt?: string } = {}): Response {
     if (error instanceof Refusal) return failure(error);
     // Told once per outage by the store's guard; each request gets 503 and a time to come back.
     if (asStoreOutage(error)) return failure(storeUnavailable());
-    kit.report(error, { route });
+    kit.report(error, { route, ...tag });
     return failure(new Refusal(CODES.INTERNAL, 'The server could not handle this request.'));
   }
 

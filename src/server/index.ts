@@ -27,6 +27,9 @@ export {
 } from './service-client.js';
 export {
   createPaymentHandler,
+  DuplicatePaymentError,
+  type ErrorContext,
+  type LookupContext,
   type PaymentHandler,
   type PaymentHandlerOptions,
   type ReconcileOptions,

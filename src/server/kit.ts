@@ -8,7 +8,7 @@ import { Refusal, type Route } from './http.js';
 import { ServiceError, type ServiceClient } from './service-client.js';
 import { StoreUnavailableError } from './store-errors.js';
 import type { PaymentStore, StoredBooking } from './store.js';
-import type { PaymentHandlerOptions, PaymentResult } from './types.js';
+import type { ErrorContext, PaymentHandlerOptions, PaymentResult } from './types.js';
 
 /** The handler's shared parts. */
 export interface Kit {
@@ -20,7 +20,7 @@ export interface Kit {
   /** How long a claim or lease holds before another instance may take it over. */
   leaseMs: number;
   now(): number;
-  report(error: unknown, context: { route: string }): void;
+  report(error: unknown, context: ErrorContext): void;
 }
 
 /** How a final result reaches the merchant: what booking needs of the result half, and nothing more. */

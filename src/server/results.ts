@@ -12,8 +12,10 @@ import {
   type StatusResult,
 } from '../protocol/contract.js';
 import { describeValue, isRecord } from '../protocol/values.js';
+import { cancelAtService, DEFAULT_CANCEL_AFTER_MS } from './abandon.js';
 import { orderOfLostBooking } from './booking.js';
 import { CallbackVerificationError, verifyCallback } from './callback.js';
+import { createDuplicates } from './duplicate.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
 import { depthOf, parseObject, Refusal } from './http.js';
 import { bookingFacts, ResultBusy, serviceCall, type Delivery, type Kit } from './kit.js';
@@ -48,6 +50,7 @@ export interface Results extends Delivery {
 export function createResults(kit: Kit): Results {
   const inFlightResults = new Map<string, Promise<void>>();
   const resultTimeoutMs = kit.options.resultTimeoutMs ?? 10_000;
+  const duplicates = createDuplicates(kit);
   let runningPass: Promise<ReconcileReport> | undefined;
 
   /**
@@ -166,7 +169,7 @@ export function createResults(kit: Kit): Results {
               `status ${payload.status}, reference_code ${payload.reference_code}, amount ${payload.amount}). ` +
               'If another system books with the same product code, give each its own callbackUrl.',
           ),
-          { route: 'callback' },
+          { route: 'callback', correlation_id: payload.correlation_id },
         );
         throw new Refusal(CODES.UNKNOWN_BOOKING, 'Callback refused: no booking of this merchant has this correlation_id.');
       }
@@ -206,10 +209,11 @@ export function createResults(kit: Kit): Results {
     concurrency = 8,
     timeBudgetMs = 50_000,
     recheckAfterMs = 20_000,
+    cancelAfterMs = DEFAULT_CANCEL_AFTER_MS,
   }: ReconcileOptions): Promise<ReconcileReport> {
     const started = kit.now();
     const deadline = started + timeBudgetMs;
-    const done: ReconcileReport = { checked: 0, settled: 0, open: 0, failed: 0, unfinished: false };
+    const done: ReconcileReport = { checked: 0, settled: 0, open: 0, failed: 0, cancelled: 0, unfinished: false };
     // Each worker claims one open booking at a time, so at most `concurrency` status checks run at
     // once, and an instance that dies mid-pass only delays the bookings it held by one lease.
     const worker = async () => {
@@ -233,7 +237,11 @@ export function createResults(kit: Kit): Results {
         done.checked++;
         try {
           const answer = await kit.client.status({ booking_id: booking.booking_id, correlation_id: booking.correlation_id });
-          if (!isFinalStatus(answer.status)) {
+          if (!isFinalStatus(answer.status) && booking.created_at <= now - cancelAfterMs) {
+            // Left without paying past the service's expiry: cancelled, so no stale screen pays it later.
+            const status = await cancelAtService(kit, booking, { deliver });
+            done[status === 'CANCELED' ? 'cancelled' : isFinalStatus(status) ? 'settled' : 'open']++;
+          } else if (!isFinalStatus(answer.status)) {
             done.open++;
           } else {
             await deliver(statusResult(booking, answer, 'reconcile'));
@@ -246,7 +254,7 @@ export function createResults(kit: Kit): Results {
             done.settled++;
           } else {
             done.failed++;
-            kit.report(error, { route: 'reconcile' });
+            kit.report(error, { route: 'reconcile', correlation_id: booking.correlation_id, booking_id: booking.booking_id });
           }
         } finally {
           await kit.store.releaseCheck(booking.booking_id, kit.owner).catch((error: unknown) => kit.report(error, { route: 'reconcile' }));
@@ -280,17 +288,20 @@ export function createResults(kit: Kit): Results {
     if (!pending) {
       pending = (async () => {
         const now = kit.now();
-        const claim = await kit.store.claimResult(correlationId, resultStatus, kit.owner, now, now + kit.leaseMs);
+        const { claim, result: told } = await duplicates.claim(result, () =>
+          kit.store.claimResult(correlationId, resultStatus, kit.owner, now, now + kit.leaseMs),
+        );
         if (claim === 'delivered') return;
         if (claim === 'busy') throw new ResultBusy(`Another instance is delivering ${resultStatus} for ${correlationId}.`);
         try {
           await checkTransition(result);
-          await kit.options.onPaymentResult(result);
+          await kit.options.onPaymentResult(told);
         } catch (error) {
           await kit.store.releaseResult(correlationId, resultStatus, kit.owner).catch((release: unknown) => kit.report(release, { route: 'result' }));
           throw error;
         }
         await kit.store.completeResult(correlationId, resultStatus, kit.owner, kit.now());
+        duplicates.delivered(told);
       })();
       inFlightResults.set(id, pending);
       const forget = () => inFlightResults.delete(id);
@@ -321,7 +332,7 @@ export function createResults(kit: Kit): Results {
     }
     if (!impossible) return;
     const error = new ImpossibleTransition(`Impossible transition: ${result.source} reported ${impossible}; not delivered.`);
-    kit.report(error, { route: result.source });
+    kit.report(error, { route: result.source, correlation_id: result.correlation_id, booking_id: result.booking_id });
     throw error;
   }
 

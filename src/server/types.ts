@@ -72,6 +72,33 @@ export interface PaymentResult {
   amount?: number;
   /** The service's reference code, when the callback or status check gave one. */
   reference_code?: string;
+  /**
+   * A `SUCCESS` of a second booking of an order already paid by another booking for at least this
+   * amount: money taken twice. Record it, do not ship twice, and refund it (docs/server.md). Absent otherwise.
+   */
+  duplicate?: true;
+  /** With {@link duplicate}: the booking that paid the order first. */
+  duplicate_of?: string;
+}
+
+/**
+ * What `onError` is told with each error: the route it came from and, when known, the booking's
+ * `correlation_id` and `booking_id` and the element's attempt id (the `Wallet-Pay-Attempt` header of
+ * `/book`), so the error joins the browser's funnel events.
+ */
+export interface ErrorContext {
+  route: string;
+  correlation_id?: string;
+  booking_id?: string;
+  attempt?: string;
+}
+
+/** What `lookupOrder` is given besides the order. */
+export interface LookupContext {
+  /** The shopper's request (`/book` or `/order`): its cookies, its session. */
+  request: Request;
+  /** The element's attempt id, from the `Wallet-Pay-Attempt` header, when it sent a valid one. */
+  attempt?: string;
 }
 
 /** Options of {@link createPaymentHandler}. */
@@ -88,11 +115,11 @@ export interface PaymentHandlerOptions {
   /**
    * Finds the merchant's order: its canonical `id` and `amount`, `{ paid: true }` when it is paid in full
    * (`IP-412`), `undefined` when unknown or not payable (`IP-424`). `context.request` is the shopper's
-   * `/book` request (its cookies, its session): refuse an order that is not theirs.
+   * `/book` or `/order` request (its cookies, its session): refuse an order that is not theirs.
    */
   lookupOrder(
     order: OrderReference,
-    context: { request: Request },
+    context: LookupContext,
   ): Promise<OrderDetails | PaidOrder | undefined> | OrderDetails | PaidOrder | undefined;
   /**
    * Receives each verified final result once per booking and status (a later `REVERTED` after
@@ -130,7 +157,7 @@ export interface PaymentHandlerOptions {
   /** Largest accepted request body. Default 16 KiB. */
   maxBodyBytes?: number;
   /** Told about failures the response does not show in full (service refusals, hook errors). */
-  onError?(error: unknown, context: { route: string }): void;
+  onError?(error: unknown, context: ErrorContext): void;
 }
 
 /** Options of {@link PaymentHandler.reconcile}. */
@@ -147,6 +174,12 @@ export interface ReconcileOptions {
    * below the interval between passes. Default 20 000 ms.
    */
   recheckAfterMs?: number;
+  /**
+   * A booking still open at the service this long after it was made is cancelled there, so a stale
+   * app screen cannot pay it later, and its `CANCELED` is delivered (source `cancel`). Keep it at the
+   * service's own expiry of an unpaid booking or above. Default 15 minutes (900 000 ms), the sandbox's.
+   */
+  cancelAfterMs?: number;
 }
 
 /** What one {@link PaymentHandler.reconcile} pass did. */
@@ -159,6 +192,8 @@ export interface ReconcileReport {
   open: number;
   /** Status checks or hooks that failed (each told to `onError`): tried again on the next pass. */
   failed: number;
+  /** Still open past `cancelAfterMs`, so cancelled at the service now (the shopper left without paying). */
+  cancelled: number;
   /** The time budget ran out before every open booking was checked. */
   unfinished: boolean;
 }

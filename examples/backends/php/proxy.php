@@ -1,6 +1,6 @@
 <?php
 // A book proxy for <wallet-pay-button> in plain PHP 8: no framework, SQLite through PDO.
-// Run: php -S 127.0.0.1:8080 proxy.php   (routes: POST /api/pay/{book,status,cancel,callback})
+// Run: php -S 127.0.0.1:8080 proxy.php   (routes: POST /api/pay/{book,status,cancel,order,callback})
 declare(strict_types=1);
 
 $cfg = [
@@ -83,6 +83,13 @@ function book_answer(array $cfg, array $b): array {
     $fields = ['booking_id' => $b['booking_id'], 'correlation_id' => $b['correlation_id'], 'signed_field_names' => 'booking_id,correlation_id'];
     $fields['signature'] = sign("booking_id={$b['booking_id']},correlation_id={$b['correlation_id']}", $cfg['key']);
     return $data + ['web_payment' => ['url' => "{$cfg['service']}/web/pay", 'method' => 'POST', 'fields' => $fields]];
+}
+
+/** Whether the order is paid, from this shop's own record (a verified SUCCESS, not refunded since). */
+function order_state(PDO $db, array $cfg, stdClass $body): array {
+    if (array_keys((array) $body) !== ['order'] || !($body->order instanceof stdClass)) throw new Refusal(422, 'IP-422', 'Send exactly {"order": {...}}, the order as sent to /book.');
+    $order = find_order($db, $cfg, $body->order->id ?? null) ?? throw new Refusal(422, 'IP-424', 'This order is unknown or cannot be paid.');
+    return $order['paid'] ? ['paid' => true, 'status' => 'SUCCESS'] : ['paid' => false];
 }
 
 function book(PDO $db, array $cfg, stdClass $body): array {
@@ -191,7 +198,7 @@ function callback(PDO $db, array $cfg, string $raw, stdClass $body): array {
 if (PHP_SAPI !== 'cli') {
     $route = basename(parse_url($_SERVER['REQUEST_URI'], PHP_URL_PATH) ?: '/');
     try {
-        if (!in_array($route, ['book', 'status', 'cancel', 'callback'], true)) throw new Refusal(404, 'IP-444', 'No such endpoint; use POST .../book, .../status, .../cancel.');
+        if (!in_array($route, ['book', 'status', 'cancel', 'order', 'callback'], true)) throw new Refusal(404, 'IP-444', 'No such endpoint; use POST .../book, .../status, .../cancel, .../order.');
         if ($_SERVER['REQUEST_METHOD'] !== 'POST') throw new Refusal(405, 'IP-405', "Use POST for /$route.", ['Allow' => 'POST']);
         $type = strtolower(trim($_SERVER['CONTENT_TYPE'] ?? ''));
         if (!preg_match('#^application/json\s*(;\s*charset="?utf-?8"?\s*)?$#', $type)) throw new Refusal(415, 'IP-415', 'Send the body as application/json in UTF-8.');
@@ -203,7 +210,7 @@ if (PHP_SAPI !== 'cli') {
         $db = db($cfg);
         $data = match ($route) {
             'book' => book($db, $cfg, $body), 'status' => status($db, $cfg, $body),
-            'cancel' => cancel($db, $cfg, $body), 'callback' => callback($db, $cfg, $raw, $body),
+            'cancel' => cancel($db, $cfg, $body), 'order' => order_state($db, $cfg, $body), 'callback' => callback($db, $cfg, $raw, $body),
         };
         answer(200, ['code' => $route === 'cancel' ? 'IP-210' : 'IP-201', 'message' => 'OK', 'data' => $data]);
     } catch (Refusal $r) {

@@ -1,6 +1,6 @@
 """A book proxy for <wallet-pay-button> in Python 3, standard library only, SQLite for the store.
 
-Run: python3 proxy.py   (routes: POST /api/pay/{book,status,cancel,callback} on PORT, default 8080)
+Run: python3 proxy.py   (routes: POST /api/pay/{book,status,cancel,order,callback} on PORT, default 8080)
 """
 import base64, hashlib, hmac, json, os, re, sqlite3, threading, urllib.error, urllib.parse, urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -82,6 +82,16 @@ def book_answer(b):
     fields = {"booking_id": b["booking_id"], "correlation_id": b["correlation_id"], "signed_field_names": "booking_id,correlation_id"}
     fields["signature"] = sign(f"booking_id={b['booking_id']},correlation_id={b['correlation_id']}", CFG["key"])
     return dict(data, web_payment={"url": f"{CFG['service']}/web/pay", "method": "POST", "fields": fields})
+
+
+def order_state(conn, body):
+    """Whether the order is paid, from this shop's own record (a verified SUCCESS, not refunded since)."""
+    if set(body) != {"order"} or not isinstance(body["order"], dict):
+        raise Refusal(422, "IP-422", 'Send exactly {"order": {...}}, the order as sent to /book.')
+    order = find_order(conn, body["order"].get("id"))
+    if order is None:
+        raise Refusal(422, "IP-424", "This order is unknown or cannot be paid.")
+    return {"paid": True, "status": "SUCCESS"} if order["paid"] else {"paid": False}
 
 
 def book(conn, body, key):
@@ -194,8 +204,8 @@ class Handler(BaseHTTPRequestHandler):
     def handle_any(self):
         route = self.path.split("?")[0].rstrip("/").rsplit("/", 1)[-1]
         try:
-            if route not in ("book", "status", "cancel", "callback"):
-                raise Refusal(404, "IP-444", "No such endpoint; use POST .../book, .../status, .../cancel.")
+            if route not in ("book", "status", "cancel", "order", "callback"):
+                raise Refusal(404, "IP-444", "No such endpoint; use POST .../book, .../status, .../cancel, .../order.")
             if self.command != "POST":
                 raise Refusal(405, "IP-405", f"Use POST for /{route}.", {"Allow": "POST"})
             if not re.fullmatch(r'application/json\s*(;\s*charset="?utf-?8"?\s*)?', (self.headers.get("Content-Type") or "").strip().lower()):
@@ -213,7 +223,8 @@ class Handler(BaseHTTPRequestHandler):
             conn = db()
             try:
                 data = {"book": lambda: book(conn, body, self.headers.get("Idempotency-Key")), "status": lambda: status(conn, body),
-                        "cancel": lambda: cancel(conn, body), "callback": lambda: callback(conn, raw)}[route]()
+                        "cancel": lambda: cancel(conn, body), "order": lambda: order_state(conn, body),
+                        "callback": lambda: callback(conn, raw)}[route]()
             finally:
                 conn.close()
             self.answer(200, {"code": "IP-210" if route == "cancel" else "IP-201", "message": "OK", "data": data})

@@ -29,7 +29,7 @@ const doc = JSON.parse(text) as Doc;
 test('contract.json is exactly what src/protocol/contract.ts builds (npx tsx scripts/contract-json.ts rewrites it)', () => {
   assert.equal(text, contractJsonText());
   assert.equal(doc.openapi, '3.1.0');
-  assert.deepEqual(Object.keys(doc.paths), ['/book', '/status', '/cancel']);
+  assert.deepEqual(Object.keys(doc.paths), ['/book', '/status', '/cancel', '/order']);
   assert.ok(doc.webhooks.paymentStatus, 'the callback is a webhook');
 });
 
@@ -83,7 +83,7 @@ function interfaceMembers(name: string): Map<string, boolean> {
   return members;
 }
 
-for (const name of ['BookRequest', 'BookResult', 'WebPaymentInstruction', 'StatusRequest', 'StatusResult', 'CancelRequest', 'CancelResult', 'FailureEnvelope']) {
+for (const name of ['BookRequest', 'BookResult', 'WebPaymentInstruction', 'StatusRequest', 'StatusResult', 'CancelRequest', 'CancelResult', 'OrderRequest', 'OrderResult', 'FailureEnvelope']) {
   test(`schema ${name} has exactly the fields of the interface, with the same optionality`, () => {
     const schema = doc.components.schemas[name]!;
     const fields = interfaceMembers(name);

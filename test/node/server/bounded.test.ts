@@ -183,7 +183,7 @@ describe('bounded work', () => {
     assert.deepEqual(delivered.map((r) => [r.source, r.status, r.booking_id]), [['status', 'SUCCESS', booking.booking_id]]);
     // Delivered: later checks and passes do not call the hook again.
     await post(handler, 'status', ids);
-    assert.deepEqual(await handler.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }), { checked: 0, settled: 0, open: 0, failed: 0, unfinished: false });
+    assert.deepEqual(await handler.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }), { checked: 0, settled: 0, open: 0, failed: 0, cancelled: 0, unfinished: false });
     assert.equal(calls, 2);
   });
 
@@ -207,8 +207,8 @@ describe('bounded work', () => {
     const answer = await post(handler, 'status', { booking_id: booking.booking_id, correlation_id: booking.correlation_id });
     assert.equal(answer.body.data?.status, 'SUCCESS');
     failHung(new Error('the order database timed out'));
-    assert.deepEqual(await handler.reconcile({ olderThanMs: 0 }), { checked: 1, settled: 1, open: 0, failed: 0, unfinished: false });
-    assert.deepEqual(await handler.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }), { checked: 0, settled: 0, open: 0, failed: 0, unfinished: false });
+    assert.deepEqual(await handler.reconcile({ olderThanMs: 0 }), { checked: 1, settled: 1, open: 0, failed: 0, cancelled: 0, unfinished: false });
+    assert.deepEqual(await handler.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }), { checked: 0, settled: 0, open: 0, failed: 0, cancelled: 0, unfinished: false });
     assert.deepEqual(delivered.map((r) => [r.source, r.booking_id]), [['reconcile', booking.booking_id]]);
     assert.equal(calls, 2);
   });
@@ -224,7 +224,7 @@ describe('bounded work', () => {
     const second = handler.reconcile({ olderThanMs: 0 });
     held.open();
     const [a, b] = await Promise.all([first, second]);
-    assert.deepEqual(a, { checked: 3, settled: 0, open: 3, failed: 0, unfinished: false });
+    assert.deepEqual(a, { checked: 3, settled: 0, open: 3, failed: 0, cancelled: 0, unfinished: false });
     assert.deepEqual(b, a, 'the second call got the running pass\'s report');
     assert.equal(proxy.seen.length, 3);
     assert.equal(new Set(proxy.seen.map((s) => s.booking_id)).size, 3);
@@ -237,7 +237,7 @@ describe('bounded work', () => {
     // The service is slow: each status check takes 40 ms.
     proxy.hold = () => new Promise((resolve) => setTimeout(resolve, 40));
     const report = await handler.reconcile({ olderThanMs: 0 });
-    assert.deepEqual(report, { checked: 20, settled: 0, open: 20, failed: 0, unfinished: false });
+    assert.deepEqual(report, { checked: 20, settled: 0, open: 20, failed: 0, cancelled: 0, unfinished: false });
     assert.equal(proxy.seen.length, 20);
     assert.equal(proxy.maxInFlight, 8);
 
@@ -262,12 +262,12 @@ describe('bounded work', () => {
     // Both checks are stuck at the service until the budget is spent.
     now += 101;
     held.open();
-    assert.deepEqual(await pass, { checked: 2, settled: 0, open: 2, failed: 0, unfinished: true });
+    assert.deepEqual(await pass, { checked: 2, settled: 0, open: 2, failed: 0, cancelled: 0, unfinished: true });
     assert.equal(proxy.seen.length, 2);
 
     // The next pass (a fresh budget) checks the other eight; the two just checked wait their turn.
     const next = await handler.reconcile({ olderThanMs: 0 });
-    assert.deepEqual(next, { checked: 8, settled: 0, open: 8, failed: 0, unfinished: false });
+    assert.deepEqual(next, { checked: 8, settled: 0, open: 8, failed: 0, cancelled: 0, unfinished: false });
     assert.equal(new Set(proxy.seen.map((s) => s.booking_id)).size, 10);
   });
 

@@ -358,18 +358,18 @@ describe('payment handler against the sandbox', () => {
     await payOnWalletPage(String(paid.deeplink));
     const unpaid = (await book(own, { channel: 'app', order: { id: 'A-1' } })).body.data!;
     // Younger than the spec's five minutes: not asked about yet.
-    assert.deepEqual(await own.reconcile(), { checked: 0, settled: 0, open: 0, failed: 0, unfinished: false });
-    assert.deepEqual(await own.reconcile({ olderThanMs: 0 }), { checked: 2, settled: 1, open: 1, failed: 0, unfinished: false });
+    assert.deepEqual(await own.reconcile(), { checked: 0, settled: 0, open: 0, failed: 0, cancelled: 0, unfinished: false });
+    assert.deepEqual(await own.reconcile({ olderThanMs: 0 }), { checked: 2, settled: 1, open: 1, failed: 0, cancelled: 0, unfinished: false });
     assert.deepEqual(
       settled.map((r) => [r.source, r.status, r.booking_id, r.order, r.amount]),
       [['reconcile', 'SUCCESS', paid.booking_id, { id: 'NO-CALLBACK' }, 700]],
     );
     // Settled means done: the next pass asks only about the open one (just checked, so asked again only
     // when recheckAfterMs allows).
-    assert.deepEqual(await own.reconcile({ olderThanMs: 0 }), { checked: 0, settled: 0, open: 0, failed: 0, unfinished: false });
-    assert.deepEqual(await own.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }), { checked: 1, settled: 0, open: 1, failed: 0, unfinished: false });
+    assert.deepEqual(await own.reconcile({ olderThanMs: 0 }), { checked: 0, settled: 0, open: 0, failed: 0, cancelled: 0, unfinished: false });
+    assert.deepEqual(await own.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }), { checked: 1, settled: 0, open: 1, failed: 0, cancelled: 0, unfinished: false });
     await send(own, 'cancel', { booking_id: unpaid.booking_id, correlation_id: unpaid.correlation_id });
-    assert.deepEqual(await own.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }), { checked: 0, settled: 0, open: 0, failed: 0, unfinished: false });
+    assert.deepEqual(await own.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }), { checked: 0, settled: 0, open: 0, failed: 0, cancelled: 0, unfinished: false });
     assert.equal(settled.length, 2);
   });
 
@@ -387,13 +387,13 @@ describe('payment handler against the sandbox', () => {
     });
     const paid = (await book(own, { channel: 'app', order: { id: 'NO-CALLBACK' } })).body.data!;
     await payOnWalletPage(String(paid.deeplink));
-    assert.deepEqual(await own.reconcile({ olderThanMs: 0 }), { checked: 1, settled: 0, open: 0, failed: 1, unfinished: false });
+    assert.deepEqual(await own.reconcile({ olderThanMs: 0 }), { checked: 1, settled: 0, open: 0, failed: 1, cancelled: 0, unfinished: false });
     assert.deepEqual(told, [['reconcile', 'the order database is down']]);
     const serviceDown = createPaymentHandler({ ...options, store, serviceUrl: await closedPortUrl(), onError: (error, { route }) => told.push([route]) });
-    assert.deepEqual(await serviceDown.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }), { checked: 1, settled: 0, open: 0, failed: 1, unfinished: false });
+    assert.deepEqual(await serviceDown.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }), { checked: 1, settled: 0, open: 0, failed: 1, cancelled: 0, unfinished: false });
     assert.deepEqual(told.at(-1), ['reconcile']);
     hookDown = false;
-    assert.deepEqual(await own.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }), { checked: 1, settled: 1, open: 0, failed: 0, unfinished: false });
+    assert.deepEqual(await own.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }), { checked: 1, settled: 1, open: 0, failed: 0, cancelled: 0, unfinished: false });
   });
 
   test('a missing or malformed Idempotency-Key is IP-422', async () => {
