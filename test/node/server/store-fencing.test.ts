@@ -176,7 +176,7 @@ describe("fenced order leases on the store's clock (memory store)", () => {
   test('a CANCELED result being delivered never makes the unpaid order read as paid (no claim of a SUCCESS to learn about it)', async () => {
     const store = createMemoryStore();
     const order = { id: `NEVER-PAID-${crypto.randomUUID()}` };
-    let orderKey: string | undefined;
+    const watch: { orderKey?: string } = {};
     const seenPaid: string[] = [];
     // After every store call, the order's state as a concurrent book would read it.
     const watched = {} as Record<string, unknown>;
@@ -184,13 +184,13 @@ describe("fenced order leases on the store's clock (memory store)", () => {
       const method = store[name] as (...args: never[]) => Promise<unknown>;
       watched[name] = async (...args: never[]) => {
         const value = await method.apply(store, args);
-        if (orderKey && (await store.getOrderState({ orderKey })).paid) seenPaid.push(name);
+        if (watch.orderKey && (await store.getOrderState({ orderKey: watch.orderKey })).paid) seenPaid.push(name);
         return value;
       };
     }
     const handler = createPaymentHandler(options(watched as unknown as PaymentStore, []));
     const booked = await post(handler, 'book', { channel: 'app', order }, newKey());
-    orderKey = (await store.findBookingByCorrelationId({ correlationId: booked.body.data!.correlation_id }))!.order_key;
+    watch.orderKey = (await store.findBookingByCorrelationId({ correlationId: booked.body.data!.correlation_id }))!.order_key;
     const cancelled = await post(handler, 'cancel', { booking_id: booked.body.data!.booking_id, correlation_id: booked.body.data!.correlation_id });
     assert.equal(cancelled.body.data?.status, 'CANCELED');
     assert.deepEqual(seenPaid, [], 'paid was read after these calls');
