@@ -10,7 +10,7 @@
  */
 import { orderKeyOf } from './booking.js';
 import { ResultBusy, type Kit } from './kit.js';
-import type { ResultClaim } from './store.js';
+import type { LeaseHold, ResultClaim } from './store.js';
 import type { PaymentResult } from './types.js';
 
 /** A payment of an order another booking had already paid: refund it (docs/server.md, "A second payment"). */
@@ -37,41 +37,40 @@ const PAID_WAIT_MS = 5_000;
 /** The duplicate check around a result's claim. */
 export interface Duplicates {
   /**
-   * Runs `claim` (the store's claim of this result) and answers what it gave with the result to
+   * Runs `claim` (the store's claim of this result, under the paid lease's hold for a `SUCCESS`) and answers what it gave with the result to
    * deliver: for a `SUCCESS` of a booking whose order another booking paid for at least its amount,
    * marked `duplicate: true` with `duplicate_of`.
    */
-  claim(result: PaymentResult, claim: () => Promise<ResultClaim>): Promise<{ claim: ResultClaim; result: PaymentResult }>;
+  claim(result: PaymentResult, claim: (hold?: LeaseHold) => Promise<ResultClaim>): Promise<{ claim: ResultClaim; result: PaymentResult }>;
   /** Tells `onError` of a duplicate, once `onPaymentResult` took it. */
   delivered(result: PaymentResult): void;
 }
 
 export function createDuplicates(kit: Kit): Duplicates {
-  async function claim(result: PaymentResult, take: () => Promise<ResultClaim>): Promise<{ claim: ResultClaim; result: PaymentResult }> {
+  async function claim(result: PaymentResult, take: (hold?: LeaseHold) => Promise<ResultClaim>): Promise<{ claim: ResultClaim; result: PaymentResult }> {
     const { booking_id: bookingId, order_id: orderId } = result;
     // A result without its booking's order (a booking the store lost) cannot be matched to a payment.
     if (result.status !== 'SUCCESS' || bookingId === undefined || orderId === undefined) return { claim: await take(), result };
     const orderKey = await orderKeyOf(orderId);
-    const lease = `paid:${orderKey}`;
     // One owner per delivery: two deliveries in this process must exclude each other too.
-    const owner = `${kit.owner}:${result.correlation_id}`;
-    await acquire(lease, owner);
+    const hold = await acquire(`paid:${orderKey}`, `${kit.owner}:${result.correlation_id}`);
     try {
-      const { paid } = await kit.store.getOrderState(orderKey);
-      const outcome = await take();
+      const { paid } = await kit.store.getOrderState({ orderKey });
+      // Claimed under the hold: a holder paused past the lease (another read and claimed meanwhile) claims nothing.
+      const outcome = await take(hold);
       const twice = outcome === 'claimed' && paid !== undefined && paid.booking_id !== bookingId && covers(paid.amount, result.amount ?? 0);
       return { claim: outcome, result: twice ? { ...result, duplicate: true, duplicate_of: paid.booking_id } : result };
     } finally {
-      await kit.store.releaseLease(lease, owner).catch((error: unknown) => kit.report(error, { route: result.source, correlation_id: result.correlation_id }));
+      await kit.store.releaseLease(hold).catch((error: unknown) => kit.report(error, { route: result.source, correlation_id: result.correlation_id }));
     }
   }
 
-  async function acquire(lease: string, owner: string): Promise<void> {
+  async function acquire(lease: string, owner: string): Promise<LeaseHold> {
     const deadline = kit.now() + PAID_WAIT_MS;
     for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
-      const now = kit.now();
-      if (await kit.store.acquireLease(lease, owner, now, now + PAID_LEASE_MS)) return;
-      if (now >= deadline) throw new ResultBusy(`Another payment of this order is being recorded (${lease}).`);
+      const token = await kit.store.acquireLease({ lease, owner, leaseMs: PAID_LEASE_MS });
+      if (token !== undefined) return { lease, owner, token };
+      if (kit.now() >= deadline) throw new ResultBusy(`Another payment of this order is being recorded (${lease}).`);
       await new Promise((resolve) => setTimeout(resolve, wait * (0.5 + Math.random())));
     }
   }

@@ -32,7 +32,7 @@ export function createOrderRoute(kit: Kit, delivery: Delivery): OrderRoute {
     const tag = attemptTag(request);
     const found = await lookup(body.order as OrderReference, request, tag);
     if (found === 'paid') return { paid: true, status: 'SUCCESS' };
-    const { paid, open } = await kit.store.getOrderState(await orderKeyOf(found.id));
+    const { paid, open } = await kit.store.getOrderState({ orderKey: await orderKeyOf(found.id) });
     if (paid && covers(paid.amount, found.amount)) return { paid: true, status: 'SUCCESS' };
     return ask(open.slice(-MAX_CHECKED).reverse(), found.amount);
   }

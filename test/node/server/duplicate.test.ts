@@ -29,7 +29,7 @@ function laggingStore(slowReadMs = 0): { store: PaymentStore; lag(): void } {
       const opening = await inner.beginBooking(start);
       if (!lagging || opening.status !== 'leased') return opening;
       lagging = false;
-      return { status: 'leased', order: { ...opening.order, open: [] } };
+      return { ...opening, order: { ...opening.order, open: [] } };
     },
   };
   return { store, lag: () => (lagging = true) };

@@ -40,7 +40,7 @@ test('two instances on one PostgreSQL, two bookings of one order paid at once: e
       const opening = await computerStore.beginBooking(start);
       if (!lagging || opening.status !== 'leased') return opening;
       lagging = false;
-      return { status: 'leased', order: { ...opening.order, open: [] } };
+      return { ...opening, order: { ...opening.order, open: [] } };
     },
   };
   const phoneShop = await openShop({ store: phoneStore });
