@@ -17,6 +17,12 @@ import {
 import { isRecord } from '../protocol/values.js';
 import { systemClock, type Clock } from './clock.js';
 
+/**
+ * Header of a book request carrying the funnel's attempt id (the element's `attempt_id`), so the shop's
+ * server can join its own records and hooks to the browser's funnel events.
+ */
+export const ATTEMPT_HEADER = 'Wallet-Pay-Attempt';
+
 /** What went wrong with a request to the merchant's proxy. */
 export type BookingErrorKind =
   | 'timeout'
@@ -69,8 +75,11 @@ export interface BookingClientOptions {
  * (the promise then rejects with a `BookingError` of kind `aborted`).
  */
 export interface BookingClient {
-  /** Books a payment; `idempotencyKey` is the attempt's key, the same on a retry. */
-  book(request: BookRequest, idempotencyKey: string, signal?: AbortSignal): Promise<BookResult>;
+  /**
+   * Books a payment; `idempotencyKey` is the attempt's key, the same on a retry; `attemptId`, when
+   * given, is sent as {@link ATTEMPT_HEADER}.
+   */
+  book(request: BookRequest, idempotencyKey: string, signal?: AbortSignal, attemptId?: string): Promise<BookResult>;
   /** Asks the status of a booking. */
   status(request: StatusRequest, signal?: AbortSignal): Promise<StatusResult>;
   /** Cancels a booking; a refusal because it is already processed throws with code `IP-410`. */
@@ -163,8 +172,10 @@ export function createBookingClient(options: BookingClientOptions): BookingClien
   }
 
   return {
-    async book(request, idempotencyKey, signal) {
-      const data = await post('book', request, options.bookTimeoutMs, signal, { [IDEMPOTENCY_HEADER]: idempotencyKey });
+    async book(request, idempotencyKey, signal, attemptId) {
+      const headers: Record<string, string> = { [IDEMPOTENCY_HEADER]: idempotencyKey };
+      if (attemptId) headers[ATTEMPT_HEADER] = attemptId;
+      const data = await post('book', request, options.bookTimeoutMs, signal, headers);
       return parseBookResult(data, request.channel);
     },
     async status(request, signal) {

@@ -39,8 +39,12 @@ export class PaymentController implements ReactiveController {
   /** The settings last handed over, for a flow built later. */
   #read: SettingsResult | undefined;
 
-  constructor(host: PaymentHost) {
+  /** The funnel the element began when it showed the button. */
+  readonly #funnel: { id: string; at: number } | undefined;
+
+  constructor(host: PaymentHost, funnel?: { id: string; at: number }) {
     this.#host = host;
+    this.#funnel = funnel;
     host.addController(this);
   }
 
@@ -79,6 +83,7 @@ export class PaymentController implements ReactiveController {
         return host.dispatchEvent(new WalletPayEvent(type, detail as never));
       },
       onChange: () => host.requestUpdate(),
+      funnel: this.#funnel,
     });
     if (host.isConnected) this.#listen(true);
     if (this.#read) this.#flow.configure(this.#read);

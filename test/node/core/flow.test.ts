@@ -60,7 +60,9 @@ function setup(overrides: Partial<PaymentSettings> = {}, timings: Partial<FlowTi
   const clock = new FakeClock();
   const navigator = recordingNavigator();
   const events: FlowEvent[] = [];
-  const state = { visible: true, preventNavigation: false, keys: 0 };
+  // The funnel's steps have tests of their own: `events` follows the payment's events.
+  const steps: FlowEvent[] = [];
+  const state = { visible: true, preventNavigation: false, hostTakes: true, keys: 0 };
   /** What the attributes say now: a test may change it between actions. */
   const config: { -readonly [K in keyof PaymentSettings]?: PaymentSettings[K] } = { ...overrides };
   const flow = new PaymentFlow({
@@ -72,8 +74,8 @@ function setup(overrides: Partial<PaymentSettings> = {}, timings: Partial<FlowTi
     newKey: () => `key-${++state.keys}`,
     timings: () => ({ fallbackDelayMs: 1500, pollDelaysMs: [2000, 4000, 8000, 30000], finalCheckAfterMs: 300_000, ...timings }),
     emit: (event) => {
-      events.push(event);
-      return !(event.type === 'navigate' && state.preventNavigation);
+      (FUNNEL.has(event.type) ? steps : events).push(event);
+      return !((event.type === 'navigate' && state.preventNavigation) || (event.type === 'webview' && state.hostTakes));
     },
     onChange: () => undefined,
   });
@@ -86,8 +88,10 @@ function setup(overrides: Partial<PaymentSettings> = {}, timings: Partial<FlowTi
   const start = () => (flow.configure({ ok: true, settings: settings() }), flow.start());
   const resume = () => (flow.configure({ ok: true, settings: settings() }), flow.resume());
   const refuse = (...problems: SettingsProblem[]) => (flow.configure({ ok: false, problems }), flow.start());
-  return { flow, fake, clock, store, navigator, events, state, config, key, keep, types, start, resume, refuse, settings };
+  return { flow, fake, clock, store, navigator, events, steps, state, config, key, keep, types, start, resume, refuse, settings };
 }
+
+const FUNNEL = new Set(['shown', 'pressed', 'left', 'returned', 'confirmed', 'abandoned']);
 
 describe('payment flow: desktop', () => {
   it('books on the web channel and POSTs the form top-level, keeping the booking first', async () => {
@@ -498,7 +502,7 @@ describe('payment flow: pay on the web failures', () => {
 });
 
 describe('payment flow: no payment', () => {
-  it('in a WebView hands over without booking or navigating', () => {
+  it('in a WebView whose host app takes the payment (preventDefault), hands over without booking or navigating', () => {
     const t = setup({ environment: 'webview' });
     t.start();
     assert.deepEqual(t.events, [
@@ -644,7 +648,8 @@ describe('payment flow: the phone hand-off (desktop)', () => {
   it('with a booking already kept, checks it instead of booking a second one', async () => {
     const t = setup({ environment: 'desktop' });
     t.keep({ booking_id: 'W1', correlation_id: 'c-W1', channel: 'web' });
-    t.fake.queues.status.push(status('BOOKED', 'W1'));
+    // PENDING: a web booking still BOOKED when the page comes back was left unpaid (cancelled, see the funnel's tests).
+    t.fake.queues.status.push(status('PENDING', 'W1'));
     handOff(t);
     await flush();
     assert.deepEqual(t.fake.calls.book, []);
