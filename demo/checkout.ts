@@ -69,7 +69,21 @@ selectEnvironment(localStorage.getItem(ENV_KEY) ?? 'auto');
 showDetected();
 followServerLog();
 
-// Every event the element fires goes to the log, with its detail.
+// The playground plays the app around a WebView: whenever its page runs as one (the switch, or a
+// WebView's user agent), the host app takes the payment, as a shop's own app does by calling
+// preventDefault(). A third-party in-app browser (Instagram's, TikTok's) takes nothing.
+button.addEventListener('wallet-pay-webview', (event) => {
+  event.preventDefault();
+  log('element', 'the host app took the payment (preventDefault on wallet-pay-webview)');
+});
+
+// Every event the element fires goes to the log, with its detail; the funnel's steps with their times.
+for (const name of ['wallet-pay-shown', 'wallet-pay-pressed', 'wallet-pay-left', 'wallet-pay-returned', 'wallet-pay-confirmed', 'wallet-pay-abandoned']) {
+  button.addEventListener(name, (event) => {
+    const { attempt_id, elapsed_ms, ...rest } = (event as CustomEvent).detail as { attempt_id: string; elapsed_ms: number };
+    log('element', `${name.slice('wallet-pay-'.length)} +${elapsed_ms} ms (attempt ${attempt_id.slice(0, 8)}) ${JSON.stringify(rest)}`);
+  });
+}
 for (const name of [
   'wallet-pay-booked',
   'wallet-pay-navigate',
