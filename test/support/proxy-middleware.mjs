@@ -11,7 +11,7 @@
 // Step: { status = 200, body (sent as JSON), raw (sent as text/html instead), location (a Location
 // header, for redirects), delay (ms), destroy (close the socket without answering), type (the
 // content type of `raw`, text/html when absent) }.
-// Received: { body, idempotencyKey, contentType }.
+// Received: { body, idempotencyKey, attempt (the Wallet-Pay-Attempt header), contentType }.
 // A script with `keepReceived: true` keeps what was received so far (to swap answers mid-test).
 import { Buffer } from 'node:buffer';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -74,6 +74,7 @@ export async function testProxyMiddleware(ctx, next) {
     method: ctx.method,
     body,
     idempotencyKey: ctx.get('Idempotency-Key') || null,
+    attempt: ctx.get('Wallet-Pay-Attempt') || null,
     contentType: ctx.get('Content-Type') || null,
   });
   const steps = entry.script[action];

@@ -19,6 +19,8 @@ export interface Received {
   method: string;
   body: Record<string, unknown>;
   idempotencyKey: string | null;
+  /** The `Wallet-Pay-Attempt` header: the funnel's attempt id. */
+  attempt: string | null;
   contentType: string | null;
 }
 

@@ -10,6 +10,9 @@ import { bookingKey } from '../../../src/core/settings.js';
 import { FAST, mount, nextCheck, part, payButton, reach } from '../../support/element.js';
 import { answer, scenario, type Scenario } from '../../support/proxy.js';
 
+// The app around these WebView pages takes the payment (a shop's own app calls preventDefault()).
+document.addEventListener('wallet-pay-webview', (event) => event.preventDefault());
+
 afterEach(() => sessionStorage.clear());
 
 function keep(s: Scenario, booking: Partial<KeptBooking> = {}): string {
