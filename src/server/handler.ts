@@ -8,7 +8,8 @@
  */
 import { CODES } from '../protocol/contract.js';
 import { createBooking } from './booking.js';
-import { checkContentType, failure, lastSegment, readBody, Refusal, ROUTES, success } from './http.js';
+import { checkContentType, failure, lastSegment, parseObject, readBody, Refusal, ROUTES, success } from './http.js';
+import { isRecord } from '../protocol/values.js';
 import { asStoreOutage, guardStore, storeUnavailable, type Kit } from './kit.js';
 import { createResults } from './results.js';
 import { createServiceClient } from './service-client.js';
@@ -90,10 +91,28 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
           return success('Transaction cancelled', await results.cancel(text), CODES.CANCELLED);
         case 'callback':
           return success('Callback recorded', await results.callback(text));
+        case 'order':
+          return success('Order status fetched', await orderPaid(request, text));
       }
     } catch (error) {
       return answerFailure(error, route);
     }
+  }
+
+  /**
+   * Provisional `/order` (whether an order is paid, by the kit's own records), for the element's check
+   * in a fresh tab; the server's own version replaces it.
+   */
+  async function orderPaid(request: Request, text: string): Promise<{ paid: boolean; status?: 'SUCCESS' }> {
+    const { order } = parseObject(text, ['order']);
+    if (!isRecord(order)) throw new Refusal(CODES.INVALID_REQUEST, '"order" must be an object, e.g. {"id":"A-1001"}.');
+    const details: unknown = await options.lookupOrder(order as never, { request });
+    if (!isRecord(details)) throw new Refusal(CODES.UNKNOWN_ORDER, 'This order is unknown.');
+    if (details.paid === true) return { paid: true };
+    const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`order\n${String(details.id)}`)));
+    const orderKey = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    const { paid } = await kit.store.getOrderState(orderKey);
+    return paid && paid.amount >= Number(details.amount) ? { paid: true, status: 'SUCCESS' } : { paid: false };
   }
 
   function answerFailure(error: unknown, route: string): Response {

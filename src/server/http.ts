@@ -22,7 +22,7 @@ export class Refusal extends Error {
   }
 }
 
-export const ROUTES = ['book', 'status', 'cancel', 'callback'] as const;
+export const ROUTES = ['book', 'status', 'cancel', 'callback', 'order'] as const;
 export type Route = (typeof ROUTES)[number];
 
 export function lastSegment(url: string): Route | undefined {
