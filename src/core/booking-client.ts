@@ -84,6 +84,22 @@ export interface BookingClient {
   status(request: StatusRequest, signal?: AbortSignal): Promise<StatusResult>;
   /** Cancels a booking; a refusal because it is already processed throws with code `IP-410`. */
   cancel(request: CancelRequest, signal?: AbortSignal): Promise<CancelResult>;
+  /**
+   * Asks whether an order is paid, by the shop's own records (`POST {endpoint}/order`). A server
+   * without the route answers 404 or 405: that throws like any other failure.
+   */
+  order(request: OrderRequest, signal?: AbortSignal): Promise<OrderResult>;
+}
+
+/** `POST {endpoint}/order` body: the order reference the element sends to `/book`. */
+export interface OrderRequest {
+  order: BookRequest['order'];
+}
+
+/** `data` of an `/order` answer: whether the shop's records hold a payment of the order, and its status. */
+export interface OrderResult {
+  paid: boolean;
+  status?: StatusResult['status'];
 }
 
 type Json = Record<string, unknown>;
@@ -185,6 +201,13 @@ export function createBookingClient(options: BookingClientOptions): BookingClien
       if (!isPaymentStatus(data.status)) missing('status');
       const result: StatusResult = { booking_id: data.booking_id, correlation_id: data.correlation_id, status: data.status };
       if (typeof data.updated_at === 'string') result.updated_at = data.updated_at;
+      return result;
+    },
+    async order(request, signal) {
+      const data = await post('order', request, options.requestTimeoutMs, signal);
+      if (typeof data.paid !== 'boolean') missing('paid');
+      const result: OrderResult = { paid: data.paid };
+      if (isPaymentStatus(data.status)) result.status = data.status;
       return result;
     },
     async cancel(request, signal) {

@@ -19,8 +19,8 @@ import type { SettingsResult } from '../core/settings.js';
 import { WalletPayEvent } from './events.js';
 import { diagnoseFlowEvent, watchEndpoint } from './diagnostics.js';
 
-/** Timeout of status and cancel requests, in ms. */
-const REQUEST_TIMEOUT_MS = 8000;
+/** Timeout of status, cancel and order requests, in ms. */
+export const REQUEST_TIMEOUT_MS = 8000;
 
 /** What the controller needs from its element. */
 export interface PaymentHost extends ReactiveControllerHost, HTMLElement {

@@ -19,6 +19,7 @@ import { statusKey } from './messages.js';
 import { PaymentController } from './payment-controller.js';
 import { VARIANTS, misspelledAttributes, oneOf, report } from './setup-check.js';
 import { diagnoseReturnPage } from './diagnostics.js';
+import { askPaid } from './order-check.js';
 import type { StringKey, StringTable } from './i18n/index.js';
 import type { PaymentElement } from './host.js';
 import { LABELS, langOf } from './i18n/lang.js';
@@ -56,10 +57,12 @@ function attributeNames(host: PaymentElement): string[] {
 
 /**
  * Checks `host`'s whole set-up against `read`, one console warning per problem, each once per page:
- * for each result of the element's settings controller.
+ * for each result of the element's settings controller. Before a press (`onPaid` given), also asks
+ * the shop's server whether the order is paid already; `onPaid` runs when it is.
  */
-export function checkSetup(host: PaymentElement, read: SettingsResult): void {
+export function checkSetup(host: PaymentElement, read: SettingsResult, onPaid?: () => void): void {
   diagnoseReturnPage(host, read.ok ? read.settings.storageKey : read.storageKey);
+  if (onPaid) askPaid(host, read, onPaid);
   void report([
     ...(read.ok ? [] : read.problems.map(({ message }) => ({ kind: 'problem' as const, message }))),
     ...oneOf('variant', host.variant, VARIANTS, 'dark'),

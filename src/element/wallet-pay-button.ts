@@ -310,7 +310,8 @@ export class WalletPayButton extends ReactiveElement {
     this.#connected = true;
     this.#settings.connect(
       (signals) => module.readHost(this, signals),
-      (read) => (this.#payment ? this.#payment.configure(read) : module.checkSetup(this, read)),
+      // Before a press: the set-up check, and whether the order is paid already (then the payment comes, to show it).
+      (read) => (this.#payment ? this.#payment.configure(read) : module.checkSetup(this, read, () => this.#load().catch(ignore))),
     );
   }
 
@@ -434,7 +435,9 @@ export class WalletPayButton extends ReactiveElement {
       this.#funnel = { id, at: this.clock?.now() ?? Date.now() };
       this.dispatchEvent(new WalletPayEvent('shown', { attempt_id: id, elapsed_ms: 0 }));
     }
-    button.disabled = this.disabled || state.name === 'paid';
+    // A paid order shows no pay button at all: nothing on the page would pay it again.
+    const paid = (button.hidden = state.name === 'paid');
+    button.disabled = this.disabled || paid;
     button.setAttribute('aria-busy', String(state.busy));
     text(this.#slot!, t[`button.${label}`]);
     // Desktop only, and only while nothing is under way: a shopper never holds two open bookings.

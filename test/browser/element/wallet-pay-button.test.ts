@@ -135,7 +135,9 @@ describe('<wallet-pay-button> desktop path', () => {
     expect(payButton(el).getAttribute('aria-busy')).to.equal('true');
     expect(statusText(el)).to.equal('Preparing your payment…');
     await expect(el).to.be.accessible();
-    expect((await booked).detail).to.deep.equal({ booking_id: 'W1', correlation_id: 'c-W1', channel: 'web' });
+    const { attempt_id, elapsed_ms, ...detail } = (await booked).detail;
+    expect(detail).to.deep.equal({ booking_id: 'W1', correlation_id: 'c-W1', channel: 'web' });
+    expect([typeof attempt_id, elapsed_ms >= 0]).to.deep.equal(['string', true]);
     const event = await navigate;
     expect(event.cancelable && event.bubbles && event.composed).to.equal(true);
     expect(event.detail).to.deep.include({ reason: 'web-payment', url: WEB.url, method: 'POST', fields: WEB.fields });

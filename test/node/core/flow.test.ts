@@ -43,6 +43,8 @@ function fakeClient() {
       endpoints.push(settings.endpoint);
       return next(queues.cancel);
     },
+    // The flow never asks it: the element's controller does, before a flow exists.
+    order: () => Promise.reject(new Error('the flow asked /order')),
   });
   return { client, calls, queues, signals, endpoints };
 }
