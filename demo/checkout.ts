@@ -15,8 +15,11 @@ const ENV_KEY = 'playground:environment';
 const CHECKOUT_KEY = 'playground:checkout';
 
 // This tab's checkout number: the same across reloads and the return from the provider, new in
-// another tab, so two shoppers (or two tabs) are two orders.
-const checkout = sessionStorage.getItem(CHECKOUT_KEY) ?? Math.random().toString(36).slice(2, 10).padEnd(8, '0');
+// another tab, so two shoppers (or two tabs) are two orders. A link the shop sent names its checkout
+// (`?checkout=`): opened in a fresh tab, it is the same order, which the element shows paid if it is.
+const linked = new URLSearchParams(location.search).get('checkout');
+const checkout =
+  (linked && /^[a-z0-9]{8,16}$/.test(linked) ? linked : null) ?? sessionStorage.getItem(CHECKOUT_KEY) ?? Math.random().toString(36).slice(2, 10).padEnd(8, '0');
 sessionStorage.setItem(CHECKOUT_KEY, checkout);
 
 for (const item of CATALOG) {

@@ -99,6 +99,11 @@ const ignore = (): void => {};
  * @csspart open-here - "Open on this device" (the hand-off's deeplink as a link).
  * @csspart use-computer - "Use this computer instead".
  * @csspart new-code - "Get a new code" (the hand-off's booking expired).
+ * @csspart inapp - The in-app browser's panel (also `panel`).
+ * @csspart pay-web - "Pay on the web" (in an in-app browser).
+ * @csspart open-browser - "Open in your browser": a link that hands the page to the phone's browser.
+ * @csspart copy-link - "Copy link", where no such link works.
+ * @csspart copy-field - The page's address to copy by hand, when the clipboard refuses.
  * @cssprop --wallet-pay-background - Button background (default: the variant's, #4a1f7a for `dark`).
  * @cssprop --wallet-pay-color - Button text colour (default: the variant's, #ffffff for `dark`).
  * @cssprop --wallet-pay-border-color - Button border colour (default: the variant's).

@@ -50,23 +50,23 @@ export type AbandonReason = 'cancelled' | 'expired' | 'back' | 'cancel';
 /**
  * Every event the flow reports to its host, by type, with its detail: the one list the element's DOM
  * events, their typings and the React wrapper's props are derived from. The funnel's steps (`shown`,
- * `pressed`, `booked`, `left`, `returned`, `confirmed`, `abandoned`) carry a {@link FunnelStep}.
+ * `pressed`, `booked`, `left`, `returned`, `confirmed`, `abandoned`) carry a {@link FunnelStep}'s fields.
  */
 export interface FlowEventMap {
   /** Funnel: the button was shown (fired by the element when it is first attached). */
-  shown: FunnelStep;
+  shown: { attempt_id: string; elapsed_ms: number };
   /** Funnel: the shopper pressed the button (or the offer to pay on the phone), on this path. */
-  pressed: FunnelStep & { path: PaymentPath };
+  pressed: { attempt_id: string; elapsed_ms: number; path: PaymentPath };
   /** The proxy booked the payment. */
-  booked: FunnelStep & { booking_id: string; correlation_id: string; channel: Channel; handoff?: true };
+  booked: { attempt_id: string; elapsed_ms: number; booking_id: string; correlation_id: string; channel: Channel; handoff?: true };
   /** Funnel: the shopper went to pay in the wallet app, on the web page, on a phone, or in their own browser. */
-  left: FunnelStep & { booking_id: string; to: LeftFor };
+  left: { attempt_id: string; elapsed_ms: number; booking_id: string; to: LeftFor };
   /** Funnel: the page came back (or was loaded again) with a payment under way. */
-  returned: FunnelStep & { booking_id: string };
+  returned: { attempt_id: string; elapsed_ms: number; booking_id: string };
   /** Funnel: the payment reached a final status. */
-  confirmed: FunnelStep & { booking_id: string; status: PaymentStatus };
+  confirmed: { attempt_id: string; elapsed_ms: number; booking_id: string; status: PaymentStatus };
   /** Funnel: the shopper left without paying; the booking is cancelled and the button is ready again. */
-  abandoned: FunnelStep & { booking_id: string; reason: AbandonReason };
+  abandoned: { attempt_id: string; elapsed_ms: number; booking_id: string; reason: AbandonReason };
   /** Just before leaving the page; the host may cancel it and route itself. */
   navigate: {
     reason: 'app' | 'web-payment' | 'success' | 'failure';
