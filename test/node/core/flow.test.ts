@@ -754,3 +754,113 @@ describe('payment flow: settings pushed by the element (configure)', () => {
     assert.equal(t.flow.state.name, 'idle');
   });
 });
+
+describe('payment flow: the funnel', () => {
+  type Step = FlowEvent & { attempt_id: string; elapsed_ms: number };
+  const steps = (t: ReturnType<typeof setup>) => t.steps as Step[];
+
+  it('an in-app payment: pressed, booked, confirmed share one attempt id, with times from the attempt\'s start', async () => {
+    const t = setup({ environment: 'inapp' }, { pollDelaysMs: [2000] });
+    t.fake.queues.book.push(appBooking());
+    t.fake.queues.status.push(status('SUCCESS'));
+    await t.clock.advance(100);
+    t.start();
+    await flush();
+    assert.equal(t.flow.state.name, 'inapp');
+    assert.deepEqual(t.navigator.calls, [], 'nothing navigates by script in an in-app browser');
+    await t.clock.advance(2000);
+    const all = [...steps(t), t.events.find((event) => event.type === 'booked') as Step];
+    assert.deepEqual(steps(t).map((step) => step.type), ['pressed', 'confirmed']);
+    assert.equal(new Set(all.map((step) => step.attempt_id)).size, 1);
+    // The flow's own funnel began when it was built (no `shown` from an element here): 100 ms before the press.
+    assert.deepEqual(steps(t).map((step) => step.elapsed_ms), [100, 2100]);
+  });
+
+  it('a new press after an attempt ended starts a new attempt id', async () => {
+    const t = setup({ environment: 'inapp', successUrl: null, failureUrl: null }, { pollDelaysMs: [10] });
+    t.fake.queues.book.push(appBooking());
+    t.fake.queues.status.push(status('FAILED'));
+    t.start();
+    await flush();
+    await t.clock.advance(10);
+    t.fake.queues.book = [appBooking('B2')];
+    t.start();
+    await flush();
+    const pressed = steps(t).filter((step) => step.type === 'pressed');
+    assert.equal(pressed.length, 2);
+    assert.notEqual(pressed[0]!.attempt_id, pressed[1]!.attempt_id);
+  });
+
+  for (const [name, minutes, reason] of [
+    ['cancelled in the app', 1, 'cancelled'],
+    ['reported CANCELED past the five-minute wait', 6, 'expired'],
+  ] as const) {
+    it(`${name}: confirmed CANCELED, then abandoned ("${reason}")`, async () => {
+      const t = setup({ successUrl: null, failureUrl: null });
+      t.keep({ started_at: t.clock.now() - minutes * 60_000 });
+      t.fake.queues.status.push(status('CANCELED'));
+      t.resume();
+      await flush();
+      assert.deepEqual(steps(t).map((step) => [step.type, (step as { reason?: string }).reason]), [['returned', undefined], ['confirmed', undefined], ['abandoned', reason]]);
+      assert.equal(t.flow.state.name, 'done');
+    });
+  }
+
+  it('"Cancel payment" pressed here: abandoned ("cancel")', async () => {
+    const t = setup({ successUrl: null, failureUrl: null });
+    t.keep({ started_at: t.clock.now() - 10 * 60_000 });
+    t.fake.queues.status.push(status('PENDING'));
+    t.resume();
+    await flush();
+    assert.equal(t.flow.state.name, 'stalled');
+    t.fake.queues.cancel.push(() => Promise.resolve({ booking_id: 'B1', status: 'CANCELED' }));
+    t.flow.cancel();
+    await flush();
+    assert.equal(steps(t).at(-1)!.type, 'abandoned');
+    assert.equal((steps(t).at(-1) as { reason?: string }).reason, 'cancel');
+  });
+
+  it('back from the web payment page with the booking still BOOKED: cancelled at the service, abandoned ("back"), idle again', async () => {
+    const t = setup();
+    t.keep({ booking_id: 'W1', correlation_id: 'c-W1', channel: 'web' });
+    t.fake.queues.status.push(status('BOOKED', 'W1'));
+    t.fake.queues.cancel.push(() => Promise.resolve({ booking_id: 'W1', status: 'CANCELED' }));
+    t.resume();
+    await flush();
+    assert.equal(t.fake.calls.cancel, 1);
+    assert.equal(t.flow.state.name, 'idle');
+    assert.equal(t.store.entries.get(t.key), undefined, 'the booking is no longer kept');
+    assert.deepEqual(steps(t).map((step) => step.type), ['returned', 'abandoned']);
+  });
+
+  it('the steps after a reload keep the attempt id the booking was made with', async () => {
+    const t = setup({ successUrl: null, failureUrl: null });
+    t.keep({ attempt_id: 'A-kept', attempt_at: t.clock.now() - 5000 });
+    t.fake.queues.status.push(status('SUCCESS'));
+    t.resume();
+    await flush();
+    assert.deepEqual(steps(t).map((step) => [step.type, step.attempt_id, step.elapsed_ms]), [['returned', 'A-kept', 5000], ['confirmed', 'A-kept', 5000]]);
+  });
+
+  it('a WebView no host takes: books on the app channel and shows the in-app panel', async () => {
+    const t = setup({ environment: 'webview' });
+    t.state.hostTakes = false;
+    t.fake.queues.book.push(appBooking());
+    t.fake.queues.status.push(status('BOOKED'));
+    t.start();
+    await flush();
+    assert.deepEqual(t.types().slice(0, 2), ['webview', 'booked']);
+    assert.equal(t.flow.state.name, 'inapp');
+    assert.equal(t.flow.state.booking?.inapp, true);
+    assert.deepEqual(t.navigator.calls, []);
+  });
+
+  it('a WebView no host takes, with no endpoint to book with: a set-up error naming what is missing', () => {
+    const t = setup({ environment: 'webview', endpoint: '', allowedHosts: [] });
+    t.state.hostTakes = false;
+    t.start();
+    assert.equal(t.flow.state.name, 'error');
+    assert.match((t.events.at(-1) as { message: string }).message, /preventDefault\(\).*endpoint/);
+    assert.equal(t.fake.calls.book.length, 0);
+  });
+});
