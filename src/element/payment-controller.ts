@@ -120,6 +120,6 @@ export class PaymentController implements ReactiveController {
 
   /** The page came back: restored from the back/forward cache, or visible again. */
   handleEvent(event: Event): void {
-    if ((event as PageTransitionEvent).persisted ?? this.#host.ownerDocument.visibilityState === 'visible') this.#flow?.resume();
+    if ((event as PageTransitionEvent).persisted ?? this.#host.ownerDocument.visibilityState === 'visible') this.#flow?.resume(event.type === 'visibilitychange');
   }
 }

@@ -231,9 +231,10 @@ export class PaymentFlow {
    * The page came back (bfcache `pageshow`, visible again) or was freshly loaded: a kept booking is
    * checked and routed. The booking the flow already follows keeps its own settings; otherwise the
    * configured settings say which booking to look for. Nothing happens without one, or while a
-   * request is already running.
+   * request is already running. `visibleAgain`: the page only became visible again (the shopper may
+   * be paying in another tab), so a web booking still open is not taken for one left unpaid.
    */
-  resume(): void {
+  resume(visibleAgain = false): void {
     const read = this.#read;
     const name = this.#state.name;
     const left = name === 'opening-app' || name === 'redirecting';
@@ -243,7 +244,7 @@ export class PaymentFlow {
     const kept = key ? this.#deps.store.load(key, known) : null;
     if (kept) {
       this.#step('returned', { booking_id: kept.booking_id }, kept);
-      return this.#verify(kept, 0, true);
+      return this.#verify(kept, 0, !visibleAgain);
     }
     const paid = key ? this.#deps.store.paid(key) : null;
     if (paid) this.#set('paid', null, { paidUrl: paid.url });

@@ -864,3 +864,16 @@ describe('payment flow: the funnel', () => {
     assert.equal(t.fake.calls.book.length, 0);
   });
 });
+
+describe('payment flow: a web booking when the page only becomes visible again', () => {
+  it('is not taken for one left unpaid: the shopper may be paying in another tab', async () => {
+    const t = setup();
+    t.flow.configure({ ok: true, settings: t.settings() });
+    t.keep({ booking_id: 'W1', correlation_id: 'c-W1', channel: 'web' });
+    t.fake.queues.status.push(status('BOOKED', 'W1'));
+    t.flow.resume(true);
+    await flush();
+    assert.equal(t.fake.calls.cancel, 0);
+    assert.equal(t.flow.state.name, 'pending');
+  });
+});
