@@ -154,7 +154,7 @@ export class WalletPayButton extends ReactiveElement {
   orderId?: string;
   /** The merchant's order reference (a JSON object); wins over `order-id`. Never put a price here. */
   order?: OrderReference | null;
-  /** `auto` (default: the spec's rule, read at click time), `desktop`, `mobile` or `webview`. */
+  /** `auto` (default: the spec's rule and the in-app browsers' table, read at click time), `desktop`, `mobile`, `webview` or `inapp`. */
   environment?: EnvironmentSetting;
   /** Where to go when the payment succeeded (`booking_id` and `status` are appended). */
   successUrl?: string;
