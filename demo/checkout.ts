@@ -15,8 +15,11 @@ const ENV_KEY = 'playground:environment';
 const CHECKOUT_KEY = 'playground:checkout';
 
 // This tab's checkout number: the same across reloads and the return from the provider, new in
-// another tab, so two shoppers (or two tabs) are two orders.
-const checkout = sessionStorage.getItem(CHECKOUT_KEY) ?? Math.random().toString(36).slice(2, 10).padEnd(8, '0');
+// another tab, so two shoppers (or two tabs) are two orders. A link the shop sent names its checkout
+// (`?checkout=`): opened in a fresh tab, it is the same order, which the element shows paid if it is.
+const linked = new URLSearchParams(location.search).get('checkout');
+const checkout =
+  (linked && /^[a-z0-9]{8,16}$/.test(linked) ? linked : null) ?? sessionStorage.getItem(CHECKOUT_KEY) ?? Math.random().toString(36).slice(2, 10).padEnd(8, '0');
 sessionStorage.setItem(CHECKOUT_KEY, checkout);
 
 for (const item of CATALOG) {
@@ -69,7 +72,21 @@ selectEnvironment(localStorage.getItem(ENV_KEY) ?? 'auto');
 showDetected();
 followServerLog();
 
-// Every event the element fires goes to the log, with its detail.
+// The playground plays the app around a WebView: whenever its page runs as one (the switch, or a
+// WebView's user agent), the host app takes the payment, as a shop's own app does by calling
+// preventDefault(). A third-party in-app browser (Instagram's, TikTok's) takes nothing.
+button.addEventListener('wallet-pay-webview', (event) => {
+  event.preventDefault();
+  log('element', 'the host app took the payment (preventDefault on wallet-pay-webview)');
+});
+
+// Every event the element fires goes to the log, with its detail; the funnel's steps with their times.
+for (const name of ['wallet-pay-shown', 'wallet-pay-pressed', 'wallet-pay-left', 'wallet-pay-returned', 'wallet-pay-confirmed', 'wallet-pay-abandoned']) {
+  button.addEventListener(name, (event) => {
+    const { attempt_id, elapsed_ms, ...rest } = (event as CustomEvent).detail as { attempt_id: string; elapsed_ms: number };
+    log('element', `${name.slice('wallet-pay-'.length)} +${elapsed_ms} ms (attempt ${attempt_id.slice(0, 8)}) ${JSON.stringify(rest)}`);
+  });
+}
 for (const name of [
   'wallet-pay-booked',
   'wallet-pay-navigate',

@@ -17,6 +17,12 @@ import {
 import { isRecord } from '../protocol/values.js';
 import { systemClock, type Clock } from './clock.js';
 
+/**
+ * Header of a book request carrying the funnel's attempt id (the element's `attempt_id`), so the shop's
+ * server can join its own records and hooks to the browser's funnel events.
+ */
+export const ATTEMPT_HEADER = 'Wallet-Pay-Attempt';
+
 /** What went wrong with a request to the merchant's proxy. */
 export type BookingErrorKind =
   | 'timeout'
@@ -69,12 +75,31 @@ export interface BookingClientOptions {
  * (the promise then rejects with a `BookingError` of kind `aborted`).
  */
 export interface BookingClient {
-  /** Books a payment; `idempotencyKey` is the attempt's key, the same on a retry. */
-  book(request: BookRequest, idempotencyKey: string, signal?: AbortSignal): Promise<BookResult>;
+  /**
+   * Books a payment; `idempotencyKey` is the attempt's key, the same on a retry; `attemptId`, when
+   * given, is sent as {@link ATTEMPT_HEADER}.
+   */
+  book(request: BookRequest, idempotencyKey: string, signal?: AbortSignal, attemptId?: string): Promise<BookResult>;
   /** Asks the status of a booking. */
   status(request: StatusRequest, signal?: AbortSignal): Promise<StatusResult>;
   /** Cancels a booking; a refusal because it is already processed throws with code `IP-410`. */
   cancel(request: CancelRequest, signal?: AbortSignal): Promise<CancelResult>;
+  /**
+   * Asks whether an order is paid, by the shop's own records (`POST {endpoint}/order`). A server
+   * without the route answers 404 or 405: that throws like any other failure.
+   */
+  order(request: OrderRequest, signal?: AbortSignal): Promise<OrderResult>;
+}
+
+/** `POST {endpoint}/order` body: the order reference the element sends to `/book`. */
+export interface OrderRequest {
+  order: BookRequest['order'];
+}
+
+/** `data` of an `/order` answer: whether the shop's records hold a payment of the order, and its status. */
+export interface OrderResult {
+  paid: boolean;
+  status?: StatusResult['status'];
 }
 
 type Json = Record<string, unknown>;
@@ -163,8 +188,10 @@ export function createBookingClient(options: BookingClientOptions): BookingClien
   }
 
   return {
-    async book(request, idempotencyKey, signal) {
-      const data = await post('book', request, options.bookTimeoutMs, signal, { [IDEMPOTENCY_HEADER]: idempotencyKey });
+    async book(request, idempotencyKey, signal, attemptId) {
+      const headers: Record<string, string> = { [IDEMPOTENCY_HEADER]: idempotencyKey };
+      if (attemptId) headers[ATTEMPT_HEADER] = attemptId;
+      const data = await post('book', request, options.bookTimeoutMs, signal, headers);
       return parseBookResult(data, request.channel);
     },
     async status(request, signal) {
@@ -174,6 +201,13 @@ export function createBookingClient(options: BookingClientOptions): BookingClien
       if (!isPaymentStatus(data.status)) missing('status');
       const result: StatusResult = { booking_id: data.booking_id, correlation_id: data.correlation_id, status: data.status };
       if (typeof data.updated_at === 'string') result.updated_at = data.updated_at;
+      return result;
+    },
+    async order(request, signal) {
+      const data = await post('order', request, options.requestTimeoutMs, signal);
+      if (typeof data.paid !== 'boolean') missing('paid');
+      const result: OrderResult = { paid: data.paid };
+      if (isPaymentStatus(data.status)) result.status = data.status;
       return result;
     },
     async cancel(request, signal) {

@@ -4,9 +4,13 @@
  * element's first module, which needs the rule alone (the phone offer shows on desktops), carries
  * nothing else.
  */
+import { inAppBrowser } from './in-app-browsers.js';
 
-/** The payment path a shopper's environment calls for. */
-export type Environment = 'desktop' | 'mobile' | 'webview';
+/**
+ * The payment path a shopper's environment calls for: the spec's three, and `inapp`, a known
+ * third-party in-app browser (Facebook's, TikTok's, ...), which no host app takes the payment from.
+ */
+export type Environment = 'desktop' | 'mobile' | 'webview' | 'inapp';
 
 /** What the element can force; `auto` applies the spec's rule. */
 export type EnvironmentSetting = Environment | 'auto';
@@ -32,14 +36,17 @@ const WEBVIEW_UA = /wv|flutter/i;
 /**
  * Chooses the payment path from the shopper's environment.
  *
- * WebView first (a WebView user agent also carries Android and Mobile); then a mobile browser,
+ * A known in-app browser on a phone or tablet first, by its app's token (many carry `wv` too, and
+ * some no longer do); then WebView (a WebView user agent also carries Android and Mobile); then a mobile browser,
  * only when the user agent matches a mobile token AND there is a touch point AND the viewport is at
  * most 768 px wide; anything else is a desktop browser.
  */
 export function detectEnvironment(signals: EnvironmentSignals): Environment {
   const { userAgent, maxTouchPoints, innerWidth } = signals;
+  const mobileToken = MOBILE_UA.test(userAgent);
+  if (mobileToken && inAppBrowser(userAgent)) return 'inapp';
   if (WEBVIEW_UA.test(userAgent)) return 'webview';
-  if (MOBILE_UA.test(userAgent) && maxTouchPoints > 0 && innerWidth <= MOBILE_MAX_WIDTH) {
+  if (mobileToken && maxTouchPoints > 0 && innerWidth <= MOBILE_MAX_WIDTH) {
     return 'mobile';
   }
   return 'desktop';

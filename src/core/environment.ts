@@ -12,5 +12,5 @@ export function resolveEnvironment(setting: EnvironmentSetting, signals: Environ
 
 /** True when a string names an environment setting. */
 export function isEnvironmentSetting(value: unknown): value is EnvironmentSetting {
-  return value === 'auto' || value === 'desktop' || value === 'mobile' || value === 'webview';
+  return value === 'auto' || value === 'desktop' || value === 'mobile' || value === 'webview' || value === 'inapp';
 }

@@ -22,6 +22,11 @@ export interface KeptBooking {
   deeplink?: string;
   /** An `app` booking made for the shopper's phone from a desktop (the QR hand-off): the way back shows the code again. */
   handoff?: true;
+  /** An `app` booking made in a third-party in-app browser: the way back shows the in-app actions again. */
+  inapp?: true;
+  /** The funnel's attempt id and when the attempt began, so the steps after a reload share them. */
+  attempt_id?: string;
+  attempt_at?: number;
   /** The web payment instruction, kept so the shopper can go back to the payment page. */
   web_payment?: WebPaymentInstruction;
   /** The settings the payment started with: the way back follows them, not the attributes of the moment. */
@@ -82,6 +87,9 @@ function isKeptBooking(value: unknown): value is Omit<KeptBooking, 'settings'> &
     Number.isFinite(v.started_at) &&
     (v.deeplink === undefined || typeof v.deeplink === 'string') &&
     (v.handoff === undefined || v.handoff === true) &&
+    (v.inapp === undefined || v.inapp === true) &&
+    (v.attempt_id === undefined || typeof v.attempt_id === 'string') &&
+    (v.attempt_at === undefined || (typeof v.attempt_at === 'number' && Number.isFinite(v.attempt_at))) &&
     (v.web_payment === undefined || isWebPayment(v.web_payment))
   );
 }

@@ -93,7 +93,7 @@ export function readSettings(input: SettingsInput, page: PageContext): SettingsR
   }
   const setting = input.environment ?? 'auto';
   if (!isEnvironmentSetting(setting)) {
-    problems.push(problem('environment', setting, `environment="${setting}" is not auto, desktop, mobile or webview: use one of those, or remove it for auto.`));
+    problems.push(problem('environment', setting, `environment="${setting}" is not auto, desktop, mobile, webview or inapp: use one of those, or remove it for auto.`));
   }
   const environment = resolveEnvironment(isEnvironmentSetting(setting) ? setting : 'auto', page.signals);
   const webview = environment === 'webview';
@@ -170,7 +170,7 @@ export function isPaymentSettings(value: unknown): value is PaymentSettings {
   return (
     isString(v.endpoint) &&
     isRecord(v.order) &&
-    (v.environment === 'desktop' || v.environment === 'mobile' || v.environment === 'webview') &&
+    isEnvironmentSetting(v.environment) && v.environment !== 'auto' &&
     isStringOrNull(v.successUrl) &&
     isStringOrNull(v.failureUrl) &&
     isString(v.pageUrl) &&

@@ -20,8 +20,16 @@ export interface StrategyContext {
   followWebPayment(attempt: BookedAttempt): void;
   /** Opens the wallet app now (inside the click's activation) and arms the fallback panel. */
   openApp(attempt: BookedAttempt): void;
-  /** Hands the payment to the app around a WebView: no booking, no navigation. */
-  handOver(): void;
+  /**
+   * Offers the payment to the app around a WebView (the cancelable `webview` event): true when a host
+   * app took it (no booking, no navigation), false when none did.
+   */
+  handOver(): boolean;
+  /**
+   * In a third-party in-app browser: keeps the booking, shows the ways forward that work there (pay on
+   * the web, a real link to the app, the phone's own browser) and follows the booking's status.
+   */
+  showInApp(attempt: BookedAttempt): void;
   /** Shows the booking's deeplink as a code for the shopper's phone and waits for the result here. */
   showCode(attempt: BookedAttempt): void;
 }
@@ -32,7 +40,11 @@ export interface StrategyContext {
  */
 export type PaymentPath = Environment | 'handoff';
 
-/** The payment path of one environment (the mobile path books on the `app` channel, the desktop one on `web`, the WebView one books nothing). */
+/**
+ * The payment path of one environment: the mobile path books on the `app` channel, the desktop one on
+ * `web`; the WebView one books nothing when a host app takes the payment, and goes on as in an in-app
+ * browser otherwise; the in-app one books on `app` and leaves the choice to the shopper.
+ */
 export interface PaymentStrategy {
   /** Runs the path. */
   start(context: StrategyContext): Promise<void>;
@@ -54,7 +66,13 @@ export const STRATEGIES: Readonly<Record<PaymentPath, PaymentStrategy>> = {
   },
   webview: {
     async start(context) {
-      context.handOver();
+      if (!context.handOver()) await STRATEGIES.inapp.start(context);
+    },
+  },
+  inapp: {
+    async start(context) {
+      const attempt = await context.book('app');
+      if (attempt) context.showInApp(attempt);
     },
   },
   handoff: {

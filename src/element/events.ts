@@ -6,12 +6,18 @@ import type { FlowEventMap, FlowEventType } from '../core/flow/state.js';
 
 /**
  * Every event type, and whether a listener may cancel it: `navigate` is fired just before the page is
- * left, so a single-page app can route itself. Typed against the flow's list, so none is missing.
+ * left, so a single-page app can route itself; `webview`, so a host app says it takes the payment. Typed against the flow's list, so none is missing.
  */
 export const EVENT_TYPES = {
+  shown: false,
+  pressed: false,
   booked: false,
+  left: false,
+  returned: false,
+  confirmed: false,
+  abandoned: false,
   navigate: true,
-  webview: false,
+  webview: true,
   pending: false,
   success: false,
   failure: false,

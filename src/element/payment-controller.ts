@@ -19,8 +19,8 @@ import type { SettingsResult } from '../core/settings.js';
 import { WalletPayEvent } from './events.js';
 import { diagnoseFlowEvent, watchEndpoint } from './diagnostics.js';
 
-/** Timeout of status and cancel requests, in ms. */
-const REQUEST_TIMEOUT_MS = 8000;
+/** Timeout of status, cancel and order requests, in ms. */
+export const REQUEST_TIMEOUT_MS = 8000;
 
 /** What the controller needs from its element. */
 export interface PaymentHost extends ReactiveControllerHost, HTMLElement {
@@ -39,8 +39,12 @@ export class PaymentController implements ReactiveController {
   /** The settings last handed over, for a flow built later. */
   #read: SettingsResult | undefined;
 
-  constructor(host: PaymentHost) {
+  /** The funnel the element began when it showed the button. */
+  readonly #funnel: { id: string; at: number } | undefined;
+
+  constructor(host: PaymentHost, funnel?: { id: string; at: number }) {
     this.#host = host;
+    this.#funnel = funnel;
     host.addController(this);
   }
 
@@ -79,6 +83,7 @@ export class PaymentController implements ReactiveController {
         return host.dispatchEvent(new WalletPayEvent(type, detail as never));
       },
       onChange: () => host.requestUpdate(),
+      funnel: this.#funnel,
     });
     if (host.isConnected) this.#listen(true);
     if (this.#read) this.#flow.configure(this.#read);
@@ -115,6 +120,6 @@ export class PaymentController implements ReactiveController {
 
   /** The page came back: restored from the back/forward cache, or visible again. */
   handleEvent(event: Event): void {
-    if ((event as PageTransitionEvent).persisted ?? this.#host.ownerDocument.visibilityState === 'visible') this.#flow?.resume();
+    if ((event as PageTransitionEvent).persisted ?? this.#host.ownerDocument.visibilityState === 'visible') this.#flow?.resume(event.type === 'visibilitychange');
   }
 }

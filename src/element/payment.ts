@@ -13,10 +13,13 @@ import type { HandoffStatus } from './handoff/index.js';
 import { isCrossOriginFramed } from '../core/frame.js';
 import { readSettings, type SettingsResult } from '../core/settings.js';
 import { checkProviderUrl, storeListingUrl, storePlatform } from '../core/urls.js';
+import { browserWay } from '../core/open-in-browser.js';
+import { inAppPanel, type CopyState } from './inapp-panel.js';
 import { statusKey } from './messages.js';
 import { PaymentController } from './payment-controller.js';
 import { VARIANTS, misspelledAttributes, oneOf, report } from './setup-check.js';
 import { diagnoseReturnPage } from './diagnostics.js';
+import { askPaid } from './order-check.js';
 import type { StringKey, StringTable } from './i18n/index.js';
 import type { PaymentElement } from './host.js';
 import { LABELS, langOf } from './i18n/lang.js';
@@ -54,10 +57,12 @@ function attributeNames(host: PaymentElement): string[] {
 
 /**
  * Checks `host`'s whole set-up against `read`, one console warning per problem, each once per page:
- * for each result of the element's settings controller.
+ * for each result of the element's settings controller. Before a press (`onPaid` given), also asks
+ * the shop's server whether the order is paid already; `onPaid` runs when it is.
  */
-export function checkSetup(host: PaymentElement, read: SettingsResult): void {
+export function checkSetup(host: PaymentElement, read: SettingsResult, onPaid?: () => void): void {
   diagnoseReturnPage(host, read.ok ? read.settings.storageKey : read.storageKey);
+  if (onPaid) askPaid(host, read, onPaid);
   void report([
     ...(read.ok ? [] : read.problems.map(({ message }) => ({ kind: 'problem' as const, message }))),
     ...oneOf('variant', host.variant, VARIANTS, 'dark'),
@@ -72,6 +77,8 @@ export interface PaymentOptions {
   track?: <T>(work: Promise<T>) => Promise<T>;
   /** Has the element's settings controller read the settings of this moment and configure this payment. */
   read?: () => void;
+  /** The funnel the element began when it showed the button. */
+  funnel?: { id: string; at: number } | undefined;
 }
 
 /** One element's payment: its flow, the settings it is handed, the set-up check, and what it shows. */
@@ -83,15 +90,17 @@ export class Payment implements ReactiveController {
   #handoff?: HandoffModule;
   /** The hand-off's module is being fetched, or why it could not be (`network`: "Try again" fetches again). */
   #handoffLoad: 'loading' | ChunkFailure | null = null;
+  /** The in-app panel's copy of the page's address, for the booking it was made for. */
+  #copied: [string, CopyState] | null = null;
   /** Whether the hand-off panel showed, and had focus, before this update. */
   #panelShown = false;
   #panelFocused = false;
 
-  constructor(host: PaymentElement, { track = (work) => work, read = () => {} }: PaymentOptions = {}) {
+  constructor(host: PaymentElement, { track = (work) => work, read = () => {}, funnel }: PaymentOptions = {}) {
     this.#host = host;
     this.#track = track;
     this.#read = read;
-    this.#controller = new PaymentController(host);
+    this.#controller = new PaymentController(host, funnel);
     host.addController(this);
   }
 
@@ -158,6 +167,7 @@ export class Payment implements ReactiveController {
       return this.#handoffPanel(booking, name === 'handoff' ? 'waiting' : name === 'stalled' ? 'stalled' : 'expired', t);
     }
     const host = this.#host;
+    if (name === 'inapp' && booking) return this.#inApp(booking, t);
     const action = (part: string, key: StringKey, run: () => void) => html`
       <button part="action ${part}" class="action" type="button" @click=${run}>${t[key]}</button>
     `;
@@ -186,6 +196,36 @@ export class Payment implements ReactiveController {
         ${action('cancel', 'action.cancel', () => flow.cancel())}
       </div>
     `;
+  }
+
+  /**
+   * The in-app browser's ways forward for `booking`: its deeplink checked again (kept bookings come
+   * back from storage) before it becomes a link, and the way to the phone's own browser.
+   */
+  #inApp(booking: KeptBooking, t: StringTable): TemplateResult {
+    const host = this.#host;
+    const win = host.ownerDocument.defaultView!;
+    const flow = this.#controller.flow;
+    const deeplink = checkProviderUrl(booking.deeplink, booking.settings.allowedHosts);
+    const copied = this.#copied?.[0] === booking.booking_id ? this.#copied[1] : null;
+    const copy = (url: string) => {
+      const done = (state: CopyState) => {
+        this.#copied = [booking.booking_id, state];
+        if (state === 'copied') flow.left('browser');
+        host.requestUpdate();
+        // The address to copy by hand gets the focus (and is selected), ready for the system's copy menu.
+        if (state === 'manual') void host.updateComplete.then(() => host.renderRoot.querySelector<HTMLInputElement>('.copy-field')?.focus());
+      };
+      // The Clipboard API needs a secure context and may refuse: the address is then shown to copy by hand.
+      Promise.resolve()
+        .then(() => win.navigator.clipboard.writeText(url))
+        .then(() => done('copied'), () => done('manual'));
+    };
+    return inAppPanel(
+      { deeplink: deeplink.ok ? deeplink.url : null, way: browserWay(win.location.href, win.navigator.userAgent), copied },
+      { payOnWeb: () => flow.payOnWeb(), cancel: () => flow.cancel(), left: (to) => flow.left(to), copy },
+      t,
+    );
   }
 
   /** The hand-off's panel, once its module is in (asked for here, the first time one shows). */

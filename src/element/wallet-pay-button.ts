@@ -17,6 +17,7 @@ import { LABELS, isNepali, langOf, wordingOf } from './i18n/lang.js';
 import type { VARIANTS } from './setup-check.js';
 import { ChunkError, actionButton, chunkLoader, reloadButton, reportMissing, type ChunkFailure } from './chunk.js';
 import { SettingsController } from './settings-controller.js';
+import { WalletPayEvent } from './events.js';
 import { styles } from './styles.js';
 
 /** The button's look: `dark` (the brand colour, for light pages), `light` (for dark pages), `outline`, or `auto` (follows `prefers-color-scheme`). */
@@ -61,9 +62,15 @@ const ignore = (): void => {};
  * script every visitor of a checkout waits for carries no template engine.
  *
  * @slot - The button's label (default: the `label` variant's text, e.g. "Pay with wallet").
+ * @fires wallet-pay-shown - Funnel: the button was shown (`attempt_id`, `elapsed_ms` on every funnel step).
+ * @fires wallet-pay-pressed - Funnel: the shopper pressed the button (`path`).
  * @fires wallet-pay-booked - The proxy booked the payment.
+ * @fires wallet-pay-left - Funnel: the shopper went to pay (`to`: `app`, `web`, `phone` or `browser`).
+ * @fires wallet-pay-returned - Funnel: the page came back with a payment under way.
+ * @fires wallet-pay-confirmed - Funnel: the payment reached a final `status`.
+ * @fires wallet-pay-abandoned - Funnel: the shopper left without paying (`reason`); the button is ready again.
  * @fires wallet-pay-navigate - Just before leaving the page; cancelable (the host routes itself).
- * @fires wallet-pay-webview - In a WebView, instead of booking: the host app takes over.
+ * @fires wallet-pay-webview - In a WebView, before booking; cancelable: a host app that takes the payment calls `preventDefault()`, else the element goes on as in an in-app browser.
  * @fires wallet-pay-pending - A status check answered BOOKED or PENDING; checking continues.
  * @fires wallet-pay-success - The payment succeeded.
  * @fires wallet-pay-failure - The payment failed, was cancelled or reverted.
@@ -92,6 +99,11 @@ const ignore = (): void => {};
  * @csspart open-here - "Open on this device" (the hand-off's deeplink as a link).
  * @csspart use-computer - "Use this computer instead".
  * @csspart new-code - "Get a new code" (the hand-off's booking expired).
+ * @csspart inapp - The in-app browser's panel (also `panel`).
+ * @csspart pay-web - "Pay on the web" (in an in-app browser).
+ * @csspart open-browser - "Open in your browser": a link that hands the page to the phone's browser.
+ * @csspart copy-link - "Copy link", where no such link works.
+ * @csspart copy-field - The page's address to copy by hand, when the clipboard refuses.
  * @cssprop --wallet-pay-background - Button background (default: the variant's, #4a1f7a for `dark`).
  * @cssprop --wallet-pay-color - Button text colour (default: the variant's, #ffffff for `dark`).
  * @cssprop --wallet-pay-border-color - Button border colour (default: the variant's).
@@ -142,7 +154,7 @@ export class WalletPayButton extends ReactiveElement {
   orderId?: string;
   /** The merchant's order reference (a JSON object); wins over `order-id`. Never put a price here. */
   order?: OrderReference | null;
-  /** `auto` (default: the spec's rule, read at click time), `desktop`, `mobile` or `webview`. */
+  /** `auto` (default: the spec's rule and the in-app browsers' table, read at click time), `desktop`, `mobile`, `webview` or `inapp`. */
   environment?: EnvironmentSetting;
   /** Where to go when the payment succeeded (`booking_id` and `status` are appended). */
   successUrl?: string;
@@ -237,6 +249,8 @@ export class WalletPayButton extends ReactiveElement {
   #offer?: HTMLButtonElement;
   #status?: HTMLDivElement;
   #failure?: [ChunkFailure, HTMLButtonElement];
+  /** The funnel this element began when it was first drawn (its `shown` event): the payment's steps share its id. */
+  #funnel?: { id: string; at: number };
 
   /** The flow's current state (read-only). */
   get paymentState(): FlowState {
@@ -301,7 +315,8 @@ export class WalletPayButton extends ReactiveElement {
     this.#connected = true;
     this.#settings.connect(
       (signals) => module.readHost(this, signals),
-      (read) => (this.#payment ? this.#payment.configure(read) : module.checkSetup(this, read)),
+      // Before a press: the set-up check, and whether the order is paid already (then the payment comes, to show it).
+      (read) => (this.#payment ? this.#payment.configure(read) : module.checkSetup(this, read, () => this.#load().catch(ignore))),
     );
   }
 
@@ -358,7 +373,7 @@ export class WalletPayButton extends ReactiveElement {
       (this.paymentLoader ?? loadPayment)().then((module) => {
         this.#module = module;
         if (this.#payment) return this.#payment;
-        const payment = (this.#payment = new module.Payment(this, { track: (work) => this.#track(work), read: () => this.#settings.read() }));
+        const payment = (this.#payment = new module.Payment(this, { track: (work) => this.#track(work), read: () => this.#settings.read(), funnel: this.#funnel }));
         const read = this.#connected && this.#settings.result;
         if (read) payment.configure(read);
         else this.#connect(module);
@@ -421,8 +436,13 @@ export class WalletPayButton extends ReactiveElement {
       status.setAttribute('part', 'status');
       status.setAttribute('role', 'status');
       root.append(button, status);
+      const id = doc.defaultView?.crypto.randomUUID?.() ?? Math.random().toString(36).slice(2);
+      this.#funnel = { id, at: this.clock?.now() ?? Date.now() };
+      this.dispatchEvent(new WalletPayEvent('shown', { attempt_id: id, elapsed_ms: 0 }));
     }
-    button.disabled = this.disabled || state.name === 'paid';
+    // A paid order shows no pay button at all: nothing on the page would pay it again.
+    const paid = (button.hidden = state.name === 'paid');
+    button.disabled = this.disabled || paid;
     button.setAttribute('aria-busy', String(state.busy));
     text(this.#slot!, t[`button.${label}`]);
     // Desktop only, and only while nothing is under way: a shopper never holds two open bookings.

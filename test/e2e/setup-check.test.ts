@@ -48,7 +48,7 @@ describe('set-up problems in the console', () => {
       environment="dekstop" booking-timeout="3.5s" success-url="${other}/result.html" sucess-url="/result.html"></wallet-pay-button>`);
     try {
       assert.deepEqual(warnings, [
-        '<wallet-pay-button>: environment="dekstop" is not auto, desktop, mobile or webview: use one of those, or remove it for auto.',
+        '<wallet-pay-button>: environment="dekstop" is not auto, desktop, mobile, webview or inapp: use one of those, or remove it for auto.',
         '<wallet-pay-button>: booking-timeout="3.5s" is not a positive number of ms: write e.g. booking-timeout="3500", or remove it.',
         '<wallet-pay-button>: allowed-hosts is empty: list the hosts of the wallet links and the web payment page.',
         `<wallet-pay-button>: success-url="${other}/result.html" is on another origin than this page (${suite.pg.origin}): use a page of this site, or list its origin in return-origins.`,

@@ -342,7 +342,7 @@ const CONTRACT = read('src/protocol/contract.ts');
 test('docs/element.md: each event\'s detail lists exactly the members of its type in the flow\'s event map', () => {
   const map = bracedAfter(read('src/core/flow/state.ts'), /export interface FlowEventMap\s*\{/);
   const rows = tableAfter(ELEMENT_MD, '## Events');
-  assert.equal(rows.length, 8);
+  assert.equal(rows.length, 14);
   for (const row of rows) {
     const type = nameIn(row[0]!).replace(/^wallet-pay-/, '');
     const declared = membersOf(bracedAfter(map, new RegExp(`(?:^|\\n)\\s*${type}:\\s*\\{`)));

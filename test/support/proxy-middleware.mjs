@@ -3,7 +3,8 @@
 //   POST /test-proxy/<scenario>/__script    { book?: Step[], status?: Step[], cancel?: Step[] }
 //        replaces the scenario's script and forgets what it received.
 //   GET  /test-proxy/<scenario>/__received  { book: Received[], status: Received[], cancel: Received[] }
-//   POST /test-proxy/<scenario>/book|status|cancel   answered by the next step of that operation;
+//   POST /test-proxy/<scenario>/book|status|cancel|order   answered by the next step of that operation
+//        (an unscripted /order with a 404, as a server without that route);
 //        the last step repeats.
 //   GET  /test-proxy/<scenario>/chunk.js   (HEAD too) answered by the next `chunk` step: a module the
 //        element's chunk loader fetches, dropped or missing as the script says.
@@ -11,13 +12,13 @@
 // Step: { status = 200, body (sent as JSON), raw (sent as text/html instead), location (a Location
 // header, for redirects), delay (ms), destroy (close the socket without answering), type (the
 // content type of `raw`, text/html when absent) }.
-// Received: { body, idempotencyKey, contentType }.
+// Received: { body, idempotencyKey, attempt (the Wallet-Pay-Attempt header), contentType }.
 // A script with `keepReceived: true` keeps what was received so far (to swap answers mid-test).
 import { Buffer } from 'node:buffer';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-const OPERATIONS = ['book', 'status', 'cancel', 'chunk'];
-const PATH = /^\/test-proxy\/([A-Za-z0-9_-]{1,80})\/(__script|__received|book|status|cancel|chunk\.js)$/;
+const OPERATIONS = ['book', 'status', 'cancel', 'order', 'chunk'];
+const PATH = /^\/test-proxy\/([A-Za-z0-9_-]{1,80})\/(__script|__received|book|status|cancel|order|chunk\.js)$/;
 
 /** @type {Map<string, { script: Record<string, object[]>, cursor: Record<string, number>, received: Record<string, object[]> }>} */
 const scenarios = new Map();
@@ -25,7 +26,7 @@ const scenarios = new Map();
 function scenario(id) {
   let entry = scenarios.get(id);
   if (!entry) {
-    entry = { script: {}, cursor: {}, received: { book: [], status: [], cancel: [], chunk: [] } };
+    entry = { script: {}, cursor: {}, received: { book: [], status: [], cancel: [], order: [], chunk: [] } };
     scenarios.set(id, entry);
   }
   return entry;
@@ -65,7 +66,7 @@ export async function testProxyMiddleware(ctx, next) {
   if (action === '__script') {
     entry.script = {};
     entry.cursor = {};
-    if (body.keepReceived !== true) entry.received = { book: [], status: [], cancel: [], chunk: [] };
+    if (body.keepReceived !== true) entry.received = { book: [], status: [], cancel: [], order: [], chunk: [] };
     for (const op of OPERATIONS) if (Array.isArray(body[op])) entry.script[op] = body[op];
     return json(ctx, 200, { ok: true });
   }
@@ -74,9 +75,12 @@ export async function testProxyMiddleware(ctx, next) {
     method: ctx.method,
     body,
     idempotencyKey: ctx.get('Idempotency-Key') || null,
+    attempt: ctx.get('Wallet-Pay-Attempt') || null,
     contentType: ctx.get('Content-Type') || null,
   });
   const steps = entry.script[action];
+  // Unscripted, `/order` is answered as by a server without the route.
+  if (action === 'order' && !steps?.length) return json(ctx, 404, { code: 'IP-404', error_message: 'No such endpoint' });
   if (!steps || steps.length === 0) {
     return json(ctx, 500, { code: 'IP-500', error_message: `no scripted answer for ${action}` });
   }

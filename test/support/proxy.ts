@@ -19,6 +19,8 @@ export interface Received {
   method: string;
   body: Record<string, unknown>;
   idempotencyKey: string | null;
+  /** The `Wallet-Pay-Attempt` header: the funnel's attempt id. */
+  attempt: string | null;
   contentType: string | null;
 }
 
@@ -29,6 +31,8 @@ export interface Script {
   book?: Step[];
   status?: Step[];
   cancel?: Step[];
+  /** Answers to `POST {endpoint}/order` (unscripted: a 404, as from a server without the route). */
+  order?: Step[];
   /** Answers to `GET {endpoint}/chunk.js`, a module for the chunk loader. */
   chunk?: Step[];
 }
@@ -36,7 +40,7 @@ export interface Script {
 /** A scenario on the proxy: its endpoint and what it received. */
 export interface Scenario {
   endpoint: string;
-  received(): Promise<Record<'book' | 'status' | 'cancel', Received[]> & { chunk?: Received[] }>;
+  received(): Promise<Record<'book' | 'status' | 'cancel' | 'order', Received[]> & { chunk?: Received[] }>;
   script(script: Script): Promise<void>;
 }
 

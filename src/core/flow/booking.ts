@@ -10,7 +10,7 @@
 import { ALREADY_PROCESSED, MERCHANT_SETUP, type BookResult, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../../protocol/contract.js';
 import { BookingError, type BookingClient } from '../booking-client.js';
 import type { FlowDeps } from './deps.js';
-import type { FlowError, FlowErrorKind, FlowEvent } from './state.js';
+import type { FlowError, FlowErrorKind, FlowEvent, FunnelStep } from './state.js';
 import type { KeptBooking } from '../session-store.js';
 import type { PaymentSettings } from '../settings.js';
 import { STRATEGIES, type BookedAttempt, type PaymentPath } from '../strategies.js';
@@ -89,14 +89,27 @@ export function nextAttempt(
   return (current.environment === 'handoff') === (path === 'handoff') ? { ...current, settings } : { key: newKey(), environment: path, settings };
 }
 
-/** The booking to keep from a booking's answer, and the `booked` event that reports it. */
-export function bookedAttempt({ key, settings, environment }: Attempt, channel: Channel, result: BookResult, now: number): BookedAttempt & { event: FlowEvent } {
+/** The funnel of an attempt: its id and when it began, in ms since the epoch. */
+export interface Funnel {
+  id: string;
+  at: number;
+}
+
+/** A funnel step's shared fields at `now` (never negative: the element's clock and the flow's may differ by a tick). */
+export function funnelStep({ id, at }: Funnel, now: number): FunnelStep {
+  return { attempt_id: id, elapsed_ms: Math.max(0, now - at) };
+}
+
+/** The booking to keep from a booking's answer (with its funnel), and the `booked` event that reports it. */
+export function bookedAttempt({ key, settings, environment }: Attempt, channel: Channel, result: BookResult, now: number, funnel: Funnel): BookedAttempt & { event: FlowEvent } {
   const { booking_id, correlation_id, deeplink } = result;
-  const kept: KeptBooking = { booking_id, correlation_id, channel, idempotency_key: key, started_at: now, settings };
+  const kept: KeptBooking = { booking_id, correlation_id, channel, idempotency_key: key, started_at: now, settings, attempt_id: funnel.id, attempt_at: funnel.at };
   if (deeplink) kept.deeplink = deeplink;
   const handoff = environment === 'handoff';
   if (handoff) kept.handoff = handoff;
-  return { kept, result, event: { type: 'booked', booking_id, correlation_id, channel, ...(handoff && { handoff }) } };
+  // A WebView's payment that no host took goes on as in an in-app browser.
+  if (environment === 'inapp' || environment === 'webview') kept.inapp = true;
+  return { kept, result, event: { type: 'booked', ...funnelStep(funnel, now), booking_id, correlation_id, channel, ...(handoff && { handoff }) } };
 }
 
 /** Where an order the service reports as paid already sends the shopper: its success page, if it passes the return checks. */

@@ -38,4 +38,6 @@ export interface FlowDeps {
   emit(event: FlowEvent): boolean;
   /** Called after every state change. */
   onChange(state: FlowState): void;
+  /** The funnel the element began when it showed the button (its `shown` event); a new one when absent. */
+  funnel?: { id: string; at: number } | undefined;
 }

@@ -6,5 +6,5 @@
  */
 export { PaymentFlow } from './machine.js';
 export { IDLE_STATE, flowState } from './state.js';
-export type { FlowError, FlowErrorKind, FlowEvent, FlowEventMap, FlowEventType, FlowState, FlowStateName } from './state.js';
+export type { AbandonReason, FlowError, FlowErrorKind, FlowEvent, FlowEventMap, FlowEventType, FlowState, FlowStateName, FunnelStep, LeftFor } from './state.js';
 export { DEFAULT_TIMINGS, type FlowDeps, type FlowTimings } from './deps.js';

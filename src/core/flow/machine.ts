@@ -7,11 +7,11 @@ import type { BookingClient } from '../booking-client.js';
 import type { KeptBooking } from '../session-store.js';
 import type { PaymentSettings, SettingsResult } from '../settings.js';
 import { checkProviderUrl } from '../urls.js';
-import { IDLE_STATE, flowState, type FlowErrorKind, type FlowState, type FlowStateName } from './state.js';
+import { IDLE_STATE, flowState, type AbandonReason, type FlowErrorKind, type FlowEvent, type FlowEventMap, type FlowState, type FlowStateName, type LeftFor } from './state.js';
 import { STRATEGIES, type BookedAttempt, type PaymentPath, type StrategyContext } from '../strategies.js';
 import { FlowRuns, type Run } from './runs.js';
 // The booking and return-routing rules live apart, as plain functions; they do not import this file.
-import { bookedAttempt, cancelQuietly, failureReport, hasCode, ids, isProcessed, nextAttempt, paidUrl, passingFailure, type Attempt, type FailureExtra } from './booking.js';
+import { bookedAttempt, cancelQuietly, failureReport, funnelStep, hasCode, ids, isProcessed, nextAttempt, paidUrl, passingFailure, type Attempt, type FailureExtra, type Funnel } from './booking.js';
 import { refusedUrlMessage, requestFailure, returnRoute, webviewEvent, webPaymentNavigation } from './booking.js';
 
 import type { FlowDeps } from './deps.js';
@@ -51,10 +51,42 @@ export class PaymentFlow {
   #read: SettingsResult | undefined;
   /** Settings came since the flow was built or disposed. */
   #configured = false;
+  /** The funnel of the attempt under way (its steps share its id); `over` once it ended. */
+  #funnel: Funnel & { over?: boolean };
+  /** A booking this page cancelled itself: its CANCELED is the shopper's "cancel", not the app's. */
+  #cancelledHere: string | null = null;
 
   constructor(deps: FlowDeps) {
     this.#deps = deps;
     this.#runs = new FlowRuns(deps);
+    this.#funnel = deps.funnel ?? { id: crypto.randomUUID(), at: deps.clock.now() };
+  }
+
+  /** Reports a funnel step of the attempt under way (or of `kept`'s attempt, after a reload). */
+  #step<K extends 'pressed' | 'left' | 'returned' | 'confirmed' | 'abandoned'>(type: K, detail: Omit<FlowEventMap[K], 'attempt_id' | 'elapsed_ms'>, kept?: KeptBooking): void {
+    const funnel = kept?.attempt_id && kept.attempt_at !== undefined ? { id: kept.attempt_id, at: kept.attempt_at } : this.#funnel;
+    this.#deps.emit({ type, ...funnelStep(funnel, this.#deps.clock.now()), ...detail } as unknown as FlowEvent);
+  }
+
+  /** A press: a new funnel when the last one ended (or belongs to a booking followed since), then `pressed`. */
+  #pressed(path: PaymentPath): void {
+    // Its own ids, not the Idempotency-Keys': a funnel id is shared with analytics, a key is not.
+    if (this.#funnel.over) this.#funnel = { id: crypto.randomUUID(), at: this.#deps.clock.now() };
+    this.#step('pressed', { path });
+  }
+
+  /** The funnel of `kept` ended: a later press starts a new one. */
+  #funnelOver(kept: KeptBooking): void {
+    if (!kept.attempt_id || kept.attempt_id === this.#funnel.id) this.#funnel.over = true;
+  }
+
+  /**
+   * The shopper followed one of the in-app actions (the app link, their own browser): reported as the
+   * funnel's `left` step. "Pay on the web" reports itself when it leaves.
+   */
+  left(to: LeftFor): void {
+    const booking = this.#state.booking;
+    if (booking) this.#step('left', { booking_id: booking.booking_id, to }, booking);
   }
 
   /** The current state. */
@@ -93,6 +125,7 @@ export class PaymentFlow {
       this.#fail(framed ? 'framed' : 'config', (framed ? [framed] : read.problems).map((problem) => problem.message).join(' '));
       return false;
     }
+    this.#pressed(read.settings.environment);
     this.#pay(read.settings, true);
     return true;
   }
@@ -107,6 +140,7 @@ export class PaymentFlow {
     if (this.#state.busy || !read) return false;
     if (!read.ok) return this.start();
     if (read.settings.environment !== 'desktop') return false;
+    this.#pressed('handoff');
     this.#pay(read.settings, true, 'handoff');
     return true;
   }
@@ -138,6 +172,7 @@ export class PaymentFlow {
     // An expired hand-off is already final at the service: nothing is left to cancel.
     if (this.#state.name === 'handoff-expired') return this.#finish(booking, 'CANCELED');
     const run = this.#begin('cancelling', booking);
+    this.#cancelledHere = booking.booking_id;
     this.#client(booking.settings)
       .cancel(ids(booking), run.signal)
       .then(
@@ -196,9 +231,10 @@ export class PaymentFlow {
    * The page came back (bfcache `pageshow`, visible again) or was freshly loaded: a kept booking is
    * checked and routed. The booking the flow already follows keeps its own settings; otherwise the
    * configured settings say which booking to look for. Nothing happens without one, or while a
-   * request is already running.
+   * request is already running. `visibleAgain`: the page only became visible again (the shopper may
+   * be paying in another tab), so a web booking still open is not taken for one left unpaid.
    */
-  resume(): void {
+  resume(visibleAgain = false): void {
     const read = this.#read;
     const name = this.#state.name;
     const left = name === 'opening-app' || name === 'redirecting';
@@ -206,7 +242,10 @@ export class PaymentFlow {
     const known = this.#state.booking?.settings ?? this.#attempt?.settings ?? (read?.ok ? read.settings : null);
     const key = known?.storageKey ?? (read && keyOf(read));
     const kept = key ? this.#deps.store.load(key, known) : null;
-    if (kept) return this.#verify(kept, 0);
+    if (kept) {
+      this.#step('returned', { booking_id: kept.booking_id }, kept);
+      return this.#verify(kept, 0, !visibleAgain);
+    }
     const paid = key ? this.#deps.store.paid(key) : null;
     if (paid) this.#set('paid', null, { paidUrl: paid.url });
     else if (name === 'redirecting' || name === 'done' || name === 'paid') this.#set('idle', null);
@@ -263,12 +302,39 @@ export class PaymentFlow {
       followWebPayment: (booked) => this.#followWebPayment(run, booked),
       openApp: (booked) => this.#openApp(run, booked),
       showCode: (booked) => this.#showCode(run, booked),
-      handOver: () => {
-        this.#attempt = null;
-        this.#deps.emit(webviewEvent(attempt.settings));
-        this.#set('webview', null);
-      },
+      handOver: () => this.#handOver(attempt),
+      showInApp: (booked) => this.#showInApp(run, booked),
     };
+  }
+
+  /**
+   * Offers the payment to a host app (the cancelable `webview` event). Taken: nothing more here. Not
+   * taken: the in-app path goes on, when the settings allow a booking; else the set-up is named.
+   */
+  #handOver(attempt: Attempt): boolean {
+    const { settings } = attempt;
+    if (!this.#deps.emit(webviewEvent(settings))) {
+      this.#attempt = null;
+      this.#set('webview', null);
+      return true;
+    }
+    if (settings.endpoint && settings.allowedHosts.length && Object.keys(settings.order).length) return false;
+    this.#attempt = null;
+    this.#retry = null;
+    this.#fail('config', 'No host app took the payment (nobody called preventDefault() on wallet-pay-webview), and endpoint, order-id or allowed-hosts is missing for paying in this browser.');
+    return true;
+  }
+
+  /**
+   * In a third-party in-app browser: the booking is kept, its deeplink checked (it becomes a link the
+   * shopper taps), and this page follows its status while the shopper pays in the app or on the web.
+   */
+  #showInApp(run: Run, { kept, result }: BookedAttempt): void {
+    const checked = this.#checked(run, kept, result.deeplink);
+    if (!checked) return;
+    kept.deeplink = checked.href;
+    this.#keep(kept);
+    this.#waitFor(run, kept, 'BOOKED', 0);
   }
 
   async #book(run: Run, attempt: Attempt, channel: Channel): Promise<BookedAttempt | null> {
@@ -277,9 +343,9 @@ export class PaymentFlow {
     this.#set('booking', null);
     try {
       const handoff = environment === 'handoff';
-      const result = await this.#client(settings).book({ channel, order: settings.order, ...(handoff && { handoff }) }, key, run.signal);
+      const result = await this.#client(settings).book({ channel, order: settings.order, ...(handoff && { handoff }) }, key, run.signal, this.#funnel.id);
       if (!this.#live(run)) return null;
-      const { event, ...booked } = bookedAttempt(attempt, channel, result, this.#deps.clock.now());
+      const { event, ...booked } = bookedAttempt(attempt, channel, result, this.#deps.clock.now(), this.#funnel);
       this.#deps.emit(event);
       return booked;
     } catch (error) {
@@ -344,6 +410,7 @@ export class PaymentFlow {
     this.#keep(kept);
     const { url, post, fields, event } = webPaymentNavigation(checked, instruction, kept.booking_id);
     this.#set('redirecting', kept);
+    this.#step('left', { booking_id: kept.booking_id, to: 'web' }, kept);
     // A host that routes itself keeps the element usable; the kept booking answers the next press.
     if (!this.#deps.emit(event)) this.#set('idle', null);
     else if (post) this.#deps.navigator().postForm(url, fields);
@@ -356,6 +423,7 @@ export class PaymentFlow {
     const url = (kept.deeplink = checked.href);
     this.#keep(kept);
     this.#set('opening-app', kept);
+    this.#step('left', { booking_id: kept.booking_id, to: 'app' }, kept);
     // Synchronously after the booking's answer: still inside the click's activation window.
     if (this.#deps.emit({ type: 'navigate', reason: 'app', url, method: 'GET', booking_id: kept.booking_id })) {
       this.#deps.navigator().openApp(url);
@@ -375,16 +443,45 @@ export class PaymentFlow {
     if (!checked) return;
     kept.deeplink = checked.href;
     this.#keep(kept);
+    this.#step('left', { booking_id: kept.booking_id, to: 'phone' }, kept);
     this.#waitFor(run, kept, 'BOOKED', 0);
   }
 
-  #verify(kept: KeptBooking, checkNumber: number): void {
+  /** The state that shows while `kept` is waited for: its code, its in-app actions, or the pending panel. */
+  #waiting(kept: KeptBooking): FlowStateName {
+    return kept.handoff ? 'handoff' : kept.inapp ? 'inapp' : 'pending';
+  }
+
+  /**
+   * Back from the provider's web page with the booking still open: the shopper left without paying.
+   * It is cancelled at the service (no stale page can pay it later) and the button is ready again.
+   */
+  #abandonBack(kept: KeptBooking): void {
+    const run = this.#begin('cancelling', kept);
+    this.#client(kept.settings)
+      .cancel(ids(kept), run.signal)
+      .then(
+        () => {
+          if (!this.#live(run)) return;
+          this.#deps.store.clear(kept.settings.storageKey);
+          this.#attempt = null;
+          this.#step('abandoned', { booking_id: kept.booking_id, reason: 'back' }, kept);
+          this.#funnelOver(kept);
+          this.#set('idle', null);
+        },
+        // Processed meanwhile (paid, say): its status decides. A failed cancel leaves the usual choices.
+        (error: unknown) => this.#live(run) && (isProcessed(error) ? this.#verify(kept, 0) : this.#failRequest(error, () => this.#abandonBack(kept), kept)),
+      );
+  }
+
+  #verify(kept: KeptBooking, checkNumber: number, returning = false): void {
     // A hand-off's checks run behind its code; while reconnecting, a check keeps the panel and the
     // note up until it answers (a server that hangs takes the request's whole timeout).
     const { name, booking, reconnecting } = this.#state;
     const waiting = booking === kept && (name === 'handoff' || name === 'pending');
     const run = this.#runs.next();
-    this.#set(kept.handoff ? 'handoff' : waiting && reconnecting ? 'pending' : 'verifying', kept, waiting ? { reconnecting } : {});
+    const inapp = booking === kept && name === 'inapp';
+    this.#set(kept.handoff ? 'handoff' : inapp ? 'inapp' : waiting && reconnecting ? 'pending' : 'verifying', kept, waiting || inapp ? { reconnecting } : {});
     this.#client(kept.settings)
       .status(ids(kept), run.signal)
       .then(
@@ -393,10 +490,12 @@ export class PaymentFlow {
           // The service reports an unpaid booking past its expiry as CANCELED and a status answer does
           // not tell that from a cancel on the phone: either way the code is dead and a new one is offered.
           (kept.handoff && status === 'CANCELED'
-            ? this.#set('handoff-expired', kept)
+            ? this.#handoffExpired(kept)
             : isFinalStatus(status)
               ? this.#finish(kept, status)
-              : this.#waitFor(run, kept, status, checkNumber)),
+              : returning && status === 'BOOKED' && kept.channel === 'web'
+                ? this.#abandonBack(kept)
+                : this.#waitFor(run, kept, status, checkNumber)),
         (error: unknown) => this.#live(run) && !this.#outlive(run, kept, error, checkNumber, waiting) && this.#failRequest(error, () => this.#verify(kept, checkNumber), kept),
       );
   }
@@ -409,11 +508,11 @@ export class PaymentFlow {
    */
   #outlive(run: Run, kept: KeptBooking, error: unknown, checkNumber: number, waiting: boolean): boolean {
     const who = passingFailure(error);
-    if (!who || !(waiting || kept.handoff || kept.channel === 'app')) return false;
+    if (!who || !(waiting || kept.handoff || kept.inapp || kept.channel === 'app')) return false;
     const { pollDelaysMs, finalCheckAfterMs } = this.#deps.timings();
     const elapsed = this.#deps.clock.now() - kept.started_at;
     if (elapsed >= finalCheckAfterMs) return false;
-    this.#set(kept.handoff ? 'handoff' : 'pending', kept, { reconnecting: who });
+    this.#set(this.#waiting(kept), kept, { reconnecting: who });
     const backoff = pollDelaysMs[Math.min(checkNumber, pollDelaysMs.length - 1)] ?? 0;
     this.#runs.later(run, Math.min(backoff, finalCheckAfterMs - elapsed), () => this.#verify(kept, checkNumber + 1));
     return true;
@@ -424,10 +523,23 @@ export class PaymentFlow {
     const { pollDelaysMs, finalCheckAfterMs } = this.#deps.timings();
     const elapsed = this.#deps.clock.now() - kept.started_at;
     if (elapsed >= finalCheckAfterMs) return this.#set('stalled', kept);
-    this.#set(kept.handoff ? 'handoff' : 'pending', kept);
+    this.#set(this.#waiting(kept), kept);
     this.#deps.emit({ type: 'pending', booking_id: kept.booking_id, status, elapsed_ms: elapsed });
     const backoff = pollDelaysMs[Math.min(checkNumber, pollDelaysMs.length - 1)] ?? 0;
     this.#runs.later(run, Math.min(backoff, finalCheckAfterMs - elapsed), () => this.#verify(kept, checkNumber + 1));
+  }
+
+  /** The hand-off's code expired unpaid: a new one is offered; the funnel reports the attempt abandoned. */
+  #handoffExpired(kept: KeptBooking): void {
+    this.#step('abandoned', { booking_id: kept.booking_id, reason: 'expired' }, kept);
+    this.#funnelOver(kept);
+    this.#set('handoff-expired', kept);
+  }
+
+  /** Why a CANCELED payment ended: cancelled here, in the app, or (past the five-minute wait) expired. */
+  #cancelReason(kept: KeptBooking): AbandonReason {
+    if (this.#cancelledHere === kept.booking_id) return 'cancel';
+    return this.#deps.clock.now() - kept.started_at >= this.#deps.timings().finalCheckAfterMs ? 'expired' : 'cancelled';
   }
 
   #finish(kept: KeptBooking, status: PaymentStatus): void {
@@ -436,6 +548,9 @@ export class PaymentFlow {
     this.#attempt = null;
     const success = status === 'SUCCESS';
     const outcome = success ? 'success' : 'failure';
+    this.#step('confirmed', { booking_id, status }, kept);
+    if (status === 'CANCELED') this.#step('abandoned', { booking_id, reason: this.#cancelReason(kept) }, kept);
+    this.#funnelOver(kept);
     this.#deps.emit({ type: outcome, booking_id, status });
     this.#set('done', null, { outcome: status });
     const { url, refused } = returnRoute(settings, booking_id, status);

@@ -3,6 +3,7 @@ import type { Channel, OrderReference, PaymentStatus } from '../../protocol/cont
 import type { BookingErrorKind } from '../booking-client.js';
 import type { KeptBooking } from '../session-store.js';
 import type { UrlRefusal } from '../urls.js';
+import type { PaymentPath } from '../strategies.js';
 import { IDLE_STATE as IDLE } from './idle.js';
 
 /** The state before anything happened (its own module, so the first module can render it alone). */
@@ -26,12 +27,46 @@ export type FlowErrorKind =
   | 'merchant-setup';
 
 /**
+ * What every step of the payment funnel carries: the attempt's id (the same from `shown` to
+ * `confirmed` or `abandoned`, sent to the shop's server with the booking) and the time since the
+ * attempt began (the button shown, or pressed again after an attempt ended).
+ */
+export interface FunnelStep {
+  attempt_id: string;
+  elapsed_ms: number;
+}
+
+/** Where the shopper went to pay: the wallet app, the provider's web page, a phone (the code), or their own browser. */
+export type LeftFor = 'app' | 'web' | 'phone' | 'browser';
+
+/**
+ * Why a payment ended unpaid: `cancelled` in the wallet app (the service reports CANCELED), `expired`
+ * (reported CANCELED past the five-minute wait, or the hand-off's code expired), `back` (back from the
+ * provider's page with the booking still open: it is cancelled at the service), `cancel` (the shopper
+ * pressed "Cancel payment" here).
+ */
+export type AbandonReason = 'cancelled' | 'expired' | 'back' | 'cancel';
+
+/**
  * Every event the flow reports to its host, by type, with its detail: the one list the element's DOM
- * events, their typings and the React wrapper's props are derived from.
+ * events, their typings and the React wrapper's props are derived from. The funnel's steps (`shown`,
+ * `pressed`, `booked`, `left`, `returned`, `confirmed`, `abandoned`) carry a {@link FunnelStep}'s fields.
  */
 export interface FlowEventMap {
+  /** Funnel: the button was shown (fired by the element when it is first attached). */
+  shown: { attempt_id: string; elapsed_ms: number };
+  /** Funnel: the shopper pressed the button (or the offer to pay on the phone), on this path. */
+  pressed: { attempt_id: string; elapsed_ms: number; path: PaymentPath };
   /** The proxy booked the payment. */
-  booked: { booking_id: string; correlation_id: string; channel: Channel; handoff?: true };
+  booked: { attempt_id: string; elapsed_ms: number; booking_id: string; correlation_id: string; channel: Channel; handoff?: true };
+  /** Funnel: the shopper went to pay in the wallet app, on the web page, on a phone, or in their own browser. */
+  left: { attempt_id: string; elapsed_ms: number; booking_id: string; to: LeftFor };
+  /** Funnel: the page came back (or was loaded again) with a payment under way. */
+  returned: { attempt_id: string; elapsed_ms: number; booking_id: string };
+  /** Funnel: the payment reached a final status. */
+  confirmed: { attempt_id: string; elapsed_ms: number; booking_id: string; status: PaymentStatus };
+  /** Funnel: the shopper left without paying; the booking is cancelled and the button is ready again. */
+  abandoned: { attempt_id: string; elapsed_ms: number; booking_id: string; reason: AbandonReason };
   /** Just before leaving the page; the host may cancel it and route itself. */
   navigate: {
     reason: 'app' | 'web-payment' | 'success' | 'failure';
@@ -40,7 +75,10 @@ export interface FlowEventMap {
     fields?: Record<string, string>;
     booking_id: string;
   };
-  /** In a WebView, instead of booking: the host app takes over. */
+  /**
+   * In a WebView, instead of booking: cancelable. A host app that takes the payment calls
+   * `preventDefault()`; when none does, the element goes on as in an in-app browser.
+   */
   webview: { order: OrderReference; endpoint: string; success_url: string | null; failure_url: string | null };
   /** A status check answered BOOKED or PENDING; checking continues. */
   pending: { booking_id: string; status: PaymentStatus; elapsed_ms: number };
@@ -72,6 +110,7 @@ export type FlowStateName =
   | 'stalled'
   | 'cancelling'
   | 'webview'
+  | 'inapp'
   | 'handoff'
   | 'handoff-expired'
   | 'done'

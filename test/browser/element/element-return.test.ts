@@ -236,15 +236,33 @@ describe('<wallet-pay-button> coming back to the page', () => {
     expect(nav.calls).to.deep.equal([{ kind: 'assign', url: done('SUCCESS') }]);
   });
 
-  it('back from the payment page without paying: "continue to the payment page" (the same booking) beside "cancel payment"', async () => {
+  it('back from the payment page without paying: the booking is cancelled at the service, abandoned ("back"), and the button is ready again', async () => {
     const web = { url: 'https://pay.wallet.test/form', method: 'POST', fields: { booking_id: 'W1', signature: 'c2ln' } };
-    const s = await scenario({ book: [answer.bookWeb('W1', web)], status: [answer.status('W1', 'BOOKED')] });
+    const s = await scenario({ book: [answer.bookWeb('W1', web)], status: [answer.status('W1', 'BOOKED')], cancel: [answer.cancelled('W1')] });
     const m = await mount(s, { environment: 'desktop', timings: STAYS_PENDING });
     const { el, nav } = m;
     const left = oneEvent(el, 'wallet-pay-navigate');
     payButton(el).click();
     await left;
+    const abandoned = oneEvent(el, 'wallet-pay-abandoned');
     // The shopper comes back with the browser's back button, without paying.
+    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    expect((await abandoned).detail).to.deep.include({ booking_id: 'W1', reason: 'back' });
+    await reach(el, 'idle');
+    expect((await s.received()).cancel.map((r) => r.body.booking_id)).to.deep.equal(['W1']);
+    expect(payButton(el).disabled).to.equal(false);
+    expect(nav.calls).to.have.length(1);
+    await expect(el).to.be.accessible();
+  });
+
+  it('back while the web payment is still PENDING: "continue to the payment page" (the same booking) beside "cancel payment"', async () => {
+    const web = { url: 'https://pay.wallet.test/form', method: 'POST', fields: { booking_id: 'W1', signature: 'c2ln' } };
+    const s = await scenario({ book: [answer.bookWeb('W1', web)], status: [answer.status('W1', 'PENDING')] });
+    const m = await mount(s, { environment: 'desktop', timings: STAYS_PENDING });
+    const { el, nav } = m;
+    const left = oneEvent(el, 'wallet-pay-navigate');
+    payButton(el).click();
+    await left;
     window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
     await reach(el, 'pending');
     expect(part(el, 'continue-web')!.textContent!.trim()).to.equal('Continue to the payment page');
@@ -261,7 +279,7 @@ describe('<wallet-pay-button> coming back to the page', () => {
   });
 
   it('a web booking still pending offers to cancel', async () => {
-    const s = await scenario({ status: [answer.status('B1', 'BOOKED')] });
+    const s = await scenario({ status: [answer.status('B1', 'PENDING')] });
     keep(s, { channel: 'web', deeplink: undefined });
     const m = await mount(s, { timings: STAYS_PENDING });
     const { el } = m;

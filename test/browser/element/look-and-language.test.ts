@@ -6,6 +6,9 @@ import { STRINGS_EN, STRINGS_NE, stringsFor } from '../../../src/element/i18n/in
 import { mount, part, payButton, reach, statusText, toFallback } from '../../support/element.js';
 import { answer, scenario } from '../../support/proxy.js';
 
+// The app around these WebView pages takes the payment (a shop's own app calls preventDefault()).
+document.addEventListener('wallet-pay-webview', (event) => event.preventDefault());
+
 afterEach(async () => {
   sessionStorage.clear();
   document.documentElement.lang = 'en';

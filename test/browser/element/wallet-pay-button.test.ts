@@ -135,7 +135,9 @@ describe('<wallet-pay-button> desktop path', () => {
     expect(payButton(el).getAttribute('aria-busy')).to.equal('true');
     expect(statusText(el)).to.equal('Preparing your payment…');
     await expect(el).to.be.accessible();
-    expect((await booked).detail).to.deep.equal({ booking_id: 'W1', correlation_id: 'c-W1', channel: 'web' });
+    const { attempt_id, elapsed_ms, ...detail } = (await booked).detail;
+    expect(detail).to.deep.equal({ booking_id: 'W1', correlation_id: 'c-W1', channel: 'web' });
+    expect([typeof attempt_id, elapsed_ms >= 0]).to.deep.equal(['string', true]);
     const event = await navigate;
     expect(event.cancelable && event.bubbles && event.composed).to.equal(true);
     expect(event.detail).to.deep.include({ reason: 'web-payment', url: WEB.url, method: 'POST', fields: WEB.fields });
@@ -272,10 +274,11 @@ describe('<wallet-pay-button> environment auto', () => {
 });
 
 describe('<wallet-pay-button> WebView', () => {
-  it('hands over to the host app: an event, a message, no booking, no navigation', async () => {
+  it('hands over to a host app that takes it (preventDefault): an event, a message, no booking, no navigation', async () => {
     const s = await scenario({ book: [answer.bookApp('B1')] });
     const m = await mount(s, { environment: 'webview' });
     const { el, nav } = m;
+    el.addEventListener('wallet-pay-webview', (event) => event.preventDefault());
     const handOver = oneEvent(el, 'wallet-pay-webview');
     payButton(el).click();
     const event = await handOver;
@@ -315,6 +318,7 @@ describe('<wallet-pay-button> set-up errors', () => {
     expect([detail.kind, detail.message]).to.deep.equal(['config', 'allowed-hosts is empty: list the hosts of the wallet links and the web payment page.']);
     expect((await s.received()).book).to.have.length(0);
     el.environment = 'webview';
+    el.addEventListener('wallet-pay-webview', (event) => event.preventDefault());
     const webview = oneEvent(el, 'wallet-pay-webview');
     payButton(el).click();
     await webview;

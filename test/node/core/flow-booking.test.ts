@@ -82,11 +82,19 @@ describe('returnRoute and bookedAttempt', () => {
     assert.deepEqual(returnRoute(settingsOf({ failureUrl: null }), 'B1', 'CANCELED'), { url: null, refused: null });
   });
 
-  test("a booking's answer becomes the kept booking, a hand-off marked as one", () => {
+  test("a booking's answer becomes the kept booking, a hand-off marked as one, with its funnel", () => {
     const settings = settingsOf();
-    const { kept, event } = bookedAttempt({ key: 'k', environment: 'handoff', settings }, 'app', { booking_id: 'B1', correlation_id: 'c-B1', channel: 'app', deeplink: 'https://links.wallet.test/pay/B1' }, 42);
-    assert.deepEqual(kept, { booking_id: 'B1', correlation_id: 'c-B1', channel: 'app', idempotency_key: 'k', started_at: 42, settings, deeplink: 'https://links.wallet.test/pay/B1', handoff: true });
-    assert.deepEqual(event, { type: 'booked', booking_id: 'B1', correlation_id: 'c-B1', channel: 'app', handoff: true });
+    const funnel = { id: 'A1', at: 40 };
+    const { kept, event } = bookedAttempt({ key: 'k', environment: 'handoff', settings }, 'app', { booking_id: 'B1', correlation_id: 'c-B1', channel: 'app', deeplink: 'https://links.wallet.test/pay/B1' }, 42, funnel);
+    assert.deepEqual(kept, { booking_id: 'B1', correlation_id: 'c-B1', channel: 'app', idempotency_key: 'k', started_at: 42, settings, deeplink: 'https://links.wallet.test/pay/B1', handoff: true, attempt_id: 'A1', attempt_at: 40 });
+    assert.deepEqual(event, { type: 'booked', attempt_id: 'A1', elapsed_ms: 2, booking_id: 'B1', correlation_id: 'c-B1', channel: 'app', handoff: true });
+  });
+
+  test('a booking made in an in-app browser (or a WebView no host took) is kept as one', () => {
+    for (const environment of ['inapp', 'webview'] as const) {
+      const { kept } = bookedAttempt({ key: 'k', environment, settings: settingsOf() }, 'app', { booking_id: 'B1', correlation_id: 'c', channel: 'app', deeplink: 'https://links.wallet.test/pay/B1' }, 1, { id: 'A', at: 0 });
+      assert.equal(kept.inapp, true);
+    }
   });
 });
 

@@ -43,6 +43,8 @@ function fakeClient() {
       endpoints.push(settings.endpoint);
       return next(queues.cancel);
     },
+    // The flow never asks it: the element's controller does, before a flow exists.
+    order: () => Promise.reject(new Error('the flow asked /order')),
   });
   return { client, calls, queues, signals, endpoints };
 }
@@ -60,7 +62,9 @@ function setup(overrides: Partial<PaymentSettings> = {}, timings: Partial<FlowTi
   const clock = new FakeClock();
   const navigator = recordingNavigator();
   const events: FlowEvent[] = [];
-  const state = { visible: true, preventNavigation: false, keys: 0 };
+  // The funnel's steps have tests of their own: `events` follows the payment's events.
+  const steps: FlowEvent[] = [];
+  const state = { visible: true, preventNavigation: false, hostTakes: true, keys: 0 };
   /** What the attributes say now: a test may change it between actions. */
   const config: { -readonly [K in keyof PaymentSettings]?: PaymentSettings[K] } = { ...overrides };
   const flow = new PaymentFlow({
@@ -72,8 +76,8 @@ function setup(overrides: Partial<PaymentSettings> = {}, timings: Partial<FlowTi
     newKey: () => `key-${++state.keys}`,
     timings: () => ({ fallbackDelayMs: 1500, pollDelaysMs: [2000, 4000, 8000, 30000], finalCheckAfterMs: 300_000, ...timings }),
     emit: (event) => {
-      events.push(event);
-      return !(event.type === 'navigate' && state.preventNavigation);
+      (FUNNEL.has(event.type) ? steps : events).push(event);
+      return !((event.type === 'navigate' && state.preventNavigation) || (event.type === 'webview' && state.hostTakes));
     },
     onChange: () => undefined,
   });
@@ -86,8 +90,10 @@ function setup(overrides: Partial<PaymentSettings> = {}, timings: Partial<FlowTi
   const start = () => (flow.configure({ ok: true, settings: settings() }), flow.start());
   const resume = () => (flow.configure({ ok: true, settings: settings() }), flow.resume());
   const refuse = (...problems: SettingsProblem[]) => (flow.configure({ ok: false, problems }), flow.start());
-  return { flow, fake, clock, store, navigator, events, state, config, key, keep, types, start, resume, refuse, settings };
+  return { flow, fake, clock, store, navigator, events, steps, state, config, key, keep, types, start, resume, refuse, settings };
 }
+
+const FUNNEL = new Set(['shown', 'pressed', 'left', 'returned', 'confirmed', 'abandoned']);
 
 describe('payment flow: desktop', () => {
   it('books on the web channel and POSTs the form top-level, keeping the booking first', async () => {
@@ -498,7 +504,7 @@ describe('payment flow: pay on the web failures', () => {
 });
 
 describe('payment flow: no payment', () => {
-  it('in a WebView hands over without booking or navigating', () => {
+  it('in a WebView whose host app takes the payment (preventDefault), hands over without booking or navigating', () => {
     const t = setup({ environment: 'webview' });
     t.start();
     assert.deepEqual(t.events, [
@@ -644,7 +650,8 @@ describe('payment flow: the phone hand-off (desktop)', () => {
   it('with a booking already kept, checks it instead of booking a second one', async () => {
     const t = setup({ environment: 'desktop' });
     t.keep({ booking_id: 'W1', correlation_id: 'c-W1', channel: 'web' });
-    t.fake.queues.status.push(status('BOOKED', 'W1'));
+    // PENDING: a web booking still BOOKED when the page comes back was left unpaid (cancelled, see the funnel's tests).
+    t.fake.queues.status.push(status('PENDING', 'W1'));
     handOff(t);
     await flush();
     assert.deepEqual(t.fake.calls.book, []);
@@ -745,5 +752,128 @@ describe('payment flow: settings pushed by the element (configure)', () => {
     assert.equal(t.flow.start(), false);
     assert.equal(t.flow.handOff(), false);
     assert.equal(t.flow.state.name, 'idle');
+  });
+});
+
+describe('payment flow: the funnel', () => {
+  type Step = FlowEvent & { attempt_id: string; elapsed_ms: number };
+  const steps = (t: ReturnType<typeof setup>) => t.steps as Step[];
+
+  it('an in-app payment: pressed, booked, confirmed share one attempt id, with times from the attempt\'s start', async () => {
+    const t = setup({ environment: 'inapp' }, { pollDelaysMs: [2000] });
+    t.fake.queues.book.push(appBooking());
+    t.fake.queues.status.push(status('SUCCESS'));
+    await t.clock.advance(100);
+    t.start();
+    await flush();
+    assert.equal(t.flow.state.name, 'inapp');
+    assert.deepEqual(t.navigator.calls, [], 'nothing navigates by script in an in-app browser');
+    await t.clock.advance(2000);
+    const all = [...steps(t), t.events.find((event) => event.type === 'booked') as Step];
+    assert.deepEqual(steps(t).map((step) => step.type), ['pressed', 'confirmed']);
+    assert.equal(new Set(all.map((step) => step.attempt_id)).size, 1);
+    // The flow's own funnel began when it was built (no `shown` from an element here): 100 ms before the press.
+    assert.deepEqual(steps(t).map((step) => step.elapsed_ms), [100, 2100]);
+  });
+
+  it('a new press after an attempt ended starts a new attempt id', async () => {
+    const t = setup({ environment: 'inapp', successUrl: null, failureUrl: null }, { pollDelaysMs: [10] });
+    t.fake.queues.book.push(appBooking());
+    t.fake.queues.status.push(status('FAILED'));
+    t.start();
+    await flush();
+    await t.clock.advance(10);
+    t.fake.queues.book = [appBooking('B2')];
+    t.start();
+    await flush();
+    const pressed = steps(t).filter((step) => step.type === 'pressed');
+    assert.equal(pressed.length, 2);
+    assert.notEqual(pressed[0]!.attempt_id, pressed[1]!.attempt_id);
+  });
+
+  for (const [name, minutes, reason] of [
+    ['cancelled in the app', 1, 'cancelled'],
+    ['reported CANCELED past the five-minute wait', 6, 'expired'],
+  ] as const) {
+    it(`${name}: confirmed CANCELED, then abandoned ("${reason}")`, async () => {
+      const t = setup({ successUrl: null, failureUrl: null });
+      t.keep({ started_at: t.clock.now() - minutes * 60_000 });
+      t.fake.queues.status.push(status('CANCELED'));
+      t.resume();
+      await flush();
+      assert.deepEqual(steps(t).map((step) => [step.type, (step as { reason?: string }).reason]), [['returned', undefined], ['confirmed', undefined], ['abandoned', reason]]);
+      assert.equal(t.flow.state.name, 'done');
+    });
+  }
+
+  it('"Cancel payment" pressed here: abandoned ("cancel")', async () => {
+    const t = setup({ successUrl: null, failureUrl: null });
+    t.keep({ started_at: t.clock.now() - 10 * 60_000 });
+    t.fake.queues.status.push(status('PENDING'));
+    t.resume();
+    await flush();
+    assert.equal(t.flow.state.name, 'stalled');
+    t.fake.queues.cancel.push(() => Promise.resolve({ booking_id: 'B1', status: 'CANCELED' }));
+    t.flow.cancel();
+    await flush();
+    assert.equal(steps(t).at(-1)!.type, 'abandoned');
+    assert.equal((steps(t).at(-1) as { reason?: string }).reason, 'cancel');
+  });
+
+  it('back from the web payment page with the booking still BOOKED: cancelled at the service, abandoned ("back"), idle again', async () => {
+    const t = setup();
+    t.keep({ booking_id: 'W1', correlation_id: 'c-W1', channel: 'web' });
+    t.fake.queues.status.push(status('BOOKED', 'W1'));
+    t.fake.queues.cancel.push(() => Promise.resolve({ booking_id: 'W1', status: 'CANCELED' }));
+    t.resume();
+    await flush();
+    assert.equal(t.fake.calls.cancel, 1);
+    assert.equal(t.flow.state.name, 'idle');
+    assert.equal(t.store.entries.get(t.key), undefined, 'the booking is no longer kept');
+    assert.deepEqual(steps(t).map((step) => step.type), ['returned', 'abandoned']);
+  });
+
+  it('the steps after a reload keep the attempt id the booking was made with', async () => {
+    const t = setup({ successUrl: null, failureUrl: null });
+    t.keep({ attempt_id: 'A-kept', attempt_at: t.clock.now() - 5000 });
+    t.fake.queues.status.push(status('SUCCESS'));
+    t.resume();
+    await flush();
+    assert.deepEqual(steps(t).map((step) => [step.type, step.attempt_id, step.elapsed_ms]), [['returned', 'A-kept', 5000], ['confirmed', 'A-kept', 5000]]);
+  });
+
+  it('a WebView no host takes: books on the app channel and shows the in-app panel', async () => {
+    const t = setup({ environment: 'webview' });
+    t.state.hostTakes = false;
+    t.fake.queues.book.push(appBooking());
+    t.fake.queues.status.push(status('BOOKED'));
+    t.start();
+    await flush();
+    assert.deepEqual(t.types().slice(0, 2), ['webview', 'booked']);
+    assert.equal(t.flow.state.name, 'inapp');
+    assert.equal(t.flow.state.booking?.inapp, true);
+    assert.deepEqual(t.navigator.calls, []);
+  });
+
+  it('a WebView no host takes, with no endpoint to book with: a set-up error naming what is missing', () => {
+    const t = setup({ environment: 'webview', endpoint: '', allowedHosts: [] });
+    t.state.hostTakes = false;
+    t.start();
+    assert.equal(t.flow.state.name, 'error');
+    assert.match((t.events.at(-1) as { message: string }).message, /preventDefault\(\).*endpoint/);
+    assert.equal(t.fake.calls.book.length, 0);
+  });
+});
+
+describe('payment flow: a web booking when the page only becomes visible again', () => {
+  it('is not taken for one left unpaid: the shopper may be paying in another tab', async () => {
+    const t = setup();
+    t.flow.configure({ ok: true, settings: t.settings() });
+    t.keep({ booking_id: 'W1', correlation_id: 'c-W1', channel: 'web' });
+    t.fake.queues.status.push(status('BOOKED', 'W1'));
+    t.flow.resume(true);
+    await flush();
+    assert.equal(t.fake.calls.cancel, 0);
+    assert.equal(t.flow.state.name, 'pending');
   });
 });

@@ -4,7 +4,7 @@ import { STRATEGIES, type BookedAttempt, type StrategyContext } from '../../../s
 import { settingsOf } from '../../support/settings.js';
 
 /** A context that records what a strategy asks for; `book` answers `booked` (or `null`: a failure). */
-function recording(booked: BookedAttempt | null) {
+function recording(booked: BookedAttempt | null, hostTakes = true) {
   const calls: string[] = [];
   const context: StrategyContext = {
     book: async (channel) => {
@@ -13,8 +13,9 @@ function recording(booked: BookedAttempt | null) {
     },
     followWebPayment: () => void calls.push('followWebPayment'),
     openApp: () => void calls.push('openApp'),
-    handOver: () => void calls.push('handOver'),
+    handOver: () => (calls.push('handOver'), hostTakes),
     showCode: () => void calls.push('showCode'),
+    showInApp: () => void calls.push('showInApp'),
   };
   return { context, calls };
 }
@@ -44,16 +45,28 @@ describe('payment strategies', () => {
   });
 
   it('a failed booking goes no further', async () => {
-    for (const environment of ['desktop', 'mobile', 'handoff'] as const) {
+    for (const environment of ['desktop', 'mobile', 'handoff', 'inapp'] as const) {
       const { context, calls } = recording(null);
       await STRATEGIES[environment].start(context);
       assert.equal(calls.length, 1);
     }
   });
 
-  it('a WebView books nothing and hands over', async () => {
+  it('a WebView whose host app takes the payment books nothing', async () => {
     const { context, calls } = recording(booked);
     await STRATEGIES.webview.start(context);
     assert.deepEqual(calls, ['handOver']);
+  });
+
+  it('a WebView whose host app does not take it goes on as in an in-app browser', async () => {
+    const { context, calls } = recording(booked, false);
+    await STRATEGIES.webview.start(context);
+    assert.deepEqual(calls, ['handOver', 'book:app', 'showInApp']);
+  });
+
+  it('an in-app browser books on the app channel and shows its actions, never opening the app by script', async () => {
+    const { context, calls } = recording(booked);
+    await STRATEGIES.inapp.start(context);
+    assert.deepEqual(calls, ['book:app', 'showInApp']);
   });
 });

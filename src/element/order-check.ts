@@ -1,0 +1,50 @@
+/**
+ * Whether the order is paid already, asked of the shop's server before anything is pressed
+ * (`POST {endpoint}/order`): a shopper who paid and comes back in a fresh tab (nothing kept in it: the
+ * browser dropped the old tab, or they followed the shop's link again) sees the order paid, with no
+ * button that would pay it again. Its own module beside the set-up check, which runs it.
+ */
+import { createBookingClient } from '../core/booking-client.js';
+import { systemClock } from '../core/clock.js';
+import { paidUrl } from '../core/flow/booking.js';
+import { createBookingStore, sessionStorageOf } from '../core/session-store.js';
+import type { SettingsResult } from '../core/settings.js';
+import { REQUEST_TIMEOUT_MS, type PaymentHost } from './payment-controller.js';
+
+/** The orders each element asked about: once per order, not at every render. */
+const asked = new WeakMap<HTMLElement, Set<string>>();
+
+/**
+ * Asks once per element and order. Paid: the order is remembered as paid in this tab and `onPaid`
+ * runs (the element loads its payment, which shows it paid). A server without the route (404, 405),
+ * an unpaid order, or any failure changes nothing: the button works as before, and the server still
+ * refuses to book a paid order.
+ */
+export function askPaid(host: PaymentHost, read: SettingsResult, onPaid: () => void): void {
+  if (!read.ok) return;
+  const { settings } = read;
+  const key = settings.storageKey;
+  const seen = asked.get(host) ?? new Set<string>();
+  asked.set(host, seen);
+  if (seen.has(key) || !settings.endpoint || !Object.keys(settings.order).length) return;
+  seen.add(key);
+  const win = host.ownerDocument.defaultView!;
+  const client = createBookingClient({
+    endpoint: settings.endpoint,
+    // Not watched like the payment's requests: an older server's 404 page is no set-up mistake.
+    fetch: (input, init) => win.fetch(input, init),
+    bookTimeoutMs: settings.bookTimeoutMs,
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    isOnline: () => win.navigator.onLine,
+    clock: host.clock ?? systemClock(win),
+  });
+  client.order({ order: settings.order }).then(
+    ({ paid }) => {
+      if (!paid) return;
+      createBookingStore(sessionStorageOf(win)).setPaid(key, { booking_id: '', url: paidUrl(settings) });
+      onPaid();
+    },
+    // Every failure leaves the button as it was.
+    () => undefined,
+  );
+}
