@@ -10,49 +10,36 @@
  * Sources of each token and of what works in each app: docs/webview.md.
  */
 
-/** How the page can be opened in the phone's own browser from an in-app browser. */
-export type BrowserEscape =
-  /** Android: `intent://HOST/PATH#Intent;scheme=https;end` hands the page to the default browser. */
-  | 'intent'
-  /** iOS: `x-safari-https://HOST/PATH` opens the page in Safari. */
-  | 'x-safari'
-  /** LINE: the page's own address with `openExternalBrowser=1` in its query. */
-  | 'line'
-  /** Nothing known to work: the shopper copies the page's address. */
-  | 'copy';
-
 /** One app whose in-app browser the element recognises. */
 export interface InAppBrowser {
-  /** A stable name for events and logs. */
-  id: string;
+  /** A stable name for events and logs; `BROWSER_ESCAPES` (open-in-browser.ts) gives its way out, by this name. */
+  id: InAppId;
   /** The tokens of the app's user agents (case-sensitive, as the apps write them). */
   token: RegExp;
-  /** The way out on Android. */
-  android: BrowserEscape;
-  /** The way out on iOS. */
-  ios: BrowserEscape;
 }
 
+/** The apps of the table, by name. */
+export type InAppId = 'messenger' | 'instagram' | 'threads' | 'facebook' | 'tiktok' | 'snapchat' | 'line' | 'x' | 'linkedin' | 'pinterest' | 'wechat' | 'viber' | 'whatsapp';
+
 /**
- * The table, first match wins. `android`/`ios` follow field reports: the `intent:` form opened the
- * browser from Facebook, Messenger, Instagram, Threads and LINE; `x-safari-https:` worked in Facebook,
- * Messenger, TikTok, LINE and LinkedIn but stopped in Instagram 424; X accepts no browser scheme;
- * Snapchat, X and LinkedIn open links in Chrome Custom Tabs on Android, whose own menu opens Chrome.
+ * The table, first match wins. What works in each app (its way out to the phone's browser) lives
+ * beside the code that uses it, `BROWSER_ESCAPES` in open-in-browser.ts: the first module, which
+ * detects the environment, carries the tokens alone.
  */
 export const IN_APP_BROWSERS: readonly InAppBrowser[] = [
-  { id: 'messenger', token: /FB_IAB\/MESSENGER|FB_IAB\/Orca-Android|FBAN\/MessengerForiOS/, android: 'intent', ios: 'x-safari' },
-  { id: 'instagram', token: /\bInstagram \d/, android: 'intent', ios: 'copy' },
-  { id: 'threads', token: /\bBarcelona \d/, android: 'intent', ios: 'copy' },
-  { id: 'facebook', token: /FB_IAB\/|FBAN\/|FBAV\/|IABMV\/|MetaIAB/, android: 'intent', ios: 'x-safari' },
-  { id: 'tiktok', token: /musical_ly_|trill_|BytedanceWebview\/|ByteLocale\/|ultralite/, android: 'copy', ios: 'x-safari' },
-  { id: 'snapchat', token: /Snapchat\/?\d/, android: 'copy', ios: 'copy' },
-  { id: 'line', token: /\bLine\/\d/, android: 'line', ios: 'line' },
-  { id: 'x', token: /TwitterAndroid|Twitter for iP/, android: 'copy', ios: 'copy' },
-  { id: 'linkedin', token: /LinkedInApp|\bLinkedIn\/\d/, android: 'copy', ios: 'x-safari' },
-  { id: 'pinterest', token: /\[Pinterest\/(Android|iOS)\]/, android: 'copy', ios: 'copy' },
-  { id: 'wechat', token: /MicroMessenger\//, android: 'copy', ios: 'copy' },
-  { id: 'viber', token: /\bViber\/\d/, android: 'copy', ios: 'copy' },
-  { id: 'whatsapp', token: /\bWA4A\/|\bWAiOS\//, android: 'copy', ios: 'copy' },
+  { id: 'messenger', token: /FB_IAB\/MESSENGER|FB_IAB\/Orca-Android|FBAN\/MessengerForiOS/ },
+  { id: 'instagram', token: /\bInstagram \d/ },
+  { id: 'threads', token: /\bBarcelona \d/ },
+  { id: 'facebook', token: /FB_IAB\/|FBAN\/|FBAV\/|IABMV\/|MetaIAB/ },
+  { id: 'tiktok', token: /musical_ly_|trill_|BytedanceWebview\/|ByteLocale\/|ultralite/ },
+  { id: 'snapchat', token: /Snapchat\/?\d/ },
+  { id: 'line', token: /\bLine\/\d/ },
+  { id: 'x', token: /TwitterAndroid|Twitter for iP/ },
+  { id: 'linkedin', token: /LinkedInApp|\bLinkedIn\/\d/ },
+  { id: 'pinterest', token: /\[Pinterest\/(Android|iOS)\]/ },
+  { id: 'wechat', token: /MicroMessenger\// },
+  { id: 'viber', token: /\bViber\/\d/ },
+  { id: 'whatsapp', token: /\bWA4A\/|\bWAiOS\// },
 ];
 
 /** The in-app browser a user agent names, or `null`. */

@@ -3,8 +3,42 @@
  * on: a link where the platform has one that works (in-app-browsers.ts says which), else the page's
  * address to copy. Pure: the page's address and user agent come in as arguments.
  */
-import { inAppBrowser } from './in-app-browsers.js';
+import { inAppBrowser, type InAppId } from './in-app-browsers.js';
 import { checkReturnUrl, storePlatform } from './urls.js';
+
+/** How the page can be opened in the phone's own browser from an in-app browser. */
+export type BrowserEscape =
+  /** Android: `intent://HOST/PATH#Intent;scheme=https;end` hands the page to the default browser. */
+  | 'intent'
+  /** iOS: `x-safari-https://HOST/PATH` opens the page in Safari. */
+  | 'x-safari'
+  /** LINE: the page's own address with `openExternalBrowser=1` in its query. */
+  | 'line'
+  /** Nothing known to work: the shopper copies the page's address. */
+  | 'copy';
+
+/**
+ * Each app's way out, on Android and on iOS, from field reports (sources in docs/webview.md): the
+ * `intent:` form opened the browser from Facebook, Messenger, Instagram, Threads and LINE;
+ * `x-safari-https:` worked in Facebook, Messenger, TikTok, LINE and LinkedIn but stopped in Instagram
+ * 424; X accepts no browser scheme; Snapchat, X and LinkedIn open links in Chrome Custom Tabs on
+ * Android, whose own menu opens Chrome.
+ */
+export const BROWSER_ESCAPES: Readonly<Record<InAppId, { android: BrowserEscape; ios: BrowserEscape }>> = {
+  messenger: { android: 'intent', ios: 'x-safari' },
+  instagram: { android: 'intent', ios: 'copy' },
+  threads: { android: 'intent', ios: 'copy' },
+  facebook: { android: 'intent', ios: 'x-safari' },
+  tiktok: { android: 'copy', ios: 'x-safari' },
+  snapchat: { android: 'copy', ios: 'copy' },
+  line: { android: 'line', ios: 'line' },
+  x: { android: 'copy', ios: 'copy' },
+  linkedin: { android: 'copy', ios: 'x-safari' },
+  pinterest: { android: 'copy', ios: 'copy' },
+  wechat: { android: 'copy', ios: 'copy' },
+  viber: { android: 'copy', ios: 'copy' },
+  whatsapp: { android: 'copy', ios: 'copy' },
+};
 
 /** A link that opens the page in the phone's browser, or the address to copy, or nothing usable. */
 export type BrowserWay = { kind: 'link'; href: string; url: string } | { kind: 'copy'; url: string } | null;
@@ -22,7 +56,7 @@ export function browserWay(pageUrl: string, userAgent: string): BrowserWay {
   const url = page.href;
   const platform = storePlatform(userAgent);
   const app = inAppBrowser(userAgent);
-  const escape = app && platform !== 'other' ? app[platform] : 'copy';
+  const escape = app && platform !== 'other' ? BROWSER_ESCAPES[app.id][platform] : 'copy';
   const scheme = page.protocol.slice(0, -1);
   switch (escape) {
     case 'intent':

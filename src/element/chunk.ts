@@ -45,16 +45,13 @@ const CHUNKS_FOLDER = new URL('.', import.meta.url).href;
  * origin: an error's text is not trusted to choose what the page imports or asks for.
  */
 function urlIn(error: unknown, folder: string): string | undefined {
-  const named = /\b((?:https?|file):\/\/\S+)/.exec(String((error as Error | undefined)?.message))?.[1];
-  if (!named) return undefined;
-  let url: URL;
   try {
-    url = new URL(named);
+    // Resolved, so `..` cannot climb out of the folder; a string prefix of an href is the origin and the path.
+    const url = new URL(/\b((?:https?|file):\/\/\S+)/.exec(String((error as Error | undefined)?.message))![1]!).href;
+    return url.startsWith(folder) ? url : undefined;
   } catch {
     return undefined;
   }
-  const base = new URL(folder);
-  return url.origin === base.origin && url.pathname.startsWith(base.pathname) ? url.href : undefined;
 }
 
 /** The scripts the page asked for since `start` (an engine that names no URL in its error). */
