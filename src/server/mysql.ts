@@ -7,6 +7,7 @@
  * the tables), run as one `CALL`.
  */
 import type { PaymentStatus } from '../protocol/contract.js';
+import { checkDeadline, withinDeadline } from './store-deadline.js';
 import { StoreUnavailableError } from './store-errors.js';
 import type { BookingOpening, OpenBookingClaim, PaymentStore, ResultClaim, StoredBooking } from './store.js';
 
@@ -259,8 +260,7 @@ export function createMysqlStore(pool: MysqlQueryable, options: MysqlStoreOption
   if (!pool || typeof pool.query !== 'function') throw new TypeError('createMysqlStore needs a mysql2/promise pool (or connection): an object with query(sql, values).');
   const p = checkPrefix(options.tablePrefix ?? 'wpb_');
   const createTables = options.createTables ?? true;
-  const deadlineMs = options.deadlineMs ?? 5_000;
-  if (!Number.isFinite(deadlineMs) || deadlineMs <= 0) throw new TypeError('deadlineMs must be a positive number of milliseconds.');
+  const deadlineMs = checkDeadline(options.deadlineMs ?? 5_000);
   let setUp: Promise<void> | undefined;
   let isSetUp = false;
   const setUpDeadlineMs = Math.max(6 * deadlineMs, 30_000);
@@ -314,7 +314,7 @@ export function createMysqlStore(pool: MysqlQueryable, options: MysqlStoreOption
 
   /** One statement (or CALL), under the deadline; its result sets, each a list of rows. */
   async function run(sql: string, values: unknown[]): Promise<Array<Array<Record<string, unknown>>>> {
-    if (!isSetUp) await withinDeadline(ready, setUpDeadlineMs);
+    if (!isSetUp) await withinDeadline(ready, setUpDeadlineMs, unavailable);
     return withinDeadline(async () => {
       for (let attempt = 1; ; attempt++) {
         try {
@@ -324,7 +324,7 @@ export function createMysqlStore(pool: MysqlQueryable, options: MysqlStoreOption
           if (attempt >= 3 || errnoOf(error) !== ER_LOCK_DEADLOCK) throw error;
         }
       }
-    }, deadlineMs);
+    }, deadlineMs, unavailable);
   }
 
   const rowsOf = async (sql: string, values: unknown[]) => (await run(sql, values))[0] ?? [];
@@ -332,7 +332,7 @@ export function createMysqlStore(pool: MysqlQueryable, options: MysqlStoreOption
   const one = async (where: string, value: string) => toBooking((await rowsOf(`SELECT ${COLUMNS} FROM ${p}bookings WHERE ${where} = ?`, [value]))[0]);
 
   return {
-    ready: () => withinDeadline(ready, setUpDeadlineMs),
+    ready: () => withinDeadline(ready, setUpDeadlineMs, unavailable),
     getBookingByKey: (key) => one('idempotency_key', key),
     getBooking: (bookingId) => one('booking_id', bookingId),
     findBookingByCorrelationId: (correlationId) => one('correlation_id', correlationId),
@@ -430,27 +430,6 @@ function resultSets(result: unknown): Array<Array<Record<string, unknown>>> {
 /** A row, as opposed to a write's status header (`ResultSetHeader`, with `affectedRows`). */
 const isRow = (item: unknown): boolean => typeof item === 'object' && item !== null && !('affectedRows' in item && 'fieldCount' in item);
 
-/** Runs one store call under the deadline; a database that is late or gone becomes {@link StoreUnavailableError}. */
-async function withinDeadline<T>(call: () => Promise<T>, limitMs: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new StoreUnavailableError('deadline', `The payment store's database did not answer within ${limitMs} ms.`)),
-      limitMs,
-    );
-  });
-  const running = call();
-  // Settled after the deadline: nobody awaits it any more, so its failure must not go unhandled.
-  running.catch(() => {});
-  try {
-    return await Promise.race([running, late]);
-  } catch (error) {
-    throw unavailable(error) ?? error;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 // What mysql2 reports when the server cannot be reached or dropped the connection.
 const UNREACHABLE_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
@@ -465,7 +444,6 @@ const DEADLINE_ERRNOS = new Set([1205, 1317, 3024, 1969]);
 
 /** The {@link StoreUnavailableError} for a driver's error that means "late" or "gone"; undefined for any other. */
 function unavailable(error: unknown): StoreUnavailableError | undefined {
-  if (error instanceof StoreUnavailableError) return error;
   if (!(error instanceof Error)) return undefined;
   const code = (error as { code?: unknown }).code;
   const errno = errnoOf(error);
