@@ -9,7 +9,7 @@
 import type { PaymentStatus } from '../protocol/contract.js';
 import { checkDeadline, withinDeadline } from './store-deadline.js';
 import { StoreUnavailableError } from './store-errors.js';
-import type { BookingOpening, OpenBookingClaim, PaymentStore, ResultClaim, StoredBooking } from './store.js';
+import type { BookingInsertion, BookingOpening, KnownResult, PaymentStore, ResultClaim, StoredBooking } from './store.js';
 
 /** What the store needs of a database client: a `mysql2/promise` pool (or connection) fits. */
 export interface MysqlQueryable {
@@ -53,6 +53,8 @@ const TEXT = 'MEDIUMTEXT CHARACTER SET utf8mb4';
 const NAME = 'VARCHAR(255) CHARACTER SET utf8mb4';
 const BIN = 'COLLATE utf8mb4_bin';
 // A procedure whose statement fails leaves no transaction open on the pooled connection.
+/** The server's clock in ms since the epoch, whatever the session's time zone: every lease and claim starts and ends by it. */
+const NOW_MS = "(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) DIV 1000)";
 const ROLLBACK_ON_ERROR = 'DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;';
 
 /**
@@ -105,115 +107,146 @@ export function mysqlSchema(tablePrefix = 'wpb_'): string[] {
   name MEDIUMTEXT NOT NULL,
   owner VARCHAR(255) NOT NULL,
   lease_until BIGINT NOT NULL,
+  token BIGINT NOT NULL,
   KEY by_until (lease_until)
 ) ${table}`,
     `INSERT INTO ${p}meta (name, version) VALUES ('schema', ${MYSQL_SCHEMA_VERSION}) ON DUPLICATE KEY UPDATE name = name`,
-    // Takes the lease for p_owner when free, ended or already p_owner's; v_taken says whether it did.
-    // The row is created or locked first, so two takers of a new lease queue instead of both winning.
-    `CREATE PROCEDURE ${p}take_lease(p_lease ${TEXT}, p_owner ${NAME}, p_now BIGINT, p_until BIGINT, OUT v_taken INT)
+    // Every fencing token comes from this counter (kept across restarts), so a lease taken again never
+    // hands out a token it had before.
+    `CREATE TABLE IF NOT EXISTS ${p}lease_tokens (token BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY) ${table}`,
+    // Takes the lease for p_owner under a new token when free, ended or already p_owner's; v_token is 0
+    // when another holds it. The row is created or locked first, so two takers of a new lease queue.
+    `CREATE PROCEDURE ${p}take_lease(p_lease ${TEXT}, p_owner ${NAME}, p_lease_ms BIGINT, OUT v_token BIGINT)
 BEGIN
   DECLARE v_owner ${NAME};
   DECLARE v_until BIGINT;
-  INSERT INTO ${p}leases (name_hash, name, owner, lease_until) VALUES (${lease}, p_lease, p_owner, p_until)
+  DECLARE v_now BIGINT DEFAULT ${NOW_MS};
+  SET v_token = 0;
+  INSERT INTO ${p}leases (name_hash, name, owner, lease_until, token) VALUES (${lease}, p_lease, p_owner, -1, 0)
     ON DUPLICATE KEY UPDATE lease_until = lease_until;
   SELECT owner, lease_until INTO v_owner, v_until FROM ${p}leases WHERE name_hash = ${lease} FOR UPDATE;
-  SET v_taken = v_until < p_now OR v_owner = p_owner ${BIN};
-  IF v_taken THEN UPDATE ${p}leases SET owner = p_owner, lease_until = p_until WHERE name_hash = ${lease}; END IF;
+  IF v_until < v_now OR v_owner = p_owner ${BIN} THEN
+    INSERT INTO ${p}lease_tokens () VALUES ();
+    SET v_token = LAST_INSERT_ID();
+    DELETE FROM ${p}lease_tokens WHERE token = v_token;
+    UPDATE ${p}leases SET owner = p_owner, lease_until = v_now + p_lease_ms, token = v_token WHERE name_hash = ${lease};
+  END IF;
 END`,
-    `CREATE PROCEDURE ${p}acquire_lease(p_lease ${TEXT}, p_owner ${NAME}, p_now BIGINT, p_until BIGINT)
+    `CREATE PROCEDURE ${p}begin_booking(p_key ${NAME}, p_order_key ${TEXT}, p_lease ${TEXT}, p_owner ${NAME}, p_lease_ms BIGINT)
 BEGIN
-  DECLARE v_taken INT DEFAULT 0;
-  ${ROLLBACK_ON_ERROR}
-  START TRANSACTION;
-  CALL ${p}take_lease(p_lease, p_owner, p_now, p_until, v_taken);
-  COMMIT;
-  SELECT v_taken AS taken;
-END`,
-    `CREATE PROCEDURE ${p}begin_booking(p_key ${NAME}, p_order_key ${TEXT}, p_lease ${TEXT}, p_owner ${NAME}, p_now BIGINT, p_until BIGINT)
-BEGIN
-  DECLARE v_taken INT DEFAULT 0;
+  DECLARE v_token BIGINT DEFAULT 0;
   ${ROLLBACK_ON_ERROR}
   IF EXISTS (SELECT 1 FROM ${p}bookings WHERE idempotency_key = p_key ${BIN}) THEN
     SELECT 'booked' AS status;
     SELECT ${COLUMNS} FROM ${p}bookings WHERE idempotency_key = p_key ${BIN};
   ELSE
     START TRANSACTION;
-    CALL ${p}take_lease(p_lease, p_owner, p_now, p_until, v_taken);
-    IF NOT v_taken THEN
+    CALL ${p}take_lease(p_lease, p_owner, p_lease_ms, v_token);
+    IF v_token = 0 THEN
       COMMIT;
       SELECT 'busy' AS status;
     -- The transaction's first plain read comes after the lease is taken: it sees what the lease's
-    -- previous holder saved before it let the lease go.
+    -- previous holders saved before they let the lease go.
     ELSEIF EXISTS (SELECT 1 FROM ${p}bookings WHERE idempotency_key = p_key ${BIN}) THEN
-      DELETE FROM ${p}leases WHERE name_hash = ${lease} AND owner = p_owner ${BIN};
+      DELETE FROM ${p}leases WHERE name_hash = ${lease} AND token = v_token;
       COMMIT;
       SELECT 'booked' AS status;
       SELECT ${COLUMNS} FROM ${p}bookings WHERE idempotency_key = p_key ${BIN};
     ELSE
-      SELECT 'leased' AS status;
-      SELECT ${COLUMNS}, settled,
-        EXISTS (SELECT 1 FROM ${p}results s WHERE s.correlation_id = b.correlation_id AND s.status = 'SUCCESS')
-        AND NOT EXISTS (SELECT 1 FROM ${p}results r
-          WHERE r.correlation_id = b.correlation_id AND r.status = 'REVERTED' AND r.delivered_at IS NOT NULL) AS paid
+      SELECT 'leased' AS status, v_token AS token;
+      SELECT ${COLUMNS}, settled, ${paidSql(p)} AS paid
       FROM ${p}bookings b WHERE order_key = p_order_key ${BIN} ORDER BY created_at, booking_id;
       COMMIT;
     END IF;
   END IF;
 END`,
+    // The hold is checked on the locked lease row, and the lease ends in the same transaction: a holder
+    // that lost the order saves nothing, and the next holder finds what the current one saved.
     `CREATE PROCEDURE ${p}insert_booking(p_booking_id ${NAME}, p_correlation_id ${NAME}, p_transaction_uuid ${NAME}, p_key ${NAME},
   p_fingerprint ${TEXT}, p_channel ${NAME}, p_order_ref ${TEXT}, p_order_key ${TEXT}, p_amount DOUBLE, p_deeplink ${TEXT},
-  p_created_at BIGINT, p_lease ${TEXT}, p_owner ${NAME})
+  p_created_at BIGINT, p_lease ${TEXT}, p_owner ${NAME}, p_token BIGINT)
 BEGIN
+  DECLARE v_fresh INT DEFAULT 1;
   DECLARE v_taken INT DEFAULT 0;
   DECLARE CONTINUE HANDLER FOR 1062 SET v_taken = 1;
   ${ROLLBACK_ON_ERROR}
   START TRANSACTION;
-  INSERT INTO ${p}bookings (${COLUMNS}) VALUES (p_booking_id, p_correlation_id, p_transaction_uuid, p_key, p_fingerprint, p_channel,
-    p_order_ref, p_order_key, p_amount, p_deeplink, p_created_at);
-  IF p_lease IS NOT NULL THEN DELETE FROM ${p}leases WHERE name_hash = ${lease} AND owner = p_owner ${BIN}; END IF;
+  IF p_lease IS NOT NULL THEN
+    SELECT COUNT(*) INTO v_fresh FROM ${p}leases WHERE name_hash = ${lease} AND owner = p_owner ${BIN} AND token = p_token FOR UPDATE;
+    IF v_fresh THEN DELETE FROM ${p}leases WHERE name_hash = ${lease}; END IF;
+  END IF;
+  IF v_fresh THEN
+    INSERT INTO ${p}bookings (${COLUMNS}) VALUES (p_booking_id, p_correlation_id, p_transaction_uuid, p_key, p_fingerprint, p_channel,
+      p_order_ref, p_order_key, p_amount, p_deeplink, p_created_at);
+  ELSE
+    SET v_taken = EXISTS (SELECT 1 FROM ${p}bookings WHERE idempotency_key = p_key ${BIN});
+  END IF;
   COMMIT;
-  SELECT 1 - v_taken AS saved;
+  SELECT IF(v_taken, 'taken', IF(v_fresh, 'saved', 'stale')) AS outcome;
 END`,
-    `CREATE PROCEDURE ${p}claim_result(p_correlation_id ${NAME}, p_status ${NAME}, p_owner ${NAME}, p_now BIGINT, p_until BIGINT)
+    `CREATE PROCEDURE ${p}renew_lease(p_lease ${TEXT}, p_owner ${NAME}, p_token BIGINT, p_lease_ms BIGINT)
+BEGIN
+  DECLARE v_held INT DEFAULT 0;
+  ${ROLLBACK_ON_ERROR}
+  START TRANSACTION;
+  SELECT COUNT(*) INTO v_held FROM ${p}leases WHERE name_hash = ${lease} AND owner = p_owner ${BIN} AND token = p_token FOR UPDATE;
+  IF v_held THEN UPDATE ${p}leases SET lease_until = ${NOW_MS} + p_lease_ms WHERE name_hash = ${lease}; END IF;
+  COMMIT;
+  SELECT v_held AS renewed;
+END`,
+    `CREATE PROCEDURE ${p}claim_result(p_correlation_id ${NAME}, p_status ${NAME}, p_owner ${NAME}, p_lease_ms BIGINT,
+  p_lease ${TEXT}, p_hold_owner ${NAME}, p_token BIGINT)
 BEGIN
   DECLARE v_owner ${NAME};
   DECLARE v_until BIGINT;
   DECLARE v_delivered BIGINT;
   DECLARE v_claim VARCHAR(16) DEFAULT 'busy';
+  DECLARE v_now BIGINT;
+  DECLARE v_fresh INT DEFAULT 1;
   ${ROLLBACK_ON_ERROR}
   START TRANSACTION;
-  INSERT INTO ${p}results (correlation_id, status, owner, lease_until, created_at) VALUES (p_correlation_id, p_status, p_owner, p_until, p_now)
-    ON DUPLICATE KEY UPDATE lease_until = lease_until;
-  SELECT owner, lease_until, delivered_at INTO v_owner, v_until, v_delivered FROM ${p}results
-    WHERE correlation_id = p_correlation_id ${BIN} AND status = p_status ${BIN} FOR UPDATE;
-  IF v_delivered IS NOT NULL THEN
-    SET v_claim = 'delivered';
-  ELSEIF v_until < p_now OR v_owner = p_owner ${BIN} THEN
-    UPDATE ${p}results SET owner = p_owner, lease_until = p_until WHERE correlation_id = p_correlation_id ${BIN} AND status = p_status ${BIN};
-    SET v_claim = 'claimed';
+  SET v_now = ${NOW_MS};
+  IF p_lease IS NOT NULL THEN
+    SELECT COUNT(*) INTO v_fresh FROM ${p}leases WHERE name_hash = ${lease} AND owner = p_hold_owner ${BIN} AND token = p_token FOR UPDATE;
+  END IF;
+  IF NOT v_fresh THEN
+    SET v_claim = IF(EXISTS (SELECT 1 FROM ${p}results
+      WHERE correlation_id = p_correlation_id ${BIN} AND status = p_status ${BIN} AND delivered_at IS NOT NULL), 'delivered', 'stale');
+  ELSE
+    INSERT INTO ${p}results (correlation_id, status, owner, lease_until, created_at) VALUES (p_correlation_id, p_status, p_owner, -1, v_now)
+      ON DUPLICATE KEY UPDATE lease_until = lease_until;
+    SELECT owner, lease_until, delivered_at INTO v_owner, v_until, v_delivered FROM ${p}results
+      WHERE correlation_id = p_correlation_id ${BIN} AND status = p_status ${BIN} FOR UPDATE;
+    IF v_delivered IS NOT NULL THEN
+      SET v_claim = 'delivered';
+    ELSEIF v_until < v_now OR v_owner = p_owner ${BIN} THEN
+      UPDATE ${p}results SET owner = p_owner, lease_until = v_now + p_lease_ms WHERE correlation_id = p_correlation_id ${BIN} AND status = p_status ${BIN};
+      SET v_claim = 'claimed';
+    END IF;
   END IF;
   COMMIT;
   SELECT v_claim AS claim;
 END`,
     // The result and the booking's settlement are recorded together.
-    `CREATE PROCEDURE ${p}complete_result(p_correlation_id ${NAME}, p_status ${NAME}, p_owner ${NAME}, p_now BIGINT, p_final INT)
+    `CREATE PROCEDURE ${p}complete_result(p_correlation_id ${NAME}, p_status ${NAME}, p_owner ${NAME}, p_final INT)
 BEGIN
   ${ROLLBACK_ON_ERROR}
   START TRANSACTION;
-  UPDATE ${p}results SET delivered_at = p_now
+  UPDATE ${p}results SET delivered_at = ${NOW_MS}
     WHERE correlation_id = p_correlation_id ${BIN} AND status = p_status ${BIN} AND owner = p_owner ${BIN} AND delivered_at IS NULL;
   IF ROW_COUNT() > 0 AND p_final THEN UPDATE ${p}bookings SET settled = 1 WHERE correlation_id = p_correlation_id ${BIN}; END IF;
   COMMIT;
 END`,
-    `CREATE PROCEDURE ${p}claim_open(p_created_before BIGINT, p_not_checked_since BIGINT, p_limit INT, p_owner ${NAME}, p_now BIGINT, p_until BIGINT)
+    `CREATE PROCEDURE ${p}claim_open(p_created_before BIGINT, p_not_checked_ms BIGINT, p_limit INT, p_owner ${NAME}, p_lease_ms BIGINT)
 BEGIN
+  DECLARE v_now BIGINT DEFAULT ${NOW_MS};
   ${ROLLBACK_ON_ERROR}
   START TRANSACTION;
-  UPDATE ${p}bookings SET check_owner = p_owner, check_until = p_until, checked_at = p_now
-    WHERE settled = 0 AND created_at <= p_created_before AND check_until < p_now AND checked_at < p_not_checked_since
+  UPDATE ${p}bookings SET check_owner = p_owner, check_until = v_now + p_lease_ms, checked_at = v_now
+    WHERE settled = 0 AND created_at <= p_created_before AND check_until < v_now AND checked_at < v_now - p_not_checked_ms
     ORDER BY created_at LIMIT p_limit;
   SELECT ${COLUMNS} FROM ${p}bookings
-    WHERE settled = 0 AND check_owner = p_owner ${BIN} AND checked_at = p_now AND check_until = p_until ORDER BY created_at, booking_id;
+    WHERE settled = 0 AND check_owner = p_owner ${BIN} AND checked_at = v_now AND check_until = v_now + p_lease_ms ORDER BY created_at, booking_id;
   COMMIT;
 END`,
     `CREATE PROCEDURE ${p}prune(p_before BIGINT)
@@ -221,15 +254,27 @@ BEGIN
   DECLARE v_gone INT DEFAULT 0;
   ${ROLLBACK_ON_ERROR}
   START TRANSACTION;
+  -- A booking's results go with it, whenever they were claimed.
+  DELETE r FROM ${p}results r JOIN ${p}bookings b ON b.correlation_id = r.correlation_id WHERE b.created_at < p_before;
+  DELETE FROM ${p}results WHERE created_at < p_before;
   DELETE FROM ${p}bookings WHERE created_at < p_before;
   SET v_gone = ROW_COUNT();
-  DELETE FROM ${p}results WHERE created_at < p_before;
-  DELETE FROM ${p}leases WHERE lease_until < p_before;
+  DELETE FROM ${p}leases WHERE lease_until < LEAST(p_before, ${NOW_MS});
   COMMIT;
   SELECT v_gone AS gone;
 END`,
     `UPDATE ${p}meta SET version = ${MYSQL_SCHEMA_VERSION} WHERE name = 'schema' AND version < ${MYSQL_SCHEMA_VERSION}`,
   ];
+}
+
+/**
+ * Whether the booking `b` is paid: a `SUCCESS` of it is delivered or claimed by an instance delivering
+ * it (nothing else writes a result row), and no refund (`REVERTED`) of it has been delivered.
+ */
+function paidSql(p: string): string {
+  return `(EXISTS (SELECT 1 FROM ${p}results s WHERE s.correlation_id = b.correlation_id AND s.status = 'SUCCESS')
+        AND NOT EXISTS (SELECT 1 FROM ${p}results r
+          WHERE r.correlation_id = b.correlation_id AND r.status = 'REVERTED' AND r.delivered_at IS NOT NULL))`;
 }
 
 function checkPrefix(prefix: string): string {
@@ -333,31 +378,38 @@ export function createMysqlStore(pool: MysqlQueryable, options: MysqlStoreOption
 
   return {
     ready: () => withinDeadline(ready, setUpDeadlineMs, unavailable),
-    getBookingByKey: (key) => one('idempotency_key', key),
-    getBooking: (bookingId) => one('booking_id', bookingId),
-    findBookingByCorrelationId: (correlationId) => one('correlation_id', correlationId),
-    async insertBooking(b, release) {
+    getBookingByKey: ({ key }) => one('idempotency_key', key),
+    findBookingByCorrelationId: ({ correlationId }) => one('correlation_id', correlationId),
+    async insertBooking({ booking: b, hold }): Promise<BookingInsertion> {
       const [rows] = await call('insert_booking', [
         b.booking_id, b.correlation_id, b.transaction_uuid, b.idempotency_key, b.fingerprint, b.channel,
-        JSON.stringify(b.order), b.order_key, b.amount, b.deeplink, b.created_at, release?.lease ?? null, release?.owner ?? null,
+        JSON.stringify(b.order), b.order_key, b.amount, b.deeplink, b.created_at, hold?.lease ?? null, hold?.owner ?? null, hold?.token ?? null,
       ]);
-      return Number(rows?.[0]?.saved) === 1;
+      return rows?.[0]?.outcome as BookingInsertion;
     },
-    async beginBooking({ key, orderKey, lease, owner, now, until }): Promise<BookingOpening> {
-      const [head, bookings = []] = await call('begin_booking', [key, orderKey, lease, owner, now, until]);
+    async beginBooking({ key, orderKey, lease, owner, leaseMs }): Promise<BookingOpening> {
+      const [head, bookings = []] = await call('begin_booking', [key, orderKey, lease, owner, Math.ceil(leaseMs)]);
       const status = head?.[0]?.status;
       if (status === 'busy') return { status: 'busy' };
       if (status === 'booked' && bookings[0]) return { status: 'booked', booking: toBooking(bookings[0])! };
       if (status !== 'leased') throw new Error(`The payment store's begin_booking answered ${String(status)}.`);
       return {
         status: 'leased',
+        token: Number(head![0]!.token),
         order: {
           open: bookings.filter((row) => Number(row.settled) !== 1).map((row) => toBooking(row)!),
           paid: toBooking(bookings.find((row) => Number(row.paid) === 1)),
         },
       };
     },
-    async getBookingState(bookingId) {
+    async renewLease({ lease, owner, token, leaseMs }) {
+      const [rows] = await call('renew_lease', [lease, owner, token, Math.ceil(leaseMs)]);
+      return Number(rows?.[0]?.renewed) === 1;
+    },
+    async releaseLease({ lease, owner, token }) {
+      await run(`DELETE FROM ${p}leases WHERE name_hash = UNHEX(SHA2(?, 256)) AND owner = ? AND token = ?`, [lease, owner, token]);
+    },
+    async getBookingState({ bookingId }) {
       const row = (
         await rowsOf(
           `SELECT ${COLUMNS}, (SELECT GROUP_CONCAT(status) FROM ${p}results r
@@ -370,15 +422,11 @@ export function createMysqlStore(pool: MysqlQueryable, options: MysqlStoreOption
       const delivered = typeof row.delivered === 'string' && row.delivered ? (row.delivered.split(',') as PaymentStatus[]) : [];
       return { booking: toBooking(row)!, delivered };
     },
-    async getOrderState(orderKey) {
+    async getOrderState({ orderKey }) {
       // One statement, one snapshot: a result delivered meanwhile (which settles the booking in the same
       // transaction as it marks the result) shows up either as an open booking or as the paid one.
       const rows = await rowsOf(
-        `SELECT ${COLUMNS}, settled,
-           EXISTS (SELECT 1 FROM ${p}results s WHERE s.correlation_id = b.correlation_id AND s.status = 'SUCCESS')
-           AND NOT EXISTS (SELECT 1 FROM ${p}results r
-             WHERE r.correlation_id = b.correlation_id AND r.status = 'REVERTED' AND r.delivered_at IS NOT NULL) AS paid
-         FROM ${p}bookings b WHERE order_key = ? ORDER BY created_at, booking_id`,
+        `SELECT ${COLUMNS}, settled, ${paidSql(p)} AS paid FROM ${p}bookings b WHERE order_key = ? ORDER BY created_at, booking_id`,
         [orderKey],
       );
       return {
@@ -386,31 +434,28 @@ export function createMysqlStore(pool: MysqlQueryable, options: MysqlStoreOption
         paid: toBooking(rows.find((row) => Number(row.paid) === 1)),
       };
     },
-    async acquireLease(name, owner, now, until) {
-      const [rows] = await call('acquire_lease', [name, owner, now, until]);
-      return Number(rows?.[0]?.taken) === 1;
-    },
-    async releaseLease(name, owner) {
-      await run(`DELETE FROM ${p}leases WHERE name_hash = UNHEX(SHA2(?, 256)) AND owner = ?`, [name, owner]);
-    },
-    async claimResult(correlationId, status, owner, now, until): Promise<ResultClaim> {
-      const [rows] = await call('claim_result', [correlationId, status, owner, now, until]);
+    async claimResult({ correlationId, status, owner, leaseMs, hold }): Promise<ResultClaim> {
+      const [rows] = await call('claim_result', [correlationId, status, owner, Math.ceil(leaseMs), hold?.lease ?? null, hold?.owner ?? null, hold?.token ?? null]);
       return rows?.[0]?.claim as ResultClaim;
     },
-    async completeResult(correlationId, status, owner, now) {
-      await call('complete_result', [correlationId, status, owner, now, status !== 'BOOKED' && status !== 'PENDING' ? 1 : 0]);
+    async completeResult({ correlationId, status, owner }) {
+      await call('complete_result', [correlationId, status, owner, status !== 'BOOKED' && status !== 'PENDING' ? 1 : 0]);
     },
-    async releaseResult(correlationId, status, owner) {
+    async releaseResult({ correlationId, status, owner }) {
       await run(`DELETE FROM ${p}results WHERE correlation_id = ? AND status = ? AND owner = ? AND delivered_at IS NULL`, [correlationId, status, owner]);
     },
-    async claimOpenBookings({ createdBefore, notCheckedSince, limit, owner, now, until }: OpenBookingClaim) {
-      const [rows = []] = await call('claim_open', [createdBefore, notCheckedSince, limit, owner, now, until]);
+    async getResults({ correlationId }) {
+      const rows = await rowsOf(`SELECT status, delivered_at IS NOT NULL AS delivered FROM ${p}results WHERE correlation_id = ?`, [correlationId]);
+      return rows.map((row): KnownResult => ({ status: String(row.status) as PaymentStatus, state: Number(row.delivered) === 1 ? 'delivered' : 'claimed' }));
+    },
+    async claimOpenBookings({ createdBefore, notCheckedForMs, limit, owner, leaseMs }) {
+      const [rows = []] = await call('claim_open', [createdBefore, Math.ceil(notCheckedForMs), limit, owner, Math.ceil(leaseMs)]);
       return rows.map((row) => toBooking(row)!);
     },
-    async releaseCheck(bookingId, owner) {
+    async releaseCheck({ bookingId, owner }) {
       await run(`UPDATE ${p}bookings SET check_until = 0 WHERE booking_id = ? AND check_owner = ?`, [bookingId, owner]);
     },
-    async prune(before) {
+    async prune({ before }) {
       const [rows] = await call('prune', [before]);
       return Number(rows?.[0]?.gone ?? 0);
     },

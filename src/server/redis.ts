@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import type { PaymentStatus } from '../protocol/contract.js';
 import { checkDeadline, withinDeadline } from './store-deadline.js';
 import { StoreUnavailableError } from './store-errors.js';
-import type { BookingOpening, OpenBookingClaim, PaymentStore, ResultClaim, StoredBooking } from './store.js';
+import type { BookingInsertion, BookingOpening, KnownResult, PaymentStore, ResultClaim, StoredBooking } from './store.js';
 
 /** What the store needs of a Redis client: an `ioredis` or `iovalkey` client (standalone or Cluster) fits. */
 export interface RedisScripting {
@@ -53,21 +53,32 @@ const PREFIX = /^[^\s]*\{[^{}\s]+\}[^\s]*$/;
 // id, P..'o:'..order its order's ids (sorted by creation), P..'open' and P..'created' (ids by
 // creation), P..'r:'..corr its results (hash: status..':o' owner, ':u' claim end, ':d' delivered at,
 // ':c' first claimed), P..'results' (corr..'\n'..status by creation), P..'l:'..name a lease (owner,
-// until), P..'leases' (names by end). Times are compared as numbers and written as given.
+// until, token), P..'leases' (names by end), P..'tokens' (the last fencing token). Lease and claim
+// times are the server's clock (TIME).
 const COMMON = `
 local P = KEYS[1]
-local function take_lease(name, owner, now, untilText)
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local function text(n) return string.format('%.0f', n) end
+-- Free, ended or the caller's own: taken under a new token from one counter (so never a token twice).
+local function take_lease(name, owner, leaseMs, now)
   local held = redis.call('HMGET', P .. 'l:' .. name, 'owner', 'until')
   if held[1] and held[1] ~= owner and tonumber(held[2]) >= now then return false end
-  redis.call('HSET', P .. 'l:' .. name, 'owner', owner, 'until', untilText)
+  local token = redis.call('INCR', P .. 'tokens')
+  local untilText = text(now + leaseMs)
+  redis.call('HSET', P .. 'l:' .. name, 'owner', owner, 'until', untilText, 'token', token)
   redis.call('ZADD', P .. 'leases', untilText, name)
-  return true
+  return token
 end
-local function release_lease(name, owner)
-  if redis.call('HGET', P .. 'l:' .. name, 'owner') == owner then
-    redis.call('DEL', P .. 'l:' .. name)
-    redis.call('ZREM', P .. 'leases', name)
-  end
+local function is_current(name, owner, token)
+  local held = redis.call('HMGET', P .. 'l:' .. name, 'owner', 'token')
+  return held[1] == owner and held[2] == token
+end
+local function end_lease(name)
+  redis.call('DEL', P .. 'l:' .. name)
+  redis.call('ZREM', P .. 'leases', name)
 end
 local function order_state(order)
   local out = {}
@@ -91,27 +102,35 @@ return v`,
   byIndex: `local id = redis.call('GET', P .. ARGV[1] .. ARGV[2])
 if not id then return false end
 return redis.call('HGET', P .. 'b:' .. id, 'data')`,
-  byId: `return redis.call('HGET', P .. 'b:' .. ARGV[1], 'data')`,
-  insert: `local id, key, corr, order, created, data, lease, owner = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8]
-local saved = 0
-if redis.call('EXISTS', P .. 'k:' .. key) == 0 and redis.call('EXISTS', P .. 'b:' .. id) == 0 and redis.call('EXISTS', P .. 'c:' .. corr) == 0 then
-  redis.call('HSET', P .. 'b:' .. id, 'data', data, 'settled', '0', 'key', key, 'corr', corr, 'order', order, 'co', '', 'cu', '0', 'ca', '0')
-  redis.call('SET', P .. 'k:' .. key, id)
-  redis.call('SET', P .. 'c:' .. corr, id)
-  redis.call('ZADD', P .. 'o:' .. order, created, id)
-  redis.call('ZADD', P .. 'open', created, id)
-  redis.call('ZADD', P .. 'created', created, id)
-  saved = 1
-end
-if lease ~= '' then release_lease(lease, owner) end
-return saved`,
-  begin: `local key, order, lease, owner, now, untilText = ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]), ARGV[6]
+  insert: `local id, key, corr, order, created, data, lease, owner, token = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9]
+local fresh = lease == '' or is_current(lease, owner, token)
+if lease ~= '' and fresh then end_lease(lease) end
+if redis.call('EXISTS', P .. 'k:' .. key) == 1 or redis.call('EXISTS', P .. 'b:' .. id) == 1 or redis.call('EXISTS', P .. 'c:' .. corr) == 1 then return 'taken' end
+if not fresh then return 'stale' end
+redis.call('HSET', P .. 'b:' .. id, 'data', data, 'settled', '0', 'key', key, 'corr', corr, 'order', order, 'co', '', 'cu', '0', 'ca', '0')
+redis.call('SET', P .. 'k:' .. key, id)
+redis.call('SET', P .. 'c:' .. corr, id)
+redis.call('ZADD', P .. 'o:' .. order, created, id)
+redis.call('ZADD', P .. 'open', created, id)
+redis.call('ZADD', P .. 'created', created, id)
+return 'saved'`,
+  begin: `local key, order, lease, owner, leaseMs = ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
 local id = redis.call('GET', P .. 'k:' .. key)
 if id then return {'booked', redis.call('HGET', P .. 'b:' .. id, 'data')} end
-if not take_lease(lease, owner, now, untilText) then return {'busy'} end
+local token = take_lease(lease, owner, leaseMs, now_ms())
+if not token then return {'busy'} end
 local out = order_state(order)
+table.insert(out, 1, token)
 table.insert(out, 1, 'leased')
 return out`,
+  renew: `local lease, owner, token, leaseMs = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+if not is_current(lease, owner, token) then return 0 end
+local untilText = text(now_ms() + leaseMs)
+redis.call('HSET', P .. 'l:' .. lease, 'until', untilText)
+redis.call('ZADD', P .. 'leases', untilText, lease)
+return 1`,
+  release: `if is_current(ARGV[1], ARGV[2], ARGV[3]) then end_lease(ARGV[1]) end
+return 0`,
   orderState: `return order_state(ARGV[1])`,
   bookingState: `local b = redis.call('HMGET', P .. 'b:' .. ARGV[1], 'data', 'corr')
 if not b[1] then return false end
@@ -122,24 +141,24 @@ for i = 1, #fields, 2 do
   if status then out[#out + 1] = status end
 end
 return out`,
-  acquire: `return take_lease(ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]) and 1 or 0`,
-  release: `release_lease(ARGV[1], ARGV[2]) return 0`,
-  claim: `local corr, s, owner, nowText, untilText = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+  claim: `local corr, s, owner, leaseMs, lease, holder, token = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5], ARGV[6], ARGV[7]
 local k = P .. 'r:' .. corr
 local r = redis.call('HMGET', k, s .. ':o', s .. ':u', s .. ':d')
 if r[3] then return 'delivered' end
-if r[1] and r[1] ~= owner and tonumber(r[2]) >= tonumber(nowText) then return 'busy' end
+if lease ~= '' and not is_current(lease, holder, token) then return 'stale' end
+local now = now_ms()
+if r[1] and r[1] ~= owner and tonumber(r[2]) >= now then return 'busy' end
 if not r[1] then
-  redis.call('HSET', k, s .. ':c', nowText)
-  redis.call('ZADD', P .. 'results', nowText, corr .. '\\n' .. s)
+  redis.call('HSET', k, s .. ':c', text(now))
+  redis.call('ZADD', P .. 'results', text(now), corr .. '\\n' .. s)
 end
-redis.call('HSET', k, s .. ':o', owner, s .. ':u', untilText)
+redis.call('HSET', k, s .. ':o', owner, s .. ':u', text(now + leaseMs))
 return 'claimed'`,
-  complete: `local corr, s, owner, nowText, final = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+  complete: `local corr, s, owner, final = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local k = P .. 'r:' .. corr
 local r = redis.call('HMGET', k, s .. ':o', s .. ':d')
 if r[1] ~= owner or r[2] then return 0 end
-redis.call('HSET', k, s .. ':d', nowText)
+redis.call('HSET', k, s .. ':d', text(now_ms()))
 if final == '1' then
   local id = redis.call('GET', P .. 'c:' .. corr)
   if id then
@@ -155,7 +174,23 @@ if r[1] ~= owner or r[2] then return 0 end
 redis.call('HDEL', k, s .. ':o', s .. ':u', s .. ':c')
 redis.call('ZREM', P .. 'results', corr .. '\\n' .. s)
 return 1`,
-  claimOpen: `local before, since, limit, owner, now, nowText, untilText = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5]), ARGV[5], ARGV[6]
+  results: `local out = {}
+local fields = redis.call('HGETALL', P .. 'r:' .. ARGV[1])
+local delivered = {}
+for i = 1, #fields, 2 do
+  local status = string.match(fields[i], '^(.*):d$')
+  if status then delivered[status] = true end
+end
+for i = 1, #fields, 2 do
+  local status = string.match(fields[i], '^(.*):o$')
+  if status then
+    out[#out + 1] = status
+    out[#out + 1] = delivered[status] and 'delivered' or 'claimed'
+  end
+end
+return out`,
+  claimOpen: `local before, notCheckedMs, limit, owner, leaseMs = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
+local now = now_ms()
 local out = {}
 local offset = 0
 while #out < limit do
@@ -164,8 +199,8 @@ while #out < limit do
   offset = offset + #ids
   for _, id in ipairs(ids) do
     local b = redis.call('HMGET', P .. 'b:' .. id, 'data', 'cu', 'ca')
-    if b[1] and tonumber(b[2]) < now and tonumber(b[3]) < since then
-      redis.call('HSET', P .. 'b:' .. id, 'co', owner, 'cu', untilText, 'ca', nowText)
+    if b[1] and tonumber(b[2]) < now and tonumber(b[3]) < now - notCheckedMs then
+      redis.call('HSET', P .. 'b:' .. id, 'co', owner, 'cu', text(now + leaseMs), 'ca', text(now))
       out[#out + 1] = b[1]
       if #out >= limit then break end
     end
@@ -181,6 +216,13 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. 'created', '-inf', before))
   if b[1] then
     redis.call('DEL', P .. 'b:' .. id, P .. 'k:' .. b[1], P .. 'c:' .. b[2])
     redis.call('ZREM', P .. 'o:' .. b[3], id)
+    -- Its results go with it, whenever they were claimed.
+    local fields = redis.call('HKEYS', P .. 'r:' .. b[2])
+    for _, field in ipairs(fields) do
+      local s = string.match(field, '^(.*):c$')
+      if s then redis.call('ZREM', P .. 'results', b[2] .. '\\n' .. s) end
+    end
+    redis.call('DEL', P .. 'r:' .. b[2])
     gone = gone + 1
   end
   redis.call('ZREM', P .. 'open', id)
@@ -191,10 +233,8 @@ for _, member in ipairs(redis.call('ZRANGEBYSCORE', P .. 'results', '-inf', befo
   redis.call('HDEL', P .. 'r:' .. corr, s .. ':o', s .. ':u', s .. ':d', s .. ':c')
   redis.call('ZREM', P .. 'results', member)
 end
-for _, name in ipairs(redis.call('ZRANGEBYSCORE', P .. 'leases', '-inf', before)) do
-  redis.call('DEL', P .. 'l:' .. name)
-  redis.call('ZREM', P .. 'leases', name)
-end
+local ended = '(' .. text(math.min(tonumber(ARGV[1]), now_ms()))
+for _, name in ipairs(redis.call('ZRANGEBYSCORE', P .. 'leases', '-inf', ended)) do end_lease(name) end
 return gone`,
 } as const;
 
@@ -283,46 +323,53 @@ export function createRedisStore(client: RedisScripting, options: RedisStoreOpti
 
   return {
     ready: () => withinDeadline(ready, deadlineMs, unavailable),
-    getBookingByKey: async (key) => booking(await run('byIndex', ['k:', key])),
-    getBooking: async (bookingId) => booking(await run('byId', [bookingId])),
-    findBookingByCorrelationId: async (correlationId) => booking(await run('byIndex', ['c:', correlationId])),
-    async insertBooking(b, release) {
+    getBookingByKey: async ({ key }) => booking(await run('byIndex', ['k:', key])),
+    findBookingByCorrelationId: async ({ correlationId }) => booking(await run('byIndex', ['c:', correlationId])),
+    async insertBooking({ booking: b, hold }) {
       const data = JSON.stringify(copyOf(b));
-      const saved = await run('insert', [b.booking_id, b.idempotency_key, b.correlation_id, b.order_key, b.created_at, data, release?.lease ?? '', release?.owner ?? '']);
-      return Number(saved) === 1;
+      const args = [b.booking_id, b.idempotency_key, b.correlation_id, b.order_key, b.created_at, data, hold?.lease ?? '', hold?.owner ?? '', hold?.token ?? ''];
+      return (await run('insert', args)) as BookingInsertion;
     },
-    async beginBooking({ key, orderKey, lease, owner, now, until }): Promise<BookingOpening> {
-      const [status, ...rest] = (await run('begin', [key, orderKey, lease, owner, now, until])) as unknown[];
+    async beginBooking({ key, orderKey, lease, owner, leaseMs }): Promise<BookingOpening> {
+      const [status, ...rest] = (await run('begin', [key, orderKey, lease, owner, Math.ceil(leaseMs)])) as unknown[];
       if (status === 'booked') return { status: 'booked', booking: booking(rest[0])! };
       if (status === 'busy') return { status: 'busy' };
-      return { status: 'leased', order: orderState(rest) };
+      const [token, ...order] = rest;
+      return { status: 'leased', token: Number(token), order: orderState(order) };
     },
-    async getBookingState(bookingId) {
+    renewLease: async ({ lease, owner, token, leaseMs }) => Number(await run('renew', [lease, owner, token, Math.ceil(leaseMs)])) === 1,
+    async releaseLease({ lease, owner, token }) {
+      await run('release', [lease, owner, token]);
+    },
+    async getBookingState({ bookingId }) {
       const reply = (await run('bookingState', [bookingId])) as unknown[] | null;
       if (!Array.isArray(reply)) return undefined;
       const [data, ...delivered] = reply;
       return { booking: booking(data)!, delivered: delivered as PaymentStatus[] };
     },
-    getOrderState: async (orderKey) => orderState((await run('orderState', [orderKey])) as unknown[]),
-    acquireLease: async (name, owner, now, until) => Number(await run('acquire', [name, owner, now, until])) === 1,
-    async releaseLease(name, owner) {
-      await run('release', [name, owner]);
+    getOrderState: async ({ orderKey }) => orderState((await run('orderState', [orderKey])) as unknown[]),
+    claimResult: async ({ correlationId, status, owner, leaseMs, hold }) =>
+      (await run('claim', [correlationId, status, owner, Math.ceil(leaseMs), hold?.lease ?? '', hold?.owner ?? '', hold?.token ?? ''])) as ResultClaim,
+    async completeResult({ correlationId, status, owner }) {
+      await run('complete', [correlationId, status, owner, status !== 'BOOKED' && status !== 'PENDING' ? '1' : '0']);
     },
-    claimResult: async (correlationId, status, owner, now, until) => (await run('claim', [correlationId, status, owner, now, until])) as ResultClaim,
-    async completeResult(correlationId, status, owner, now) {
-      await run('complete', [correlationId, status, owner, now, status !== 'BOOKED' && status !== 'PENDING' ? '1' : '0']);
-    },
-    async releaseResult(correlationId, status, owner) {
+    async releaseResult({ correlationId, status, owner }) {
       await run('releaseResult', [correlationId, status, owner]);
     },
-    async claimOpenBookings({ createdBefore, notCheckedSince, limit, owner, now, until }: OpenBookingClaim) {
-      const reply = (await run('claimOpen', [createdBefore, notCheckedSince, limit, owner, now, until])) as unknown[];
+    async getResults({ correlationId }) {
+      const flat = (await run('results', [correlationId])) as string[];
+      const known: KnownResult[] = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) known.push({ status: flat[i] as PaymentStatus, state: flat[i + 1] === 'delivered' ? 'delivered' : 'claimed' });
+      return known;
+    },
+    async claimOpenBookings({ createdBefore, notCheckedForMs, limit, owner, leaseMs }) {
+      const reply = (await run('claimOpen', [createdBefore, Math.ceil(notCheckedForMs), limit, owner, Math.ceil(leaseMs)])) as unknown[];
       return reply.map((item) => booking(item)!);
     },
-    async releaseCheck(bookingId, owner) {
+    async releaseCheck({ bookingId, owner }) {
       await run('releaseCheck', [bookingId, owner]);
     },
-    prune: async (before) => Number(await run('prune', [before])),
+    prune: async ({ before }) => Number(await run('prune', [before])),
   };
 }
 

@@ -2,7 +2,7 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type mysql from 'mysql2/promise';
 import { createMysqlStore, mysqlSchema, MYSQL_SCHEMA_VERSION } from '../../../../src/server/mysql.js';
-import { booking, storeContract } from '../store-contract.js';
+import { sampleBooking as booking, storeSuite } from '../../../../src/server/store-suite.js';
 import { freshDatabase, newPool, stopServer } from './mariadb-server.js';
 
 const pools: mysql.Pool[] = [];
@@ -20,10 +20,10 @@ async function pool(): Promise<mysql.Pool> {
 describe('MySQL store on a MariaDB 10.11 server (mysql2/promise pool)', () => {
   let shared: mysql.Pool | undefined;
   let prefix = 0;
-  storeContract(async () => {
+  storeSuite('MariaDB 10.11', async () => {
     shared ??= await pool();
     return createMysqlStore(shared, { tablePrefix: `c${++prefix}_` });
-  });
+  }, { test, assert });
 
   test('creates its tables and procedures idempotently, from several stores at once, with a schema version', async () => {
     const db = await pool();
@@ -33,21 +33,22 @@ describe('MySQL store on a MariaDB 10.11 server (mysql2/promise pool)', () => {
     assert.deepEqual(rows, [{ version: MYSQL_SCHEMA_VERSION }]);
     await createMysqlStore(db, { tablePrefix: 'race_' }).ready();
     const [tables] = await db.query(`SELECT table_name AS t FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'race\\_%' ORDER BY 1`);
-    assert.deepEqual((tables as Array<{ t: string }>).map((r) => r.t), ['race_bookings', 'race_leases', 'race_meta', 'race_results']);
+    assert.deepEqual((tables as Array<{ t: string }>).map((r) => r.t).sort(), ['race_bookings', 'race_lease_tokens', 'race_leases', 'race_meta', 'race_results'].sort());
   });
 
   test('keeps text byte for byte: keys differing only in case are two keys, and a Nepali order comes back whole', async () => {
     const store = createMysqlStore(await pool());
-    assert.equal(await store.insertBooking(booking(1, { idempotency_key: 'Key-Case-0000001' })), true);
-    assert.equal(await store.insertBooking(booking(2, { idempotency_key: 'key-case-0000001' })), true);
+    assert.equal(await store.insertBooking({ booking: booking(1, { idempotency_key: 'Key-Case-0000001' }) }), 'saved');
+    assert.equal(await store.insertBooking({ booking: booking(2, { idempotency_key: 'key-case-0000001' }) }), 'saved');
     const order = { id: 'नेपाल-१', note: 'चिया 🍵', lines: [{ sku: 'Ä', qty: 1 }] };
-    await store.insertBooking(booking(3, { order, order_key: JSON.stringify(order) }));
-    assert.deepEqual((await store.getBooking('bk-3'))?.order, order);
-    assert.deepEqual((await store.getOrderState(JSON.stringify(order))).open.map((b) => b.booking_id), ['bk-3']);
+    await store.insertBooking({ booking: booking(3, { order, order_key: JSON.stringify(order) }) });
+    assert.deepEqual((await store.getBookingByKey({ key: 'key-3' }))?.order, order);
+    assert.deepEqual((await store.getOrderState({ orderKey: JSON.stringify(order) })).open.map((b) => b.booking_id), ['bk-3']);
     const long = 'x'.repeat(5_000);
-    await store.insertBooking(booking(4, { order_key: long }));
-    assert.equal((await store.beginBooking({ key: 'key-long', orderKey: long, lease: `order:${long}`, owner: 'a', now: 1, until: 100 })).status, 'leased');
-    assert.deepEqual((await store.beginBooking({ key: 'key-long2', orderKey: long, lease: `order:${long}`, owner: 'b', now: 2, until: 100 })), { status: 'busy' }, 'a long lease name is one lease');
+    await store.insertBooking({ booking: booking(4, { order_key: long }) });
+    const opening = await store.beginBooking({ key: 'key-long', orderKey: long, lease: `order:${long}`, owner: 'a', leaseMs: 60_000 });
+    assert.deepEqual(opening.status === 'leased' && opening.order.open.map((b) => b.booking_id), ['bk-4']);
+    assert.deepEqual(await store.beginBooking({ key: 'key-long2', orderKey: long, lease: `order:${long}`, owner: 'b', leaseMs: 60_000 }), { status: 'busy' }, 'a long lease name is one lease');
   });
 
   test('refuses a newer schema (untouched), a bad prefix, and says what to run for an older one', async () => {

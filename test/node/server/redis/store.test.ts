@@ -1,33 +1,33 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRedisStore, REDIS_DATA_VERSION } from '../../../../src/server/redis.js';
-import { booking, storeContract } from '../store-contract.js';
+import { sampleBooking as booking, storeSuite } from '../../../../src/server/store-suite.js';
 import { newClient, stopServer } from './redis-server.js';
 
 after(stopServer);
 
 describe('Redis store on a Redis 7 server (ioredis)', () => {
   let prefix = 0;
-  storeContract(async () => createRedisStore(await newClient(), { keyPrefix: `{c${++prefix}}:` }));
+  storeSuite('Redis 7', async () => createRedisStore(await newClient(), { keyPrefix: `{c${++prefix}}:` }), { test, assert });
 
   test('scripts are sent whole once the server forgot them (SCRIPT FLUSH, as after a restart)', async () => {
     const client = await newClient();
     const store = createRedisStore(client, { keyPrefix: '{flush}:' });
-    assert.equal(await store.insertBooking(booking(1)), true);
+    assert.equal(await store.insertBooking({ booking: booking(1) }), 'saved');
     await client.script('FLUSH');
-    assert.deepEqual(await store.getBooking('bk-1'), booking(1));
-    assert.equal(await store.insertBooking(booking(1)), false);
+    assert.deepEqual(await store.getBookingByKey({ key: 'key-1' }), booking(1));
+    assert.equal(await store.insertBooking({ booking: booking(1) }), 'taken');
   });
 
   test('keeps text byte for byte: a Nepali order and a long order key come back whole, one lease per name', async () => {
     const store = createRedisStore(await newClient(), { keyPrefix: '{text}:' });
     const order = { id: 'नेपाल-१', note: 'चिया 🍵', lines: [{ sku: 'Ä', qty: 1 }] };
-    await store.insertBooking(booking(1, { order, order_key: JSON.stringify(order) }));
-    assert.deepEqual((await store.getBooking('bk-1'))?.order, order);
-    assert.deepEqual((await store.getOrderState(JSON.stringify(order))).open.map((b) => b.booking_id), ['bk-1']);
+    await store.insertBooking({ booking: booking(1, { order, order_key: JSON.stringify(order) }) });
+    assert.deepEqual((await store.getBookingByKey({ key: 'key-1' }))?.order, order);
+    assert.deepEqual((await store.getOrderState({ orderKey: JSON.stringify(order) })).open.map((b) => b.booking_id), ['bk-1']);
     const long = 'x'.repeat(5_000);
-    assert.equal((await store.beginBooking({ key: 'key-long', orderKey: long, lease: `order:${long}`, owner: 'a', now: 1, until: 100 })).status, 'leased');
-    assert.deepEqual(await store.beginBooking({ key: 'key-long2', orderKey: long, lease: `order:${long}`, owner: 'b', now: 2, until: 100 }), { status: 'busy' });
+    assert.equal((await store.beginBooking({ key: 'key-long', orderKey: long, lease: `order:${long}`, owner: 'a', leaseMs: 60_000 })).status, 'leased');
+    assert.deepEqual(await store.beginBooking({ key: 'key-long2', orderKey: long, lease: `order:${long}`, owner: 'b', leaseMs: 60_000 }), { status: 'busy' });
   });
 
   test('writes its data version and refuses a newer one; refuses a prefix without a hash tag or a client without scripts', async () => {
