@@ -1,11 +1,12 @@
 /**
  * `wallet-pay-button/server/redis`: a {@link PaymentStore} on Redis (or Valkey), shared by any number
- * of handler processes. It needs only `evalsha` and `eval` as `ioredis` (or `iovalkey`) answers them;
+ * of handler processes. It needs only `evalsha`, `eval` and `script` as `ioredis` (or `iovalkey`) answers them;
  * neither is a dependency of this package.
  *
  * Every call is one Lua script, run atomically by the server: the order lease, the result claims and
  * a booking saved with its lease's end each happen whole or not at all, in one round trip. Scripts
- * are sent by their SHA-1 (`EVALSHA`), and in full once when the server does not know them yet.
+ * are loaded when the store starts and run by their SHA-1 (`EVALSHA`); a server that restarted and
+ * forgot them is sent each once more.
  *
  * Durability is the server's: only with `appendonly yes` and `appendfsync always` does a write the
  * store acknowledged survive a crash of the Redis server (see docs/server.md).
@@ -20,6 +21,7 @@ import type { BookingInsertion, BookingOpening, KnownResult, PaymentStore, Resul
 export interface RedisScripting {
   evalsha(sha1: string, numberOfKeys: number, ...args: Array<string | number>): Promise<unknown>;
   eval(script: string, numberOfKeys: number, ...args: Array<string | number>): Promise<unknown>;
+  script(subcommand: 'LOAD', script: string): Promise<unknown>;
 }
 
 /** Options of {@link createRedisStore}. */
@@ -246,8 +248,8 @@ type ScriptName = keyof typeof SCRIPTS;
  * data a newer version of this code wrote.
  */
 export function createRedisStore(client: RedisScripting, options: RedisStoreOptions = {}): RedisStore {
-  if (!client || typeof client.evalsha !== 'function' || typeof client.eval !== 'function') {
-    throw new TypeError('createRedisStore needs an ioredis (or iovalkey) client: an object with evalsha and eval.');
+  if (!client || typeof client.evalsha !== 'function' || typeof client.eval !== 'function' || typeof client.script !== 'function') {
+    throw new TypeError('createRedisStore needs an ioredis (or iovalkey) client: an object with evalsha, eval and script.');
   }
   const prefix = options.keyPrefix ?? '{wpb}:';
   if (typeof prefix !== 'string' || !PREFIX.test(prefix)) {
@@ -274,6 +276,9 @@ export function createRedisStore(client: RedisScripting, options: RedisStoreOpti
   }
 
   async function prepare(): Promise<void> {
+    // Every script at once, so that no call pays for sending its script; a server that restarts
+    // forgets them, and each is sent once more on its next use.
+    await Promise.all([...scripts.values()].map(({ text }) => client.script('LOAD', text)));
     const version = Number(await evaluate('version', [REDIS_DATA_VERSION]));
     if (version !== REDIS_DATA_VERSION) {
       throw new Error(

@@ -10,7 +10,7 @@ describe('Redis store on a Redis 7 server (ioredis)', () => {
   let prefix = 0;
   storeSuite('Redis 7', async () => createRedisStore(await newClient(), { keyPrefix: `{c${++prefix}}:` }), { test, assert });
 
-  test('scripts are sent whole once the server forgot them (SCRIPT FLUSH, as after a restart)', async () => {
+  test('scripts are loaded at start, and sent whole once the server forgot them (SCRIPT FLUSH, as after a restart)', async () => {
     const client = await newClient();
     const store = createRedisStore(client, { keyPrefix: '{flush}:' });
     assert.equal(await store.insertBooking({ booking: booking(1) }), 'saved');
