@@ -5,7 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import { startRedis, type ThrowawayRedis } from '../../../../scripts/redis.mjs';
 import { createRedisStore } from '../../../../src/server/redis.js';
 import { StoreUnavailableError } from '../../../../src/server/store-errors.js';
@@ -14,8 +14,8 @@ import { sampleBooking as booking } from '../../../../src/server/store-suite.js'
 describe('Redis store: deadlines and an unreachable server', () => {
   let server: ThrowawayRedis;
   const clients: Redis[] = [];
-  const newClient = (options: ConstructorParameters<typeof Redis>[1] = {}) => {
-    const client = new Redis(server.url, options!);
+  const newClient = (options: RedisOptions = {}) => {
+    const client = new Redis(server.url, options);
     client.on('error', () => {});
     clients.push(client);
     return client;
