@@ -11,7 +11,6 @@
  * Durability is the server's: only with `appendonly yes` and `appendfsync always` does a write the
  * store acknowledged survive a crash of the Redis server (see docs/server.md).
  */
-import { createHash } from 'node:crypto';
 import type { PaymentStatus } from '../protocol/contract.js';
 import { checkDeadline, withinDeadline } from './store-deadline.js';
 import { StoreUnavailableError } from './store-errors.js';
@@ -256,17 +255,16 @@ export function createRedisStore(client: RedisScripting, options: RedisStoreOpti
     throw new TypeError(`keyPrefix must hold a hash tag such as {wpb} and no spaces (every key of the store on one Cluster node); got ${JSON.stringify(prefix)}.`);
   }
   const deadlineMs = checkDeadline(options.deadlineMs ?? 5_000);
-  const scripts = new Map<ScriptName, { text: string; sha: string }>();
-  for (const [name, body] of Object.entries(SCRIPTS) as Array<[ScriptName, string]>) {
-    const text = `${COMMON}\n${body}`;
-    scripts.set(name, { text, sha: createHash('sha1').update(text).digest('hex') });
-  }
+  // Each script's text, and its SHA-1 once the server loaded it (SCRIPT LOAD answers it).
+  const scripts = new Map<ScriptName, { text: string; sha?: string }>();
+  for (const [name, body] of Object.entries(SCRIPTS) as Array<[ScriptName, string]>) scripts.set(name, { text: `${COMMON}\n${body}` });
   let setUp: Promise<void> | undefined;
   let isSetUp = false;
 
   /** Runs a script by its SHA-1, sending it whole when the server does not have it (a restart flushes the script cache). */
   async function evaluate(name: ScriptName, args: Array<string | number>): Promise<unknown> {
     const script = scripts.get(name)!;
+    if (script.sha === undefined) return client.eval(script.text, 1, prefix, ...args);
     try {
       return await client.evalsha(script.sha, 1, prefix, ...args);
     } catch (error) {
@@ -278,7 +276,11 @@ export function createRedisStore(client: RedisScripting, options: RedisStoreOpti
   async function prepare(): Promise<void> {
     // Every script at once, so that no call pays for sending its script; a server that restarts
     // forgets them, and each is sent once more on its next use.
-    await Promise.all([...scripts.values()].map(({ text }) => client.script('LOAD', text)));
+    await Promise.all(
+      [...scripts.values()].map(async (script) => {
+        script.sha = String(await client.script('LOAD', script.text));
+      }),
+    );
     const version = Number(await evaluate('version', [REDIS_DATA_VERSION]));
     if (version !== REDIS_DATA_VERSION) {
       throw new Error(

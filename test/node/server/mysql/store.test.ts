@@ -1,5 +1,6 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import type mysql from 'mysql2/promise';
 import { createMysqlStore, mysqlSchema, MYSQL_SCHEMA_VERSION } from '../../../../src/server/mysql.js';
 import { sampleBooking as booking, storeSuite } from '../../../../src/server/store-suite.js';
@@ -61,5 +62,13 @@ describe('MySQL store on a MariaDB 10.11 server (mysql2/promise pool)', () => {
     assert.throws(() => createMysqlStore(db, { tablePrefix: 'Bad-Prefix' }), /tablePrefix must be lower-case/);
     assert.throws(() => createMysqlStore({} as mysql.Pool), /needs a mysql2\/promise pool/);
     assert.match(mysqlSchema('shop_').join(';\n'), /CREATE TABLE IF NOT EXISTS shop_bookings/);
+  });
+
+  test('imports no database driver (mysql2 is an optional peer dependency, never a dependency)', async () => {
+    const source = await readFile(new URL('../../../../src/server/mysql.ts', import.meta.url), 'utf8');
+    assert.doesNotMatch(source, /from\s+'(?:mysql2|ioredis|iovalkey)(?:\/[^']*)?'/);
+    const manifest = JSON.parse(await readFile(new URL('../../../../package.json', import.meta.url), 'utf8')) as Record<string, Record<string, unknown>>;
+    assert.equal(manifest.dependencies?.['mysql2'], undefined);
+    assert.deepEqual(manifest.peerDependenciesMeta?.['mysql2'], { optional: true });
   });
 });

@@ -1,5 +1,6 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { createRedisStore, REDIS_DATA_VERSION } from '../../../../src/server/redis.js';
 import { sampleBooking as booking, storeSuite } from '../../../../src/server/store-suite.js';
 import { newClient, stopServer } from './redis-server.js';
@@ -38,5 +39,13 @@ describe('Redis store on a Redis 7 server (ioredis)', () => {
     await assert.rejects(createRedisStore(client, { keyPrefix: '{ver}:' }).ready(), new RegExp(`data version ${REDIS_DATA_VERSION + 1}; this code reads version ${REDIS_DATA_VERSION}\\.$`));
     assert.throws(() => createRedisStore(client, { keyPrefix: 'wpb:' }), /keyPrefix must hold a hash tag/);
     assert.throws(() => createRedisStore({} as never), /needs an ioredis/);
+  });
+
+  test('imports no database driver (ioredis is an optional peer dependency, never a dependency)', async () => {
+    const source = await readFile(new URL('../../../../src/server/redis.ts', import.meta.url), 'utf8');
+    assert.doesNotMatch(source, /from\s+'(?:mysql2|ioredis|iovalkey)(?:\/[^']*)?'/);
+    const manifest = JSON.parse(await readFile(new URL('../../../../package.json', import.meta.url), 'utf8')) as Record<string, Record<string, unknown>>;
+    assert.equal(manifest.dependencies?.['ioredis'], undefined);
+    assert.deepEqual(manifest.peerDependenciesMeta?.['ioredis'], { optional: true });
   });
 });
