@@ -243,7 +243,7 @@ BEGIN
   ${ROLLBACK_ON_ERROR}
   START TRANSACTION;
   UPDATE ${p}bookings SET check_owner = p_owner, check_until = v_now + p_lease_ms, checked_at = v_now
-    WHERE settled = 0 AND created_at <= p_created_before AND check_until < v_now AND checked_at < v_now - p_not_checked_ms
+    WHERE settled = 0 AND created_at <= p_created_before AND check_until < v_now AND checked_at <= v_now - p_not_checked_ms
     ORDER BY created_at LIMIT p_limit;
   SELECT ${COLUMNS} FROM ${p}bookings
     WHERE settled = 0 AND check_owner = p_owner ${BIN} AND checked_at = v_now AND check_until = v_now + p_lease_ms ORDER BY created_at, booking_id;

@@ -200,7 +200,7 @@ while #out < limit do
   offset = offset + #ids
   for _, id in ipairs(ids) do
     local b = redis.call('HMGET', P .. 'b:' .. id, 'data', 'cu', 'ca')
-    if b[1] and tonumber(b[2]) < now and tonumber(b[3]) < now - notCheckedMs then
+    if b[1] and tonumber(b[2]) < now and tonumber(b[3]) <= now - notCheckedMs then
       redis.call('HSET', P .. 'b:' .. id, 'co', owner, 'cu', text(now + leaseMs), 'ca', text(now))
       out[#out + 1] = b[1]
       if #out >= limit then break end
