@@ -310,8 +310,17 @@ export function createMysqlStore(pool: MysqlQueryable, options: MysqlStoreOption
   let isSetUp = false;
   const setUpDeadlineMs = Math.max(6 * deadlineMs, 30_000);
 
+  /** One query; a pool of mysql2's callback API answers a query object (an event emitter), not a promise, and is refused in words. */
+  function ask(sql: string, values?: unknown[]): Promise<[unknown, unknown]> {
+    const answer = pool.query(sql, values) as { then?: unknown; on?: unknown } | null;
+    if (typeof answer?.then !== 'function' || typeof answer.on === 'function') {
+      throw new TypeError("createMysqlStore needs a promise pool: createPool of 'mysql2/promise', or pool.promise() of a callback pool.");
+    }
+    return answer as Promise<[unknown, unknown]>;
+  }
+
   async function version(): Promise<number | undefined> {
-    const [rows] = await pool.query(`SELECT version FROM ${p}meta WHERE name = 'schema'`);
+    const [rows] = await ask(`SELECT version FROM ${p}meta WHERE name = 'schema'`);
     const row = (rows as Array<Record<string, unknown>>)[0];
     return row ? Number(row.version) : undefined;
   }
@@ -319,13 +328,13 @@ export function createMysqlStore(pool: MysqlQueryable, options: MysqlStoreOption
   async function prepare(): Promise<void> {
     if (createTables) {
       const [meta, ...rest] = mysqlSchema(p);
-      await pool.query(meta!);
+      await ask(meta!);
       const found = await version();
       // A database that a newer version of this code migrated is left untouched (and refused below).
       if (found === undefined || found <= MYSQL_SCHEMA_VERSION) {
         for (const statement of rest) {
           try {
-            await pool.query(statement);
+            await ask(statement);
           } catch (error) {
             if (errnoOf(error) !== ER_SP_ALREADY_EXISTS) throw error;
           }
@@ -363,7 +372,7 @@ export function createMysqlStore(pool: MysqlQueryable, options: MysqlStoreOption
     return withinDeadline(async () => {
       for (let attempt = 1; ; attempt++) {
         try {
-          const [result] = await pool.query(sql, values);
+          const [result] = await ask(sql, values);
           return resultSets(result);
         } catch (error) {
           if (attempt >= 3 || errnoOf(error) !== ER_LOCK_DEADLOCK) throw error;

@@ -2,6 +2,7 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type mysql from 'mysql2/promise';
+import { createPool } from 'mysql2';
 import { createMysqlStore, mysqlSchema, MYSQL_SCHEMA_VERSION } from '../../../../src/server/mysql.js';
 import { sampleBooking as booking, storeSuite } from '../../../../src/server/store-suite.js';
 import { freshDatabase, newPool, stopServer } from './mariadb-server.js';
@@ -52,8 +53,10 @@ describe('MySQL store on a MariaDB 10.11 server (mysql2/promise pool)', () => {
     assert.deepEqual(await store.beginBooking({ key: 'key-long2', orderKey: long, lease: `order:${long}`, owner: 'b', leaseMs: 60_000 }), { status: 'busy' }, 'a long lease name is one lease');
   });
 
-  test('refuses a newer schema (untouched), a bad prefix, and says what to run for an older one', async () => {
-    const db = await pool();
+  test('refuses a newer schema (untouched), a bad prefix, a callback pool, and says what to run for an older one', async () => {
+    const uri = await freshDatabase();
+    const db = newPool(uri);
+    pools.push(db);
     await createMysqlStore(db).ready();
     await db.query(`UPDATE wpb_meta SET version = ${MYSQL_SCHEMA_VERSION + 1}`);
     await assert.rejects(createMysqlStore(db).ready(), new RegExp(`schema version ${MYSQL_SCHEMA_VERSION + 1}; this code reads version ${MYSQL_SCHEMA_VERSION}\\.$`));
@@ -61,6 +64,13 @@ describe('MySQL store on a MariaDB 10.11 server (mysql2/promise pool)', () => {
     await assert.rejects(createMysqlStore(db, { createTables: false }).ready(), /schema version 0; this code reads version 1: run mysqlSchema\(\)'s SQL/);
     assert.throws(() => createMysqlStore(db, { tablePrefix: 'Bad-Prefix' }), /tablePrefix must be lower-case/);
     assert.throws(() => createMysqlStore({} as mysql.Pool), /needs a mysql2\/promise pool/);
+    // mysql2's callback API: its query answers no promise.
+    const callbacks = createPool(uri);
+    try {
+      await assert.rejects(createMysqlStore(callbacks as unknown as mysql.Pool).ready(), /needs a promise pool: createPool of 'mysql2\/promise', or pool.promise\(\)/);
+    } finally {
+      await new Promise((resolve) => callbacks.end(resolve));
+    }
     assert.match(mysqlSchema('shop_').join(';\n'), /CREATE TABLE IF NOT EXISTS shop_bookings/);
   });
 
