@@ -53,7 +53,7 @@ describe('MySQL store on a MariaDB 10.11 server (mysql2/promise pool)', () => {
     assert.deepEqual(await store.beginBooking({ key: 'key-long2', orderKey: long, lease: `order:${long}`, owner: 'b', leaseMs: 60_000 }), { status: 'busy' }, 'a long lease name is one lease');
   });
 
-  test('refuses a newer schema (untouched), a bad prefix, a callback pool, and says what to run for an older one', async () => {
+  test('refuses a newer schema (untouched), a bad prefix, a callback pool, and migrates an older one (or says what to run)', async () => {
     const uri = await freshDatabase();
     const db = newPool(uri);
     pools.push(db);
@@ -62,6 +62,9 @@ describe('MySQL store on a MariaDB 10.11 server (mysql2/promise pool)', () => {
     await assert.rejects(createMysqlStore(db).ready(), new RegExp(`schema version ${MYSQL_SCHEMA_VERSION + 1}; this code reads version ${MYSQL_SCHEMA_VERSION}\\.$`));
     await db.query(`UPDATE wpb_meta SET version = 0`);
     await assert.rejects(createMysqlStore(db, { createTables: false }).ready(), /schema version 0; this code reads version 1: run mysqlSchema\(\)'s SQL/);
+    await Promise.all(Array.from({ length: 4 }, () => createMysqlStore(db).ready()));
+    const [migrated] = await db.query(`SELECT version FROM wpb_meta`);
+    assert.deepEqual(migrated, [{ version: MYSQL_SCHEMA_VERSION }], 'an older schema is migrated at start, from several stores at once');
     assert.throws(() => createMysqlStore(db, { tablePrefix: 'Bad-Prefix' }), /tablePrefix must be lower-case/);
     assert.throws(() => createMysqlStore({} as mysql.Pool), /needs a mysql2\/promise pool/);
     // mysql2's callback API: its query answers no promise.
