@@ -54,6 +54,8 @@ export interface FleetDatabase {
   resume(): Promise<void>;
   /** Kills the server (SIGKILL), when the store promises to survive that. */
   kill?(): Promise<void>;
+  /** Kills the workers' connections, inside a store call where the server allows it; answers how many. */
+  killConnections(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -315,6 +317,18 @@ export function fleetTests(name: string, db: FleetDatabase): void {
       });
       assert.ok(answers.some(outage), 'the outage was felt as IP-503');
       await verify('stopped and started');
+    });
+
+    test('connections killed under load (inside a store call where the server allows it): IP-503 at worst, nothing lost', async () => {
+      let killed = 0;
+      await withTraffic(async () => {
+        for (let i = 0; i < 3; i++) {
+          killed += await db.killConnections();
+          await sleep(300);
+        }
+      });
+      assert.ok(killed > 0, 'connections were killed');
+      await verify('connections killed');
     });
 
     if (db.kill) {

@@ -24,6 +24,21 @@ fleetTests('MySQL store on MariaDB', {
     pool.on('connection', (connection) => connection.on('error', () => {}));
     return createMysqlStore(pool);
   },
+  async killConnections() {
+    // Tables locked, so the books' CALLs wait inside their procedure; killed there.
+    const admin = await mysql.createConnection(`${server!.uri}fleet`);
+    try {
+      await admin.query('LOCK TABLES wpb_bookings WRITE, wpb_leases WRITE');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const [rows] = await admin.query(`SELECT id FROM information_schema.processlist WHERE info LIKE 'CALL wpb\\_%' AND id <> CONNECTION_ID()`);
+      const ids = (rows as Array<{ id: number }>).map((row) => row.id);
+      for (const id of ids) await admin.query(`KILL CONNECTION ${Number(id)}`).catch(() => {});
+      await admin.query('UNLOCK TABLES');
+      return ids.length;
+    } finally {
+      await admin.end();
+    }
+  },
   pause: () => server!.pause(),
   resume: () => server!.resume(),
   async stop() {
