@@ -6,6 +6,7 @@ import { createPool } from 'mysql2';
 import { createMysqlStore, mysqlSchema, MYSQL_SCHEMA_VERSION } from '../../../../src/server/mysql.js';
 import { sampleBooking as booking, storeSuite } from '../../../../src/server/store-suite.js';
 import { freshDatabase, newPool, stopServer } from './mariadb-server.js';
+import { findMariadb, mariadbVersion } from '../../../../scripts/mariadb.mjs';
 
 const pools: mysql.Pool[] = [];
 after(async () => {
@@ -83,5 +84,19 @@ describe('MySQL store on a MariaDB 10.11 server (mysql2/promise pool)', () => {
     const manifest = JSON.parse(await readFile(new URL('../../../../package.json', import.meta.url), 'utf8')) as Record<string, Record<string, unknown>>;
     assert.equal(manifest.dependencies?.['mysql2'], undefined);
     assert.deepEqual(manifest.peerDependenciesMeta?.['mysql2'], { optional: true });
+  });
+  test('finds MariaDB where $MARIADB_BIN says, and names the fix when it is not there', () => {
+    const saved = process.env.MARIADB_BIN;
+    try {
+      process.env.MARIADB_BIN = '/nonexistent/mariadb/bin';
+      assert.throws(() => findMariadb(), /MARIADB_BIN is set to \/nonexistent\/mariadb\/bin, but mariadbd and mariadb-install-db are not both there/);
+      delete process.env.MARIADB_BIN;
+      const found = findMariadb();
+      assert.ok(found, 'this machine has MariaDB (npm test installs it)');
+      assert.match(mariadbVersion(found.server), /MariaDB/);
+    } finally {
+      if (saved === undefined) delete process.env.MARIADB_BIN;
+      else process.env.MARIADB_BIN = saved;
+    }
   });
 });

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { createRedisStore, REDIS_DATA_VERSION } from '../../../../src/server/redis.js';
 import { sampleBooking as booking, storeSuite } from '../../../../src/server/store-suite.js';
 import { newClient, stopServer } from './redis-server.js';
+import { findRedis, redisVersion } from '../../../../scripts/redis.mjs';
 
 after(stopServer);
 
@@ -47,5 +48,19 @@ describe('Redis store on a Redis 7 server (ioredis)', () => {
     const manifest = JSON.parse(await readFile(new URL('../../../../package.json', import.meta.url), 'utf8')) as Record<string, Record<string, unknown>>;
     assert.equal(manifest.dependencies?.['ioredis'], undefined);
     assert.deepEqual(manifest.peerDependenciesMeta?.['ioredis'], { optional: true });
+  });
+  test('finds Redis where $REDIS_SERVER says, and names the fix when it is not there', () => {
+    const saved = process.env.REDIS_SERVER;
+    try {
+      process.env.REDIS_SERVER = '/nonexistent/redis-server';
+      assert.throws(() => findRedis(), /REDIS_SERVER is set to \/nonexistent\/redis-server, but there is no such file/);
+      delete process.env.REDIS_SERVER;
+      const found = findRedis();
+      assert.ok(found, 'this machine has Redis (npm test installs it)');
+      assert.match(redisVersion(found), /server v=\d/);
+    } finally {
+      if (saved === undefined) delete process.env.REDIS_SERVER;
+      else process.env.REDIS_SERVER = saved;
+    }
   });
 });
