@@ -13,8 +13,13 @@ export interface ThrowawayMariadb {
   stop(): Promise<void>;
   /** Shuts the server down (SIGTERM: a clean shutdown, open connections closed), keeping its data. */
   pause(): Promise<void>;
-  /** Starts a paused server again, on the same port with the same data. */
+  /** Kills the server (SIGKILL), keeping its data. */
+  kill(): Promise<void>;
+  /** Starts a paused or killed server again, on the same port with the same data. */
   resume(): Promise<void>;
 }
-/** Starts a throwaway MariaDB server on 127.0.0.1 (free port, temporary data folder). */
-export function startMariadb(options?: { log?: (line: string) => void }): Promise<ThrowawayMariadb>;
+/**
+ * Starts a throwaway MariaDB server on 127.0.0.1 (free port, temporary data folder). `durable`: every
+ * commit flushed before it is acknowledged (`innodb_flush_log_at_trx_commit=1`); default off, for speed.
+ */
+export function startMariadb(options?: { log?: (line: string) => void; durable?: boolean }): Promise<ThrowawayMariadb>;

@@ -70,9 +70,11 @@ export function mariadbVersion(server = ensureMariadb().server) {
 /**
  * Starts a throwaway MariaDB server on 127.0.0.1 (a free port, data in a temporary folder, no
  * passwords) and resolves once it accepts connections. `stop()` shuts it down and removes the folder;
- * `pause()` and `resume()` stop and start it on the same port with the same data.
+ * `pause()` and `resume()` stop and start it on the same port with the same data, `kill()` kills it
+ * (SIGKILL). `durable`: each commit flushed to disk before it is acknowledged (InnoDB's default),
+ * else once a second (faster, for tests that never kill it).
  */
-export async function startMariadb({ log = () => {} } = {}) {
+export async function startMariadb({ log = () => {}, durable = false } = {}) {
   const { server: bin, install } = ensureMariadb();
   const dir = mkdtempSync(join(tmpdir(), 'wpb-mariadb-'));
   const data = join(dir, 'data');
@@ -91,8 +93,7 @@ export async function startMariadb({ log = () => {} } = {}) {
     '--no-defaults', `--datadir=${data}`, ...user, `--port=${port}`, '--bind-address=127.0.0.1',
     `--socket=${join(dir, 's.sock')}`, `--pid-file=${join(dir, 'server.pid')}`, '--skip-grant-tables', '--skip-name-resolve',
     '--max-connections=300', '--innodb-buffer-pool-size=32M',
-    // A throwaway server: durability of the server itself is not the point, speed is.
-    '--innodb-flush-log-at-trx-commit=0', '--skip-log-bin', '--innodb-doublewrite=0',
+    `--innodb-flush-log-at-trx-commit=${durable ? 1 : 0}`, '--skip-log-bin', ...(durable ? [] : ['--innodb-doublewrite=0']),
   ];
   let server;
   let exited;
@@ -133,6 +134,7 @@ export async function startMariadb({ log = () => {} } = {}) {
       rmSync(dir, { recursive: true, force: true });
     },
     pause: () => shutDown(),
+    kill: () => shutDown('SIGKILL'),
     async resume() {
       if (server.exitCode === null && server.signalCode === null) return;
       await launch();

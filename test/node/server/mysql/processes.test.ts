@@ -1,6 +1,7 @@
 /**
  * The MySQL store across processes and faults, on a real MariaDB server of this file's own
- * (scripts/mariadb.mjs): the tests of fleet.ts.
+ * (scripts/mariadb.mjs, with InnoDB's durable default of a flush per commit): the tests of fleet.ts,
+ * and a SIGKILL of the server under load.
  */
 import mysql from 'mysql2/promise';
 import { startMariadb, type ThrowawayMariadb } from '../../../../scripts/mariadb.mjs';
@@ -13,7 +14,7 @@ let pool: mysql.Pool | undefined;
 fleetTests('MySQL store on MariaDB', {
   store: 'mysql',
   async start() {
-    server = await startMariadb();
+    server = await startMariadb({ durable: true });
     const admin = await mysql.createConnection(server.uri);
     await admin.query('CREATE DATABASE fleet');
     await admin.end();
@@ -40,6 +41,7 @@ fleetTests('MySQL store on MariaDB', {
     }
   },
   pause: () => server!.pause(),
+  kill: () => server!.kill(),
   resume: () => server!.resume(),
   async stop() {
     await pool?.end().catch(() => {});
