@@ -65,10 +65,22 @@ const ROLLBACK_ON_ERROR = 'DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK;
  */
 export function mysqlSchema(tablePrefix = 'wpb_'): string[] {
   const p = checkPrefix(tablePrefix);
-  const table = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin';
-  const lease = `UNHEX(SHA2(p_lease, 256))`;
   return [
-    `CREATE TABLE IF NOT EXISTS ${p}meta (name VARCHAR(64) NOT NULL PRIMARY KEY, version INT NOT NULL) ${table}`,
+    ...tables(p),
+    ...bookingProcedures(p),
+    ...resultProcedures(p),
+    `UPDATE ${p}meta SET version = ${MYSQL_SCHEMA_VERSION} WHERE name = 'schema' AND version < ${MYSQL_SCHEMA_VERSION}`,
+  ];
+}
+
+const TABLE = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin';
+/** A procedure's lease row key: the SHA-256 of its `p_lease` argument. */
+const LEASE = 'UNHEX(SHA2(p_lease, 256))';
+
+/** The tables, and the schema version of a new database. */
+function tables(p: string): string[] {
+  return [
+    `CREATE TABLE IF NOT EXISTS ${p}meta (name VARCHAR(64) NOT NULL PRIMARY KEY, version INT NOT NULL) ${TABLE}`,
     `CREATE TABLE IF NOT EXISTS ${p}bookings (
   booking_id VARCHAR(255) NOT NULL PRIMARY KEY,
   correlation_id VARCHAR(255) NOT NULL,
@@ -90,7 +102,7 @@ export function mysqlSchema(tablePrefix = 'wpb_'): string[] {
   KEY by_order (order_key(255)),
   KEY open_bookings (settled, created_at),
   KEY by_created (created_at)
-) ${table}`,
+) ${TABLE}`,
     `CREATE TABLE IF NOT EXISTS ${p}results (
   correlation_id VARCHAR(255) NOT NULL,
   status VARCHAR(32) NOT NULL,
@@ -100,7 +112,7 @@ export function mysqlSchema(tablePrefix = 'wpb_'): string[] {
   created_at BIGINT NOT NULL,
   PRIMARY KEY (correlation_id, status),
   KEY by_created (created_at)
-) ${table}`,
+) ${TABLE}`,
     // Lease names hold an order's canonical JSON, longer than a key may be: keyed by their SHA-256.
     `CREATE TABLE IF NOT EXISTS ${p}leases (
   name_hash BINARY(32) NOT NULL PRIMARY KEY,
@@ -109,11 +121,17 @@ export function mysqlSchema(tablePrefix = 'wpb_'): string[] {
   lease_until BIGINT NOT NULL,
   token BIGINT NOT NULL,
   KEY by_until (lease_until)
-) ${table}`,
+) ${TABLE}`,
     `INSERT INTO ${p}meta (name, version) VALUES ('schema', ${MYSQL_SCHEMA_VERSION}) ON DUPLICATE KEY UPDATE name = name`,
     // Every fencing token comes from this counter (kept across restarts), so a lease taken again never
     // hands out a token it had before.
-    `CREATE TABLE IF NOT EXISTS ${p}lease_tokens (token BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY) ${table}`,
+    `CREATE TABLE IF NOT EXISTS ${p}lease_tokens (token BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY) ${TABLE}`,
+  ];
+}
+
+/** The procedures of a book: the fenced order lease taken, the book begun, the booking saved. */
+function bookingProcedures(p: string): string[] {
+  return [
     // Takes the lease for p_owner under a new token when free, ended or already p_owner's; v_token is 0
     // when another holds it. The row is created or locked first, so two takers of a new lease queue.
     `CREATE PROCEDURE ${p}take_lease(p_lease ${TEXT}, p_owner ${NAME}, p_lease_ms BIGINT, OUT v_token BIGINT)
@@ -122,14 +140,14 @@ BEGIN
   DECLARE v_until BIGINT;
   DECLARE v_now BIGINT DEFAULT ${NOW_MS};
   SET v_token = 0;
-  INSERT INTO ${p}leases (name_hash, name, owner, lease_until, token) VALUES (${lease}, p_lease, p_owner, -1, 0)
+  INSERT INTO ${p}leases (name_hash, name, owner, lease_until, token) VALUES (${LEASE}, p_lease, p_owner, -1, 0)
     ON DUPLICATE KEY UPDATE lease_until = lease_until;
-  SELECT owner, lease_until INTO v_owner, v_until FROM ${p}leases WHERE name_hash = ${lease} FOR UPDATE;
+  SELECT owner, lease_until INTO v_owner, v_until FROM ${p}leases WHERE name_hash = ${LEASE} FOR UPDATE;
   IF v_until < v_now OR v_owner = p_owner ${BIN} THEN
     INSERT INTO ${p}lease_tokens () VALUES ();
     SET v_token = LAST_INSERT_ID();
     DELETE FROM ${p}lease_tokens WHERE token = v_token;
-    UPDATE ${p}leases SET owner = p_owner, lease_until = v_now + p_lease_ms, token = v_token WHERE name_hash = ${lease};
+    UPDATE ${p}leases SET owner = p_owner, lease_until = v_now + p_lease_ms, token = v_token WHERE name_hash = ${LEASE};
   END IF;
 END`,
     `CREATE PROCEDURE ${p}begin_booking(p_key ${NAME}, p_order_key ${TEXT}, p_lease ${TEXT}, p_owner ${NAME}, p_lease_ms BIGINT)
@@ -148,7 +166,7 @@ BEGIN
     -- The transaction's first plain read comes after the lease is taken: it sees what the lease's
     -- previous holders saved before they let the lease go.
     ELSEIF EXISTS (SELECT 1 FROM ${p}bookings WHERE idempotency_key = p_key ${BIN}) THEN
-      DELETE FROM ${p}leases WHERE name_hash = ${lease} AND token = v_token;
+      DELETE FROM ${p}leases WHERE name_hash = ${LEASE} AND token = v_token;
       COMMIT;
       SELECT 'booked' AS status;
       SELECT ${COLUMNS} FROM ${p}bookings WHERE idempotency_key = p_key ${BIN};
@@ -172,8 +190,8 @@ BEGIN
   ${ROLLBACK_ON_ERROR}
   START TRANSACTION;
   IF p_lease IS NOT NULL THEN
-    SELECT COUNT(*) INTO v_fresh FROM ${p}leases WHERE name_hash = ${lease} AND owner = p_owner ${BIN} AND token = p_token FOR UPDATE;
-    IF v_fresh THEN DELETE FROM ${p}leases WHERE name_hash = ${lease}; END IF;
+    SELECT COUNT(*) INTO v_fresh FROM ${p}leases WHERE name_hash = ${LEASE} AND owner = p_owner ${BIN} AND token = p_token FOR UPDATE;
+    IF v_fresh THEN DELETE FROM ${p}leases WHERE name_hash = ${LEASE}; END IF;
   END IF;
   IF v_fresh THEN
     INSERT INTO ${p}bookings (${COLUMNS}) VALUES (p_booking_id, p_correlation_id, p_transaction_uuid, p_key, p_fingerprint, p_channel,
@@ -184,13 +202,19 @@ BEGIN
   COMMIT;
   SELECT IF(v_taken, 'taken', IF(v_fresh, 'saved', 'stale')) AS outcome;
 END`,
+  ];
+}
+
+/** The procedures of a lease renewal, the result claims, the check claims and pruning. */
+function resultProcedures(p: string): string[] {
+  return [
     `CREATE PROCEDURE ${p}renew_lease(p_lease ${TEXT}, p_owner ${NAME}, p_token BIGINT, p_lease_ms BIGINT)
 BEGIN
   DECLARE v_held INT DEFAULT 0;
   ${ROLLBACK_ON_ERROR}
   START TRANSACTION;
-  SELECT COUNT(*) INTO v_held FROM ${p}leases WHERE name_hash = ${lease} AND owner = p_owner ${BIN} AND token = p_token FOR UPDATE;
-  IF v_held THEN UPDATE ${p}leases SET lease_until = ${NOW_MS} + p_lease_ms WHERE name_hash = ${lease}; END IF;
+  SELECT COUNT(*) INTO v_held FROM ${p}leases WHERE name_hash = ${LEASE} AND owner = p_owner ${BIN} AND token = p_token FOR UPDATE;
+  IF v_held THEN UPDATE ${p}leases SET lease_until = ${NOW_MS} + p_lease_ms WHERE name_hash = ${LEASE}; END IF;
   COMMIT;
   SELECT v_held AS renewed;
 END`,
@@ -207,7 +231,7 @@ BEGIN
   START TRANSACTION;
   SET v_now = ${NOW_MS};
   IF p_lease IS NOT NULL THEN
-    SELECT COUNT(*) INTO v_fresh FROM ${p}leases WHERE name_hash = ${lease} AND owner = p_hold_owner ${BIN} AND token = p_token FOR UPDATE;
+    SELECT COUNT(*) INTO v_fresh FROM ${p}leases WHERE name_hash = ${LEASE} AND owner = p_hold_owner ${BIN} AND token = p_token FOR UPDATE;
   END IF;
   IF NOT v_fresh THEN
     SET v_claim = IF(EXISTS (SELECT 1 FROM ${p}results
@@ -263,7 +287,6 @@ BEGIN
   COMMIT;
   SELECT v_gone AS gone;
 END`,
-    `UPDATE ${p}meta SET version = ${MYSQL_SCHEMA_VERSION} WHERE name = 'schema' AND version < ${MYSQL_SCHEMA_VERSION}`,
   ];
 }
 
@@ -295,17 +318,15 @@ const errnoOf = (error: unknown): number | undefined => {
   return typeof errno === 'number' ? errno : undefined;
 };
 
-/**
- * Creates a MySQL- or MariaDB-backed {@link PaymentStore}:
- * `createMysqlStore(mysql.createPool({ uri, connectionLimit: 10 }))` with `mysql2/promise`. The tables
- * and procedures are created on first use (see {@link mysqlSchema}); a database whose schema is newer
- * than this code is refused.
- */
-export function createMysqlStore(pool: MysqlQueryable, options: MysqlStoreOptions = {}): MysqlStore {
-  if (!pool || typeof pool.query !== 'function') throw new TypeError('createMysqlStore needs a mysql2/promise pool (or connection): an object with query(sql, values).');
-  const p = checkPrefix(options.tablePrefix ?? 'wpb_');
-  const createTables = options.createTables ?? true;
-  const deadlineMs = checkDeadline(options.deadlineMs ?? 5_000);
+/** What the store's methods run on: the set-up once, then each statement under the deadline. */
+interface Connection {
+  /** Creates or checks the schema (once), under its longer deadline. */
+  ready(): Promise<void>;
+  /** One statement (or CALL), under the deadline; its result sets, each a list of rows. */
+  run(sql: string, values: unknown[]): Promise<Array<Array<Record<string, unknown>>>>;
+}
+
+function connect(pool: MysqlQueryable, p: string, createTables: boolean, deadlineMs: number): Connection {
   let setUp: Promise<void> | undefined;
   let isSetUp = false;
   const setUpDeadlineMs = Math.max(6 * deadlineMs, 30_000);
@@ -366,7 +387,6 @@ export function createMysqlStore(pool: MysqlQueryable, options: MysqlStoreOption
     return setUp;
   }
 
-  /** One statement (or CALL), under the deadline; its result sets, each a list of rows. */
   async function run(sql: string, values: unknown[]): Promise<Array<Array<Record<string, unknown>>>> {
     if (!isSetUp) await withinDeadline(ready, setUpDeadlineMs, unavailable);
     return withinDeadline(async () => {
@@ -381,12 +401,25 @@ export function createMysqlStore(pool: MysqlQueryable, options: MysqlStoreOption
     }, deadlineMs, unavailable);
   }
 
+  return { ready: () => withinDeadline(ready, setUpDeadlineMs, unavailable), run };
+}
+
+/**
+ * Creates a MySQL- or MariaDB-backed {@link PaymentStore}:
+ * `createMysqlStore(mysql.createPool({ uri, connectionLimit: 10 }))` with `mysql2/promise`. The tables
+ * and procedures are created on first use (see {@link mysqlSchema}); a database whose schema is newer
+ * than this code is refused.
+ */
+export function createMysqlStore(pool: MysqlQueryable, options: MysqlStoreOptions = {}): MysqlStore {
+  if (!pool || typeof pool.query !== 'function') throw new TypeError('createMysqlStore needs a mysql2/promise pool (or connection): an object with query(sql, values).');
+  const p = checkPrefix(options.tablePrefix ?? 'wpb_');
+  const { ready, run } = connect(pool, p, options.createTables ?? true, checkDeadline(options.deadlineMs ?? 5_000));
   const rowsOf = async (sql: string, values: unknown[]) => (await run(sql, values))[0] ?? [];
   const call = (procedure: string, values: unknown[]) => run(`CALL ${p}${procedure}(${values.map(() => '?').join(', ')})`, values);
   const one = async (where: string, value: string) => toBooking((await rowsOf(`SELECT ${COLUMNS} FROM ${p}bookings WHERE ${where} = ?`, [value]))[0]);
 
   return {
-    ready: () => withinDeadline(ready, setUpDeadlineMs, unavailable),
+    ready,
     getBookingByKey: ({ key }) => one('idempotency_key', key),
     findBookingByCorrelationId: ({ correlationId }) => one('correlation_id', correlationId),
     async insertBooking({ booking: b, hold }): Promise<BookingInsertion> {

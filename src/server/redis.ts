@@ -241,20 +241,15 @@ return gone`,
 
 type ScriptName = keyof typeof SCRIPTS;
 
-/**
- * Creates a Redis-backed {@link PaymentStore}: `createRedisStore(new Redis(url))` with `ioredis` (or
- * `iovalkey`). Nothing needs creating; the store writes its data version on first use and refuses
- * data a newer version of this code wrote.
- */
-export function createRedisStore(client: RedisScripting, options: RedisStoreOptions = {}): RedisStore {
-  if (!client || typeof client.evalsha !== 'function' || typeof client.eval !== 'function' || typeof client.script !== 'function') {
-    throw new TypeError('createRedisStore needs an ioredis (or iovalkey) client: an object with evalsha, eval and script.');
-  }
-  const prefix = options.keyPrefix ?? '{wpb}:';
-  if (typeof prefix !== 'string' || !PREFIX.test(prefix)) {
-    throw new TypeError(`keyPrefix must hold a hash tag such as {wpb} and no spaces (every key of the store on one Cluster node); got ${JSON.stringify(prefix)}.`);
-  }
-  const deadlineMs = checkDeadline(options.deadlineMs ?? 5_000);
+/** What the store's methods run on: the scripts loaded once, then each run under the deadline. */
+interface ScriptRunner {
+  /** Loads the scripts and checks the data version (once). */
+  ready(): Promise<void>;
+  /** One script, one round trip, under the deadline. */
+  run(name: ScriptName, args: Array<string | number>): Promise<unknown>;
+}
+
+function scriptRunner(client: RedisScripting, prefix: string, deadlineMs: number): ScriptRunner {
   // Each script's text, and its SHA-1 once the server loaded it (SCRIPT LOAD answers it).
   const scripts = new Map<ScriptName, { text: string; sha?: string }>();
   for (const [name, body] of Object.entries(SCRIPTS) as Array<[ScriptName, string]>) scripts.set(name, { text: `${COMMON}\n${body}` });
@@ -315,6 +310,23 @@ export function createRedisStore(client: RedisScripting, options: RedisStoreOpti
     );
   }
 
+  return { ready: () => withinDeadline(ready, deadlineMs, unavailable), run };
+}
+
+/**
+ * Creates a Redis-backed {@link PaymentStore}: `createRedisStore(new Redis(url))` with `ioredis` (or
+ * `iovalkey`). Nothing needs creating; the store writes its data version on first use and refuses
+ * data a newer version of this code wrote.
+ */
+export function createRedisStore(client: RedisScripting, options: RedisStoreOptions = {}): RedisStore {
+  if (!client || typeof client.evalsha !== 'function' || typeof client.eval !== 'function' || typeof client.script !== 'function') {
+    throw new TypeError('createRedisStore needs an ioredis (or iovalkey) client: an object with evalsha, eval and script.');
+  }
+  const prefix = options.keyPrefix ?? '{wpb}:';
+  if (typeof prefix !== 'string' || !PREFIX.test(prefix)) {
+    throw new TypeError(`keyPrefix must hold a hash tag such as {wpb} and no spaces (every key of the store on one Cluster node); got ${JSON.stringify(prefix)}.`);
+  }
+  const { ready, run } = scriptRunner(client, prefix, checkDeadline(options.deadlineMs ?? 5_000));
   const booking = (reply: unknown): StoredBooking | undefined => (typeof reply === 'string' ? (JSON.parse(reply) as StoredBooking) : undefined);
   /** An order's bookings as the scripts list them: the booking, settled, paid, for each. */
   const orderState = (flat: unknown[]) => {
@@ -329,7 +341,7 @@ export function createRedisStore(client: RedisScripting, options: RedisStoreOpti
   };
 
   return {
-    ready: () => withinDeadline(ready, deadlineMs, unavailable),
+    ready,
     getBookingByKey: async ({ key }) => booking(await run('byIndex', ['k:', key])),
     findBookingByCorrelationId: async ({ correlationId }) => booking(await run('byIndex', ['c:', correlationId])),
     async insertBooking({ booking: b, hold }) {
