@@ -47,6 +47,8 @@ function npmBuild(): UserConfig {
           'server/index': 'src/server/index.ts',
           'server/node': 'src/server/node.ts',
           'server/postgres': 'src/server/postgres.ts',
+          'server/mysql': 'src/server/mysql.ts',
+          'server/redis': 'src/server/redis.ts',
           'server/store-suite': 'src/server/store-suite.ts',
           'sandbox/index': 'src/sandbox/index.ts',
           'sandbox/cli': 'src/sandbox/cli.ts',

@@ -66,7 +66,7 @@ export interface PostgresResults {
 }
 
 /** `clients` concurrent clients book through `url`, each a fixed number of times; bookings per second. */
-async function load(url: string, o: PostgresBenchOptions, counts: { attempted: number; errors: number }): Promise<number> {
+export async function load(url: string, o: PostgresBenchOptions, counts: { attempted: number; errors: number }): Promise<number> {
   const start = performance.now();
   const client = async () => {
     for (let i = 0; i < o.bookingsPerClient; i++) {
@@ -81,7 +81,7 @@ async function load(url: string, o: PostgresBenchOptions, counts: { attempted: n
 }
 
 /** A merchant handler on its own loopback server. */
-async function serve(merchantOf: () => Merchant | undefined): Promise<Loopback> {
+export async function serve(merchantOf: () => Merchant | undefined): Promise<Loopback> {
   return listen((request, response) => {
     const merchant = merchantOf();
     if (!merchant) response.writeHead(503).end();

@@ -7,6 +7,7 @@ import type { BrowserResults, CheckoutResults, PageBytes } from './browser.js';
 import { firstPaintRows, type FirstPaintResults } from './first-paint.js';
 import type { PostgresResults } from './postgres.js';
 import type { ServerResults } from './server.js';
+import type { BenchedStore, StoreBenchResults } from './stores.js';
 import type { Summary } from './stats.js';
 
 /** The machine and the run. */
@@ -33,6 +34,8 @@ export interface BenchResults {
   browser: BrowserResults;
   server: ServerResults;
   postgres: PostgresResults;
+  /** The MySQL and Redis stores, measured as PostgreSQL is (absent from results made before they were). */
+  stores?: StoreBenchResults[];
 }
 
 export type { GoalRow } from './stats.js';
@@ -124,6 +127,40 @@ function postgresRows(pgr: PostgresResults): GoalRow[] {
   ];
 }
 
+const STORE_LABELS: Record<BenchedStore, string> = { mysql: 'MySQL store (MariaDB)', redis: 'Redis store (appendfsync always)' };
+
+/** One more store's rows, at PostgreSQL's goals: round trips per booking, added latency, and the rate against the memory store. */
+function storeRows(r: StoreBenchResults): GoalRow[] {
+  const label = STORE_LABELS[r.store];
+  return [
+    {
+      measure: `database round trips per new booking, ${label} (queries, CALLs or scripts, counted)`,
+      median: r.roundTripsPerBooking.toFixed(3),
+      spread: `mean over ${r.bookings} bookings; plus ${r.renewalsPerBooking.toFixed(4)} lease renewals per booking`,
+      goal: `at most ${POSTGRES_GOALS.roundTripsPerBooking}`,
+      verdict: r.roundTripsPerBooking <= POSTGRES_GOALS.roundTripsPerBooking ? 'met' : 'missed',
+    },
+    row(`handler added latency over the sandbox, ${label} (local server), p50`, r.addedP50Ms, ms, {
+      text: `at most ${POSTGRES_GOALS.addedP50Ms} ms`,
+      met: r.addedP50Ms.median <= POSTGRES_GOALS.addedP50Ms,
+    }),
+    row(`handler added latency over the sandbox, ${label} (local server), p99`, r.addedP99Ms, ms),
+    row(`bookings/s, ${label} / memory store (one process, same rounds, ${r.concurrentClients} clients at a time)`, r.ratio, percent, {
+      text: `at least ${percent(POSTGRES_GOALS.ratio)}`,
+      met: r.ratio.median >= POSTGRES_GOALS.ratio,
+    }),
+    row(`  ${label}`, r.storePerSecond, perSecond),
+    row('  memory store', r.memoryPerSecond, perSecond),
+    {
+      measure: `  failed bookings of ${r.bookingsAttempted}`,
+      median: String(r.bookingErrors),
+      spread: '',
+      goal: '0',
+      verdict: r.bookingErrors === 0 ? 'met' : 'missed',
+    },
+  ];
+}
+
 /** The summary rows: checkout, render, tap and server figures with their goals. */
 export function goalRows(results: BenchResults): GoalRow[] {
   const { render, taps } = results.browser;
@@ -169,6 +206,7 @@ export function goalRows(results: BenchResults): GoalRow[] {
       verdict: server.bookingErrors === 0 ? 'met' : 'missed',
     },
     ...postgresRows(results.postgres),
+    ...(results.stores ?? []).flatMap(storeRows),
   );
   return rows;
 }
@@ -212,6 +250,11 @@ const goalCells = (rows: GoalRow[]) => rows.map((r) => [r.measure, r.median, r.g
 /** The PostgreSQL rows alone, as a console table (`npm run bench -- --postgres`). */
 export function postgresReport(postgres: PostgresResults): string {
   return textTable(GOAL_HEADER, goalCells(postgresRows(postgres)));
+}
+
+/** The rows of PostgreSQL and the other stores, as a console table (`npm run bench -- --stores`). */
+export function storesReport(postgres: PostgresResults, stores: StoreBenchResults[]): string {
+  return textTable(GOAL_HEADER, goalCells([...postgresRows(postgres), ...stores.flatMap(storeRows)]));
 }
 
 /** The console report. */
@@ -267,7 +310,9 @@ same tap with the same request made by a bare fetch and no element (what the bro
 proxy is the real merchant handler in front of the real sandbox on loopback. Server: one Node process on loopback.
 PostgreSQL: a throwaway local PostgreSQL server (fsync off); round trips counted by a counting pool around
 the real pg Pool; the rate comparison runs both stores in the benchmark's own process, in the same rounds,
-against one shared sandbox.
+against one shared sandbox. MySQL and Redis: the same measures on a throwaway MariaDB server and a
+throwaway Redis server (append-only file fsynced on every write), round trips counted around the real
+mysql2 pool and ioredis client.
 
 ${markdownTable(GOAL_HEADER, goalCells(goalRows(results)))}
 

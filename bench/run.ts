@@ -2,12 +2,12 @@
  * `npm run bench`: builds what it needs, measures bytes, render cost, tap-to-navigation overhead and
  * the server, prints every figure beside its goal and writes bench/results.md.
  *
- * The PostgreSQL figures need PostgreSQL's binaries: scripts/postgres.mjs finds them or installs
- * Debian's package, as `npm test` does.
+ * The PostgreSQL, MySQL and Redis figures need their servers' binaries: scripts/postgres.mjs,
+ * scripts/mariadb.mjs and scripts/redis.mjs find them or install Debian's packages, as `npm test` does.
  *
  * Options: `--quick` takes fewer samples (a smoke run; its figures are noisier); `--no-write` prints
- * without touching bench/results.md; `--postgres` runs only the PostgreSQL store's figures (printed,
- * never written). A missed timing goal is reported, not turned into a failure:
+ * without touching bench/results.md; `--postgres` runs only the PostgreSQL store's figures, `--stores` those of
+ * the PostgreSQL, MySQL and Redis stores in one run (printed, never written). A missed timing goal is reported, not turned into a failure:
  * timings depend on the machine. Failed bookings or a crash exit non-zero.
  */
 import { execFileSync } from 'node:child_process';
@@ -19,9 +19,10 @@ import { buildBenchPage, buildMinimalCdn, buildPackage, ROOT } from './build.js'
 import { cdnPieces } from '../scripts/size.mjs';
 import { benchBytes } from './bytes.js';
 import { benchFirstPaint, FIRST_PAINT_DEFAULTS } from './first-paint.js';
-import { consoleReport, markdownReport, postgresReport, type BenchResults, type RunInfo } from './report.js';
+import { consoleReport, markdownReport, postgresReport, storesReport, type BenchResults, type RunInfo } from './report.js';
 import { benchPostgres, POSTGRES_DEFAULTS, type PostgresBenchOptions } from './postgres.js';
 import { benchServer, SERVER_DEFAULTS, type ServerBenchOptions } from './server.js';
+import { benchStores, type StoreBenchResults } from './stores.js';
 
 const QUICK_BROWSER: BrowserBenchOptions = { elements: 1000, renderWarmup: 1, renderRuns: 5, tapWarmup: 2, tapRuns: 10 };
 const QUICK_SERVER: ServerBenchOptions = {
@@ -37,11 +38,11 @@ const QUICK_POSTGRES: PostgresBenchOptions = { ...POSTGRES_DEFAULTS, latencyPair
 /** A mistake in the command line: reported by its message alone. */
 class UsageError extends Error {}
 
-function parseArgs(argv: readonly string[]): { quick: boolean; write: boolean; postgresOnly: boolean } {
-  const known = new Set(['--quick', '--no-write', '--postgres']);
+function parseArgs(argv: readonly string[]): { quick: boolean; write: boolean; postgresOnly: boolean; storesOnly: boolean } {
+  const known = new Set(['--quick', '--no-write', '--postgres', '--stores']);
   const unknown = argv.filter((arg) => !known.has(arg));
-  if (unknown.length > 0) throw new UsageError(`Unknown option ${unknown.join(' ')}; use --quick, --no-write and/or --postgres.`);
-  return { quick: argv.includes('--quick'), write: !argv.includes('--no-write'), postgresOnly: argv.includes('--postgres') };
+  if (unknown.length > 0) throw new UsageError(`Unknown option ${unknown.join(' ')}; use --quick, --no-write, --postgres and/or --stores.`);
+  return { quick: argv.includes('--quick'), write: !argv.includes('--no-write'), postgresOnly: argv.includes('--postgres'), storesOnly: argv.includes('--stores') };
 }
 
 function commit(): string {
@@ -67,8 +68,25 @@ async function postgresOnly(quick: boolean): Promise<void> {
   }
 }
 
+/** The failed bookings of the store rounds, reported; true when there were any. */
+function storeFailures(stores: StoreBenchResults[]): boolean {
+  const failed = stores.reduce((sum, r) => sum + r.bookingErrors, 0);
+  if (failed > 0) console.error(`bench: ${failed} booking(s) failed under load with the MySQL or Redis store; those figures are not valid.`);
+  return failed > 0;
+}
+
+/** `--stores`: the PostgreSQL, MySQL and Redis stores' rows alone, in one run. */
+async function storesOnly(quick: boolean): Promise<void> {
+  step(`server with the PostgreSQL, MySQL and Redis stores: round trips, added latency, each against the memory store (load ${(loadavg()[0] ?? 0).toFixed(2)})...`);
+  const postgres = await benchPostgres(quick ? QUICK_POSTGRES : POSTGRES_DEFAULTS);
+  const stores = await benchStores(quick ? QUICK_POSTGRES : POSTGRES_DEFAULTS);
+  console.log(storesReport(postgres, stores));
+  if (storeFailures(stores) || postgres.bookingErrors > 0) process.exitCode = 1;
+}
+
 async function main(): Promise<void> {
-  const { quick, write, postgresOnly: onlyPostgres } = parseArgs(process.argv.slice(2));
+  const { quick, write, postgresOnly: onlyPostgres, storesOnly: onlyStores } = parseArgs(process.argv.slice(2));
+  if (onlyStores) return storesOnly(quick);
   if (onlyPostgres) return postgresOnly(quick);
   const loadAverage = loadavg()[0] ?? 0;
   const started = performance.now();
@@ -105,6 +123,8 @@ async function main(): Promise<void> {
   const server = await benchServer(quick ? QUICK_SERVER : SERVER_DEFAULTS);
   step('server with the PostgreSQL store: round trips, added latency, PostgreSQL against the memory store in one process...');
   const postgres = await benchPostgres(quick ? QUICK_POSTGRES : POSTGRES_DEFAULTS);
+  step('server with the MySQL and Redis stores: the same measures on a throwaway MariaDB and Redis server...');
+  const stores = await benchStores(quick ? QUICK_POSTGRES : POSTGRES_DEFAULTS);
 
   const info: RunInfo = {
     date: new Date().toISOString(),
@@ -117,7 +137,7 @@ async function main(): Promise<void> {
     platform: `${platform()} ${release()}`,
     quick,
   };
-  const results: BenchResults = { info, bytes, checkout, firstPaint, browser, server, postgres };
+  const results: BenchResults = { info, bytes, checkout, firstPaint, browser, server, postgres, stores };
   console.log(consoleReport(results));
   if (write) {
     writeFileSync(join(ROOT, 'bench/results.md'), markdownReport(results));
@@ -128,6 +148,7 @@ async function main(): Promise<void> {
     console.error(`bench: ${server.bookingErrors + postgres.bookingErrors} booking(s) failed under load; the throughput figures are not valid.`);
     process.exitCode = 1;
   }
+  if (storeFailures(stores)) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {

@@ -50,6 +50,8 @@ test('exports list the public entry points, each with its types first and no con
     './server',
     './server/node',
     './server/postgres',
+    './server/mysql',
+    './server/redis',
     './server/store-suite',
     './sandbox',
     './check',
@@ -93,7 +95,7 @@ test('npm pack ships the build, the bin, the README and the docs with their pict
     assert.ok(existsSync(join(ROOT, target)), `${target} exists after the build`);
   }
   // Every declaration a public module needs travels with it.
-  for (const entry of ['index', 'define', 'react', 'protocol/index', 'element/wallet-pay-button', 'element/events', 'server/index', 'server/node', 'server/postgres', 'server/store-suite', 'sandbox/index', 'check/index']) {
+  for (const entry of ['index', 'define', 'react', 'protocol/index', 'element/wallet-pay-button', 'element/events', 'server/index', 'server/node', 'server/postgres', 'server/mysql', 'server/redis', 'server/store-suite', 'sandbox/index', 'check/index']) {
     assert.ok(paths.includes(`dist/types/${entry}.d.ts`), `dist/types/${entry}.d.ts is packed`);
   }
 });
@@ -106,6 +108,8 @@ test('the built root imports in Node without a DOM; the protocol, the server kit
     const server = await import('wallet-pay-button/server');
     const node = await import('wallet-pay-button/server/node');
     const postgres = await import('wallet-pay-button/server/postgres');
+    const mysql = await import('wallet-pay-button/server/mysql');
+    const redis = await import('wallet-pay-button/server/redis');
     const sandbox = await import('wallet-pay-button/sandbox');
     console.log(JSON.stringify({
       document: typeof globalThis.document,
@@ -119,6 +123,8 @@ test('the built root imports in Node without a DOM; the protocol, the server kit
       handler: typeof server.createPaymentHandler,
       listener: typeof node.toNodeListener,
       postgres: typeof postgres.createPostgresStore,
+      mysql: typeof mysql.createMysqlStore,
+      redis: typeof redis.createRedisStore,
       sandbox: typeof sandbox.startSandbox,
     }));`;
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, timeout: 120_000 });
@@ -135,6 +141,8 @@ test('the built root imports in Node without a DOM; the protocol, the server kit
     handler: 'function',
     listener: 'function',
     postgres: 'function',
+    mysql: 'function',
+    redis: 'function',
     sandbox: 'function',
   });
 });

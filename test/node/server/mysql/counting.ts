@@ -1,0 +1,60 @@
+/**
+ * Clients that count what the MySQL and Redis stores ask of their server: every query or CALL of a
+ * mysql2 pool, every EVALSHA, EVAL or SCRIPT of a Redis client. Each is one round trip to the server.
+ */
+import type { MysqlQueryable } from '../../../../src/server/mysql.js';
+import type { RedisScripting } from '../../../../src/server/redis.js';
+
+/** A counter of round trips, with what each was (for a failure message). */
+export interface Counting<T> {
+  /** What the store is given: the real client's calls, counted. */
+  db: T;
+  readonly count: number;
+  readonly statements: string[];
+  reset(): void;
+}
+
+function counter<T>(wrap: (note: (text: string) => void) => T): Counting<T> {
+  let statements: string[] = [];
+  const db = wrap((text) => statements.push(text.replace(/\s+/g, ' ').slice(0, 80)));
+  return {
+    db,
+    get count() {
+      return statements.length;
+    },
+    get statements() {
+      return [...statements];
+    },
+    reset() {
+      statements = [];
+    },
+  };
+}
+
+/** Counts every `query` of a mysql2/promise pool. */
+export function countingMysql(pool: MysqlQueryable): Counting<MysqlQueryable> {
+  return counter((note) => ({
+    query(sql: string, values?: unknown[]) {
+      note(sql);
+      return pool.query(sql, values);
+    },
+  }));
+}
+
+/** Counts every `evalsha`, `eval` and `script` of an ioredis client. */
+export function countingRedis(client: RedisScripting): Counting<RedisScripting> {
+  return counter((note) => ({
+    evalsha(sha1: string, keys: number, ...args: Array<string | number>) {
+      note(`EVALSHA ${sha1.slice(0, 8)} ${String(args[1] ?? '').slice(0, 40)}`);
+      return client.evalsha(sha1, keys, ...args);
+    },
+    eval(script: string, keys: number, ...args: Array<string | number>) {
+      note(`EVAL ${String(args[1] ?? '').slice(0, 40)}`);
+      return client.eval(script, keys, ...args);
+    },
+    script(subcommand: 'LOAD', script: string) {
+      note(`SCRIPT ${subcommand}`);
+      return client.script(subcommand, script);
+    },
+  }));
+}

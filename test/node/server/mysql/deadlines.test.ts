@@ -1,0 +1,132 @@
+/**
+ * Every call of the MySQL store has a deadline: a database that is late (rows locked by another
+ * connection, a lock wait the server gives up on) or gone (the server stopped) makes the call fail
+ * with StoreUnavailableError within its time, not hang; once the database is back, the store works
+ * again. On a throwaway MariaDB server of this file's own, since it is stopped and started.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import mysql from 'mysql2/promise';
+import { startMariadb, type ThrowawayMariadb } from '../../../../scripts/mariadb.mjs';
+import { createMysqlStore } from '../../../../src/server/mysql.js';
+import { StoreUnavailableError } from '../../../../src/server/store-errors.js';
+import { sampleBooking as booking } from '../../../../src/server/store-suite.js';
+
+describe('MySQL store: deadlines and an unreachable database', () => {
+  let server: ThrowawayMariadb;
+  const pools: mysql.Pool[] = [];
+  const newPool = (options: mysql.PoolOptions = {}) => {
+    const pool = mysql.createPool({ uri: `${server.uri}deadlines`, connectionLimit: 4, ...options });
+    pool.on('connection', (connection) => connection.on('error', () => {}));
+    pools.push(pool);
+    return pool;
+  };
+
+  before(async () => {
+    server = await startMariadb();
+    const admin = await mysql.createConnection(server.uri);
+    await admin.query('CREATE DATABASE deadlines');
+    await admin.end();
+  });
+  after(async () => {
+    await Promise.all(pools.map((pool) => pool.end().catch(() => {})));
+    await server?.stop();
+  });
+
+  /** Runs `call`, expecting StoreUnavailableError of `reason`; answers how long it took. */
+  const unavailable = async (call: () => Promise<unknown>, reason: 'deadline' | 'unreachable'): Promise<number> => {
+    const started = Date.now();
+    await assert.rejects(call(), (error: unknown) => {
+      assert.ok(error instanceof StoreUnavailableError, `not a StoreUnavailableError: ${String(error)}`);
+      assert.equal(error.reason, reason, error.message);
+      return true;
+    });
+    return Date.now() - started;
+  };
+
+  test('tables locked past the deadline: every kind of call fails with reason "deadline" at the deadline, and works once the lock is gone', async () => {
+    const store = createMysqlStore(newPool(), { tablePrefix: 'lock_', deadlineMs: 400 });
+    await store.insertBooking({ booking: booking(1) });
+    const locker = await mysql.createConnection(`${server.uri}deadlines`);
+    try {
+      await locker.query('LOCK TABLES lock_bookings WRITE, lock_leases WRITE, lock_results WRITE, lock_lease_tokens WRITE');
+      const calls: Array<() => Promise<unknown>> = [
+        () => store.getBookingState({ bookingId: 'bk-1' }),
+        () => store.beginBooking({ key: 'key-2', orderKey: 'o', lease: 'order:o', owner: 'a', leaseMs: 2 }),
+        () => store.insertBooking({ booking: booking(2), hold: { lease: 'order:o', owner: 'a', token: 1 } }),
+        () => store.claimResult({ correlationId: 'cr-1', status: 'SUCCESS', owner: 'a', leaseMs: 2 }),
+        () => store.getResults({ correlationId: 'cr-1' }),
+        () => store.renewLease({ lease: 'order:o', owner: 'a', token: 1, leaseMs: 2 }),
+      ];
+      for (const call of calls) {
+        const tookMs = await unavailable(call, 'deadline');
+        assert.ok(tookMs >= 350 && tookMs < 2_000, `failed after ${tookMs} ms`);
+      }
+      await locker.query('UNLOCK TABLES');
+    } finally {
+      await locker.end();
+    }
+    assert.equal((await store.getBookingByKey({ key: 'key-1' }))?.booking_id, 'bk-1', 'works again');
+  });
+
+  test("the server's own lock wait timeout (innodb_lock_wait_timeout) counts as the deadline too", async () => {
+    // A pool set up as docs/server.md says: the server gives up on a lock wait after a second.
+    const pool = newPool();
+    pool.on('connection', (connection) => void connection.query('SET SESSION innodb_lock_wait_timeout = 1'));
+    const store = createMysqlStore(pool, { tablePrefix: 'wait_', deadlineMs: 5_000 });
+    await store.insertBooking({ booking: booking(1) });
+    const locker = await mysql.createConnection(`${server.uri}deadlines`);
+    try {
+      await locker.query('START TRANSACTION');
+      await locker.query(`SELECT * FROM wait_bookings FOR UPDATE`);
+      const tookMs = await unavailable(() => store.claimOpenBookings({ createdBefore: 10_000, notCheckedForMs: 0, limit: 5, owner: 'a', leaseMs: 100 }), 'deadline');
+      assert.ok(tookMs < 4_000, `failed after ${tookMs} ms`);
+      await locker.query('ROLLBACK');
+    } finally {
+      await locker.end();
+    }
+  });
+
+  test('the server stopped: calls fail with reason "unreachable" at once; started again, the same store works', async () => {
+    const store = createMysqlStore(newPool(), { tablePrefix: 'down_', deadlineMs: 3_000 });
+    await store.insertBooking({ booking: booking(1) });
+    await server.pause();
+    try {
+      const tookMs = await unavailable(() => store.getBookingByKey({ key: 'key-1' }), 'unreachable');
+      assert.ok(tookMs < 3_000, `failed after ${tookMs} ms`);
+      await unavailable(() => store.beginBooking({ key: 'key-2', orderKey: 'o', lease: 'order:o', owner: 'a', leaseMs: 2 }), 'unreachable');
+    } finally {
+      await server.resume();
+    }
+    assert.equal((await store.getBookingByKey({ key: 'key-1' }))?.booking_id, 'bk-1');
+  });
+
+  test('a store created while the server is down fails "unreachable", then sets itself up once it is back', async () => {
+    await server.pause();
+    const store = createMysqlStore(newPool(), { tablePrefix: 'late_', deadlineMs: 3_000 });
+    try {
+      await unavailable(() => store.getBookingByKey({ key: 'key-1' }), 'unreachable');
+    } finally {
+      await server.resume();
+    }
+    assert.equal(await store.insertBooking({ booking: booking(1) }), 'saved');
+  });
+
+  test('every pool connection busy past the deadline: reason "deadline"', async () => {
+    const pool = newPool({ connectionLimit: 1 });
+    const store = createMysqlStore(pool, { tablePrefix: 'busy_', deadlineMs: 400 });
+    await store.ready();
+    const held = await pool.getConnection();
+    try {
+      const tookMs = await unavailable(() => store.getBookingByKey({ key: 'key-1' }), 'deadline');
+      assert.ok(tookMs < 2_000, `failed after ${tookMs} ms`);
+    } finally {
+      held.release();
+    }
+    assert.equal(await store.getBookingByKey({ key: 'key-1' }), undefined, 'works again');
+  });
+
+  test('refuses a deadline that makes no sense', () => {
+    assert.throws(() => createMysqlStore(newPool(), { deadlineMs: 0 }), /deadlineMs must be a positive number/);
+  });
+});

@@ -1,0 +1,17 @@
+import { createMysqlStore } from '../../../../src/server/mysql.js';
+import { countingMysql } from './counting.js';
+import { freshDatabase, newPool, stopServer } from './mariadb-server.js';
+import { roundTripTests } from './round-trips.js';
+
+roundTripTests('MySQL store (MariaDB)', async () => {
+  const pool = newPool(await freshDatabase(), { connectionLimit: 4 });
+  const counting = countingMysql(pool);
+  return {
+    store: createMysqlStore(counting.db),
+    counting,
+    async close() {
+      await pool.end();
+      await stopServer();
+    },
+  };
+});

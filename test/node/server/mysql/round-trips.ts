@@ -1,0 +1,98 @@
+/**
+ * What a booking and a status check cost in round trips to the database, with the real handler in
+ * front of the real sandbox: shared by the MySQL and Redis tests (the store is given a counting client).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
+import { createPaymentHandler, type PaymentHandler, type PaymentResult } from '../../../../src/server/handler.js';
+import type { PaymentStore } from '../../../../src/server/store.js';
+
+const KEY = 'round-trip-access-key';
+const PRODUCT = 'TRIPS01';
+
+/** A store on a counting client, and the way to stop its server. */
+export interface CountedStore {
+  store: PaymentStore & { ready(): Promise<void> };
+  counting: { readonly count: number; readonly statements: string[]; reset(): void };
+  close(): Promise<void>;
+}
+
+export function roundTripTests(name: string, open: () => Promise<CountedStore>): void {
+  describe(`database round trips with the ${name}`, () => {
+    let sandbox: Sandbox;
+    let counted: CountedStore;
+    let handler: PaymentHandler;
+    const delivered: PaymentResult[] = [];
+
+    before(async () => {
+      sandbox = await startSandbox({ accessKey: KEY, productCode: PRODUCT });
+      counted = await open();
+      await counted.store.ready();
+      handler = createPaymentHandler({
+        serviceUrl: sandbox.baseUrl,
+        productCode: PRODUCT,
+        accessKey: KEY,
+        callbackUrl: 'http://127.0.0.1:9/callback',
+        redirectUrl: 'http://merchant.test/return',
+        store: counted.store,
+        lookupOrder: (order) => ({ id: String(order.id), amount: 250 }),
+        onPaymentResult: (result) => void delivered.push(result),
+      });
+    });
+    after(async () => {
+      await counted?.close();
+      await sandbox?.close();
+    });
+
+    const post = async (route: string, body: unknown, headers: Record<string, string> = {}) => {
+      const response = await handler(
+        new Request(`http://merchant.test/api/pay/${route}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+        }),
+      );
+      return (await response.json()) as { code: string; data?: Record<string, string> };
+    };
+    const trips = async <T>(call: () => Promise<T>): Promise<{ trips: number; statements: string[]; value: T }> => {
+      counted.counting.reset();
+      const value = await call();
+      return { trips: counted.counting.count, statements: counted.counting.statements, value };
+    };
+    const book = (key: string, id: string) => post('book', { channel: 'app', order: { id } }, { 'idempotency-key': key });
+
+    test('a new booking costs at most two round trips, a replay of its key one', async () => {
+      const key = `trips-${crypto.randomUUID()}`;
+      const id = `TRIPS-${crypto.randomUUID()}`;
+      const first = await trips(() => book(key, id));
+      assert.equal(first.value.code, 'IP-201');
+      assert.ok(first.trips <= 2, `${first.trips} round trips:\n${first.statements.join('\n')}`);
+      const replay = await trips(() => book(key, id));
+      assert.equal(replay.value.data?.booking_id, first.value.data?.booking_id);
+      assert.equal(replay.trips, 1, replay.statements.join('\n'));
+    });
+
+    test('a status check of a paid booking: at most six round trips the first time (the delivery and the duplicate check), one after', async () => {
+      const booked = await book(`paid-${crypto.randomUUID()}`, `TRIPS-PAID-${crypto.randomUUID()}`);
+      const { booking_id, correlation_id, deeplink } = booked.data!;
+      const paid = await fetch(`${deeplink}/confirm`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ mpin: '1234', method: 'wallet_balance' }).toString(),
+        redirect: 'manual',
+      });
+      assert.equal(paid.status, 303);
+      const first = await trips(() => post('status', { booking_id, correlation_id }));
+      assert.equal(first.value.data?.status, 'SUCCESS');
+      assert.equal(delivered.filter((r) => r.correlation_id === correlation_id).length, 1);
+      // Three for the delivery (read, claim, complete), three for the check that no other booking of the
+      // order was paid first (the order's paid lease taken, the order read, the lease let go).
+      assert.ok(first.trips <= 6, `${first.trips} round trips:\n${first.statements.join('\n')}`);
+      const again = await trips(() => post('status', { booking_id, correlation_id }));
+      assert.equal(again.value.data?.status, 'SUCCESS');
+      assert.equal(again.trips, 1, again.statements.join('\n'));
+      assert.equal(delivered.filter((r) => r.correlation_id === correlation_id).length, 1, 'delivered once');
+    });
+  });
+}
