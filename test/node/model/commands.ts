@@ -1,0 +1,348 @@
+/**
+ * The steps a generated sequence is made of, as fast-check commands: books from two tabs on two
+ * instances, the shopper paying, failing or cancelling at the sandbox, callbacks delivered late, twice,
+ * out of order or never, status checks, cancels, reconcile passes, a total that grows, restarts,
+ * clocks that jump or drift apart, instances frozen inside a book or inside the hook, store faults and
+ * a failing hook. Each step ends with the invariants (invariants.ts); a break fails the run.
+ */
+import fc from 'fast-check';
+import { INVARIANTS, type Break, type InvariantName } from './invariants.js';
+import { Instance, PAST_LEASES_MS, type Circumstance, type FaultKind, type Model, type Run } from './world.js';
+import { StoreUnavailableError } from '../../../src/server/index.js';
+
+/**
+ * Breaks of today's code that other branches are fixing, each under the circumstance that causes it:
+ * seen and counted, not failed, on this branch only. The list goes once those fixes are merged; a break
+ * outside its circumstance, or of an invariant not listed, fails the run.
+ */
+export const KNOWN_BREAKS_AWAITING_BRANCH_FENCE: ReadonlyArray<{ invariant: InvariantName; when: Circumstance; why: string }> = [
+  { invariant: 'onePayable', when: 'freeze-in-book', why: 'a holder frozen past its order lease books on (issue 31 point 1: fenced leases)' },
+  { invariant: 'onePayable', when: 'skew', why: 'leases compare the instances\' own clocks (issue 31 point 1)' },
+  { invariant: 'oneSuccess', when: 'freeze-in-book', why: 'the second payable booking of a frozen holder, paid (issue 31 point 1)' },
+  { invariant: 'oneSuccess', when: 'skew', why: 'the second payable booking under skewed clocks, paid (issue 31 point 1)' },
+  { invariant: 'reconciled', when: 'skew', why: 'a check claim stamped by a clock ahead hides the booking from the next pass (issue 31 point 1: the store\'s clock)' },
+  { invariant: 'neverCalledPaid', when: 'total-grew-after-payment', why: 'a lookup answering the balance gets IP-412 (issue 31 point 6)' },
+];
+
+/** What a run saw of the known breaks. */
+export const knownSeen = new Map<string, number>();
+
+/** Set `MODEL_STRICT=1` to fail on the known breaks too. */
+const strict = process.env.MODEL_STRICT === '1';
+
+/** Fails the run on a break that is not a known one in its circumstance; counts the known ones. */
+export function verdict(run: Run): void {
+  const fresh: Break[] = [];
+  for (const found of run.breaks.splice(0)) {
+    const known = KNOWN_BREAKS_AWAITING_BRANCH_FENCE.find((k) => k.invariant === found.invariant && run.circumstances.has(k.when));
+    if (!strict && known) knownSeen.set(`${known.invariant} (${known.when})`, (knownSeen.get(`${known.invariant} (${known.when})`) ?? 0) + 1);
+    else fresh.push(found);
+  }
+  if (fresh.length > 0) {
+    const seen = [...run.circumstances].join(', ') || 'none';
+    throw new Error(`Invariant broken (circumstances: ${seen}):\n${fresh.map((b) => `  - ${INVARIANTS[b.invariant]}: ${b.detail}`).join('\n')}`);
+  }
+}
+
+const INSTANCES = ['A', 'B'] as const;
+type Which = 0 | 1;
+const which = fc.constantFrom<Which>(0, 1);
+
+export abstract class Step implements fc.AsyncCommand<Model, Run> {
+  check(model: Readonly<Model>): boolean {
+    void model;
+    return true;
+  }
+
+  async run(model: Model, run: Run): Promise<void> {
+    await this.act(run);
+    model.frozen = new Set(run.instances.filter((i) => i.isFrozen).map((i) => i.name));
+    run.checkStep();
+    verdict(run);
+  }
+
+  protected abstract act(run: Run): Promise<void>;
+  abstract toString(): string;
+
+  [fc.toStringMethod](): string {
+    return this.toString();
+  }
+}
+
+class Book extends Step {
+  constructor(
+    readonly tab: 1 | 2,
+    readonly on: Which,
+    readonly freshKey: boolean,
+    readonly freezeAfterServiceBook: boolean,
+  ) {
+    super();
+  }
+  protected async act(run: Run) {
+    if (this.freshKey) run.keys[this.tab - 1] = run.newKey(this.tab);
+    const instance = run.instances[this.on]!;
+    if (this.freezeAfterServiceBook) instance.trap = 'service-book';
+    await run.send(instance, 'book', { channel: 'app', order: { id: run.orderId } }, run.keys[this.tab - 1]);
+  }
+  toString() {
+    return `Book(tab${this.tab} on ${INSTANCES[this.on]}${this.freshKey ? ', new key' : ''}${this.freezeAfterServiceBook ? ', freeze after the service books' : ''})`;
+  }
+}
+
+/** The shopper acts on a booking it was handed. */
+class AtService extends Step {
+  constructor(
+    readonly booking: number,
+    readonly action: 'pay' | 'fail' | 'cancel',
+  ) {
+    super();
+  }
+  override check(model: Readonly<Model>) {
+    return model.received > 0;
+  }
+  protected async act(run: Run) {
+    const booking = run.received[this.booking % run.received.length]!;
+    await run.atService(booking.booking_id, this.action);
+  }
+  toString() {
+    return `AtService(booking #${this.booking}, ${this.action})`;
+  }
+}
+
+/** A captured callback delivered to an instance, once or twice; the ones never delivered are lost. */
+class Callback extends Step {
+  constructor(
+    readonly callback: number,
+    readonly on: Which,
+    readonly twice: boolean,
+  ) {
+    super();
+  }
+  override check(model: Readonly<Model>) {
+    return model.callbacks > 0;
+  }
+  protected async act(run: Run) {
+    const body = run.callbacks[this.callback % run.callbacks.length]!;
+    const instance = run.instances[this.on]!;
+    await Promise.all((this.twice ? [1, 2] : [1]).map(() => run.send(instance, 'callback', body)));
+  }
+  toString() {
+    return `Callback(#${this.callback} to ${INSTANCES[this.on]}${this.twice ? ', twice at once' : ''})`;
+  }
+}
+
+/** The element's `/status` or `/cancel` for a booking the tab holds. */
+class Ask extends Step {
+  constructor(
+    readonly route: 'status' | 'cancel',
+    readonly booking: number,
+    readonly on: Which,
+  ) {
+    super();
+  }
+  override check(model: Readonly<Model>) {
+    return model.received > 0;
+  }
+  protected async act(run: Run) {
+    const { booking_id, correlation_id } = run.received[this.booking % run.received.length]!;
+    await run.send(run.instances[this.on]!, this.route, { booking_id, correlation_id });
+  }
+  toString() {
+    return `${this.route === 'status' ? 'Status' : 'Cancel'}(booking #${this.booking} on ${INSTANCES[this.on]})`;
+  }
+}
+
+/**
+ * A reconcile pass. `healthy`: every instance thawed, faults cleared, the clocks past the leases first,
+ * and then every payment at the service must have reached the hook.
+ */
+class Reconcile extends Step {
+  constructor(
+    readonly on: Which,
+    readonly healthy: boolean,
+  ) {
+    super();
+  }
+  override check(model: Readonly<Model>) {
+    return this.healthy || !model.frozen.has(INSTANCES[this.on]);
+  }
+  protected async act(run: Run) {
+    const instance = run.instances[this.on]!;
+    if (this.healthy) await run.reconcileAndCheck(instance);
+    else {
+      // A pass that meets a store outage rejects with StoreUnavailableError (the merchant's timer tries again): not a break.
+      const pass = instance.handler.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }).then(
+        () => {},
+        (error: unknown) => {
+          if (!(error instanceof StoreUnavailableError)) throw error;
+        },
+      );
+      await run.track(pass);
+    }
+  }
+  toString() {
+    return `Reconcile(on ${INSTANCES[this.on]}${this.healthy ? ', healthy, then check' : ''})`;
+  }
+}
+
+/** The order's total grows (an item added): lookupOrder answers the balance from then on. */
+class RaiseTotal extends Step {
+  override check(model: Readonly<Model>) {
+    void model;
+    return true;
+  }
+  protected async act(run: Run) {
+    if (run.total >= 2000) return;
+    if (run.serviceBookings().some((b) => b.status === 'SUCCESS')) run.circumstances.add('total-grew-after-payment');
+    run.total += 500;
+  }
+  toString() {
+    return 'RaiseTotal(+500)';
+  }
+}
+
+/** The process dies (whatever it was doing stops) and a new one starts on the same store. */
+class Restart extends Step {
+  constructor(readonly on: Which) {
+    super();
+  }
+  protected async act(run: Run) {
+    run.instances[this.on]!.kill();
+    run.instances[this.on] = new Instance(INSTANCES[this.on], run);
+  }
+  toString() {
+    return `Restart(${INSTANCES[this.on]})`;
+  }
+}
+
+/** Every clock moves on (a pause of the whole world as seen by the leases). */
+class Advance extends Step {
+  constructor(readonly ms: number) {
+    super();
+  }
+  protected async act(run: Run) {
+    run.shift += this.ms;
+  }
+  toString() {
+    return `Advance(${this.ms} ms)`;
+  }
+}
+
+/** One instance's clock drifts from the other's. */
+class Skew extends Step {
+  constructor(
+    readonly on: Which,
+    readonly ms: number,
+  ) {
+    super();
+  }
+  protected async act(run: Run) {
+    run.instances[this.on]!.skew = this.ms;
+    if (this.ms !== 0) run.circumstances.add('skew');
+  }
+  toString() {
+    return `Skew(${INSTANCES[this.on]} by ${this.ms} ms)`;
+  }
+}
+
+/** A frozen instance goes on (SIGCONT): what it was doing resumes, however stale. */
+class Thaw extends Step {
+  constructor(readonly on: Which) {
+    super();
+  }
+  override check(model: Readonly<Model>) {
+    return model.frozen.has(INSTANCES[this.on]);
+  }
+  protected async act(run: Run) {
+    run.instances[this.on]!.thaw();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+  }
+  toString() {
+    return `Thaw(${INSTANCES[this.on]})`;
+  }
+}
+
+/** The next call of the hook on this instance freezes the process inside it. */
+class FreezeInHook extends Step {
+  constructor(readonly on: Which) {
+    super();
+  }
+  protected async act(run: Run) {
+    run.instances[this.on]!.trap = 'hook';
+  }
+  toString() {
+    return `FreezeInHook(${INSTANCES[this.on]})`;
+  }
+}
+
+/** The next store call(s) of this instance naming `method` fail: refused, or done with the answer lost. */
+class StoreFault extends Step {
+  constructor(
+    readonly on: Which,
+    readonly kind: FaultKind,
+    readonly method: string,
+    readonly count: number,
+  ) {
+    super();
+  }
+  protected async act(run: Run) {
+    const instance = run.instances[this.on]!;
+    for (let i = 0; i < this.count; i++) instance.faults.push({ kind: this.kind, method: this.method });
+    run.circumstances.add('store-fault');
+  }
+  toString() {
+    return `StoreFault(${INSTANCES[this.on]}, ${this.kind} ${this.method === '*' ? 'any call' : `"${this.method}"`} x${this.count})`;
+  }
+}
+
+/** The merchant's hook throws once on this instance (the kit delivers again later, as documented). */
+class HookThrows extends Step {
+  constructor(readonly on: Which) {
+    super();
+  }
+  protected async act(run: Run) {
+    run.instances[this.on]!.hookThrows++;
+  }
+  toString() {
+    return `HookThrows(${INSTANCES[this.on]})`;
+  }
+}
+
+/** Every step, with weights that keep sequences about money: books, payments and results first. */
+export function modelCommands(maxCommands: number): fc.Arbitrary<Step[]> {
+  const index = fc.nat({ max: 7 });
+  const book = fc
+    .record({ tab: fc.constantFrom<1 | 2>(1, 2), on: which, fresh: fc.boolean(), freeze: fc.integer({ min: 0, max: 3 }) })
+    .map(({ tab, on, fresh, freeze }) => new Book(tab, on, fresh, freeze === 0));
+  const atService = fc.tuple(index, fc.constantFrom<'pay' | 'fail' | 'cancel'>('pay', 'pay', 'pay', 'fail', 'cancel')).map(([b, action]) => new AtService(b, action));
+  const callback = fc.tuple(index, which, fc.boolean()).map(([c, on, twice]) => new Callback(c, on, twice));
+  const ask = fc.tuple(fc.constantFrom<'status' | 'cancel'>('status', 'status', 'cancel'), index, which).map(([route, b, on]) => new Ask(route, b, on));
+  const steps: Array<fc.Arbitrary<Step>> = [
+      // The money steps, three times as likely as the rest.
+      book,
+      book,
+      book,
+      atService,
+      atService,
+      atService,
+      callback,
+      callback,
+      ask,
+      ask,
+      fc.tuple(which, fc.boolean()).map(([on, healthy]) => new Reconcile(on, healthy)),
+      fc.constant(new RaiseTotal()),
+      which.map((on) => new Restart(on)),
+      fc.constantFrom(1_000, 5_000, PAST_LEASES_MS).map((ms) => new Advance(ms)),
+      fc.constantFrom(1_000, 5_000, PAST_LEASES_MS).map((ms) => new Advance(ms)),
+      fc.tuple(which, fc.constantFrom(-10_000, 10_000, 60_000)).map(([on, ms]) => new Skew(on, ms)),
+      which.map((on) => new Thaw(on)),
+      which.map((on) => new Thaw(on)),
+      which.map((on) => new FreezeInHook(on)),
+      fc
+        .tuple(which, fc.constantFrom<FaultKind>('refuse', 'lost-answer'), fc.constantFrom('*', 'insert', 'begin', 'claim', 'complete', 'lease', 'release'), fc.integer({ min: 1, max: 2 }))
+        .map(([on, kind, method, count]) => new StoreFault(on, kind, method, count)),
+      which.map((on) => new HookThrows(on)),
+  ];
+  // A plain array (not fc.commands) so every sequence has at least a few steps; it shrinks the same way.
+  return fc.array(fc.oneof(...steps), { minLength: Math.min(6, maxCommands), maxLength: maxCommands });
+}
