@@ -21,7 +21,7 @@ export const KNOWN_BREAKS_AWAITING_BRANCH_FENCE: ReadonlyArray<{ invariant: Inva
   { invariant: 'oneSuccess', when: 'freeze-in-book', why: 'the second payable booking of a frozen holder, paid (issue 31 point 1)' },
   { invariant: 'oneSuccess', when: 'skew', why: 'the second payable booking under skewed clocks, paid (issue 31 point 1)' },
   { invariant: 'reconciled', when: 'skew', why: 'a check claim stamped by a clock ahead hides the booking from the next pass (issue 31 point 1: the store\'s clock)' },
-  { invariant: 'neverCalledPaid', when: 'total-grew-after-payment', why: 'a lookup answering the balance gets IP-412 (issue 31 point 6)' },
+  { invariant: 'neverCalledPaid', when: 'partly-paid', why: 'a lookupOrder answering the balance of a partly paid order gets IP-412 (issue 31 point 6)' },
 ];
 
 /** What a run saw of the known breaks. */
@@ -195,9 +195,7 @@ class RaiseTotal extends Step {
     return true;
   }
   protected async act(run: Run) {
-    if (run.total >= 2000) return;
-    if (run.serviceBookings().some((b) => b.status === 'SUCCESS')) run.circumstances.add('total-grew-after-payment');
-    run.total += 500;
+    if (run.total < 2000) run.total += 500;
   }
   toString() {
     return 'RaiseTotal(+500)';

@@ -13,7 +13,7 @@ import { startSandbox, type Sandbox, type SandboxBooking } from '../../../src/sa
 import { createMemoryStore, createPaymentHandler, StoreUnavailableError, type PaymentHandler, type PaymentStore } from '../../../src/server/index.js';
 import { createPostgresStore } from '../../../src/server/postgres.js';
 import { bodyOf, listen, type Loopback } from '../server/helpers.js';
-import { deliveredOnce, neverCalledPaid, oneSuccess, onePayable, reconciled, storeFault503, type Answer, type Break, type HookCall } from './invariants.js';
+import { deliveredOnce, neverCalledPaid, oneSuccess, onePayable, paidAtService, reconciled, storeFault503, type Answer, type Break, type HookCall } from './invariants.js';
 
 const PRODUCT = 'MODEL01';
 const ACCESS_KEY = 'model-access-key';
@@ -123,7 +123,7 @@ export type Trap = 'service-book' | 'hook';
 export type FaultKind = 'refuse' | 'lost-answer';
 
 /** What happened in a run that a known break depends on (see KNOWN_BREAKS_AWAITING_BRANCH_FENCE). */
-export type Circumstance = 'freeze-in-book' | 'freeze-in-hook' | 'skew' | 'store-fault' | 'total-grew-after-payment';
+export type Circumstance = 'freeze-in-book' | 'freeze-in-hook' | 'skew' | 'store-fault' | 'partly-paid';
 
 /** One handler process of the shop. */
 export class Instance {
@@ -356,7 +356,10 @@ export class Run {
   private observe(answer: Answer): void {
     const total = this.total;
     const bookings = this.serviceBookings();
-    this.breaks.push(...neverCalledPaid(answer, bookings, total), ...storeFault503(answer));
+    const calledPaid = neverCalledPaid(answer, bookings, total);
+    // Paid in part (a total that grew after a payment, or a booking paid at its old total): the balance is due.
+    if (calledPaid.length > 0 && paidAtService(bookings) > 0) this.circumstances.add('partly-paid');
+    this.breaks.push(...calledPaid, ...storeFault503(answer));
     if (answer.route === 'book' && typeof answer.data?.booking_id === 'string' && typeof answer.data.correlation_id === 'string') {
       if (!this.handedOut.has(answer.data.booking_id)) {
         this.handedOut.add(answer.data.booking_id);
