@@ -1,12 +1,12 @@
 /**
  * `npm run soak -- --model [--minutes 10]`: the generated interleavings of test/node/model for minutes,
- * on the memory store and on PostgreSQL (a throwaway server) in turn, in batches of fresh seeds. It
+ * on the memory store, on PostgreSQL (a throwaway server) and on PGlite in turn, in batches of fresh seeds. It
  * prints how many sequences ran on each and the known breaks seen; on a break it prints fast-check's
  * report (seed, path, shrunk sequence) and fails.
  */
 import { knownSeen } from '../test/node/model/commands.js';
 import { checkModel } from '../test/node/model/run.js';
-import { memoryBackend, postgresBackend, startStage, type Stage } from '../test/node/model/world.js';
+import { memoryBackend, pgliteBackend, postgresBackend, startStage, type Stage } from '../test/node/model/world.js';
 
 /** Sequences per batch: each batch has its own seed, printed before it runs. */
 const BATCH = 50;
@@ -24,8 +24,8 @@ export async function runModelSoak({ minutes, log = () => {} }: { minutes: numbe
   if (!Number.isFinite(minutes) || minutes <= 0) throw new TypeError(`--minutes must be a positive number; got ${minutes}.`);
   const started = Date.now();
   const deadline = started + minutes * 60_000;
-  const stages: Stage[] = [await startStage(memoryBackend()), await startStage(await postgresBackend())];
-  const sequences: Record<string, number> = { memory: 0, postgres: 0 };
+  const stages: Stage[] = [await startStage(memoryBackend()), await startStage(await postgresBackend()), await startStage(await pgliteBackend())];
+  const sequences: Record<string, number> = { memory: 0, postgres: 0, pglite: 0 };
   let failure: string | undefined;
   try {
     for (let batch = 0; Date.now() < deadline && failure === undefined; batch++) {

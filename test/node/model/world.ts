@@ -75,6 +75,24 @@ export async function postgresBackend(): Promise<Backend> {
   };
 }
 
+/** PGlite in memory: the PostgreSQL store on one in-process database (one connection, so no parallel statements). */
+export async function pgliteBackend(): Promise<Backend> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const db = new PGlite();
+  const store = createPostgresStore(db);
+  await store.ready();
+  const { rows } = await db.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE tablename LIKE 'wpb\\_%' AND tablename <> 'wpb_meta'");
+  const empty = rows.map((row) => `DELETE FROM ${row.tablename};`).join(' ');
+  return {
+    name: 'pglite',
+    fresh: async () => {
+      await db.exec(empty);
+      return store;
+    },
+    close: () => db.close(),
+  };
+}
+
 /** The sandbox and the callback relay, shared by every sequence of a test file. */
 export interface Stage {
   sandbox: Sandbox;
