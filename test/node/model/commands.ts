@@ -16,12 +16,14 @@ import { StoreUnavailableError } from '../../../src/server/index.js';
  * outside its circumstance, or of an invariant not listed, fails the run.
  */
 export const KNOWN_BREAKS_AWAITING_BRANCH_FENCE: ReadonlyArray<{ invariant: InvariantName; when: Circumstance; why: string }> = [
-  { invariant: 'onePayable', when: 'freeze-in-book', why: 'a holder frozen past its order lease books on (issue 31 point 1: fenced leases)' },
-  { invariant: 'onePayable', when: 'skew', why: 'leases compare the instances\' own clocks (issue 31 point 1)' },
-  { invariant: 'oneSuccess', when: 'freeze-in-book', why: 'the second payable booking of a frozen holder, paid (issue 31 point 1)' },
-  { invariant: 'oneSuccess', when: 'skew', why: 'the second payable booking under skewed clocks, paid (issue 31 point 1)' },
-  { invariant: 'reconciled', when: 'skew', why: 'a check claim stamped by a clock ahead hides the booking from the next pass (issue 31 point 1: the store\'s clock)' },
-  { invariant: 'neverCalledPaid', when: 'partly-paid', why: 'a lookupOrder answering the balance of a partly paid order gets IP-412 (issue 31 point 6)' },
+  { invariant: 'onePayable', when: 'freeze-in-book', why: 'a holder frozen past its order lease books on (fenced leases)' },
+  { invariant: 'onePayable', when: 'freeze-in-hook', why: 'a holder frozen in the hook of a cancelled booking, past its order lease, books on (fenced leases)' },
+  { invariant: 'onePayable', when: 'skew', why: "leases compare the instances' own clocks (lease times from the store's clock)" },
+  { invariant: 'oneSuccess', when: 'freeze-in-book', why: 'the second payable booking of a frozen holder, paid (fenced leases)' },
+  { invariant: 'oneSuccess', when: 'freeze-in-hook', why: 'the second payable booking of a frozen holder, paid (fenced leases)' },
+  { invariant: 'oneSuccess', when: 'skew', why: 'the second payable booking under skewed clocks, paid (lease times from the store\'s clock)' },
+  { invariant: 'reconciled', when: 'skew', why: "a check claim stamped by a clock ahead hides the booking from the next pass (times from the store's clock)" },
+  { invariant: 'neverCalledPaid', when: 'partly-paid', why: 'a lookupOrder answering the balance of a partly paid order gets IP-412 (branch review: book the balance)' },
 ];
 
 /** What a run saw of the known breaks. */
