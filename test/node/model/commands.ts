@@ -70,7 +70,7 @@ export abstract class Step implements fc.AsyncCommand<Model, Run> {
     verdict(run);
   }
 
-  protected abstract act(run: Run): Promise<void>;
+  abstract act(run: Run): Promise<void>;
   abstract toString(): string;
 
   [fc.toStringMethod](): string {
@@ -87,7 +87,7 @@ class Book extends Step {
   ) {
     super();
   }
-  protected async act(run: Run) {
+  async act(run: Run) {
     if (this.freshKey) run.keys[this.tab - 1] = run.newKey(this.tab);
     const instance = run.instances[this.on]!;
     if (this.freezeAfterServiceBook) instance.trap = 'service-book';
@@ -109,7 +109,7 @@ class AtService extends Step {
   override check(model: Readonly<Model>) {
     return model.received > 0;
   }
-  protected async act(run: Run) {
+  async act(run: Run) {
     const booking = run.received[this.booking % run.received.length]!;
     await run.atService(booking.booking_id, this.action);
   }
@@ -130,7 +130,7 @@ class Callback extends Step {
   override check(model: Readonly<Model>) {
     return model.callbacks > 0;
   }
-  protected async act(run: Run) {
+  async act(run: Run) {
     const body = run.callbacks[this.callback % run.callbacks.length]!;
     const instance = run.instances[this.on]!;
     await Promise.all((this.twice ? [1, 2] : [1]).map(() => run.send(instance, 'callback', body)));
@@ -152,7 +152,7 @@ class Ask extends Step {
   override check(model: Readonly<Model>) {
     return model.received > 0;
   }
-  protected async act(run: Run) {
+  async act(run: Run) {
     const { booking_id, correlation_id } = run.received[this.booking % run.received.length]!;
     await run.send(run.instances[this.on]!, this.route, { booking_id, correlation_id });
   }
@@ -175,7 +175,7 @@ class Reconcile extends Step {
   override check(model: Readonly<Model>) {
     return this.healthy || !model.frozen.has(INSTANCES[this.on]);
   }
-  protected async act(run: Run) {
+  async act(run: Run) {
     const instance = run.instances[this.on]!;
     if (this.healthy) await run.reconcileAndCheck(instance);
     else {
@@ -200,7 +200,7 @@ class RaiseTotal extends Step {
     void model;
     return true;
   }
-  protected async act(run: Run) {
+  async act(run: Run) {
     if (run.total < 2000) run.total += 500;
   }
   toString() {
@@ -213,7 +213,7 @@ class Restart extends Step {
   constructor(readonly on: Which) {
     super();
   }
-  protected async act(run: Run) {
+  async act(run: Run) {
     run.instances[this.on]!.kill();
     run.instances[this.on] = new Instance(INSTANCES[this.on], run);
   }
@@ -227,7 +227,7 @@ class Advance extends Step {
   constructor(readonly ms: number) {
     super();
   }
-  protected async act(run: Run) {
+  async act(run: Run) {
     run.advance(this.ms);
   }
   toString() {
@@ -243,7 +243,7 @@ class Skew extends Step {
   ) {
     super();
   }
-  protected async act(run: Run) {
+  async act(run: Run) {
     run.instances[this.on]!.skew = this.ms;
     if (this.ms !== 0) run.circumstances.add('skew');
   }
@@ -260,7 +260,7 @@ class Thaw extends Step {
   override check(model: Readonly<Model>) {
     return model.frozen.has(INSTANCES[this.on]);
   }
-  protected async act(run: Run) {
+  async act(run: Run) {
     run.instances[this.on]!.thaw();
     await new Promise((resolve) => setTimeout(resolve, 60));
   }
@@ -274,7 +274,7 @@ class FreezeInHook extends Step {
   constructor(readonly on: Which) {
     super();
   }
-  protected async act(run: Run) {
+  async act(run: Run) {
     run.instances[this.on]!.trap = 'hook';
   }
   toString() {
@@ -292,7 +292,7 @@ class StoreFault extends Step {
   ) {
     super();
   }
-  protected async act(run: Run) {
+  async act(run: Run) {
     const instance = run.instances[this.on]!;
     for (let i = 0; i < this.count; i++) instance.faults.push({ kind: this.kind, method: this.method });
     run.circumstances.add('store-fault');
@@ -307,11 +307,30 @@ class HookThrows extends Step {
   constructor(readonly on: Which) {
     super();
   }
-  protected async act(run: Run) {
+  async act(run: Run) {
     run.instances[this.on]!.hookThrows++;
   }
   toString() {
     return `HookThrows(${INSTANCES[this.on]})`;
+  }
+}
+
+/** Two steps at once (a book on one instance while a result is delivered on the other, say). */
+class Together extends Step {
+  constructor(
+    readonly first: Step,
+    readonly second: Step,
+  ) {
+    super();
+  }
+  override check(model: Readonly<Model>) {
+    return this.first.check(model) && this.second.check(model);
+  }
+  async act(run: Run) {
+    await Promise.all([this.first.act(run), this.second.act(run)]);
+  }
+  toString() {
+    return `Together(${this.first.toString()}, ${this.second.toString()})`;
   }
 }
 
@@ -323,6 +342,9 @@ export function modelCommands(maxCommands: number): fc.Arbitrary<Step[]> {
     .map(({ tab, on, fresh, freeze }) => new Book(tab, on, fresh, freeze === 0));
   const atService = fc.tuple(index, fc.constantFrom<'pay' | 'fail' | 'cancel'>('pay', 'pay', 'pay', 'fail', 'cancel')).map(([b, action]) => new AtService(b, action));
   const callback = fc.tuple(index, which, fc.boolean()).map(([c, on, twice]) => new Callback(c, on, twice));
+  const reconcileArb = fc.tuple(which, fc.boolean()).map(([on, healthy]) => new Reconcile(on, healthy));
+  // A healthy reconcile heals every instance and then checks: never at the same time as another step.
+  const passArb = which.map((on) => new Reconcile(on, false));
   const ask = fc.tuple(fc.constantFrom<'status' | 'cancel'>('status', 'status', 'cancel'), index, which).map(([route, b, on]) => new Ask(route, b, on));
   const steps: Array<fc.Arbitrary<Step>> = [
       // The money steps, three times as likely as the rest.
@@ -336,7 +358,7 @@ export function modelCommands(maxCommands: number): fc.Arbitrary<Step[]> {
       callback,
       ask,
       ask,
-      fc.tuple(which, fc.boolean()).map(([on, healthy]) => new Reconcile(on, healthy)),
+      reconcileArb,
       fc.constant(new RaiseTotal()),
       which.map((on) => new Restart(on)),
       fc.constantFrom(1_000, 5_000, PAST_LEASES_MS).map((ms) => new Advance(ms)),
@@ -349,6 +371,8 @@ export function modelCommands(maxCommands: number): fc.Arbitrary<Step[]> {
         .tuple(which, fc.constantFrom<FaultKind>('refuse', 'lost-answer'), fc.constantFrom('*', 'insert', 'begin', 'claim', 'complete', 'lease', 'release'), fc.integer({ min: 1, max: 2 }))
         .map(([on, kind, method, count]) => new StoreFault(on, kind, method, count)),
       which.map((on) => new HookThrows(on)),
+      fc.tuple(fc.oneof(book, ask, callback), fc.oneof(book, ask, callback, passArb)).map(([first, second]) => new Together(first, second)),
+      fc.tuple(fc.oneof(book, ask, callback), fc.oneof(book, ask, callback, passArb)).map(([first, second]) => new Together(first, second)),
   ];
   // A plain array (not fc.commands) so every sequence has at least a few steps; it shrinks the same way.
   return fc.array(fc.oneof(...steps), { minLength: Math.min(6, maxCommands), maxLength: maxCommands });
