@@ -50,12 +50,21 @@ export interface Backend {
   name: string;
   /** The server's connection string, for a PostgreSQL server. */
   url?: string;
-  fresh(): Promise<PaymentStore>;
+  /** A store with nothing in it; `clock` is the world's time (the shifts of the sequence), for a store that keeps its own. */
+  fresh(clock: () => number): Promise<PaymentStore>;
   close(): Promise<void>;
 }
 
 export function memoryBackend(): Backend {
-  return { name: 'memory', fresh: async () => createMemoryStore(), close: async () => {} };
+  return {
+    name: 'memory',
+    // A store that times leases by its own clock (`now`) gets the world's; one that reads the handlers' ignores it.
+    fresh: async (clock) => {
+      const options: Parameters<typeof createMemoryStore>[0] & { now?: () => number } = { now: clock };
+      return createMemoryStore(options);
+    },
+    close: async () => {},
+  };
 }
 
 /** A throwaway PostgreSQL server; each sequence starts from empty tables (emptied, which is cheaper than a new database). */
@@ -128,7 +137,10 @@ export async function startStage(backend: Backend): Promise<Stage> {
       const id = `${++runs}-${crypto.randomUUID().slice(0, 8)}`;
       const inbox: string[] = [];
       inboxes.set(`/cb/${id}`, inbox);
-      const run = new Run(stage, id, await backend.fresh(), inbox);
+      const made: { run?: Run } = {};
+      const store = await backend.fresh(() => Date.now() + (made.run?.shift ?? 0));
+      const run = new Run(stage, id, store, inbox);
+      made.run = run;
       run.onClose = () => inboxes.delete(`/cb/${id}`);
       return run;
     },
