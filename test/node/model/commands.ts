@@ -228,7 +228,7 @@ class Advance extends Step {
     super();
   }
   async act(run: Run) {
-    run.advance(this.ms);
+    await run.advance(this.ms);
   }
   toString() {
     return `Advance(${this.ms} ms)`;

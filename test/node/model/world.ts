@@ -52,6 +52,8 @@ export interface Backend {
   url?: string;
   /** A store with nothing in it; `clock` is the world's time (the shifts of the sequence), for a store that keeps its own. */
   fresh(clock: () => number): Promise<PaymentStore>;
+  /** Moves the database's clock to the world's time: `ms` ahead of the real one. */
+  shift?(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -67,22 +69,44 @@ export function memoryBackend(): Backend {
   };
 }
 
+/**
+ * The database's clock moved with the world's: a `clock_timestamp()` of our own, ahead of
+ * `pg_catalog`'s on the search path, adds the sequence's shift, as a clock jump of the database's host
+ * would. (A store that times leases by the database's clock then sees the same pauses as the memory
+ * store; one that reads the handlers' clocks never calls it.)
+ */
+const SHIFTED_CLOCK = [
+  'CREATE SCHEMA IF NOT EXISTS model_clock',
+  'CREATE TABLE IF NOT EXISTS model_clock.shift (ms bigint NOT NULL)',
+  'INSERT INTO model_clock.shift SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM model_clock.shift)',
+  `CREATE OR REPLACE FUNCTION model_clock.clock_timestamp() RETURNS timestamptz LANGUAGE sql VOLATILE AS
+     $$ SELECT pg_catalog.clock_timestamp() + (SELECT ms FROM model_clock.shift) * interval '1 millisecond' $$`,
+];
+const SEARCH_PATH = 'public, model_clock, pg_catalog';
+
 /** A throwaway PostgreSQL server; each sequence starts from empty tables (emptied, which is cheaper than a new database). */
 export async function postgresBackend(): Promise<Backend> {
   const server: ThrowawayPostgres = await startPostgres();
-  const pool = new pg.Pool({ connectionString: server.url, max: 8 });
+  const setup = new pg.Client({ connectionString: server.url });
+  await setup.connect();
+  for (const statement of SHIFTED_CLOCK) await setup.query(statement);
+  await setup.end();
+  const pool = new pg.Pool({ connectionString: server.url, max: 8, options: `-c search_path=${SEARCH_PATH.replace(/ /g, '')}` });
   pool.on('error', () => {});
   const store = createPostgresStore(pool);
   await store.ready();
   const { rows } = await pool.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE tablename LIKE 'wpb\\_%' AND tablename <> 'wpb_meta'");
   // DELETE, not TRUNCATE: on a few rows it is much cheaper than TRUNCATE's new files and exclusive locks.
-  const empty = rows.map((row) => `DELETE FROM ${row.tablename}`).join('; ');
+  const empty = [...rows.map((row) => `DELETE FROM ${row.tablename}`), 'UPDATE model_clock.shift SET ms = 0'].join('; ');
   return {
     name: 'postgres',
     url: server.url,
     fresh: async () => {
       await pool.query(empty);
       return store;
+    },
+    shift: async (ms) => {
+      await pool.query('UPDATE model_clock.shift SET ms = $1', [ms]);
     },
     close: async () => {
       await pool.end();
@@ -95,15 +119,19 @@ export async function postgresBackend(): Promise<Backend> {
 export async function pgliteBackend(): Promise<Backend> {
   const { PGlite } = await import('@electric-sql/pglite');
   const db = new PGlite();
+  await db.exec(`${SHIFTED_CLOCK.join(';\n')};\nSET search_path = ${SEARCH_PATH};`);
   const store = createPostgresStore(db);
   await store.ready();
   const { rows } = await db.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE tablename LIKE 'wpb\\_%' AND tablename <> 'wpb_meta'");
-  const empty = rows.map((row) => `DELETE FROM ${row.tablename};`).join(' ');
+  const empty = [...rows.map((row) => `DELETE FROM ${row.tablename};`), 'UPDATE model_clock.shift SET ms = 0;'].join(' ');
   return {
     name: 'pglite',
     fresh: async () => {
       await db.exec(empty);
       return store;
+    },
+    shift: async (ms) => {
+      await db.query('UPDATE model_clock.shift SET ms = $1', [ms]);
     },
     close: () => db.close(),
   };
@@ -449,7 +477,7 @@ export class Run {
     this.model.frozen.clear();
     // What can finish on its own does; what still waits (on the lease of a killed instance) gets the clocks moved on.
     await Promise.race([Promise.all([...this.inFlight]), sleep(SETTLE_MS)]);
-    this.advance(PAST_LEASES_MS);
+    await this.advance(PAST_LEASES_MS);
     await within(Promise.all([...this.inFlight]), DRAIN_LIMIT_MS, 'the requests in flight once every instance was healed');
   }
 
@@ -457,9 +485,10 @@ export class Run {
    * Moves every clock on. Past the order's lease while requests are in flight, that is a pause of
    * their process as the leases see it (a holder that did not renew in time).
    */
-  advance(ms: number): void {
+  async advance(ms: number): Promise<void> {
     if (ms >= ORDER_LEASE_MS && this.inFlight.size > 0) this.circumstances.add('pause');
     this.shift += ms;
+    await this.stage.backend.shift?.(this.shift);
   }
 
   /** One healthy reconcile() past every lease, then: every payment at the service has reached the hook. */
