@@ -183,7 +183,8 @@ class Reconcile extends Step {
       const pass = instance.handler.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }).then(
         () => {},
         (error: unknown) => {
-          if (!(error instanceof StoreUnavailableError)) throw error;
+          // A pass of a process killed meanwhile ends with it; an outage is the merchant's timer's to retry.
+          if (!(error instanceof StoreUnavailableError) && !instance.killed) throw error;
         },
       );
       await run.track(pass);
