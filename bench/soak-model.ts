@@ -5,7 +5,7 @@
  * many sequences ran on each and the known breaks seen; on a break it prints fast-check's
  * report (seed, path, shrunk sequence) and fails.
  */
-import { KNOWN_BREAKS_AWAITING_BRANCH_FENCE, knownSeen, strictly } from '../test/node/model/commands.js';
+import { KNOWN_BREAKS_AWAITING_BRANCH_REVIEW, knownSeen, strictly } from '../test/node/model/commands.js';
 import { checkModel } from '../test/node/model/run.js';
 import { ACCESS_KEY, memoryBackend, pgliteBackend, postgresBackend, PRODUCT, startStage, type Stage } from '../test/node/model/world.js';
 import { runProcessPauses, type PauseReport } from './soak-pauses.js';
@@ -48,7 +48,7 @@ export async function runModelSoak({ minutes, log = () => {} }: { minutes: numbe
       }
     }
     pauses = await pausing;
-    const known = KNOWN_BREAKS_AWAITING_BRANCH_FENCE.some((k) => k.invariant === 'onePayable' && k.when === 'sigstop') && !strictly('onePayable');
+    const known = KNOWN_BREAKS_AWAITING_BRANCH_REVIEW.some((k) => k.invariant === 'onePayable' && k.when === 'sigstop') && !strictly('onePayable');
     const payable = pauses.breaks.filter((line) => line.includes('payable'));
     if (known && payable.length > 0) knownSeen.set('onePayable (sigstop)', payable.length);
     const failed = known ? pauses.breaks.filter((line) => !line.includes('payable')) : pauses.breaks;

@@ -11,22 +11,15 @@ import { Instance, PAST_LEASES_MS, type Circumstance, type FaultKind, type Model
 import { StoreUnavailableError } from '../../../src/server/index.js';
 
 /**
- * Breaks of today's code that other branches are fixing, each under the circumstance that causes it:
- * seen and counted, not failed, on this branch only. The list goes once those fixes are merged; a break
- * outside its circumstance, or of an invariant not listed, fails the run.
+ * Breaks of this branch's code that branch `review` is fixing (it books what the order owes: its total
+ * less the payments the kit knows), each under the circumstance that causes it: seen and counted, not
+ * failed, on this branch only. The list goes once `review` is merged; a break outside its
+ * circumstance, or of an invariant not listed, fails the run. (The breaks branch `fence` fixed, a
+ * holder paused past its order lease and skewed clocks, were listed here until it was merged.)
  */
-export const KNOWN_BREAKS_AWAITING_BRANCH_FENCE: ReadonlyArray<{ invariant: InvariantName; when: Circumstance; why: string }> = [
-  { invariant: 'onePayable', when: 'freeze-in-book', why: 'a holder frozen past its order lease books on (fenced leases)' },
-  { invariant: 'onePayable', when: 'freeze-in-hook', why: 'a holder frozen in the hook of a cancelled booking, past its order lease, books on (fenced leases)' },
-  { invariant: 'onePayable', when: 'pause', why: 'a holder whose clock-seen pause outlasted its order lease books on (fenced leases)' },
-  { invariant: 'oneSuccess', when: 'pause', why: 'the second payable booking of a paused holder, paid (fenced leases)' },
-  { invariant: 'onePayable', when: 'sigstop', why: 'a process stopped (SIGSTOP) inside a book past its order lease books on (fenced leases)' },
-  { invariant: 'onePayable', when: 'skew', why: "leases compare the instances' own clocks (lease times from the store's clock)" },
-  { invariant: 'oneSuccess', when: 'freeze-in-book', why: 'the second payable booking of a frozen holder, paid (fenced leases)' },
-  { invariant: 'oneSuccess', when: 'freeze-in-hook', why: 'the second payable booking of a frozen holder, paid (fenced leases)' },
-  { invariant: 'oneSuccess', when: 'skew', why: 'the second payable booking under skewed clocks, paid (lease times from the store\'s clock)' },
-  { invariant: 'reconciled', when: 'skew', why: "a check claim stamped by a clock ahead hides the booking from the next pass (times from the store's clock)" },
-  { invariant: 'neverCalledPaid', when: 'partly-paid', why: 'a lookupOrder answering the balance of a partly paid order gets IP-412 (awaiting the fix that books the balance)' },
+export const KNOWN_BREAKS_AWAITING_BRANCH_REVIEW: ReadonlyArray<{ invariant: InvariantName; when: Circumstance; why: string }> = [
+  { invariant: 'neverCalledPaid', when: 'partly-paid', why: 'a lookupOrder answering the balance of a partly paid order gets IP-412' },
+  { invariant: 'oneSuccess', when: 'total-grew', why: 'a paid order whose total grew is booked its whole new total, not the balance' },
 ];
 
 /** What a run saw of the known breaks. */
@@ -42,7 +35,7 @@ export const strictly = (invariant: InvariantName): boolean => {
 export function verdict(run: Run): void {
   const fresh: Break[] = [];
   for (const found of run.breaks.splice(0)) {
-    const known = KNOWN_BREAKS_AWAITING_BRANCH_FENCE.find((k) => k.invariant === found.invariant && run.circumstances.has(k.when));
+    const known = KNOWN_BREAKS_AWAITING_BRANCH_REVIEW.find((k) => k.invariant === found.invariant && run.circumstances.has(k.when));
     if (known && !strictly(found.invariant)) knownSeen.set(`${known.invariant} (${known.when})`, (knownSeen.get(`${known.invariant} (${known.when})`) ?? 0) + 1);
     else fresh.push(found);
   }
@@ -202,7 +195,9 @@ class RaiseTotal extends Step {
     return true;
   }
   async act(run: Run) {
-    if (run.total < 2000) run.total += 500;
+    if (run.total >= 2000) return;
+    if (run.serviceIds.size > 0) run.circumstances.add('total-grew');
+    run.total += 500;
   }
   toString() {
     return 'RaiseTotal(+500)';

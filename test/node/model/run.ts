@@ -13,7 +13,7 @@ export interface ModelOptions {
   numRuns: number;
   seed?: number;
   path?: string;
-  /** Longest sequence; default 16. */
+  /** Longest sequence; default 14. */
   maxCommands?: number;
   /** Called once per sequence run (shrinking included). */
   onSequence?: () => void;
@@ -31,7 +31,7 @@ export function fromEnvironment(numRuns: number): ModelOptions {
 
 /** Runs `numRuns` sequences (fewer when replaying a path); throws fast-check's report on a break. */
 export async function checkModel(stage: Stage, options: ModelOptions): Promise<void> {
-  const property = fc.asyncProperty(modelCommands(options.maxCommands ?? 16), async (commands) => {
+  const property = fc.asyncProperty(modelCommands(options.maxCommands ?? 14), async (commands) => {
     options.onSequence?.();
     const run = await stage.newRun();
     try {

@@ -24,7 +24,7 @@ export const PAST_LEASES_MS = CLAIM_LEASE_MS + 5_000;
 /** The order lease of today's kit (booking.ts): a holder that has not renewed it for this long loses it. */
 const ORDER_LEASE_MS = 4_000;
 /** How long a heal lets requests in flight finish before it moves the clocks past the leases. */
-const SETTLE_MS = 400;
+const SETTLE_MS = 250;
 /** How long a step waits for an answer before it leaves the request in flight (blocked on a frozen instance or a lease). */
 const ANSWER_WAIT_MS = 80;
 /** The longest wait for in-flight requests once every instance is healed: past it the run fails with a message. */
@@ -187,8 +187,8 @@ export type Trap = 'service-book' | 'hook';
 /** Refuse a store call (nothing done), or do it and lose the answer (a timeout after the write). */
 export type FaultKind = 'refuse' | 'lost-answer';
 
-/** What happened in a run that a known break depends on (see KNOWN_BREAKS_AWAITING_BRANCH_FENCE). */
-export type Circumstance = 'freeze-in-book' | 'freeze-in-hook' | 'pause' | 'skew' | 'store-fault' | 'partly-paid' | 'sigstop';
+/** What happened in a run that a known break depends on (see KNOWN_BREAKS_AWAITING_BRANCH_REVIEW). */
+export type Circumstance = 'freeze-in-book' | 'freeze-in-hook' | 'pause' | 'skew' | 'store-fault' | 'partly-paid' | 'total-grew' | 'sigstop';
 
 /** One handler process of the shop. */
 export class Instance {
