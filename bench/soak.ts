@@ -5,7 +5,8 @@
  * refusals, cancels, refunds, callbacks whose first delivery fails and is retried, reconcile passes.
  * It prints the requests, the answers by code, p50/p99, each process's memory at start and end, and
  * checks the end state against the sandbox's records: every final result delivered once, no order paid
- * twice, nothing lost, no 5xx to the shoppers. Exit code 1 when a check fails.
+ * twice, nothing lost, no 5xx to the shoppers. Exit code 1 when a check fails. `--model` runs the
+ * generated interleavings instead (bench/soak-model.ts).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -357,7 +358,14 @@ export function formatReport(report: SoakReport): string {
   return lines.join('\n');
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && process.argv.includes('--model')) {
+  // `--model`: the generated interleavings (bench/soak-model.ts) instead of the mixed traffic.
+  const { runModelSoak, formatModelReport } = await import('./soak-model.js');
+  const at = process.argv.indexOf('--minutes');
+  const report = await runModelSoak({ minutes: at >= 0 ? Number(process.argv[at + 1]) : 10, log: (line) => console.log(line) });
+  console.log(formatModelReport(report));
+  process.exitCode = report.failure ? 1 : 0;
+} else if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const at = process.argv.indexOf('--minutes');
   const minutes = at >= 0 ? Number(process.argv[at + 1]) : 10;
   const report = await runSoak({ minutes, log: (line) => console.log(line) });

@@ -1,0 +1,375 @@
+/**
+ * The steps a generated sequence is made of, as fast-check commands: books from two tabs on two
+ * instances, the shopper paying, failing or cancelling at the sandbox, callbacks delivered late, twice,
+ * out of order or never, status checks, cancels, reconcile passes, a total that grows, restarts,
+ * clocks that jump or drift apart, instances frozen inside a book or inside the hook, store faults and
+ * a failing hook. Each step ends with the invariants (invariants.ts); a break fails the run.
+ */
+import fc from 'fast-check';
+import { INVARIANTS, type Break, type InvariantName } from './invariants.js';
+import { Instance, PAST_LEASES_MS, type Circumstance, type FaultKind, type Model, type Run } from './world.js';
+import { StoreUnavailableError } from '../../../src/server/index.js';
+
+/**
+ * Breaks of this branch's code that branch `review` is fixing (it books what the order owes: its total
+ * less the payments the kit knows), each under the circumstance that causes it: seen and counted, not
+ * failed, on this branch only. The list goes once `review` is merged; a break outside its
+ * circumstance, or of an invariant not listed, fails the run. (The breaks branch `fence` fixed, a
+ * holder paused past its order lease and skewed clocks, were listed here until it was merged.)
+ */
+export const KNOWN_BREAKS_AWAITING_BRANCH_REVIEW: ReadonlyArray<{ invariant: InvariantName; when: Circumstance; why: string }> = [
+  { invariant: 'neverCalledPaid', when: 'partly-paid', why: 'a lookupOrder answering the balance of a partly paid order gets IP-412' },
+  { invariant: 'oneSuccess', when: 'total-grew', why: 'a paid order whose total grew is booked its whole new total, not the balance' },
+];
+
+/** What a run saw of the known breaks. */
+export const knownSeen = new Map<string, number>();
+
+/** `MODEL_STRICT=1` fails on every known break too; `MODEL_STRICT=onePayable,reconciled` on those invariants' only. */
+export const strictly = (invariant: InvariantName): boolean => {
+  const value = process.env.MODEL_STRICT ?? '';
+  return value === '1' || value.split(',').includes(invariant);
+};
+
+/** Fails the run on a break that is not a known one in its circumstance; counts the known ones. */
+export function verdict(run: Run): void {
+  const fresh: Break[] = [];
+  for (const found of run.breaks.splice(0)) {
+    const known = KNOWN_BREAKS_AWAITING_BRANCH_REVIEW.find((k) => k.invariant === found.invariant && run.circumstances.has(k.when));
+    if (known && !strictly(found.invariant)) knownSeen.set(`${known.invariant} (${known.when})`, (knownSeen.get(`${known.invariant} (${known.when})`) ?? 0) + 1);
+    else fresh.push(found);
+  }
+  if (fresh.length > 0) {
+    const seen = [...run.circumstances].join(', ') || 'none';
+    throw new Error(`Invariant broken (circumstances: ${seen}):\n${fresh.map((b) => `  - ${INVARIANTS[b.invariant]}: ${b.detail}`).join('\n')}`);
+  }
+}
+
+const INSTANCES = ['A', 'B'] as const;
+type Which = 0 | 1;
+const which = fc.constantFrom<Which>(0, 1);
+
+export abstract class Step implements fc.AsyncCommand<Model, Run> {
+  check(model: Readonly<Model>): boolean {
+    void model;
+    return true;
+  }
+
+  async run(model: Model, run: Run): Promise<void> {
+    run.log(this.toString());
+    await this.act(run);
+    model.frozen = new Set(run.instances.filter((i) => i.isFrozen).map((i) => i.name));
+    run.checkStep();
+    verdict(run);
+  }
+
+  abstract act(run: Run): Promise<void>;
+  abstract toString(): string;
+
+  [fc.toStringMethod](): string {
+    return this.toString();
+  }
+}
+
+class Book extends Step {
+  constructor(
+    readonly tab: 1 | 2,
+    readonly on: Which,
+    readonly freshKey: boolean,
+    readonly freezeAfterServiceBook: boolean,
+  ) {
+    super();
+  }
+  async act(run: Run) {
+    if (this.freshKey) run.keys[this.tab - 1] = run.newKey(this.tab);
+    const instance = run.instances[this.on]!;
+    if (this.freezeAfterServiceBook) instance.trap = 'service-book';
+    await run.send(instance, 'book', { channel: 'app', order: { id: run.orderId } }, run.keys[this.tab - 1]);
+  }
+  toString() {
+    return `Book(tab${this.tab} on ${INSTANCES[this.on]}${this.freshKey ? ', new key' : ''}${this.freezeAfterServiceBook ? ', freeze after the service books' : ''})`;
+  }
+}
+
+/** The shopper acts on a booking it was handed. */
+class AtService extends Step {
+  constructor(
+    readonly booking: number,
+    readonly action: 'pay' | 'fail' | 'cancel',
+  ) {
+    super();
+  }
+  override check(model: Readonly<Model>) {
+    return model.received > 0;
+  }
+  async act(run: Run) {
+    const booking = run.received[this.booking % run.received.length]!;
+    await run.atService(booking.booking_id, this.action);
+  }
+  toString() {
+    return `AtService(booking #${this.booking}, ${this.action})`;
+  }
+}
+
+/** A captured callback delivered to an instance, once or twice; the ones never delivered are lost. */
+class Callback extends Step {
+  constructor(
+    readonly callback: number,
+    readonly on: Which,
+    readonly twice: boolean,
+  ) {
+    super();
+  }
+  override check(model: Readonly<Model>) {
+    return model.callbacks > 0;
+  }
+  async act(run: Run) {
+    const body = run.callbacks[this.callback % run.callbacks.length]!;
+    const instance = run.instances[this.on]!;
+    await Promise.all((this.twice ? [1, 2] : [1]).map(() => run.send(instance, 'callback', body)));
+  }
+  toString() {
+    return `Callback(#${this.callback} to ${INSTANCES[this.on]}${this.twice ? ', twice at once' : ''})`;
+  }
+}
+
+/** The element's `/status` or `/cancel` for a booking the tab holds. */
+class Ask extends Step {
+  constructor(
+    readonly route: 'status' | 'cancel',
+    readonly booking: number,
+    readonly on: Which,
+  ) {
+    super();
+  }
+  override check(model: Readonly<Model>) {
+    return model.received > 0;
+  }
+  async act(run: Run) {
+    const { booking_id, correlation_id } = run.received[this.booking % run.received.length]!;
+    await run.send(run.instances[this.on]!, this.route, { booking_id, correlation_id });
+  }
+  toString() {
+    return `${this.route === 'status' ? 'Status' : 'Cancel'}(booking #${this.booking} on ${INSTANCES[this.on]})`;
+  }
+}
+
+/**
+ * A reconcile pass. `healthy`: every instance thawed, faults cleared, the clocks past the leases first,
+ * and then every payment at the service must have reached the hook.
+ */
+class Reconcile extends Step {
+  constructor(
+    readonly on: Which,
+    readonly healthy: boolean,
+  ) {
+    super();
+  }
+  override check(model: Readonly<Model>) {
+    return this.healthy || !model.frozen.has(INSTANCES[this.on]);
+  }
+  async act(run: Run) {
+    const instance = run.instances[this.on]!;
+    if (this.healthy) await run.reconcileAndCheck(instance);
+    else {
+      // A pass that meets a store outage rejects with StoreUnavailableError (the merchant's timer tries again): not a break.
+      const pass = instance.handler.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }).then(
+        () => {},
+        (error: unknown) => {
+          // A pass of a process killed meanwhile ends with it; an outage is the merchant's timer's to retry.
+          if (!(error instanceof StoreUnavailableError) && !instance.killed) throw error;
+        },
+      );
+      await run.track(pass);
+    }
+  }
+  toString() {
+    return `Reconcile(on ${INSTANCES[this.on]}${this.healthy ? ', healthy, then check' : ''})`;
+  }
+}
+
+/** The order's total grows (an item added): lookupOrder answers the balance from then on. */
+class RaiseTotal extends Step {
+  override check(model: Readonly<Model>) {
+    void model;
+    return true;
+  }
+  async act(run: Run) {
+    if (run.total >= 2000) return;
+    if (run.serviceIds.size > 0) run.circumstances.add('total-grew');
+    run.total += 500;
+  }
+  toString() {
+    return 'RaiseTotal(+500)';
+  }
+}
+
+/** The process dies (whatever it was doing stops) and a new one starts on the same store. */
+class Restart extends Step {
+  constructor(readonly on: Which) {
+    super();
+  }
+  async act(run: Run) {
+    run.instances[this.on]!.kill();
+    run.instances[this.on] = new Instance(INSTANCES[this.on], run);
+  }
+  toString() {
+    return `Restart(${INSTANCES[this.on]})`;
+  }
+}
+
+/** Every clock moves on (a pause of the whole world as seen by the leases). */
+class Advance extends Step {
+  constructor(readonly ms: number) {
+    super();
+  }
+  async act(run: Run) {
+    await run.advance(this.ms);
+  }
+  toString() {
+    return `Advance(${this.ms} ms)`;
+  }
+}
+
+/** One instance's clock drifts from the other's. */
+class Skew extends Step {
+  constructor(
+    readonly on: Which,
+    readonly ms: number,
+  ) {
+    super();
+  }
+  async act(run: Run) {
+    run.instances[this.on]!.skew = this.ms;
+    if (this.ms !== 0) run.circumstances.add('skew');
+  }
+  toString() {
+    return `Skew(${INSTANCES[this.on]} by ${this.ms} ms)`;
+  }
+}
+
+/** A frozen instance goes on (SIGCONT): what it was doing resumes, however stale. */
+class Thaw extends Step {
+  constructor(readonly on: Which) {
+    super();
+  }
+  override check(model: Readonly<Model>) {
+    return model.frozen.has(INSTANCES[this.on]);
+  }
+  async act(run: Run) {
+    run.instances[this.on]!.thaw();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+  }
+  toString() {
+    return `Thaw(${INSTANCES[this.on]})`;
+  }
+}
+
+/** The next call of the hook on this instance freezes the process inside it. */
+class FreezeInHook extends Step {
+  constructor(readonly on: Which) {
+    super();
+  }
+  async act(run: Run) {
+    run.instances[this.on]!.trap = 'hook';
+  }
+  toString() {
+    return `FreezeInHook(${INSTANCES[this.on]})`;
+  }
+}
+
+/** The next store call(s) of this instance naming `method` fail: refused, or done with the answer lost. */
+class StoreFault extends Step {
+  constructor(
+    readonly on: Which,
+    readonly kind: FaultKind,
+    readonly method: string,
+    readonly count: number,
+  ) {
+    super();
+  }
+  async act(run: Run) {
+    const instance = run.instances[this.on]!;
+    for (let i = 0; i < this.count; i++) instance.faults.push({ kind: this.kind, method: this.method });
+    run.circumstances.add('store-fault');
+  }
+  toString() {
+    return `StoreFault(${INSTANCES[this.on]}, ${this.kind} ${this.method === '*' ? 'any call' : `"${this.method}"`} x${this.count})`;
+  }
+}
+
+/** The merchant's hook throws once on this instance (the kit delivers again later, as documented). */
+class HookThrows extends Step {
+  constructor(readonly on: Which) {
+    super();
+  }
+  async act(run: Run) {
+    run.instances[this.on]!.hookThrows++;
+  }
+  toString() {
+    return `HookThrows(${INSTANCES[this.on]})`;
+  }
+}
+
+/** Two steps at once (a book on one instance while a result is delivered on the other, say). */
+class Together extends Step {
+  constructor(
+    readonly first: Step,
+    readonly second: Step,
+  ) {
+    super();
+  }
+  override check(model: Readonly<Model>) {
+    return this.first.check(model) && this.second.check(model);
+  }
+  async act(run: Run) {
+    await Promise.all([this.first.act(run), this.second.act(run)]);
+  }
+  toString() {
+    return `Together(${this.first.toString()}, ${this.second.toString()})`;
+  }
+}
+
+/** Every step, with weights that keep sequences about money: books, payments and results first. */
+export function modelCommands(maxCommands: number): fc.Arbitrary<Step[]> {
+  const index = fc.nat({ max: 7 });
+  const book = fc
+    .record({ tab: fc.constantFrom<1 | 2>(1, 2), on: which, fresh: fc.boolean(), freeze: fc.integer({ min: 0, max: 3 }) })
+    .map(({ tab, on, fresh, freeze }) => new Book(tab, on, fresh, freeze === 0));
+  const atService = fc.tuple(index, fc.constantFrom<'pay' | 'fail' | 'cancel'>('pay', 'pay', 'pay', 'fail', 'cancel')).map(([b, action]) => new AtService(b, action));
+  const callback = fc.tuple(index, which, fc.boolean()).map(([c, on, twice]) => new Callback(c, on, twice));
+  const reconcileArb = fc.tuple(which, fc.boolean()).map(([on, healthy]) => new Reconcile(on, healthy));
+  // A healthy reconcile heals every instance and then checks: never at the same time as another step.
+  const passArb = which.map((on) => new Reconcile(on, false));
+  const ask = fc.tuple(fc.constantFrom<'status' | 'cancel'>('status', 'status', 'cancel'), index, which).map(([route, b, on]) => new Ask(route, b, on));
+  const steps: Array<fc.Arbitrary<Step>> = [
+      // The money steps, three times as likely as the rest.
+      book,
+      book,
+      book,
+      atService,
+      atService,
+      atService,
+      callback,
+      callback,
+      ask,
+      ask,
+      reconcileArb,
+      fc.constant(new RaiseTotal()),
+      which.map((on) => new Restart(on)),
+      fc.constantFrom(1_000, 5_000, PAST_LEASES_MS).map((ms) => new Advance(ms)),
+      fc.constantFrom(1_000, 5_000, PAST_LEASES_MS).map((ms) => new Advance(ms)),
+      fc.tuple(which, fc.constantFrom(-10_000, 10_000, 60_000)).map(([on, ms]) => new Skew(on, ms)),
+      which.map((on) => new Thaw(on)),
+      which.map((on) => new Thaw(on)),
+      which.map((on) => new FreezeInHook(on)),
+      fc
+        .tuple(which, fc.constantFrom<FaultKind>('refuse', 'lost-answer'), fc.constantFrom('*', 'insert', 'begin', 'claim', 'complete', 'lease', 'release'), fc.integer({ min: 1, max: 2 }))
+        .map(([on, kind, method, count]) => new StoreFault(on, kind, method, count)),
+      which.map((on) => new HookThrows(on)),
+      fc.tuple(fc.oneof(book, ask, callback), fc.oneof(book, ask, callback, passArb)).map(([first, second]) => new Together(first, second)),
+      fc.tuple(fc.oneof(book, ask, callback), fc.oneof(book, ask, callback, passArb)).map(([first, second]) => new Together(first, second)),
+  ];
+  // A plain array (not fc.commands) so every sequence has at least a few steps; it shrinks the same way.
+  return fc.array(fc.oneof(...steps), { minLength: Math.min(6, maxCommands), maxLength: maxCommands });
+}

@@ -1,0 +1,46 @@
+/**
+ * The invariants as pure functions: each finds the break it names and nothing in the case that holds,
+ * so a green model run means the rules held, not that they could not fail.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { SandboxBooking } from '../../../src/sandbox/index.js';
+import { deliveredOnce, neverCalledPaid, oneSuccess, onePayable, reconciled, storeFault503, type Answer } from './invariants.js';
+
+const booking = (booking_id: string, status: SandboxBooking['status'], amount = 1000): SandboxBooking =>
+  ({ booking_id, correlation_id: `c-${booking_id}`, status, amount }) as SandboxBooking;
+const answer = (route: string, http: number, code: string): Answer => ({ route, http, code, underFault: false });
+
+test('two open bookings handed to tabs are a break; an open one no tab holds, or a cancelled one, is not', () => {
+  const bookings = [booking('a', 'BOOKED'), booking('b', 'BOOKED'), booking('c', 'CANCELED')];
+  assert.equal(onePayable(bookings, new Set(['a', 'b'])).length, 1);
+  assert.deepEqual(onePayable(bookings, new Set(['a', 'c'])), []);
+});
+
+test('payments above the total are a break; a second payment of the balance is not', () => {
+  assert.equal(oneSuccess([booking('a', 'SUCCESS'), booking('b', 'SUCCESS')], 1000).length, 1);
+  assert.deepEqual(oneSuccess([booking('a', 'SUCCESS'), booking('b', 'SUCCESS', 500)], 1500), []);
+});
+
+test('a result returned twice by the hook is a break; a throw and its retry are not', () => {
+  const call = { correlation_id: 'c', status: 'SUCCESS', amount: 1000 };
+  assert.equal(deliveredOnce([{ ...call, returned: true }, { ...call, returned: true }]).length, 1);
+  assert.deepEqual(deliveredOnce([{ ...call, returned: false }, { ...call, returned: true }]), []);
+});
+
+test('a SUCCESS at the service that never reached the hook is a break after reconcile()', () => {
+  assert.equal(reconciled([booking('a', 'SUCCESS')], []).length, 1);
+  assert.deepEqual(reconciled([booking('a', 'SUCCESS')], [{ correlation_id: 'c-a', status: 'SUCCESS', amount: 1000, returned: true }]), []);
+});
+
+test('IP-412 to a book is a break unless the service holds the whole total', () => {
+  assert.equal(neverCalledPaid(answer('book', 412, 'IP-412'), [booking('a', 'CANCELED')], 1000).length, 1);
+  assert.equal(neverCalledPaid(answer('book', 412, 'IP-412'), [booking('a', 'SUCCESS')], 1500).length, 1);
+  assert.deepEqual(neverCalledPaid(answer('book', 412, 'IP-412'), [booking('a', 'SUCCESS')], 1000), []);
+});
+
+test('IP-500 to a shopper is a break; IP-503 is not, nor a callback asking for a retry', () => {
+  assert.equal(storeFault503(answer('status', 500, 'IP-500')).length, 1);
+  assert.deepEqual(storeFault503(answer('book', 503, 'IP-503')), []);
+  assert.deepEqual(storeFault503(answer('callback', 500, 'IP-500')), []);
+});

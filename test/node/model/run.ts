@@ -1,0 +1,50 @@
+/**
+ * Runs generated sequences against a stage (memory store or PostgreSQL): each sequence a fresh order
+ * and store, its steps checked as they go, then healed, reconciled once and checked again. A failure
+ * throws fast-check's report: the seed, the path and the shrunk sequence, to replay with `MODEL_SEED`
+ * and `MODEL_PATH` (docs/faults.md).
+ */
+import fc from 'fast-check';
+import { modelCommands, verdict } from './commands.js';
+import type { Stage } from './world.js';
+
+/** Options of {@link checkModel}. */
+export interface ModelOptions {
+  numRuns: number;
+  seed?: number;
+  path?: string;
+  /** Longest sequence; default 14. */
+  maxCommands?: number;
+  /** Called once per sequence run (shrinking included). */
+  onSequence?: () => void;
+}
+
+/** The options a test reads from the environment: `MODEL_SEED`, `MODEL_PATH`, `MODEL_RUNS` replay or widen a run. */
+export function fromEnvironment(numRuns: number): ModelOptions {
+  const env = process.env;
+  return {
+    numRuns: env.MODEL_RUNS ? Number(env.MODEL_RUNS) : numRuns,
+    ...(env.MODEL_SEED ? { seed: Number(env.MODEL_SEED) } : {}),
+    ...(env.MODEL_PATH ? { path: env.MODEL_PATH } : {}),
+  };
+}
+
+/** Runs `numRuns` sequences (fewer when replaying a path); throws fast-check's report on a break. */
+export async function checkModel(stage: Stage, options: ModelOptions): Promise<void> {
+  const property = fc.asyncProperty(modelCommands(options.maxCommands ?? 14), async (commands) => {
+    options.onSequence?.();
+    const run = await stage.newRun();
+    try {
+      await fc.asyncModelRun(() => ({ model: run.model, real: run }), commands);
+      await run.finish();
+      verdict(run);
+    } finally {
+      run.close();
+    }
+  });
+  await fc.assert(property, {
+    numRuns: options.numRuns,
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.path !== undefined ? { path: options.path } : {}),
+  });
+}
