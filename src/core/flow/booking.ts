@@ -7,7 +7,7 @@
  * their own. Nothing here holds state or imports the flow: the flow passes in what a rule needs
  * (the store, the key maker, the clock's time) and applies the answer itself.
  */
-import { ALREADY_PROCESSED, MERCHANT_SETUP, type BookResult, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../../protocol/contract.js';
+import { ALREADY_PROCESSED, MERCHANT_SETUP, type BookResult, type Channel, type PaymentStatus, type StatusRequest, type WebPaymentInstruction } from '../../protocol/contract.js';
 import { BookingError, type BookingClient } from '../booking-client.js';
 import type { FlowDeps } from './deps.js';
 import type { FlowError, FlowErrorKind, FlowEvent } from './state.js';
@@ -31,9 +31,12 @@ export type FailureExtra = { code?: string | undefined; http_status?: number | u
 export const hasCode = (error: unknown, code: string) => error instanceof BookingError && error.code === code;
 export const isProcessed = (error: unknown) => hasCode(error, ALREADY_PROCESSED);
 
-/** The two ids the status and cancel requests name a booking by. */
-export function ids({ booking_id, correlation_id }: KeptBooking): { booking_id: string; correlation_id: string } {
-  return { booking_id, correlation_id };
+/**
+ * What the status and cancel requests name a booking by: its two ids, and the order it was booked for,
+ * so a server that lost the booking delivers its result with the order (the booking's tag proves it).
+ */
+export function ids({ booking_id, correlation_id, settings }: KeptBooking): StatusRequest {
+  return { booking_id, correlation_id, order: settings.order };
 }
 
 /**
