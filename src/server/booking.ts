@@ -157,7 +157,7 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
     // made. When the order's total has changed since, the attempt books anew at the new total under the
     // key and that amount (the old booking, still open, is cancelled below as any other open booking).
     // Only that re-priced replay costs a round trip more: the key's own answer is its old booking.
-    const orderKey = await digest(`order\n${details.id}`);
+    const orderKey = await orderKeyOf(details.id);
     const kept = await bookUnder(key);
     if (kept.amount === details.amount) return kept;
     return bookUnder(`${key}~${details.amount}`);
@@ -361,9 +361,9 @@ function base64url(base64: string): string {
   return base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-/** A fixed-size key for an order (an id may be up to 256 characters, long for an index entry). */
-async function digest(text: string): Promise<string> {
-  return base64url(bytesToBase64(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))));
+/** A fixed-size key for an order's canonical id (an id may be up to 256 characters, long for an index entry). */
+export async function orderKeyOf(id: string): Promise<string> {
+  return base64url(bytesToBase64(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`order\n${id}`)))));
 }
 
 function bytesToBase64(bytes: Uint8Array): string {

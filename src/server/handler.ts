@@ -85,9 +85,9 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
         case 'book':
           return success('Booking created', await booking.book(request, text));
         case 'status':
-          return success('Payment status fetched successfully', await results.status(text));
+          return success('Payment status fetched successfully', await results.status(text, request));
         case 'cancel':
-          return success('Transaction cancelled', await results.cancel(text), CODES.CANCELLED);
+          return success('Transaction cancelled', await results.cancel(text, request), CODES.CANCELLED);
         case 'callback':
           return success('Callback recorded', await results.callback(text));
       }

@@ -17,6 +17,7 @@ import { CallbackVerificationError, verifyCallback } from './callback.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
 import { depthOf, parseObject, Refusal } from './http.js';
 import { bookingFacts, ResultBusy, serviceCall, type Delivery, type Kit } from './kit.js';
+import { adoptLostBooking } from './recovery.js';
 import { ServiceError, type ServiceStatus } from './service-client.js';
 import { StoreUnavailableError } from './store-errors.js';
 import type { BookingState, StoredBooking } from './store.js';
@@ -39,8 +40,8 @@ export class ImpossibleTransition extends Error {
 
 /** The result half of the handler. */
 export interface Results extends Delivery {
-  status(text: string): Promise<StatusResult>;
-  cancel(text: string): Promise<CancelResult>;
+  status(text: string, request: Request): Promise<StatusResult>;
+  cancel(text: string, request: Request): Promise<CancelResult>;
   callback(text: string): Promise<{ correlation_id: string; status: PaymentStatus }>;
   reconcile(options?: ReconcileOptions): Promise<ReconcileReport>;
 }
@@ -55,10 +56,10 @@ export function createResults(kit: Kit): Results {
    * hold (lost in a restart of a memory store, evicted, pruned) is asked about at the service, which
    * answers only for this merchant's product code and only with the matching correlation id: such a
    * booking comes with the service's answer (`lost`), and with the order the browser presented only
-   * when the booking's own tag proves it. A stored booking comes with the statuses of it already
+   * when the booking's own tag proves it (the booking is then saved again: see recovery.ts). A stored booking comes with the statuses of it already
    * delivered, read in the same round trip.
    */
-  async function findBooking(text: string): Promise<Found> {
+  async function findBooking(text: string, request: Request): Promise<Found> {
     const body = parseObject(text, ['booking_id', 'correlation_id'], ['order']);
     for (const name of ['booking_id', 'correlation_id'] as const) {
       const value = body[name];
@@ -87,15 +88,16 @@ export function createResults(kit: Kit): Results {
       throw unknownBooking();
     }
     const proven = await orderOfLostBooking(kit, lost.transaction_id, body.order as PaymentResult['order']);
-    return { booking_id, correlation_id, lost, facts: { booking_id, transaction_uuid: lost.transaction_id, ...proven }, delivered: [] };
+    const facts = proven ? await adoptLostBooking(kit, lost, proven, request) : { booking_id, transaction_uuid: lost.transaction_id };
+    return { booking_id, correlation_id, lost, facts, delivered: [] };
   }
 
   function unknownBooking(): Refusal {
     return new Refusal(CODES.UNKNOWN_BOOKING, 'No booking with this booking_id and correlation_id was made here.');
   }
 
-  async function status(text: string): Promise<StatusResult> {
-    const { booking_id, correlation_id, lost, facts, delivered } = await findBooking(text);
+  async function status(text: string, request: Request): Promise<StatusResult> {
+    const { booking_id, correlation_id, lost, facts, delivered } = await findBooking(text, request);
     const answer = lost ?? (await serviceCall(kit, 'status', () => kit.client.status({ booking_id, correlation_id })));
     // A result already delivered needs no claim: a paid booking's later status checks read the store once.
     if (isFinalStatus(answer.status) && !delivered.includes(answer.status)) {
@@ -128,8 +130,8 @@ export function createResults(kit: Kit): Results {
     }
   }
 
-  async function cancel(text: string): Promise<CancelResult> {
-    const { booking_id, correlation_id, facts } = await findBooking(text);
+  async function cancel(text: string, request: Request): Promise<CancelResult> {
+    const { booking_id, correlation_id, facts } = await findBooking(text, request);
     const answer = await serviceCall(kit, 'cancel', () => kit.client.cancel({ booking_id }));
     if (isFinalStatus(answer.status)) {
       await withinTime(deliver({ source: 'cancel', status: answer.status, correlation_id, ...facts }), resultTimeoutMs, 'cancel');
