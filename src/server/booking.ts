@@ -19,6 +19,7 @@ import { canonical, describeValue, isRecord } from '../protocol/values.js';
 import { depthOf, parseObject, Refusal } from './http.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
 import { bookingFacts, ResultBusy, serviceCall, type Delivery, type Kit } from './kit.js';
+import { chargeOf, toPaise, toRupees } from './amounts.js';
 import { ServiceError } from './service-client.js';
 import type { OrderState, StoredBooking } from './store.js';
 import type { OrderDetails } from './types.js';
@@ -39,10 +40,11 @@ export interface Booking {
   book(request: Request, text: string): Promise<BookResult>;
 }
 
-/** What `lookupOrder` said, checked: the canonical id and amount of a payable order. */
+/** What `lookupOrder` said, checked: the canonical id, total and balance (rounded to paisa) of a payable order. */
 interface PayableOrder {
   id: string;
   amount: number;
+  balance?: number;
   properties?: Record<string, string>;
 }
 
@@ -86,7 +88,7 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
     // The key's content is the merchant's own order, not the browser's spelling of it: `{"id":7}` and
     // `{"id":"7"}`, or `café-1` and `CAFÉ-1`, are one order when the lookup says so.
     const fingerprint = JSON.stringify(handoff ? ['v2', channel, details.id, 'handoff'] : ['v2', channel, details.id]);
-    const flightKey = `${key}\n${details.amount}`;
+    const flightKey = `${key}\n${details.amount}\n${details.balance ?? ''}`;
     let entry = inFlightBookings.get(flightKey);
     if (entry && entry.fingerprint !== fingerprint) throw conflict();
     if (!entry) {
@@ -111,8 +113,12 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
       throw new Refusal(CODES.UNKNOWN_ORDER, 'This order is unknown or cannot be paid.');
     }
     if (!isRecord(details)) return invalidLookup(`lookupOrder must return an object such as { id, amount }, { paid: true } or undefined; got ${describeValue(details)}.`);
+    // A database's truthy 1, "true" or "t" must not read as "not paid": only a boolean says it.
+    if (details.paid !== undefined && details.paid !== true && details.paid !== false) {
+      return invalidLookup(`lookupOrder returned { paid: ${describeValue(details.paid)} }; "paid" must be true, false or absent (convert a database's 1 or "t" with row.paid === true).`);
+    }
     if (details.paid === true) throw alreadyPaid();
-    const { id, amount, properties } = details as Partial<OrderDetails> & Record<string, unknown>;
+    const { id, amount, balance, properties } = details as Partial<OrderDetails> & Record<string, unknown>;
     if (typeof amount !== 'number') {
       const numeric = typeof amount === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(amount);
       return invalidLookup(
@@ -122,7 +128,7 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
             : 'e.g. { id: row.id, amount: 1250.5 }.'),
       );
     }
-    if (!Number.isFinite(amount) || amount <= 0 || Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6) {
+    if (!isRupees(amount)) {
       return invalidLookup(`lookupOrder returned the amount ${describeValue(amount)}; it must be a positive number of rupees with at most two decimals, e.g. 1250.5.`);
     }
     if (!((typeof id === 'string' && id.length > 0 && id.length <= MAX_ORDER_ID) || (typeof id === 'number' && Number.isFinite(id)))) {
@@ -132,7 +138,12 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
           'one order is one payment, however the browser spells it.',
       );
     }
-    return { id: String(id), amount, properties: properties as Record<string, string> | undefined };
+    if (balance !== undefined && (typeof balance !== 'number' || !isRupees(balance))) {
+      return invalidLookup(`lookupOrder returned the balance ${describeValue(balance)}; it must be a positive number of rupees with at most two decimals, or absent.`);
+    }
+    const payable: PayableOrder = { id: String(id), amount: toRupees(toPaise(amount)), properties: properties as Record<string, string> | undefined };
+    if (balance !== undefined) payable.balance = toRupees(toPaise(balance));
+    return payable;
   }
 
   function invalidLookup(message: string): never {
@@ -153,34 +164,53 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
     details: PayableOrder,
     handoff: boolean,
   ): Promise<StoredBooking> {
-    // A key names one attempt at one order; the booking it keeps is for the order's amount when it was
-    // made. When the order's total has changed since, the attempt books anew at the new total under the
-    // key and that amount (the old booking, still open, is cancelled below as any other open booking).
-    // Only that re-priced replay costs a round trip more: the key's own answer is its old booking.
+    // A key names one attempt at one order. Its first booking is kept under the key; when the order's
+    // total (or what is owed of it) changed since, the attempt books anew under `key~1`, `key~2`, ...
+    // (the older booking, still open, is cancelled first as any other open booking). A replay answers
+    // the attempt's latest booking when it is still the order's open one at the charge now: a key
+    // priced back to an older amount books anew, never the booking cancelled when it was re-priced.
     const orderKey = await orderKeyOf(details.id);
-    const kept = await bookUnder(key);
-    if (kept.amount === details.amount) return kept;
-    return bookUnder(`${key}~${details.amount}`);
+    const first = await bookUnder(key, undefined);
+    if (first.made) return first.booking;
+    let latest = first.booking;
+    let n = 1;
+    for (let next; (next = await kit.store.getBookingByKey(`${key}~${n}`)); n++) latest = known(next, fingerprint);
+    // At the whole total (nothing paid before it), the latest booking is the attempt's answer as it is.
+    if (latest.amount === details.amount && details.balance === undefined) return latest;
+    return (await bookUnder(`${key}~${n}`, latest)).booking;
 
-    /** The key's booking (`storeKey`: the key, or the key and a changed amount), made now if it has none. */
-    function bookUnder(storeKey: string): Promise<StoredBooking> {
-      return withOrderLock(storeKey, orderKey, async ({ open, paid }, lease) => {
+    /**
+     * The booking of `storeKey`, made now if it has none; `latest`, the attempt's latest booking, is
+     * answered instead when it is still open at what the order owes now.
+     */
+    async function bookUnder(storeKey: string, latest: StoredBooking | undefined): Promise<{ booking: StoredBooking; made: boolean }> {
+      let made = false;
+      const booking = await withOrderLock(storeKey, orderKey, async ({ open, paid, paidAmount }, lease) => {
+        let paidPaise = toPaise(paidAmount ?? paid?.amount ?? 0);
+        const total = toPaise(details.amount);
+        const balance = details.balance === undefined ? undefined : toPaise(details.balance);
         // Paid under another key, its result known (delivered or being delivered), for at least the
         // order's total now: refused without asking the service. A refund delivered since (REVERTED)
-        // makes the order payable again; a payment below the total now does not pay it.
-        if (paid && covers(paid.amount, details.amount)) throw alreadyPaid();
-        await closeOpenBookings(open, details.amount);
-        // The key AND what it books: after this server forgot the key (a restart, an expired or evicted
-        // record), a replay of the key for the same order and amount gets the service's first booking back,
-        // and the key sent with another order (or a changed amount) is a new booking, never the old one.
-        const transaction_uuid = await bookingUuid(key, fingerprint, order, details.amount);
+        // makes the order payable again; a payment below the total now leaves its balance to pay.
+        if (chargeOf(total, paidPaise, balance) <= 0) throw alreadyPaid();
+        if (latest && open.some((b) => b.booking_id === latest.booking_id) && toPaise(latest.amount) === chargeOf(total, paidPaise, balance)) {
+          return latest;
+        }
+        paidPaise += await closeOpenBookings(open);
+        const charge = chargeOf(total, paidPaise, balance);
+        if (charge <= 0) throw alreadyPaid();
+        const amount = toRupees(charge);
+        // The attempt's key AND what it books: after this server forgot the key (a restart, an expired or
+        // evicted record), a replay of the key for the same order and amount gets the service's first
+        // booking back, and the key sent with another order (or a changed amount) is a new booking.
+        const transaction_uuid = await bookingUuid(storeKey, fingerprint, order, amount);
         const redirect_url =
           typeof kit.options.redirectUrl === 'function'
-            ? kit.options.redirectUrl({ order, channel, transaction_uuid, amount: details.amount, handoff })
+            ? kit.options.redirectUrl({ order, channel, transaction_uuid, amount, handoff })
             : kit.options.redirectUrl;
         const booked = await serviceCall(kit, 'book', () =>
           kit.client.book({
-            amount: details.amount,
+            amount,
             transaction_uuid,
             callback_url: kit.options.callbackUrl,
             redirect_url,
@@ -197,17 +227,21 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
           channel,
           order,
           order_key: orderKey,
-          amount: details.amount,
+          amount,
           created_at: kit.now(),
         };
         // Saved and the lease let go in one step: the next book of the order finds this booking.
         const saved = await kit.store.insertBooking(booking, lease.release());
-        if (saved) return booking;
+        if (saved) {
+          made = true;
+          return booking;
+        }
         // The key went to a request for other content on another instance at the same moment.
         const winner = await kit.store.getBookingByKey(storeKey);
         if (winner) return winner;
         throw conflict();
-      }).then((booking) => known(booking, fingerprint));
+      });
+      return { booking: known(booking, fingerprint), made };
     }
   }
 
@@ -220,10 +254,11 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
 
   /**
    * One payable booking per order: an open booking made under another key is cancelled at the service
-   * first. One the service says is already processed is asked about: paid for at least the order's total
-   * now means this book is refused (and the result delivered); anything else lets the new booking go ahead.
+   * first. One the service says is already processed is asked about, and its result delivered; answers
+   * what the ones found paid add to the order's payments, in paise.
    */
-  async function closeOpenBookings(open: StoredBooking[], total: number): Promise<void> {
+  async function closeOpenBookings(open: StoredBooking[]): Promise<number> {
+    let paid = 0;
     for (const old of open) {
       let status: PaymentStatus;
       let reference_code: string | undefined;
@@ -246,8 +281,9 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
           if (!(error instanceof ResultBusy)) kit.report(error, { route: 'book' });
         });
       }
-      if (status === 'SUCCESS' && covers(old.amount, total)) throw alreadyPaid();
+      if (status === 'SUCCESS') paid += toPaise(old.amount);
     }
+    return paid;
   }
 
   /**
@@ -321,9 +357,9 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
   return { book };
 }
 
-/** Amounts in paise, so `1000.1 + 0.2` style sums never decide whether an order is paid. */
-function covers(paid: number, total: number): boolean {
-  return Math.round(paid * 100) >= Math.round(total * 100);
+/** A positive number of rupees with at most two decimals (`0.29 * 100` is 28.999…: near enough). */
+function isRupees(value: number): boolean {
+  return Number.isFinite(value) && value > 0 && Math.abs(Math.round(value * 100) - value * 100) <= 1e-6;
 }
 
 /** Characters of the attempt's digest kept in a `transaction_uuid` (156 bits). */

@@ -88,8 +88,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
   };
   const orderState = (orderKey: string): OrderState => {
     const ofOrder = [...(byOrder.get(orderKey) ?? [])].map((id) => bookings.get(id)!);
-    const paid = ofOrder.find((b) => result(b.correlation_id, 'SUCCESS') && !result(b.correlation_id, 'REVERTED')?.delivered);
-    return { open: ofOrder.filter((b) => !b.settled).map((b) => copy(b)!), paid: copy(paid) };
+    const paid = ofOrder.filter((b) => result(b.correlation_id, 'SUCCESS') && !result(b.correlation_id, 'REVERTED')?.delivered);
+    const paidAmount = paid.reduce((sum, b) => sum + Math.round(b.amount * 100), 0) / 100;
+    return { open: ofOrder.filter((b) => !b.settled).map((b) => copy(b)!), paid: copy(paid[0]), paidAmount };
   };
   const takeLease = (name: string, owner: string, now: number, until: number) => {
     const held = leases.get(name);

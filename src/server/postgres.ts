@@ -6,7 +6,7 @@
  */
 import type { PaymentStatus } from '../protocol/contract.js';
 import { StoreUnavailableError } from './store-errors.js';
-import type { BookingOpening, OpenBookingClaim, PaymentStore, ResultClaim, StoredBooking } from './store.js';
+import type { BookingOpening, OpenBookingClaim, OrderState, PaymentStore, ResultClaim, StoredBooking } from './store.js';
 
 /** What the store needs of a database client: node-postgres' `Pool`/`Client` and PGlite fit. */
 export interface Queryable {
@@ -255,13 +255,7 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
       if (opening.status === 'booked') return { status: 'booked', booking: toBooking(opening.booking)! };
       if (opening.status === 'busy') return { status: 'busy' };
       const bookings = opening.bookings ?? [];
-      return {
-        status: 'leased',
-        order: {
-          open: bookings.filter((row) => row.settled !== true).map((row) => toBooking(row)!),
-          paid: toBooking(bookings.find((row) => row.paid === true)),
-        },
-      };
+      return { status: 'leased', order: orderState(bookings) };
     },
     async getBookingState(bookingId) {
       const rows = await query(
@@ -286,10 +280,7 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
          FROM ${p}bookings b WHERE order_key = $1 ORDER BY created_at, booking_id`,
         [orderKey],
       );
-      return {
-        open: rows.filter((row) => row.settled !== true).map((row) => toBooking(row)!),
-        paid: toBooking(rows.find((row) => row.paid === true)),
-      };
+      return orderState(rows);
     },
     async acquireLease(name, owner, now, until) {
       const rows = await query(
@@ -403,5 +394,15 @@ function toBooking(row: Record<string, unknown> | undefined): StoredBooking | un
     amount: Number(row.amount),
     deeplink: String(row.deeplink),
     created_at: Number(row.created_at),
+  };
+}
+
+/** An order's state from its rows (each with `settled` and `paid`): its open bookings, its paid one, and what its paid ones add up to. */
+function orderState(rows: Array<Record<string, unknown>>): OrderState {
+  const paid = rows.filter((row) => row.paid === true);
+  return {
+    open: rows.filter((row) => row.settled !== true).map((row) => toBooking(row)!),
+    paid: toBooking(paid[0]),
+    paidAmount: paid.reduce((sum, row) => sum + Math.round(Number(row.amount) * 100), 0) / 100,
   };
 }

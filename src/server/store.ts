@@ -39,6 +39,11 @@ export interface OrderState {
    * delivered), and no `REVERTED` result of it (a refund) has been delivered. `undefined` when none is.
    */
   paid: StoredBooking | undefined;
+  /**
+   * What the order's paid bookings (as {@link paid} counts them) add up to, in rupees: a book charges the
+   * order's total less this. A store that leaves it out counts {@link paid}'s amount alone.
+   */
+  paidAmount?: number;
 }
 
 /** What {@link PaymentStore.beginBooking} is asked: a book of `key` for the order `orderKey`. */

@@ -18,7 +18,13 @@ export interface OrderDetails {
    * (`1250.5`). A `numeric` column read by node-postgres is a string: convert it (`Number(row.total)`).
    */
   amount: number;
-  /** Not paid: omit, or `false`. */
+  /**
+   * What is still owed of `amount` by your records (a part paid at the counter, say), when you keep
+   * one. The kit charges the total less the payments it delivered for this order, and never more than
+   * `balance`: an order paid 1000 whose total grew to 1500 books 500, not 1500.
+   */
+  balance?: number;
+  /** Not paid: omit, or `false` (a boolean: `1`, `"true"` or `"t"` are refused as a set-up error). */
   paid?: false;
   /** Shown to the shopper by the wallet: snake_case keys, string values. */
   properties?: Record<string, string>;
