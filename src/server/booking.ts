@@ -18,10 +18,10 @@ import { createSignature, signMessage, WEB_PAYMENT_SIGNED_FIELDS } from '../prot
 import { canonical, describeValue, isRecord } from '../protocol/values.js';
 import { depthOf, parseObject, Refusal } from './http.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
-import { bookingFacts, ResultBusy, serviceCall, type Delivery, type Kit } from './kit.js';
+import { bookingFacts, LeaseLost, ResultBusy, serviceCall, type Delivery, type Kit } from './kit.js';
 import { chargeOf, toPaise, toRupees } from './amounts.js';
 import { ServiceError } from './service-client.js';
-import type { OrderState, StoredBooking } from './store.js';
+import type { LeaseHold, OrderState, StoredBooking } from './store.js';
 import type { OrderDetails } from './types.js';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{16,128}$/;
@@ -34,6 +34,16 @@ export const ORDER_LEASE_MS = 4_000;
 export const ORDER_PROPERTY = 'merchant_order';
 /** The longest canonical order id: it travels to the service in {@link ORDER_PROPERTY}, limited to 256 characters. */
 const MAX_ORDER_ID = 256;
+
+/** The order's lease as a book holds it (see `withOrderLock`). */
+interface OrderLease {
+  /** The hold, for writes the store must refuse once another instance took the order over. */
+  readonly hold: LeaseHold;
+  /** Refuses the book when a renewal already found the order taken over: nothing more is sent to the service. */
+  check(): void;
+  /** Stops renewing and hands the hold to the write that ends the lease. */
+  end(): LeaseHold;
+}
 
 /** The booking half of the handler. */
 export interface Booking {
@@ -174,7 +184,7 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
     if (first.made) return first.booking;
     let latest = first.booking;
     let n = 1;
-    for (let next; (next = await kit.store.getBookingByKey(`${key}~${n}`)); n++) latest = known(next, fingerprint);
+    for (let next; (next = await kit.store.getBookingByKey({ key: `${key}~${n}` })); n++) latest = known(next, fingerprint);
     // At the whole total (nothing paid before it), the latest booking is the attempt's answer as it is.
     if (latest.amount === details.amount && details.balance === undefined) return latest;
     return (await bookUnder(`${key}~${n}`, latest)).booking;
@@ -196,7 +206,8 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
         if (latest && open.some((b) => b.booking_id === latest.booking_id) && toPaise(latest.amount) === chargeOf(total, paidPaise, balance)) {
           return latest;
         }
-        paidPaise += await closeOpenBookings(open);
+        paidPaise += await closeOpenBookings(open, lease.hold);
+        lease.check();
         const charge = chargeOf(total, paidPaise, balance);
         if (charge <= 0) throw alreadyPaid();
         const amount = toRupees(charge);
@@ -230,18 +241,40 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
           amount,
           created_at: kit.now(),
         };
-        // Saved and the lease let go in one step: the next book of the order finds this booking.
-        const saved = await kit.store.insertBooking(booking, lease.release());
-        if (saved) {
+        // Saved and the lease let go in one step, only while this book still holds the order: the next
+        // book of the order finds this booking, and a book that lost the order saves nothing.
+        const saved = await kit.store.insertBooking({ booking, hold: lease.end() });
+        if (saved === 'saved') {
           made = true;
           return booking;
         }
-        // The key went to a request for other content on another instance at the same moment.
-        const winner = await kit.store.getBookingByKey(storeKey);
-        if (winner) return winner;
+        // The key went to another request at the same moment: for other content (a conflict), or for
+        // this content on another instance, which booked the same service booking.
+        const winner = await kit.store.getBookingByKey({ key: storeKey });
+        if (winner?.booking_id === booking.booking_id || (winner && saved === 'taken')) return winner;
+        if (saved === 'stale') {
+          await cancelUnsaved(booking);
+          if (winner) return winner;
+          throw overtaken();
+        }
         throw conflict();
       });
       return { booking: known(booking, fingerprint), made };
+    }
+  }
+
+  /**
+   * A booking the service made for a book that lost its order meanwhile: another instance took the order
+   * over and may have booked it, so this one is cancelled and its deeplink never leaves the server.
+   */
+  async function cancelUnsaved(booking: StoredBooking): Promise<void> {
+    try {
+      await kit.client.cancel({ booking_id: booking.booking_id });
+    } catch (error) {
+      kit.report(
+        new Error(`A booking made while this instance lost its order's lease (booking_id ${booking.booking_id}) could not be cancelled at the service; it was not handed to the shopper.`, { cause: error }),
+        { route: 'book' },
+      );
     }
   }
 
@@ -257,7 +290,7 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
    * first. One the service says is already processed is asked about, and its result delivered; answers
    * what the ones found paid add to the order's payments, in paise.
    */
-  async function closeOpenBookings(open: StoredBooking[]): Promise<number> {
+  async function closeOpenBookings(open: StoredBooking[], hold: LeaseHold): Promise<number> {
     let paid = 0;
     for (const old of open) {
       let status: PaymentStatus;
@@ -277,7 +310,9 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
         source = 'status';
       }
       if (isFinalStatus(status)) {
-        await delivery.deliver({ source, status, correlation_id: old.correlation_id, reference_code, ...bookingFacts(old) }).catch((error: unknown) => {
+        await delivery.deliver({ source, status, correlation_id: old.correlation_id, reference_code, ...bookingFacts(old) }, { hold }).catch((error: unknown) => {
+          // A book that lost its order goes no further (see withOrderLock); the result is delivered by the next check.
+          if (error instanceof LeaseLost) throw overtaken();
           if (!(error instanceof ResultBusy)) kit.report(error, { route: 'book' });
         });
       }
@@ -287,46 +322,56 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
   }
 
   /**
-   * Serializes the books of one order: in this process by a queue, across instances by a short lease
-   * in the store, renewed while the work runs, so a process that died holds the order for at most
-   * {@link ORDER_LEASE_MS}. Answers the key's booking at once when it has one.
+   * Serializes the books of one order: in this process by a queue, across instances by a short fenced
+   * lease in the store, renewed while the work runs, so a process that died holds the order for at most
+   * {@link ORDER_LEASE_MS} (by the store's clock). A holder that stalls past its lease (paused, or its
+   * renewals failing) while another instance takes the order over finds its token stale: the store
+   * refuses what it writes under it. Answers the key's booking at once when it has one.
    */
-  async function withOrderLock(
-    key: string,
-    orderKey: string,
-    work: (state: OrderState, lease: { release(): { lease: string; owner: string } }) => Promise<StoredBooking>,
-  ): Promise<StoredBooking> {
+  async function withOrderLock(key: string, orderKey: string, work: (state: OrderState, lease: OrderLease) => Promise<StoredBooking>): Promise<StoredBooking> {
     const previous = orderQueues.get(orderKey) ?? Promise.resolve();
     const run = previous.then(async () => {
       const name = `order:${orderKey}`;
       const deadline = kit.now() + orderWaitMs;
       let state: OrderState;
+      let hold: LeaseHold;
       for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
-        const now = kit.now();
-        const opening = await kit.store.beginBooking({ key, orderKey, lease: name, owner: kit.owner, now, until: now + ORDER_LEASE_MS });
+        const opening = await kit.store.beginBooking({ key, orderKey, lease: name, owner: kit.owner, leaseMs: ORDER_LEASE_MS });
         if (opening.status === 'booked') return opening.booking;
         if (opening.status === 'leased') {
           state = opening.order;
+          hold = { lease: name, owner: kit.owner, token: opening.token };
           break;
         }
-        if (now >= deadline) throw new Refusal(CODES.UPSTREAM_TIMEOUT, 'Another payment of this order is being booked; try again.');
+        if (kit.now() >= deadline) throw new Refusal(CODES.UPSTREAM_TIMEOUT, 'Another payment of this order is being booked; try again.');
         await new Promise((resolve) => setTimeout(resolve, wait * (0.5 + Math.random())));
       }
       let held = true;
+      let lost = false;
       const renewal = setInterval(() => {
-        const now = kit.now();
-        kit.store.acquireLease(name, kit.owner, now, now + ORDER_LEASE_MS).catch((error: unknown) => kit.report(error, { route: 'book' }));
+        kit.store.renewLease({ ...hold, leaseMs: ORDER_LEASE_MS }).then(
+          (renewed) => {
+            if (!renewed && held) lost = true;
+          },
+          (error: unknown) => kit.report(error, { route: 'book' }),
+        );
       }, ORDER_LEASE_MS / 4);
-      const release = () => {
-        held = false;
-        clearInterval(renewal);
-        return { lease: name, owner: kit.owner };
+      const lease: OrderLease = {
+        hold,
+        check() {
+          if (lost) throw overtaken();
+        },
+        end() {
+          held = false;
+          clearInterval(renewal);
+          return hold;
+        },
       };
       try {
-        return await work(state, { release });
+        return await work(state, lease);
       } finally {
         clearInterval(renewal);
-        if (held) await kit.store.releaseLease(name, kit.owner).catch((error: unknown) => kit.report(error, { route: 'book' }));
+        if (held) await kit.store.releaseLease(hold).catch((error: unknown) => kit.report(error, { route: 'book' }));
       }
     });
     const settled = run.catch(() => {});
@@ -410,6 +455,17 @@ function bytesToBase64(bytes: Uint8Array): string {
 
 function alreadyPaid(): Refusal {
   return new Refusal(CODES.ORDER_ALREADY_PAID, 'This order is already paid.');
+}
+
+/**
+ * What a book that lost its order's lease answers: nothing of it was saved or handed out, and the key is
+ * spent at the service (its booking cancelled), so the element retries with a new key, once, by itself.
+ */
+function overtaken(): Refusal {
+  return new Refusal(
+    CODES.IDEMPOTENCY_CONFLICT,
+    `Another payment attempt of this order took it over while this one was being booked; send a new ${IDEMPOTENCY_HEADER} to try again.`,
+  );
 }
 
 function conflict(): Refusal {

@@ -113,7 +113,7 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
   };
   return Object.assign(handler, {
     reconcile: results.reconcile,
-    prune: () => kit.store.prune(now() - (options.retentionMs ?? DEFAULT_RETENTION_MS)),
+    prune: () => kit.store.prune({ before: now() - (options.retentionMs ?? DEFAULT_RETENTION_MS) }),
   });
 }
 

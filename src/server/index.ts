@@ -41,10 +41,16 @@ export { createMemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export {
   type PaymentStore,
   type StoredBooking,
-  type ResultClaim,
-  type OpenBookingClaim,
   type OrderState,
+  type LeaseHold,
   type BookingStart,
   type BookingOpening,
   type BookingState,
+  type BookingInsert,
+  type BookingInsertion,
+  type KnownResult,
+  type ResultClaimRequest,
+  type ResultClaim,
+  type ResultRef,
+  type OpenBookingClaim,
 } from './store.js';

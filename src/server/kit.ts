@@ -7,7 +7,7 @@ import { CODES, type ResponseCode } from '../protocol/contract.js';
 import { Refusal, type Route } from './http.js';
 import { ServiceError, type ServiceClient } from './service-client.js';
 import { StoreUnavailableError } from './store-errors.js';
-import type { PaymentStore, StoredBooking } from './store.js';
+import type { LeaseHold, PaymentStore, StoredBooking } from './store.js';
 import type { PaymentHandlerOptions, PaymentResult } from './types.js';
 
 /** The handler's shared parts. */
@@ -27,14 +27,21 @@ export interface Kit {
 export interface Delivery {
   /**
    * Hands a final result to `onPaymentResult` once per booking and status; rejects with
-   * {@link ResultBusy} when another instance holds the delivery.
+   * {@link ResultBusy} when another instance holds the delivery. With `hold` (a book delivering the
+   * result of an old booking of the order it holds), rejects with {@link LeaseLost} once the order was
+   * taken over, and claims nothing.
    */
-  deliver(result: PaymentResult): Promise<void>;
+  deliver(result: PaymentResult, options?: { hold?: LeaseHold }): Promise<void>;
 }
 
 /** Another instance holds the claim on this result and is delivering it. */
 export class ResultBusy extends Error {
   override name = 'ResultBusy';
+}
+
+/** The order's lease was taken over while a book held it (paused, or its renewals failing past the lease's end). */
+export class LeaseLost extends Error {
+  override name = 'LeaseLost';
 }
 
 /** The facts of a stored booking that a result carries. */
@@ -170,17 +177,17 @@ export function asStoreOutage(error: unknown): StoreUnavailableError | undefined
 
 const STORE_METHODS = [
   'getBookingByKey',
-  'insertBooking',
-  'beginBooking',
-  'getBooking',
-  'getBookingState',
   'findBookingByCorrelationId',
+  'getBookingState',
   'getOrderState',
-  'acquireLease',
+  'beginBooking',
+  'renewLease',
   'releaseLease',
+  'insertBooking',
   'claimResult',
   'completeResult',
   'releaseResult',
+  'getResults',
   'claimOpenBookings',
   'releaseCheck',
   'prune',

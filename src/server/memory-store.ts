@@ -3,12 +3,17 @@
  * and one development server.
  */
 import type { PaymentStatus } from '../protocol/contract.js';
-import type { OrderState, PaymentStore, StoredBooking } from './store.js';
+import type { KnownResult, LeaseHold, OrderState, PaymentStore, StoredBooking } from './store.js';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
   /** Most bookings kept; the oldest go first (a bound against floods). Default 10 000. */
   maxEntries?: number;
+  /**
+   * The store's clock (ms since the epoch), which starts and ends every lease and claim: the handlers
+   * sharing this store agree on it whatever their own `now`. Default `Date.now`.
+   */
+  now?: () => number;
 }
 
 /** Marks stores whose content dies with the process, so the handler can warn in production. */
@@ -33,6 +38,15 @@ interface ResultRow {
 export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStore {
   const maxEntries = options.maxEntries ?? 10_000;
   if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new TypeError('maxEntries must be a positive integer.');
+  const clock = options.now ?? Date.now;
+  if (typeof clock !== 'function') throw new TypeError('now must be a function returning milliseconds since the epoch.');
+  const now = (): number => {
+    const value = clock();
+    if (!Number.isFinite(value)) throw new TypeError(`The memory store's now() returned ${String(value)}; it must return milliseconds since the epoch.`);
+    return value;
+  };
+  // Fencing tokens come from one counter, so a lease ended and taken again never hands out a token twice.
+  let lastToken = 0;
 
   // Insertion order is creation order: the first entries are the oldest.
   const bookings = new Map<string, StoredBooking & { settled: boolean; checkOwner?: string; checkUntil: number; checkedAt: number }>();
@@ -44,7 +58,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
   const results = new Map<string, Map<PaymentStatus, ResultRow>>();
   // Correlation ids with results but no booking here (callbacks of pruned or unknown bookings), oldest first.
   const orphans = new Set<string>();
-  const leases = new Map<string, { owner: string; until: number }>();
+  const leases = new Map<string, { owner: string; token: number; until: number }>();
   const copy = (booking: StoredBooking | undefined): StoredBooking | undefined => {
     if (!booking) return undefined;
     const { booking_id, correlation_id, transaction_uuid, idempotency_key, fingerprint, channel, order, order_key, amount, deeplink, created_at } = booking;
@@ -92,71 +106,80 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
     const paidAmount = paid.reduce((sum, b) => sum + Math.round(b.amount * 100), 0) / 100;
     return { open: ofOrder.filter((b) => !b.settled).map((b) => copy(b)!), paid: copy(paid[0]), paidAmount };
   };
-  const takeLease = (name: string, owner: string, now: number, until: number) => {
+  /** Takes the lease when it is free, ended, or `owner`'s, under a new token; `undefined` when another holds it. */
+  const takeLease = (name: string, owner: string, leaseMs: number): number | undefined => {
+    const at = now();
     const held = leases.get(name);
-    if (held && held.owner !== owner && held.until >= now) return false;
-    leases.set(name, { owner, until });
-    return true;
+    if (held && held.owner !== owner && held.until >= at) return undefined;
+    const token = ++lastToken;
+    leases.set(name, { owner, token, until: at + leaseMs });
+    return token;
   };
-  const releaseLease = (name: string, owner: string) => {
-    if (leases.get(name)?.owner === owner) leases.delete(name);
+  const current = (hold: LeaseHold) => {
+    const held = leases.get(hold.lease);
+    return held !== undefined && held.owner === hold.owner && held.token === hold.token ? held : undefined;
   };
 
   const store: PaymentStore & { [IN_MEMORY]: true } = {
     [IN_MEMORY]: true,
-    async getBookingByKey(key) {
+    async getBookingByKey({ key }) {
       const id = byKey.get(key);
       return copy(id === undefined ? undefined : bookings.get(id));
     },
-    async insertBooking(booking, release) {
-      if (release) releaseLease(release.lease, release.owner);
-      if (byKey.has(booking.idempotency_key)) return false;
+    async findBookingByCorrelationId({ correlationId }) {
+      const id = byCorrelation.get(correlationId);
+      return copy(id === undefined ? undefined : bookings.get(id));
+    },
+    async getBookingState({ bookingId }) {
+      const booking = bookings.get(bookingId);
+      if (!booking) return undefined;
+      const delivered = [...(results.get(booking.correlation_id) ?? [])].filter(([, row]) => row.delivered).map(([status]) => status);
+      return { booking: copy(booking)!, delivered };
+    },
+    async getOrderState({ orderKey }) {
+      return orderState(orderKey);
+    },
+    async beginBooking({ key, orderKey, lease, owner, leaseMs }) {
+      const id = byKey.get(key);
+      if (id !== undefined) return { status: 'booked', booking: copy(bookings.get(id))! };
+      const token = takeLease(lease, owner, leaseMs);
+      if (token === undefined) return { status: 'busy' };
+      return { status: 'leased', token, order: orderState(orderKey) };
+    },
+    async renewLease({ leaseMs, ...hold }) {
+      const held = current(hold);
+      if (!held) return false;
+      held.until = now() + leaseMs;
+      return true;
+    },
+    async releaseLease(hold) {
+      if (current(hold)) leases.delete(hold.lease);
+    },
+    async insertBooking({ booking, hold }) {
+      const fresh = hold === undefined || current(hold) !== undefined;
+      if (hold && fresh) leases.delete(hold.lease);
+      if (byKey.has(booking.idempotency_key)) return 'taken';
+      if (!fresh) return 'stale';
       bookings.set(booking.booking_id, { ...copy(booking)!, settled: false, checkUntil: 0, checkedAt: 0 });
       byKey.set(booking.idempotency_key, booking.booking_id);
       byCorrelation.set(booking.correlation_id, booking.booking_id);
       byOrder.set(booking.order_key, (byOrder.get(booking.order_key) ?? new Set()).add(booking.booking_id));
       orphans.delete(booking.correlation_id);
       while (bookings.size > maxEntries) drop(bookings.keys().next().value as string);
-      return true;
+      return 'saved';
     },
-    async beginBooking({ key, orderKey, lease, owner, now, until }) {
-      const id = byKey.get(key);
-      if (id !== undefined) return { status: 'booked', booking: copy(bookings.get(id))! };
-      if (!takeLease(lease, owner, now, until)) return { status: 'busy' };
-      return { status: 'leased', order: orderState(orderKey) };
-    },
-    async getBooking(bookingId) {
-      return copy(bookings.get(bookingId));
-    },
-    async getBookingState(bookingId) {
-      const booking = bookings.get(bookingId);
-      if (!booking) return undefined;
-      const delivered = [...(results.get(booking.correlation_id) ?? [])].filter(([, row]) => row.delivered).map(([status]) => status);
-      return { booking: copy(booking)!, delivered };
-    },
-    async findBookingByCorrelationId(correlationId) {
-      const id = byCorrelation.get(correlationId);
-      return copy(id === undefined ? undefined : bookings.get(id));
-    },
-    async getOrderState(orderKey) {
-      return orderState(orderKey);
-    },
-    async acquireLease(name, owner, now, until) {
-      return takeLease(name, owner, now, until);
-    },
-    async releaseLease(name, owner) {
-      releaseLease(name, owner);
-    },
-    async claimResult(correlationId, status, owner, now, until) {
+    async claimResult({ correlationId, status, owner, leaseMs, hold }) {
       const row = result(correlationId, status);
       if (row?.delivered) return 'delivered';
-      if (row && row.owner !== owner && row.until >= now) return 'busy';
-      setResult(correlationId, status, { created: row?.created ?? now, owner, until, delivered: false });
+      const at = now();
+      if (hold && !current(hold)) return 'stale';
+      if (row && row.owner !== owner && row.until >= at) return 'busy';
+      setResult(correlationId, status, { created: row?.created ?? at, owner, until: at + leaseMs, delivered: false });
       return 'claimed';
     },
-    async completeResult(correlationId, status, owner) {
+    async completeResult({ correlationId, status, owner }) {
       const row = result(correlationId, status);
-      if (!row || row.owner !== owner) return;
+      if (!row || row.owner !== owner || row.delivered) return;
       row.delivered = true;
       if (status !== 'BOOKED' && status !== 'PENDING') {
         const id = byCorrelation.get(correlationId);
@@ -164,26 +187,32 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
         if (booking) booking.settled = true;
       }
     },
-    async releaseResult(correlationId, status, owner) {
+    async releaseResult({ correlationId, status, owner }) {
       const row = result(correlationId, status);
       if (row && !row.delivered && row.owner === owner) deleteResult(correlationId, status);
     },
-    async claimOpenBookings({ createdBefore, notCheckedSince, limit, owner, now, until }) {
+    async getResults({ correlationId }) {
+      const known: KnownResult[] = [];
+      for (const [status, row] of results.get(correlationId) ?? []) known.push({ status, state: row.delivered ? 'delivered' : 'claimed' });
+      return known;
+    },
+    async claimOpenBookings({ createdBefore, notCheckedForMs, limit, owner, leaseMs }) {
+      const at = now();
       const claimed: StoredBooking[] = [];
       for (const booking of bookings.values()) {
         if (claimed.length >= limit) break;
         if (booking.settled || booking.created_at > createdBefore) continue;
-        if (booking.checkUntil >= now || booking.checkedAt >= notCheckedSince) continue;
-        Object.assign(booking, { checkOwner: owner, checkUntil: until, checkedAt: now });
+        if (booking.checkUntil >= at || booking.checkedAt >= at - notCheckedForMs) continue;
+        Object.assign(booking, { checkOwner: owner, checkUntil: at + leaseMs, checkedAt: at });
         claimed.push(copy(booking)!);
       }
       return claimed;
     },
-    async releaseCheck(bookingId, owner) {
+    async releaseCheck({ bookingId, owner }) {
       const booking = bookings.get(bookingId);
       if (booking?.checkOwner === owner) booking.checkUntil = 0;
     },
-    async prune(before) {
+    async prune({ before }) {
       let dropped = 0;
       for (const booking of [...bookings.values()]) {
         if (booking.created_at >= before) break;
@@ -193,7 +222,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
       for (const correlationId of [...orphans]) {
         for (const [status, row] of results.get(correlationId) ?? []) if (row.created < before) deleteResult(correlationId, status);
       }
-      for (const [name, lease] of leases) if (lease.until < before) leases.delete(name);
+      const at = now();
+      for (const [name, lease] of leases) if (lease.until < Math.min(before, at)) leases.delete(name);
       return dropped;
     },
   };

@@ -6,7 +6,7 @@
  */
 import type { PaymentStatus } from '../protocol/contract.js';
 import { StoreUnavailableError } from './store-errors.js';
-import type { BookingOpening, OpenBookingClaim, OrderState, PaymentStore, ResultClaim, StoredBooking } from './store.js';
+import type { BookingInsertion, BookingOpening, KnownResult, OrderState, PaymentStore, ResultClaim, StoredBooking } from './store.js';
 
 /** What the store needs of a database client: node-postgres' `Pool`/`Client` and PGlite fit. */
 export interface Queryable {
@@ -40,10 +40,15 @@ export interface PostgresStore extends PaymentStore {
 /**
  * The schema version this code reads and writes. Version 2 indexes every booking by its order (version
  * 1 indexed only the open ones), so a book finds an order's paid booking as well as its open ones.
- * Version 3 adds the function `{prefix}begin_booking`, which starts a book in one round trip.
- * {@link postgresSchema}'s statements move a version-1 or version-2 database to it.
+ * Version 3 adds the function `{prefix}begin_booking`, which starts a book in one round trip. Version 4
+ * fences the order leases: a `token` on each lease from the sequence `{prefix}lease_tokens`, and lease
+ * times read from the server's clock. {@link postgresSchema}'s statements move a version-1, 2 or 3
+ * database to it.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
+
+/** The server's clock in ms since the epoch: every lease and claim starts and ends by it, whatever the clocks of the processes. */
+const NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
 
 const PREFIX = /^[a-z_][a-z0-9_]{0,30}$/;
 
@@ -52,8 +57,8 @@ const COLUMNS = 'booking_id, correlation_id, transaction_uuid, idempotency_key, 
 /**
  * The SQL that creates the store's tables (the same statements {@link createPostgresStore} runs), for
  * merchants who manage migrations themselves. Times are milliseconds since the epoch. Every statement
- * is idempotent, and together they also migrate a version-1 or version-2 database (the last four
- * statements: the order index that replaces version 1's, the function of version 3, and the version).
+ * is idempotent, and together they also migrate a version-1, 2 or 3 database (the last four statements:
+ * the order index that replaces version 1's, the fenced leases and the function of version 4, and the version).
  */
 export function postgresSchema(tablePrefix = 'wpb_'): string[] {
   const p = checkPrefix(tablePrefix);
@@ -88,45 +93,58 @@ export function postgresSchema(tablePrefix = 'wpb_'): string[] {
   PRIMARY KEY (correlation_id, status)
 )`,
     `CREATE INDEX IF NOT EXISTS ${p}results_created ON ${p}results (created_at)`,
-    `CREATE TABLE IF NOT EXISTS ${p}leases (name text PRIMARY KEY, owner text NOT NULL, lease_until bigint NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS ${p}leases (name text PRIMARY KEY, owner text NOT NULL, lease_until bigint NOT NULL, token bigint NOT NULL DEFAULT 0)`,
     `INSERT INTO ${p}meta (name, version) VALUES ('schema', ${SCHEMA_VERSION}) ON CONFLICT (name) DO NOTHING`,
     // Version 1 to 2: every booking of an order, settled ones included, by one index.
     `CREATE INDEX IF NOT EXISTS ${p}bookings_order ON ${p}bookings (order_key)`,
     `DROP INDEX IF EXISTS ${p}bookings_order_open`,
-    // Version 3: a book starts in one round trip. Created under a lock, since two processes replacing
-    // one function at the same moment make one of them fail.
+    // Version 4: fenced leases on the server's clock, and a book that starts in one round trip. Run under
+    // a lock, since two processes replacing one function at the same moment make one of them fail.
     `DO $do$ BEGIN
 PERFORM pg_advisory_xact_lock(hashtext('${p}schema'));
-CREATE OR REPLACE FUNCTION ${p}begin_booking(p_key text, p_order_key text, p_lease text, p_owner text, p_now bigint, p_until bigint)
+ALTER TABLE ${p}leases ADD COLUMN IF NOT EXISTS token bigint NOT NULL DEFAULT 0;
+CREATE SEQUENCE IF NOT EXISTS ${p}lease_tokens;
+DROP FUNCTION IF EXISTS ${p}begin_booking(text, text, text, text, bigint, bigint);
+CREATE OR REPLACE FUNCTION ${p}begin_booking(p_key text, p_order_key text, p_lease text, p_owner text, p_lease_ms bigint)
 RETURNS jsonb LANGUAGE plpgsql AS $fn$
 DECLARE
   known jsonb;
+  fence bigint;
 BEGIN
   SELECT to_jsonb(b) INTO known FROM (SELECT ${COLUMNS} FROM ${p}bookings WHERE idempotency_key = p_key) b;
   IF known IS NOT NULL THEN RETURN jsonb_build_object('status', 'booked', 'booking', known); END IF;
-  INSERT INTO ${p}leases AS l (name, owner, lease_until) VALUES (p_lease, p_owner, p_until)
-    ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until
-    WHERE l.lease_until < p_now OR l.owner = EXCLUDED.owner;
+  -- Free, ended or the caller's own: taken under a new token, its times read once the row is locked.
+  INSERT INTO ${p}leases AS l (name, owner, lease_until, token)
+    VALUES (p_lease, p_owner, ${NOW_MS} + p_lease_ms, nextval('${p}lease_tokens'))
+    ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, lease_until = ${NOW_MS} + p_lease_ms, token = EXCLUDED.token
+    WHERE l.lease_until < ${NOW_MS} OR l.owner = EXCLUDED.owner
+    RETURNING l.token INTO fence;
   IF NOT FOUND THEN RETURN jsonb_build_object('status', 'busy'); END IF;
   -- Each statement of this function reads a fresh snapshot: from here on, what the lease's previous
   -- holder saved before it let the lease go is seen.
   SELECT to_jsonb(b) INTO known FROM (SELECT ${COLUMNS} FROM ${p}bookings WHERE idempotency_key = p_key) b;
   IF known IS NOT NULL THEN
-    DELETE FROM ${p}leases WHERE name = p_lease AND owner = p_owner;
+    DELETE FROM ${p}leases WHERE name = p_lease AND owner = p_owner AND token = fence;
     RETURN jsonb_build_object('status', 'booked', 'booking', known);
   END IF;
-  RETURN jsonb_build_object('status', 'leased', 'bookings', COALESCE((
+  RETURN jsonb_build_object('status', 'leased', 'token', fence, 'bookings', COALESCE((
     SELECT jsonb_agg(to_jsonb(o) ORDER BY o.created_at, o.booking_id) FROM (
-      SELECT ${COLUMNS}, settled,
-        EXISTS (SELECT 1 FROM ${p}results s WHERE s.correlation_id = b.correlation_id AND s.status = 'SUCCESS')
-        AND NOT EXISTS (SELECT 1 FROM ${p}results r
-          WHERE r.correlation_id = b.correlation_id AND r.status = 'REVERTED' AND r.delivered_at IS NOT NULL) AS paid
-      FROM ${p}bookings b WHERE order_key = p_order_key) o), '[]'::jsonb));
+      SELECT ${COLUMNS}, settled, ${paidSql(p)} AS paid FROM ${p}bookings b WHERE order_key = p_order_key) o), '[]'::jsonb));
 END
 $fn$;
 END $do$`,
     `UPDATE ${p}meta SET version = ${SCHEMA_VERSION} WHERE name = 'schema' AND version < ${SCHEMA_VERSION}`,
   ];
+}
+
+/**
+ * Whether the booking `b` is paid: a `SUCCESS` of it is delivered or claimed by an instance delivering
+ * it (nothing else writes a result row), and no refund (`REVERTED`) of it has been delivered.
+ */
+function paidSql(p: string): string {
+  return `(EXISTS (SELECT 1 FROM ${p}results s WHERE s.correlation_id = b.correlation_id AND s.status = 'SUCCESS')
+        AND NOT EXISTS (SELECT 1 FROM ${p}results r
+          WHERE r.correlation_id = b.correlation_id AND r.status = 'REVERTED' AND r.delivered_at IS NOT NULL))`;
 }
 
 function checkPrefix(prefix: string): string {
@@ -229,35 +247,54 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
 
   const one = async (where: string, value: string) =>
     toBooking((await query(`SELECT ${COLUMNS} FROM ${p}bookings WHERE ${where} = $1`, [value]))[0]);
+  // The hold's lease row, locked: a take-over running at the same moment either waits for this statement
+  // (and then reads what it saved) or went first (and this statement sees the new token and refuses).
+  const fence = (lease: number) => `SELECT 1 FROM ${p}leases WHERE name = $${lease} AND owner = $${lease + 1} AND token = $${lease + 2} FOR UPDATE`;
 
   return {
     ready: () => withinDeadline(ready, setUpDeadlineMs),
-    getBookingByKey: (key) => one('idempotency_key', key),
-    getBooking: (bookingId) => one('booking_id', bookingId),
-    findBookingByCorrelationId: (correlationId) => one('correlation_id', correlationId),
-    async insertBooking(b, release) {
-      // The unique key decides, not a read before the write: of two instances, one row wins. The
-      // order's lease ends in the same statement, so its next holder finds the booking.
+    getBookingByKey: ({ key }) => one('idempotency_key', key),
+    findBookingByCorrelationId: ({ correlationId }) => one('correlation_id', correlationId),
+    async insertBooking({ booking: b, hold }): Promise<BookingInsertion> {
+      // The unique key decides, not a read before the write: of two instances, one row wins. The hold is
+      // checked on the locked lease row and the lease ends in the same statement, so a holder that lost
+      // the order saves nothing and the next holder finds what the current one saved.
       const rows = await query(
-        `WITH saved AS (
-           INSERT INTO ${p}bookings (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+        `WITH fence AS (${fence(12)}),
+         fresh AS (SELECT $12::text IS NULL OR EXISTS (SELECT 1 FROM fence) AS ok),
+         saved AS (
+           INSERT INTO ${p}bookings (${COLUMNS})
+           SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 WHERE (SELECT ok FROM fresh)
            ON CONFLICT (idempotency_key) DO NOTHING RETURNING booking_id),
-         released AS (DELETE FROM ${p}leases WHERE name = $12 AND owner = $13 RETURNING 1)
-         SELECT count(*) AS n FROM saved`,
+         released AS (DELETE FROM ${p}leases WHERE name = $12 AND owner = $13 AND token = $14 RETURNING 1)
+         SELECT (SELECT count(*) FROM saved) AS n, (SELECT ok FROM fresh) AS fresh,
+           EXISTS (SELECT 1 FROM ${p}bookings WHERE idempotency_key = $4) AS taken`,
         [b.booking_id, b.correlation_id, b.transaction_uuid, b.idempotency_key, b.fingerprint, b.channel,
-          JSON.stringify(b.order), b.order_key, b.amount, b.deeplink, b.created_at, release?.lease ?? null, release?.owner ?? null],
+          JSON.stringify(b.order), b.order_key, b.amount, b.deeplink, b.created_at, hold?.lease ?? null, hold?.owner ?? null, hold?.token ?? null],
       );
-      return Number(rows[0]?.n) === 1;
+      const row = rows[0];
+      if (Number(row?.n) === 1) return 'saved';
+      return row?.fresh === true || row?.taken === true ? 'taken' : 'stale';
     },
-    async beginBooking({ key, orderKey, lease, owner, now, until }): Promise<BookingOpening> {
-      const rows = await query(`SELECT ${p}begin_booking($1, $2, $3, $4, $5, $6) AS opening`, [key, orderKey, lease, owner, now, until]);
-      const opening = rows[0]?.opening as { status: string; booking?: Record<string, unknown>; bookings?: Array<Record<string, unknown>> };
+    async beginBooking({ key, orderKey, lease, owner, leaseMs }): Promise<BookingOpening> {
+      const rows = await query(`SELECT ${p}begin_booking($1, $2, $3, $4, $5) AS opening`, [key, orderKey, lease, owner, Math.ceil(leaseMs)]);
+      const opening = rows[0]?.opening as { status: string; token?: number; booking?: Record<string, unknown>; bookings?: Array<Record<string, unknown>> };
       if (opening.status === 'booked') return { status: 'booked', booking: toBooking(opening.booking)! };
       if (opening.status === 'busy') return { status: 'busy' };
       const bookings = opening.bookings ?? [];
-      return { status: 'leased', order: orderState(bookings) };
+      return { status: 'leased', token: Number(opening.token), order: orderState(bookings) };
     },
-    async getBookingState(bookingId) {
+    async renewLease({ lease, owner, token, leaseMs }) {
+      const rows = await query(
+        `UPDATE ${p}leases SET lease_until = ${NOW_MS} + $4 WHERE name = $1 AND owner = $2 AND token = $3 RETURNING 1`,
+        [lease, owner, token, Math.ceil(leaseMs)],
+      );
+      return rows.length === 1;
+    },
+    async releaseLease({ lease, owner, token }) {
+      await query(`DELETE FROM ${p}leases WHERE name = $1 AND owner = $2 AND token = $3`, [lease, owner, token]);
+    },
+    async getBookingState({ bookingId }) {
       const rows = await query(
         `SELECT ${COLUMNS}, (SELECT string_agg(status, ',') FROM ${p}results r
            WHERE r.correlation_id = b.correlation_id AND r.delivered_at IS NOT NULL) AS delivered
@@ -269,83 +306,77 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
       const delivered = typeof row.delivered === 'string' ? (row.delivered.split(',') as PaymentStatus[]) : [];
       return { booking: toBooking(row)!, delivered };
     },
-    async getOrderState(orderKey) {
+    async getOrderState({ orderKey }) {
       // One statement, one snapshot: a result delivered meanwhile (which settles the booking in the same
       // statement as it marks the result) shows up either as an open booking or as the paid one.
       const rows = await query(
-        `SELECT ${COLUMNS}, settled,
-           EXISTS (SELECT 1 FROM ${p}results s WHERE s.correlation_id = b.correlation_id AND s.status = 'SUCCESS')
-           AND NOT EXISTS (SELECT 1 FROM ${p}results r
-             WHERE r.correlation_id = b.correlation_id AND r.status = 'REVERTED' AND r.delivered_at IS NOT NULL) AS paid
+        `SELECT ${COLUMNS}, settled, ${paidSql(p)} AS paid
          FROM ${p}bookings b WHERE order_key = $1 ORDER BY created_at, booking_id`,
         [orderKey],
       );
       return orderState(rows);
     },
-    async acquireLease(name, owner, now, until) {
+    async claimResult({ correlationId, status, owner, leaseMs, hold }): Promise<ResultClaim> {
+      // One statement: the claim (refused under a stale hold), and what stood in its way. The last reads
+      // see the rows as the statement began; one delivered by another instance in the very same moment
+      // reads as busy.
       const rows = await query(
-        `INSERT INTO ${p}leases (name, owner, lease_until) VALUES ($1, $2, $3)
-         ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until
-         WHERE ${p}leases.lease_until < $4 OR ${p}leases.owner = EXCLUDED.owner
-         RETURNING owner`,
-        [name, owner, until, now],
-      );
-      return rows.length === 1;
-    },
-    async releaseLease(name, owner) {
-      await query(`DELETE FROM ${p}leases WHERE name = $1 AND owner = $2`, [name, owner]);
-    },
-    async claimResult(correlationId, status, owner, now, until): Promise<ResultClaim> {
-      // One statement: the claim, and what stood in its way. The second read sees the row as the
-      // statement began; one delivered by another instance in the very same moment reads as busy.
-      const rows = await query(
-        `WITH claim AS (
-           INSERT INTO ${p}results (correlation_id, status, owner, lease_until, created_at) VALUES ($1, $2, $3, $4, $5)
+        `WITH fence AS (${fence(5)}),
+         fresh AS (SELECT $5::text IS NULL OR EXISTS (SELECT 1 FROM fence) AS ok),
+         claim AS (
+           INSERT INTO ${p}results (correlation_id, status, owner, lease_until, created_at)
+           SELECT $1, $2, $3, ${NOW_MS} + $4, ${NOW_MS} WHERE (SELECT ok FROM fresh)
            ON CONFLICT (correlation_id, status) DO UPDATE SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until
-           WHERE ${p}results.delivered_at IS NULL AND (${p}results.lease_until < $5 OR ${p}results.owner = EXCLUDED.owner)
+           WHERE ${p}results.delivered_at IS NULL AND (${p}results.lease_until < ${NOW_MS} OR ${p}results.owner = EXCLUDED.owner)
            RETURNING owner)
-         SELECT (SELECT count(*) FROM claim) AS claimed,
+         SELECT (SELECT count(*) FROM claim) AS claimed, (SELECT ok FROM fresh) AS fresh,
            EXISTS (SELECT 1 FROM ${p}results WHERE correlation_id = $1 AND status = $2 AND delivered_at IS NOT NULL) AS delivered`,
-        [correlationId, status, owner, until, now],
+        [correlationId, status, owner, Math.ceil(leaseMs), hold?.lease ?? null, hold?.owner ?? null, hold?.token ?? null],
       );
-      if (Number(rows[0]?.claimed) === 1) return 'claimed';
-      return rows[0]?.delivered === true ? 'delivered' : 'busy';
+      const row = rows[0];
+      if (Number(row?.claimed) === 1) return 'claimed';
+      if (row?.delivered === true) return 'delivered';
+      return row?.fresh === true ? 'busy' : 'stale';
     },
-    async completeResult(correlationId, status, owner, now) {
+    async completeResult({ correlationId, status, owner }) {
       const final = status !== 'BOOKED' && status !== 'PENDING';
       // One statement, so the result and the booking's settlement are recorded together.
       await query(
         `WITH done AS (
-           UPDATE ${p}results SET delivered_at = $4 WHERE correlation_id = $1 AND status = $2 AND owner = $3 AND delivered_at IS NULL
+           UPDATE ${p}results SET delivered_at = ${NOW_MS} WHERE correlation_id = $1 AND status = $2 AND owner = $3 AND delivered_at IS NULL
            RETURNING correlation_id)
-         UPDATE ${p}bookings SET settled = true WHERE $5 AND correlation_id IN (SELECT correlation_id FROM done)`,
-        [correlationId, status, owner, now, final],
+         UPDATE ${p}bookings SET settled = true WHERE $4 AND correlation_id IN (SELECT correlation_id FROM done)`,
+        [correlationId, status, owner, final],
       );
     },
-    async releaseResult(correlationId, status: PaymentStatus, owner) {
+    async releaseResult({ correlationId, status, owner }) {
       await query(`DELETE FROM ${p}results WHERE correlation_id = $1 AND status = $2 AND owner = $3 AND delivered_at IS NULL`, [correlationId, status, owner]);
     },
-    async claimOpenBookings({ createdBefore, notCheckedSince, limit, owner, now, until }: OpenBookingClaim) {
+    async getResults({ correlationId }) {
+      const rows = await query(`SELECT status, delivered_at IS NOT NULL AS delivered FROM ${p}results WHERE correlation_id = $1`, [correlationId]);
+      return rows.map((row): KnownResult => ({ status: row.status as PaymentStatus, state: row.delivered === true ? 'delivered' : 'claimed' }));
+    },
+    async claimOpenBookings({ createdBefore, notCheckedForMs, limit, owner, leaseMs }) {
       // SKIP LOCKED: two instances claiming at once take different rows instead of waiting on each other.
       const rows = await query(
-        `UPDATE ${p}bookings SET check_owner = $3, check_until = $5, checked_at = $4
+        `UPDATE ${p}bookings SET check_owner = $3, check_until = ${NOW_MS} + $4, checked_at = ${NOW_MS}
          WHERE booking_id IN (
            SELECT booking_id FROM ${p}bookings
-           WHERE NOT settled AND created_at <= $1 AND check_until < $4 AND checked_at < $2
-           ORDER BY created_at LIMIT $6 FOR UPDATE SKIP LOCKED)
+           WHERE NOT settled AND created_at <= $1 AND check_until < ${NOW_MS} AND checked_at < ${NOW_MS} - $2
+           ORDER BY created_at LIMIT $5 FOR UPDATE SKIP LOCKED)
          RETURNING ${COLUMNS}`,
-        [createdBefore, notCheckedSince, owner, now, until, limit],
+        [createdBefore, Math.ceil(notCheckedForMs), owner, Math.ceil(leaseMs), limit],
       );
       return rows.map((row) => toBooking(row)!).sort((a, b) => a.created_at - b.created_at);
     },
-    async releaseCheck(bookingId, owner) {
+    async releaseCheck({ bookingId, owner }) {
       await query(`UPDATE ${p}bookings SET check_until = 0 WHERE booking_id = $1 AND check_owner = $2`, [bookingId, owner]);
     },
-    async prune(before) {
+    async prune({ before }) {
       const rows = await query(
         `WITH gone AS (DELETE FROM ${p}bookings WHERE created_at < $1 RETURNING correlation_id),
               results AS (DELETE FROM ${p}results WHERE created_at < $1 RETURNING 1),
-              leases AS (DELETE FROM ${p}leases WHERE lease_until < $1 RETURNING 1)
+              leases AS (DELETE FROM ${p}leases WHERE lease_until < LEAST($1, ${NOW_MS}) RETURNING 1)
          SELECT count(*) AS n FROM gone`,
         [before],
       );

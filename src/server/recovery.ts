@@ -58,6 +58,6 @@ export async function adoptLostBooking(
     created_at: kit.now(),
   };
   // Saved once: a concurrent adoption of the same booking finds the key taken, which is as good.
-  await kit.store.insertBooking(booking);
+  await kit.store.insertBooking({ booking });
   return bookingFacts(booking);
 }

@@ -16,11 +16,11 @@ import { orderOfLostBooking } from './booking.js';
 import { CallbackVerificationError, verifyCallback } from './callback.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
 import { depthOf, parseObject, Refusal } from './http.js';
-import { bookingFacts, ResultBusy, serviceCall, type Delivery, type Kit } from './kit.js';
+import { bookingFacts, LeaseLost, ResultBusy, serviceCall, type Delivery, type Kit } from './kit.js';
 import { adoptLostBooking } from './recovery.js';
 import { ServiceError, type ServiceStatus } from './service-client.js';
 import { StoreUnavailableError } from './store-errors.js';
-import type { BookingState, StoredBooking } from './store.js';
+import type { BookingState, LeaseHold, StoredBooking } from './store.js';
 import type { PaymentResult, ReconcileOptions, ReconcileReport } from './types.js';
 
 /** A booking a status or cancel names: the facts its results carry, and the service's answer when the store had lost it. */
@@ -72,7 +72,7 @@ export function createResults(kit: Kit): Results {
     }
     const booking_id = body.booking_id as string;
     const correlation_id = body.correlation_id as string;
-    const state = await kit.store.getBookingState(booking_id);
+    const state = await kit.store.getBookingState({ bookingId: booking_id });
     if (state) {
       if (state.booking.correlation_id !== correlation_id) throw unknownBooking();
       return { booking_id, correlation_id, facts: bookingFacts(state.booking), delivered: state.delivered };
@@ -157,7 +157,7 @@ export function createResults(kit: Kit): Results {
       throw new Refusal(CODES.UNKNOWN_MERCHANT, `Callback refused: product_code "${payload.product_code}" is not this merchant's.`);
     }
     if (isFinalStatus(payload.status)) {
-      const booking = await kit.store.findBookingByCorrelationId(payload.correlation_id);
+      const booking = await kit.store.findBookingByCorrelationId({ correlationId: payload.correlation_id });
       if (!booking) {
         // Signed, but not a booking of this store: a result without its order pays no order, and a
         // store that truly lost a booking recovers it when the shopper's element asks /status (the kit
@@ -223,13 +223,13 @@ export function createResults(kit: Kit): Results {
         const now = kit.now();
         const [booking] = await kit.store.claimOpenBookings({
           createdBefore: now - olderThanMs,
-          // Checked by any instance since then (this pass included): not again. A pass that began a
-          // moment after another instance's pass checked a booking would otherwise ask about it again.
-          notCheckedSince: started - Math.max(0, recheckAfterMs),
+          // Checked by any instance since this pass began, or within `recheckAfterMs` before it: not
+          // again. A pass that began a moment after another instance's pass checked a booking would
+          // otherwise ask about it again. A span, since the store's clock decides.
+          notCheckedForMs: now - started + Math.max(0, recheckAfterMs),
           limit: 1,
           owner: kit.owner,
-          now,
-          until: now + kit.leaseMs,
+          leaseMs: kit.leaseMs,
         });
         if (!booking) return;
         done.checked++;
@@ -251,7 +251,7 @@ export function createResults(kit: Kit): Results {
             kit.report(error, { route: 'reconcile' });
           }
         } finally {
-          await kit.store.releaseCheck(booking.booking_id, kit.owner).catch((error: unknown) => kit.report(error, { route: 'reconcile' }));
+          await kit.store.releaseCheck({ bookingId: booking.booking_id, owner: kit.owner }).catch((error: unknown) => kit.report(error, { route: 'reconcile' }));
         }
       }
     };
@@ -273,26 +273,32 @@ export function createResults(kit: Kit): Results {
    * Hands a final result to the hook once per booking and status. Concurrent deliveries in this process
    * share one call; across processes the store's claim decides, and the losers get {@link ResultBusy}.
    * A status that contradicts what is known of the booking (a failure after its `SUCCESS`, a refund of
-   * a booking never paid) is told to `onError` and rejected with {@link ImpossibleTransition}.
+   * a booking never paid) is told to `onError` and rejected with {@link ImpossibleTransition}. Under a
+   * book's `hold`, a claim refused because the order was taken over rejects with {@link LeaseLost}.
    */
-  function deliver(result: PaymentResult): Promise<void> {
-    const { correlation_id: correlationId, status: resultStatus } = result;
-    const id = `${correlationId}\n${resultStatus}`;
+  function deliver(result: PaymentResult, options: { hold?: LeaseHold } = {}): Promise<void> {
+    const { correlation_id: correlationId, status } = result;
+    const id = `${correlationId}\n${status}`;
     let pending = inFlightResults.get(id);
     if (!pending) {
       pending = (async () => {
-        const now = kit.now();
-        const claim = await kit.store.claimResult(correlationId, resultStatus, kit.owner, now, now + kit.leaseMs);
+        const owner = kit.owner;
+        const claim = await kit.store.claimResult({ correlationId, status, owner, leaseMs: kit.leaseMs, ...(options.hold && { hold: options.hold }) });
         if (claim === 'delivered') return;
-        if (claim === 'busy') throw new ResultBusy(`Another instance is delivering ${resultStatus} for ${correlationId}.`);
+        if (claim === 'busy') throw new ResultBusy(`Another instance is delivering ${status} for ${correlationId}.`);
+        if (claim === 'stale') throw new LeaseLost(`The order of ${correlationId} was taken over; its ${status} is left to the next check.`);
+        let handed = false;
         try {
           await checkTransition(result);
           await kit.options.onPaymentResult(result);
-        } catch (error) {
-          await kit.store.releaseResult(correlationId, resultStatus, kit.owner).catch((release: unknown) => kit.report(release, { route: 'result' }));
-          throw error;
+          handed = true;
+          await kit.store.completeResult({ correlationId, status, owner });
+        } finally {
+          // Not taken by the hook (it threw, or the transition was refused): given back, so the next
+          // check retries at once. A hook that finished keeps its claim even when marking it failed, so
+          // it is not run again before the claim's lease ends.
+          if (!handed) await kit.store.releaseResult({ correlationId, status, owner }).catch((release: unknown) => kit.report(release, { route: 'result' }));
         }
-        await kit.store.completeResult(correlationId, resultStatus, kit.owner, kit.now());
       })();
       inFlightResults.set(id, pending);
       const forget = () => inFlightResults.delete(id);
@@ -306,19 +312,20 @@ export function createResults(kit: Kit): Results {
    * a delivery), `FAILED` or `CANCELED` cannot follow; after a `FAILED` or `CANCELED` is known, a
    * `REVERTED` cannot (a refund of a booking that was never paid). A `REVERTED` whose `SUCCESS` was
    * seen but never delivered (its hook failed, or the kit lost the booking) brings that `SUCCESS`
-   * first, so the hook always gets a refund after its payment. Whether a status is known is asked of
-   * the store by a claim under a probe owner, given back at once: the store's contract has no other
-   * read of one result.
+   * first, so the hook always gets a refund after its payment. What is known is read from the store
+   * in one read, with the deliveries running in this process.
    */
   async function checkTransition(result: PaymentResult): Promise<void> {
     if (result.status === 'SUCCESS') return;
     const { correlation_id } = result;
+    const known = new Set((await kit.store.getResults({ correlationId: correlation_id })).map((r) => r.status));
+    for (const status of ['SUCCESS', 'FAILED', 'CANCELED'] as const) if (inFlightResults.has(`${correlation_id}\n${status}`)) known.add(status);
     let impossible: string | undefined;
     if (result.status === 'REVERTED') {
-      const ended = (await known(correlation_id, 'FAILED')) ? 'FAILED' : (await known(correlation_id, 'CANCELED')) ? 'CANCELED' : undefined;
+      const ended = known.has('FAILED') ? 'FAILED' : known.has('CANCELED') ? 'CANCELED' : undefined;
       if (ended) impossible = `REVERTED for booking ${describe(result)}, which ended ${ended} without a SUCCESS`;
-      else if (!(await known(correlation_id, 'SUCCESS'))) await deliver({ ...result, status: 'SUCCESS' });
-    } else if (await known(correlation_id, 'SUCCESS')) {
+      else if (!known.has('SUCCESS')) await deliver({ ...result, status: 'SUCCESS' });
+    } else if (known.has('SUCCESS')) {
       impossible = `${result.status} for booking ${describe(result)} after its SUCCESS`;
     }
     if (!impossible) return;
@@ -329,17 +336,6 @@ export function createResults(kit: Kit): Results {
 
   function describe(result: PaymentResult): string {
     return result.booking_id ?? `with correlation_id ${result.correlation_id}`;
-  }
-
-  /** Whether a result of this booking and status is delivered or being delivered. */
-  async function known(correlationId: string, status: PaymentStatus): Promise<boolean> {
-    if (inFlightResults.has(`${correlationId}\n${status}`)) return true;
-    const probe = `${kit.owner}:probe`;
-    const now = kit.now();
-    const claim = await kit.store.claimResult(correlationId, status, probe, now, now + 1_000);
-    if (claim !== 'claimed') return true;
-    await kit.store.releaseResult(correlationId, status, probe);
-    return false;
   }
 
   return { status, cancel, callback, reconcile, deliver };

@@ -1,12 +1,13 @@
 /**
  * What the payment handler remembers between requests, and the rules that keep a payment single
- * when several processes share it: the bookings it made (one per `Idempotency-Key`), leases that
- * serialize the books of one order, claims that hand each final result to the merchant once, and
+ * when several processes share it: the bookings it made (one per `Idempotency-Key`), fenced leases
+ * that serialize the books of one order, claims that hand each final result to the merchant once, and
  * claims that let one instance at a time check an open booking.
  *
- * Two stores implement it: the in-memory store (`memory-store.ts`) keeps these rules inside one
+ * Two stores ship with the kit: the in-memory store (`memory-store.ts`) keeps these rules inside one
  * process and is meant for tests, demos and a single development server; production with several
- * processes (or restarts) uses the PostgreSQL store from `wallet-pay-button/server/postgres`.
+ * processes (or restarts) uses the PostgreSQL store from `wallet-pay-button/server/postgres`. A store
+ * of your own passes the suite of `wallet-pay-button/server/store-suite`.
  */
 import type { Channel, OrderReference, PaymentStatus } from '../protocol/contract.js';
 
@@ -26,17 +27,18 @@ export interface StoredBooking {
   /** The amount booked, from the merchant's order. */
   amount: number;
   deeplink: string;
-  /** Milliseconds since the epoch. */
+  /** Milliseconds since the epoch, by the clock of the handler that made it. */
   created_at: number;
 }
 
-/** What {@link PaymentStore.getOrderState} answers about one order, read at one moment. */
+/** What {@link PaymentStore.getOrderState} (and a leased {@link PaymentStore.beginBooking}) answers about one order, read at one moment. */
 export interface OrderState {
   /** The order's bookings that are not settled (no final result delivered), oldest first. */
   open: StoredBooking[];
   /**
-   * A booking of the order that is paid: a `SUCCESS` result of it is known (claimed for delivery or
-   * delivered), and no `REVERTED` result of it (a refund) has been delivered. `undefined` when none is.
+   * A booking of the order that is paid: a `SUCCESS` result of it is delivered, or claimed by an
+   * instance delivering it, and no `REVERTED` result of it (a refund) has been delivered. `undefined`
+   * when none is.
    */
   paid: StoredBooking | undefined;
   /**
@@ -44,6 +46,16 @@ export interface OrderState {
    * order's total less this. A store that leaves it out counts {@link paid}'s amount alone.
    */
   paidAmount?: number;
+}
+
+/**
+ * A holder's hold on a fenced lease: its name, its owner, and the fencing token it was given when it
+ * took the lease. Writes made under it are refused once another owner took the lease over.
+ */
+export interface LeaseHold {
+  lease: string;
+  owner: string;
+  token: number;
 }
 
 /** What {@link PaymentStore.beginBooking} is asked: a book of `key` for the order `orderKey`. */
@@ -55,9 +67,8 @@ export interface BookingStart {
   /** The name of the lease that serializes the books of the order (the handler uses `order:{orderKey}`). */
   lease: string;
   owner: string;
-  now: number;
-  /** The lease ends here (ms since the epoch) unless its owner renews it ({@link PaymentStore.acquireLease}) or releases it. */
-  until: number;
+  /** The lease ends this long after the store takes it, by the store's clock, unless renewed ({@link PaymentStore.renewLease}). */
+  leaseMs: number;
 }
 
 /** The outcome of {@link PaymentStore.beginBooking}. */
@@ -66,8 +77,11 @@ export type BookingOpening =
   | { status: 'booked'; booking: StoredBooking }
   /** Another owner holds the order's lease: nothing was read or taken; try again later. */
   | { status: 'busy' }
-  /** The lease is the caller's now, and `order` was read after it was taken (so it holds what the lease's previous holder saved). */
-  | { status: 'leased'; order: OrderState };
+  /**
+   * The lease is the caller's now, under a fencing token greater than any the lease had before, and
+   * `order` was read after it was taken (so it holds what the lease's previous holders saved).
+   */
+  | { status: 'leased'; token: number; order: OrderState };
 
 /** What {@link PaymentStore.getBookingState} answers: a booking and the results of it already delivered. */
 export interface BookingState {
@@ -76,43 +90,97 @@ export interface BookingState {
   delivered: PaymentStatus[];
 }
 
-/** The outcome of {@link PaymentStore.claimResult}. */
-export type ResultClaim = 'claimed' | 'delivered' | 'busy';
+/** One result of a booking as the store knows it (see {@link PaymentStore.getResults}). */
+export interface KnownResult {
+  status: PaymentStatus;
+  /** `claimed`: an instance is delivering it (or died doing so); `delivered`: the hook took it. */
+  state: 'claimed' | 'delivered';
+}
 
-/** What {@link PaymentStore.claimOpenBookings} claims. */
-export interface OpenBookingClaim {
-  /** Only bookings made at or before this time (ms since the epoch). */
-  createdBefore: number;
-  /** Only bookings no check claimed since this time: once per pass, and not again soon after another instance checked them. */
-  notCheckedSince: number;
-  /** At most this many. */
-  limit: number;
-  owner: string;
-  now: number;
-  /** The claim's lease ends here (ms since the epoch); another instance may check the booking after it. */
-  until: number;
+/** What {@link PaymentStore.insertBooking} saves. */
+export interface BookingInsert {
+  booking: StoredBooking;
+  /**
+   * The order's lease the booking was made under: the booking is saved only while this hold is the
+   * lease's current one, checked in the same atomic step, and the lease ends in that step (saved or not).
+   */
+  hold?: LeaseHold;
 }
 
 /**
- * Storage used by `createPaymentHandler`. Every method is asynchronous and must be atomic on its own:
- * the rules below hold across every process that shares the store. Times are milliseconds since the
- * epoch from the caller's clock (instances sharing a store keep their clocks in step, e.g. by NTP).
+ * The outcome of {@link PaymentStore.insertBooking}: `saved`; `taken` (the key has a booking already,
+ * nothing saved); `stale` (the key had none, but `hold` is no longer the lease's: nothing saved).
+ */
+export type BookingInsertion = 'saved' | 'taken' | 'stale';
+
+/** What {@link PaymentStore.claimResult} is asked. */
+export interface ResultClaimRequest {
+  /** The booking, by its correlation id (callbacks name it only so). */
+  correlationId: string;
+  status: PaymentStatus;
+  owner: string;
+  /** The claim ends this long after the store takes it, by the store's clock. */
+  leaseMs: number;
+  /** When the claim is made under an order's lease: refused (`stale`) once that hold is no longer the lease's. */
+  hold?: LeaseHold;
+}
+
+/**
+ * The outcome of {@link PaymentStore.claimResult}: `claimed`; `delivered` (it was delivered already);
+ * `busy` (another owner holds a live claim); `stale` (the claim's `hold` is no longer the lease's:
+ * nothing claimed).
+ */
+export type ResultClaim = 'claimed' | 'delivered' | 'busy' | 'stale';
+
+/** Names one result of a booking and the owner of its claim. */
+export interface ResultRef {
+  correlationId: string;
+  status: PaymentStatus;
+  owner: string;
+}
+
+/** What {@link PaymentStore.claimOpenBookings} claims. */
+export interface OpenBookingClaim {
+  /** Only bookings made at or before this time (ms since the epoch, compared with {@link StoredBooking.created_at}). */
+  createdBefore: number;
+  /**
+   * Only bookings no check claimed within this many ms before now (by the store's clock): once per
+   * pass, and not again soon after another instance checked them.
+   */
+  notCheckedForMs: number;
+  /** At most this many. */
+  limit: number;
+  owner: string;
+  /** The claim ends this long after the store takes it, by the store's clock; another instance may check the booking after it. */
+  leaseMs: number;
+}
+
+/**
+ * Storage used by `createPaymentHandler`. Every method takes one object, is asynchronous and is
+ * atomic on its own: the rules below hold across every process that shares the store.
  *
+ * - **The store's clock**: every lease and claim starts and ends by the store's own clock (a database
+ *   store reads its server's, the memory store its own), never the caller's, so instances whose clocks
+ *   disagree, or a call that waited for a connection, still agree on who holds what.
  * - **One booking per key**: {@link insertBooking} relies on a unique key, never on a read before it.
- * - **One payable booking per order**: {@link beginBooking} (and {@link getOrderState}) answer, in one
- *   read, the order's open bookings and whether it is already paid (a known `SUCCESS` not followed by a
- *   delivered refund), so a book cannot miss a payment whose result was delivered between two reads.
- * - **Leases** ({@link acquireLease}): a named lock with an end time. The handler holds `order:{order_key}`
- *   while it books an order, so books for one order are serialized across instances; it keeps the lease
- *   short and renews it while its work runs, so a holder that died loses it within seconds.
+ * - **One payable booking per order**: {@link beginBooking} answers, in one read, the order's open
+ *   bookings and whether it is already paid (see {@link OrderState}), so a book cannot miss a payment
+ *   whose result was delivered between two reads.
+ * - **Fenced order leases**: {@link beginBooking} takes the lease `order:{order_key}` (free, ended, or
+ *   the caller's own) and hands out a fencing token greater than any before it; {@link renewLease}
+ *   extends it while the token is current; a booking ({@link insertBooking}) or a result claim
+ *   ({@link claimResult}) made under a `hold` whose token is no longer current is refused (`stale`) in
+ *   the same atomic step that would record it. A holder paused past its lease (a long GC, a frozen VM)
+ *   therefore cannot save the booking it made meanwhile: it cancels it at the service.
  * - **A book in two steps**: {@link beginBooking} answers the key's booking, or takes the order's lease
  *   and reads the order's state after taking it, as one atomic step; {@link insertBooking} saves the
  *   new booking and ends the lease as another. A database store does each in one round trip.
  * - **Result claims** ({@link claimResult}): before `onPaymentResult` is called for a booking and final
  *   status, the handler claims it; {@link completeResult} marks it delivered (and the booking settled),
  *   {@link releaseResult} gives it back when the hook threw. A claim whose lease ended (its process died
- *   inside the hook) may be claimed again: delivery is once when the hook succeeds, at least once when
- *   a process dies inside it.
+ *   inside the hook) may be claimed again: delivery is once when the hook succeeds within the lease, at
+ *   least once when a process dies inside it. {@link getResults} reads which results of a booking are
+ *   claimed or delivered, without claiming anything.
  * - **Check claims** ({@link claimOpenBookings}): `reconcile()` claims the open bookings it asks the
  *   service about, so each is checked by one instance at a time.
  * - **Retention**: {@link prune} drops what was made before a time.
@@ -121,45 +189,38 @@ export interface OpenBookingClaim {
  */
 export interface PaymentStore {
   /** The booking made for `key`, if any. */
-  getBookingByKey(key: string): Promise<StoredBooking | undefined>;
-  /**
-   * Saves a new booking; `false` (nothing saved) when its `idempotency_key` already has one. With
-   * `release`, ends that lease of its owner in the same atomic step, saved or not (so the next holder
-   * of the order's lease finds the booking).
-   */
-  insertBooking(booking: StoredBooking, release?: { lease: string; owner: string }): Promise<boolean>;
+  getBookingByKey(query: { key: string }): Promise<StoredBooking | undefined>;
+  /** Callbacks name the booking only by its correlation id. */
+  findBookingByCorrelationId(query: { correlationId: string }): Promise<StoredBooking | undefined>;
+  /** The booking with the statuses of it already delivered, in one read (a status check's first step). */
+  getBookingState(query: { bookingId: string }): Promise<BookingState | undefined>;
+  /** The order's open bookings and its paid booking, if any (see {@link OrderState}), in one read by an index. */
+  getOrderState(query: { orderKey: string }): Promise<OrderState>;
   /**
    * Starts a book, atomically: the key's booking when it has one (no lease taken); else the order's
-   * lease for `owner` (see {@link acquireLease}) and, read after taking it, the order's state; else
+   * lease for `owner` under a new fencing token and, read after taking it, the order's state; else
    * `busy`. When the key's booking shows up once the lease is taken, the lease is let go and the
    * booking answered.
    */
   beginBooking(start: BookingStart): Promise<BookingOpening>;
-  getBooking(bookingId: string): Promise<StoredBooking | undefined>;
-  /** The booking with the statuses of it already delivered, in one read (a status check's first step). */
-  getBookingState(bookingId: string): Promise<BookingState | undefined>;
-  /** Callbacks name the booking only by its correlation id. */
-  findBookingByCorrelationId(correlationId: string): Promise<StoredBooking | undefined>;
-  /** The order's open bookings and its paid booking, if any (see {@link OrderState}), by an index. */
-  getOrderState(orderKey: string): Promise<OrderState>;
-  /** Takes the lease `name` for `owner` until `until` when it is free, ended at `now`, or already `owner`'s. */
-  acquireLease(name: string, owner: string, now: number, until: number): Promise<boolean>;
-  /** Ends `owner`'s lease `name` (nothing when another holds it). */
-  releaseLease(name: string, owner: string): Promise<void>;
-  /**
-   * Claims the delivery of one final result (booking by correlation id, and status: a refund after a
-   * success is a new result): `claimed` when it was neither delivered nor claimed under a live lease,
-   * `delivered` when it was delivered, `busy` when another holds a live claim.
-   */
-  claimResult(correlationId: string, status: PaymentStatus, owner: string, now: number, until: number): Promise<ResultClaim>;
-  /** Marks a claimed result delivered; a final status settles the booking (it leaves the open lists). */
-  completeResult(correlationId: string, status: PaymentStatus, owner: string, now: number): Promise<void>;
-  /** Gives a claimed result back (the hook threw), so the next status check, callback or pass retries. */
-  releaseResult(correlationId: string, status: PaymentStatus, owner: string): Promise<void>;
+  /** Extends a hold by `leaseMs` from now (the store's clock): `false`, and nothing changed, once its token is no longer the lease's. */
+  renewLease(renewal: LeaseHold & { leaseMs: number }): Promise<boolean>;
+  /** Ends a hold (nothing when the lease was taken over since). */
+  releaseLease(hold: LeaseHold): Promise<void>;
+  /** Saves a new booking, unless its key has one or its `hold` went stale (see {@link BookingInsert}). */
+  insertBooking(insert: BookingInsert): Promise<BookingInsertion>;
+  /** Claims the delivery of one final result (booking and status: a refund after a success is a new result); see {@link ResultClaim}. */
+  claimResult(claim: ResultClaimRequest): Promise<ResultClaim>;
+  /** Marks a result claimed by `owner` delivered; a final status settles the booking (it leaves the open lists). */
+  completeResult(result: ResultRef): Promise<void>;
+  /** Gives a result claimed by `owner` back (the hook threw), so the next status check, callback or pass retries. */
+  releaseResult(result: ResultRef): Promise<void>;
+  /** The results of a booking that are claimed or delivered, one per status, in one read; claims nothing. */
+  getResults(query: { correlationId: string }): Promise<KnownResult[]>;
   /** Claims open bookings for a status check (see {@link OpenBookingClaim}), oldest first, by an index. */
   claimOpenBookings(claim: OpenBookingClaim): Promise<StoredBooking[]>;
   /** Ends a check claim early, once the check is done. */
-  releaseCheck(bookingId: string, owner: string): Promise<void>;
-  /** Drops bookings (with their keys), results and ended leases made before `before`; returns how many bookings. */
-  prune(before: number): Promise<number>;
+  releaseCheck(check: { bookingId: string; owner: string }): Promise<void>;
+  /** Drops bookings (with their keys), results and ended leases made before `before` (ms since the epoch); returns how many bookings. */
+  prune(query: { before: number }): Promise<number>;
 }
