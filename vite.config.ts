@@ -47,6 +47,7 @@ function npmBuild(): UserConfig {
           'server/index': 'src/server/index.ts',
           'server/node': 'src/server/node.ts',
           'server/postgres': 'src/server/postgres.ts',
+          'server/store-suite': 'src/server/store-suite.ts',
           'sandbox/index': 'src/sandbox/index.ts',
           'sandbox/cli': 'src/sandbox/cli.ts',
           'check/index': 'src/check/index.ts',

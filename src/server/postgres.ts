@@ -375,7 +375,7 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
     async prune({ before }) {
       const rows = await query(
         `WITH gone AS (DELETE FROM ${p}bookings WHERE created_at < $1 RETURNING correlation_id),
-              results AS (DELETE FROM ${p}results WHERE created_at < $1 RETURNING 1),
+              results AS (DELETE FROM ${p}results WHERE created_at < $1 OR correlation_id IN (SELECT correlation_id FROM gone) RETURNING 1),
               leases AS (DELETE FROM ${p}leases WHERE lease_until < LEAST($1, ${NOW_MS}) RETURNING 1)
          SELECT count(*) AS n FROM gone`,
         [before],

@@ -313,7 +313,7 @@ export function createResults(kit: Kit): Results {
    * `REVERTED` cannot (a refund of a booking that was never paid). A `REVERTED` whose `SUCCESS` was
    * seen but never delivered (its hook failed, or the kit lost the booking) brings that `SUCCESS`
    * first, so the hook always gets a refund after its payment. What is known is read from the store
-   * in one read, with the deliveries running in this process.
+   * in one read, with the deliveries this process runs now.
    */
   async function checkTransition(result: PaymentResult): Promise<void> {
     if (result.status === 'SUCCESS') return;

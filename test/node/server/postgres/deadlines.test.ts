@@ -10,7 +10,7 @@ import pg from 'pg';
 import { startPostgres, type ThrowawayPostgres } from '../../../../scripts/postgres.mjs';
 import { createPostgresStore } from '../../../../src/server/postgres.js';
 import { StoreUnavailableError } from '../../../../src/server/store-errors.js';
-import { booking } from '../store-contract.js';
+import { sampleBooking as booking } from '../../../../src/server/store-suite.js';
 
 describe('PostgreSQL store: deadlines and an unreachable database', () => {
   let server: ThrowawayPostgres;
@@ -43,17 +43,19 @@ describe('PostgreSQL store: deadlines and an unreachable database', () => {
 
   test('a table lock held past the deadline: every kind of call fails with reason "deadline" at the deadline, and works once the lock is gone', async () => {
     const store = createPostgresStore(newPool(), { tablePrefix: 'lock_', deadlineMs: 400 });
-    await store.insertBooking(booking(1));
+    await store.insertBooking({ booking: booking(1) });
     const locker = new pg.Client({ connectionString: server.url });
     await locker.connect();
     try {
       await locker.query('BEGIN');
       await locker.query('LOCK TABLE lock_bookings, lock_leases, lock_results IN ACCESS EXCLUSIVE MODE');
       const calls: Array<() => Promise<unknown>> = [
-        () => store.getBookingState('bk-1'),
-        () => store.beginBooking({ key: 'key-2', orderKey: 'o', lease: 'order:o', owner: 'a', now: 1, until: 2 }),
-        () => store.insertBooking(booking(2), { lease: 'order:o', owner: 'a' }),
-        () => store.claimResult('cr-1', 'SUCCESS', 'a', 1, 2),
+        () => store.getBookingState({ bookingId: 'bk-1' }),
+        () => store.beginBooking({ key: 'key-2', orderKey: 'o', lease: 'order:o', owner: 'a', leaseMs: 2 }),
+        () => store.insertBooking({ booking: booking(2), hold: { lease: 'order:o', owner: 'a', token: 1 } }),
+        () => store.claimResult({ correlationId: 'cr-1', status: 'SUCCESS', owner: 'a', leaseMs: 2 }),
+        () => store.getResults({ correlationId: 'cr-1' }),
+        () => store.renewLease({ lease: 'order:o', owner: 'a', token: 1, leaseMs: 2 }),
       ];
       for (const call of calls) {
         const tookMs = await unavailable(call, 'deadline');
@@ -63,7 +65,7 @@ describe('PostgreSQL store: deadlines and an unreachable database', () => {
     } finally {
       await locker.end();
     }
-    assert.equal((await store.getBooking('bk-1'))?.booking_id, 'bk-1', 'works again');
+    assert.equal((await store.getBookingByKey({ key: 'key-1' }))?.booking_id, 'bk-1', 'works again');
   });
 
   test("the server's own statement_timeout (a pool set up as the docs say) counts as the deadline too", async () => {
@@ -74,7 +76,7 @@ describe('PostgreSQL store: deadlines and an unreachable database', () => {
     try {
       await locker.query('BEGIN');
       await locker.query('LOCK TABLE st_bookings IN ACCESS EXCLUSIVE MODE');
-      const tookMs = await unavailable(() => store.getBooking('bk-1'), 'deadline');
+      const tookMs = await unavailable(() => store.getBookingByKey({ key: 'key-1' }), 'deadline');
       assert.ok(tookMs < 2_000, `failed after ${tookMs} ms`);
       await locker.query('ROLLBACK');
     } finally {
@@ -84,27 +86,27 @@ describe('PostgreSQL store: deadlines and an unreachable database', () => {
 
   test('the server stopped: calls fail with reason "unreachable" at once; started again, the same store works', async () => {
     const store = createPostgresStore(newPool(), { tablePrefix: 'down_', deadlineMs: 3_000 });
-    await store.insertBooking(booking(1));
+    await store.insertBooking({ booking: booking(1) });
     await server.pause();
     try {
-      const tookMs = await unavailable(() => store.getBooking('bk-1'), 'unreachable');
+      const tookMs = await unavailable(() => store.getBookingByKey({ key: 'key-1' }), 'unreachable');
       assert.ok(tookMs < 3_000, `failed after ${tookMs} ms`);
-      await unavailable(() => store.beginBooking({ key: 'key-2', orderKey: 'o', lease: 'order:o', owner: 'a', now: 1, until: 2 }), 'unreachable');
+      await unavailable(() => store.beginBooking({ key: 'key-2', orderKey: 'o', lease: 'order:o', owner: 'a', leaseMs: 2 }), 'unreachable');
     } finally {
       await server.resume();
     }
-    assert.equal((await store.getBooking('bk-1'))?.booking_id, 'bk-1');
+    assert.equal((await store.getBookingByKey({ key: 'key-1' }))?.booking_id, 'bk-1');
   });
 
   test('a store created while the server is down fails "unreachable", then sets itself up once it is back', async () => {
     await server.pause();
     const store = createPostgresStore(newPool(), { tablePrefix: 'late_', deadlineMs: 3_000 });
     try {
-      await unavailable(() => store.getBooking('bk-1'), 'unreachable');
+      await unavailable(() => store.getBookingByKey({ key: 'key-1' }), 'unreachable');
     } finally {
       await server.resume();
     }
-    assert.equal(await store.insertBooking(booking(1)), true);
+    assert.equal(await store.insertBooking({ booking: booking(1) }), 'saved');
   });
 
   test('every pool connection busy past the deadline: reason "deadline"', async () => {
@@ -113,12 +115,12 @@ describe('PostgreSQL store: deadlines and an unreachable database', () => {
     await store.ready();
     const held = await pool.connect();
     try {
-      const tookMs = await unavailable(() => store.getBooking('bk-1'), 'deadline');
+      const tookMs = await unavailable(() => store.getBookingByKey({ key: 'key-1' }), 'deadline');
       assert.ok(tookMs < 2_000, `failed after ${tookMs} ms`);
     } finally {
       held.release();
     }
-    assert.equal(await store.getBooking('bk-1'), undefined, 'works again');
+    assert.equal(await store.getBookingByKey({ key: 'key-1' }), undefined, 'works again');
   });
 
   test('refuses a deadline that makes no sense', () => {

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { createPostgresStore, postgresSchema, SCHEMA_VERSION } from '../../../../src/server/postgres.js';
-import { booking, storeContract } from '../store-contract.js';
+import { sampleBooking as booking, storeSuite } from '../../../../src/server/store-suite.js';
 import { freshDatabase, stopServer } from './pg-server.js';
 
 const pools: pg.Pool[] = [];
@@ -23,7 +23,7 @@ async function pool(): Promise<pg.Pool> {
 
 describe('PostgreSQL store on a PostgreSQL 15 server (node-postgres Pool)', () => {
   let prefix = 0;
-  storeContract(async () => createPostgresStore(await pool(), { tablePrefix: `c${++prefix}_` }));
+  storeSuite('PostgreSQL 15', async () => createPostgresStore(await pool(), { tablePrefix: `c${++prefix}_` }), { test, assert });
 
   test('creates its tables idempotently, from several stores at once, with a schema version', async () => {
     const db = await pool();
@@ -34,6 +34,8 @@ describe('PostgreSQL store on a PostgreSQL 15 server (node-postgres Pool)', () =
     await createPostgresStore(db, { tablePrefix: 'race_' }).ready();
     const tables = await db.query(`SELECT tablename FROM pg_tables WHERE tablename LIKE 'race_%' ORDER BY 1`);
     assert.deepEqual(tables.rows.map((r) => r.tablename), ['race_bookings', 'race_leases', 'race_meta', 'race_results']);
+    const sequences = await db.query(`SELECT sequencename FROM pg_sequences WHERE sequencename LIKE 'race_%'`);
+    assert.deepEqual(sequences.rows.map((r) => r.sequencename), ['race_lease_tokens']);
   });
 
   test("finds open bookings and an order's bookings by an index, and refuses a newer schema (untouched) or a bad prefix", async () => {
@@ -58,14 +60,16 @@ describe('PostgreSQL store on a PostgreSQL 15 server (node-postgres Pool)', () =
   test('migrates a version-1 database in place, from several processes at once, keeping its bookings', async () => {
     const db = await pool();
     const first = createPostgresStore(db);
-    await first.insertBooking(booking(1, { order_key: 'same' }));
-    await first.claimResult('cr-1', 'SUCCESS', 'a', 100, 200);
-    await first.completeResult('cr-1', 'SUCCESS', 'a', 150);
+    await first.insertBooking({ booking: booking(1, { order_key: 'same' }) });
+    await first.claimResult({ correlationId: 'cr-1', status: 'SUCCESS', owner: 'a', leaseMs: 100 });
+    await first.completeResult({ correlationId: 'cr-1', status: 'SUCCESS', owner: 'a' });
     // Version 1: the same tables, an index of the open bookings of each order only.
     await db.query(`DROP INDEX wpb_bookings_order`);
     await db.query(`CREATE INDEX wpb_bookings_order_open ON wpb_bookings (order_key) WHERE NOT settled`);
     await db.query(`UPDATE wpb_meta SET version = 1`);
     await db.query(`DROP FUNCTION wpb_begin_booking`);
+    await db.query(`DROP SEQUENCE wpb_lease_tokens`);
+    await db.query(`ALTER TABLE wpb_leases DROP COLUMN token`);
     await assert.rejects(createPostgresStore(db, { createTables: false }).ready(), new RegExp(`schema version 1; this code reads version ${SCHEMA_VERSION}: run postgresSchema\\(\\)'s SQL`));
 
     const stores = Array.from({ length: 6 }, () => createPostgresStore(db));
@@ -80,23 +84,30 @@ describe('PostgreSQL store on a PostgreSQL 15 server (node-postgres Pool)', () =
       'wpb_bookings_order',
       'wpb_bookings_pkey',
     ]);
-    assert.equal((await stores[0]!.getOrderState('same')).paid?.booking_id, 'bk-1', 'the paid booking is found after the migration');
-    const opening = await stores[1]!.beginBooking({ key: 'key-new', orderKey: 'same', lease: 'order:same', owner: 'b', now: 1, until: 2 });
-    assert.equal(opening.status === 'leased' && opening.order.paid?.booking_id, 'bk-1', 'and by the function of version 3');
+    assert.equal((await stores[0]!.getOrderState({ orderKey: 'same' })).paid?.booking_id, 'bk-1', 'the paid booking is found after the migration');
+    const opening = await stores[1]!.beginBooking({ key: 'key-new', orderKey: 'same', lease: 'order:same', owner: 'b', leaseMs: 2 });
+    assert.equal(opening.status === 'leased' && opening.order.paid?.booking_id, 'bk-1', 'and by the function of version 4');
   });
 
-  test('migrates a version-2 database (no function) in place, from several processes at once', async () => {
+  test('migrates a version-3 database (leases without tokens, the old function) in place, from several processes at once, keeping a held lease held', async () => {
     const db = await pool();
     const first = createPostgresStore(db);
-    await first.insertBooking(booking(1, { order_key: 'same' }));
+    await first.insertBooking({ booking: booking(1, { order_key: 'same' }) });
+    // Version 3: leases without a token, timed by the processes' clocks, and the function of six arguments.
     await db.query(`DROP FUNCTION wpb_begin_booking`);
-    await db.query(`UPDATE wpb_meta SET version = 2`);
-    await assert.rejects(createPostgresStore(db, { createTables: false }).ready(), new RegExp(`schema version 2; this code reads version ${SCHEMA_VERSION}`));
+    await db.query(`DROP SEQUENCE wpb_lease_tokens`);
+    await db.query(`ALTER TABLE wpb_leases DROP COLUMN token`);
+    await db.query(`CREATE FUNCTION wpb_begin_booking(a text, b text, c text, d text, e bigint, f bigint) RETURNS jsonb LANGUAGE sql AS $$ SELECT '{}'::jsonb $$`);
+    await db.query(`INSERT INTO wpb_leases (name, owner, lease_until) VALUES ('order:held', 'old', $1)`, [Date.now() + 60_000]);
+    await db.query(`UPDATE wpb_meta SET version = 3`);
+    await assert.rejects(createPostgresStore(db, { createTables: false }).ready(), new RegExp(`schema version 3; this code reads version ${SCHEMA_VERSION}`));
     const stores = Array.from({ length: 6 }, () => createPostgresStore(db));
     await Promise.all(stores.map((store) => store.ready()));
     assert.deepEqual((await db.query(`SELECT version FROM wpb_meta`)).rows, [{ version: SCHEMA_VERSION }]);
-    const opening = await stores[0]!.beginBooking({ key: 'key-1', orderKey: 'same', lease: 'order:same', owner: 'a', now: 1, until: 2 });
+    assert.deepEqual((await db.query(`SELECT count(*)::int AS n FROM pg_proc WHERE proname = 'wpb_begin_booking'`)).rows, [{ n: 1 }], 'the old function is gone');
+    const opening = await stores[0]!.beginBooking({ key: 'key-1', orderKey: 'same', lease: 'order:same', owner: 'a', leaseMs: 2 });
     assert.equal(opening.status === 'booked' && opening.booking.booking_id, 'bk-1');
+    assert.deepEqual(await stores[1]!.beginBooking({ key: 'key-2', orderKey: 'held', lease: 'order:held', owner: 'new', leaseMs: 2 }), { status: 'busy' });
   });
 
   test("docs/server.md shows the schema's SQL as the code runs it", async () => {
@@ -109,8 +120,8 @@ describe('PostgreSQL store on PGlite', () => {
   let lite: PGlite;
   let prefix = 0;
   after(() => lite?.close());
-  storeContract(async () => {
+  storeSuite('PGlite', async () => {
     lite ??= await PGlite.create();
     return createPostgresStore(lite, { tablePrefix: `l${++prefix}_` });
-  });
+  }, { test, assert });
 });

@@ -1,0 +1,248 @@
+/**
+ * `wallet-pay-button/server/store-suite`: the rules every {@link PaymentStore} keeps, as one suite of
+ * tests a merchant runs against a store of their own (the memory and PostgreSQL stores pass it too).
+ * It brings no test runner: it registers its tests with the runner's `test` and checks with the
+ * `assert` it is given, so node:test, Vitest and Jest all serve.
+ *
+ * ```ts
+ * import { test } from 'node:test';
+ * import assert from 'node:assert/strict';
+ * import { storeSuite } from 'wallet-pay-button/server/store-suite';
+ * storeSuite('my store', async () => createMyStore(await freshDatabase()), { test, assert });
+ * ```
+ */
+import type { PaymentStatus } from '../protocol/contract.js';
+import type { BookingOpening, LeaseHold, PaymentStore, StoredBooking } from './store.js';
+
+/** The runner's parts the suite uses: node:test's, Vitest's and Jest's `test` fit, and node:assert's or Chai's `assert`. */
+export interface StoreSuiteRunner {
+  /** Registers one test; the suite's tests each finish within a few seconds. */
+  test(name: string, run: () => Promise<void>): unknown;
+  assert: {
+    ok(value: unknown, message?: string): void;
+    strictEqual(actual: unknown, expected: unknown, message?: string): void;
+    deepStrictEqual(actual: unknown, expected: unknown, message?: string): void;
+  };
+}
+
+/** A booking for the suite's tests: `n` picks its ids, `extra` overrides fields. */
+export function sampleBooking(n: number, extra: Partial<StoredBooking> = {}): StoredBooking {
+  return {
+    booking_id: `bk-${n}`,
+    correlation_id: `cr-${n}`,
+    transaction_uuid: `tx-${n}`,
+    idempotency_key: `key-${n}`,
+    fingerprint: `["v2","app","O-${n}"]`,
+    channel: 'app',
+    order: { id: `O-${n}`, lines: [{ sku: 'T', qty: 2 }] },
+    order_key: `order-${n}`,
+    amount: n + 0.5,
+    deeplink: `http://links.test/pay/bk-${n}`,
+    created_at: 1_000 * n,
+    ...extra,
+  };
+}
+
+/** Long enough that no test outlives it; {@link ENDED_MS} ends before the suite's next step. */
+const HELD_MS = 60_000;
+const ENDED_MS = 1;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Past a lease of {@link ENDED_MS} by any store's clock that moves with real time. */
+const pastEnd = () => pause(30);
+
+/**
+ * Registers the contract's tests, each named `${name}: ...`. `makeStore` gives an empty store for each
+ * test (a fresh database, table prefix or instance); its clock must move with real time.
+ */
+export function storeSuite(name: string, makeStore: () => PaymentStore | Promise<PaymentStore>, { test, assert }: StoreSuiteRunner): void {
+  const it = (title: string, run: (store: PaymentStore) => Promise<void>) => test(`${name}: ${title}`, async () => run(await makeStore()));
+  const begin = (store: PaymentStore, key: string, owner: string, leaseMs = HELD_MS, orderKey = 'same') =>
+    store.beginBooking({ key, orderKey, lease: `order:${orderKey}`, owner, leaseMs });
+  const holdOf = (opening: BookingOpening, owner: string, orderKey = 'same'): LeaseHold => {
+    assert.strictEqual(opening.status, 'leased', `${owner} takes the order's lease`);
+    const token = opening.status === 'leased' ? opening.token : NaN;
+    assert.ok(Number.isSafeInteger(token), `a fencing token is an integer; got ${String(token)}`);
+    return { lease: `order:${orderKey}`, owner, token };
+  };
+  const claim = (store: PaymentStore, correlationId: string, status: PaymentStatus, owner: string, leaseMs = HELD_MS, hold?: LeaseHold) =>
+    store.claimResult({ correlationId, status, owner, leaseMs, ...(hold && { hold }) });
+  const deliver = async (store: PaymentStore, correlationId: string, status: PaymentStatus, owner = 'x') => {
+    assert.strictEqual(await claim(store, correlationId, status, owner), 'claimed');
+    await store.completeResult({ correlationId, status, owner });
+  };
+  const order = async (store: PaymentStore, orderKey = 'same') => {
+    const { open, paid } = await store.getOrderState({ orderKey });
+    return { open: open.map((b) => b.booking_id), paid: paid?.booking_id };
+  };
+
+  it('keeps bookings by key and correlation id, read with their delivered results, and hands out copies', async (store) => {
+    assert.strictEqual(await store.insertBooking({ booking: sampleBooking(1) }), 'saved');
+    assert.deepStrictEqual(await store.getBookingByKey({ key: 'key-1' }), sampleBooking(1));
+    const found = await store.findBookingByCorrelationId({ correlationId: 'cr-1' });
+    assert.deepStrictEqual(found, sampleBooking(1));
+    found!.amount = 999;
+    assert.deepStrictEqual(await store.getBookingState({ bookingId: 'bk-1' }), { booking: sampleBooking(1), delivered: [] });
+    assert.strictEqual(await store.getBookingByKey({ key: 'key-2' }), undefined);
+    assert.strictEqual(await store.findBookingByCorrelationId({ correlationId: 'cr-2' }), undefined);
+    assert.strictEqual(await store.getBookingState({ bookingId: 'bk-2' }), undefined);
+    await deliver(store, 'cr-1', 'PENDING');
+    await claim(store, 'cr-1', 'SUCCESS', 'a');
+    assert.deepStrictEqual((await store.getBookingState({ bookingId: 'bk-1' }))?.delivered, ['PENDING'], 'claimed is not delivered');
+    await store.completeResult({ correlationId: 'cr-1', status: 'SUCCESS', owner: 'a' });
+    assert.deepStrictEqual((await store.getBookingState({ bookingId: 'bk-1' }))?.delivered.sort(), ['PENDING', 'SUCCESS']);
+  });
+
+  it('one booking per key: of concurrent inserts one is saved, the others are told the key is taken', async (store) => {
+    const outcomes = await Promise.all([1, 2, 3, 4].map((n) => store.insertBooking({ booking: sampleBooking(n, { idempotency_key: 'shared' }) })));
+    assert.deepStrictEqual(outcomes.sort(), ['saved', 'taken', 'taken', 'taken']);
+    const kept = await store.getBookingByKey({ key: 'shared' });
+    assert.ok(kept, 'the key has its booking');
+    for (const n of [1, 2, 3, 4]) {
+      if (`cr-${n}` !== kept!.correlation_id) assert.strictEqual(await store.findBookingByCorrelationId({ correlationId: `cr-${n}` }), undefined);
+    }
+  });
+
+  it("a book begins in one step: the key's booking, or the order's lease under a new token with the order read under it, or busy", async (store) => {
+    await store.insertBooking({ booking: sampleBooking(1, { order_key: 'same' }) });
+    assert.deepStrictEqual(await begin(store, 'key-1', 'a'), { status: 'booked', booking: sampleBooking(1, { order_key: 'same' }) });
+    const opened = await begin(store, 'key-2', 'a');
+    const first = holdOf(opened, 'a');
+    assert.deepStrictEqual(opened.status === 'leased' && opened.order.open.map((b) => b.booking_id), ['bk-1']);
+    assert.deepStrictEqual(await begin(store, 'key-3', 'b'), { status: 'busy' }, 'another owner waits');
+    assert.deepStrictEqual(await begin(store, 'key-1', 'b'), { status: 'booked', booking: sampleBooking(1, { order_key: 'same' }) }, 'a known key does not');
+
+    // Saved and released in one step: the next book of the order finds the booking under the lease.
+    assert.strictEqual(await store.insertBooking({ booking: sampleBooking(2, { order_key: 'same' }), hold: first }), 'saved');
+    const next = await begin(store, 'key-3', 'b');
+    const second = holdOf(next, 'b');
+    assert.ok(second.token > first.token, `tokens grow: ${first.token}, then ${second.token}`);
+    assert.deepStrictEqual(next.status === 'leased' && next.order.open.map((b) => b.booking_id), ['bk-1', 'bk-2']);
+    assert.strictEqual(await store.insertBooking({ booking: sampleBooking(3, { idempotency_key: 'key-2', order_key: 'same' }), hold: second }), 'taken');
+    holdOf(await begin(store, 'key-4', 'c'), 'c');
+  });
+
+  it('a fenced lease: renewed and released under its token only; taken over once ended, and the old hold can write nothing', async (store) => {
+    const first = holdOf(await begin(store, 'key-1', 'a', ENDED_MS), 'a');
+    await pastEnd();
+    assert.strictEqual(await store.renewLease({ ...first, leaseMs: ENDED_MS }), true, 'ended but not taken over: still its holder');
+    await pastEnd();
+    const second = holdOf(await begin(store, 'key-2', 'b'), 'b');
+    assert.ok(second.token > first.token, `a take-over gets a greater token: ${first.token}, then ${second.token}`);
+    assert.strictEqual(await store.renewLease({ ...first, leaseMs: HELD_MS }), false, 'the old holder cannot renew');
+    assert.strictEqual(await store.insertBooking({ booking: sampleBooking(1, { order_key: 'same' }), hold: first }), 'stale');
+    assert.strictEqual(await store.getBookingByKey({ key: 'key-1' }), undefined, 'nothing saved under a stale token');
+    assert.strictEqual(await claim(store, 'cr-9', 'CANCELED', 'a', HELD_MS, first), 'stale');
+    assert.deepStrictEqual(await store.getResults({ correlationId: 'cr-9' }), [], 'nothing claimed under a stale token');
+    await store.releaseLease(first);
+    assert.deepStrictEqual(await begin(store, 'key-3', 'c'), { status: 'busy' }, "the old holder's release does nothing");
+    assert.strictEqual(await store.renewLease({ ...second, leaseMs: HELD_MS }), true);
+    assert.strictEqual(await claim(store, 'cr-9', 'CANCELED', 'b', HELD_MS, second), 'claimed', 'a claim under the current hold');
+
+    // The holder begins again (its own lease): a new token, and its earlier hold is stale.
+    const again = holdOf(await begin(store, 'key-4', 'b'), 'b');
+    assert.ok(again.token > second.token);
+    assert.strictEqual(await store.insertBooking({ booking: sampleBooking(5, { order_key: 'same' }), hold: second }), 'stale');
+    await store.releaseLease(again);
+    const third = holdOf(await begin(store, 'key-6', 'c'), 'c');
+    assert.ok(third.token > again.token, 'a token never comes back after a release');
+    assert.strictEqual(await store.insertBooking({ booking: sampleBooking(6, { order_key: 'same' }), hold: third }), 'saved');
+    assert.strictEqual(await store.renewLease({ ...third, leaseMs: HELD_MS }), false, 'a saved booking ended the lease');
+  });
+
+  it('of concurrent books of one order, one takes the lease', async (store) => {
+    const openings = await Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map((owner, n) => begin(store, `key-${n}`, owner)));
+    assert.strictEqual(openings.filter((o) => o.status === 'leased').length, 1, JSON.stringify(openings.map((o) => o.status)));
+  });
+
+  it('a result is claimed once, delivered once, released on failure, taken over after its lease', async (store) => {
+    await store.insertBooking({ booking: sampleBooking(1) });
+    assert.strictEqual(await claim(store, 'cr-1', 'SUCCESS', 'a'), 'claimed');
+    assert.strictEqual(await claim(store, 'cr-1', 'SUCCESS', 'b'), 'busy');
+    assert.strictEqual(await claim(store, 'cr-1', 'REVERTED', 'b'), 'claimed', 'another status is another result');
+    await store.releaseResult({ correlationId: 'cr-1', status: 'SUCCESS', owner: 'a' });
+    assert.strictEqual(await claim(store, 'cr-1', 'SUCCESS', 'b', ENDED_MS), 'claimed', 'released: free again');
+    await pastEnd();
+    assert.strictEqual(await claim(store, 'cr-1', 'SUCCESS', 'c'), 'claimed', 'b died: taken over after its lease');
+    await store.completeResult({ correlationId: 'cr-1', status: 'SUCCESS', owner: 'b' });
+    assert.strictEqual(await claim(store, 'cr-1', 'SUCCESS', 'd'), 'busy', "a dead owner's late completion does not count");
+    await store.completeResult({ correlationId: 'cr-1', status: 'SUCCESS', owner: 'c' });
+    assert.strictEqual(await claim(store, 'cr-1', 'SUCCESS', 'd'), 'delivered');
+    await store.releaseResult({ correlationId: 'cr-1', status: 'SUCCESS', owner: 'c' });
+    assert.strictEqual(await claim(store, 'cr-1', 'SUCCESS', 'd'), 'delivered', 'a delivered result stays delivered');
+  });
+
+  it("a booking's results are read per status, claimed or delivered, without claiming anything", async (store) => {
+    await store.insertBooking({ booking: sampleBooking(1) });
+    assert.deepStrictEqual(await store.getResults({ correlationId: 'cr-1' }), []);
+    await deliver(store, 'cr-1', 'PENDING');
+    await claim(store, 'cr-1', 'SUCCESS', 'a');
+    const read = async () => (await store.getResults({ correlationId: 'cr-1' })).sort((x, y) => x.status.localeCompare(y.status));
+    assert.deepStrictEqual(await read(), [{ status: 'PENDING', state: 'delivered' }, { status: 'SUCCESS', state: 'claimed' }]);
+    assert.deepStrictEqual(await store.getResults({ correlationId: 'cr-1' }).then((r) => r.length), 2, 'reading twice changes nothing');
+    assert.strictEqual(await claim(store, 'cr-1', 'FAILED', 'b'), 'claimed', 'a status only read is free to claim');
+    await store.releaseResult({ correlationId: 'cr-1', status: 'FAILED', owner: 'b' });
+    await store.releaseResult({ correlationId: 'cr-1', status: 'SUCCESS', owner: 'a' });
+    assert.deepStrictEqual(await read(), [{ status: 'PENDING', state: 'delivered' }]);
+  });
+
+  it('an order is paid once a SUCCESS of one of its bookings is claimed for delivery or delivered, until a refund of it is delivered', async (store) => {
+    await store.insertBooking({ booking: sampleBooking(1, { order_key: 'same' }) });
+    await store.insertBooking({ booking: sampleBooking(2, { order_key: 'same' }) });
+    await store.insertBooking({ booking: sampleBooking(3) });
+    assert.deepStrictEqual(await order(store), { open: ['bk-1', 'bk-2'], paid: undefined });
+    assert.deepStrictEqual(await order(store, 'nothing'), { open: [], paid: undefined });
+    await store.getResults({ correlationId: 'cr-2' });
+    assert.deepStrictEqual(await order(store), { open: ['bk-1', 'bk-2'], paid: undefined }, 'a read of its results pays nothing');
+
+    await claim(store, 'cr-2', 'SUCCESS', 'a');
+    assert.deepStrictEqual(await order(store), { open: ['bk-1', 'bk-2'], paid: 'bk-2' }, 'known while its delivery runs');
+    await store.releaseResult({ correlationId: 'cr-2', status: 'SUCCESS', owner: 'a' });
+    assert.deepStrictEqual(await order(store), { open: ['bk-1', 'bk-2'], paid: undefined }, 'released: open, for the service to answer');
+    await deliver(store, 'cr-2', 'SUCCESS');
+    assert.deepStrictEqual(await order(store), { open: ['bk-1'], paid: 'bk-2' }, 'delivered: settled, and still paid');
+    assert.deepStrictEqual((await store.getOrderState({ orderKey: 'same' })).paid, sampleBooking(2, { order_key: 'same' }));
+    const opening = await begin(store, 'key-9', 'a');
+    assert.strictEqual(opening.status === 'leased' && opening.order.paid?.booking_id, 'bk-2', 'a book reads it too');
+    assert.deepStrictEqual(await order(store, 'order-3'), { open: ['bk-3'], paid: undefined }, 'another order is not');
+
+    await deliver(store, 'cr-1', 'CANCELED');
+    assert.deepStrictEqual(await order(store), { open: [], paid: 'bk-2' }, 'a cancelled booking is not paid');
+    await claim(store, 'cr-2', 'REVERTED', 'a');
+    assert.deepStrictEqual(await order(store), { open: [], paid: 'bk-2' }, 'a refund counts once it is delivered');
+    await store.completeResult({ correlationId: 'cr-2', status: 'REVERTED', owner: 'a' });
+    assert.deepStrictEqual(await order(store), { open: [], paid: undefined }, 'refunded: payable again');
+  });
+
+  it('open bookings: settled by a delivered final result, claimed for checks by one instance at a time, once per pass', async (store) => {
+    await store.insertBooking({ booking: sampleBooking(1, { order_key: 'same' }) });
+    await store.insertBooking({ booking: sampleBooking(2, { order_key: 'same' }) });
+    await store.insertBooking({ booking: sampleBooking(3) });
+    await deliver(store, 'cr-1', 'PENDING');
+    assert.strictEqual((await order(store)).open.length, 2, 'PENDING does not settle');
+    await deliver(store, 'cr-1', 'CANCELED');
+    assert.deepStrictEqual((await order(store)).open, ['bk-2']);
+
+    const checks = (owner: string, notCheckedForMs: number, createdBefore = 10_000, leaseMs = HELD_MS) =>
+      store.claimOpenBookings({ createdBefore, notCheckedForMs, limit: 10, owner, leaseMs }).then((list) => list.map((b) => b.booking_id));
+    assert.deepStrictEqual(await checks('a', HELD_MS, 2_000), ['bk-2']);
+    assert.deepStrictEqual(await checks('b', 0), ['bk-3'], 'bk-2 is held by a');
+    assert.deepStrictEqual(await checks('a', HELD_MS), [], 'each booking once per pass');
+    await store.releaseCheck({ bookingId: 'bk-2', owner: 'b' });
+    assert.deepStrictEqual(await checks('c', 0), [], "another owner's release does nothing");
+    await store.releaseCheck({ bookingId: 'bk-2', owner: 'a' });
+    assert.deepStrictEqual(await checks('b', 0, 10_000, ENDED_MS), ['bk-2'], 'released: the next pass may check it');
+    await pastEnd();
+    assert.deepStrictEqual(await checks('c', 0), ['bk-2'], 'its lease ended: another instance takes over');
+  });
+
+  it('prune drops bookings, keys and results made before a time', async (store) => {
+    for (const n of [1, 2, 3]) await store.insertBooking({ booking: sampleBooking(n) });
+    await deliver(store, 'cr-1', 'SUCCESS');
+    assert.strictEqual(await store.prune({ before: 2_500 }), 2);
+    assert.strictEqual(await store.getBookingState({ bookingId: 'bk-1' }), undefined);
+    assert.strictEqual(await store.getBookingByKey({ key: 'key-2' }), undefined);
+    assert.ok(await store.getBookingState({ bookingId: 'bk-3' }));
+    assert.strictEqual(await store.insertBooking({ booking: sampleBooking(1) }), 'saved', 'the key is free again');
+    assert.strictEqual(await claim(store, 'cr-1', 'SUCCESS', 'b'), 'claimed', 'its results went with it');
+  });
+}
