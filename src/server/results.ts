@@ -308,28 +308,30 @@ export function createResults(kit: Kit): Results {
   }
 
   /**
-   * A final status must fit the booking's history: after a `SUCCESS` is known (delivered, or claimed by
-   * a delivery), `FAILED` or `CANCELED` cannot follow; after a `FAILED` or `CANCELED` is known, a
-   * `REVERTED` cannot (a refund of a booking that was never paid). A `REVERTED` whose `SUCCESS` was
-   * seen but never delivered (its hook failed, or the kit lost the booking) brings that `SUCCESS`
-   * first, so the hook always gets a refund after its payment. What is known is read from the store
-   * in one read, with the deliveries this process runs now.
+   * One rule for a status that contradicts what is known of its booking: what says money moved is
+   * delivered, what says it did not is not, once money moved. A `SUCCESS` is always delivered (after a
+   * `FAILED` or `CANCELED` too: the service says the money arrived). A `REVERTED` always follows its
+   * `SUCCESS`: one seen but never delivered (its hook failed, the kit lost the booking, or the booking
+   * ended `FAILED` or `CANCELED` first, which is told to `onError`) is delivered first. A `FAILED` or
+   * `CANCELED` after a `SUCCESS` is told and not delivered (only a `REVERTED` gives money back). What is
+   * known is read from the store in one read, with the deliveries this process runs now.
    */
   async function checkTransition(result: PaymentResult): Promise<void> {
     if (result.status === 'SUCCESS') return;
     const { correlation_id } = result;
     const known = new Set((await kit.store.getResults({ correlationId: correlation_id })).map((r) => r.status));
     for (const status of ['SUCCESS', 'FAILED', 'CANCELED'] as const) if (inFlightResults.has(`${correlation_id}\n${status}`)) known.add(status);
-    let impossible: string | undefined;
     if (result.status === 'REVERTED') {
+      if (known.has('SUCCESS')) return;
       const ended = known.has('FAILED') ? 'FAILED' : known.has('CANCELED') ? 'CANCELED' : undefined;
-      if (ended) impossible = `REVERTED for booking ${describe(result)}, which ended ${ended} without a SUCCESS`;
-      else if (!known.has('SUCCESS')) await deliver({ ...result, status: 'SUCCESS' });
-    } else if (known.has('SUCCESS')) {
-      impossible = `${result.status} for booking ${describe(result)} after its SUCCESS`;
+      if (ended) {
+        kit.report(new Error(`Unexpected transition: ${result.source} reported REVERTED for booking ${describe(result)}, which ended ${ended}; delivered after its SUCCESS.`), { route: result.source });
+      }
+      await deliver({ ...result, status: 'SUCCESS' });
+      return;
     }
-    if (!impossible) return;
-    const error = new ImpossibleTransition(`Impossible transition: ${result.source} reported ${impossible}; not delivered.`);
+    if (!known.has('SUCCESS')) return;
+    const error = new ImpossibleTransition(`Impossible transition: ${result.source} reported ${result.status} for booking ${describe(result)} after its SUCCESS; not delivered.`);
     kit.report(error, { route: result.source });
     throw error;
   }
