@@ -225,7 +225,8 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
             transaction_uuid,
             callback_url: kit.options.callbackUrl,
             redirect_url,
-            properties: { [ORDER_PROPERTY]: details.id, ...details.properties },
+            // The kit's own property last: a merchant's `merchant_order` cannot rename the order at the service.
+            properties: { ...details.properties, [ORDER_PROPERTY]: details.id },
           }),
         );
         const booking: StoredBooking = {

@@ -44,7 +44,10 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
   const leaseMs = options.leaseMs ?? 60_000;
   if (!Number.isFinite(leaseMs) || leaseMs <= 0) throw new TypeError('leaseMs must be a positive number.');
   const now = options.now ?? Date.now;
-  if (typeof now !== 'function') throw new TypeError('now must be a function returning milliseconds since the epoch (default Date.now).');
+  const sample: unknown = typeof now === 'function' ? now() : undefined;
+  if (typeof sample !== 'number' || !Number.isFinite(sample)) {
+    throw new TypeError(`now must be a function returning milliseconds since the epoch (default Date.now); got ${typeof now === 'function' ? `one returning ${String(sample)}` : typeof now}.`);
+  }
   warnOfMemoryStore(options.store);
   const tell = options.onError ?? (() => {});
   const kit: Kit = {

@@ -160,6 +160,31 @@ describe('what a book charges', () => {
     assert.equal((await post(handler, 'book', { channel: 'app', order: { id: 'FLAG-D2' } }, newKey())).status, 200);
   });
 
+  test("properties.merchant_order from lookupOrder cannot override the kit's own: the service records the order's id", async () => {
+    const { handler } = shop(() => ({ id: 'PROP-I1', amount: 10, properties: { merchant_order: 'SOMEONE-ELSE', item: 'Tea' } }));
+    const answer = await post(handler, 'book', { channel: 'app', order: { id: 'PROP-I1' } }, newKey());
+    assert.deepEqual(sandbox.getBooking(answer.body.data!.booking_id)?.properties, { merchant_order: 'PROP-I1', item: 'Tea' });
+  });
+
+  test('a `now` that returns NaN (or anything but a finite number) is refused when the handler is made', () => {
+    for (const now of [() => NaN, () => Infinity, () => '1700000000000']) {
+      assert.throws(
+        () => createPaymentHandler({
+          serviceUrl: sandbox.baseUrl,
+          productCode: PRODUCT,
+          accessKey: KEY,
+          callbackUrl: 'http://127.0.0.1:9/callback',
+          redirectUrl: 'http://127.0.0.1:9/done',
+          store: createMemoryStore(),
+          lookupOrder: () => undefined,
+          onPaymentResult: () => undefined,
+          now: now as () => number,
+        }),
+        /now must be a function returning milliseconds since the epoch .*got/,
+      );
+    }
+  });
+
   test('an amount such as 0.1 + 0.2 is rounded to paisa once, before it is signed and sent: the service books 0.3', async () => {
     const { handler, errors } = shop(() => ({ id: 'ROUND-E1', amount: 0.1 + 0.2 }));
     const answer = await post(handler, 'book', { channel: 'app', order: { id: 'ROUND-E1' } }, newKey());
