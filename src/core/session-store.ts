@@ -22,6 +22,8 @@ export interface KeptBooking {
   deeplink?: string;
   /** An `app` booking made for the shopper's phone from a desktop (the QR hand-off): the way back shows the code again. */
   handoff?: true;
+  /** The server's receipt of the booking, sent back with status and cancel requests. */
+  receipt?: string;
   /** The web payment instruction, kept so the shopper can go back to the payment page. */
   web_payment?: WebPaymentInstruction;
   /** The settings the payment started with: the way back follows them, not the attributes of the moment. */
@@ -82,6 +84,7 @@ function isKeptBooking(value: unknown): value is Omit<KeptBooking, 'settings'> &
     Number.isFinite(v.started_at) &&
     (v.deeplink === undefined || typeof v.deeplink === 'string') &&
     (v.handoff === undefined || v.handoff === true) &&
+    (v.receipt === undefined || typeof v.receipt === 'string') &&
     (v.web_payment === undefined || isWebPayment(v.web_payment))
   );
 }

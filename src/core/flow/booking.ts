@@ -32,11 +32,12 @@ export const hasCode = (error: unknown, code: string) => error instanceof Bookin
 export const isProcessed = (error: unknown) => hasCode(error, ALREADY_PROCESSED);
 
 /**
- * What the status and cancel requests name a booking by: its two ids, and the order it was booked for,
- * so a server that lost the booking delivers its result with the order (the booking's tag proves it).
+ * What the status and cancel requests name a booking by: its two ids, the order it was booked for and
+ * the server's receipt, so a server that lost the booking may ask the service and deliver its result
+ * with the order (the booking's tag proves it).
  */
-export function ids({ booking_id, correlation_id, settings }: KeptBooking): StatusRequest {
-  return { booking_id, correlation_id, order: settings.order };
+export function ids({ booking_id, correlation_id, settings, receipt }: KeptBooking): StatusRequest {
+  return { booking_id, correlation_id, order: settings.order, ...(receipt && { receipt }) };
 }
 
 /**
@@ -94,9 +95,10 @@ export function nextAttempt(
 
 /** The booking to keep from a booking's answer, and the `booked` event that reports it. */
 export function bookedAttempt({ key, settings, environment }: Attempt, channel: Channel, result: BookResult, now: number): BookedAttempt & { event: FlowEvent } {
-  const { booking_id, correlation_id, deeplink } = result;
+  const { booking_id, correlation_id, deeplink, receipt } = result;
   const kept: KeptBooking = { booking_id, correlation_id, channel, idempotency_key: key, started_at: now, settings };
   if (deeplink) kept.deeplink = deeplink;
+  if (receipt) kept.receipt = receipt;
   const handoff = environment === 'handoff';
   if (handoff) kept.handoff = handoff;
   return { kept, result, event: { type: 'booked', booking_id, correlation_id, channel, ...(handoff && { handoff }) } };
