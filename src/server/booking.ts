@@ -20,6 +20,7 @@ import { depthOf, parseObject, Refusal } from './http.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
 import { bookingFacts, LeaseLost, ResultBusy, serviceCall, type Delivery, type Kit } from './kit.js';
 import { chargeOf, toPaise, toRupees } from './amounts.js';
+import { receiptOf } from './receipt.js';
 import { ServiceError } from './service-client.js';
 import type { LeaseHold, OrderState, StoredBooking } from './store.js';
 import type { OrderDetails } from './types.js';
@@ -385,7 +386,8 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
 
   async function bookResult(booking: StoredBooking): Promise<BookResult> {
     const { booking_id, correlation_id, channel } = booking;
-    if (channel === 'app') return { booking_id, correlation_id, channel, deeplink: booking.deeplink };
+    const receipt = await receiptOf(kit, booking_id, correlation_id);
+    if (channel === 'app') return { booking_id, correlation_id, channel, deeplink: booking.deeplink, receipt };
     const signed = { booking_id, correlation_id };
     const web_payment: WebPaymentInstruction = {
       url: webPaymentUrl,
@@ -397,7 +399,7 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
         signature: await createSignature(signed, WEB_PAYMENT_SIGNED_FIELDS, kit.options.accessKey),
       },
     };
-    return { booking_id, correlation_id, channel, web_payment };
+    return { booking_id, correlation_id, channel, web_payment, receipt };
   }
 
   return { book };

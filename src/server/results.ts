@@ -17,6 +17,7 @@ import { CallbackVerificationError, verifyCallback } from './callback.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
 import { depthOf, parseObject, Refusal } from './http.js';
 import { bookingFacts, LeaseLost, ResultBusy, serviceCall, type Delivery, type Kit } from './kit.js';
+import { isReceiptOf } from './receipt.js';
 import { adoptLostBooking } from './recovery.js';
 import { ServiceError, type ServiceStatus } from './service-client.js';
 import { StoreUnavailableError } from './store-errors.js';
@@ -60,7 +61,7 @@ export function createResults(kit: Kit): Results {
    * delivered, read in the same round trip.
    */
   async function findBooking(text: string, request: Request): Promise<Found> {
-    const body = parseObject(text, ['booking_id', 'correlation_id'], ['order']);
+    const body = parseObject(text, ['booking_id', 'correlation_id'], ['order', 'receipt']);
     for (const name of ['booking_id', 'correlation_id'] as const) {
       const value = body[name];
       if (typeof value !== 'string' || value.length === 0 || value.length > 128) {
@@ -77,6 +78,8 @@ export function createResults(kit: Kit): Results {
       if (state.booking.correlation_id !== correlation_id) throw unknownBooking();
       return { booking_id, correlation_id, facts: bookingFacts(state.booking), delivered: state.delivered };
     }
+    // Made-up ids must cost no signed call: only a browser the kit gave this booking asks the service.
+    if (!(await isReceiptOf(kit, body.receipt, booking_id, correlation_id))) throw unknownBooking();
     let lost: ServiceStatus;
     try {
       lost = await kit.client.status({ booking_id, correlation_id });

@@ -26,7 +26,7 @@ async function post(handler: PaymentHandler, route: string, body: unknown, key?:
       body: JSON.stringify(body),
     }),
   );
-  return (await response.json()) as { code: string; data?: { booking_id: string; correlation_id: string; deeplink: string; status: string } };
+  return (await response.json()) as { code: string; data?: { booking_id: string; correlation_id: string; deeplink: string; status: string; receipt: string } };
 }
 
 async function pay(deeplink: string): Promise<void> {
@@ -114,7 +114,7 @@ describe('a lost booking keeps its order', () => {
     const booked = (await post(first.handler, 'book', { channel: 'app', order }, `lost-${crypto.randomUUID()}`)).data!;
     const store = createMemoryStore();
     const restarted = shop(store);
-    const ids = { booking_id: booked.booking_id, correlation_id: booked.correlation_id };
+    const ids = { booking_id: booked.booking_id, correlation_id: booked.correlation_id, receipt: booked.receipt };
     // Back before paying: the booking is open; the kit takes it back into its store.
     assert.equal((await post(restarted.handler, 'status', { ...ids, order })).data?.status, 'BOOKED');
     // A second tab books the order: the adopted booking is the order's open one, cancelled first.
@@ -127,12 +127,42 @@ describe('a lost booking keeps its order', () => {
     );
   });
 
+  test('made-up ids, or a lost booking\'s ids without the receipt the kit gave with them, are IP-404 without a call to the service', async () => {
+    const first = shop();
+    const booked = (await post(first.handler, 'book', { channel: 'app', order: { id: 'LOST-G1' } }, `lost-${crypto.randomUUID()}`)).data!;
+    let calls = 0;
+    const restarted = createPaymentHandler({
+      serviceUrl: sandbox.baseUrl,
+      productCode: PRODUCT,
+      accessKey: KEY,
+      callbackUrl: 'http://127.0.0.1:9/callback',
+      redirectUrl: 'http://127.0.0.1:9/done',
+      store: createMemoryStore(),
+      lookupOrder: (order) => ({ id: String(order.id), amount: 700 }),
+      onPaymentResult: () => undefined,
+      fetch: (input, init) => {
+        calls++;
+        return fetch(input, init);
+      },
+    });
+    const ids = { booking_id: booked.booking_id, correlation_id: booked.correlation_id };
+    for (let i = 0; i < 50; i++) {
+      assert.equal((await post(restarted, 'status', { booking_id: `BK-${crypto.randomUUID()}`, correlation_id: crypto.randomUUID() })).code, 'IP-404');
+    }
+    assert.equal((await post(restarted, 'status', ids)).code, 'IP-404');
+    assert.equal((await post(restarted, 'cancel', { ...ids, receipt: booked.receipt.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')) })).code, 'IP-404');
+    assert.equal((await post(restarted, 'status', { ...ids, booking_id: `${booked.booking_id}x`, receipt: booked.receipt })).code, 'IP-404');
+    assert.equal(calls, 0, 'no signed call for ids the kit never gave this browser');
+    assert.equal((await post(restarted, 'status', { ...ids, receipt: booked.receipt })).data?.status, 'BOOKED');
+    assert.equal(calls, 1);
+  });
+
   test('reconcile finds a recovered booking whose shopper never comes back', async () => {
     const first = shop();
     const order = { id: 'LOST-E3' };
     const booked = (await post(first.handler, 'book', { channel: 'app', order }, `lost-${crypto.randomUUID()}`)).data!;
     const restarted = shop();
-    const ids = { booking_id: booked.booking_id, correlation_id: booked.correlation_id };
+    const ids = { booking_id: booked.booking_id, correlation_id: booked.correlation_id, receipt: booked.receipt };
     assert.equal((await post(restarted.handler, 'status', { ...ids, order })).data?.status, 'BOOKED');
     await pay(booked.deeplink);
     // The callback went to a dead address; the shopper closed the tab. Only reconcile is left.

@@ -17,7 +17,7 @@ const newKey = () => `orders-${crypto.randomUUID()}`;
 
 interface Answer {
   status: number;
-  body: { code: string; error_message?: string; data?: { booking_id: string; correlation_id: string; deeplink: string; status: string } };
+  body: { code: string; error_message?: string; data?: { booking_id: string; correlation_id: string; deeplink: string; status: string; receipt: string } };
 }
 
 async function post(handler: PaymentHandler, route: string, body: unknown, key?: string): Promise<Answer> {
@@ -95,7 +95,7 @@ describe('one order, one payment', () => {
     await pay(booked.deeplink!);
     // The server restarts: its memory store is empty. The browser comes back with the booking it kept.
     const restarted = createPaymentHandler(shop.options(sandbox));
-    const ids = { booking_id: booked.booking_id, correlation_id: booked.correlation_id };
+    const ids = { booking_id: booked.booking_id, correlation_id: booked.correlation_id, receipt: booked.receipt };
     const status = await post(restarted, 'status', { ...ids, order: { id: 'LOST-1' } });
     assert.equal(status.status, 200, JSON.stringify(status.body));
     assert.equal(status.body.data?.status, 'SUCCESS');
@@ -120,7 +120,7 @@ describe('one order, one payment', () => {
     const booked = (await post(createPaymentHandler(shop.options(sandbox)), 'book', { channel: 'web', order: { id: 'LOST-2' } }, newKey())).body.data!;
     await pay(`${sandbox.linksUrl}/pay/${booked.booking_id}`);
     const restarted = createPaymentHandler(shop.options(sandbox));
-    const ids = { booking_id: booked.booking_id, correlation_id: booked.correlation_id };
+    const ids = { booking_id: booked.booking_id, correlation_id: booked.correlation_id, receipt: booked.receipt };
     assert.equal((await post(restarted, 'status', { ...ids, order: { id: 'EXPENSIVE-9' } })).body.data?.status, 'SUCCESS');
     const [result] = shop.results;
     assert.equal(result?.order, undefined, 'a presented order the booking was not made for is not believed');
@@ -134,7 +134,7 @@ describe('one order, one payment', () => {
     shop.totals.set('lost-3', 450);
     const booked = (await post(createPaymentHandler(shop.options(sandbox)), 'book', { channel: 'app', order: { id: 'LOST-3' } }, newKey())).body.data!;
     const restarted = createPaymentHandler(shop.options(sandbox));
-    const ids = { booking_id: booked.booking_id, correlation_id: booked.correlation_id };
+    const ids = { booking_id: booked.booking_id, correlation_id: booked.correlation_id, receipt: booked.receipt };
     assert.equal((await post(restarted, 'status', ids)).body.data?.status, 'BOOKED');
     const cancelled = await post(restarted, 'cancel', { ...ids, order: { id: 'LOST-3' } });
     assert.equal(cancelled.body.code, 'IP-210', JSON.stringify(cancelled.body));
