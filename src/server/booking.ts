@@ -18,7 +18,8 @@ import { createSignature, signMessage, WEB_PAYMENT_SIGNED_FIELDS } from '../prot
 import { canonical, describeValue, isRecord } from '../protocol/values.js';
 import { depthOf, parseObject, Refusal } from './http.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
-import { bookingFacts, LeaseLost, ResultBusy, serviceCall, type Delivery, type Kit } from './kit.js';
+import { bookingFacts, LeaseLost, ResultBusy, RETRY_AFTER_SECONDS, serviceCall, type Delivery, type Kit } from './kit.js';
+import { LookupLate, lookupWithin } from './lookup.js';
 import { chargeOf, toPaise, toRupees } from './amounts.js';
 import { receiptOf } from './receipt.js';
 import { ServiceError } from './service-client.js';
@@ -115,9 +116,14 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
   async function lookup(order: OrderReference, request: Request): Promise<PayableOrder> {
     let details: unknown;
     try {
-      details = await kit.options.lookupOrder(order, { request });
+      details = await lookupWithin(kit, order, request);
     } catch (error) {
       kit.report(error, { route: 'book' });
+      if (error instanceof LookupLate) {
+        throw new Refusal(CODES.SERVER_UNAVAILABLE, "The shop's server could not look up this order in time; try again in a moment.", {
+          'retry-after': String(RETRY_AFTER_SECONDS),
+        });
+      }
       throw new Refusal(CODES.INTERNAL, 'The server could not look up this order.');
     }
     if (details === undefined || details === null) {
@@ -245,7 +251,15 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
         };
         // Saved and the lease let go in one step, only while this book still holds the order: the next
         // book of the order finds this booking, and a book that lost the order saves nothing.
-        const saved = await kit.store.insertBooking({ booking, hold: lease.end() });
+        let saved: Awaited<ReturnType<typeof kit.store.insertBooking>>;
+        try {
+          saved = await kit.store.insertBooking({ booking, hold: lease.end() });
+        } catch (error) {
+          // Not known to be saved (the store missed its deadline, or is gone): the booking must not stay
+          // open at the service with no record of it here. The shopper's retry books again.
+          await cancelUnsaved(booking);
+          throw error;
+        }
         if (saved === 'saved') {
           made = true;
           return booking;

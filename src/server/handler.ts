@@ -10,6 +10,7 @@ import { CODES } from '../protocol/contract.js';
 import { createBooking } from './booking.js';
 import { checkContentType, failure, lastSegment, readBody, Refusal, ROUTES, success } from './http.js';
 import { asStoreOutage, guardStore, storeUnavailable, type Kit } from './kit.js';
+import { deadlineOption } from './deadline.js';
 import { createResults } from './results.js';
 import { createServiceClient } from './service-client.js';
 import { StoreUnavailableError } from './store-errors.js';
@@ -50,6 +51,8 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
   }
   warnOfMemoryStore(options.store);
   const tell = options.onError ?? (() => {});
+  const lookupTimeoutMs = deadlineOption('lookupTimeoutMs', options.lookupTimeoutMs, 5_000);
+  const storeTimeoutMs = deadlineOption('storeTimeoutMs', options.storeTimeoutMs, 10_000);
   const kit: Kit = {
     options,
     owner: `${now().toString(36)}-${crypto.randomUUID()}`,
@@ -63,7 +66,8 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
       fetch: options.fetch,
     }),
     // Outages are told once each by the guard; the parts' own reports of them would repeat it per request.
-    store: guardStore(options.store, (outage) => tell(outage, { route: 'store' })),
+    store: guardStore(options.store, (outage) => tell(outage, { route: 'store' }), storeTimeoutMs),
+    lookupTimeoutMs,
     report: (error, context) => {
       if (!(error instanceof StoreUnavailableError)) tell(error, context);
     },

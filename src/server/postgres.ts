@@ -220,7 +220,9 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
   }
 
   async function query(text: string, params: unknown[]): Promise<Array<Record<string, unknown>>> {
-    if (!isSetUp) await withinDeadline(ready, setUpDeadlineMs);
+    // A request waits for the set-up no longer than for any call (it goes on for the next ones):
+    // a first request must not hang for the set-up's longer time.
+    if (!isSetUp) await withinDeadline(ready, deadlineMs);
     return withinDeadline(async () => (await db.query(text, params)).rows, deadlineMs);
   }
 

@@ -8,6 +8,7 @@ import type { OrderReference } from '../protocol/contract.js';
 import { describeValue, isRecord } from '../protocol/values.js';
 import { orderKeyOf } from './booking.js';
 import { bookingFacts, type Kit } from './kit.js';
+import { lookupWithin } from './lookup.js';
 import type { ServiceStatus } from './service-client.js';
 import type { StoredBooking } from './store.js';
 import type { PaymentResult } from './types.js';
@@ -32,7 +33,7 @@ export async function adoptLostBooking(
   const plain: Partial<PaymentResult> = { booking_id: lost.booking_id, transaction_uuid: lost.transaction_id, ...proven };
   let id: string;
   try {
-    const details: unknown = await kit.options.lookupOrder(proven.order, { request });
+    const details: unknown = await lookupWithin(kit, proven.order, request);
     if (!isRecord(details) || details.paid === true) return plain;
     if (!((typeof details.id === 'string' && details.id.length > 0) || (typeof details.id === 'number' && Number.isFinite(details.id)))) {
       kit.report(new TypeError(`lookupOrder returned the order id ${describeValue(details.id)} for a recovered booking; return the order's own id.`), { route: 'status' });

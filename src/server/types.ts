@@ -126,6 +126,18 @@ export interface PaymentHandlerOptions {
    */
   resultTimeoutMs?: number;
   /**
+   * How long `lookupOrder` may take. Past it the `/book` is answered `IP-503` with `Retry-After` (the
+   * element tries again with the same key), the delay is told to `onError`, and nothing is booked.
+   * Default 5 000 ms.
+   */
+  lookupTimeoutMs?: number;
+  /**
+   * How long one store call may take before the request is answered `IP-503`, for any store (the
+   * PostgreSQL store's own `deadlineMs`, 5 000 by default, comes first). A booking the service made
+   * while its save missed this is cancelled at the service. Default 10 000 ms.
+   */
+  storeTimeoutMs?: number;
+  /**
    * How long a claim (delivering a result, checking an open booking) holds before another instance may
    * take it over: when a process dies inside `onPaymentResult`, the result is delivered again after
    * this. Keep it longer than the hook ever runs. Default 60 000 ms.
