@@ -117,8 +117,8 @@ export async function benchPostgres(options: PostgresBenchOptions = POSTGRES_DEF
         if (which === 'postgres') counting.reset();
         rate[which] = await load(which === 'memory' ? memoryKit.url : postgresKit.url, o, counts);
         if (which === 'postgres') {
-          // A renewal is the lease statement on its own (acquireLease); a book's first statement is the function.
-          const renewed = counting.statements.filter((text) => /^INSERT INTO \w*leases/.test(text)).length;
+          // A renewal is the lease statement on its own (renewLease); a book's first statement is the function.
+          const renewed = counting.statements.filter((text) => /^UPDATE \w*leases/.test(text)).length;
           renewals += renewed;
           postgresRoundTrips += counting.count - renewed;
           postgresBookings += o.concurrentClients * o.bookingsPerClient;

@@ -202,7 +202,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
       for (const booking of bookings.values()) {
         if (claimed.length >= limit) break;
         if (booking.settled || booking.created_at > createdBefore) continue;
-        if (booking.checkUntil >= at || booking.checkedAt >= at - notCheckedForMs) continue;
+        if (booking.checkUntil >= at || booking.checkedAt > at - notCheckedForMs) continue;
         Object.assign(booking, { checkOwner: owner, checkUntil: at + leaseMs, checkedAt: at });
         claimed.push(copy(booking)!);
       }

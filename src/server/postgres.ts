@@ -364,7 +364,7 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
         `UPDATE ${p}bookings SET check_owner = $3, check_until = ${NOW_MS} + $4, checked_at = ${NOW_MS}
          WHERE booking_id IN (
            SELECT booking_id FROM ${p}bookings
-           WHERE NOT settled AND created_at <= $1 AND check_until < ${NOW_MS} AND checked_at < ${NOW_MS} - $2
+           WHERE NOT settled AND created_at <= $1 AND check_until < ${NOW_MS} AND checked_at <= ${NOW_MS} - $2
            ORDER BY created_at LIMIT $5 FOR UPDATE SKIP LOCKED)
          RETURNING ${COLUMNS}`,
         [createdBefore, Math.ceil(notCheckedForMs), owner, Math.ceil(leaseMs), limit],

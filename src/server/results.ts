@@ -215,6 +215,7 @@ export function createResults(kit: Kit): Results {
     const started = kit.now();
     const deadline = started + timeBudgetMs;
     const done: ReconcileReport = { checked: 0, settled: 0, open: 0, failed: 0, unfinished: false };
+    const checkedInPass = new Set<string>();
     // Each worker claims one open booking at a time, so at most `concurrency` status checks run at
     // once, and an instance that dies mid-pass only delays the bookings it held by one lease.
     const worker = async () => {
@@ -235,6 +236,14 @@ export function createResults(kit: Kit): Results {
           leaseMs: kit.leaseMs,
         });
         if (!booking) return;
+        if (checkedInPass.has(booking.booking_id)) {
+          // The span above is measured on this instance's clock and applied on the store's: read a moment
+          // apart, it can reach back just short of this pass's own first checks. Given back: its check
+          // time is now, so the next claim skips it.
+          await kit.store.releaseCheck({ bookingId: booking.booking_id, owner: kit.owner }).catch((error: unknown) => kit.report(error, { route: 'reconcile' }));
+          continue;
+        }
+        checkedInPass.add(booking.booking_id);
         done.checked++;
         try {
           const answer = await kit.client.status({ booking_id: booking.booking_id, correlation_id: booking.correlation_id });

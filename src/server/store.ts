@@ -144,8 +144,8 @@ export interface OpenBookingClaim {
   /** Only bookings made at or before this time (ms since the epoch, compared with {@link StoredBooking.created_at}). */
   createdBefore: number;
   /**
-   * Only bookings no check claimed within this many ms before now (by the store's clock): once per
-   * pass, and not again soon after another instance checked them.
+   * Only bookings no check claimed in the last this many ms (by the store's clock; 0 skips none): once
+   * per pass, and not again soon after another instance checked them.
    */
   notCheckedForMs: number;
   /** At most this many. */

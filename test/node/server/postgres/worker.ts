@@ -6,6 +6,8 @@
  * service's book not sent), `book-response` (the service booked, the store not written yet);
  * `book-slow` holds each book `SLOW_MS` before it reaches the service; `after-insert` (the booking
  * saved, not answered yet); `before-complete` (a result's hook finished, not marked delivered yet).
+ * `NOW_SKEW_MS` moves the process's clock (the handler's `now`); `FAIL_RENEWALS=1` makes every
+ * renewal of an order's lease fail as a database past its deadline would.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +16,7 @@ import { createPaymentHandler } from '../../../../src/server/handler.js';
 import { toNodeListener } from '../../../../src/server/node.js';
 import { createPostgresStore } from '../../../../src/server/postgres.js';
 import type { PaymentStore } from '../../../../src/server/store.js';
+import { StoreUnavailableError } from '../../../../src/server/store-errors.js';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -53,8 +56,13 @@ const serviceFetch: typeof fetch = async (input, init) => {
   return response;
 };
 
-/** The store, stopped for good after its insert or before a completion at `HANG_AT`. */
+/** The store, stopped for good after its insert or before a completion at `HANG_AT`, its renewals failing with `FAIL_RENEWALS`. */
 function stopping(store: PaymentStore): PaymentStore {
+  if (process.env.FAIL_RENEWALS === '1') {
+    return Object.assign(Object.create(store) as PaymentStore, {
+      renewLease: () => Promise.reject(new StoreUnavailableError('deadline', 'The database did not answer in time.')),
+    });
+  }
   if (hangAt === 'after-insert') {
     return Object.assign(Object.create(store) as PaymentStore, {
       insertBooking: async (...args: Parameters<PaymentStore['insertBooking']>) => {
@@ -85,6 +93,7 @@ const handler = createPaymentHandler({
   fetch: serviceFetch,
   ...(process.env.TIMEOUT_MS ? { timeoutMs: Number(process.env.TIMEOUT_MS) } : {}),
   leaseMs: Number(env('LEASE_MS')),
+  ...(process.env.NOW_SKEW_MS ? { now: () => Date.now() + Number(process.env.NOW_SKEW_MS) } : {}),
   resultTimeoutMs: Number(process.env.RESULT_TIMEOUT_MS ?? '10000'),
   lookupOrder: (order) => ({ id: String(order.id), amount: 100 + String(order.id).length }),
   onPaymentResult: async (result) => {

@@ -1,0 +1,200 @@
+/**
+ * Fenced order leases and the store's clock, with the real handler on the memory store in front of
+ * the real sandbox: a holder whose clock runs behind, or whose renewals fail while its service call
+ * runs past the lease, never leaves a second payable booking; and a result being delivered never
+ * makes an unpaid order read as paid.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { createPaymentHandler, type PaymentHandler, type PaymentHandlerOptions } from '../../../src/server/handler.js';
+import { createMemoryStore, StoreUnavailableError, type PaymentStore } from '../../../src/server/index.js';
+
+const KEY = 'fencing-access-key';
+const PRODUCT = 'FENCE01';
+const newKey = () => `fence-${crypto.randomUUID()}`;
+
+interface Answer {
+  status: number;
+  body: { code: string; error_message?: string; data?: { booking_id: string; correlation_id: string; deeplink?: string; status?: string } };
+}
+
+async function post(handler: PaymentHandler, route: string, body: unknown, key?: string): Promise<Answer> {
+  const response = await handler(
+    new Request(`http://merchant.test/api/pay/${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
+      body: JSON.stringify(body),
+    }),
+  );
+  return { status: response.status, body: (await response.json()) as Answer['body'] };
+}
+
+async function pay(deeplink: string): Promise<void> {
+  const response = await fetch(`${deeplink}/confirm`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ mpin: '1234', method: 'wallet_balance' }).toString(),
+    redirect: 'manual',
+  });
+  assert.equal(response.status, 303);
+}
+
+/** Resolves with `value` after `ms`: the time limit of a wait that must not hang. */
+const after_ = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
+
+/** A fetch that stops the service's `/book` (or `/cancel`) until released, and tells when one is stopped there. */
+function gatedFetch(path: '/book' | '/cancel') {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let enter!: () => void;
+  const entered = new Promise<void>((resolve) => (enter = resolve));
+  const gated: typeof fetch = async (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (url.endsWith(path)) {
+      enter();
+      await released;
+    }
+    return fetch(input, init);
+  };
+  return { fetch: gated, release, entered };
+}
+
+describe("fenced order leases on the store's clock (memory store)", () => {
+  let sandbox: Sandbox;
+  before(async () => {
+    sandbox = await startSandbox({ accessKey: KEY, productCode: PRODUCT, callbackRetry: { attempts: 1, baseDelayMs: 10 } });
+  });
+  after(() => sandbox.close());
+
+  const ofOrder = (id: string) => sandbox.listBookings().filter((b) => b.properties.merchant_order === id);
+  const payable = (id: string) => ofOrder(id).filter((b) => b.status === 'BOOKED' || b.status === 'PENDING');
+  const options = (store: PaymentStore, errors: unknown[], extra: Partial<PaymentHandlerOptions> = {}): PaymentHandlerOptions => ({
+    serviceUrl: sandbox.baseUrl,
+    productCode: PRODUCT,
+    accessKey: KEY,
+    callbackUrl: 'http://127.0.0.1:9/callback',
+    redirectUrl: 'http://127.0.0.1:9/done',
+    store,
+    lookupOrder: (order) => ({ id: String(order.id), amount: 500 }),
+    onPaymentResult: () => {},
+    onError: (error) => errors.push(error),
+    ...extra,
+  });
+  /** Pays every deeplink the shoppers were handed; answers how many SUCCESS the order has at the service. */
+  const payAll = async (id: string, answers: Answer[]) => {
+    for (const answer of answers) if (answer.body.data?.deeplink) await pay(answer.body.data.deeplink).catch(() => {});
+    return ofOrder(id).filter((b) => b.status === 'SUCCESS').length;
+  };
+
+  test('an instance whose clock runs 10 s behind holds its order for the lease by the store\'s clock: the other instance waits, then cancels its booking; one payable booking, one SUCCESS', async () => {
+    const store = createMemoryStore();
+    const errors: unknown[] = [];
+    const gate = gatedFetch('/book');
+    const behind = createPaymentHandler(options(store, errors, { fetch: gate.fetch, now: () => Date.now() - 10_000 }));
+    // The other instance's store calls, watched for the first time it finds the order held.
+    let sawBusy!: () => void;
+    const busy = new Promise<boolean>((resolve) => (sawBusy = () => resolve(true)));
+    const watched: PaymentStore = Object.assign(Object.create(store) as PaymentStore, {
+      beginBooking: async (start: Parameters<PaymentStore['beginBooking']>[0]) => {
+        const opening = await store.beginBooking(start);
+        if (opening.status === 'busy') sawBusy();
+        return opening;
+      },
+    });
+    const right = createPaymentHandler(options(watched, errors));
+    const order = { id: `SKEW-${crypto.randomUUID()}` };
+
+    const first = post(behind, 'book', { channel: 'app', order }, newKey());
+    await Promise.race([gate.entered, after_(10_000, undefined)]);
+    const second = post(right, 'book', { channel: 'app', order }, newKey());
+    const waited = await Promise.race([busy, after_(2_000, false)]);
+    gate.release();
+    const answers = await Promise.all([first, second]);
+    assert.ok(waited, 'the instance on time found the order held by the one behind');
+    assert.deepEqual(answers.map((a) => a.status), [200, 200], JSON.stringify(answers.map((a) => a.body)));
+    assert.equal(payable(order.id).length, 1, JSON.stringify(ofOrder(order.id).map((b) => b.status)));
+    assert.equal(await payAll(order.id, answers), 1, 'one SUCCESS at the service');
+    assert.deepEqual(errors, []);
+  });
+
+  test("a holder whose renewals fail while its service call runs past the lease (by the store's clock): taken over, its booking cancelled and never handed out; one payable booking, one SUCCESS", async () => {
+    let skew = 0;
+    const store = createMemoryStore({ now: () => Date.now() + skew });
+    const errors: unknown[] = [];
+    const gate = gatedFetch('/book');
+    const failing: PaymentStore = Object.assign(Object.create(store) as PaymentStore, {
+      renewLease: () => Promise.reject(new StoreUnavailableError('deadline', 'The database did not answer within 2000 ms.')),
+    });
+    const stalled = createPaymentHandler(options(failing, errors, { fetch: gate.fetch }));
+    const other = createPaymentHandler(options(store, []));
+    const order = { id: `RENEW-${crypto.randomUUID()}` };
+
+    const first = post(stalled, 'book', { channel: 'app', order }, newKey());
+    await Promise.race([gate.entered, after_(10_000, undefined)]);
+    skew += 5_000; // past the 4 s lease, not renewed
+    const second = await post(other, 'book', { channel: 'app', order }, newKey());
+    assert.equal(second.status, 200, JSON.stringify(second.body));
+    gate.release();
+    const stale = await first;
+    assert.equal(stale.status, 409, JSON.stringify(stale.body));
+    assert.equal(stale.body.code, 'IP-409');
+    assert.match(stale.body.error_message ?? '', /took it over/);
+    assert.equal(stale.body.data, undefined, 'no deeplink for the booking made under the stale lease');
+    assert.deepEqual(payable(order.id).map((b) => b.booking_id), [second.body.data!.booking_id], JSON.stringify(ofOrder(order.id).map((b) => b.status)));
+    assert.equal(ofOrder(order.id).filter((b) => b.status === 'CANCELED').length, 1, 'the stale holder cancelled its own booking');
+    assert.equal(await payAll(order.id, [stale, second]), 1, 'one SUCCESS at the service');
+    // Its shopper's element books again with a new key: the order's one open booking is replaced, still one.
+    const retry = await post(stalled, 'book', { channel: 'app', order }, newKey());
+    assert.equal(retry.body.code, 'IP-412', 'the order was paid meanwhile');
+  });
+
+  test('a holder that finds its lease taken over (a renewal answers stale) sends no book to the service', async () => {
+    let skew = 0;
+    const store = createMemoryStore({ now: () => Date.now() + skew });
+    const gate = gatedFetch('/cancel');
+    const slow = createPaymentHandler(options(store, [], { fetch: gate.fetch }));
+    const other = createPaymentHandler(options(store, []));
+    const order = { id: `LOST-${crypto.randomUUID()}` };
+    const opened = await post(other, 'book', { channel: 'app', order }, newKey());
+    assert.equal(opened.status, 200);
+    // The slow instance takes the order and stops in the cancel of the open booking.
+    const first = post(slow, 'book', { channel: 'app', order }, newKey());
+    await Promise.race([gate.entered, after_(10_000, undefined)]);
+    skew += 5_000;
+    const second = await post(other, 'book', { channel: 'app', order }, newKey());
+    assert.equal(second.status, 200, JSON.stringify(second.body));
+    // Its next renewal (a quarter of the lease, 1 s) finds the token stale.
+    await after_(1_500, undefined);
+    gate.release();
+    const stale = await first;
+    assert.equal(stale.body.code, 'IP-409', JSON.stringify(stale.body));
+    assert.equal(ofOrder(order.id).length, 2, 'the first booking and the one that took over: nothing booked by the stale holder');
+    assert.equal(payable(order.id).length, 1);
+  });
+
+  test('a CANCELED result being delivered never makes the unpaid order read as paid (no claim of a SUCCESS to learn about it)', async () => {
+    const store = createMemoryStore();
+    const order = { id: `NEVER-PAID-${crypto.randomUUID()}` };
+    const watch: { orderKey?: string } = {};
+    const seenPaid: string[] = [];
+    // After every store call, the order's state as a concurrent book would read it.
+    const watched = {} as Record<string, unknown>;
+    for (const name of Object.keys(store) as Array<keyof PaymentStore>) {
+      const method = store[name] as (...args: never[]) => Promise<unknown>;
+      watched[name] = async (...args: never[]) => {
+        const value = await method.apply(store, args);
+        if (watch.orderKey && (await store.getOrderState({ orderKey: watch.orderKey })).paid) seenPaid.push(name);
+        return value;
+      };
+    }
+    const handler = createPaymentHandler(options(watched as unknown as PaymentStore, []));
+    const booked = await post(handler, 'book', { channel: 'app', order }, newKey());
+    watch.orderKey = (await store.findBookingByCorrelationId({ correlationId: booked.body.data!.correlation_id }))!.order_key;
+    const cancelled = await post(handler, 'cancel', { booking_id: booked.body.data!.booking_id, correlation_id: booked.body.data!.correlation_id });
+    assert.equal(cancelled.body.data?.status, 'CANCELED');
+    assert.deepEqual(seenPaid, [], 'paid was read after these calls');
+    const again = await post(handler, 'book', { channel: 'app', order }, newKey());
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+  });
+});
