@@ -348,7 +348,9 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
     const previous = orderQueues.get(orderKey) ?? Promise.resolve();
     const run = previous.then(async () => {
       const name = `order:${orderKey}`;
-      const deadline = kit.now() + orderWaitMs;
+      // The wait is counted in the time slept between tries, not read from `now()`: a handler's clock
+      // that stands still (or jumps) must neither keep a book waiting for ever nor cut it short.
+      let waited = 0;
       let state: OrderState;
       let hold: LeaseHold;
       for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
@@ -359,8 +361,10 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
           hold = { lease: name, owner: kit.owner, token: opening.token };
           break;
         }
-        if (kit.now() >= deadline) throw new Refusal(CODES.UPSTREAM_TIMEOUT, 'Another payment of this order is being booked; try again.');
-        await new Promise((resolve) => setTimeout(resolve, wait * (0.5 + Math.random())));
+        if (waited >= orderWaitMs) throw new Refusal(CODES.UPSTREAM_TIMEOUT, 'Another payment of this order is being booked; try again.');
+        const pause = wait * (0.5 + Math.random());
+        await new Promise((resolve) => setTimeout(resolve, pause));
+        waited += pause;
       }
       let held = true;
       let lost = false;

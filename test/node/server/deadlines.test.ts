@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandler, type PaymentHandlerOptions } from '../../../src/server/handler.js';
 import { createMemoryStore, type PaymentStore } from '../../../src/server/index.js';
+import { orderKeyOf } from '../../../src/server/booking.js';
 
 const KEY = 'deadline-access-key';
 const PRODUCT = 'DEAD01';
@@ -95,6 +96,18 @@ describe('deadlines on what the merchant plugs in', () => {
     const made = sandbox.listBookings().filter((b) => b.properties.merchant_order === 'UNSAVED-1');
     assert.equal(made.length, 1);
     assert.equal(made[0]!.status, 'CANCELED', 'the unsaved booking is not left open at the service');
+  });
+
+  test("a book waiting for its order's lease gives up after the documented wait even when the handler's now() stands still", async () => {
+    const store = createMemoryStore();
+    // Another instance holds the order's lease for a minute.
+    const orderKey = await orderKeyOf('HELD-1');
+    const taken = await store.beginBooking({ key: 'other-key', orderKey, lease: `order:${orderKey}`, owner: 'another-instance', leaseMs: 60_000 });
+    assert.equal(taken.status, 'leased');
+    const handler = handlerWith({ store, timeoutMs: 100, now: () => 1_700_000_000_000 });
+    const answer = await within('/book while another instance holds the order', 20_000, post(handler, 'book', { channel: 'app', order: { id: 'HELD-1' } }, newKey()));
+    assert.equal(answer.body.code, 'IP-504', JSON.stringify(answer.body));
+    assert.match(answer.body.error_message!, /Another payment of this order is being booked/);
   });
 
   test('refuses deadlines that make no sense', () => {
