@@ -11,6 +11,7 @@ import { createBooking } from './booking.js';
 import { checkContentType, failure, lastSegment, readBody, Refusal, ROUTES, success } from './http.js';
 import { asStoreOutage, guardStore, storeUnavailable, type Kit } from './kit.js';
 import { deadlineOption } from './deadline.js';
+import { refuseMalformed } from './malformed.js';
 import { createResults } from './results.js';
 import { createServiceClient } from './service-client.js';
 import { StoreUnavailableError } from './store-errors.js';
@@ -78,6 +79,8 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
   const booking = createBooking(kit, webPaymentUrl, results);
 
   async function handle(request: Request): Promise<Response> {
+    const refused = refuseMalformed(request);
+    if (refused) return refused;
     const route = lastSegment(request.url);
     if (!route) {
       return failure(new Refusal(CODES.NOT_FOUND, `No such endpoint; use ${ROUTES.map((r) => `POST .../${r}`).join(', ')}.`));
