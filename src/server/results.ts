@@ -216,6 +216,7 @@ export function createResults(kit: Kit): Results {
     const deadline = started + timeBudgetMs;
     const done: ReconcileReport = { checked: 0, settled: 0, open: 0, failed: 0, unfinished: false };
     const checkedInPass = new Set<string>();
+    const heldBack = new Set<string>();
     // Each worker claims one open booking at a time, so at most `concurrency` status checks run at
     // once, and an instance that dies mid-pass only delays the bookings it held by one lease.
     const worker = async () => {
@@ -236,11 +237,11 @@ export function createResults(kit: Kit): Results {
           leaseMs: kit.leaseMs,
         });
         if (!booking) return;
+        // The span above is measured on this instance's clock and applied on the store's: read a moment
+        // apart (or with a clock that stands still), it can reach back short of this pass's own checks.
+        // A booking handed out again stays claimed until the pass ends, so the next claim moves on.
         if (checkedInPass.has(booking.booking_id)) {
-          // The span above is measured on this instance's clock and applied on the store's: read a moment
-          // apart, it can reach back just short of this pass's own first checks. Given back: its check
-          // time is now, so the next claim skips it.
-          await kit.store.releaseCheck({ bookingId: booking.booking_id, owner: kit.owner }).catch((error: unknown) => kit.report(error, { route: 'reconcile' }));
+          heldBack.add(booking.booking_id);
           continue;
         }
         checkedInPass.add(booking.booking_id);
@@ -267,7 +268,13 @@ export function createResults(kit: Kit): Results {
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, Math.floor(concurrency)) }, worker));
+    try {
+      await Promise.all(Array.from({ length: Math.max(1, Math.floor(concurrency)) }, worker));
+    } finally {
+      for (const bookingId of heldBack) {
+        await kit.store.releaseCheck({ bookingId, owner: kit.owner }).catch((error: unknown) => kit.report(error, { route: 'reconcile' }));
+      }
+    }
     return done;
   }
 

@@ -149,6 +149,28 @@ export function storeSuite(name: string, makeStore: () => PaymentStore | Promise
     assert.strictEqual(await store.renewLease({ ...third, leaseMs: HELD_MS }), false, 'a saved booking ended the lease');
   });
 
+  it("a take-over racing the old holder's insert: the insert is saved and the new holder reads it, or it is refused as stale", async (store) => {
+    for (let n = 1; n <= 20; n++) {
+      const orderKey = `race-${n}`;
+      const old = holdOf(await begin(store, `old-${n}`, 'a', ENDED_MS, orderKey), 'a', orderKey);
+      await pastEnd();
+      const [inserted, opening] = await Promise.all([
+        store.insertBooking({ booking: sampleBooking(n, { order_key: orderKey }), hold: old }),
+        begin(store, `new-${n}`, 'b', HELD_MS, orderKey),
+      ]);
+      const seen = opening.status === 'leased' ? opening.order.open.map((b) => b.booking_id) : undefined;
+      if (inserted === 'saved') {
+        // Saved first (the lease ended by it) or taken over after: the new holder reads the booking, or
+        // found the lease still held by the insert's statement and is told busy.
+        assert.ok(opening.status === 'busy' || (seen?.length === 1 && seen[0] === `bk-${n}`), `saved, then ${JSON.stringify(opening)}`);
+      } else {
+        assert.strictEqual(inserted, 'stale');
+        assert.deepStrictEqual(seen, [], 'refused: the new holder reads no booking');
+        assert.strictEqual(await store.getBookingByKey({ key: `key-${n}` }), undefined);
+      }
+    }
+  });
+
   it('of concurrent books of one order, one takes the lease', async (store) => {
     const openings = await Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map((owner, n) => begin(store, `key-${n}`, owner)));
     assert.strictEqual(openings.filter((o) => o.status === 'leased').length, 1, JSON.stringify(openings.map((o) => o.status)));

@@ -173,6 +173,15 @@ describe("fenced order leases on the store's clock (memory store)", () => {
     assert.equal(payable(order.id).length, 1);
   });
 
+  test("reconcile() on a handler clock that stands still (the store's moves): each open booking checked once, and the pass ends", async () => {
+    const fixed = Date.now();
+    const handler = createPaymentHandler(options(createMemoryStore(), [], { now: () => fixed }));
+    for (let i = 0; i < 3; i++) assert.equal((await post(handler, 'book', { channel: 'app', order: { id: `STILL-${i}-${crypto.randomUUID()}` } }, newKey())).status, 200);
+    const pass = handler.reconcile({ olderThanMs: 0, recheckAfterMs: 0 });
+    const report = await Promise.race([pass, after_(20_000, 'the pass did not end within 20 s' as const)]);
+    assert.deepEqual(report, { checked: 3, settled: 0, open: 3, failed: 0, unfinished: false });
+  });
+
   test('a CANCELED result being delivered never makes the unpaid order read as paid (no claim of a SUCCESS to learn about it)', async () => {
     const store = createMemoryStore();
     const order = { id: `NEVER-PAID-${crypto.randomUUID()}` };
