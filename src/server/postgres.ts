@@ -129,7 +129,7 @@ BEGIN
   END IF;
   RETURN jsonb_build_object('status', 'leased', 'token', fence, 'bookings', COALESCE((
     SELECT jsonb_agg(to_jsonb(o) ORDER BY o.created_at, o.booking_id) FROM (
-      SELECT ${COLUMNS}, settled, ${paidSql(p)} AS paid FROM ${p}bookings b WHERE order_key = p_order_key) o), '[]'::jsonb));
+      SELECT ${COLUMNS}, settled, ${paidSql(p)} AS paid FROM ${p}bookings b WHERE order_key = p_order_key AND ${readByBook(p)}) o), '[]'::jsonb));
 END
 $fn$;
 END $do$`,
@@ -145,6 +145,15 @@ function paidSql(p: string): string {
   return `(EXISTS (SELECT 1 FROM ${p}results s WHERE s.correlation_id = b.correlation_id AND s.status = 'SUCCESS')
         AND NOT EXISTS (SELECT 1 FROM ${p}results r
           WHERE r.correlation_id = b.correlation_id AND r.status = 'REVERTED' AND r.delivered_at IS NOT NULL))`;
+}
+
+/**
+ * The bookings of an order a book reads: the open ones and those with a SUCCESS (paid, or refunded). A
+ * booking settled without one is left out, so what a book reads stays the same size however many
+ * attempts the order had before.
+ */
+function readByBook(p: string): string {
+  return `(NOT b.settled OR EXISTS (SELECT 1 FROM ${p}results s WHERE s.correlation_id = b.correlation_id AND s.status = 'SUCCESS'))`;
 }
 
 function checkPrefix(prefix: string): string {
@@ -313,7 +322,7 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
       // statement as it marks the result) shows up either as an open booking or as the paid one.
       const rows = await query(
         `SELECT ${COLUMNS}, settled, ${paidSql(p)} AS paid
-         FROM ${p}bookings b WHERE order_key = $1 ORDER BY created_at, booking_id`,
+         FROM ${p}bookings b WHERE order_key = $1 AND ${readByBook(p)} ORDER BY created_at, booking_id`,
         [orderKey],
       );
       return orderState(rows);
