@@ -18,7 +18,8 @@ import { createSignature, signMessage, WEB_PAYMENT_SIGNED_FIELDS } from '../prot
 import { canonical, describeValue, isRecord } from '../protocol/values.js';
 import { depthOf, parseObject, Refusal } from './http.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
-import { bookingFacts, LeaseLost, ResultBusy, RETRY_AFTER_SECONDS, serviceCall, type Delivery, type Kit } from './kit.js';
+import { asStoreOutage, bookingFacts, LeaseLost, ResultBusy, RETRY_AFTER_SECONDS, serviceCall, type Delivery, type Kit } from './kit.js';
+import type { StoreUnavailableError } from './store-errors.js';
 import { LookupLate, lookupWithin } from './lookup.js';
 import { chargeOf, toPaise, toRupees } from './amounts.js';
 import { receiptOf } from './receipt.js';
@@ -62,7 +63,8 @@ interface PayableOrder {
 
 export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Delivery): Booking {
   const inFlightBookings = new Map<string, { fingerprint: string; promise: Promise<StoredBooking> }>();
-  const orderQueues = new Map<string, Promise<unknown>>();
+  // Per order, the end of its last book in this process: the store outage it met, if it met one.
+  const orderQueues = new Map<string, Promise<StoreUnavailableError | undefined>>();
   // A book of the order waits at most as long as the longest book holds it: cancel, status and book
   // calls of `timeoutMs` each.
   const orderWaitMs = 3 * (kit.options.timeoutMs ?? 10_000) + 5_000;
@@ -345,8 +347,11 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
    * refuses what it writes under it. Answers the key's booking at once when it has one.
    */
   async function withOrderLock(key: string, orderKey: string, work: (state: OrderState, lease: OrderLease) => Promise<StoredBooking>): Promise<StoredBooking> {
-    const previous = orderQueues.get(orderKey) ?? Promise.resolve();
-    const run = previous.then(async () => {
+    const previous = orderQueues.get(orderKey) ?? Promise.resolve(undefined);
+    const run = previous.then(async (outage) => {
+      // The book before this one met a store that is late or gone: so would this one, after waiting its
+      // turn. Answered at once (IP-503), so books queued behind a locked table do not wait one deadline each.
+      if (outage) throw outage;
       const name = `order:${orderKey}`;
       // The wait is counted in the time slept between tries, not read from `now()`: a handler's clock
       // that stands still (or jumps) must neither keep a book waiting for ever nor cut it short.
@@ -394,7 +399,10 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
         if (held) await kit.store.releaseLease(hold).catch((error: unknown) => kit.report(error, { route: 'book' }));
       }
     });
-    const settled = run.catch(() => {});
+    const settled = run.then(
+      () => undefined,
+      (error: unknown) => asStoreOutage(error),
+    );
     orderQueues.set(orderKey, settled);
     void settled.then(() => {
       if (orderQueues.get(orderKey) === settled) orderQueues.delete(orderKey);
