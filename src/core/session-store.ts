@@ -84,7 +84,6 @@ function isKeptBooking(value: unknown): value is Omit<KeptBooking, 'settings'> &
     Number.isFinite(v.started_at) &&
     (v.deeplink === undefined || typeof v.deeplink === 'string') &&
     (v.handoff === undefined || v.handoff === true) &&
-    (v.receipt === undefined || typeof v.receipt === 'string') &&
     (v.web_payment === undefined || isWebPayment(v.web_payment))
   );
 }

@@ -37,7 +37,8 @@ export const isProcessed = (error: unknown) => hasCode(error, ALREADY_PROCESSED)
  * with the order (the booking's tag proves it).
  */
 export function ids({ booking_id, correlation_id, settings, receipt }: KeptBooking): StatusRequest {
-  return { booking_id, correlation_id, order: settings.order, ...(receipt && { receipt }) };
+  // An absent receipt is left out by JSON; one that is not the kit's own is refused by the server.
+  return { booking_id, correlation_id, order: settings.order, receipt };
 }
 
 /**
