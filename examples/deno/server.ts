@@ -6,7 +6,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { createMemoryStore } from 'wallet-pay-button/server';
+import { createMemoryStore, refuseMalformed } from 'wallet-pay-button/server';
 import { createPostgresStore } from 'wallet-pay-button/server/postgres';
 import { createShop, readConfig, reconcileOnStatus } from './shop.ts';
 
@@ -19,6 +19,9 @@ const pay = reconcileOnStatus(shop, Number(env.RECONCILE_EVERY_MS || 60_000));
 const elementDir = join(dirname(fileURLToPath(import.meta.resolve('wallet-pay-button/package.json'))), 'dist', 'cdn');
 
 Deno.serve({ port: Number(env.PORT || 3000), hostname: '127.0.0.1', onListen: () => console.log(`shop listening on ${config.publicUrl}`) }, async (request) => {
+  // A malformed Host or a TRACE: 400 or 405 in JSON, never the runtime's error page.
+  const refused = refuseMalformed(request, 'GET, HEAD, POST');
+  if (refused) return refused;
   const { pathname } = new URL(request.url);
   if (pathname.startsWith('/api/pay/')) return pay(request);
   const file = /^\/wallet-pay-button\/([\w.-]+\.js)$/.exec(pathname)?.[1];

@@ -4,7 +4,7 @@
  * worker keeps no timer running between requests.
  */
 import pg from 'pg';
-import { createMemoryStore, type PaymentStore } from 'wallet-pay-button/server';
+import { createMemoryStore, refuseMalformed, type PaymentStore } from 'wallet-pay-button/server';
 import { createPostgresStore } from 'wallet-pay-button/server/postgres';
 import { createShop, readConfig, type Shop } from './shop.ts';
 
@@ -69,6 +69,9 @@ async function drain(body: ReadableStream<Uint8Array>, limit: number): Promise<v
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
+    // A malformed Host or a TRACE: 400 or 405 in JSON, never the runtime's error page.
+    const refused = refuseMalformed(request, 'GET, HEAD, POST');
+    if (refused) return refused;
     const { pathname } = new URL(request.url);
     if (pathname.startsWith('/wallet-pay-button/')) return env.ASSETS.fetch(request);
     const current = shopOf(env);

@@ -70,6 +70,7 @@ const bookingReference = (): Schema => ({
       description:
         'Optional: the order the booking was made for, as sent to /book, so a server that lost the booking can confirm it with the service and deliver its result with its order.',
     },
+    receipt: { ...str('Optional: the book answer\'s receipt; a server that lost the booking asks the service about it only with it.'), maxLength: 128 },
   },
 });
 /** The element's attempt id: optional, for the merchant's logs only; a malformed one is ignored, never refused. */
@@ -237,6 +238,7 @@ export function buildContractDocument(): Record<string, unknown> {
             channel: ref('Channel'),
             deeplink: { type: 'string', format: 'uri', description: 'For the app channel.' },
             web_payment: ref('WebPaymentInstruction'),
+            receipt: str('Proof the server gave this browser the booking: sent back with /status and /cancel.'),
           },
         },
         StatusRequest: bookingReference(),

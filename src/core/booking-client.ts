@@ -225,6 +225,7 @@ export function parseBookResult(data: Json, channel: BookRequest['channel']): Bo
   if (!nonEmptyString(data.correlation_id)) missing('correlation_id');
   if (data.channel !== undefined && data.channel !== channel) missing('channel');
   const result: BookResult = { booking_id: data.booking_id, correlation_id: data.correlation_id, channel };
+  if (nonEmptyString(data.receipt)) result.receipt = data.receipt;
   if (channel === 'app') {
     if (!nonEmptyString(data.deeplink)) missing('deeplink');
     result.deeplink = data.deeplink;

@@ -27,6 +27,8 @@ export interface KeptBooking {
   /** The funnel's attempt id and when the attempt began, so the steps after a reload share them. */
   attempt_id?: string;
   attempt_at?: number;
+  /** The server's receipt of the booking, sent back with status and cancel requests. */
+  receipt?: string;
   /** The web payment instruction, kept so the shopper can go back to the payment page. */
   web_payment?: WebPaymentInstruction;
   /** The settings the payment started with: the way back follows them, not the attributes of the moment. */

@@ -43,13 +43,14 @@ export function diagnoseReturnPage(host: HTMLElement, storageKey = ''): void {
 
 /**
  * Watches the answers of the shop's server: the payment handler always answers JSON, so an HTML page
- * or a plain-text 404 means `endpoint` names something else (a page route, a missing mount, a typo).
+ * or a plain-text 404 (or 405, or a 2xx page) means `endpoint` names something else (a page route, a
+ * missing mount, a typo). A 5xx page is a gateway's while the shop is down or restarting: an outage.
  */
 export function watchEndpoint(answer: Promise<Response>, url: string, endpoint: string | null): Promise<Response> {
   return answer.then((response) => {
     const type = response.headers.get('content-type') ?? '';
     // A redirect is opaque here and the booking client names it itself.
-    if (response.type === 'opaqueredirect' || /\bjson\b/i.test(type)) return response;
+    if (response.type === 'opaqueredirect' || response.status >= 500 || /\bjson\b/i.test(type)) return response;
     void report([{ kind: 'endpoint', endpoint: endpoint ?? '', url, response: response.clone() }]);
     return response;
   });

@@ -9,7 +9,7 @@
  *
  * DOM-free: runs in Node, edge runtimes and any server that can call JavaScript.
  */
-import { detectEnvironment } from '../core/environment.js';
+import { detectEnvironment, MOBILE_MAX_WIDTH } from '../core/environment.js';
 import { isRenderedAttribute } from './attribute-names.js';
 import { LABELS_EN } from './i18n/en/labels.js';
 import { LABELS_NE } from './i18n/ne/labels.js';
@@ -25,7 +25,9 @@ export interface RenderOptions {
    * The shopper's user agent (the request's `User-Agent` header). With `environment` unset or `auto`,
    * the element shows the desktop's "Pay with the app on your phone" under the button on a desktop
    * only; given the user agent, the first render makes the same choice, so the offer does not appear
-   * (or go) when the script arrives. Without it, the offer is rendered only for `environment="desktop"`.
+   * (or go) when the script arrives (a phone's user agent gets the offer hidden on a narrow touch
+   * screen, shown on a tablet wider than 768 px, as the element does). Without it, the offer is
+   * rendered only for `environment="desktop"`.
    */
   userAgent?: string;
   /** The page's language when the element has no `lang` attribute (`ne`: the Nepali texts). */
@@ -110,21 +112,25 @@ export function renderWalletPayButton(attributes: Readonly<Record<string, Attrib
   const texts = nepali ? LABELS_NE : LABELS_EN;
   const text = texts[`button.${label}`];
   const disabled = read('disabled') !== undefined ? ' disabled' : '';
-  // The element's own rule for the offer (wallet-pay-button.ts, render()), with the user agent alone:
-  // a phone's user agent means a phone.
+  // The element's own rule for the offer (wallet-pay-button.ts, render()). The user agent says phone,
+  // WebView or desktop; a phone's user agent on a viewport wider than 768 px (a tablet) is a desktop to
+  // the element, which the server cannot see: the offer is written, and hidden by the same width rule
+  // (with touch) that the element applies, so both choose the same first render.
   const environment = read('environment') ?? 'auto';
-  const desktop =
-    environment === 'desktop' ||
-    (environment === 'auto' && options.userAgent !== undefined && detectEnvironment({ userAgent: options.userAgent, maxTouchPoints: 5, innerWidth: 390 }) === 'desktop');
+  const at = (innerWidth: number) => options.userAgent !== undefined && detectEnvironment({ userAgent: options.userAgent, maxTouchPoints: 5, innerWidth }) === 'desktop';
+  const desktop = environment === 'desktop' || (environment === 'auto' && at(MOBILE_MAX_WIDTH));
+  const wide = !desktop && environment === 'auto' && at(MOBILE_MAX_WIDTH + 1);
   const offer =
-    read('phone-handoff') !== 'off' && desktop
+    read('phone-handoff') !== 'off' && (desktop || wide)
       ? `<button part="action pay-on-phone" class="action" type="button"${disabled}>${escapeText(texts['handoff.offer'])}</button>`
       : '';
   const nonce = options.nonce === undefined ? '' : ` nonce="${escapeAttribute(options.nonce)}"`;
+  // The element's viewport rule (settings-controller.ts) with a touch screen: a phone, no offer.
+  const narrow = offer && wide ? `<style${nonce}>@media (max-width: ${MOBILE_MAX_WIDTH}.98px) and (any-pointer: coarse){[part~="pay-on-phone"]{display:none}}</style>` : '';
   const script = options.earlyPress === false ? '' : `<script${nonce}>${EARLY_PRESS_SCRIPT}</script>`;
   return (
     `<wallet-pay-button${tagAttributes}><template shadowrootmode="open"><style${nonce}>${styles.cssText}</style>` +
     `<button part="button" class="button" type="button"${disabled} aria-busy="false" aria-describedby="status"><slot>${escapeText(text)}</slot></button>` +
-    `${offer}<div id="status" part="status" class="status" role="status"></div></template></wallet-pay-button>${script}`
+    `${narrow}${offer}<div id="status" part="status" class="status" role="status"></div></template></wallet-pay-button>${script}`
   );
 }

@@ -194,6 +194,12 @@ export interface BookResult {
   deeplink?: string;
   /** Present for the `web` channel. */
   web_payment?: WebPaymentInstruction;
+  /**
+   * The server's proof that this browser was given the booking: sent back with `/status` and `/cancel`,
+   * it lets a server that lost the booking ask the service about it (ids without it are `IP-404` there,
+   * at no cost to the service).
+   */
+  receipt?: string;
 }
 
 /** `POST {endpoint}/status` body. The correlation id proves the caller holds the booking. */
@@ -206,6 +212,8 @@ export interface StatusRequest {
    * order, delivers its result with it.
    */
   order?: OrderReference;
+  /** The book answer's {@link BookResult.receipt}: without it, a booking the server lost is `IP-404`. */
+  receipt?: string;
 }
 
 /** `data` of a successful status answer. */
@@ -223,6 +231,8 @@ export interface CancelRequest {
   correlation_id: string;
   /** As in {@link StatusRequest}. */
   order?: OrderReference;
+  /** As in {@link StatusRequest}. */
+  receipt?: string;
 }
 
 /** `data` of a successful cancel answer. */

@@ -19,7 +19,11 @@ import { canonical, describeValue, isRecord } from '../protocol/values.js';
 import { attemptTag } from './attempt.js';
 import { depthOf, parseObject, Refusal } from './http.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
-import { bookingFacts, LeaseLost, ResultBusy, serviceCall, type Delivery, type Kit } from './kit.js';
+import { asStoreOutage, bookingFacts, LeaseLost, ResultBusy, RETRY_AFTER_SECONDS, serviceCall, type Delivery, type Kit } from './kit.js';
+import type { StoreUnavailableError } from './store-errors.js';
+import { LookupLate, lookupWithin } from './lookup.js';
+import { chargeOf, toPaise, toRupees } from './amounts.js';
+import { receiptOf } from './receipt.js';
 import { ServiceError } from './service-client.js';
 import type { LeaseHold, OrderState, StoredBooking } from './store.js';
 import type { OrderDetails } from './types.js';
@@ -50,16 +54,18 @@ export interface Booking {
   book(request: Request, text: string): Promise<BookResult>;
 }
 
-/** What `lookupOrder` said, checked: the canonical id and amount of a payable order. */
+/** What `lookupOrder` said, checked: the canonical id, total and balance (rounded to paisa) of a payable order. */
 interface PayableOrder {
   id: string;
   amount: number;
+  balance?: number;
   properties?: Record<string, string>;
 }
 
 export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Delivery): Booking {
   const inFlightBookings = new Map<string, { fingerprint: string; promise: Promise<StoredBooking> }>();
-  const orderQueues = new Map<string, Promise<unknown>>();
+  // Per order, the end of its last book in this process: the store outage it met, if it met one.
+  const orderQueues = new Map<string, Promise<StoreUnavailableError | undefined>>();
   // A book of the order waits at most as long as the longest book holds it: cancel, status and book
   // calls of `timeoutMs` each.
   const orderWaitMs = 3 * (kit.options.timeoutMs ?? 10_000) + 5_000;
@@ -97,7 +103,7 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
     // The key's content is the merchant's own order, not the browser's spelling of it: `{"id":7}` and
     // `{"id":"7"}`, or `café-1` and `CAFÉ-1`, are one order when the lookup says so.
     const fingerprint = JSON.stringify(handoff ? ['v2', channel, details.id, 'handoff'] : ['v2', channel, details.id]);
-    const flightKey = `${key}\n${details.amount}`;
+    const flightKey = `${key}\n${details.amount}\n${details.balance ?? ''}`;
     let entry = inFlightBookings.get(flightKey);
     if (entry && entry.fingerprint !== fingerprint) throw conflict();
     if (!entry) {
@@ -114,17 +120,26 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
     const tag = attemptTag(request);
     let details: unknown;
     try {
-      details = await kit.options.lookupOrder(order, { request, ...tag });
+      details = await lookupWithin(kit, order, request);
     } catch (error) {
       kit.report(error, { route: 'book', ...tag });
+      if (error instanceof LookupLate) {
+        throw new Refusal(CODES.SERVER_UNAVAILABLE, "The shop's server could not look up this order in time; try again in a moment.", {
+          'retry-after': String(RETRY_AFTER_SECONDS),
+        });
+      }
       throw new Refusal(CODES.INTERNAL, 'The server could not look up this order.');
     }
     if (details === undefined || details === null) {
       throw new Refusal(CODES.UNKNOWN_ORDER, 'This order is unknown or cannot be paid.');
     }
     if (!isRecord(details)) return invalidLookup(tag, `lookupOrder must return an object such as { id, amount }, { paid: true } or undefined; got ${describeValue(details)}.`);
+    // A database's truthy 1, "true" or "t" must not read as "not paid": only a boolean says it.
+    if (details.paid !== undefined && details.paid !== true && details.paid !== false) {
+      return invalidLookup(tag, `lookupOrder returned { paid: ${describeValue(details.paid)} }; "paid" must be true, false or absent (convert a database's 1 or "t" with row.paid === true).`);
+    }
     if (details.paid === true) throw alreadyPaid();
-    const { id, amount, properties } = details as Partial<OrderDetails> & Record<string, unknown>;
+    const { id, amount, balance, properties } = details as Partial<OrderDetails> & Record<string, unknown>;
     if (typeof amount !== 'number') {
       const numeric = typeof amount === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(amount);
       return invalidLookup(
@@ -135,7 +150,7 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
             : 'e.g. { id: row.id, amount: 1250.5 }.'),
       );
     }
-    if (!Number.isFinite(amount) || amount <= 0 || Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6) {
+    if (!isRupees(amount)) {
       return invalidLookup(tag, `lookupOrder returned the amount ${describeValue(amount)}; it must be a positive number of rupees with at most two decimals, e.g. 1250.5.`);
     }
     if (!((typeof id === 'string' && id.length > 0 && id.length <= MAX_ORDER_ID) || (typeof id === 'number' && Number.isFinite(id)))) {
@@ -146,7 +161,12 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
           'one order is one payment, however the browser spells it.',
       );
     }
-    return { id: String(id), amount, properties: properties as Record<string, string> | undefined };
+    if (balance !== undefined && (typeof balance !== 'number' || !isRupees(balance))) {
+      return invalidLookup(tag, `lookupOrder returned the balance ${describeValue(balance)}; it must be a positive number of rupees with at most two decimals, or absent.`);
+    }
+    const payable: PayableOrder = { id: String(id), amount: toRupees(toPaise(amount)), properties: properties as Record<string, string> | undefined };
+    if (balance !== undefined) payable.balance = toRupees(toPaise(balance));
+    return payable;
   }
 
   function invalidLookup(tag: { attempt?: string }, message: string): never {
@@ -167,39 +187,59 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
     details: PayableOrder,
     handoff: boolean,
   ): Promise<StoredBooking> {
-    // A key names one attempt at one order; the booking it keeps is for the order's amount when it was
-    // made. When the order's total has changed since, the attempt books anew at the new total under the
-    // key and that amount (the old booking, still open, is cancelled below as any other open booking).
-    // Only that re-priced replay costs a round trip more: the key's own answer is its old booking.
-    const orderKey = await digest(`order\n${details.id}`);
-    const kept = await bookUnder(key);
-    if (kept.amount === details.amount) return kept;
-    return bookUnder(`${key}~${details.amount}`);
+    // A key names one attempt at one order. Its first booking is kept under the key; when the order's
+    // total (or what is owed of it) changed since, the attempt books anew under `key~1`, `key~2`, ...
+    // (the older booking, still open, is cancelled first as any other open booking). A replay answers
+    // the attempt's latest booking when it is still the order's open one at the charge now: a key
+    // priced back to an older amount books anew, never the booking cancelled when it was re-priced.
+    const orderKey = await orderKeyOf(details.id);
+    const first = await bookUnder(key, undefined);
+    if (first.made) return first.booking;
+    let latest = first.booking;
+    let n = 1;
+    for (let next; (next = await kit.store.getBookingByKey({ key: `${key}~${n}` })); n++) latest = known(next, fingerprint);
+    // At the whole total (nothing paid before it), the latest booking is the attempt's answer as it is.
+    if (latest.amount === details.amount && details.balance === undefined) return latest;
+    return (await bookUnder(`${key}~${n}`, latest)).booking;
 
-    /** The key's booking (`storeKey`: the key, or the key and a changed amount), made now if it has none. */
-    function bookUnder(storeKey: string): Promise<StoredBooking> {
-      return withOrderLock(storeKey, orderKey, async ({ open, paid }, lease) => {
+    /**
+     * The booking of `storeKey`, made now if it has none; `latest`, the attempt's latest booking, is
+     * answered instead when it is still open at what the order owes now.
+     */
+    async function bookUnder(storeKey: string, latest: StoredBooking | undefined): Promise<{ booking: StoredBooking; made: boolean }> {
+      let made = false;
+      const booking = await withOrderLock(storeKey, orderKey, async ({ open, paid, paidAmount }, lease) => {
+        let paidPaise = toPaise(paidAmount ?? paid?.amount ?? 0);
+        const total = toPaise(details.amount);
+        const balance = details.balance === undefined ? undefined : toPaise(details.balance);
         // Paid under another key, its result known (delivered or being delivered), for at least the
         // order's total now: refused without asking the service. A refund delivered since (REVERTED)
-        // makes the order payable again; a payment below the total now does not pay it.
-        if (paid && covers(paid.amount, details.amount)) throw alreadyPaid();
-        await closeOpenBookings(open, details.amount, lease.hold);
+        // makes the order payable again; a payment below the total now leaves its balance to pay.
+        if (chargeOf(total, paidPaise, balance) <= 0) throw alreadyPaid();
+        if (latest && open.some((b) => b.booking_id === latest.booking_id) && toPaise(latest.amount) === chargeOf(total, paidPaise, balance)) {
+          return latest;
+        }
+        paidPaise += await closeOpenBookings(open, lease.hold);
         lease.check();
-        // The key AND what it books: after this server forgot the key (a restart, an expired or evicted
-        // record), a replay of the key for the same order and amount gets the service's first booking back,
-        // and the key sent with another order (or a changed amount) is a new booking, never the old one.
-        const transaction_uuid = await bookingUuid(key, fingerprint, order, details.amount);
+        const charge = chargeOf(total, paidPaise, balance);
+        if (charge <= 0) throw alreadyPaid();
+        const amount = toRupees(charge);
+        // The attempt's key AND what it books: after this server forgot the key (a restart, an expired or
+        // evicted record), a replay of the key for the same order and amount gets the service's first
+        // booking back, and the key sent with another order (or a changed amount) is a new booking.
+        const transaction_uuid = await bookingUuid(storeKey, fingerprint, order, amount);
         const redirect_url =
           typeof kit.options.redirectUrl === 'function'
-            ? kit.options.redirectUrl({ order, channel, transaction_uuid, amount: details.amount, handoff })
+            ? kit.options.redirectUrl({ order, channel, transaction_uuid, amount, handoff })
             : kit.options.redirectUrl;
         const booked = await serviceCall(kit, 'book', () =>
           kit.client.book({
-            amount: details.amount,
+            amount,
             transaction_uuid,
             callback_url: kit.options.callbackUrl,
             redirect_url,
-            properties: { [ORDER_PROPERTY]: details.id, ...details.properties },
+            // The kit's own property last: a merchant's `merchant_order` cannot rename the order at the service.
+            properties: { ...details.properties, [ORDER_PROPERTY]: details.id },
           }),
         );
         const booking: StoredBooking = {
@@ -212,13 +252,24 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
           channel,
           order,
           order_key: orderKey,
-          amount: details.amount,
+          amount,
           created_at: kit.now(),
         };
         // Saved and the lease let go in one step, only while this book still holds the order: the next
         // book of the order finds this booking, and a book that lost the order saves nothing.
-        const saved = await kit.store.insertBooking({ booking, hold: lease.end() });
-        if (saved === 'saved') return booking;
+        let saved: Awaited<ReturnType<typeof kit.store.insertBooking>>;
+        try {
+          saved = await kit.store.insertBooking({ booking, hold: lease.end() });
+        } catch (error) {
+          // Not known to be saved (the store missed its deadline, or is gone): the booking must not stay
+          // open at the service with no record of it here. The shopper's retry books again.
+          await cancelUnsaved(booking);
+          throw error;
+        }
+        if (saved === 'saved') {
+          made = true;
+          return booking;
+        }
         // The key went to another request at the same moment: for other content (a conflict), or for
         // this content on another instance, which booked the same service booking.
         const winner = await kit.store.getBookingByKey({ key: storeKey });
@@ -229,7 +280,8 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
           throw overtaken();
         }
         throw conflict();
-      }).then((booking) => known(booking, fingerprint));
+      });
+      return { booking: known(booking, fingerprint), made };
     }
   }
 
@@ -257,10 +309,11 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
 
   /**
    * One payable booking per order: an open booking made under another key is cancelled at the service
-   * first. One the service says is already processed is asked about: paid for at least the order's total
-   * now means this book is refused (and the result delivered); anything else lets the new booking go ahead.
+   * first. One the service says is already processed is asked about, and its result delivered; answers
+   * what the ones found paid add to the order's payments, in paise.
    */
-  async function closeOpenBookings(open: StoredBooking[], total: number, hold: LeaseHold): Promise<void> {
+  async function closeOpenBookings(open: StoredBooking[], hold: LeaseHold): Promise<number> {
+    let paid = 0;
     for (const old of open) {
       let status: PaymentStatus;
       let reference_code: string | undefined;
@@ -285,8 +338,9 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
           if (!(error instanceof ResultBusy)) kit.report(error, { route: 'book' });
         });
       }
-      if (status === 'SUCCESS' && covers(old.amount, total)) throw alreadyPaid();
+      if (status === 'SUCCESS') paid += toPaise(old.amount);
     }
+    return paid;
   }
 
   /**
@@ -297,10 +351,15 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
    * refuses what it writes under it. Answers the key's booking at once when it has one.
    */
   async function withOrderLock(key: string, orderKey: string, work: (state: OrderState, lease: OrderLease) => Promise<StoredBooking>): Promise<StoredBooking> {
-    const previous = orderQueues.get(orderKey) ?? Promise.resolve();
-    const run = previous.then(async () => {
+    const previous = orderQueues.get(orderKey) ?? Promise.resolve(undefined);
+    const run = previous.then(async (outage) => {
+      // The book before this one met a store that is late or gone: so would this one, after waiting its
+      // turn. Answered at once (IP-503), so books queued behind a locked table do not wait one deadline each.
+      if (outage) throw outage;
       const name = `order:${orderKey}`;
-      const deadline = kit.now() + orderWaitMs;
+      // The wait is counted in the time slept between tries, not read from `now()`: a handler's clock
+      // that stands still (or jumps) must neither keep a book waiting for ever nor cut it short.
+      let waited = 0;
       let state: OrderState;
       let hold: LeaseHold;
       for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
@@ -311,8 +370,10 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
           hold = { lease: name, owner: kit.owner, token: opening.token };
           break;
         }
-        if (kit.now() >= deadline) throw new Refusal(CODES.UPSTREAM_TIMEOUT, 'Another payment of this order is being booked; try again.');
-        await new Promise((resolve) => setTimeout(resolve, wait * (0.5 + Math.random())));
+        if (waited >= orderWaitMs) throw new Refusal(CODES.UPSTREAM_TIMEOUT, 'Another payment of this order is being booked; try again.');
+        const pause = wait * (0.5 + Math.random());
+        await new Promise((resolve) => setTimeout(resolve, pause));
+        waited += pause;
       }
       let held = true;
       let lost = false;
@@ -342,7 +403,10 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
         if (held) await kit.store.releaseLease(hold).catch((error: unknown) => kit.report(error, { route: 'book' }));
       }
     });
-    const settled = run.catch(() => {});
+    const settled = run.then(
+      () => undefined,
+      (error: unknown) => asStoreOutage(error),
+    );
     orderQueues.set(orderKey, settled);
     void settled.then(() => {
       if (orderQueues.get(orderKey) === settled) orderQueues.delete(orderKey);
@@ -352,7 +416,8 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
 
   async function bookResult(booking: StoredBooking): Promise<BookResult> {
     const { booking_id, correlation_id, channel } = booking;
-    if (channel === 'app') return { booking_id, correlation_id, channel, deeplink: booking.deeplink };
+    const receipt = await receiptOf(kit, booking_id, correlation_id);
+    if (channel === 'app') return { booking_id, correlation_id, channel, deeplink: booking.deeplink, receipt };
     const signed = { booking_id, correlation_id };
     const web_payment: WebPaymentInstruction = {
       url: webPaymentUrl,
@@ -364,15 +429,15 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
         signature: await createSignature(signed, WEB_PAYMENT_SIGNED_FIELDS, kit.options.accessKey),
       },
     };
-    return { booking_id, correlation_id, channel, web_payment };
+    return { booking_id, correlation_id, channel, web_payment, receipt };
   }
 
   return { book };
 }
 
-/** Amounts in paise, so `1000.1 + 0.2` style sums never decide whether an order is paid. */
-function covers(paid: number, total: number): boolean {
-  return Math.round(paid * 100) >= Math.round(total * 100);
+/** A positive number of rupees with at most two decimals (`0.29 * 100` is 28.999…: near enough). */
+function isRupees(value: number): boolean {
+  return Number.isFinite(value) && value > 0 && Math.abs(Math.round(value * 100) - value * 100) <= 1e-6;
 }
 
 /** Characters of the attempt's digest kept in a `transaction_uuid` (156 bits). */
@@ -410,14 +475,9 @@ function base64url(base64: string): string {
   return base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-/** The store's key of the order whose canonical id (`lookupOrder`'s `id`) is `id`: what `bookOnce` groups bookings by. */
-export function orderKeyOf(id: string): Promise<string> {
-  return digest(`order\n${id}`);
-}
-
-/** A fixed-size key for an order (an id may be up to 256 characters, long for an index entry). */
-async function digest(text: string): Promise<string> {
-  return base64url(bytesToBase64(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))));
+/** The store's key of the order whose canonical id (`lookupOrder`'s `id`) is `id`: a fixed-size key (an id may be up to 256 characters, long for an index entry). */
+export async function orderKeyOf(id: string): Promise<string> {
+  return base64url(bytesToBase64(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`order\n${id}`)))));
 }
 
 function bytesToBase64(bytes: Uint8Array): string {

@@ -11,6 +11,8 @@ import { attemptTag } from './attempt.js';
 import { createBooking } from './booking.js';
 import { checkContentType, failure, lastSegment, readBody, Refusal, ROUTES, success } from './http.js';
 import { asStoreOutage, guardStore, storeUnavailable, type Kit } from './kit.js';
+import { deadlineOption } from './deadline.js';
+import { refuseMalformed } from './malformed.js';
 import { createOrderRoute } from './order-route.js';
 import { createResults } from './results.js';
 import { createServiceClient } from './service-client.js';
@@ -49,9 +51,14 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
   const leaseMs = options.leaseMs ?? 60_000;
   if (!Number.isFinite(leaseMs) || leaseMs <= 0) throw new TypeError('leaseMs must be a positive number.');
   const now = options.now ?? Date.now;
-  if (typeof now !== 'function') throw new TypeError('now must be a function returning milliseconds since the epoch (default Date.now).');
+  const sample: unknown = typeof now === 'function' ? now() : undefined;
+  if (typeof sample !== 'number' || !Number.isFinite(sample)) {
+    throw new TypeError(`now must be a function returning milliseconds since the epoch (default Date.now); got ${typeof now === 'function' ? `one returning ${String(sample)}` : typeof now}.`);
+  }
   warnOfMemoryStore(options.store);
   const tell = options.onError ?? (() => {});
+  const lookupTimeoutMs = deadlineOption('lookupTimeoutMs', options.lookupTimeoutMs, 5_000);
+  const storeTimeoutMs = deadlineOption('storeTimeoutMs', options.storeTimeoutMs, 10_000);
   const kit: Kit = {
     options,
     owner: `${now().toString(36)}-${crypto.randomUUID()}`,
@@ -65,7 +72,8 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
       fetch: options.fetch,
     }),
     // Outages are told once each by the guard; the parts' own reports of them would repeat it per request.
-    store: guardStore(options.store, (outage) => tell(outage, { route: 'store' })),
+    store: guardStore(options.store, (outage) => tell(outage, { route: 'store' }), storeTimeoutMs),
+    lookupTimeoutMs,
     report: (error, context) => {
       if (!(error instanceof StoreUnavailableError)) tell(error, context);
     },
@@ -77,6 +85,8 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
   const order = createOrderRoute(kit, results);
 
   async function handle(request: Request): Promise<Response> {
+    const refused = refuseMalformed(request);
+    if (refused) return refused;
     const route = lastSegment(request.url);
     if (!route) {
       return failure(new Refusal(CODES.NOT_FOUND, `No such endpoint; use ${ROUTES.map((r) => `POST .../${r}`).join(', ')}.`));
@@ -91,9 +101,9 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
         case 'book':
           return success('Booking created', await booking.book(request, text));
         case 'status':
-          return success('Payment status fetched successfully', await results.status(text));
+          return success('Payment status fetched successfully', await results.status(text, request));
         case 'cancel':
-          return success('Transaction cancelled', await results.cancel(text), CODES.CANCELLED);
+          return success('Transaction cancelled', await results.cancel(text, request), CODES.CANCELLED);
         case 'order':
           return success('Order state fetched', await order.answer(request, text));
         case 'callback':

@@ -40,6 +40,7 @@ export {
   type RedirectContext,
 } from './handler.js';
 export { StoreUnavailableError } from './store-errors.js';
+export { refuseMalformed } from './malformed.js';
 export { createMemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export {
   type PaymentStore,

@@ -6,6 +6,7 @@
 import { CODES, type ResponseCode } from '../protocol/contract.js';
 import { Refusal, type Route } from './http.js';
 import { ServiceError, type ServiceClient } from './service-client.js';
+import { withDeadline } from './deadline.js';
 import { StoreUnavailableError } from './store-errors.js';
 import type { LeaseHold, PaymentStore, StoredBooking } from './store.js';
 import type { ErrorContext, PaymentHandlerOptions, PaymentResult } from './types.js';
@@ -13,6 +14,8 @@ import type { ErrorContext, PaymentHandlerOptions, PaymentResult } from './types
 /** The handler's shared parts. */
 export interface Kit {
   options: PaymentHandlerOptions;
+  /** How long `lookupOrder` may take (`lookupTimeoutMs`). */
+  lookupTimeoutMs: number;
   client: ServiceClient;
   store: PaymentStore;
   /** This handler's name in the store's claims and leases. */
@@ -198,11 +201,11 @@ const ALL_GUARDED: [Exclude<keyof PaymentStore, (typeof STORE_METHODS)[number]>]
 void ALL_GUARDED;
 
 /**
- * The store as the handler uses it: an outage (see {@link asStoreOutage}) comes out as a
- * {@link StoreUnavailableError}, and `tell` hears of it once per outage (the first failure after a
+ * The store as the handler uses it: an outage (see {@link asStoreOutage}), or a call past `limitMs`,
+ * comes out as a {@link StoreUnavailableError}, and `tell` hears of it once per outage (the first failure after a
  * success), not once per request: a database down under load would otherwise flood the merchant's log.
  */
-export function guardStore(store: PaymentStore, tell: (error: StoreUnavailableError) => void): PaymentStore {
+export function guardStore(store: PaymentStore, tell: (error: StoreUnavailableError) => void, limitMs: number): PaymentStore {
   let down = false;
   const guarded: Record<string, unknown> = {};
   for (const name of STORE_METHODS) {
@@ -210,7 +213,12 @@ export function guardStore(store: PaymentStore, tell: (error: StoreUnavailableEr
     if (typeof method !== 'function') throw new TypeError(`store.${name} is not a function: the store does not implement PaymentStore.`);
     guarded[name] = async (...args: unknown[]) => {
       try {
-        const value = await method.apply(store, args);
+        // A custom store that hangs must not hold the request for ever.
+        const value = await withDeadline(
+          () => method.apply(store, args),
+          limitMs,
+          () => new StoreUnavailableError('deadline', `The payment store did not answer ${name} within ${limitMs} ms.`),
+        );
         down = false;
         return value;
       } catch (error) {

@@ -52,7 +52,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
   const bookings = new Map<string, StoredBooking & { settled: boolean; checkOwner?: string; checkUntil: number; checkedAt: number }>();
   const byKey = new Map<string, string>();
   const byCorrelation = new Map<string, string>();
-  // The bookings of each order, oldest first: a book reads its order's, not every booking.
+  // The bookings of each order a book reads: the open ones and those with a SUCCESS. A booking settled
+  // without one leaves, so a book costs the same however many attempts the order had before.
   const byOrder = new Map<string, Set<string>>();
   // Results by correlation id, then status: a booking's results leave with it.
   const results = new Map<string, Map<PaymentStatus, ResultRow>>();
@@ -76,6 +77,19 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
     results.delete(booking.correlation_id);
   };
   const result = (correlationId: string, status: PaymentStatus) => results.get(correlationId)?.get(status);
+  /** Keeps the booking of `correlationId` among its order's when it is open or has a SUCCESS, else drops it from there. */
+  const track = (correlationId: string) => {
+    const id = byCorrelation.get(correlationId);
+    const booking = id === undefined ? undefined : bookings.get(id);
+    if (!booking) return;
+    const ofOrder = byOrder.get(booking.order_key) ?? new Set<string>();
+    if (!booking.settled || result(correlationId, 'SUCCESS')) {
+      byOrder.set(booking.order_key, ofOrder.add(booking.booking_id));
+    } else {
+      ofOrder.delete(booking.booking_id);
+      if (ofOrder.size === 0) byOrder.delete(booking.order_key);
+    }
+  };
   const setResult = (correlationId: string, status: PaymentStatus, row: ResultRow) => {
     let rows = results.get(correlationId);
     if (!rows) {
@@ -102,8 +116,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
   };
   const orderState = (orderKey: string): OrderState => {
     const ofOrder = [...(byOrder.get(orderKey) ?? [])].map((id) => bookings.get(id)!);
-    const paid = ofOrder.find((b) => result(b.correlation_id, 'SUCCESS') && !result(b.correlation_id, 'REVERTED')?.delivered);
-    return { open: ofOrder.filter((b) => !b.settled).map((b) => copy(b)!), paid: copy(paid) };
+    const paid = ofOrder.filter((b) => result(b.correlation_id, 'SUCCESS') && !result(b.correlation_id, 'REVERTED')?.delivered);
+    const paidAmount = paid.reduce((sum, b) => sum + Math.round(b.amount * 100), 0) / 100;
+    return { open: ofOrder.filter((b) => !b.settled).map((b) => copy(b)!), paid: copy(paid[0]), paidAmount };
   };
   /** Takes the lease when it is free, ended, or `owner`'s, under a new token; `undefined` when another holds it. */
   const takeLease = (name: string, owner: string, leaseMs: number): number | undefined => {
@@ -177,6 +192,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
       if (hold && !current(hold)) return 'stale';
       if (row && row.owner !== owner && row.until >= at) return 'busy';
       setResult(correlationId, status, { created: row?.created ?? at, owner, until: at + leaseMs, delivered: false });
+      if (status === 'SUCCESS') track(correlationId);
       return 'claimed';
     },
     async completeResult({ correlationId, status, owner }) {
@@ -187,11 +203,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
         const id = byCorrelation.get(correlationId);
         const booking = id === undefined ? undefined : bookings.get(id);
         if (booking) booking.settled = true;
+        track(correlationId);
       }
     },
     async releaseResult({ correlationId, status, owner }) {
       const row = result(correlationId, status);
-      if (row && !row.delivered && row.owner === owner) deleteResult(correlationId, status);
+      if (row && !row.delivered && row.owner === owner) {
+        deleteResult(correlationId, status);
+        if (status === 'SUCCESS') track(correlationId);
+      }
     },
     async getResults({ correlationId }) {
       const known: KnownResult[] = [];

@@ -6,7 +6,7 @@
  */
 import type { PaymentStatus } from '../protocol/contract.js';
 import { StoreUnavailableError } from './store-errors.js';
-import type { BookingInsertion, BookingOpening, KnownResult, PaymentStore, ResultClaim, StoredBooking } from './store.js';
+import type { BookingInsertion, BookingOpening, KnownResult, OrderState, PaymentStore, ResultClaim, StoredBooking } from './store.js';
 
 /** What the store needs of a database client: node-postgres' `Pool`/`Client` and PGlite fit. */
 export interface Queryable {
@@ -129,7 +129,7 @@ BEGIN
   END IF;
   RETURN jsonb_build_object('status', 'leased', 'token', fence, 'bookings', COALESCE((
     SELECT jsonb_agg(to_jsonb(o) ORDER BY o.created_at, o.booking_id) FROM (
-      SELECT ${COLUMNS}, settled, ${paidSql(p)} AS paid FROM ${p}bookings b WHERE order_key = p_order_key) o), '[]'::jsonb));
+      SELECT ${COLUMNS}, settled, ${paidSql(p)} AS paid FROM ${p}bookings b WHERE order_key = p_order_key AND ${readByBook(p)}) o), '[]'::jsonb));
 END
 $fn$;
 END $do$`,
@@ -145,6 +145,15 @@ function paidSql(p: string): string {
   return `(EXISTS (SELECT 1 FROM ${p}results s WHERE s.correlation_id = b.correlation_id AND s.status = 'SUCCESS')
         AND NOT EXISTS (SELECT 1 FROM ${p}results r
           WHERE r.correlation_id = b.correlation_id AND r.status = 'REVERTED' AND r.delivered_at IS NOT NULL))`;
+}
+
+/**
+ * The bookings of an order a book reads: the open ones and those with a SUCCESS (paid, or refunded). A
+ * booking settled without one is left out, so what a book reads stays the same size however many
+ * attempts the order had before.
+ */
+function readByBook(p: string): string {
+  return `(NOT b.settled OR EXISTS (SELECT 1 FROM ${p}results s WHERE s.correlation_id = b.correlation_id AND s.status = 'SUCCESS'))`;
 }
 
 function checkPrefix(prefix: string): string {
@@ -220,7 +229,9 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
   }
 
   async function query(text: string, params: unknown[]): Promise<Array<Record<string, unknown>>> {
-    if (!isSetUp) await withinDeadline(ready, setUpDeadlineMs);
+    // A request waits for the set-up no longer than for any call (it goes on for the next ones):
+    // a first request must not hang for the set-up's longer time.
+    if (!isSetUp) await withinDeadline(ready, deadlineMs);
     return withinDeadline(async () => (await db.query(text, params)).rows, deadlineMs);
   }
 
@@ -282,14 +293,7 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
       if (opening.status === 'booked') return { status: 'booked', booking: toBooking(opening.booking)! };
       if (opening.status === 'busy') return { status: 'busy' };
       const bookings = opening.bookings ?? [];
-      return {
-        status: 'leased',
-        token: Number(opening.token),
-        order: {
-          open: bookings.filter((row) => row.settled !== true).map((row) => toBooking(row)!),
-          paid: toBooking(bookings.find((row) => row.paid === true)),
-        },
-      };
+      return { status: 'leased', token: Number(opening.token), order: orderState(bookings) };
     },
     async acquireLease({ lease, owner, leaseMs }) {
       const rows = await query(
@@ -328,13 +332,10 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
       // statement as it marks the result) shows up either as an open booking or as the paid one.
       const rows = await query(
         `SELECT ${COLUMNS}, settled, ${paidSql(p)} AS paid
-         FROM ${p}bookings b WHERE order_key = $1 ORDER BY created_at, booking_id`,
+         FROM ${p}bookings b WHERE order_key = $1 AND ${readByBook(p)} ORDER BY created_at, booking_id`,
         [orderKey],
       );
-      return {
-        open: rows.filter((row) => row.settled !== true).map((row) => toBooking(row)!),
-        paid: toBooking(rows.find((row) => row.paid === true)),
-      };
+      return orderState(rows);
     },
     async claimResult({ correlationId, status, owner, leaseMs, hold }): Promise<ResultClaim> {
       // One statement: the claim (refused under a stale hold), and what stood in its way. The last reads
@@ -445,5 +446,15 @@ function toBooking(row: Record<string, unknown> | undefined): StoredBooking | un
     amount: Number(row.amount),
     deeplink: String(row.deeplink),
     created_at: Number(row.created_at),
+  };
+}
+
+/** An order's state from its rows (each with `settled` and `paid`): its open bookings, its paid one, and what its paid ones add up to. */
+function orderState(rows: Array<Record<string, unknown>>): OrderState {
+  const paid = rows.filter((row) => row.paid === true);
+  return {
+    open: rows.filter((row) => row.settled !== true).map((row) => toBooking(row)!),
+    paid: toBooking(paid[0]),
+    paidAmount: paid.reduce((sum, row) => sum + Math.round(Number(row.amount) * 100), 0) / 100,
   };
 }

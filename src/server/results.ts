@@ -19,6 +19,8 @@ import { createDuplicates } from './duplicate.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
 import { depthOf, parseObject, Refusal } from './http.js';
 import { bookingFacts, LeaseLost, ResultBusy, serviceCall, type Delivery, type Kit } from './kit.js';
+import { isReceiptOf } from './receipt.js';
+import { adoptLostBooking } from './recovery.js';
 import { ServiceError, type ServiceStatus } from './service-client.js';
 import { StoreUnavailableError } from './store-errors.js';
 import type { BookingState, LeaseHold, StoredBooking } from './store.js';
@@ -41,8 +43,8 @@ export class ImpossibleTransition extends Error {
 
 /** The result half of the handler. */
 export interface Results extends Delivery {
-  status(text: string): Promise<StatusResult>;
-  cancel(text: string): Promise<CancelResult>;
+  status(text: string, request: Request): Promise<StatusResult>;
+  cancel(text: string, request: Request): Promise<CancelResult>;
   callback(text: string): Promise<{ correlation_id: string; status: PaymentStatus }>;
   reconcile(options?: ReconcileOptions): Promise<ReconcileReport>;
 }
@@ -58,11 +60,11 @@ export function createResults(kit: Kit): Results {
    * hold (lost in a restart of a memory store, evicted, pruned) is asked about at the service, which
    * answers only for this merchant's product code and only with the matching correlation id: such a
    * booking comes with the service's answer (`lost`), and with the order the browser presented only
-   * when the booking's own tag proves it. A stored booking comes with the statuses of it already
+   * when the booking's own tag proves it (the booking is then saved again: see recovery.ts). A stored booking comes with the statuses of it already
    * delivered, read in the same round trip.
    */
-  async function findBooking(text: string): Promise<Found> {
-    const body = parseObject(text, ['booking_id', 'correlation_id'], ['order']);
+  async function findBooking(text: string, request: Request): Promise<Found> {
+    const body = parseObject(text, ['booking_id', 'correlation_id'], ['order', 'receipt']);
     for (const name of ['booking_id', 'correlation_id'] as const) {
       const value = body[name];
       if (typeof value !== 'string' || value.length === 0 || value.length > 128) {
@@ -79,6 +81,8 @@ export function createResults(kit: Kit): Results {
       if (state.booking.correlation_id !== correlation_id) throw unknownBooking();
       return { booking_id, correlation_id, facts: bookingFacts(state.booking), delivered: state.delivered };
     }
+    // Made-up ids must cost no signed call: only a browser the kit gave this booking asks the service.
+    if (!(await isReceiptOf(kit, body.receipt, booking_id, correlation_id))) throw unknownBooking();
     let lost: ServiceStatus;
     try {
       lost = await kit.client.status({ booking_id, correlation_id });
@@ -90,15 +94,16 @@ export function createResults(kit: Kit): Results {
       throw unknownBooking();
     }
     const proven = await orderOfLostBooking(kit, lost.transaction_id, body.order as PaymentResult['order']);
-    return { booking_id, correlation_id, lost, facts: { booking_id, transaction_uuid: lost.transaction_id, ...proven }, delivered: [] };
+    const facts = proven ? await adoptLostBooking(kit, lost, proven, request) : { booking_id, transaction_uuid: lost.transaction_id };
+    return { booking_id, correlation_id, lost, facts, delivered: [] };
   }
 
   function unknownBooking(): Refusal {
     return new Refusal(CODES.UNKNOWN_BOOKING, 'No booking with this booking_id and correlation_id was made here.');
   }
 
-  async function status(text: string): Promise<StatusResult> {
-    const { booking_id, correlation_id, lost, facts, delivered } = await findBooking(text);
+  async function status(text: string, request: Request): Promise<StatusResult> {
+    const { booking_id, correlation_id, lost, facts, delivered } = await findBooking(text, request);
     const answer = lost ?? (await serviceCall(kit, 'status', () => kit.client.status({ booking_id, correlation_id })));
     // A result already delivered needs no claim: a paid booking's later status checks read the store once.
     if (isFinalStatus(answer.status) && !delivered.includes(answer.status)) {
@@ -131,8 +136,8 @@ export function createResults(kit: Kit): Results {
     }
   }
 
-  async function cancel(text: string): Promise<CancelResult> {
-    const { booking_id, correlation_id, facts } = await findBooking(text);
+  async function cancel(text: string, request: Request): Promise<CancelResult> {
+    const { booking_id, correlation_id, facts } = await findBooking(text, request);
     const answer = await serviceCall(kit, 'cancel', () => kit.client.cancel({ booking_id }));
     if (isFinalStatus(answer.status)) {
       await withinTime(deliver({ source: 'cancel', status: answer.status, correlation_id, ...facts }), resultTimeoutMs, 'cancel');
@@ -335,28 +340,34 @@ export function createResults(kit: Kit): Results {
   }
 
   /**
-   * A final status must fit the booking's history: after a `SUCCESS` is known (delivered, or claimed by
-   * a delivery), `FAILED` or `CANCELED` cannot follow; after a `FAILED` or `CANCELED` is known, a
-   * `REVERTED` cannot (a refund of a booking that was never paid). A `REVERTED` whose `SUCCESS` was
-   * seen but never delivered (its hook failed, or the kit lost the booking) brings that `SUCCESS`
-   * first, so the hook always gets a refund after its payment. What is known is read from the store
-   * in one read, with the deliveries this process runs now.
+   * One rule for a status that contradicts what is known of its booking: what says money moved is
+   * delivered, what says it did not is not, once money moved. A `SUCCESS` is always delivered (after a
+   * `FAILED` or `CANCELED` too: the service says the money arrived). A `REVERTED` always follows its
+   * `SUCCESS`: one seen but never delivered (its hook failed, the kit lost the booking, or the booking
+   * ended `FAILED` or `CANCELED` first, which is told to `onError`) is delivered first. A `FAILED` or
+   * `CANCELED` after a `SUCCESS` is told and not delivered (only a `REVERTED` gives money back). What is
+   * known is read from the store in one read, with the deliveries this process runs now.
    */
   async function checkTransition(result: PaymentResult): Promise<void> {
     if (result.status === 'SUCCESS') return;
     const { correlation_id } = result;
     const known = new Set((await kit.store.getResults({ correlationId: correlation_id })).map((r) => r.status));
     for (const status of ['SUCCESS', 'FAILED', 'CANCELED'] as const) if (inFlightResults.has(`${correlation_id}\n${status}`)) known.add(status);
-    let impossible: string | undefined;
     if (result.status === 'REVERTED') {
+      if (known.has('SUCCESS')) return;
       const ended = known.has('FAILED') ? 'FAILED' : known.has('CANCELED') ? 'CANCELED' : undefined;
-      if (ended) impossible = `REVERTED for booking ${describe(result)}, which ended ${ended} without a SUCCESS`;
-      else if (!known.has('SUCCESS')) await deliver({ ...result, status: 'SUCCESS' });
-    } else if (known.has('SUCCESS')) {
-      impossible = `${result.status} for booking ${describe(result)} after its SUCCESS`;
+      if (ended) {
+        kit.report(new Error(`Unexpected transition: ${result.source} reported REVERTED for booking ${describe(result)}, which ended ${ended}; delivered after its SUCCESS.`), {
+          route: result.source,
+          correlation_id: result.correlation_id,
+          booking_id: result.booking_id,
+        });
+      }
+      await deliver({ ...result, status: 'SUCCESS' });
+      return;
     }
-    if (!impossible) return;
-    const error = new ImpossibleTransition(`Impossible transition: ${result.source} reported ${impossible}; not delivered.`);
+    if (!known.has('SUCCESS')) return;
+    const error = new ImpossibleTransition(`Impossible transition: ${result.source} reported ${result.status} for booking ${describe(result)} after its SUCCESS; not delivered.`);
     kit.report(error, { route: result.source, correlation_id: result.correlation_id, booking_id: result.booking_id });
     throw error;
   }

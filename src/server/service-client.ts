@@ -19,6 +19,11 @@ export interface ServiceClientOptions {
   timeoutMs?: number;
   /** The fetch to use; defaults to the global one. */
   fetch?: typeof fetch;
+  /**
+   * The largest answer read, in bytes (default 65 536: the service's answers are a few hundred bytes).
+   * A larger one is `IP-502`, and no more of it is read.
+   */
+  maxAnswerBytes?: number;
 }
 
 /** What to book. */
@@ -117,6 +122,10 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     throw new TypeError(`timeoutMs must be a positive number; got ${String(options.timeoutMs)}.`);
   }
+  const maxAnswerBytes = options.maxAnswerBytes ?? 65_536;
+  if (!Number.isInteger(maxAnswerBytes) || maxAnswerBytes <= 0) {
+    throw new TypeError(`maxAnswerBytes must be a positive whole number; got ${String(options.maxAnswerBytes)}.`);
+  }
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const root = base.href.replace(/\/+$/, '');
 
@@ -126,7 +135,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     const url = `${root}/api/client/intent/payment/${operation}`;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
-    let response: Response;
+    let response: Response | undefined;
     let text: string;
     try {
       response = await doFetch(url, {
@@ -135,8 +144,12 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         body: JSON.stringify(body),
         signal: controller.signal,
       });
-      text = await response.text();
+      text = await readCapped(response, maxAnswerBytes);
     } catch (error) {
+      if (error instanceof AnswerTooLarge) {
+        throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, response!.status,
+          `The payment service answered ${operation} with a body larger than ${maxAnswerBytes} bytes; it was not read further.`);
+      }
       if (controller.signal.aborted) {
         throw new ServiceError(operation, 'timeout', CODES.UPSTREAM_TIMEOUT, undefined,
           `The payment service did not answer ${operation} within ${timeoutMs} ms.`);
@@ -147,12 +160,12 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       clearTimeout(timer);
     }
 
-    const status = response.status;
+    const status = response!.status;
     let envelope: unknown;
     try {
       envelope = JSON.parse(text);
     } catch {
-      const type = response.headers.get('content-type') ?? 'no content type';
+      const type = response!.headers.get('content-type') ?? 'no content type';
       throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, status,
         `The payment service answered ${operation} with HTTP ${status} and a body that is not JSON (${type}).`);
     }
@@ -255,3 +268,39 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   };
 }
 
+
+/** An answer past the client's cap. */
+class AnswerTooLarge extends Error {}
+
+/**
+ * The answer's text, read chunk by chunk up to `limit` bytes: past it the body is cancelled (the
+ * connection let go) and {@link AnswerTooLarge} thrown, so an endless or huge answer costs at most the cap.
+ */
+async function readCapped(response: Response, limit: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  if (declared > limit) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new AnswerTooLarge();
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new AnswerTooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}

@@ -41,6 +41,11 @@ export interface OrderState {
    * when none is.
    */
   paid: StoredBooking | undefined;
+  /**
+   * What the order's paid bookings (as {@link paid} counts them) add up to, in rupees: a book charges the
+   * order's total less this. A store that leaves it out counts {@link paid}'s amount alone.
+   */
+  paidAmount?: number;
 }
 
 /**

@@ -18,7 +18,13 @@ export interface OrderDetails {
    * (`1250.5`). A `numeric` column read by node-postgres is a string: convert it (`Number(row.total)`).
    */
   amount: number;
-  /** Not paid: omit, or `false`. */
+  /**
+   * What is still owed of `amount` by your records (a part paid at the counter, say), when you keep
+   * one. The kit charges the total less the payments it delivered for this order, and never more than
+   * `balance`: an order paid 1000 whose total grew to 1500 books 500, not 1500.
+   */
+  balance?: number;
+  /** Not paid: omit, or `false` (a boolean: `1`, `"true"` or `"t"` are refused as a set-up error). */
   paid?: false;
   /** Shown to the shopper by the wallet: snake_case keys, string values. */
   properties?: Record<string, string>;
@@ -146,6 +152,18 @@ export interface PaymentHandlerOptions {
    * reconcile pass delivers again. Default 10 000 ms.
    */
   resultTimeoutMs?: number;
+  /**
+   * How long `lookupOrder` may take. Past it the `/book` is answered `IP-503` with `Retry-After` (the
+   * element tries again with the same key), the delay is told to `onError`, and nothing is booked.
+   * Default 5 000 ms.
+   */
+  lookupTimeoutMs?: number;
+  /**
+   * How long one store call may take before the request is answered `IP-503`, for any store (the
+   * PostgreSQL store's own `deadlineMs`, 5 000 by default, comes first). A booking the service made
+   * while its save missed this is cancelled at the service. Default 10 000 ms.
+   */
+  storeTimeoutMs?: number;
   /**
    * How long a claim (delivering a result, checking an open booking) holds before another instance may
    * take it over: when a process dies inside `onPaymentResult`, the result is delivered again after

@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { startPostgres } from '../../scripts/postgres.mjs';
 import { launchChromium } from '../../scripts/chromium.mjs';
 import { createRequire } from 'node:module';
@@ -52,8 +52,39 @@ export interface Target {
   postgres: boolean;
   /** Prepares the copy once (installs, builds); returns what `start` needs. */
   prepare?(dir: string): Promise<void>;
+  /**
+   * Requests the platform itself answers before the example's code runs, and why: they are checked to
+   * leak nothing (no stack, no path, no error page) instead of being answered 400 or 405 in JSON.
+   */
+  platformAnswers?: { malformedHost?: 'all' | 'pages'; trace?: 'pages-and-kit'; why: string };
   /** Starts the example in `dir` with `env`, on `port`. */
   start(dir: string, env: Record<string, string>, port: number): Promise<Running>;
+}
+
+/**
+ * Sends `request` as written (bytes a fetch cannot send: a malformed Host, TRACE) to 127.0.0.1:`port`
+ * and reads the answer's status and everything after it, within WAIT_MS.
+ */
+export function rawRequest(port: number, request: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let text = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no answer to ${JSON.stringify(request.slice(0, 40))} within ${WAIT_MS} ms: ${text.slice(0, 200)}`));
+    }, WAIT_MS);
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(text)?.[1] ?? 0), text });
+    });
+    socket.end(request);
+  });
 }
 
 /** A free loopback port. */
@@ -342,6 +373,25 @@ export function describeExample(target: Target): void {
       });
       assert.equal(forged.status, 401);
       assert.equal(((await forged.json()) as { code: string }).code, 'IP-400');
+    });
+
+    test('a malformed Host is 400 (IP-420) and TRACE 405 (IP-405), in JSON, as the node adapter answers: no error page, no stack, no path', async () => {
+      const { port } = new URL(origin);
+      const platform = target.platformAnswers;
+      for (const [request, status, code, byPlatform] of [
+        [`POST /api/pay/book HTTP/1.1\r\nHost: [bad\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`, 400, 'IP-420', platform?.malformedHost === 'all'],
+        [`GET / HTTP/1.1\r\nHost: [bad\r\nConnection: close\r\n\r\n`, 400, 'IP-420', platform?.malformedHost !== undefined],
+        [`TRACE /api/pay/book HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`, 405, 'IP-405', platform?.trace !== undefined],
+        [`TRACE / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`, 405, 'IP-405', platform?.trace !== undefined],
+      ] as const) {
+        const answer = await rawRequest(Number(port), request);
+        const line = request.slice(0, request.indexOf('\r\n'));
+        assert.doesNotMatch(answer.text, /\/(home|tmp|work|Users)\/|\bat [\w.]+ \(|<html/i, `${line}: no stack, no file path, no error page`);
+        // Answered by the platform before the example's code (see the target's platformAnswers.why).
+        if (byPlatform) continue;
+        assert.equal(answer.status, status, `${line}: ${answer.text.slice(0, 300)}`);
+        assert.match(answer.text, new RegExp(`"code":"${code}"`), `${line}: ${answer.text.slice(0, 300)}`);
+      }
     });
 
     test(`reconciliation (${target.reconcile}): a payment whose callback was lost is settled without the shopper`, async () => {

@@ -10,6 +10,11 @@ describeExample({
   reconcile: 'cron-route',
   browser: true,
   postgres: true,
+  platformAnswers: {
+    malformedHost: 'pages',
+    trace: 'pages-and-kit',
+    why: "next start's own server drops the connection of a TRACE, and of a malformed Host outside a route handler, before any app code runs (the kit's route answers a malformed Host 400)",
+  },
   // One production build per run (type-checked against the package's published types), started
   // twice. Webpack, not Turbopack: the test workspace links node_modules from outside the app's
   // folder, which Turbopack refuses to compile; a merchant's own install has no such links.

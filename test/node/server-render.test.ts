@@ -41,7 +41,12 @@ test('the offer to pay on the phone is rendered when the element will show it: d
   assert.match(renderWalletPayButton({ environment: 'desktop' }), offer);
   assert.match(renderWalletPayButton({}, { userAgent: DESKTOP_UA }), offer);
   assert.match(renderWalletPayButton({ environment: 'auto' }, { userAgent: DESKTOP_UA }), offer);
-  assert.doesNotMatch(renderWalletPayButton({}, { userAgent: PHONE_UA }), offer);
+  // A phone's user agent may be a tablet wider than 768 px, where the element offers the hand-off: the
+  // offer is written and hidden on a narrow touch screen by the element's own width rule.
+  const phone = renderWalletPayButton({}, { userAgent: PHONE_UA });
+  assert.match(phone, offer);
+  assert.match(phone, /<style>@media \(max-width: 768\.98px\) and \(any-pointer: coarse\)\{\[part~="pay-on-phone"\]\{display:none\}\}<\/style>/);
+  assert.doesNotMatch(renderWalletPayButton({}, { userAgent: DESKTOP_UA }), /@media \(max-width: 768/);
   assert.doesNotMatch(renderWalletPayButton({}, { userAgent: WEBVIEW_UA }), offer);
   assert.doesNotMatch(renderWalletPayButton({}), offer, 'without a user agent, auto renders no offer');
   assert.doesNotMatch(renderWalletPayButton({ environment: 'mobile' }, { userAgent: DESKTOP_UA }), offer);

@@ -7,7 +7,7 @@
  * their own. Nothing here holds state or imports the flow: the flow passes in what a rule needs
  * (the store, the key maker, the clock's time) and applies the answer itself.
  */
-import { ALREADY_PROCESSED, MERCHANT_SETUP, type BookResult, type Channel, type PaymentStatus, type WebPaymentInstruction } from '../../protocol/contract.js';
+import { ALREADY_PROCESSED, MERCHANT_SETUP, type BookResult, type Channel, type PaymentStatus, type StatusRequest, type WebPaymentInstruction } from '../../protocol/contract.js';
 import { BookingError, type BookingClient } from '../booking-client.js';
 import type { FlowDeps } from './deps.js';
 import type { FlowError, FlowErrorKind, FlowEvent, FunnelStep } from './state.js';
@@ -31,9 +31,14 @@ export type FailureExtra = { code?: string | undefined; http_status?: number | u
 export const hasCode = (error: unknown, code: string) => error instanceof BookingError && error.code === code;
 export const isProcessed = (error: unknown) => hasCode(error, ALREADY_PROCESSED);
 
-/** The two ids the status and cancel requests name a booking by. */
-export function ids({ booking_id, correlation_id }: KeptBooking): { booking_id: string; correlation_id: string } {
-  return { booking_id, correlation_id };
+/**
+ * What the status and cancel requests name a booking by: its two ids, the order it was booked for and
+ * the server's receipt, so a server that lost the booking may ask the service and deliver its result
+ * with the order (the booking's tag proves it).
+ */
+export function ids({ booking_id, correlation_id, settings, receipt }: KeptBooking): StatusRequest {
+  // An absent receipt is left out by JSON; one that is not the kit's own is refused by the server.
+  return { booking_id, correlation_id, order: settings.order, receipt };
 }
 
 /**
@@ -102,9 +107,10 @@ export function funnelStep({ id, at }: Funnel, now: number): FunnelStep {
 
 /** The booking to keep from a booking's answer (with its funnel), and the `booked` event that reports it. */
 export function bookedAttempt({ key, settings, environment }: Attempt, channel: Channel, result: BookResult, now: number, funnel: Funnel): BookedAttempt & { event: FlowEvent } {
-  const { booking_id, correlation_id, deeplink } = result;
+  const { booking_id, correlation_id, deeplink, receipt } = result;
   const kept: KeptBooking = { booking_id, correlation_id, channel, idempotency_key: key, started_at: now, settings, attempt_id: funnel.id, attempt_at: funnel.at };
   if (deeplink) kept.deeplink = deeplink;
+  if (receipt) kept.receipt = receipt;
   const handoff = environment === 'handoff';
   if (handoff) kept.handoff = handoff;
   // A WebView's payment that no host took goes on as in an in-app browser.

@@ -152,6 +152,28 @@ describe('<wallet-pay-button> diagnostics: an endpoint that is not the payment h
     expect(warned).to.match(/answered HTTP 404/);
   });
 
+  it("a gateway's HTML 502, 503 or 504 while the shop restarts is an outage, not a wrong endpoint: nothing is warned", async () => {
+    for (const status of [502, 503, 504]) {
+      const s = await scenario({ book: [{ status, raw: `<!doctype html><html><head><title>${status} Bad Gateway ${RUN}</title></head><body>nginx</body></html>` }] });
+      const { el } = await mount(s, { environment: 'desktop' });
+      const error = oneEvent(el, 'wallet-pay-error');
+      payButton(el).click();
+      await error;
+      await reach(el, 'error');
+      el.remove();
+    }
+    // The control: the same page as a 405 (a page route that takes no POST) is warned about.
+    const s = await scenario({ book: [{ status: 405, raw: `<!doctype html><html><head><title>Method Not Allowed ${RUN}</title></head></html>` }] });
+    const { el } = await mount(s, { environment: 'desktop' });
+    const error = oneEvent(el, 'wallet-pay-error');
+    payButton(el).click();
+    await error;
+    await waitUntil(() => about(/^<wallet-pay-button>: endpoint=/).length > 0, 'no warning about the endpoint', { timeout: 5000 });
+    const warned = about(/^<wallet-pay-button>: endpoint=/);
+    expect(warned.length, warnings.join('\n')).to.equal(1);
+    expect(warned[0]).to.contain('HTTP 405');
+  });
+
   it('a JSON failure of the handler itself (an unknown order) is no set-up mistake: nothing is warned', async () => {
     const s = await scenario({ book: [answer.failure(404, 'IP-404', 'unknown order')] });
     const { el } = await mount(s, { environment: 'desktop' });

@@ -59,7 +59,7 @@ describe('<wallet-pay-button> booking failures', () => {
       expect(book.length).to.be.at.least(2);
       if (c.kind === 'url-refused') {
         // The refused booking was cancelled, so trying again is a new attempt with a new key.
-        expect(cancel.map((r) => r.body)).to.deep.equal([{ booking_id: 'B1', correlation_id: 'c-B1' }]);
+        expect(cancel.map((r) => r.body)).to.deep.equal([{ booking_id: 'B1', correlation_id: 'c-B1', order: { id: 'A-1001' } }]);
         expect(book.at(-1)!.idempotencyKey).to.not.equal(book[0]!.idempotencyKey);
       } else {
         expect(cancel).to.have.length(0);
@@ -79,7 +79,7 @@ describe('<wallet-pay-button> booking failures', () => {
     expect((await error).detail).to.include({ kind: 'url-refused', reason: 'scheme' });
     expect(nav.calls).to.deep.equal([]);
     await waitUntil(async () => (await s.received()).cancel.length === 1, 'the refused booking was not cancelled');
-    expect((await s.received()).cancel[0]!.body).to.deep.equal({ booking_id: 'W1', correlation_id: 'c-W1' });
+    expect((await s.received()).cancel[0]!.body).to.deep.equal({ booking_id: 'W1', correlation_id: 'c-W1', order: { id: 'A-1001' } });
   });
 
   it('offline: says so without sending anything, and the retry books with one key', async () => {

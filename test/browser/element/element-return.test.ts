@@ -34,7 +34,7 @@ describe('<wallet-pay-button> fresh load with a kept booking', () => {
     expect((await success).detail).to.deep.equal({ booking_id: 'B1', status: 'SUCCESS' });
     expect((await navigate).detail).to.deep.include({ reason: 'success', url: done('SUCCESS') });
     expect(nav.calls).to.deep.equal([{ kind: 'assign', url: done('SUCCESS') }]);
-    expect((await s.received()).status.map((r) => r.body)).to.deep.equal([{ booking_id: 'B1', correlation_id: 'c-B1' }]);
+    expect((await s.received()).status.map((r) => r.body)).to.deep.equal([{ booking_id: 'B1', correlation_id: 'c-B1', order: { id: 'A-1001' } }]);
     expect(sessionStorage.getItem(key)).to.equal(null);
     await el.updateComplete;
     expect(statusText(el)).to.equal('Payment complete.');
@@ -306,7 +306,7 @@ describe('<wallet-pay-button> cancel payment', () => {
     part(el, 'cancel')!.click();
     expect((await cancel).detail).to.deep.equal({ booking_id: 'B1', status: 'CANCELED' });
     expect((await failure).detail.status).to.equal('CANCELED');
-    expect((await s.received()).cancel.map((r) => r.body)).to.deep.equal([{ booking_id: 'B1', correlation_id: 'c-B1' }]);
+    expect((await s.received()).cancel.map((r) => r.body)).to.deep.equal([{ booking_id: 'B1', correlation_id: 'c-B1', order: { id: 'A-1001' } }]);
     expect(nav.calls).to.deep.equal([{ kind: 'assign', url: failed('CANCELED') }]);
     await el.updateComplete;
     expect(statusText(el)).to.equal('Payment cancelled.');

@@ -48,8 +48,8 @@ describe('<wallet-pay-button> the shop lost the booking (IP-404)', () => {
     expect((await navigate).detail.url).to.equal('https://links.wallet.test/pay/B2');
     const received = await s.received();
     expect(received.status.map((r) => r.body)).to.deep.equal([
-      { booking_id: 'B1', correlation_id: 'c-B1' },
-      { booking_id: 'B1', correlation_id: 'c-B1' },
+      { booking_id: 'B1', correlation_id: 'c-B1', order: { id: 'A-1001' } },
+      { booking_id: 'B1', correlation_id: 'c-B1', order: { id: 'A-1001' } },
     ]);
     expect(received.book).to.have.length(1);
     expect(received.book[0]!.idempotencyKey).to.not.equal('kept-key');

@@ -94,7 +94,7 @@ describe('<wallet-pay-button> the phone hand-off', () => {
     await expect(m.el).to.be.accessible();
     part(m.el, 'cancel')!.click();
     await reach(m.el, 'done');
-    expect((await s.received()).cancel.map((r) => r.body)).to.deep.equal([{ booking_id: 'B1', correlation_id: 'c-B1' }]);
+    expect((await s.received()).cancel.map((r) => r.body)).to.deep.equal([{ booking_id: 'B1', correlation_id: 'c-B1', order: { id: 'A-1001' } }]);
   });
 
   it('says when the code expired and gives a new one on a new key; focus stays in the panel', async () => {
@@ -142,7 +142,7 @@ describe('<wallet-pay-button> the phone hand-off', () => {
     useComputer.click();
     await reach(m.el, 'redirecting');
     const received = await s.received();
-    expect(received.cancel.map((r) => r.body)).to.deep.equal([{ booking_id: 'B1', correlation_id: 'c-B1' }]);
+    expect(received.cancel.map((r) => r.body)).to.deep.equal([{ booking_id: 'B1', correlation_id: 'c-B1', order: { id: 'A-1001' } }]);
     expect(received.book.map((r) => r.body.channel)).to.deep.equal(['app', 'web']);
     expect(received.book[1]!.idempotencyKey).to.not.equal(received.book[0]!.idempotencyKey);
     expect(m.nav.calls).to.deep.equal([{ kind: 'postForm', url: web.url, fields: web.fields }]);

@@ -30,10 +30,10 @@ afterEach(() => {
  * A page in a frame: `body` as written, a layout-shift observer first, and the element's script
  * (the source's define module) imported only after SCRIPT_DELAY_MS.
  */
-async function openPage(body: string, head = ''): Promise<Frame> {
+async function openPage(body: string, head = '', width = 900): Promise<Frame> {
   const frame = document.createElement('iframe');
   frame.dataset.serverRender = '';
-  frame.style.cssText = 'width: 900px; height: 500px; border: 0';
+  frame.style.cssText = `width: ${width}px; height: 500px; border: 0`;
   frame.srcdoc = `<!doctype html>
 <html lang="en">
 <head>
@@ -138,6 +138,26 @@ describe('<wallet-pay-button> rendered by the server (Declarative Shadow DOM)', 
     expect((await s.received()).book[0]!.body).to.deep.equal({ channel: 'web', order: { id: 'A-1001' } });
     expect(el.hasAttribute('data-early-press'), 'the press is taken once').to.equal(false);
     await waitUntil(() => el.paymentState.name === 'error', 'the refused booking was not shown', { timeout: 6000 });
+  });
+
+  it("with the shopper's user agent and no environment, the server and the element choose the same first render at a phone's width and a tablet's", async () => {
+    // In the android group this is a phone's user agent with touch: a frame wider than 768 px is a
+    // tablet (the element offers the phone hand-off there), a narrower one a phone (it does not).
+    for (const width of [900, 400]) {
+      const s = await scenario({});
+      const { environment: _auto, ...auto } = ATTRIBUTES;
+      const page = await openPage(renderWalletPayButton({ ...auto, endpoint: s.endpoint }, { userAgent: navigator.userAgent }), '', width);
+      const shown = () => {
+        const offer = host(page).shadowRoot!.querySelector('[part~="pay-on-phone"]');
+        return offer !== null && offer.getBoundingClientRect().height > 0;
+      };
+      const before = { offer: shown(), boxes: boxes(page) };
+      const el = await upgraded(page);
+      expect({ offer: shown(), boxes: boxes(page) }, `${width} px wide, ${navigator.userAgent}`).to.deep.equal(before);
+      expect(el.shadowRoot!.querySelectorAll('button[part~="button"]').length).to.equal(1);
+      if (page.win.__layoutShiftSupported) expect(page.win.__shifts!.reduce((sum, value) => sum + value, 0)).to.equal(0);
+      page.frame.remove();
+    }
   });
 
   it('a page without the server helper: the documented :not(:defined) rule reserves the same box', async () => {

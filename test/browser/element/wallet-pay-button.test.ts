@@ -226,8 +226,8 @@ describe('<wallet-pay-button> mobile path', () => {
     part(el, 'pay-on-web')!.click();
     expect((await navigate).detail.reason).to.equal('web-payment');
     const received = await s.received();
-    expect(received.status.map((r) => r.body)).to.deep.equal([{ booking_id: 'B1', correlation_id: 'c-B1' }]);
-    expect(received.cancel.map((r) => r.body)).to.deep.equal([{ booking_id: 'B1', correlation_id: 'c-B1' }]);
+    expect(received.status.map((r) => r.body)).to.deep.equal([{ booking_id: 'B1', correlation_id: 'c-B1', order: { id: 'A-1001' } }]);
+    expect(received.cancel.map((r) => r.body)).to.deep.equal([{ booking_id: 'B1', correlation_id: 'c-B1', order: { id: 'A-1001' } }]);
     expect(received.book.map((r) => r.body.channel)).to.deep.equal(['app', 'web']);
     expect(received.book[0]!.idempotencyKey).to.not.equal(received.book[1]!.idempotencyKey);
     expect(nav.calls.at(-1)).to.deep.equal({ kind: 'postForm', url: WEB.url, fields: WEB.fields });

@@ -17,7 +17,7 @@ const newKey = () => `orders-${crypto.randomUUID()}`;
 
 interface Answer {
   status: number;
-  body: { code: string; error_message?: string; data?: { booking_id: string; correlation_id: string; deeplink: string; status: string } };
+  body: { code: string; error_message?: string; data?: { booking_id: string; correlation_id: string; deeplink: string; status: string; receipt: string } };
 }
 
 async function post(handler: PaymentHandler, route: string, body: unknown, key?: string): Promise<Answer> {
@@ -95,7 +95,7 @@ describe('one order, one payment', () => {
     await pay(booked.deeplink!);
     // The server restarts: its memory store is empty. The browser comes back with the booking it kept.
     const restarted = createPaymentHandler(shop.options(sandbox));
-    const ids = { booking_id: booked.booking_id, correlation_id: booked.correlation_id };
+    const ids = { booking_id: booked.booking_id, correlation_id: booked.correlation_id, receipt: booked.receipt };
     const status = await post(restarted, 'status', { ...ids, order: { id: 'LOST-1' } });
     assert.equal(status.status, 200, JSON.stringify(status.body));
     assert.equal(status.body.data?.status, 'SUCCESS');
@@ -120,7 +120,7 @@ describe('one order, one payment', () => {
     const booked = (await post(createPaymentHandler(shop.options(sandbox)), 'book', { channel: 'web', order: { id: 'LOST-2' } }, newKey())).body.data!;
     await pay(`${sandbox.linksUrl}/pay/${booked.booking_id}`);
     const restarted = createPaymentHandler(shop.options(sandbox));
-    const ids = { booking_id: booked.booking_id, correlation_id: booked.correlation_id };
+    const ids = { booking_id: booked.booking_id, correlation_id: booked.correlation_id, receipt: booked.receipt };
     assert.equal((await post(restarted, 'status', { ...ids, order: { id: 'EXPENSIVE-9' } })).body.data?.status, 'SUCCESS');
     const [result] = shop.results;
     assert.equal(result?.order, undefined, 'a presented order the booking was not made for is not believed');
@@ -134,7 +134,7 @@ describe('one order, one payment', () => {
     shop.totals.set('lost-3', 450);
     const booked = (await post(createPaymentHandler(shop.options(sandbox)), 'book', { channel: 'app', order: { id: 'LOST-3' } }, newKey())).body.data!;
     const restarted = createPaymentHandler(shop.options(sandbox));
-    const ids = { booking_id: booked.booking_id, correlation_id: booked.correlation_id };
+    const ids = { booking_id: booked.booking_id, correlation_id: booked.correlation_id, receipt: booked.receipt };
     assert.equal((await post(restarted, 'status', ids)).body.data?.status, 'BOOKED');
     const cancelled = await post(restarted, 'cancel', { ...ids, order: { id: 'LOST-3' } });
     assert.equal(cancelled.body.code, 'IP-210', JSON.stringify(cancelled.body));
@@ -190,7 +190,7 @@ describe('one order, one payment', () => {
     assert.equal((await post(handler, 'book', { channel: 'app', order: { id: 'GROW-1' } }, key)).body.data?.booking_id, second.booking_id);
   });
 
-  test('an order paid at an older, lower total is not locked: a new book collects at the total now; a payment that covers it is IP-412', async () => {
+  test('an order paid at an older, lower total is not locked: a new book collects the balance; a payment that covers it is IP-412', async () => {
     const shop = new Shop();
     shop.totals.set('grow-2', 1000);
     const handler = createPaymentHandler({ ...shop.options(sandbox), lookupOrder: (order) => ({ id: shop.canonical(order.id), amount: shop.totals.get(shop.canonical(order.id))! }) });
@@ -200,7 +200,7 @@ describe('one order, one payment', () => {
     shop.totals.set('grow-2', 1500);
     const more = await post(handler, 'book', { channel: 'app', order: { id: 'GROW-2' } }, newKey());
     assert.equal(more.status, 200, JSON.stringify(more.body));
-    assert.equal(sandbox.getBooking(more.body.data!.booking_id)?.amount, 1500);
+    assert.equal(sandbox.getBooking(more.body.data!.booking_id)?.amount, 500);
     // Back at 1000 (the shop took an item off): the payment of 1000 covers it.
     shop.totals.set('grow-2', 1000);
     assert.equal((await post(handler, 'book', { channel: 'app', order: { id: 'GROW-2' } }, newKey())).body.code, 'IP-412');
@@ -235,9 +235,9 @@ describe('one order, one payment', () => {
     }
   });
 
-  test('a final status that contradicts an earlier one is not delivered: FAILED after SUCCESS, REVERTED of a booking that never succeeded go to onError', async () => {
+  test('one rule for contradicting statuses: what says money moved (SUCCESS, REVERTED after its SUCCESS) is delivered, FAILED or CANCELED after a SUCCESS is not; each contradiction is told', async () => {
     const shop = new Shop();
-    for (const id of ['t-1', 't-2', 't-3']) shop.totals.set(id, 200);
+    for (const id of ['t-1', 't-2', 't-3', 't-4']) shop.totals.set(id, 200);
     let failSuccess = 0;
     const options = shop.options(sandbox);
     const handler = createPaymentHandler({
@@ -269,23 +269,35 @@ describe('one order, one payment', () => {
     assert.equal(failed.status, 200, 'answered, so the service does not retry what can never be delivered');
     const cancelled = (await post(handler, 'book', { channel: 'app', order: { id: 'T-2' } }, newKey())).body.data!;
     assert.equal((await post(handler, 'cancel', { booking_id: cancelled.booking_id, correlation_id: cancelled.correlation_id })).body.data?.status, 'CANCELED');
+    // A refund of a booking that ended CANCELED: the money moved, so its SUCCESS comes first, then the refund.
     assert.equal((await callback(cancelled, 'REVERTED')).status, 200);
-    assert.deepEqual(shop.results.map((r) => [r.booking_id, r.status]), [[paid.booking_id, 'SUCCESS'], [cancelled.booking_id, 'CANCELED']]);
+    assert.deepEqual(shop.results.map((r) => [r.booking_id, r.status]), [
+      [paid.booking_id, 'SUCCESS'],
+      [cancelled.booking_id, 'CANCELED'],
+      [cancelled.booking_id, 'SUCCESS'],
+      [cancelled.booking_id, 'REVERTED'],
+    ]);
     const told = shop.errors.map(String);
     assert.equal(told.length, 2, told.join(' | '));
-    assert.match(told[0]!, new RegExp(`Impossible transition: callback reported FAILED for booking ${paid.booking_id} after its SUCCESS`));
-    assert.match(told[1]!, new RegExp(`Impossible transition: callback reported REVERTED for booking ${cancelled.booking_id}, which ended CANCELED without a SUCCESS`));
+    assert.match(told[0]!, new RegExp(`Impossible transition: callback reported FAILED for booking ${paid.booking_id} after its SUCCESS; not delivered`));
+    assert.match(told[1]!, new RegExp(`Unexpected transition: callback reported REVERTED for booking ${cancelled.booking_id}, which ended CANCELED; delivered after its SUCCESS`));
     // A refund after the SUCCESS is a result.
     assert.equal((await callback(paid, 'REVERTED')).status, 200);
-    assert.deepEqual(shop.results.slice(2).map((r) => [r.booking_id, r.status]), [[paid.booking_id, 'REVERTED']]);
+    assert.deepEqual(shop.results.slice(4).map((r) => [r.booking_id, r.status]), [[paid.booking_id, 'REVERTED']]);
 
     // A SUCCESS seen but not delivered (its hook failed), then the refund: the hook gets the SUCCESS first.
     const third = (await post(handler, 'book', { channel: 'app', order: { id: 'T-3' } }, newKey())).body.data!;
     failSuccess = 1;
     assert.equal((await callback(third, 'SUCCESS')).status, 500, 'the hook failed: the service is to retry');
     assert.equal((await callback(third, 'REVERTED')).status, 200);
-    assert.deepEqual(shop.results.slice(3).map((r) => [r.booking_id, r.status]), [[third.booking_id, 'SUCCESS'], [third.booking_id, 'REVERTED']]);
+    assert.deepEqual(shop.results.slice(5).map((r) => [r.booking_id, r.status]), [[third.booking_id, 'SUCCESS'], [third.booking_id, 'REVERTED']]);
     assert.equal(shop.errors.length, 3, 'the failed hook is told, nothing impossible');
+
+    // A SUCCESS after a FAILED: the service says the money arrived, so it is delivered.
+    const late = (await post(handler, 'book', { channel: 'app', order: { id: 'T-4' } }, newKey())).body.data!;
+    assert.equal((await callback(late, 'FAILED')).status, 200);
+    assert.equal((await callback(late, 'SUCCESS')).status, 200);
+    assert.deepEqual(shop.results.slice(7).map((r) => [r.booking_id, r.status]), [[late.booking_id, 'FAILED'], [late.booking_id, 'SUCCESS']]);
   });
 });
 

@@ -219,6 +219,32 @@ describe('service client when the service misbehaves', () => {
     await assert.rejects(client.cancel({ booking_id: 'b' }), expectServiceError({ code: 'IP-504', kind: 'timeout', httpStatus: undefined }));
   });
 
+  test('an answer larger than the cap (an endless body) is IP-502, read no further than the cap', async () => {
+    let sent = 0;
+    let closed!: () => void;
+    const connectionClosed = new Promise<void>((resolve) => (closed = resolve));
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    const client = await clientFor((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.on('close', () => closed());
+      const pump = () => {
+        // Up to 256 MB: far past any cap, bounded so a broken client cannot fill the machine.
+        while (!response.destroyed && sent < 256 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', pump);
+        }
+        response.end();
+      };
+      pump();
+    }, 10_000);
+    await assert.rejects(
+      client.status({ booking_id: 'b', correlation_id: 'c' }),
+      expectServiceError({ code: 'IP-502', kind: 'unavailable', httpStatus: 200, message: /larger than 65536 bytes/ }),
+    );
+    await connectionClosed;
+    assert.ok(sent < 32 * 1024 * 1024, `the server wrote ${sent} bytes before the client let go`);
+  });
+
   test('a refused connection is IP-502 without an HTTP status', async () => {
     const client = createServiceClient({ baseUrl: await closedPortUrl(), accessKey: KEY, productCode: PRODUCT });
     await assert.rejects(
