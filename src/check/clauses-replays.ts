@@ -48,6 +48,7 @@ export async function successReplayAfterRefund(s: Steps): Promise<void> {
 
 /** `failed-after-success`: a signed FAILED for a paid booking does not unpay its order. */
 export async function failedAfterSuccess(s: Steps): Promise<void> {
+  s.relyOn('paid-order-refused', 'a paid order from the IP-412 of a new key');
   const booking = await settledPayment(s);
   const late = await s.sendCallback(booking.service.callback_url, await s.callbackOf(booking.service, 'FAILED'));
   const again = await s.book('app', booking.order, s.key());
@@ -76,6 +77,7 @@ export async function reconcileAsksService(s: Steps): Promise<string> {
   if (reconcile === undefined) {
     throw new ClauseSkipped('give --reconcile-command (how the proxy runs its reconciliation, e.g. "php proxy.php reconcile") to run it');
   }
+  s.relyOn('paid-order-refused', 'a paid order from the IP-412 of a new key');
   const booking = await s.freshBooking();
   s.dropped.add(booking.booking_id);
   await s.pay(booking.booking_id);

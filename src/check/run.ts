@@ -99,6 +99,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
     for (const clause of CLAUSES) {
       const verdict = await judge(steps, clause.id, clause.title, clause.section, options.clauseTimeoutMs ?? 60_000);
       verdicts.push(verdict);
+      if (!verdict.ok && !verdict.skipped) steps.failedClauses.add(clause.id);
       options.onClause?.(verdict);
     }
   } finally {

@@ -36,6 +36,8 @@ export class Steps {
   /** The sandbox's request lines, most recent last (the reconciliation clause reads them). */
   readonly serviceLog: string[] = [];
   sandbox!: Sandbox;
+  /** Clauses failed so far: a clause that observes through another's rule is not judged when that one failed. */
+  readonly failedClauses = new Set<string>();
 
   constructor(readonly options: CheckOptions) {
     this.endpoint = options.endpoint.replace(/\/+$/, '');
@@ -65,6 +67,11 @@ export class Steps {
       );
     }
     return booking.callback_url;
+  }
+
+  /** Skips the clause when it observes through `clause`'s rule and that clause failed (it names the fault). */
+  relyOn(clause: string, what: string): void {
+    if (this.failedClauses.has(clause)) throw new ClauseSkipped(`not judged: it reads ${what}, and ${clause} failed`);
   }
 
   /** Keeps the sandbox's last request lines. */

@@ -27,6 +27,8 @@ export interface ExampleSettings {
   publicUrl?: string;
   /** Default a free port. */
   port?: number;
+  /** The folder of the proxy's file; default the example's own (a test's variant lives elsewhere). */
+  dir?: string;
 }
 
 /** A running example proxy. */
@@ -34,6 +36,8 @@ export interface RunningExample {
   url: string;
   port: number;
   endpoint: string;
+  /** Its reconciliation as its README runs it from cron, for every open booking however young. */
+  reconcile: string;
   output(): string;
   stop(): Promise<void>;
 }
@@ -57,11 +61,17 @@ export async function startExample(kind: ExampleKind, settings: ExampleSettings)
     DEMO_ORDER_AMOUNT: String(settings.amount),
     PORT: String(port),
     PYTHONDONTWRITEBYTECODE: '1',
+    // As the README runs it: several requests at once (php -S alone serves one at a time).
+    PHP_CLI_SERVER_WORKERS: '4',
   };
+  const dir = settings.dir ?? DIR(kind);
   const child: ChildProcess =
     kind === 'php'
-      ? spawn(found.php, ['-S', `127.0.0.1:${port}`, 'proxy.php'], { cwd: DIR(kind), env, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn(found.python, ['proxy.py'], { cwd: DIR(kind), env, stdio: ['ignore', 'pipe', 'pipe'] });
+      ? spawn(found.php, ['-S', `127.0.0.1:${port}`, 'proxy.php'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(found.python, ['proxy.py'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+  const reconcileEnv = (['SERVICE_URL', 'PRODUCT_CODE', 'ACCESS_KEY', 'PUBLIC_URL', 'DB_PATH', 'PYTHONDONTWRITEBYTECODE'] as const).map((name) => `${name}=${quote(env[name])}`);
+  const reconcile = `cd ${quote(dir)} && env ${reconcileEnv.join(' ')} RECONCILE_AFTER_SECONDS=0 ${quote(kind === 'php' ? found.php : found.python)} ${kind === 'php' ? 'proxy.php' : 'proxy.py'} reconcile`;
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -84,6 +94,7 @@ export async function startExample(kind: ExampleKind, settings: ExampleSettings)
     url,
     port,
     endpoint: `${url}/api/pay`,
+    reconcile,
     output: () => output,
     stop: async () => {
       if (child.exitCode === null) {
