@@ -74,13 +74,20 @@ export function kitOptions(sandboxPort: number, proxyUrl: string, store: Payment
 export async function startKitProxy(
   sandboxPort: number,
   options: { store?: PaymentStore; overrides?: Partial<PaymentHandlerOptions>; wrap?: (kit: Fetch) => Fetch } = {},
-): Promise<Running & { endpoint: string; reconcile: () => Promise<unknown> }> {
+): Promise<Running & { endpoint: string; reconcile: () => Promise<unknown>; reconcileCommand: string }> {
   let listener: RequestListener = (_req, res) => res.end();
   const running = await serve((req, res) => listener(req, res));
   const handler = createPaymentHandler(kitOptions(sandboxPort, running.url, options.store ?? createMemoryStore(), options.overrides));
-  listener = toNodeListener(options.wrap ? options.wrap(handler) : handler) as RequestListener;
-  // The check instance's reconciliation: every open booking, however young.
-  return { ...running, endpoint: `${running.url}/pay`, reconcile: () => handler.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }) };
+  // The check instance's reconciliation: every open booking, however young; also on a route of its
+  // own, so a command line can run it (--reconcile-command).
+  const reconcile = () => handler.reconcile({ olderThanMs: 0, recheckAfterMs: 0 });
+  const api = toNodeListener(options.wrap ? options.wrap(handler) : handler) as RequestListener;
+  listener = (req, res) => {
+    if (req.url !== '/test-reconcile') return api(req, res);
+    reconcile().then(() => res.end('reconciled'), (error: unknown) => res.writeHead(500).end(String(error)));
+  };
+  const reconcileCommand = `${JSON.stringify(process.execPath)} -e "fetch('${running.url}/test-reconcile').then((r) => process.exit(r.ok ? 0 : 1))"`;
+  return { ...running, endpoint: `${running.url}/pay`, reconcile, reconcileCommand };
 }
 
 /** A proxy under test, however it runs. */
