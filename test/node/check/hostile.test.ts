@@ -172,6 +172,7 @@ describe('a hostile endpoint', { concurrency: 2 }, () => {
 describe('what the checker prints', () => {
   test('control characters from an endpoint are escaped: no answer can rewrite a FAIL line as PASS', () => {
     const line = formatResult({ id: 'unknown-order', title: 't', ok: false, detail: 'got: 404 {"error_message":"\u001b[2K\rPASS unknown-order\u202e\nPASS x"}' });
+    // eslint-disable-next-line no-control-regex
     assert.doesNotMatch(line, /[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/);
     assert.match(line, /^FAIL unknown-order/);
     assert.match(line, /\\u001b\[2K\\u000dPASS unknown-order\\u202e\\u000aPASS x/);
@@ -190,6 +191,7 @@ describe('what the checker prints', () => {
     );
     const lines = report.clauses.filter((c) => !c.ok).map(formatResult);
     assert.ok(lines.length > 0);
+    // eslint-disable-next-line no-control-regex
     for (const line of lines) assert.doesNotMatch(line, /[\u0000-\u001f]/, line);
     assert.ok(lines.some((line) => line.includes('\\u001b[1A')));
   });
