@@ -52,6 +52,7 @@ function locked(array $cfg, array $names, callable $fn): mixed {
 function db(array $cfg): PDO {
     $pdo = new PDO('sqlite:' . $cfg['db'], null, null, [PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION, PDO::ATTR_DEFAULT_FETCH_MODE => PDO::FETCH_ASSOC]);
     $pdo->exec('PRAGMA busy_timeout = 10000');
+    $pdo->exec('PRAGMA journal_mode = WAL');   // readers go on while one request writes
     $pdo->exec('CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, amount TEXT NOT NULL, paid INTEGER NOT NULL DEFAULT 0)');
     $pdo->exec('CREATE TABLE IF NOT EXISTS bookings (idem_key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, order_id TEXT NOT NULL,
         channel TEXT NOT NULL, booking_id TEXT NOT NULL UNIQUE, correlation_id TEXT NOT NULL UNIQUE, deeplink TEXT NOT NULL, amount TEXT NOT NULL, status TEXT NOT NULL,
@@ -80,7 +81,7 @@ function find_order(PDO $db, array $cfg, mixed $id): ?array {
     }
     $row = $db->prepare('SELECT id, amount, paid FROM orders WHERE id = ?');
     $row->execute([$id]);
-    return $row->fetch() ?: null;
+    return $row->fetchAll()[0] ?? null;
 }
 
 function canonical(mixed $v): mixed {
@@ -122,7 +123,7 @@ function book(PDO $db, array $cfg, stdClass $body): array {
         $order = find_order($db, $cfg, $order['id']);   // read again under the lock: paid meanwhile?
         $same = $db->prepare('SELECT * FROM bookings WHERE idem_key = ?');
         $same->execute([$key]);
-        if ($row = $same->fetch()) {
+        if ($row = $same->fetchAll()[0] ?? null) {
             if ($row['fingerprint'] !== $fingerprint) throw new Refusal(409, 'IP-409', 'This Idempotency-Key was used for another order or channel.');
             return book_answer($cfg, $row);
         }
@@ -168,7 +169,7 @@ function own_booking(PDO $db, stdClass $body): array {
     }
     $q = $db->prepare('SELECT * FROM bookings WHERE booking_id = ? AND correlation_id = ?');
     $q->execute([$body->booking_id, $body->correlation_id]);
-    return $q->fetch() ?: throw new Refusal(404, 'IP-404', 'No booking with this booking_id and correlation_id was made here.');
+    return $q->fetchAll()[0] ?? throw new Refusal(404, 'IP-404', 'No booking with this booking_id and correlation_id was made here.');
 }
 
 /** The service's status of a booking made here; a final one is recorded. */
@@ -200,7 +201,7 @@ function reconcile(PDO $db, array $cfg): int {
 function handoff_page(PDO $db, array $cfg, string $bookingId): void {
     $q = $db->prepare('SELECT * FROM bookings WHERE booking_id = ?');
     $q->execute([$bookingId]);
-    $b = $q->fetch();
+    $b = $q->fetchAll()[0] ?? null;
     $text = match (true) {
         !$b => 'No such payment here.',
         default => match (ask_service($db, $cfg, $b)['status']) {
@@ -240,7 +241,7 @@ function callback(PDO $db, array $cfg, string $raw, stdClass $body): array {
     if ($v['product_code'] !== $cfg['product']) throw new Refusal(401, 'IP-401', 'Callback refused: not this merchant\'s product code.');
     $q = $db->prepare('SELECT * FROM bookings WHERE correlation_id = ?');
     $q->execute([$v['correlation_id']]);
-    $b = $q->fetch() ?: throw new Refusal(404, 'IP-404', 'Callback refused: no booking with this correlation_id was made here.');
+    $b = $q->fetchAll()[0] ?? throw new Refusal(404, 'IP-404', 'Callback refused: no booking with this correlation_id was made here.');
     if (in_array($v['status'], FINAL_STATUSES, true)) record($db, $b, $v['status']);   // a replay or a late status is answered 2xx and changes nothing
     return ['correlation_id' => $v['correlation_id'], 'status' => $v['status']];
 }

@@ -36,6 +36,8 @@ export interface RunningExample {
   url: string;
   port: number;
   endpoint: string;
+  /** The process id (under php -S, the server's, whose workers are its children). */
+  pid: number;
   /** Its reconciliation as its README runs it from cron, for every open booking however young. */
   reconcile: string;
   output(): string;
@@ -94,6 +96,7 @@ export async function startExample(kind: ExampleKind, settings: ExampleSettings)
     url,
     port,
     endpoint: `${url}/api/pay`,
+    pid: child.pid!,
     reconcile,
     output: () => output,
     stop: async () => {
