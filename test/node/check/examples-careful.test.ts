@@ -12,7 +12,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { EXAMPLE_KINDS, startExample, type ExampleKind, type RunningExample } from './examples.js';
+import { EXAMPLE_KINDS, startExample, type RunningExample } from './examples.js';
 import { AMOUNT, PREFIX, serve } from './support.js';
 
 let dir: string;
