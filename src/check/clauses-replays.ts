@@ -2,7 +2,7 @@
  * The checker's clauses on results out of order and on reconciliation: a replayed SUCCESS after its
  * refund, a FAILED after a SUCCESS, and a SUCCESS whose callback never came.
  */
-import { exec } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { codeOf, clip, describe } from './exchange.js';
 import { ClauseSkipped, fail, type Steps } from './steps.js';
 
@@ -60,13 +60,39 @@ export async function failedAfterSuccess(s: Steps): Promise<void> {
   }
 }
 
-/** Runs the proxy's reconciliation once: the shell command, or the function given from code. */
-function runReconcile(reconcile: string | (() => Promise<unknown>)): Promise<string> {
-  if (typeof reconcile === 'function') return reconcile().then(() => '');
+/** Runs the proxy's reconciliation once: the shell command (its whole process group, bounded), or the function given from code. */
+function runReconcile(reconcile: string | (() => Promise<unknown>)): Promise<void> {
+  if (typeof reconcile === 'function') return reconcile().then(() => undefined);
   return new Promise((resolve, reject) => {
-    exec(reconcile, { timeout: RECONCILE_TIMEOUT_MS, maxBuffer: RECONCILE_MAX_OUTPUT, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`--reconcile-command "${reconcile}" failed (${error.killed ? `killed after ${RECONCILE_TIMEOUT_MS} ms` : `exit ${String(error.code)}`}): ${clip(`${stderr} ${stdout}`, 300)}`));
-      else resolve(String(stdout));
+    const child = spawn('/bin/sh', ['-c', reconcile], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const keep = (chunk: Buffer) => {
+      if (output.length < RECONCILE_MAX_OUTPUT) output += chunk.toString();
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    const kill = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    };
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      kill();
+    }, RECONCILE_TIMEOUT_MS);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(`--reconcile-command "${reconcile}" could not start: ${error.message}`));
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      // Whatever it left running in its group goes with it.
+      kill();
+      if (code === 0 && !killed) resolve();
+      else reject(new Error(`--reconcile-command "${reconcile}" failed (${killed ? `killed after ${RECONCILE_TIMEOUT_MS} ms` : `exit ${String(code)}`}): ${clip(output, 300)}`));
     });
   });
 }

@@ -69,8 +69,16 @@ export async function startExample(kind: ExampleKind, settings: ExampleSettings)
   const dir = settings.dir ?? DIR(kind);
   const child: ChildProcess =
     kind === 'php'
-      ? spawn(found.php, ['-S', `127.0.0.1:${port}`, 'proxy.php'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn(found.python, ['proxy.py'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      ? spawn(found.php, ['-S', `127.0.0.1:${port}`, 'proxy.php'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+      : spawn(found.python, ['proxy.py'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // Its own process group: php -S's workers are stopped with it.
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, name);
+    } catch {
+      // Already gone.
+    }
+  };
   const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
   const reconcileEnv = (['SERVICE_URL', 'PRODUCT_CODE', 'ACCESS_KEY', 'PUBLIC_URL', 'DB_PATH', 'PYTHONDONTWRITEBYTECODE'] as const).map((name) => `${name}=${quote(env[name])}`);
   const reconcile = `cd ${quote(dir)} && env ${reconcileEnv.join(' ')} RECONCILE_AFTER_SECONDS=0 ${quote(kind === 'php' ? found.php : found.python)} ${kind === 'php' ? 'proxy.php' : 'proxy.py'} reconcile`;
@@ -86,7 +94,7 @@ export async function startExample(kind: ExampleKind, settings: ExampleSettings)
       break;
     } catch {
       if (Date.now() > deadline) {
-        child.kill('SIGKILL');
+        signal('SIGKILL');
         throw new Error(`the ${kind} example did not answer on ${url} within 15 s:\n${output}`);
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -101,11 +109,12 @@ export async function startExample(kind: ExampleKind, settings: ExampleSettings)
     output: () => output,
     stop: async () => {
       if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        signal('SIGTERM');
+        const timer = setTimeout(() => signal('SIGKILL'), 5000);
         await exited;
         clearTimeout(timer);
       }
+      signal('SIGKILL');
     },
   };
 }
