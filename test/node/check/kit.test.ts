@@ -107,6 +107,13 @@ describe('wallet-pay-check on the command line', () => {
     const endpoint = await runCli(['--endpoint', 'ftp://x', '--sandbox-port', '4010', '--order-prefix', 'A-', '--amount', '10']);
     assert.equal(endpoint.code, 2);
     assert.match(endpoint.stderr, /--endpoint must be an http\(s\) URL/);
+    const { parseCheckArgs } = await import('../../../src/check/index.js');
+    const base = ['--endpoint', 'http://127.0.0.1:1/pay', '--sandbox-port', '4020', '--order-prefix', 'A-', '--amount', '10'];
+    assert.throws(() => parseCheckArgs([...base, '--callback-origin', 'https://shop.example/path']), /--callback-origin must be an origin/);
+    assert.throws(() => parseCheckArgs([...base, '--reconcile-command', ' ']), /--reconcile-command is empty/);
+    const parsed = parseCheckArgs([...base, '--callback-origin', 'https://a.example', '--callback-origin', 'https://b.example', '--reconcile-command', 'php proxy.php reconcile']);
+    assert.ok(!parsed.help && parsed.options.reconcile === 'php proxy.php reconcile');
+    assert.deepEqual(!parsed.help && parsed.options.callbackOrigins, ['https://a.example', 'https://b.example']);
   });
 });
 
