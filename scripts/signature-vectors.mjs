@@ -1,5 +1,5 @@
 // Writes signature-vectors.json: the signed messages of the payment service (book, status, cancel,
-// callback) with their fields, the exact message, the key and the expected signature, and messages
+// callback, and the desktop path's web payment form) with their fields, the exact message, the key and the expected signature, and messages
 // that must not verify. Computed here with node:crypto, independently of the kit; the kit's tests and
 // both example proxies' tests read the file. Run: node scripts/signature-vectors.mjs
 import { createHmac } from 'node:crypto';
@@ -66,6 +66,29 @@ const mustFail = [
 ].map((c) => ({ ...c, expected_signature: sign(c.message, c.key) }));
 for (const c of mustFail) if (c.expected_signature === c.signature) throw new Error(`must-fail case ${c.id} verifies`);
 
+// The desktop path's form: the proxy's web_payment answer, posted by the browser to {base_url}/web/pay.
+const WEB_FIELDS = 'booking_id,correlation_id';
+const webFields = { booking_id: 'BK-6c1f4e2a-8b7d-4c3e-9f10-2a3b4c5d6e7f', correlation_id: 'a1b2c3d4-e5f6-4711-8899-aabbccddeeff' };
+const webMessage = WEB_FIELDS.split(',').map((name) => `${name}=${webFields[name]}`).join(',');
+const webPayment = [
+  {
+    id: 'web-payment-form',
+    operation: 'web_payment',
+    signed_field_names: WEB_FIELDS,
+    key: KEY,
+    fields: webFields,
+    message: webMessage,
+    message_utf8_hex: Buffer.from(webMessage, 'utf8').toString('hex'),
+    signature: sign(webMessage),
+    web_payment: {
+      url: 'http://127.0.0.1:4010/web/pay',
+      method: 'POST',
+      fields: { ...webFields, signed_field_names: WEB_FIELDS, signature: sign(webMessage) },
+    },
+    note: 'The data.web_payment of a "web" book answer: the browser posts fields, form-encoded, to url. No API operation signs this field set, so the signature cannot be replayed on status or cancel.',
+  },
+];
+
 const document = {
   description:
     'Signature vectors of the intent payment service as wallet-pay-button reads it. HMAC-SHA256 keyed with the access key (its UTF-8 bytes) over the UTF-8 bytes of `message`, in standard base64 with padding. `message` is name=value pairs in the order of signed_field_names, joined by "," with no spaces; each value is written exactly as the body writes it (`fields` holds that text). `vectors` must verify; each `must_fail` case must not: its `signature` is not the HMAC of its `message` under its `key` (`expected_signature` is).',
@@ -73,6 +96,7 @@ const document = {
   signed_field_names: FIELDS,
   vectors,
   must_fail: mustFail,
+  web_payment: webPayment,
 };
 writeFileSync(new URL('../signature-vectors.json', import.meta.url), `${JSON.stringify(document, null, 2)}\n`);
-console.log(`signature-vectors.json: ${vectors.length} vectors, ${mustFail.length} must-fail cases`);
+console.log(`signature-vectors.json: ${vectors.length} vectors, ${mustFail.length} must-fail cases, ${webPayment.length} web payment form`);

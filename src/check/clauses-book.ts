@@ -1,6 +1,6 @@
 /** The checker's clauses on booking: the answer's fields, the amount, the Idempotency-Key, the order. */
 import { randomUUID } from 'node:crypto';
-import { clip, describe } from './exchange.js';
+import { clip, describe, readCapped } from './exchange.js';
 import { fail, type Steps } from './steps.js';
 
 /** `book-app`: an app booking answers the ids and the service's deeplink, for the merchant's amount. */
@@ -33,8 +33,8 @@ export async function bookWeb(s: Steps): Promise<void> {
   // Only the sandbox's own page is followed: the checker never goes where an answer points elsewhere.
   if (url.origin !== new URL(s.sandbox.baseUrl).origin) fail(`data.web_payment.url must be on the service (${s.sandbox.baseUrl}); ${describe(exchange)}`);
   const fields = (web!.fields ?? {}) as Record<string, unknown>;
-  if (web!.method === 'POST' && (typeof fields !== 'object' || Object.values(fields).some((v) => typeof v !== 'string'))) {
-    fail(`data.web_payment.fields must be an object of strings; ${describe(exchange)}`);
+  if (web!.method === 'POST' && (typeof web!.fields !== 'object' || web!.fields === null || Object.values(fields).some((v) => typeof v !== 'string'))) {
+    fail(`data.web_payment.fields is required for POST, an object of strings (booking_id, correlation_id, signed_field_names, signature); ${describe(exchange)}`);
   }
   const page = await fetch(url, {
     method: web!.method as string,
@@ -44,9 +44,9 @@ export async function bookWeb(s: Steps): Promise<void> {
       ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields as Record<string, string>).toString() }
       : {}),
   });
-  const text = await page.text();
+  const text = await readCapped(page, Date.now() + 10_000);
   if (page.status !== 200 || !text.includes(bookingId)) {
-    fail(`the provider's page refused the instruction (HTTP ${page.status}: ${clip(text.replace(/<[^>]+>/g, ' '), 160)}); ${describe(exchange)}`);
+    fail(`the provider's page refused the instruction (HTTP ${page.status}: ${clip(text, 200)}); ${describe(exchange)}`);
   }
 }
 

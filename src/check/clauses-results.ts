@@ -50,11 +50,26 @@ export async function cancelPaid(s: Steps): Promise<void> {
 
 /** `paid-order-refused`: a paid order is not booked again (IP-412). */
 export async function paidOrderRefused(s: Steps): Promise<void> {
-  const booking = await s.paidBooking();
+  const booking = await s.paidBooking(false);
   // The proxy may learn the payment from the callback or from a status check: both have happened.
   await s.post('status', booking.booking_id, booking.correlation_id);
   const before = s.bookingCount();
   const exchange = await s.book('app', booking.order, s.key());
   s.expectCode(exchange, 409, 'IP-412', 'a new key for an order already paid');
   if (s.bookingCount() !== before) fail(`the paid order was booked again at the service; ${describe(exchange)}`);
+}
+
+/** `open-booking-replaced`: a new key while an older booking is open books anew, the older one cancelled. */
+export async function openBookingReplaced(s: Steps): Promise<void> {
+  const first = await s.freshBooking();
+  const exchange = await s.book('app', first.order, s.key());
+  if (exchange.status !== 200 || codeOf(exchange) !== 'IP-201') {
+    fail(`a new key for an order whose older booking ${first.booking_id} is still open must book anew (the older one cancelled first); ${describe(exchange)}`);
+  }
+  const second = s.booked(exchange, 'the new attempt');
+  if (second.booking_id === first.booking_id) fail(`a new key answered the older booking ${first.booking_id}; ${describe(exchange)}`);
+  const older = s.sandbox.getBooking(first.booking_id)?.status;
+  if (older !== 'CANCELED') {
+    fail(`the older booking ${first.booking_id} is still ${older} at the service after a new booking of its order: the shopper could pay both; ${describe(exchange)}`);
+  }
 }

@@ -4,10 +4,12 @@
  * `cli.ts` calls it.
  */
 import { parseArgs } from 'node:util';
-import { runCheck, checkOptions, type CheckOptions, type CheckReport, type ClauseResult } from './run.js';
+import { printable } from './exchange.js';
+import { runCheck, checkOptions, productionWarning, type CheckOptions, type CheckReport, type ClauseResult } from './run.js';
 
 /** Usage text of `wallet-pay-check --help`. */
-export const CHECK_USAGE = `Usage: wallet-pay-check --endpoint <url> --sandbox-port <port> --order-prefix <prefix> --amount <n> [--json]
+export const CHECK_USAGE = `Usage: wallet-pay-check --endpoint <url> --sandbox-port <port> --order-prefix <prefix> --amount <n>
+                        [--reconcile-command <cmd>] [--callback-origin <origin>]... [--json]
 
 Proves a running book proxy against the contract of <wallet-pay-button>. Starts the sandbox of the
 payment service on --sandbox-port (default access key and product code); the proxy must use
@@ -19,10 +21,17 @@ Options:
   --sandbox-port <n>      port for the sandbox's API and web payment page
   --order-prefix <text>   order ids the proxy sells
   --amount <n>            what the proxy charges for them
+  --reconcile-command <c> how the proxy runs its reconciliation once (a shell command), e.g.
+                          "php proxy.php reconcile"; without it that clause is skipped
+  --callback-origin <o>   another origin the proxy's callback URL may be on (repeatable); callbacks
+                          go to no other origin than these and --endpoint's
   --json                  print { clauses: [{ id, title, ok, detail }], passed, failed } on stdout
   -h, --help              show this help
 
-Exit code: 0 when every clause passes, 1 when one fails, 2 for a bad command line.
+Use a check instance of the proxy (its own port and database, a sandbox service URL), never the
+production one, and a --sandbox-port other than 4010, the dev sandbox's.
+
+Exit code: 0 when no clause fails (skipped ones are named), 1 when one fails, 2 for a bad command line.
 `;
 
 /** Thrown for a bad command line; its message says which flag and why. */
@@ -46,6 +55,8 @@ export function parseCheckArgs(args: readonly string[]): CheckCommand {
         'sandbox-port': { type: 'string' },
         'order-prefix': { type: 'string' },
         amount: { type: 'string' },
+        'reconcile-command': { type: 'string' },
+        'callback-origin': { type: 'string', multiple: true },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -66,7 +77,10 @@ export function parseCheckArgs(args: readonly string[]): CheckCommand {
     sandboxPort: Number(port),
     orderPrefix: values['order-prefix']!,
     amount: Number(amount),
+    ...(values['reconcile-command'] !== undefined ? { reconcile: values['reconcile-command'] } : {}),
+    ...(values['callback-origin'] !== undefined ? { callbackOrigins: values['callback-origin'] } : {}),
   };
+  if (options.reconcile !== undefined && String(options.reconcile).trim() === '') throw new CheckCommandError('--reconcile-command is empty.');
   try {
     checkOptions(options);
   } catch (error) {
@@ -75,14 +89,15 @@ export function parseCheckArgs(args: readonly string[]): CheckCommand {
   return { help: false, json: values.json ?? false, options };
 }
 
-/** One clause's line: `PASS id  title` or `FAIL id  title: detail`. */
+/** One clause's line: `PASS id  title`, `FAIL id  title: detail` or `SKIP id  title: why`; never a control character. */
 export function formatResult(result: ClauseResult): string {
-  return result.ok ? `PASS ${result.id}  ${result.title}` : `FAIL ${result.id}  ${result.title}: ${result.detail}`;
+  const line = result.ok ? `PASS ${result.id}  ${result.title}` : `${result.skipped ? 'SKIP' : 'FAIL'} ${result.id}  ${result.title}: ${result.detail}`;
+  return printable(line);
 }
 
 /** The last line, plain, for any CI to read. */
-export function formatSummary(report: Pick<CheckReport, 'passed' | 'failed'>): string {
-  return `${report.passed} passed, ${report.failed} failed`;
+export function formatSummary(report: Pick<CheckReport, 'passed' | 'failed'> & { skipped?: number }): string {
+  return `${report.passed} passed, ${report.failed} failed${report.skipped ? `, ${report.skipped} skipped` : ''}`;
 }
 
 /** Output sinks of a run. */
@@ -110,6 +125,8 @@ export async function runCheckCommand(args: readonly string[], output: CheckOutp
     output.out(CHECK_USAGE);
     return 0;
   }
+  const warning = productionWarning(command.options.endpoint);
+  if (warning) output.err(warning);
   let report: CheckReport;
   try {
     report = await runCheck({ ...command.options, ...(command.json ? {} : { onClause: (result) => output.out(formatResult(result)) }) });
@@ -121,7 +138,7 @@ export async function runCheckCommand(args: readonly string[], output: CheckOutp
     return 2;
   }
   if (command.json) {
-    output.out(JSON.stringify({ clauses: report.clauses, passed: report.passed, failed: report.failed }, null, 2));
+    output.out(JSON.stringify({ clauses: report.clauses, passed: report.passed, failed: report.failed, skipped: report.skipped }, null, 2));
     output.err(formatSummary(report));
   } else {
     output.out(formatSummary(report));

@@ -17,6 +17,18 @@ export interface CheckOptions {
   onClause?(result: ClauseResult): void;
   /** Longest time one clause may take; default 60 s. */
   clauseTimeoutMs?: number;
+  /** Longest time one request to the proxy may take, its answer read; default 10 s. */
+  requestTimeoutMs?: number;
+  /**
+   * Origins besides `endpoint`'s the checker may send callbacks to (a proxy behind another public
+   * address). A callback URL on any other origin gets none: the clauses that need one are skipped.
+   */
+  callbackOrigins?: string[];
+  /**
+   * The proxy's reconciliation, run once by the `reconcile-asks-service` clause: a shell command (run
+   * with a 60 s limit) or a function. Without it, that clause is skipped.
+   */
+  reconcile?: string | (() => Promise<unknown>);
 }
 
 /** The verdict on one clause. */
@@ -24,6 +36,8 @@ export interface ClauseResult {
   id: ClauseId;
   title: string;
   ok: boolean;
+  /** True when the clause could not be run (it is not ok, and not counted as failed); `detail` says why. */
+  skipped?: boolean;
   /** For a failure: what was sent, what came back, and the section the proxy breaks. Else a short note. */
   detail: string;
 }
@@ -33,4 +47,7 @@ export interface CheckReport {
   clauses: ClauseResult[];
   passed: number;
   failed: number;
+  skipped: number;
+  /** Things the checker warns about before it runs (an endpoint that looks like production). */
+  warnings: string[];
 }

@@ -10,9 +10,11 @@ import { CLAUSES, type ClauseId } from './clauses.js';
 import * as book from './clauses-book.js';
 import * as callback from './clauses-callback.js';
 import * as order from './clauses-order.js';
+import * as replays from './clauses-replays.js';
 import * as results from './clauses-results.js';
 import * as transport from './clauses-transport.js';
-import { ClauseFailure, Steps } from './steps.js';
+import { ClauseFailure, ClauseSkipped, Steps } from './steps.js';
+import { printable } from './exchange.js';
 import type { CheckOptions, CheckReport, ClauseResult } from './options.js';
 
 export type { CheckOptions, ClauseResult, CheckReport } from './options.js';
@@ -33,10 +35,48 @@ export function checkOptions(options: CheckOptions): void {
   if (typeof options.orderPrefix !== 'string' || !/^[A-Za-z0-9_.:-]{1,32}$/.test(options.orderPrefix)) {
     throw new TypeError(`--order-prefix must be 1 to 32 letters, digits, "-", "_", "." or ":"; got "${options.orderPrefix}".`);
   }
+  for (const origin of options.callbackOrigins ?? []) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.origin !== origin.replace(/\/+$/, '')) {
+      throw new TypeError(`--callback-origin must be an origin such as https://shop.example; got "${origin}".`);
+    }
+  }
+  if (options.requestTimeoutMs !== undefined && !(Number.isInteger(options.requestTimeoutMs) && options.requestTimeoutMs >= 100)) {
+    throw new TypeError(`requestTimeoutMs must be a whole number of at least 100; got ${options.requestTimeoutMs}.`);
+  }
   const cents = options.amount * 100;
   if (!(typeof options.amount === 'number' && options.amount > 0 && options.amount <= 999_999_999.99 && Math.abs(Math.round(cents) - cents) < 1e-6)) {
     throw new TypeError(`--amount must be a positive amount with at most two decimals; got ${options.amount}.`);
   }
+}
+
+/** Hosts that are this machine or a private network's: a check there harms no shop's customers. */
+function isPrivateHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost') || /\.(local|test|internal|lan|home\.arpa)$/.test(host)) return true;
+  if (host === '::1' || host.startsWith('fc') || host.startsWith('fd') || host.startsWith('fe80:')) return true;
+  const ip = /^(\d+)\.(\d+)\.\d+\.\d+$/.exec(host);
+  if (!ip) return false;
+  const [a, b] = [Number(ip[1]), Number(ip[2])];
+  return a === 127 || a === 10 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31) || (a === 169 && b === 254);
+}
+
+/**
+ * A warning when `endpoint` looks like production (https on a public host): the check instance sells
+ * every order of the test prefix, a rule that must never run where real shoppers pay.
+ */
+export function productionWarning(endpoint: string): string | undefined {
+  const url = new URL(endpoint);
+  if (url.protocol !== 'https:' || isPrivateHost(url.hostname)) return undefined;
+  return (
+    `warning: ${url.origin} looks like production (https on a public host). Run the checker against a check instance ` +
+    '(its own port, its own database, a sandbox service URL): the rule that sells every order of --order-prefix must never run in production.'
+  );
 }
 
 /**
@@ -45,25 +85,31 @@ export function checkOptions(options: CheckOptions): void {
  */
 export async function runCheck(options: CheckOptions): Promise<CheckReport> {
   checkOptions(options);
-  const sandbox = await startSandbox({
+  const steps = new Steps(options);
+  steps.sandbox = await startSandbox({
     port: options.sandboxPort,
     linksPort: options.linksPort ?? 0,
     // Short retries: a proxy that refuses the first delivery is seen within a second.
     callbackRetry: { attempts: 3, baseDelayMs: 200 },
+    // Callbacks go only where the checker may send them, and never for a booking it drops on purpose.
+    sendCallback: (booking) => steps.willSend(booking),
+    log: (line) => steps.noteServiceLine(line),
   });
   const verdicts: ClauseResult[] = [];
   try {
-    const steps = new Steps(options, sandbox);
     for (const clause of CLAUSES) {
       const verdict = await judge(steps, clause.id, clause.title, clause.section, options.clauseTimeoutMs ?? 60_000);
       verdicts.push(verdict);
+      if (!verdict.ok && !verdict.skipped) steps.failedClauses.add(clause.id);
       options.onClause?.(verdict);
     }
   } finally {
-    await sandbox.close();
+    await steps.sandbox.close();
   }
   const passed = verdicts.filter((r) => r.ok).length;
-  return { clauses: verdicts, passed, failed: verdicts.length - passed };
+  const skipped = verdicts.filter((r) => r.skipped).length;
+  const warning = productionWarning(options.endpoint);
+  return { clauses: verdicts, passed, failed: verdicts.length - passed - skipped, skipped, warnings: warning ? [warning] : [] };
 }
 
 /** What each clause does; a clause passes when it returns (a note, maybe) and fails when it throws. */
@@ -71,6 +117,7 @@ const BODIES: Record<ClauseId, (steps: Steps) => Promise<string | void>> = {
   'book-app': book.bookApp,
   'book-web': book.bookWeb,
   'book-handoff': book.bookHandoff,
+  'callback-url-origin': callback.callbackUrlOrigin,
   'amount-from-merchant': book.amountFromMerchant,
   'top-level-amount-refused': book.topLevelAmount,
   'one-booking-per-key': book.oneBookingPerKey,
@@ -84,11 +131,16 @@ const BODIES: Record<ClauseId, (steps: Steps) => Promise<string | void>> = {
   'cancel-paid': results.cancelPaid,
   'paid-order-refused': results.paidOrderRefused,
   'order-paid': order.orderPaid,
+  'open-booking-replaced': results.openBookingReplaced,
   'callback-signed': callback.callbackSigned,
   'callback-replay': callback.callbackReplay,
+  'callback-amount-as-written': callback.callbackAmountAsWritten,
   'callback-forgeries-refused': callback.callbackForgeries,
   'callback-unknown-booking': callback.callbackUnknownBooking,
   'forged-success-not-paid': callback.forgedSuccessNotPaid,
+  'success-replay-after-refund': replays.successReplayAfterRefund,
+  'failed-after-success': replays.failedAfterSuccess,
+  'reconcile-asks-service': replays.reconcileAsksService,
   'method-not-allowed': transport.methodNotAllowed,
   'payload-too-large': transport.payloadTooLarge,
   'unsupported-media-type': transport.unsupportedMediaType,
@@ -102,6 +154,9 @@ const BODIES: Record<ClauseId, (steps: Steps) => Promise<string | void>> = {
 /** Runs one clause within its time limit and turns what happened into its verdict. */
 async function judge(steps: Steps, id: ClauseId, title: string, section: string, timeoutMs: number): Promise<ClauseResult> {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const givenUp = steps.http.givenUp;
+  // An endpoint that sent endless or endlessly slow answers is not asked again: the run ends in seconds.
+  if (givenUp !== undefined) return { id, title, ok: false, detail: printable(`not run: the endpoint was given up (${givenUp}); breaks: ${section}`) };
   try {
     const note = await Promise.race([
       BODIES[id](steps),
@@ -109,10 +164,11 @@ async function judge(steps: Steps, id: ClauseId, title: string, section: string,
         timer = setTimeout(() => reject(new ClauseFailure(`did not finish within ${timeoutMs} ms`)), timeoutMs);
       }),
     ]);
-    return { id, title, ok: true, detail: note ?? '' };
+    return { id, title, ok: true, detail: printable(note ?? '') };
   } catch (error) {
+    if (error instanceof ClauseSkipped) return { id, title, ok: false, skipped: true, detail: printable(`skipped: ${error.message}`) };
     const message = error instanceof ClauseFailure ? error.message : `the checker could not run it: ${error instanceof Error ? error.message : String(error)}`;
-    return { id, title, ok: false, detail: `${message}; breaks: ${section}` };
+    return { id, title, ok: false, detail: printable(`${message}; breaks: ${section}`) };
   } finally {
     clearTimeout(timer);
   }

@@ -6,11 +6,14 @@ import { randomUUID } from 'node:crypto';
 import type { Sandbox, SandboxBooking } from '../sandbox/index.js';
 import { IDEMPOTENCY_HEADER, type PaymentStatus } from '../protocol/contract.js';
 import { createSignature, SIGNED_FIELDS } from '../protocol/signature.js';
-import { codeOf, dataOf, describe, Recorder, type Exchange } from './exchange.js';
+import { codeOf, dataOf, describe, printable, Recorder, type Exchange } from './exchange.js';
 import type { CheckOptions } from './options.js';
 
 /** Thrown inside a clause: the proxy broke it. */
 export class ClauseFailure extends Error {}
+
+/** Thrown inside a clause that cannot run here (no callback may go where the proxy points); says why. */
+export class ClauseSkipped extends Error {}
 
 /** Fails the clause with what was sent and what came back. */
 export const fail = (message: string): never => {
@@ -22,16 +25,59 @@ const GOOD_MPIN = '1234';
 
 /** One run's state and steps: the recorder, the order counter, the sandbox. */
 export class Steps {
-  readonly http = new Recorder();
+  readonly http: Recorder;
   readonly endpoint: string;
   readonly runId = randomUUID().slice(0, 8);
   orderCount = 0;
+  /** Bookings whose callbacks the sandbox holds back (the reconciliation clause's). */
+  readonly dropped = new Set<string>();
+  /** The origins callbacks may go to: the endpoint's and those named by `callbackOrigins`. */
+  readonly callbackOrigins: ReadonlySet<string>;
+  /** The sandbox's request lines, most recent last (the reconciliation clause reads them). */
+  readonly serviceLog: string[] = [];
+  sandbox!: Sandbox;
+  /** Clauses failed so far: a clause that observes through another's rule is not judged when that one failed. */
+  readonly failedClauses = new Set<string>();
 
-  constructor(
-    readonly options: CheckOptions,
-    readonly sandbox: Sandbox,
-  ) {
+  constructor(readonly options: CheckOptions) {
     this.endpoint = options.endpoint.replace(/\/+$/, '');
+    this.http = new Recorder(options.requestTimeoutMs);
+    this.callbackOrigins = new Set([new URL(options.endpoint).origin, ...(options.callbackOrigins ?? []).map((o) => new URL(o).origin)]);
+  }
+
+  /** Whether the checker (and its sandbox) may send a callback to `url`. */
+  callbackAllowed(url: string): boolean {
+    try {
+      return this.callbackOrigins.has(new URL(url).origin);
+    } catch {
+      return false;
+    }
+  }
+
+  /** The sandbox's `sendCallback`: only to an allowed origin, and never for a dropped booking. */
+  willSend(booking: SandboxBooking): boolean {
+    return this.callbackAllowed(booking.callback_url) && !this.dropped.has(booking.booking_id);
+  }
+
+  /** Skips the clause when the booking's callback URL is not one the checker may send to. */
+  callbackTarget(booking: SandboxBooking): string {
+    if (!this.callbackAllowed(booking.callback_url)) {
+      throw new ClauseSkipped(
+        `the callback URL ${printable(booking.callback_url)} is not on --endpoint's origin${this.callbackOrigins.size > 1 ? ' nor one named by --callback-origin' : ''}, so the checker sends no callback there`,
+      );
+    }
+    return booking.callback_url;
+  }
+
+  /** Skips the clause when it observes through `clause`'s rule and that clause failed (it names the fault). */
+  relyOn(clause: string, what: string): void {
+    if (this.failedClauses.has(clause)) throw new ClauseSkipped(`not judged: it reads ${what}, and ${clause} failed`);
+  }
+
+  /** Keeps the sandbox's last request lines. */
+  noteServiceLine(line: string): void {
+    this.serviceLog.push(line);
+    if (this.serviceLog.length > 2000) this.serviceLog.splice(0, 1000);
   }
 
 
@@ -117,6 +163,8 @@ export class Steps {
 
   /** Waits until the sandbox has delivered (or given up on) the callback of a booking. */
   async callbackOutcome(bookingId: string, timeoutMs = 15_000) {
+    const booking = this.sandbox.getBooking(bookingId);
+    if (!booking || !this.willSend(booking)) return [];
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const attempts = this.sandbox.callbackAttempts().filter((a) => a.booking_id === bookingId);
@@ -130,20 +178,34 @@ export class Steps {
   /** A callback body as the service writes it, signed over `signedOver` (default: the same values) with `key`. */
   async callbackBody(
     values: { amount: number; reference_code: string; correlation_id: string; status: PaymentStatus },
-    options: { key?: string; signedOver?: Partial<typeof values> } = {},
+    options: { key?: string; signedOver?: Partial<typeof values>; amountWritten?: string } = {},
   ): Promise<string> {
     const sent = { product_code: this.sandbox.productCodes[0]!, ...values, signed_field_names: SIGNED_FIELDS.callback };
-    const signature = await createSignature({ ...sent, ...options.signedOver }, SIGNED_FIELDS.callback, options.key ?? this.sandbox.accessKey);
-    return JSON.stringify({ ...sent, signature });
+    const written = options.amountWritten;
+    // An amount written otherwise (1250.50 for 1250.5) is signed, and sent, exactly as written.
+    const signed = { ...sent, ...(written === undefined ? {} : { amount: written }), ...options.signedOver };
+    const signature = await createSignature(signed, SIGNED_FIELDS.callback, options.key ?? this.sandbox.accessKey);
+    const body = JSON.stringify({ ...sent, signature });
+    return written === undefined ? body : body.replace(`"amount":${JSON.stringify(values.amount)}`, `"amount":${written}`);
   }
 
+  /** The signed callback of a booking's status, as the service writes it. */
+  callbackOf(booking: SandboxBooking, status: PaymentStatus, amountWritten?: string): Promise<string> {
+    const values = { amount: booking.amount, reference_code: booking.reference_code, correlation_id: booking.correlation_id, status };
+    return this.callbackBody(values, amountWritten === undefined ? {} : { amountWritten });
+  }
+
+  /** Sends a callback as the service would, only to an allowed origin (else the clause is skipped). */
   sendCallback(url: string, body: string): Promise<Exchange> {
+    if (!this.callbackAllowed(url)) throw new ClauseSkipped(`the checker sends no callback to ${printable(url)}: not --endpoint's origin nor one named by --callback-origin`);
     return this.http.send(url, { body });
   }
 
-  /** A paid booking whose callback the sandbox has delivered (or tried to). */
-  async paidBooking() {
+  /** A paid booking whose callback the sandbox has delivered (or tried to, or was not let to). */
+  async paidBooking(needsCallback = true) {
     const booking = await this.freshBooking();
+    // A clause that judges callbacks is skipped before anything is paid when none may be sent.
+    if (needsCallback) this.callbackTarget(booking.service);
     await this.pay(booking.booking_id);
     const attempts = await this.callbackOutcome(booking.booking_id);
     return { ...booking, attempts, service: this.sandbox.getBooking(booking.booking_id)! };

@@ -102,7 +102,8 @@ export class CallbackDispatcher {
         redirect: 'manual',
         signal: controller.signal,
       });
-      await response.arrayBuffer().catch(() => undefined);
+      // Only the status acknowledges: the body is never read, so an endless one cannot fill memory.
+      await response.body?.cancel().catch(() => undefined);
       entry.status = response.status;
       entry.delivered = response.status >= 200 && response.status < 300;
     } catch (error) {

@@ -288,6 +288,16 @@ function revert(ctx: HttpContext, req: IncomingMessage, res: ServerResponse, boo
   });
 }
 
+/** The `booking_id` a status or cancel request names, for the log (`?` when it names none). */
+function bookingIdIn(raw: string): string {
+  try {
+    const id = (JSON.parse(raw) as { booking_id?: unknown }).booking_id;
+    return typeof id === 'string' ? JSON.stringify(id) : '?';
+  } catch {
+    return '?';
+  }
+}
+
 /** Request handler of the service origin. */
 export function createServiceHandler(ctx: HttpContext) {
   return logged(ctx, 'service', async (req, res, path) => {
@@ -304,6 +314,7 @@ export function createServiceHandler(ctx: HttpContext) {
         if (result.ignoredFields) {
           ctx.log(`warning: ${operation} ignored field(s) the spec does not list: ${result.ignoredFields.join(', ')} (--strict refuses them)`);
         }
+        if (operation !== 'book') ctx.log(`${operation} asked for booking ${bookingIdIn(raw)} -> ${result.body.code}`);
         sendJson(res, result.httpStatus, result.body);
         return;
       }

@@ -54,6 +54,12 @@ export interface SandboxOptions {
    * the merchant's status check settles those payments. Default: none (everything in memory).
    */
   stateFile?: string;
+  /**
+   * Whether the callback of a booking's new status is sent; default: every one. A harness that must
+   * not reach a foreign `callback_url`, or that drops one callback on purpose (the checker proving
+   * reconciliation), says no here; the log names each one not sent.
+   */
+  sendCallback?: (booking: SandboxBooking) => boolean;
 }
 
 /** What the state file holds. */
@@ -207,6 +213,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const mode = booking.properties['sandbox_callback'];
     if (mode === 'never') {
       log(`callback ${booking.booking_id}: not sent (properties.sandbox_callback = "never")`);
+      return;
+    }
+    if (options.sendCallback && !options.sendCallback(booking)) {
+      log(`callback ${booking.booking_id}: not sent (held back by the sendCallback option)`);
       return;
     }
     const payload: Record<string, string | number> = {

@@ -36,7 +36,7 @@ test('bin/wallet-pay-check.mjs proves the kit from the build and ends with "N pa
   try {
     const { stdout } = await run(
       process.execPath,
-      [join(ROOT, 'bin/wallet-pay-check.mjs'), '--endpoint', proxy.endpoint, '--sandbox-port', String(port), '--order-prefix', PREFIX, '--amount', String(AMOUNT)],
+      [join(ROOT, 'bin/wallet-pay-check.mjs'), '--endpoint', proxy.endpoint, '--sandbox-port', String(port), '--order-prefix', PREFIX, '--amount', String(AMOUNT), '--reconcile-command', proxy.reconcileCommand],
       { cwd: ROOT, timeout: 180_000 },
     );
     assert.match(stdout.trim().split('\n').at(-1)!, /^\d+ passed, 0 failed$/);

@@ -1,6 +1,7 @@
 <?php
 // A book proxy for <wallet-pay-button> in plain PHP 8: no framework, SQLite through PDO.
-// Run: php -S 127.0.0.1:8080 proxy.php   (routes: POST /api/pay/{book,status,cancel,order,callback})
+// Run: PHP_CLI_SERVER_WORKERS=4 php -S 127.0.0.1:8080 proxy.php   (routes: POST /api/pay/{book,status,cancel,order,callback}, GET /api/pay/handoff)
+// Reconcile (cron, every minute): php proxy.php reconcile
 declare(strict_types=1);
 
 $cfg = [
@@ -12,9 +13,11 @@ $cfg = [
     'db' => getenv('DB_PATH') ?: __DIR__ . '/shop.sqlite',
     'demo_prefix' => getenv('DEMO_ORDER_PREFIX') ?: '',              // stand-in for the shop's own orders
     'demo_amount' => getenv('DEMO_ORDER_AMOUNT') ?: '1000',
+    'reconcile_after' => (int) (getenv('RECONCILE_AFTER_SECONDS') === false ? 300 : getenv('RECONCILE_AFTER_SECONDS')),  // the spec's five minutes
 ];
 const MAX_BODY = 16384;
 const CALLBACK_FIELDS = 'product_code,amount,reference_code,correlation_id,status';
+const FINAL_STATUSES = ['SUCCESS', 'FAILED', 'CANCELED', 'REVERTED'];
 
 final class Refusal extends Exception {
     public function __construct(public int $http, public string $ipCode, string $message, public array $headers = []) { parent::__construct($message); }
@@ -31,12 +34,29 @@ function answer(int $http, array $body, array $headers = []): void {
 
 function sign(string $message, string $key): string { return base64_encode(hash_hmac('sha256', $message, $key, true)); }
 
+/** Runs $fn holding one lock per key and per order (file locks): one request at a time for them, others go on. */
+function locked(array $cfg, array $names, callable $fn): mixed {
+    $dir = sys_get_temp_dir() . '/wpb-locks-' . substr(hash('sha256', $cfg['db']), 0, 12);
+    if (!is_dir($dir)) @mkdir($dir, 0700, true);
+    $buckets = array_unique(array_map(fn ($n) => hexdec(substr(hash('sha256', $n), 0, 4)) % 256, $names));
+    sort($buckets);
+    $files = [];
+    try {
+        foreach ($buckets as $b) { $files[] = $f = fopen("$dir/$b.lock", 'c'); flock($f, LOCK_EX); }
+        return $fn();
+    } finally {
+        foreach (array_reverse($files) as $f) fclose($f);
+    }
+}
+
 function db(array $cfg): PDO {
     $pdo = new PDO('sqlite:' . $cfg['db'], null, null, [PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION, PDO::ATTR_DEFAULT_FETCH_MODE => PDO::FETCH_ASSOC]);
     $pdo->exec('PRAGMA busy_timeout = 10000');
+    $pdo->exec('PRAGMA journal_mode = WAL');   // readers go on while one request writes
     $pdo->exec('CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, amount TEXT NOT NULL, paid INTEGER NOT NULL DEFAULT 0)');
     $pdo->exec('CREATE TABLE IF NOT EXISTS bookings (idem_key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, order_id TEXT NOT NULL,
-        channel TEXT NOT NULL, booking_id TEXT NOT NULL UNIQUE, correlation_id TEXT NOT NULL UNIQUE, deeplink TEXT NOT NULL, amount TEXT NOT NULL, status TEXT NOT NULL)');
+        channel TEXT NOT NULL, booking_id TEXT NOT NULL UNIQUE, correlation_id TEXT NOT NULL UNIQUE, deeplink TEXT NOT NULL, amount TEXT NOT NULL, status TEXT NOT NULL,
+        created_at INTEGER NOT NULL DEFAULT 0)');
     return $pdo;
 }
 
@@ -61,7 +81,7 @@ function find_order(PDO $db, array $cfg, mixed $id): ?array {
     }
     $row = $db->prepare('SELECT id, amount, paid FROM orders WHERE id = ?');
     $row->execute([$id]);
-    return $row->fetch() ?: null;
+    return $row->fetchAll()[0] ?? null;
 }
 
 function canonical(mixed $v): mixed {
@@ -69,10 +89,12 @@ function canonical(mixed $v): mixed {
     return is_array($v) ? array_map('canonical', $v) : $v;
 }
 
-/** Records a final status; SUCCESS makes the order paid, a refund payable again. */
+/** Records a final status once: a final status stays, but a refund (REVERTED) may follow a SUCCESS.
+ *  So a SUCCESS replayed after its refund, or a FAILED after a SUCCESS, changes nothing. */
 function record(PDO $db, array $booking, string $status): void {
-    $db->prepare('UPDATE bookings SET status = ? WHERE booking_id = ?')->execute([$status, $booking['booking_id']]);
-    if ($status === 'SUCCESS' || $status === 'REVERTED') {
+    $q = $db->prepare("UPDATE bookings SET status = ? WHERE booking_id = ? AND (status IN ('BOOKED', 'PENDING') OR (status = 'SUCCESS' AND ? = 'REVERTED'))");
+    $q->execute([$status, $booking['booking_id'], $status]);
+    if ($q->rowCount() === 1 && ($status === 'SUCCESS' || $status === 'REVERTED')) {
         $db->prepare('UPDATE orders SET paid = ? WHERE id = ?')->execute([$status === 'SUCCESS' ? 1 : 0, $booking['order_id']]);
     }
 }
@@ -103,13 +125,13 @@ function book(PDO $db, array $cfg, stdClass $body): array {
     if (!$order) throw new Refusal(422, 'IP-424', 'This order is unknown or cannot be paid.');
     $fingerprint = json_encode([$body->channel, canonical($body->order), $body->handoff ?? false]);
 
-    $db->exec('BEGIN IMMEDIATE');   // one booking per key and per order, also for requests at once
-    try {
+    // One booking per key and per order, also for requests at once; a slow service holds only this order's lock.
+    return locked($cfg, ["key:$key", "order:{$order['id']}"], function () use ($db, $cfg, $body, $key, $order, $fingerprint) {
+        $order = find_order($db, $cfg, $order['id']);   // read again under the lock: paid meanwhile?
         $same = $db->prepare('SELECT * FROM bookings WHERE idem_key = ?');
         $same->execute([$key]);
-        if ($row = $same->fetch()) {
+        if ($row = $same->fetchAll()[0] ?? null) {
             if ($row['fingerprint'] !== $fingerprint) throw new Refusal(409, 'IP-409', 'This Idempotency-Key was used for another order or channel.');
-            $db->exec('COMMIT');
             return book_answer($cfg, $row);
         }
         if ($order['paid']) throw new Refusal(409, 'IP-412', 'This order is already paid.');
@@ -123,26 +145,25 @@ function book(PDO $db, array $cfg, stdClass $body): array {
                 $status = $http === 200 ? 'CANCELED' : $status;
             }
             record($db, $old, $status);
-            if ($status === 'SUCCESS') { $db->exec('COMMIT'); throw new Refusal(409, 'IP-412', 'This order is already paid.'); }
+            if ($status === 'SUCCESS') throw new Refusal(409, 'IP-412', 'This order is already paid.');
         }
         $amount = str_contains($order['amount'], '.') ? (float) $order['amount'] : (int) $order['amount'];
         [$http, $res] = service($cfg, 'book', [
             'product_code' => $cfg['product'], 'amount' => $amount,
             // Derived from the key and the content: a retry after a crash gets the service's first booking back.
             'transaction_uuid' => 'tx_' . substr(hash('sha256', "$key|$fingerprint|{$order['amount']}"), 0, 40),
-            'callback_url' => "{$cfg['public']}/api/pay/callback", 'redirect_url' => str_replace('{order_id}', rawurlencode($order['id']), $cfg['redirect']),
+            'callback_url' => "{$cfg['public']}/api/pay/callback",
+            // The phone of a hand-off has no session here: it returns to a page that asks the service, not to the checkout.
+            'redirect_url' => ($body->handoff ?? false) ? "{$cfg['public']}/api/pay/handoff" : str_replace('{order_id}', rawurlencode($order['id']), $cfg['redirect']),
             'properties' => ['order_id' => $order['id']],
         ], 'product_code,amount,transaction_uuid');
         if ($http !== 200) throw new Refusal($http >= 500 ? 502 : 500, $http >= 500 ? 'IP-502' : 'IP-501', 'The payment service refused the booking: ' . ($res['error_message'] ?? $http));
         $row = ['idem_key' => $key, 'fingerprint' => $fingerprint, 'order_id' => $order['id'], 'channel' => $body->channel, 'booking_id' => $res['data']['booking_id'],
-            'correlation_id' => $res['data']['correlation_id'], 'deeplink' => $res['data']['deeplink'], 'amount' => $order['amount'], 'status' => 'BOOKED'];
-        $db->prepare('INSERT INTO bookings VALUES (:idem_key, :fingerprint, :order_id, :channel, :booking_id, :correlation_id, :deeplink, :amount, :status)')->execute($row);
-        $db->exec('COMMIT');
+            'correlation_id' => $res['data']['correlation_id'], 'deeplink' => $res['data']['deeplink'], 'amount' => $order['amount'], 'status' => 'BOOKED', 'created_at' => time()];
+        $db->prepare('INSERT INTO bookings (idem_key, fingerprint, order_id, channel, booking_id, correlation_id, deeplink, amount, status, created_at)
+            VALUES (:idem_key, :fingerprint, :order_id, :channel, :booking_id, :correlation_id, :deeplink, :amount, :status, :created_at)')->execute($row);
         return book_answer($cfg, $row);
-    } catch (Throwable $e) {
-        if ($db->inTransaction()) $db->exec('ROLLBACK');
-        throw $e;
-    }
+    });
 }
 
 /** The booking a status or cancel names: both ids must belong to a booking made here. */
@@ -155,16 +176,54 @@ function own_booking(PDO $db, stdClass $body): array {
     }
     $q = $db->prepare('SELECT * FROM bookings WHERE booking_id = ? AND correlation_id = ?');
     $q->execute([$body->booking_id, $body->correlation_id]);
-    return $q->fetch() ?: throw new Refusal(404, 'IP-404', 'No booking with this booking_id and correlation_id was made here.');
+    return $q->fetchAll()[0] ?? throw new Refusal(404, 'IP-404', 'No booking with this booking_id and correlation_id was made here.');
+}
+
+/** The service's status of a booking made here; a final one is recorded. */
+function ask_service(PDO $db, array $cfg, array $b): array {
+    [$http, $res] = service($cfg, 'status', ['booking_id' => $b['booking_id'], 'product_code' => $cfg['product'], 'correlation_id' => $b['correlation_id']], 'booking_id,product_code,correlation_id');
+    if ($http !== 200 || !is_string($res['data']['status'] ?? null)) throw new Refusal(502, 'IP-502', 'The payment service did not give the status.');
+    if (in_array($res['data']['status'], FINAL_STATUSES, true)) record($db, $b, $res['data']['status']);
+    return $res['data'];
 }
 
 function status(PDO $db, array $cfg, stdClass $body): array {
     $b = own_booking($db, $body);
-    [$http, $res] = service($cfg, 'status', ['booking_id' => $b['booking_id'], 'product_code' => $cfg['product'], 'correlation_id' => $b['correlation_id']], 'booking_id,product_code,correlation_id');
-    if ($http !== 200) throw new Refusal(502, 'IP-502', 'The payment service did not give the status.');
-    $status = $res['data']['status'];
-    if (!in_array($status, ['BOOKED', 'PENDING'], true)) record($db, $b, $status);
-    return ['booking_id' => $b['booking_id'], 'correlation_id' => $b['correlation_id'], 'status' => $status, 'updated_at' => $res['data']['updated_at'] ?? null];
+    $st = ask_service($db, $cfg, $b);
+    return ['booking_id' => $b['booking_id'], 'correlation_id' => $b['correlation_id'], 'status' => $st['status'], 'updated_at' => $st['updated_at'] ?? null];
+}
+
+/** The spec's five-minute rule: asks the service about every booking still open after RECONCILE_AFTER_SECONDS. */
+function reconcile(PDO $db, array $cfg): int {
+    $q = $db->prepare("SELECT * FROM bookings WHERE status IN ('BOOKED', 'PENDING') AND created_at <= ?");
+    $q->execute([time() - $cfg['reconcile_after']]);
+    $rows = $q->fetchAll();
+    foreach ($rows as $b) {
+        try { echo "{$b['booking_id']}: " . ask_service($db, $cfg, $b)['status'] . "\n"; } catch (Refusal $r) { fwrite(STDERR, "{$b['booking_id']}: {$r->getMessage()}\n"); }
+    }
+    return count($rows);
+}
+
+/** Where the phone of a QR hand-off lands: it asks the service (never the status= of its address) and shows no order. */
+function handoff_page(PDO $db, array $cfg, string $bookingId): void {
+    $q = $db->prepare('SELECT * FROM bookings WHERE booking_id = ?');
+    $q->execute([$bookingId]);
+    $b = $q->fetchAll()[0] ?? null;
+    $text = match (true) {
+        !$b => 'No such payment here.',
+        default => match (ask_service($db, $cfg, $b)['status']) {
+            'SUCCESS' => 'Payment received. Go back to your computer: the order is paid there.',
+            'BOOKED' => 'Not paid yet. Finish in the wallet app, or go back to your computer.',
+            'PENDING' => 'The payment is being processed. Go back to your computer to see the result.',
+            default => 'Not paid. Go back to your computer to try again.',
+        },
+    };
+    http_response_code($b ? 200 : 404);
+    header('Content-Type: text/html; charset=utf-8');
+    header('Cache-Control: no-store');
+    header('X-Content-Type-Options: nosniff');
+    header("Content-Security-Policy: default-src 'none'");
+    echo '<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Payment</title><p>' . htmlspecialchars($text) . '</p>';
 }
 
 function cancel(PDO $db, array $cfg, stdClass $body): array {
@@ -189,19 +248,23 @@ function callback(PDO $db, array $cfg, string $raw, stdClass $body): array {
     if ($v['product_code'] !== $cfg['product']) throw new Refusal(401, 'IP-401', 'Callback refused: not this merchant\'s product code.');
     $q = $db->prepare('SELECT * FROM bookings WHERE correlation_id = ?');
     $q->execute([$v['correlation_id']]);
-    $b = $q->fetch() ?: throw new Refusal(404, 'IP-404', 'Callback refused: no booking with this correlation_id was made here.');
-    if (in_array($v['status'], ['SUCCESS', 'FAILED', 'CANCELED', 'REVERTED'], true)) record($db, $b, $v['status']);
+    $b = $q->fetchAll()[0] ?? throw new Refusal(404, 'IP-404', 'Callback refused: no booking with this correlation_id was made here.');
+    if (in_array($v['status'], FINAL_STATUSES, true)) record($db, $b, $v['status']);   // a replay or a late status is answered 2xx and changes nothing
     return ['correlation_id' => $v['correlation_id'], 'status' => $v['status']];
 }
 
-// Serve only under a web server: `require 'proxy.php'` from a test gets the functions alone.
-if (PHP_SAPI !== 'cli') {
+// `php proxy.php reconcile` from cron; serve only under a web server: `require 'proxy.php'` from a test gets the functions alone.
+if (PHP_SAPI === 'cli' && realpath($_SERVER['argv'][0] ?? '') === __FILE__ && ($_SERVER['argv'][1] ?? '') === 'reconcile') {
+    echo 'reconciled ' . reconcile(db($cfg), $cfg) . " open booking(s)\n";
+} elseif (PHP_SAPI !== 'cli') {
     $route = basename(parse_url($_SERVER['REQUEST_URI'], PHP_URL_PATH) ?: '/');
     try {
+        if ($route === 'handoff' && $_SERVER['REQUEST_METHOD'] === 'GET') return handoff_page(db($cfg), $cfg, (string) ($_GET['booking_id'] ?? ''));
         if (!in_array($route, ['book', 'status', 'cancel', 'order', 'callback'], true)) throw new Refusal(404, 'IP-444', 'No such endpoint; use POST .../book, .../status, .../cancel, .../order.');
         if ($_SERVER['REQUEST_METHOD'] !== 'POST') throw new Refusal(405, 'IP-405', "Use POST for /$route.", ['Allow' => 'POST']);
         $type = strtolower(trim($_SERVER['CONTENT_TYPE'] ?? ''));
         if (!preg_match('#^application/json\s*(;\s*charset="?utf-?8"?\s*)?$#', $type)) throw new Refusal(415, 'IP-415', 'Send the body as application/json in UTF-8.');
+        if (!preg_match('/^\d{0,9}$/', (string) ($_SERVER['CONTENT_LENGTH'] ?? ''))) throw new Refusal(422, 'IP-422', 'Send the body with a Content-Length of digits only.');
         if ((int) ($_SERVER['CONTENT_LENGTH'] ?? 0) > MAX_BODY) throw new Refusal(413, 'IP-413', 'The body is larger than ' . MAX_BODY . ' bytes.');
         $raw = (string) file_get_contents('php://input', false, null, 0, MAX_BODY + 1);
         if (strlen($raw) > MAX_BODY) throw new Refusal(413, 'IP-413', 'The body is larger than ' . MAX_BODY . ' bytes.');

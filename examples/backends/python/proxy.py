@@ -1,8 +1,9 @@
 """A book proxy for <wallet-pay-button> in Python 3, standard library only, SQLite for the store.
 
-Run: python3 proxy.py   (routes: POST /api/pay/{book,status,cancel,order,callback} on PORT, default 8080)
+Run: python3 proxy.py   (routes: POST /api/pay/{book,status,cancel,order,callback}, GET /api/pay/handoff on PORT, default 8080)
+Reconcile (cron, every minute): python3 proxy.py reconcile
 """
-import base64, hashlib, hmac, json, os, re, sqlite3, threading, urllib.error, urllib.parse, urllib.request
+import base64, contextlib, fcntl, hashlib, hmac, html, json, os, re, sqlite3, sys, tempfile, time, urllib.error, urllib.parse, urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 CFG = {
@@ -14,11 +15,12 @@ CFG = {
     "db": os.environ.get("DB_PATH", os.path.join(os.path.dirname(os.path.abspath(__file__)), "shop.sqlite")),
     "demo_prefix": os.environ.get("DEMO_ORDER_PREFIX", ""),  # stand-in for the shop's own orders
     "demo_amount": os.environ.get("DEMO_ORDER_AMOUNT", "1000"),
+    "reconcile_after": int(os.environ.get("RECONCILE_AFTER_SECONDS", "300")),  # the spec's five minutes
 }
 MAX_BODY = 16384
 CALLBACK_FIELDS = "product_code,amount,reference_code,correlation_id,status"
 FINAL = ("SUCCESS", "FAILED", "CANCELED", "REVERTED")
-BOOK_LOCK = threading.Lock()  # one booking per key and per order, also for requests at once
+LOCK_DIR = os.path.join(tempfile.gettempdir(), "wpb-locks-" + hashlib.sha256(CFG["db"].encode()).hexdigest()[:12])
 
 
 class Refusal(Exception):
@@ -31,13 +33,29 @@ def sign(message, key):
     return base64.b64encode(hmac.new(key.encode(), message.encode(), hashlib.sha256).digest()).decode()
 
 
+@contextlib.contextmanager
+def locked(*names):
+    """One request at a time per key and per order (file locks: threads and processes alike); others go on."""
+    os.makedirs(LOCK_DIR, exist_ok=True)
+    files = []
+    try:
+        for bucket in sorted({int(hashlib.sha256(n.encode()).hexdigest(), 16) % 256 for n in names}):
+            files.append(open(os.path.join(LOCK_DIR, f"{bucket}.lock"), "a"))
+            fcntl.flock(files[-1], fcntl.LOCK_EX)
+        yield
+    finally:
+        for f in reversed(files):
+            f.close()
+
+
 def db():
     conn = sqlite3.connect(CFG["db"], timeout=10, isolation_level=None)
     conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA journal_mode = WAL")  # readers go on while one request writes
     conn.execute("CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, amount TEXT NOT NULL, paid INTEGER NOT NULL DEFAULT 0)")
     conn.execute("""CREATE TABLE IF NOT EXISTS bookings (idem_key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, order_id TEXT NOT NULL,
         channel TEXT NOT NULL, booking_id TEXT NOT NULL UNIQUE, correlation_id TEXT NOT NULL UNIQUE, deeplink TEXT NOT NULL,
-        amount TEXT NOT NULL, status TEXT NOT NULL)""")
+        amount TEXT NOT NULL, status TEXT NOT NULL, created_at INTEGER NOT NULL DEFAULT 0)""")
     return conn
 
 
@@ -69,9 +87,11 @@ def find_order(conn, order_id):
 
 
 def record(conn, booking, status):
-    """Records a final status; SUCCESS makes the order paid, a refund payable again."""
-    conn.execute("UPDATE bookings SET status = ? WHERE booking_id = ?", (status, booking["booking_id"]))
-    if status in ("SUCCESS", "REVERTED"):
+    """Records a final status once: a final status stays, but a refund (REVERTED) may follow a SUCCESS.
+    So a SUCCESS replayed after its refund, or a FAILED after a SUCCESS, changes nothing."""
+    changed = conn.execute("""UPDATE bookings SET status = ? WHERE booking_id = ?
+        AND (status IN ('BOOKED', 'PENDING') OR (status = 'SUCCESS' AND ? = 'REVERTED'))""", (status, booking["booking_id"], status)).rowcount
+    if changed and status in ("SUCCESS", "REVERTED"):
         conn.execute("UPDATE orders SET paid = ? WHERE id = ?", (1 if status == "SUCCESS" else 0, booking["order_id"]))
 
 
@@ -107,7 +127,8 @@ def book(conn, body, key):
     if order is None:
         raise Refusal(422, "IP-424", "This order is unknown or cannot be paid.")
     fingerprint = json.dumps([body["channel"], body["order"], body.get("handoff", False)], sort_keys=True)
-    with BOOK_LOCK:
+    with locked("key:" + key, "order:" + order["id"]):
+        order = find_order(conn, order["id"])  # read again under the lock: paid meanwhile?
         row = conn.execute("SELECT * FROM bookings WHERE idem_key = ?", (key,)).fetchone()
         if row:
             if row["fingerprint"] != fingerprint:
@@ -128,14 +149,17 @@ def book(conn, body, key):
         amount = float(order["amount"]) if "." in order["amount"] else int(order["amount"])
         # Derived from the key and the content: a retry after a crash gets the service's first booking back.
         uuid = "tx_" + hashlib.sha256(f"{key}|{fingerprint}|{order['amount']}".encode()).hexdigest()[:40]
+        # The phone of a hand-off has no session here: it returns to a page that asks the service, not to the checkout.
+        back = f"{CFG['public']}/api/pay/handoff" if body.get("handoff") else CFG["redirect"].replace("{order_id}", urllib.parse.quote(order["id"], safe=""))
         http, res = service("book", {"product_code": CFG["product"], "amount": amount, "transaction_uuid": uuid,
-                                     "callback_url": f"{CFG['public']}/api/pay/callback", "redirect_url": CFG["redirect"].replace("{order_id}", urllib.parse.quote(order["id"], safe="")),
+                                     "callback_url": f"{CFG['public']}/api/pay/callback", "redirect_url": back,
                                      "properties": {"order_id": order["id"]}}, "product_code,amount,transaction_uuid")
         if http != 200:
             raise Refusal(502 if http >= 500 else 500, "IP-502" if http >= 500 else "IP-501", f"The payment service refused the booking: {res.get('error_message', http)}")
         row = {"idem_key": key, "fingerprint": fingerprint, "order_id": order["id"], "channel": body["channel"], "booking_id": res["data"]["booking_id"],
-               "correlation_id": res["data"]["correlation_id"], "deeplink": res["data"]["deeplink"], "amount": order["amount"], "status": "BOOKED"}
-        conn.execute("INSERT INTO bookings VALUES (:idem_key, :fingerprint, :order_id, :channel, :booking_id, :correlation_id, :deeplink, :amount, :status)", row)
+               "correlation_id": res["data"]["correlation_id"], "deeplink": res["data"]["deeplink"], "amount": order["amount"], "status": "BOOKED", "created_at": int(time.time())}
+        conn.execute("""INSERT INTO bookings (idem_key, fingerprint, order_id, channel, booking_id, correlation_id, deeplink, amount, status, created_at)
+            VALUES (:idem_key, :fingerprint, :order_id, :channel, :booking_id, :correlation_id, :deeplink, :amount, :status, :created_at)""", row)
         return book_answer(row)
 
 
@@ -150,15 +174,46 @@ def own_booking(conn, body):
     return row
 
 
-def status(conn, body):
-    b = own_booking(conn, body)
+def ask_service(conn, b):
+    """The service's status of a booking made here; a final one is recorded."""
     http, res = service("status", {"booking_id": b["booking_id"], "product_code": CFG["product"], "correlation_id": b["correlation_id"]}, "booking_id,product_code,correlation_id")
     if http != 200:
         raise Refusal(502, "IP-502", "The payment service did not give the status.")
-    st = res["data"]["status"]
-    if st in FINAL:
-        record(conn, b, st)
-    return {"booking_id": b["booking_id"], "correlation_id": b["correlation_id"], "status": st, "updated_at": res["data"].get("updated_at")}
+    if res["data"]["status"] in FINAL:
+        record(conn, b, res["data"]["status"])
+    return res["data"]
+
+
+def status(conn, body):
+    b = own_booking(conn, body)
+    st = ask_service(conn, b)
+    return {"booking_id": b["booking_id"], "correlation_id": b["correlation_id"], "status": st["status"], "updated_at": st.get("updated_at")}
+
+
+def reconcile(conn):
+    """The spec's five-minute rule: asks the service about every booking still open after RECONCILE_AFTER_SECONDS."""
+    rows = conn.execute("SELECT * FROM bookings WHERE status IN ('BOOKED', 'PENDING') AND created_at <= ?", (int(time.time()) - CFG["reconcile_after"],)).fetchall()
+    for b in rows:
+        try:
+            print(f"{b['booking_id']}: {ask_service(conn, b)['status']}", flush=True)
+        except Refusal as r:
+            print(f"{b['booking_id']}: {r}", file=sys.stderr, flush=True)
+    return len(rows)
+
+
+HANDOFF_TEXT = {"SUCCESS": "Payment received. Go back to your computer: the order is paid there.",
+                "BOOKED": "Not paid yet. Finish in the wallet app, or go back to your computer.",
+                "PENDING": "The payment is being processed. Go back to your computer to see the result."}
+
+
+def handoff_page(conn, query):
+    """Where the phone of a QR hand-off lands: it asks the service (never the status= of its address) and shows no order."""
+    booking_id = urllib.parse.parse_qs(query).get("booking_id", [""])[0]
+    b = conn.execute("SELECT * FROM bookings WHERE booking_id = ?", (booking_id,)).fetchone()
+    if b is None:
+        return 404, "No such payment here."
+    st = ask_service(conn, b)["status"]
+    return 200, HANDOFF_TEXT.get(st, "Not paid. Go back to your computer to try again.")
 
 
 def cancel(conn, body):
@@ -187,7 +242,7 @@ def callback(conn, raw):
     if b is None:
         raise Refusal(404, "IP-404", "Callback refused: no booking with this correlation_id was made here.")
     if v["status"] in FINAL:
-        record(conn, b, v["status"])
+        record(conn, b, v["status"])  # a replay or a late status is answered 2xx and changes nothing
     return {"correlation_id": v["correlation_id"], "status": v["status"]}
 
 
@@ -201,23 +256,49 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def handle_any(self):
-        route = self.path.split("?")[0].rstrip("/").rsplit("/", 1)[-1]
+    def page(self, http, text):
+        data = f'<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Payment</title><p>{html.escape(text)}</p>'.encode()
+        self.send_response(http)
+        for name, value in {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
+                            "Content-Security-Policy": "default-src 'none'", "Content-Length": str(len(data))}.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def read_body(self):
+        """The request body within bounds: a Content-Length of digits only, at most MAX_BODY, UTF-8, JSON nested sanely."""
+        length = self.headers.get("Content-Length") or "0"
+        if self.headers.get("Transfer-Encoding") or not re.fullmatch(r"\d{1,9}", length):
+            self.close_connection = True
+            raise Refusal(422, "IP-422", "Send the body with a Content-Length of digits only.")
+        if int(length) > MAX_BODY:
+            self.close_connection = True  # the unread body must not be taken for the next request
+            raise Refusal(413, "IP-413", f"The body is larger than {MAX_BODY} bytes.")
+        self.connection.settimeout(10)  # a body sent drop by drop is not waited for forever
+        raw = self.rfile.read(int(length))
         try:
+            text = raw.decode("utf-8")
+            return text, json.loads(text)
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            return raw, None
+
+    def handle_any(self):
+        path, _, query = self.path.partition("?")
+        route = path.rstrip("/").rsplit("/", 1)[-1]
+        try:
+            if route == "handoff" and self.command == "GET":
+                conn = db()
+                try:
+                    return self.page(*handoff_page(conn, query))
+                finally:
+                    conn.close()
             if route not in ("book", "status", "cancel", "order", "callback"):
                 raise Refusal(404, "IP-444", "No such endpoint; use POST .../book, .../status, .../cancel, .../order.")
             if self.command != "POST":
                 raise Refusal(405, "IP-405", f"Use POST for /{route}.", {"Allow": "POST"})
             if not re.fullmatch(r'application/json\s*(;\s*charset="?utf-?8"?\s*)?', (self.headers.get("Content-Type") or "").strip().lower()):
                 raise Refusal(415, "IP-415", "Send the body as application/json in UTF-8.")
-            if int(self.headers.get("Content-Length") or 0) > MAX_BODY:
-                self.close_connection = True  # the unread body must not be taken for the next request
-                raise Refusal(413, "IP-413", f"The body is larger than {MAX_BODY} bytes.")
-            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode("utf-8")
-            try:
-                body = json.loads(raw)
-            except ValueError:
-                body = None
+            raw, body = self.read_body()
             if not isinstance(body, dict):
                 raise Refusal(422, "IP-422", "The body must be a JSON object.")
             conn = db()
@@ -230,6 +311,8 @@ class Handler(BaseHTTPRequestHandler):
             self.answer(200, {"code": "IP-210" if route == "cancel" else "IP-201", "message": "OK", "data": data})
         except Refusal as r:
             self.answer(r.http, {"code": r.code, "error_message": str(r)}, r.headers)
+        except (TimeoutError, OSError):
+            self.close_connection = True  # the client stopped sending: nothing to answer
         except Exception as error:  # noqa: BLE001 - the shopper gets an envelope, the log the cause
             self.log_error("%r", error)
             self.answer(500, {"code": "IP-500", "error_message": "The server could not handle this request."})
@@ -237,7 +320,9 @@ class Handler(BaseHTTPRequestHandler):
     do_POST = do_GET = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = handle_any
 
 
-if __name__ == "__main__":
+if __name__ == "__main__" and sys.argv[1:] == ["reconcile"]:
+    print(f"reconciled {reconcile(db())} open booking(s)", flush=True)
+elif __name__ == "__main__":
     db().close()
     server = ThreadingHTTPServer(("127.0.0.1", int(os.environ.get("PORT", "8080"))), Handler)
     print(f"book proxy on http://127.0.0.1:{server.server_address[1]}/api/pay", flush=True)

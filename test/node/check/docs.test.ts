@@ -62,5 +62,34 @@ for (const kind of ['php', 'python']) {
     const readme = read(`examples/backends/${kind}/README.md`);
     assert.ok(readme.trimEnd().split('\n').length <= 60, `${readme.trimEnd().split('\n').length} lines`);
     assert.match(readme, /wallet-pay-check --endpoint/);
+    // Its reconciliation from cron, and a check instance away from the dev sandbox's port.
+    assert.match(readme, new RegExp(`\\* \\* \\* \\* \\* cd \\S+ && ${kind === 'php' ? 'php proxy\\.php' : 'python3 proxy\\.py'} reconcile`));
+    assert.match(readme, /--reconcile-command "[^"]*reconcile"/);
+    assert.doesNotMatch(readme, /--sandbox-port 4010/);
+    // Run as the tests run it: several requests at once.
+    if (kind === 'php') assert.match(readme, /PHP_CLI_SERVER_WORKERS=4 [^\n]*\n?\s*php -S|PHP_CLI_SERVER_WORKERS=4 php -S/);
   });
 }
+
+test('the web payment form\'s vector is what the kit signs, and the docs quote the amount warning the checker prints', async () => {
+  const { createSignature } = await import('../../../src/protocol/signature.js');
+  const { WEB_PAYMENT_SIGNED_FIELDS } = await import('../../../src/protocol/signature.js');
+  const { AMOUNT_WARNING } = await import('../../../src/check/clauses-callback.js');
+  const file = JSON.parse(read('signature-vectors.json')) as { web_payment: Array<{ fields: Record<string, string>; key: string; signature: string; web_payment: { fields: Record<string, string> } }> };
+  const [form] = file.web_payment;
+  assert.equal(await createSignature(form!.fields, WEB_PAYMENT_SIGNED_FIELDS, form!.key), form!.signature);
+  assert.equal(form!.web_payment.fields.signature, form!.signature);
+  assert.ok(doc.replace(/`/g, '').replace(/\s+/g, ' ').includes(AMOUNT_WARNING), 'docs/backends.md says the warning the checker quotes');
+});
+
+test('docs/backends.md documents the check instance end to end, away from port 4010, with the production warning', () => {
+  const section = doc.slice(doc.indexOf('### The check instance'), doc.indexOf('### The clauses'));
+  for (const needle of ['another port', 'another database', 'its own public URL', '--sandbox-port', 'never run it in production', '--reconcile-command', '--callback-origin']) {
+    assert.ok(section.includes(needle), needle);
+  }
+  for (const command of doc.match(/wallet-pay-check --endpoint[^\n]*/g) ?? []) assert.doesNotMatch(command, /--sandbox-port 4010/, command);
+  assert.ok(doc.includes('## Reconciliation: the five-minute rule'));
+  assert.match(doc, /transaction_uuid[\s\S]{0,200}1 to 64 of `\[A-Za-z0-9_-\]`/);
+  assert.match(doc, /`correlation_id`[^.]*\(it carries no `booking_id`\)/);
+  assert.match(doc, /any 2xx/);
+});

@@ -27,6 +27,8 @@ export interface ExampleSettings {
   publicUrl?: string;
   /** Default a free port. */
   port?: number;
+  /** The folder of the proxy's file; default the example's own (a test's variant lives elsewhere). */
+  dir?: string;
 }
 
 /** A running example proxy. */
@@ -34,6 +36,10 @@ export interface RunningExample {
   url: string;
   port: number;
   endpoint: string;
+  /** The process id (under php -S, the server's, whose workers are its children). */
+  pid: number;
+  /** Its reconciliation as its README runs it from cron, for every open booking however young. */
+  reconcile: string;
   output(): string;
   stop(): Promise<void>;
 }
@@ -57,11 +63,25 @@ export async function startExample(kind: ExampleKind, settings: ExampleSettings)
     DEMO_ORDER_AMOUNT: String(settings.amount),
     PORT: String(port),
     PYTHONDONTWRITEBYTECODE: '1',
+    // As the README runs it: several requests at once (php -S alone serves one at a time).
+    PHP_CLI_SERVER_WORKERS: '4',
   };
+  const dir = settings.dir ?? DIR(kind);
   const child: ChildProcess =
     kind === 'php'
-      ? spawn(found.php, ['-S', `127.0.0.1:${port}`, 'proxy.php'], { cwd: DIR(kind), env, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn(found.python, ['proxy.py'], { cwd: DIR(kind), env, stdio: ['ignore', 'pipe', 'pipe'] });
+      ? spawn(found.php, ['-S', `127.0.0.1:${port}`, 'proxy.php'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+      : spawn(found.python, ['proxy.py'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // Its own process group: php -S's workers are stopped with it.
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, name);
+    } catch {
+      // Already gone.
+    }
+  };
+  const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+  const reconcileEnv = (['SERVICE_URL', 'PRODUCT_CODE', 'ACCESS_KEY', 'PUBLIC_URL', 'DB_PATH', 'PYTHONDONTWRITEBYTECODE'] as const).map((name) => `${name}=${quote(env[name])}`);
+  const reconcile = `cd ${quote(dir)} && env ${reconcileEnv.join(' ')} RECONCILE_AFTER_SECONDS=0 ${quote(kind === 'php' ? found.php : found.python)} ${kind === 'php' ? 'proxy.php' : 'proxy.py'} reconcile`;
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -74,7 +94,7 @@ export async function startExample(kind: ExampleKind, settings: ExampleSettings)
       break;
     } catch {
       if (Date.now() > deadline) {
-        child.kill('SIGKILL');
+        signal('SIGKILL');
         throw new Error(`the ${kind} example did not answer on ${url} within 15 s:\n${output}`);
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -84,14 +104,17 @@ export async function startExample(kind: ExampleKind, settings: ExampleSettings)
     url,
     port,
     endpoint: `${url}/api/pay`,
+    pid: child.pid!,
+    reconcile,
     output: () => output,
     stop: async () => {
       if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        signal('SIGTERM');
+        const timer = setTimeout(() => signal('SIGKILL'), 5000);
         await exited;
         clearTimeout(timer);
       }
+      signal('SIGKILL');
     },
   };
 }

@@ -56,7 +56,7 @@ describe('wallet-pay-check on the command line', () => {
     const port = await freePort();
     const proxy = await startKitProxy(port, { store: createMemoryStore() });
     try {
-      const { code, stdout, stderr } = await runCli(['--endpoint', proxy.endpoint, '--sandbox-port', String(port), '--order-prefix', PREFIX, '--amount', String(AMOUNT)]);
+      const { code, stdout, stderr } = await runCli(['--endpoint', proxy.endpoint, '--sandbox-port', String(port), '--order-prefix', PREFIX, '--amount', String(AMOUNT), '--reconcile-command', proxy.reconcileCommand]);
       assert.equal(code, 0, stderr);
       const lines = stdout.trim().split('\n');
       assert.equal(lines.length, CLAUSES.length + 1);
@@ -72,12 +72,18 @@ describe('wallet-pay-check on the command line', () => {
     // A proxy that is not there: every clause fails with "no answer", and says what it sent.
     const { code, stdout, stderr } = await runCli(['--endpoint', `http://127.0.0.1:${await freePort()}/pay`, '--sandbox-port', String(port), '--order-prefix', PREFIX, '--amount', '1000', '--json']);
     assert.equal(code, 1);
-    const report = JSON.parse(stdout) as { clauses: Array<{ id: string; title: string; ok: boolean; detail: string }>; passed: number; failed: number };
-    assert.deepEqual(Object.keys(report), ['clauses', 'passed', 'failed']);
+    const report = JSON.parse(stdout) as { clauses: Array<{ id: string; title: string; ok: boolean; skipped?: boolean; detail: string }>; passed: number; failed: number; skipped: number };
+    assert.deepEqual(Object.keys(report), ['clauses', 'passed', 'failed', 'skipped']);
     assert.deepEqual(Object.keys(report.clauses[0]!), ['id', 'title', 'ok', 'detail']);
-    assert.equal(report.failed, CLAUSES.length);
+    // Without --reconcile-command, the reconciliation clause is skipped and says how to run it; a clause
+    // that reads a paid order from IP-412 is not judged once paid-order-refused failed.
+    const skipped = report.clauses.filter((c) => c.skipped);
+    assert.deepEqual(skipped.map((c) => c.id), ['failed-after-success', 'reconcile-asks-service']);
+    assert.match(skipped[0]!.detail, /^skipped: not judged: .*paid-order-refused failed/);
+    assert.match(skipped[1]!.detail, /^skipped: give --reconcile-command/);
+    assert.equal(report.failed, CLAUSES.length - 2);
     assert.match(report.clauses[0]!.detail, /sent: POST \/pay\/book .*got: no answer.*breaks: /);
-    assert.equal(stderr.trim().split('\n').at(-1), `0 passed, ${CLAUSES.length} failed`);
+    assert.equal(stderr.trim().split('\n').at(-1), `0 passed, ${CLAUSES.length - 2} failed, 2 skipped`);
   });
 
   test('a sandbox port already in use exits 2 and says so', async () => {
@@ -101,6 +107,13 @@ describe('wallet-pay-check on the command line', () => {
     const endpoint = await runCli(['--endpoint', 'ftp://x', '--sandbox-port', '4010', '--order-prefix', 'A-', '--amount', '10']);
     assert.equal(endpoint.code, 2);
     assert.match(endpoint.stderr, /--endpoint must be an http\(s\) URL/);
+    const { parseCheckArgs } = await import('../../../src/check/index.js');
+    const base = ['--endpoint', 'http://127.0.0.1:1/pay', '--sandbox-port', '4020', '--order-prefix', 'A-', '--amount', '10'];
+    assert.throws(() => parseCheckArgs([...base, '--callback-origin', 'https://shop.example/path']), /--callback-origin must be an origin/);
+    assert.throws(() => parseCheckArgs([...base, '--reconcile-command', ' ']), /--reconcile-command is empty/);
+    const parsed = parseCheckArgs([...base, '--callback-origin', 'https://a.example', '--callback-origin', 'https://b.example', '--reconcile-command', 'php proxy.php reconcile']);
+    assert.ok(!parsed.help && parsed.options.reconcile === 'php proxy.php reconcile');
+    assert.deepEqual(!parsed.help && parsed.options.callbackOrigins, ['https://a.example', 'https://b.example']);
   });
 });
 

@@ -74,17 +74,29 @@ export function kitOptions(sandboxPort: number, proxyUrl: string, store: Payment
 export async function startKitProxy(
   sandboxPort: number,
   options: { store?: PaymentStore; overrides?: Partial<PaymentHandlerOptions>; wrap?: (kit: Fetch) => Fetch } = {},
-): Promise<Running & { endpoint: string }> {
+): Promise<Running & { endpoint: string; reconcile: () => Promise<unknown>; reconcileCommand: string }> {
   let listener: RequestListener = (_req, res) => res.end();
   const running = await serve((req, res) => listener(req, res));
   const handler = createPaymentHandler(kitOptions(sandboxPort, running.url, options.store ?? createMemoryStore(), options.overrides));
-  listener = toNodeListener(options.wrap ? options.wrap(handler) : handler) as RequestListener;
-  return { ...running, endpoint: `${running.url}/pay` };
+  // The check instance's reconciliation: every open booking, however young; also on a route of its
+  // own, so a command line can run it (--reconcile-command).
+  const reconcile = () => handler.reconcile({ olderThanMs: 0, recheckAfterMs: 0 });
+  const api = toNodeListener(options.wrap ? options.wrap(handler) : handler) as RequestListener;
+  listener = (req, res) => {
+    if (req.url !== '/test-reconcile') return api(req, res);
+    reconcile().then(() => res.end('reconciled'), (error: unknown) => res.writeHead(500).end(String(error)));
+  };
+  const reconcileCommand = `${JSON.stringify(process.execPath)} -e "fetch('${running.url}/test-reconcile').then((r) => process.exit(r.ok ? 0 : 1))"`;
+  return { ...running, endpoint: `${running.url}/pay`, reconcile, reconcileCommand };
 }
 
 /** A proxy under test, however it runs. */
 export interface ProxyUnderTest {
   endpoint: string;
+  /** Its reconciliation, run once by the checker: a shell command or a function. */
+  reconcile?: string | (() => Promise<unknown>);
+  /** Other origins its callback URL may be on. */
+  callbackOrigins?: string[];
   stop(): Promise<void>;
   output?(): string;
 }
@@ -100,7 +112,14 @@ export async function checkProxy(start: (sandboxPort: number) => Promise<ProxyUn
     const proxy = await start(port);
     try {
       const started = Date.now();
-      const report = await runCheck({ endpoint: proxy.endpoint, sandboxPort: port, orderPrefix: PREFIX, amount: AMOUNT });
+      const report = await runCheck({
+        endpoint: proxy.endpoint,
+        sandboxPort: port,
+        orderPrefix: PREFIX,
+        amount: AMOUNT,
+        ...(proxy.reconcile ? { reconcile: proxy.reconcile } : {}),
+        ...(proxy.callbackOrigins ? { callbackOrigins: proxy.callbackOrigins } : {}),
+      });
       return { report, ms: Date.now() - started, output: proxy.output?.() ?? '' };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 3) throw error;
@@ -113,5 +132,5 @@ export async function checkProxy(start: (sandboxPort: number) => Promise<ProxyUn
 /** The kit as a proxy under test. */
 export async function kitUnderTest(sandboxPort: number, options: Parameters<typeof startKitProxy>[1] = {}): Promise<ProxyUnderTest> {
   const proxy = await startKitProxy(sandboxPort, options);
-  return { endpoint: proxy.endpoint, stop: proxy.close };
+  return { endpoint: proxy.endpoint, stop: proxy.close, reconcile: proxy.reconcile };
 }

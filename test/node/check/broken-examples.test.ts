@@ -1,0 +1,124 @@
+/**
+ * Broken proxies made from the example proxies by one change each, the mistakes a PHP or Python shop
+ * makes when it writes its own: each must fail exactly the clause that names it. The change is applied
+ * to a copy of the example's file (the test fails when the line it changes is gone).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ClauseId } from '../../../src/check/index.js';
+import { startExample, type ExampleKind, type ExampleSettings } from './examples.js';
+import { AMOUNT, checkProxy, PREFIX } from './support.js';
+
+interface BrokenExample {
+  kind: ExampleKind;
+  name: string;
+  fault: ClauseId;
+  /** Pairs of [what the example says, what the broken copy says instead]. */
+  changes?: Array<[string, string]>;
+  settings?: Partial<ExampleSettings>;
+}
+
+const BROKEN: BrokenExample[] = [
+  {
+    kind: 'php',
+    name: 'reads the key without a lock (as a plain BEGIN does) and books with a random transaction_uuid',
+    fault: 'one-booking-per-key',
+    changes: [
+      ['        foreach ($buckets as $b) { $files[] = $f = fopen("$dir/$b.lock", \'c\'); flock($f, LOCK_EX); }\n', ''],
+      ["'transaction_uuid' => 'tx_' . substr(hash('sha256', \"$key|$fingerprint|{$order['amount']}\"), 0, 40),", "'transaction_uuid' => bin2hex(random_bytes(16)),"],
+    ],
+  },
+  {
+    kind: 'php',
+    name: 'verifies callbacks on the amount json_decode parsed',
+    fault: 'callback-amount-as-written',
+    changes: [['amount={$m[1][0]}', 'amount=" . json_encode($v[\'amount\']) . "']],
+  },
+  {
+    kind: 'php',
+    name: 'has a reconcile command that asks the service nothing',
+    fault: 'reconcile-asks-service',
+    changes: [['    $rows = $q->fetchAll();\n', '    $rows = [];\n']],
+  },
+  {
+    kind: 'python',
+    name: 'records every final status it is told (a SUCCESS replayed after its refund pays again)',
+    fault: 'success-replay-after-refund',
+    changes: [
+      [
+        "\n        AND (status IN ('BOOKED', 'PENDING') OR (status = 'SUCCESS' AND ? = 'REVERTED'))\"\"\", (status, booking[\"booking_id\"], status)).rowcount",
+        '""", (status, booking["booking_id"])).rowcount',
+      ],
+    ],
+  },
+  {
+    kind: 'python',
+    name: 'lets a FAILED overwrite a SUCCESS and unpay the order',
+    fault: 'failed-after-success',
+    changes: [
+      ["OR (status = 'SUCCESS' AND ? = 'REVERTED')", "OR (status = 'SUCCESS' AND ? IS NOT NULL)"],
+      ['    if changed and status in ("SUCCESS", "REVERTED"):\n', '    if changed:\n'],
+    ],
+  },
+  {
+    kind: 'python',
+    name: 'books a new key without cancelling the open booking of the order',
+    fault: 'open-booking-replaced',
+    changes: [['        for old in conn.execute("SELECT * FROM bookings WHERE order_id = ? AND status IN (\'BOOKED\', \'PENDING\')", (order["id"],)).fetchall():', '        for old in []:']],
+  },
+  {
+    kind: 'python',
+    name: 'runs with a wrong PUBLIC_URL',
+    fault: 'callback-url-origin',
+    settings: { publicUrl: 'http://127.0.0.1:9' },
+  },
+];
+
+const FILE: Record<ExampleKind, string> = { php: 'proxy.php', python: 'proxy.py' };
+let dir: string;
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'wpb-broken-examples-'));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The folder of a copy of the example's file with the changes; fails when the example no longer says what a change replaces. */
+function brokenCopy(broken: BrokenExample, index: number): string | undefined {
+  if (!broken.changes) return undefined;
+  const source = fileURLToPath(new URL(`../../../examples/backends/${broken.kind}/${FILE[broken.kind]}`, import.meta.url));
+  let text = readFileSync(source, 'utf8');
+  for (const [from, to] of broken.changes) {
+    assert.ok(text.includes(from), `the ${broken.kind} example no longer says: ${from}`);
+    text = text.replace(from, to);
+  }
+  const folder = join(dir, `variant-${index}`);
+  mkdirSync(folder);
+  writeFileSync(join(folder, FILE[broken.kind]), text);
+  return folder;
+}
+
+let dbCount = 0;
+describe('the checker fails each broken example on exactly the clause that names its fault', { concurrency: 2 }, () => {
+  BROKEN.forEach((broken, index) => {
+    test(`${broken.fault}: a ${broken.kind} proxy that ${broken.name}`, async () => {
+      const folder = brokenCopy(broken, index);
+      const { report, output } = await checkProxy(async (port) => {
+        const proxy = await startExample(broken.kind, {
+          sandboxPort: port,
+          db: join(dir, `broken-${++dbCount}.sqlite`),
+          orderPrefix: PREFIX,
+          amount: AMOUNT,
+          ...(folder ? { dir: folder } : {}),
+          ...broken.settings,
+        });
+        return { ...proxy, reconcile: proxy.reconcile };
+      });
+      const failed = report.clauses.filter((c) => !c.ok && !c.skipped);
+      assert.deepEqual(failed.map((c) => c.id), [broken.fault], `${failed.map((c) => `${c.id}: ${c.detail}`).join('\n')}\n${output}`);
+      assert.match(failed[0]!.detail, /breaks: (backends|contract)\.md/);
+    });
+  });
+});
