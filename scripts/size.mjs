@@ -87,15 +87,15 @@ export function classicBudget(results) {
  * have only gone down: the whole English payment to 21,700 (21,629 measured) when the set-up
  * messages moved to a chunk of their own and the flow stopped carrying the servers' table of codes,
  * then to 21,650 (21,618 measured) and the Nepali chunk to 1,440 (1,434 measured). Raised a second time,
- * to 24,050 (24,010 measured) and 1,600 (1,596 measured), for shoppers in someone else's in-app
+ * to 24,100 (24,080 measured) and 1,600 (1,596 measured), for shoppers in someone else's in-app
  * browser (its panel, the way to the phone's own browser, following the payment from there), the order
- * check of a fresh tab, the cancel of a payment left unpaid, the funnel's events, and a chunk loader
+ * check of a fresh tab, the cancel of a payment left unpaid, the funnel's events, a lost booking's recovery that carries its order and receipt, and a chunk loader
  * that imports again only its own chunks' URLs (the in-app ways out moved out of the entry to keep it
  * within its budget, which the whole payment pays for). The phone hand-off chunk's ceiling is the 5 KB its module is allowed
  * (scripts/handoff-size.mjs enforces that budget on the module with Lit external).
  */
 export const CEILINGS = [
-  { name: PAYER_EN_NAME, gzip: 24050 },
+  { name: PAYER_EN_NAME, gzip: 24100 },
   { name: NE_CHUNK_NAME, gzip: 1600 },
   { name: HANDOFF_CHUNK_NAME, gzip: 5120 },
 ];

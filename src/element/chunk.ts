@@ -34,21 +34,28 @@ export class ChunkError extends Error {
 }
 
 /**
- * The folder of this module. The chunks sit in it or below it: the CDN folder, the npm build's tree,
- * the dev server's `src/element/`.
+ * The folder of this module, where the chunks sit (in it or below it: the CDN folder, the npm build's
+ * tree, the dev server's `src/element/`); `undefined` in the classic script, which has no URL of its
+ * own and no chunks to import again.
  */
-const CHUNKS_FOLDER = new URL('.', import.meta.url).href;
+function chunksFolder(): string | undefined {
+  try {
+    return new URL('.', import.meta.url).href;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The URL a failed import names (Chromium's "Failed to fetch dynamically imported module: URL",
  * Firefox's "error loading dynamically imported module: URL"), when it is in `folder`, on its
  * origin: an error's text is not trusted to choose what the page imports or asks for.
  */
-function urlIn(error: unknown, folder: string): string | undefined {
+function urlIn(error: unknown, folder: string | undefined): string | undefined {
   try {
     // Resolved, so `..` cannot climb out of the folder; a string prefix of an href is the origin and the path.
     const url = new URL(/\b((?:https?|file):\/\/\S+)/.exec(String((error as Error | undefined)?.message))![1]!).href;
-    return url.startsWith(folder) ? url : undefined;
+    return folder && url.startsWith(folder) ? url : undefined;
   } catch {
     return undefined;
   }
@@ -89,7 +96,7 @@ async function probe(urls: string[], retried: boolean): Promise<[ChunkFailure, s
  * engine may name a module the chunk imports instead (Firefox does), and that one is no stand-in.
  * Every failure rejects with a {@link ChunkError}.
  */
-export function chunkLoader<T>(load: () => Promise<T>, accept: (module: T) => boolean, folder = CHUNKS_FOLDER): () => Promise<T> {
+export function chunkLoader<T>(load: () => Promise<T>, accept: (module: T) => boolean, folder = chunksFolder()): () => Promise<T> {
   let pending: Promise<T> | undefined;
   let url: string | undefined;
   let failures = 0;
