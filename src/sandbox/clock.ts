@@ -32,6 +32,11 @@ export class SandboxClock {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private moving: Promise<void> = Promise.resolve();
   private stopped = false;
+  /**
+   * Awaited before the clock moves and after each task it runs: work that schedules tasks
+   * asynchronously (a callback is signed before it is scheduled) lands on the clock first.
+   */
+  settle: () => Promise<void> = () => Promise.resolve();
 
   constructor(
     private readonly base: () => number,
@@ -106,6 +111,7 @@ export class SandboxClock {
 
   private async runUntil(target: number): Promise<number> {
     for (;;) {
+      await this.settle();
       const next = this.nextDue(target);
       if (!next) break;
       this.tasks.delete(next);

@@ -288,6 +288,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   let pendingSignatures = 0;
   const signatureWaiters: Array<() => void> = [];
+  const signed = () => (pendingSignatures > 0 ? new Promise<void>((resolve) => signatureWaiters.push(resolve)) : Promise.resolve());
+  clock.settle = signed;
 
   const onStatusChange = (booking: SandboxBooking, shouldNotify: boolean): void => {
     log(`booking ${booking.booking_id} -> ${booking.status}${booking.scenario ? ` [${booking.scenario}]` : ''}`);
@@ -333,7 +335,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     callbackAttempts: () => dispatcher.attempts(),
     callbackDeliveries: (filter) => dispatcher.deliveries(filter),
     whenCallbacksSettled: async () => {
-      if (pendingSignatures > 0) await new Promise<void>((resolve) => signatureWaiters.push(resolve));
+      await signed();
       await dispatcher.whenSettled();
     },
     revert: (bookingId) => {
