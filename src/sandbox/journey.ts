@@ -54,14 +54,20 @@ export class JourneyError extends Error {
 const KINDS = ['book', 'pay', 'cancel', 'status', 'clock', 'scenario', 'expectCallback', 'expectStatus', 'repeat'] as const;
 type Kind = (typeof KINDS)[number];
 
-/** Reads a journey file: `.json`, or `.yaml`/`.yml` through the optional `yaml` package. */
-export async function loadJourney(file: string): Promise<Journey> {
+/** The optional `yaml` package, imported only for a YAML journey. */
+const importYaml = (): Promise<{ parse(text: string): unknown }> => import('yaml');
+
+/**
+ * Reads a journey file: `.json`, or `.yaml`/`.yml` through the optional `yaml` package (`yamlModule`
+ * replaces that import, e.g. to show the message a project without it gets).
+ */
+export async function loadJourney(file: string, yamlModule = importYaml): Promise<Journey> {
   const text = await readFile(file, 'utf8');
   let data: unknown;
   if (/\.ya?ml$/i.test(file)) {
     let yaml: { parse(text: string): unknown };
     try {
-      yaml = (await import('yaml')) as typeof yaml;
+      yaml = await yamlModule();
     } catch {
       throw new JourneyError(`${file} is YAML, which needs the yaml package: npm install --save-dev yaml (or write the journey as JSON).`);
     }
@@ -113,6 +119,11 @@ function lookup(path: string, scope: Scope): unknown {
   let value: unknown = head === 'env' ? scope.env : head === 'i' ? scope.i : scope.saved[head];
   if (head !== 'env' && head !== 'i' && !Object.hasOwn(scope.saved, head)) {
     throw new JourneyError(`\${${path}}: no earlier step saved "${head}" (add "as": "${head}" to it).`);
+  }
+  if (head === 'env') {
+    const name = rest.join('.');
+    if (scope.env[name] === undefined) throw new JourneyError(`\${${path}}: the environment has no ${name}.`);
+    return scope.env[name];
   }
   for (const key of rest) {
     if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) throw new JourneyError(`\${${path}}: "${key}" is not in the answer.`);

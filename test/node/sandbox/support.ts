@@ -6,6 +6,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
+import { createMemoryStore, createPaymentHandler } from '../../../src/server/index.js';
+import { toNodeListener } from '../../../src/server/node.js';
+import { freePort, serve } from '../check/support.js';
 
 /** One callback the receiver got. */
 export interface Received {
@@ -138,4 +141,29 @@ export async function until(check: () => boolean, what: string, ms = 10_000): Pr
     if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * The kit's own handler as a merchant on loopback (node:http), talking to `sandbox`: orders of any id
+ * at `amount`. Its endpoint is `${url}/api/pay`.
+ */
+export async function startKit(sandbox: { baseUrl: string; accessKey: string; productCodes: string[] }, amount = 1250.5): Promise<{ endpoint: string; close(): Promise<void> }> {
+  const port = await freePort();
+  const running = await serve(
+    toNodeListener(
+      createPaymentHandler({
+        serviceUrl: sandbox.baseUrl,
+        productCode: sandbox.productCodes[0]!,
+        accessKey: sandbox.accessKey,
+        store: createMemoryStore(),
+        callbackUrl: `http://127.0.0.1:${port}/api/pay/callback`,
+        redirectUrl: `http://127.0.0.1:${port}/return`,
+        lookupOrder: async (order) => ({ id: String(order.id), amount }),
+        onPaymentResult: () => undefined,
+        timeoutMs: 5000,
+      }),
+    ),
+    port,
+  );
+  return { endpoint: `${running.url}/api/pay`, close: () => running.close() };
 }
