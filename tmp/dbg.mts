@@ -1,0 +1,14 @@
+import { startSandbox } from '/work/wt/sandbox/src/sandbox/index.ts';
+import { book, pay, startReceiver } from '/work/wt/sandbox/test/node/sandbox/support.ts';
+const r = await startReceiver();
+const sb = await startSandbox({ accessKey: 'k', productCode: 'P', callbackRetry: { attempts: 3, baseDelayMs: 60000 }, log: (l) => console.log(l) });
+const b = await book(sb.baseUrl, { key: 'k', product: 'P', amount: 9010, callbackUrl: r.url });
+await pay(sb.baseUrl, b.body.data!.booking_id!);
+console.log('advance');
+await sb.clock.advance('5m');
+console.log('advanced', r.received.length);
+await sb.clock.advance('1m');
+console.log('advanced2');
+await sb.whenCallbacksSettled();
+console.log('settled', r.received.length);
+await sb.close(); await r.close();
