@@ -106,6 +106,12 @@ export type ActionResult =
 /** Raised inside the service for an answer that is not an envelope (a service-down scenario). */
 class Outage extends Error {}
 
+/**
+ * Bookings kept: past this, each new booking drops the oldest one that is final (or expired), so a
+ * long soak or a busy test suite cannot grow the sandbox without bound.
+ */
+export const MAX_BOOKINGS = 10_000;
+
 /** The MPIN that makes a payment fail (a test control). */
 export const FAILING_MPIN = '0000';
 
@@ -263,6 +269,7 @@ export class SandboxService {
     };
     this.bookings.set(bookingId, booking);
     this.byTransaction.set(key, booking);
+    if (this.bookings.size > MAX_BOOKINGS) this.dropOldestClosed();
     this.options.onChange?.();
     return success(CODES.OK, MESSAGES.book, this.bookData(booking));
   }
@@ -323,6 +330,17 @@ export class SandboxService {
     booking.updated_at = at;
     booking.history.push({ status, at, reason });
     this.options.onChange?.();
+  }
+
+  private dropOldestClosed(): void {
+    for (const [id, booking] of this.bookings) {
+      const closed = booking.status !== 'BOOKED' && booking.status !== 'PENDING';
+      if (closed || this.options.now() >= booking.expires_at) {
+        this.bookings.delete(id);
+        this.byTransaction.delete(`${booking.product_code}\u0000${booking.transaction_uuid}`);
+        return;
+      }
+    }
   }
 
   /** Every booking as held, without applying expiry (for the state file). */
