@@ -113,10 +113,10 @@ ${input.error ? `<p class="error" role="alert">${escapeHtml(input.error)}</p>` :
 <legend>Pay with</legend>
 ${methods}
 </fieldset>
-<label>Scenario <select name="scenario">
-<option value="">None: the MPIN decides</option>
+<label for="scenario">Scenario</label> <select id="scenario" name="scenario">
+<option value="">None</option>
 ${SCENARIOS.map((s) => `<option value="${escapeHtml(s.id)}"${s.id === booking.scenario ? ' selected' : ''}>${escapeHtml(`${s.id} ${s.name}`)}</option>`).join('\n')}
-</select></label>
+</select>
 <label>MPIN <input type="password" name="mpin" inputmode="numeric" pattern="[0-9]{4,6}" minlength="4" maxlength="6" required autocomplete="off"></label>
 <p class="hint">Sandbox: a scenario decides the outcome; without one, MPIN ${escapeHtml(FAILING_MPIN)} fails the payment and any other 4 to 6 digits succeed.</p>
 <button class="confirm" type="submit">Confirm payment</button>
