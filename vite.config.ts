@@ -26,7 +26,7 @@ export default defineConfig(({ command, mode }) => {
 });
 
 /** Bare imports the npm build leaves to the merchant's bundler: Lit, React, Node's built-ins. */
-const NPM_EXTERNALS = [/^lit(-html|-element)?(\/|$)/, /^@lit\//, /^react(-dom)?(\/|$)/, /^node:/];
+const NPM_EXTERNALS = [/^lit(-html|-element)?(\/|$)/, /^@lit\//, /^react(-dom)?(\/|$)/, /^node:/, /^yaml$/, /^playwright$/];
 
 function npmBuild(): UserConfig {
   return {
@@ -54,6 +54,7 @@ function npmBuild(): UserConfig {
           'sandbox/cli': 'src/sandbox/cli.ts',
           'check/index': 'src/check/index.ts',
           'check/cli': 'src/check/cli.ts',
+          'testing/index': 'src/testing/index.ts',
         },
         formats: ['es'],
       },

@@ -3,6 +3,7 @@
  * Importing this module runs it (the `bin` launcher imports it).
  */
 import { CommandLineError, runCommandLine } from './command.js';
+import { ToolFailure } from './tools.js';
 
 try {
   const sandbox = await runCommandLine(process.argv.slice(2), {
@@ -20,6 +21,9 @@ try {
   if (error instanceof CommandLineError) {
     console.error(`wallet-pay-sandbox: ${error.message}`);
     process.exitCode = 2;
+  } else if (error instanceof ToolFailure) {
+    console.error(`wallet-pay-sandbox: ${error.message}`);
+    process.exitCode = 1;
   } else {
     const code = (error as NodeJS.ErrnoException).code;
     console.error(`wallet-pay-sandbox: could not start: ${code === 'EADDRINUSE' ? 'a port is already in use (choose another with --port / --links-port)' : (error as Error).message}`);

@@ -2,11 +2,19 @@
  * The sandbox's command line, as functions: `parseCommandLine` turns arguments into options (or a
  * clear error), `runCommandLine` starts the sandbox and prints where it listens. `cli.ts` calls it.
  */
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { parseChaos } from './chaos.js';
 import { SANDBOX_DEFAULTS, startSandbox, type Sandbox, type SandboxOptions } from './index.js';
+import { PROFILES, type ProfileName } from './profiles.js';
+import { runTool, TOOLS, UsageError } from './tools.js';
 
 /** Usage text of `wallet-pay-sandbox --help`. */
 export const USAGE = `Usage: wallet-pay-sandbox [options]
+       wallet-pay-sandbox scenarios [--json]
+       wallet-pay-sandbox clock [advance <duration> | set <time>] [--url <base_url>]
+       wallet-pay-sandbox scenario <WPS-nnn | none> [--product-code <code>] [--url <base_url>]
+       wallet-pay-sandbox run <journey.json|.yaml> --endpoint <url> [--url <base_url>] [--junit <out.xml>]
 
 A local sandbox of the intent payment service (API, wallet page, web payment page, callbacks).
 
@@ -21,6 +29,11 @@ Options:
   --callback-delay <ms>   first retry delay, doubled on each retry (default ${SANDBOX_DEFAULTS.callbackRetry.baseDelayMs})
   --strict                refuse request fields the spec does not list (IP-422); by default they are
                           ignored with a warning in the log
+  --data <dir>            keep bookings, ports, the clock and sticky scenarios in <dir>/sandbox.json
+  --chaos <spec>          seeded faults, e.g. timeouts=0.16,errors=0.05,latency=200ms[,hold=10s]
+  --seed <n>              the chaos seed (default 1): the same seed, the same faults in the same order
+  --profile <name>        spec (default) or esewa-uat (the provider's test service as public facts show it)
+  --url <base_url>        (clock, scenario, run) the running sandbox (default http://127.0.0.1:${SANDBOX_DEFAULTS.cliPort})
   -h, --help              show this help
 `;
 
@@ -58,6 +71,10 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
         'callback-attempts': { type: 'string' },
         'callback-delay': { type: 'string' },
         strict: { type: 'boolean' },
+        data: { type: 'string' },
+        chaos: { type: 'string' },
+        seed: { type: 'string' },
+        profile: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -70,7 +87,11 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
   if (port !== 0 && port === linksPort) throw new CommandLineError(`--port and --links-port must differ; both are ${port}.`);
   const accessKey = values['access-key'] ?? SANDBOX_DEFAULTS.accessKey;
   if (accessKey.length === 0) throw new CommandLineError('--access-key must not be empty.');
-  const productCodes = values['product-code'] ?? [SANDBOX_DEFAULTS.productCode];
+  const profile = values.profile as ProfileName | undefined;
+  if (profile !== undefined && !Object.hasOwn(PROFILES, profile)) {
+    throw new CommandLineError(`--profile must be one of ${Object.keys(PROFILES).join(', ')}; got "${profile}".`);
+  }
+  const productCodes = values['product-code'] ?? [(profile && PROFILES[profile].productCode) || SANDBOX_DEFAULTS.productCode];
   for (const code of productCodes) {
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(code)) {
       throw new CommandLineError(`--product-code must be 1 to 64 letters, digits, "-" or "_"; got "${code}".`);
@@ -93,8 +114,24 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
         baseDelayMs: baseDelayMs ?? SANDBOX_DEFAULTS.callbackRetry.baseDelayMs,
       },
       ...(values.strict ? { strict: true } : {}),
+      ...(values.data !== undefined ? { stateFile: join(values.data, 'sandbox.json') } : {}),
+      ...chaosOption(values.chaos, values.seed),
+      ...(profile !== undefined ? { profile } : {}),
     },
   };
+}
+
+function chaosOption(spec: string | undefined, seed: string | undefined): Pick<SandboxOptions, 'chaos'> {
+  if (spec === undefined) {
+    if (seed !== undefined) throw new CommandLineError('--seed is the seed of --chaos; give --chaos too.');
+    return {};
+  }
+  try {
+    return { chaos: { ...parseChaos(spec), seed: integer('seed', seed, 0, 2 ** 32 - 1) ?? 1 } };
+  } catch (error) {
+    if (error instanceof CommandLineError) throw error;
+    throw new CommandLineError(`--chaos: ${(error as Error).message}`);
+  }
 }
 
 /** Where the command line writes. */
@@ -108,6 +145,15 @@ export interface CommandLineIo {
  * sandbox (undefined after help) or throws `CommandLineError`.
  */
 export async function runCommandLine(args: readonly string[], io: CommandLineIo): Promise<Sandbox | undefined> {
+  if (args[0] !== undefined && TOOLS.includes(args[0])) {
+    try {
+      await runTool(args[0], args.slice(1), io);
+    } catch (error) {
+      if (error instanceof UsageError) throw new CommandLineError(error.message);
+      throw error;
+    }
+    return undefined;
+  }
   const command = parseCommandLine(args);
   if (command.help) {
     io.out(USAGE);
@@ -126,6 +172,8 @@ export async function runCommandLine(args: readonly string[], io: CommandLineIo)
       `  product codes:       ${sandbox.productCodes.join(', ')}`,
       `  access key:          ${sandbox.accessKey === SANDBOX_DEFAULTS.accessKey ? `${sandbox.accessKey} (default)` : '(as given)'}`,
       `  unknown fields:      ${command.options.strict ? 'refused with IP-422 (--strict)' : 'ignored, with a warning line (--strict refuses them)'}`,
+      `  controls:            ${sandbox.baseUrl}/sandbox/{clock,scenario,scenarios,callbacks,desk}`,
+      ...(command.options.stateFile ? [`  data:                ${command.options.stateFile} (kept across restarts)`] : []),
       'Press Ctrl+C to stop.',
     ].join('\n'),
   );

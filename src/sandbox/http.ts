@@ -9,6 +9,8 @@ import { CODES, HTTP_STATUS_OF_CODE, type ResponseCode } from '../protocol/contr
 import { verifySignature, WEB_PAYMENT_SIGNED_FIELDS } from '../protocol/signature.js';
 import type { ActionResult, Operation, SandboxBooking, SandboxService } from './service.js';
 import { closedPage, messagePage, paymentPage, type PageKind } from './pages.js';
+import { pause, type Chaos } from './chaos.js';
+import { redirectorLocation } from './profiles.js';
 
 /** Largest request body read (64 KiB); larger bodies get IP-413. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -36,6 +38,12 @@ export interface HttpContext {
   log: (line: string) => void;
   /** Called after a page action or an admin call changed a booking's status. */
   onStatusChange: (booking: SandboxBooking, notify: boolean) => void;
+  /** Seeded faults on the API and the pages (never on `/sandbox/` controls). */
+  chaos?: Chaos;
+  /** The links host answers `/pay/{id}` as a redirector by user agent; the wallet page is at `/app/{id}`. */
+  linksRedirector?: boolean;
+  /** The `/sandbox/` controls (clock, scenarios, callback desk); true when it answered. */
+  admin?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
 }
 
 class BodyTooLarge extends Error {}
@@ -77,7 +85,7 @@ function mediaType(req: IncomingMessage): { type: string; charset?: string } {
   return { type: type.trim().toLowerCase(), ...(charset ? { charset } : {}) };
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
@@ -88,11 +96,11 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
-function sendFailure(res: ServerResponse, code: ResponseCode, message: string, headers: Record<string, string> = {}): void {
+export function sendFailure(res: ServerResponse, code: ResponseCode, message: string, headers: Record<string, string> = {}): void {
   sendJson(res, HTTP_STATUS_OF_CODE[code], { code, error_message: message }, headers);
 }
 
-function sendPage(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
+export function sendPage(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { ...PAGE_HEADERS, ...headers });
   res.end(html);
 }
@@ -113,7 +121,7 @@ function logged(
   return (req: IncomingMessage, res: ServerResponse): void => {
     const path = new URL(req.url ?? '/', 'http://sandbox.invalid').pathname;
     res.on('finish', () => ctx.log(`${origin} ${req.method} ${path} -> ${res.statusCode}`));
-    handler(req, res, path).catch((error: unknown) => {
+    withChaos(ctx, origin, req, res, path, handler).catch((error: unknown) => {
       ctx.log(`${origin} ${req.method} ${path} failed: ${(error as Error)?.stack ?? String(error)}`);
       if (!res.headersSent) sendFailure(res, CODES.INTERNAL, 'Unexpected error in the sandbox.');
       else res.destroy();
@@ -121,7 +129,46 @@ function logged(
   };
 }
 
-async function readJsonRequest(req: IncomingMessage, res: ServerResponse): Promise<string | undefined> {
+/**
+ * Applies one chaos draw to a request: latency first; an error is answered at once without running
+ * the handler; a timeout runs the handler (the booking is made, as when a real answer is lost) but
+ * swallows its answer and drops the connection after the hold.
+ */
+async function withChaos(
+  ctx: HttpContext,
+  origin: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  handler: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void>,
+): Promise<void> {
+  if (!ctx.chaos || path.startsWith('/sandbox/')) return handler(req, res, path);
+  const draw = ctx.chaos.draw(`${origin} ${req.method} ${path}`);
+  await pause(draw.latencyMs);
+  if (draw.fault === 'error') {
+    await readBody(req).catch(() => undefined);
+    if (path.startsWith(API_PREFIX)) sendFailure(res, CODES.INTERNAL, `Unexpected error in the sandbox (chaos #${draw.n}).`);
+    else sendPage(res, 503, messagePage('Service unavailable', `The payment service is unavailable (chaos #${draw.n}).`));
+    return;
+  }
+  if (draw.fault === 'timeout') {
+    const swallow = function (this: ServerResponse) {
+      return this;
+    };
+    res.writeHead = swallow as never;
+    res.write = (() => true) as never;
+    res.end = swallow as never;
+    try {
+      await handler(req, res, path);
+    } finally {
+      setTimeout(() => res.destroy(), ctx.chaos.holdMs).unref();
+    }
+    return;
+  }
+  return handler(req, res, path);
+}
+
+export async function readJsonRequest(req: IncomingMessage, res: ServerResponse): Promise<string | undefined> {
   const { type, charset } = mediaType(req);
   if (type !== 'application/json' || (charset && charset !== 'utf-8')) {
     // Drain so the answer is not lost to a reset connection.
@@ -176,6 +223,7 @@ function pageFor(ctx: HttpContext, res: ServerResponse, kind: PageKind, bookingI
 const ACTION_ERRORS = {
   invalid_mpin: 'Enter an MPIN of 4 to 6 digits.',
   invalid_method: 'Choose a payment method: wallet balance or linked bank account.',
+  unknown_scenario: 'Choose a scenario of the list (or none).',
 } as const;
 
 /** Answers a confirm or cancel form: the outcome redirects to the merchant; a bad form re-renders. */
@@ -192,14 +240,14 @@ async function pageAction(
   if (!form) return;
   const result: ActionResult =
     action === 'confirm'
-      ? ctx.service.confirm(bookingId, form.get('mpin') ?? '', form.get('method') ?? '')
+      ? ctx.service.confirm(bookingId, form.get('mpin') ?? '', form.get('method') ?? '', form.get('scenario') || undefined)
       : ctx.service.cancelByShopper(bookingId);
   if (result.ok) {
     ctx.onStatusChange(result.booking, result.notify);
     redirectToMerchant(res, result.booking);
     return;
   }
-  if (result.reason === 'invalid_mpin' || result.reason === 'invalid_method') {
+  if (result.reason === 'invalid_mpin' || result.reason === 'invalid_method' || result.reason === 'unknown_scenario') {
     pageFor(ctx, res, kind, bookingId, base, 422, ACTION_ERRORS[result.reason]);
     return;
   }
@@ -310,11 +358,22 @@ export function createServiceHandler(ctx: HttpContext) {
         }
         const raw = await readJsonRequest(req, res);
         if (raw === undefined) return;
-        const result = await ctx.service.handle(operation, raw);
+        const header = req.headers['wallet-pay-scenario'];
+        const result = await ctx.service.handle(operation, raw, typeof header === 'string' ? { headerScenario: header } : {});
         if (result.ignoredFields) {
           ctx.log(`warning: ${operation} ignored field(s) the spec does not list: ${result.ignoredFields.join(', ')} (--strict refuses them)`);
         }
         if (operation !== 'book') ctx.log(`${operation} asked for booking ${bookingIdIn(raw)} -> ${result.body.code}`);
+        if (result.scenario) {
+          const id = (result.body as { data?: { booking_id?: string } }).data?.booking_id;
+          ctx.log(`${operation} ${id} [${result.scenario}]${result.delayMs ? ` held ${result.delayMs} ms` : ''}${result.outage ? ': 503 (service down)' : ''}`);
+        }
+        await pause(result.delayMs ?? 0);
+        if (result.outage) {
+          res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '60', 'cache-control': 'no-store' });
+          res.end('Service Unavailable');
+          return;
+        }
         sendJson(res, result.httpStatus, result.body);
         return;
       }
@@ -323,6 +382,7 @@ export function createServiceHandler(ctx: HttpContext) {
     if (path.startsWith('/web/pay/') && (await pageRoutes(ctx, req, res, 'web', '/web/pay', path.slice('/web/pay'.length)))) return;
     const admin = /^\/sandbox\/bookings\/([^/]+)\/revert$/.exec(path);
     if (admin) return revert(ctx, req, res, decodeSegment(admin[1]!));
+    if (path.startsWith('/sandbox/') && ctx.admin && (await ctx.admin(req, res, path))) return;
     sendFailure(res, CODES.NOT_FOUND, `No endpoint at ${path}.`);
   });
 }
@@ -330,6 +390,15 @@ export function createServiceHandler(ctx: HttpContext) {
 /** Request handler of the links origin (the wallet page). */
 export function createLinksHandler(ctx: HttpContext) {
   return logged(ctx, 'links', async (req, res, path) => {
+    if (ctx.linksRedirector) {
+      const link = /^\/pay\/([^/]+)$/.exec(path);
+      if (link && (req.method === 'GET' || req.method === 'HEAD')) {
+        res.writeHead(302, { location: redirectorLocation(decodeSegment(link[1]!), req.headers['user-agent'] ?? ''), 'cache-control': 'no-store' });
+        res.end();
+        return;
+      }
+      if (path.startsWith('/app/') && (await pageRoutes(ctx, req, res, 'wallet', '/app', path.slice('/app'.length)))) return;
+    }
     if (path.startsWith('/pay/') && (await pageRoutes(ctx, req, res, 'wallet', '/pay', path.slice('/pay'.length)))) return;
     sendPage(res, 404, messagePage('Not found', `Nothing at ${path}.`));
   });

@@ -14,11 +14,21 @@ import { createServer, type Server } from 'node:http';
 import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createSignature, SIGNED_FIELDS } from '../protocol/signature.js';
-import { CallbackDispatcher, type CallbackAttempt, type RetryPolicy } from './callbacks.js';
+import { createAdminRoutes } from './admin.js';
+import { CallbackDispatcher, type CallbackAttempt, type CallbackDelivery, type RetryPolicy } from './callbacks.js';
+import { Chaos, type ChaosOptions } from './chaos.js';
+import { parseDuration, SandboxClock } from './clock.js';
 import { createLinksHandler, createServiceHandler, type HttpContext } from './http.js';
+import { PROFILES, type ProfileName } from './profiles.js';
+import { findScenario } from './scenarios.js';
+import { ScenarioPlayer } from './player.js';
 import { SandboxService, type SandboxBooking } from './service.js';
 
-export type { CallbackAttempt, RetryPolicy } from './callbacks.js';
+export type { CallbackAttempt, CallbackDelivery, RetryPolicy } from './callbacks.js';
+export type { ChaosOptions } from './chaos.js';
+export type { ProfileName } from './profiles.js';
+export type { Scenario, CallbackTwist } from './scenarios.js';
+export { SCENARIOS } from './scenarios.js';
 export type { SandboxBooking, StatusChange, PaymentMethod } from './service.js';
 
 /** Options of `startSandbox`. */
@@ -60,6 +70,13 @@ export interface SandboxOptions {
    * reconciliation), says no here; the log names each one not sent.
    */
   sendCallback?: (booking: SandboxBooking) => boolean;
+  /**
+   * Seeded faults on the API, the pages and the callbacks (never on the `/sandbox/` controls), e.g.
+   * `{ timeouts: 0.16, errors: 0.05, latencyMs: 200, seed: 42 }`. Default: none.
+   */
+  chaos?: ChaosOptions;
+  /** `spec` (default) or `esewa-uat`: the provider's test service as public facts show it (docs/sandbox.md). */
+  profile?: ProfileName;
 }
 
 /** What the state file holds. */
@@ -68,6 +85,10 @@ interface SandboxState {
   port?: number;
   linksPort?: number;
   bookings: SandboxBooking[];
+  /** How far the steered clock was ahead of real time. */
+  clockOffsetMs?: number;
+  /** Sticky scenarios by product code. */
+  sticky?: Record<string, string>;
 }
 
 function readState(file: string): SandboxState | undefined {
@@ -109,6 +130,19 @@ export interface Sandbox {
   whenCallbacksSettled(): Promise<void>;
   /** Refunds a SUCCESS booking (REVERTED) and sends its callback; same as `POST /sandbox/bookings/{id}/revert`. */
   revert(bookingId: string): SandboxBooking;
+  /** The callback desk: deliveries kept (the last 1000), newest first; same as `GET /sandbox/callbacks`. */
+  callbackDeliveries(filter?: { state?: CallbackDelivery['state']; booking_id?: string }): CallbackDelivery[];
+  /**
+   * The sandbox's clock: `now()` in epoch milliseconds; `advance('15m')` or `set(time)` move it
+   * forward and resolve once everything due on the way (expiry, scenario steps, callback retries) ran.
+   */
+  clock: {
+    now(): number;
+    advance(by: string | number): Promise<number>;
+    set(to: string | number | Date): Promise<number>;
+  };
+  /** Sets (or with null clears) the scenario every new booking of a product code gets; same as `POST /sandbox/scenario`. */
+  setScenario(productCode: string, scenario: string | null): void;
   /** Stops both servers and every pending callback. */
   close(): Promise<void>;
 }
@@ -181,24 +215,37 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
+/** Parses a time for `clock.set`: epoch milliseconds, a Date, or an ISO string. */
+function timeOf(to: string | number | Date): number {
+  const at = to instanceof Date ? to.getTime() : typeof to === 'number' ? to : Date.parse(to);
+  if (Number.isNaN(at)) throw new SandboxOptionError(`clock.set needs a time; got "${String(to)}".`);
+  return at;
+}
+
 /** Starts the sandbox: two servers on loopback (service and links origins). */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   checkOptions(options);
+  const profile = PROFILES[options.profile ?? 'spec'];
   const host = options.host ?? SANDBOX_DEFAULTS.host;
   const accessKey = options.accessKey ?? SANDBOX_DEFAULTS.accessKey;
-  const productCodes = options.productCode === undefined ? [SANDBOX_DEFAULTS.productCode] : ([] as string[]).concat(options.productCode);
-  const now = options.now ?? Date.now;
+  const productCodes =
+    options.productCode === undefined ? [profile.productCode ?? SANDBOX_DEFAULTS.productCode] : ([] as string[]).concat(options.productCode);
   const log = options.log ?? (() => undefined);
   const retry = options.callbackRetry ?? SANDBOX_DEFAULTS.callbackRetry;
-
-  const dispatcher = new CallbackDispatcher({ ...retry, now, log });
   const saved = options.stateFile === undefined ? undefined : readState(options.stateFile);
+  const clock = new SandboxClock(options.now ?? Date.now, saved?.clockOffsetMs ?? 0);
+  const now = () => clock.now();
+  const chaos = options.chaos === undefined ? undefined : new Chaos(options.chaos, log);
+
+  const dispatcher = new CallbackDispatcher({ ...retry, clock, log, ...(chaos ? { chaos } : {}) });
   let ports: { port?: number; linksPort?: number } = {};
   const save = () => {
-    if (options.stateFile !== undefined) writeState(options.stateFile, { version: 1, ...ports, bookings: service.snapshot() });
+    if (options.stateFile === undefined) return;
+    const state: SandboxState = { version: 1, ...ports, bookings: service.snapshot(), clockOffsetMs: clock.offsetMs(), sticky: service.stickyScenarios() };
+    writeState(options.stateFile, state);
   };
   let linksUrl = '';
-  const service = new SandboxService({
+  const service: SandboxService = new SandboxService({
     accessKey,
     productCodes,
     bookingTtlMs: options.bookingTtlMs ?? SANDBOX_DEFAULTS.bookingTtlMs,
@@ -206,10 +253,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     linksUrl: () => linksUrl,
     strict: options.strict ?? false,
     onChange: save,
+    rules: profile.rules,
+    onMerchantCancel: (booking) => player.merchantCancelled(booking),
   });
-  if (saved) service.restore(saved.bookings);
+  if (saved) {
+    service.restore(saved.bookings);
+    for (const [code, id] of Object.entries(saved.sticky ?? {})) service.setStickyScenario(code, findScenario(id));
+  }
 
-  const notify = (booking: SandboxBooking): void => {
+  const notify = (booking: SandboxBooking, send: { delayMs?: number; drop?: number } = {}): void => {
     const mode = booking.properties['sandbox_callback'];
     if (mode === 'never') {
       log(`callback ${booking.booking_id}: not sent (properties.sandbox_callback = "never")`);
@@ -227,11 +279,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       status: booking.status,
       signed_field_names: SIGNED_FIELDS.callback,
     };
-    const delay = mode === 'delay' ? retry.baseDelayMs * 4 : 0;
+    const delay = (mode === 'delay' ? retry.baseDelayMs * 4 : 0) + (send.delayMs ?? 0);
     // The signature is computed before scheduling; send() takes the finished payload.
     pendingSignatures++;
     createSignature(payload, SIGNED_FIELDS.callback, accessKey)
-      .then((signature) => dispatcher.send(booking.booking_id, booking.callback_url, { ...payload, signature }, delay))
+      .then((signature) =>
+        dispatcher.send(booking.booking_id, booking.callback_url, { ...payload, signature }, {
+          delayMs: delay,
+          ...(send.drop ? { drop: send.drop } : {}),
+          ...(booking.scenario ? { scenario: booking.scenario } : {}),
+        }),
+      )
       .catch((error: unknown) => log(`callback ${booking.booking_id}: could not sign: ${String(error)}`))
       .finally(() => {
         pendingSignatures--;
@@ -240,15 +298,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   let pendingSignatures = 0;
   const signatureWaiters: Array<() => void> = [];
+  const signed = () => (pendingSignatures > 0 ? new Promise<void>((resolve) => signatureWaiters.push(resolve)) : Promise.resolve());
+  clock.settle = signed;
+
+  const onStatusChange = (booking: SandboxBooking, shouldNotify: boolean): void => {
+    log(`booking ${booking.booking_id} -> ${booking.status}${booking.scenario ? ` [${booking.scenario}]` : ''}`);
+    player.statusChanged(booking, shouldNotify);
+  };
+  const player = new ScenarioPlayer({ service, clock, notify, onStatusChange, log });
 
   const ctx: HttpContext = {
     service,
     accessKey,
     log,
-    onStatusChange: (booking, shouldNotify) => {
-      log(`booking ${booking.booking_id} -> ${booking.status}`);
-      if (shouldNotify) notify(booking);
-    },
+    onStatusChange,
+    ...(chaos ? { chaos } : {}),
+    linksRedirector: profile.linksRedirector,
+    admin: createAdminRoutes({ service, clock, dispatcher, productCodes, log, onChange: save }),
   };
 
   const serviceServer = createServer(createServiceHandler(ctx));
@@ -258,12 +324,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     baseUrl = await listen(serviceServer, options.port ?? saved?.port ?? 0, host);
     linksUrl = await listen(linksServer, options.linksPort ?? saved?.linksPort ?? 0, host);
   } catch (error) {
+    clock.stop();
     await Promise.all([closeServer(serviceServer), closeServer(linksServer)]);
     throw error;
   }
   ports = { port: Number(new URL(baseUrl).port), linksPort: Number(new URL(linksUrl).port) };
   save();
-  const live = service;
+  if (chaos) log(`chaos: ${chaos.describe()}`);
+  if (profile.name !== 'spec') log(`profile: ${profile.name}`);
 
   return {
     baseUrl,
@@ -272,15 +340,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     allowedHosts: `${new URL(baseUrl).host} ${new URL(linksUrl).host}`,
     accessKey,
     productCodes: [...productCodes],
-    getBooking: (bookingId) => live.getBooking(bookingId),
-    listBookings: () => live.listBookings(),
+    getBooking: (bookingId) => service.getBooking(bookingId),
+    listBookings: () => service.listBookings(),
     callbackAttempts: () => dispatcher.attempts(),
+    callbackDeliveries: (filter) => dispatcher.deliveries(filter),
     whenCallbacksSettled: async () => {
-      if (pendingSignatures > 0) await new Promise<void>((resolve) => signatureWaiters.push(resolve));
+      await signed();
       await dispatcher.whenSettled();
     },
     revert: (bookingId) => {
-      const result = live.revert(bookingId);
+      const result = service.revert(bookingId);
       if (!result.ok) {
         throw new SandboxOptionError(
           result.reason === 'unknown_booking'
@@ -288,10 +357,31 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
             : `Only a SUCCESS booking can be reverted; "${bookingId}" is ${result.booking?.status}.`,
         );
       }
-      ctx.onStatusChange(result.booking, result.notify);
+      onStatusChange(result.booking, result.notify);
       return result.booking;
     },
+    clock: {
+      now,
+      advance: async (by) => {
+        const at = await clock.advance(typeof by === 'number' ? by : parseDuration(by));
+        save();
+        return at;
+      },
+      set: async (to) => {
+        const at = await clock.set(timeOf(to));
+        save();
+        return at;
+      },
+    },
+    setScenario: (productCode, id) => {
+      if (!productCodes.includes(productCode)) throw new SandboxOptionError(`"${productCode}" is not one of this sandbox's product codes.`);
+      const scenario = id === null ? undefined : findScenario(id);
+      if (id !== null && !scenario) throw new SandboxOptionError(`No scenario "${id}" (WPS-001 ...).`);
+      service.setStickyScenario(productCode, scenario);
+      save();
+    },
     close: async () => {
+      clock.stop();
       await dispatcher.close();
       await Promise.all([closeServer(serviceServer), closeServer(linksServer)]);
     },

@@ -4,7 +4,9 @@
  * external asset); every value rendered goes through `escapeHtml`.
  */
 import type { SandboxBooking } from './service.js';
+import type { CallbackDelivery } from './callbacks.js';
 import { FAILING_MPIN, PAYMENT_METHODS, formatTimestamp } from './service.js';
+import { SCENARIOS } from './scenarios.js';
 
 /** Escapes text for HTML content and double-quoted attributes. */
 export function escapeHtml(value: unknown): string {
@@ -14,7 +16,7 @@ export function escapeHtml(value: unknown): string {
 const STYLE = `
 :root{color-scheme:light dark;font-family:system-ui,sans-serif}
 body{margin:0;background:#eef1f6;color:#111}
-main{max-width:26rem;margin:2rem auto;padding:1.5rem;background:#fff;border-radius:12px;box-shadow:0 2px 12px #0002}
+main{max-width:min(26rem,100%);margin:2rem auto;padding:1.5rem;background:#fff;border-radius:12px;box-shadow:0 2px 12px #0002}
 h1{font-size:1.25rem;margin:0 0 .25rem}
 .badge{display:inline-block;font-size:.75rem;padding:.1rem .5rem;border-radius:1rem;background:#ffe7a3;color:#5a4300}
 .amount{font-size:2rem;font-weight:700;margin:1rem 0}
@@ -28,6 +30,7 @@ button{font-size:1rem;padding:.7rem 1.2rem;border-radius:8px;border:0;cursor:poi
 .cancel{background:#eee;color:#222;width:100%;margin-top:.5rem}
 .error{background:#fde8e8;color:#9b1c1c;padding:.5rem .75rem;border-radius:6px}
 .hint{font-size:.8rem;color:#666}
+table{border-collapse:collapse;font-size:.8rem}td,th{border:1px solid #ccd;padding:.2rem .4rem;text-align:left;word-break:break-all}
 @media (prefers-color-scheme:dark){body{background:#111;color:#eee}main{background:#1e1e24}dt,.hint{color:#aaa}.cancel{background:#333;color:#eee}}
 `;
 
@@ -110,8 +113,12 @@ ${input.error ? `<p class="error" role="alert">${escapeHtml(input.error)}</p>` :
 <legend>Pay with</legend>
 ${methods}
 </fieldset>
+<label for="scenario">Scenario</label> <select id="scenario" name="scenario">
+<option value="">None</option>
+${SCENARIOS.map((s) => `<option value="${escapeHtml(s.id)}"${s.id === booking.scenario ? ' selected' : ''}>${escapeHtml(`${s.id} ${s.name}`)}</option>`).join('\n')}
+</select>
 <label>MPIN <input type="password" name="mpin" inputmode="numeric" pattern="[0-9]{4,6}" minlength="4" maxlength="6" required autocomplete="off"></label>
-<p class="hint">Sandbox: MPIN ${escapeHtml(FAILING_MPIN)} fails the payment; any other 4 to 6 digits succeed.</p>
+<p class="hint">Sandbox: a scenario decides the outcome; without one, MPIN ${escapeHtml(FAILING_MPIN)} fails the payment and any other 4 to 6 digits succeed.</p>
 <button class="confirm" type="submit">Confirm payment</button>
 </form>
 <form method="post" action="${escapeHtml(input.cancelAction)}">
@@ -141,4 +148,25 @@ ${details(booking)}
 /** A plain message page (unknown booking, bad form, bad signature). */
 export function messagePage(title: string, message: string): string {
   return layout(title, `<h1>${escapeHtml(title)}</h1>\n<span class="badge">Sandbox</span>\n<p class="error" role="alert">${escapeHtml(message)}</p>`);
+}
+
+/** The callback desk: every delivery kept, newest first, with its attempts (the JSON at `/sandbox/callbacks`). */
+export function deskPage(deliveries: readonly CallbackDelivery[]): string {
+  const rows = deliveries
+    .map((d) => {
+      const last = d.attempts.at(-1);
+      const answer = last ? (last.status !== undefined ? `HTTP ${last.status} ${last.answer ?? ''}` : last.error ?? '') : '';
+      return `<tr><td>${escapeHtml(d.id)}</td><td>${escapeHtml(d.booking_id)}</td><td>${escapeHtml(d.status)}</td><td>${escapeHtml(d.scenario ?? '')}</td><td>${escapeHtml(d.state)}</td><td>${d.attempts.length}</td><td>${escapeHtml(answer)}</td><td>${escapeHtml(last?.at ?? d.created_at)}</td></tr>`;
+    })
+    .join('\n');
+  return layout(
+    'Callback desk',
+    `<h1>Callback desk</h1>
+<span class="badge">Sandbox</span>
+<p class="hint">${deliveries.length} deliveries, newest first. Dead letters have the state "dead". Resend one with POST /sandbox/callbacks/{id}/resend.</p>
+<table><thead><tr><th>Id</th><th>Booking</th><th>Status</th><th>Scenario</th><th>State</th><th>Attempts</th><th>Merchant's answer</th><th>Time</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>`,
+  );
 }

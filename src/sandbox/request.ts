@@ -25,6 +25,17 @@ export interface BookFields {
   properties: Record<string, string>;
 }
 
+/** What a profile relaxes (the default profile relaxes nothing). */
+export interface RequestRules {
+  /** Accept `"amount": "1000"` (a string in plain decimals), signed as written. */
+  stringAmounts?: boolean;
+  /** Accept a `redirect_url` in an app's own scheme (`shop://payment-result`). */
+  appSchemeRedirects?: boolean;
+}
+
+// Schemes that run or read something where they open: never a merchant's return address.
+const UNSAFE_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:']);
+
 /** Limits the spec leaves open (our choice, documented in docs/sandbox.md). */
 export const LIMITS = {
   maxAmount: 999_999_999.99,
@@ -77,7 +88,7 @@ export function requireString(body: Record<string, unknown>, name: string, maxLe
   return value;
 }
 
-function requireUrl(body: Record<string, unknown>, name: string): string {
+function requireUrl(body: Record<string, unknown>, name: string, appSchemes = false): string {
   const value = requireString(body, name, LIMITS.maxUrlLength);
   let url: URL;
   try {
@@ -85,6 +96,7 @@ function requireUrl(body: Record<string, unknown>, name: string): string {
   } catch {
     invalid(`Field "${name}" must be an absolute http(s) URL; got "${value}".`);
   }
+  if (appSchemes && !UNSAFE_SCHEMES.has(url.protocol) && /^[a-z][a-z0-9+.-]*:$/.test(url.protocol)) return value;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     invalid(`Field "${name}" must be an absolute http(s) URL; got the scheme "${url.protocol}".`);
   }
@@ -149,10 +161,12 @@ export function checkFields(operation: Operation, body: Record<string, unknown>,
   return extra;
 }
 
-export function bookFields(body: Record<string, unknown>, rawMembers: Map<string, string>): BookFields {
-  const amount = body['amount'];
+export function bookFields(body: Record<string, unknown>, rawMembers: Map<string, string>, rules: RequestRules = {}): BookFields {
+  const given = body['amount'];
+  const asString = rules.stringAmounts && typeof given === 'string';
+  const amount = asString ? Number(given) : given;
   if (typeof amount !== 'number') invalid(`Field "amount" must be a number; got ${describeValue(amount)}.`);
-  const amountText = rawMembers.get('amount') ?? '';
+  const amountText = asString ? given : (rawMembers.get('amount') ?? '');
   if (!AMOUNT_TEXT.test(amountText) || amount <= 0 || amount > LIMITS.maxAmount) {
     invalid(`Field "amount" must be a positive number of at most ${LIMITS.maxAmount} with at most two decimals; got ${amountText}.`);
   }
@@ -165,7 +179,7 @@ export function bookFields(body: Record<string, unknown>, rawMembers: Map<string
     amount,
     transaction_uuid: transactionUuid,
     callback_url: requireUrl(body, 'callback_url'),
-    redirect_url: requireUrl(body, 'redirect_url'),
+    redirect_url: requireUrl(body, 'redirect_url', rules.appSchemeRedirects),
     properties: requireProperties(body),
   };
 }

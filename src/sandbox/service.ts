@@ -16,7 +16,8 @@ import {
 } from '../protocol/contract.js';
 import { describeValue } from '../protocol/values.js';
 // The request checks read no booking: they live in their own module, which does not import this one.
-import { RequestError, authenticate, bookFields, checkFields, invalid, parseRequest, requireString, type BookFields, type Operation } from './request.js';
+import { RequestError, authenticate, bookFields, checkFields, invalid, parseRequest, requireString, type BookFields, type Operation, type RequestRules } from './request.js';
+import { findScenario, scenarioOfAmount, type Scenario } from './scenarios.js';
 
 // Where the API's types and limits were always imported from; they are defined with the request checks.
 export { LIMITS, type Operation } from './request.js';
@@ -53,6 +54,16 @@ export interface SandboxBooking extends BookFields {
   expires_at: number;
   payment_method?: PaymentMethod;
   history: StatusChange[];
+  /** The scenario chosen for this booking (`WPS-…`), when one was; logs and reports name it. */
+  scenario?: string;
+  /** Epoch milliseconds until which the API answers this booking with a bare 503 (scenario WPS-014). */
+  outage_until?: number;
+}
+
+/** Where a book request's scenario came from (the header and the sticky choice are not in the body). */
+export interface BookContext {
+  /** The `Wallet-Pay-Scenario` header's value. */
+  headerScenario?: string;
 }
 
 /** What an API operation answers: the HTTP status and the spec's envelope. */
@@ -61,6 +72,12 @@ export interface ApiResult {
   body: SuccessEnvelope<Record<string, unknown>> | FailureEnvelope;
   /** Top-level fields the spec does not list for the operation, accepted and ignored (not strict). */
   ignoredFields?: string[];
+  /** Hold the answer this long (a slow-service scenario). */
+  delayMs?: number;
+  /** Answer a bare 503 instead (a service-down scenario). */
+  outage?: boolean;
+  /** The booking's scenario, for the log line. */
+  scenario?: string;
 }
 
 /** Options of the booking rules. */
@@ -75,12 +92,25 @@ export interface ServiceOptions {
   strict?: boolean;
   /** Called after every new booking and status change (the sandbox's state file is written then). */
   onChange?: () => void;
+  /** Rules a profile relaxes (string amounts, custom-scheme redirects). */
+  rules?: RequestRules;
+  /** Called when the merchant's cancel succeeded, for scenarios that act on it. */
+  onMerchantCancel?: (booking: SandboxBooking) => void;
 }
 
 /** The outcome of a page action (confirm, cancel on the page, revert). */
 export type ActionResult =
   | { ok: true; booking: SandboxBooking; notify: boolean }
-  | { ok: false; reason: 'unknown_booking' | 'already_processed' | 'expired' | 'invalid_mpin' | 'invalid_method' | 'not_revertible'; booking?: SandboxBooking };
+  | { ok: false; reason: 'unknown_booking' | 'already_processed' | 'expired' | 'invalid_mpin' | 'invalid_method' | 'not_revertible' | 'unknown_scenario'; booking?: SandboxBooking };
+
+/** Raised inside the service for an answer that is not an envelope (a service-down scenario). */
+class Outage extends Error {}
+
+/**
+ * Bookings kept: past this, each new booking drops the oldest one that is final (or expired), so a
+ * long soak or a busy test suite cannot grow the sandbox without bound.
+ */
+export const MAX_BOOKINGS = 10_000;
 
 /** The MPIN that makes a payment fail (a test control). */
 export const FAILING_MPIN = '0000';
@@ -127,45 +157,87 @@ export class SandboxService {
   private readonly bookings = new Map<string, SandboxBooking>();
   private readonly byTransaction = new Map<string, SandboxBooking>();
   private readonly productCodes: ReadonlySet<string>;
+  private readonly sticky = new Map<string, string>();
 
   constructor(private readonly options: ServiceOptions) {
     this.productCodes = new Set(options.productCodes);
   }
 
   /** Handles the raw JSON text of a request to one of the three operations. */
-  async handle(operation: Operation, rawBody: string): Promise<ApiResult> {
+  async handle(operation: Operation, rawBody: string, context: BookContext = {}): Promise<ApiResult> {
     // Reported even when the request is refused later: the merchant should see them either way.
     let ignoredFields: string[] = [];
     let result: ApiResult;
     try {
       const { body, rawMembers } = parseRequest(rawBody);
       ignoredFields = checkFields(operation, body, this.options.strict);
-      result = await this.run(operation, body, rawMembers);
+      result = await this.run(operation, body, rawMembers, context);
     } catch (error) {
+      if (error instanceof Outage) return { httpStatus: 503, body: failure(CODES.INTERNAL, error.message).body, outage: true };
       if (!(error instanceof RequestError)) throw error;
       result = failure(error.code, error.message);
     }
     return ignoredFields.length > 0 ? { ...result, ignoredFields } : result;
   }
 
-  private async run(operation: Operation, body: Record<string, unknown>, rawMembers: Map<string, string>): Promise<ApiResult> {
+  private async run(operation: Operation, body: Record<string, unknown>, rawMembers: Map<string, string>, context: BookContext): Promise<ApiResult> {
     const productCode = requireString(body, 'product_code');
     const signedFieldNames = body['signed_field_names'];
     const signature = body['signature'];
     if (typeof signedFieldNames !== 'string') invalid(`Field "signed_field_names" must be a string; got ${describeValue(signedFieldNames)}.`);
     if (typeof signature !== 'string') invalid(`Field "signature" must be a string; got ${describeValue(signature)}.`);
     if (operation === 'book') {
-      const fields = bookFields(body, rawMembers);
+      const fields = bookFields(body, rawMembers, this.options.rules);
+      const scenario = this.chooseScenario(fields, context);
       await authenticate(operation, body, rawMembers, productCode, this.productCodes, this.options.accessKey);
-      return this.book(fields);
+      return this.withScenario(this.book(fields, scenario));
     }
     const bookingId = requireString(body, 'booking_id');
     const correlationId = operation === 'status' ? requireString(body, 'correlation_id') : undefined;
     await authenticate(operation, body, rawMembers, productCode, this.productCodes, this.options.accessKey);
-    return operation === 'status' ? this.status(bookingId, productCode, correlationId!) : this.cancel(bookingId, productCode);
+    const booking = this.bookings.get(bookingId);
+    if (booking?.outage_until !== undefined && this.options.now() < booking.outage_until) {
+      throw new Outage(`Service Unavailable (scenario ${booking.scenario})`);
+    }
+    return this.withScenario(operation === 'status' ? this.status(bookingId, productCode, correlationId!) : this.cancel(bookingId, productCode));
   }
 
-  private book(fields: BookFields): ApiResult {
+  /** Adds the booking's scenario (and its slowness) to an answer about it. */
+  private withScenario(result: ApiResult): ApiResult {
+    const data = (result.body as { data?: { booking_id?: unknown } }).data;
+    const booking = typeof data?.booking_id === 'string' ? this.bookings.get(data.booking_id) : undefined;
+    const scenario = booking?.scenario === undefined ? undefined : findScenario(booking.scenario);
+    if (!scenario) return result;
+    return { ...result, scenario: scenario.id, ...(scenario.slowMs ? { delayMs: scenario.slowMs } : {}) };
+  }
+
+  /** The header first, then `properties.sandbox_scenario`, the product code's sticky choice, a magic amount. */
+  private chooseScenario(fields: BookFields, context: BookContext): Scenario | undefined {
+    const named = (id: string, where: string) => {
+      const scenario = findScenario(id);
+      if (!scenario) invalid(`${where}: no scenario "${id}"; \`wallet-pay-sandbox scenarios\` lists them (WPS-001 ...).`);
+      return scenario;
+    };
+    if (context.headerScenario !== undefined) return named(context.headerScenario, 'Header Wallet-Pay-Scenario');
+    const property = fields.properties['sandbox_scenario'];
+    if (property !== undefined) return named(property, 'properties.sandbox_scenario');
+    const sticky = this.sticky.get(fields.product_code);
+    if (sticky !== undefined) return findScenario(sticky);
+    return scenarioOfAmount(fields.amount);
+  }
+
+  /** Sets (or with undefined, clears) the scenario every new booking of `productCode` gets. */
+  setStickyScenario(productCode: string, scenario: Scenario | undefined): void {
+    if (scenario) this.sticky.set(productCode, scenario.id);
+    else this.sticky.delete(productCode);
+  }
+
+  /** The sticky scenarios, by product code. */
+  stickyScenarios(): Record<string, string> {
+    return Object.fromEntries(this.sticky);
+  }
+
+  private book(fields: BookFields, scenario?: Scenario): ApiResult {
     // From here on there is no await: the idempotency lookup and the insert happen in one turn,
     // so concurrent bookings of one transaction_uuid cannot both create a booking.
     const key = `${fields.product_code}\u0000${fields.transaction_uuid}`;
@@ -191,11 +263,13 @@ export class SandboxService {
       reference_code: `REF-${randomUUID().replaceAll('-', '').slice(0, 16).toUpperCase()}`,
       created_at: now,
       updated_at: now,
-      expires_at: now + this.options.bookingTtlMs,
+      expires_at: now + (scenario?.ttlMs ?? this.options.bookingTtlMs),
       history: [{ status: 'BOOKED', at: now, reason: 'booked' }],
+      ...(scenario ? { scenario: scenario.id } : {}),
     };
     this.bookings.set(bookingId, booking);
     this.byTransaction.set(key, booking);
+    if (this.bookings.size > MAX_BOOKINGS) this.dropOldestClosed();
     this.options.onChange?.();
     return success(CODES.OK, MESSAGES.book, this.bookData(booking));
   }
@@ -242,6 +316,7 @@ export class SandboxService {
       );
     }
     this.transition(booking, 'CANCELED', 'cancelled_by_merchant');
+    this.options.onMerchantCancel?.(copy(booking));
     return success(CODES.CANCELLED, MESSAGES.cancel, {
       booking_id: booking.booking_id,
       status: booking.status,
@@ -255,6 +330,17 @@ export class SandboxService {
     booking.updated_at = at;
     booking.history.push({ status, at, reason });
     this.options.onChange?.();
+  }
+
+  private dropOldestClosed(): void {
+    for (const [id, booking] of this.bookings) {
+      const closed = booking.status !== 'BOOKED' && booking.status !== 'PENDING';
+      if (closed || this.options.now() >= booking.expires_at) {
+        this.bookings.delete(id);
+        this.byTransaction.delete(`${booking.product_code}\u0000${booking.transaction_uuid}`);
+        return;
+      }
+    }
   }
 
   /** Every booking as held, without applying expiry (for the state file). */
@@ -297,10 +383,11 @@ export class SandboxService {
   }
 
   /**
-   * The shopper confirms on the wallet page or the web payment page. MPIN `0000` fails the payment;
-   * `properties.sandbox_outcome = "pending"` leaves it PENDING; any other 4-6 digit MPIN succeeds.
+   * The shopper confirms on the wallet page or the web payment page. A scenario (the booking's, or
+   * `picked` on the page) decides the outcome; without one, MPIN `0000` fails the payment,
+   * `properties.sandbox_outcome = "pending"` leaves it PENDING, and any other 4-6 digit MPIN succeeds.
    */
-  confirm(bookingId: string, mpin: string, method: string): ActionResult {
+  confirm(bookingId: string, mpin: string, method: string, picked?: string): ActionResult {
     const booking = this.live(bookingId);
     if (!booking) return { ok: false, reason: 'unknown_booking' };
     if (booking.status !== 'BOOKED') {
@@ -308,7 +395,19 @@ export class SandboxService {
     }
     if (!Object.hasOwn(PAYMENT_METHODS, method)) return { ok: false, reason: 'invalid_method', booking: copy(booking) };
     if (!/^\d{4,6}$/.test(mpin)) return { ok: false, reason: 'invalid_mpin', booking: copy(booking) };
+    const pickedScenario = picked ? findScenario(picked) : undefined;
+    if (picked && !pickedScenario) return { ok: false, reason: 'unknown_scenario', booking: copy(booking) };
+    if (pickedScenario) booking.scenario = pickedScenario.id;
+    const scenario = booking.scenario === undefined ? undefined : findScenario(booking.scenario);
     booking.payment_method = method as PaymentMethod;
+    if (scenario) {
+      if (scenario.confirm === 'BOOKED') {
+        this.options.onChange?.();
+        return { ok: true, booking: copy(booking), notify: false };
+      }
+      this.transition(booking, scenario.confirm, `confirmed (${scenario.id})`);
+      return { ok: true, booking: copy(booking), notify: scenario.confirm !== 'PENDING' };
+    }
     if (mpin === FAILING_MPIN) {
       this.transition(booking, 'FAILED', 'mpin_rejected');
     } else if (booking.properties['sandbox_outcome'] === 'pending') {
@@ -318,6 +417,23 @@ export class SandboxService {
       this.transition(booking, 'SUCCESS', 'confirmed');
     }
     return { ok: true, booking: copy(booking), notify: true };
+  }
+
+  /**
+   * A scheduled change of a scenario: applied only when the booking is still in one of `from` (a
+   * merchant's cancel or an expiry since then wins, except where the scenario says otherwise).
+   */
+  advanceScenario(bookingId: string, from: readonly PaymentStatus[], to: PaymentStatus, reason: string): SandboxBooking | undefined {
+    const booking = this.live(bookingId);
+    if (!booking || !from.includes(booking.status)) return undefined;
+    this.transition(booking, to, reason);
+    return copy(booking);
+  }
+
+  /** Marks a booking's outage (a service-down scenario) until `until`. */
+  setOutage(bookingId: string, until: number): void {
+    const booking = this.bookings.get(bookingId);
+    if (booking) booking.outage_until = until;
   }
 
   /** The shopper cancels on a page. */

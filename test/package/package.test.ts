@@ -55,6 +55,7 @@ test('exports list the public entry points, each with its types first and no con
     './server/store-suite',
     './sandbox',
     './check',
+    './testing',
     './react',
     './contract.json',
     './signature-vectors.json',
@@ -95,7 +96,7 @@ test('npm pack ships the build, the bin, the README and the docs with their pict
     assert.ok(existsSync(join(ROOT, target)), `${target} exists after the build`);
   }
   // Every declaration a public module needs travels with it.
-  for (const entry of ['index', 'define', 'react', 'protocol/index', 'element/wallet-pay-button', 'element/events', 'server/index', 'server/node', 'server/postgres', 'server/mysql', 'server/redis', 'server/store-suite', 'sandbox/index', 'check/index']) {
+  for (const entry of ['index', 'define', 'react', 'protocol/index', 'element/wallet-pay-button', 'element/events', 'server/index', 'server/node', 'server/postgres', 'server/mysql', 'server/redis', 'server/store-suite', 'sandbox/index', 'check/index', 'testing/index']) {
     assert.ok(paths.includes(`dist/types/${entry}.d.ts`), `dist/types/${entry}.d.ts is packed`);
   }
 });
