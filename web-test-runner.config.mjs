@@ -69,7 +69,12 @@ export default {
   nodeResolve: true,
   // `npx wtr --files <file> --group <group>` runs that file in that group; without --group, in every group.
   browsers: [chromium()],
-  concurrency: 2,
+  // Pages at once per Chromium group; Firefox and WebKit take one at a time (test/support/launchers.mjs).
+  // Most of a file's time is spent waiting on timers and the network, so three pages keep two cores busy.
+  concurrency: 3,
+  // Firefox and WebKit run beside one Chromium group at a time, from the start: listed last, the
+  // one-page-at-a-time groups ran alone at the end and left the cores idle.
+  concurrentBrowsers: 3,
   // A scripted merchant proxy on the test server itself (loopback): see test/support/proxy-middleware.mjs.
   middleware: [testProxyMiddleware],
   testFramework: { config: { timeout: 10000 } },
@@ -83,10 +88,10 @@ export default {
   <body><script type="module" src="${testFramework}"></script></body>
 </html>`,
   groups: [
+    { name: 'webkit', files: crossEngineTests, browsers: [webkitLauncher()] },
+    { name: 'firefox', files: crossEngineTests, browsers: [firefoxLauncher()] },
     { name: 'desktop', files: ALL_TESTS, browsers: [chromium()] },
     { name: 'android', files: ALL_TESTS, browsers: [chromium(devices['Pixel 7'])] },
     { name: 'iphone', files: ALL_TESTS, browsers: [chromium(devices['iPhone 14'])] },
-    { name: 'firefox', files: crossEngineTests, browsers: [firefoxLauncher()] },
-    { name: 'webkit', files: crossEngineTests, browsers: [webkitLauncher()] },
   ],
 };
