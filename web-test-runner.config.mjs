@@ -70,8 +70,7 @@ export default {
   // `npx wtr --files <file> --group <group>` runs that file in that group; without --group, in every group.
   browsers: [chromium()],
   // Pages at once per Chromium group; Firefox and WebKit take one at a time (test/support/launchers.mjs).
-  // Most of a file's time is spent waiting on timers and the network, so three pages keep two cores busy.
-  concurrency: 3,
+  concurrency: 2,
   // Firefox and WebKit run beside one Chromium group at a time, from the start: listed last, the
   // one-page-at-a-time groups ran alone at the end and left the cores idle.
   concurrentBrowsers: 3,
