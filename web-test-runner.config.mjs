@@ -71,9 +71,10 @@ export default {
   browsers: [chromium()],
   // Pages at once per Chromium group; Firefox and WebKit take one at a time (test/support/launchers.mjs).
   concurrency: 2,
-  // Firefox and WebKit run beside one Chromium group at a time, from the start: listed last, the
-  // one-page-at-a-time groups ran alone at the end and left the cores idle.
-  concurrentBrowsers: 3,
+  // Two groups at a time, in the order below: each one-page-at-a-time group (WebKit, Firefox) runs beside
+  // a Chromium group. Listed last, they ran alone at the end and left the cores idle; at most four pages
+  // run at once either way.
+  concurrentBrowsers: 2,
   // A scripted merchant proxy on the test server itself (loopback): see test/support/proxy-middleware.mjs.
   middleware: [testProxyMiddleware],
   testFramework: { config: { timeout: 10000 } },
@@ -87,10 +88,10 @@ export default {
   <body><script type="module" src="${testFramework}"></script></body>
 </html>`,
   groups: [
-    { name: 'webkit', files: crossEngineTests, browsers: [webkitLauncher()] },
-    { name: 'firefox', files: crossEngineTests, browsers: [firefoxLauncher()] },
     { name: 'desktop', files: ALL_TESTS, browsers: [chromium()] },
+    { name: 'webkit', files: crossEngineTests, browsers: [webkitLauncher()] },
     { name: 'android', files: ALL_TESTS, browsers: [chromium(devices['Pixel 7'])] },
+    { name: 'firefox', files: crossEngineTests, browsers: [firefoxLauncher()] },
     { name: 'iphone', files: ALL_TESTS, browsers: [chromium(devices['iPhone 14'])] },
   ],
 };
