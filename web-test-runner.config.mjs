@@ -69,7 +69,12 @@ export default {
   nodeResolve: true,
   // `npx wtr --files <file> --group <group>` runs that file in that group; without --group, in every group.
   browsers: [chromium()],
+  // Pages at once per Chromium group; Firefox and WebKit take one at a time (test/support/launchers.mjs).
   concurrency: 2,
+  // Two groups at a time, in the order below: each one-page-at-a-time group (WebKit, Firefox) runs beside
+  // a Chromium group. Listed last, they ran alone at the end and left the cores idle; at most four pages
+  // run at once either way.
+  concurrentBrowsers: 2,
   // A scripted merchant proxy on the test server itself (loopback): see test/support/proxy-middleware.mjs.
   middleware: [testProxyMiddleware],
   testFramework: { config: { timeout: 10000 } },
@@ -84,9 +89,9 @@ export default {
 </html>`,
   groups: [
     { name: 'desktop', files: ALL_TESTS, browsers: [chromium()] },
-    { name: 'android', files: ALL_TESTS, browsers: [chromium(devices['Pixel 7'])] },
-    { name: 'iphone', files: ALL_TESTS, browsers: [chromium(devices['iPhone 14'])] },
-    { name: 'firefox', files: crossEngineTests, browsers: [firefoxLauncher()] },
     { name: 'webkit', files: crossEngineTests, browsers: [webkitLauncher()] },
+    { name: 'android', files: ALL_TESTS, browsers: [chromium(devices['Pixel 7'])] },
+    { name: 'firefox', files: crossEngineTests, browsers: [firefoxLauncher()] },
+    { name: 'iphone', files: ALL_TESTS, browsers: [chromium(devices['iPhone 14'])] },
   ],
 };

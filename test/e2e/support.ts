@@ -4,6 +4,9 @@
  * records uncaught errors and console errors, and the shopper's steps on the sandbox's pages.
  */
 import { after, before } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer, type Plugin, type ViteDevServer } from 'vite';
 import { devices, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page, type Route } from 'playwright';
@@ -55,9 +58,13 @@ export async function startPlayground(sandbox: SandboxOptions = {}, place: Playg
   const ready = new Promise<PlaygroundState>((resolve) => {
     resolveReady = resolve;
   });
+  // A dependency cache of its own: the end-to-end files run concurrently, and two servers optimizing
+  // into one shared folder could each find the other's half-written files.
+  const cacheDir = mkdtempSync(join(tmpdir(), 'wpb-e2e-vite-'));
   const server: ViteDevServer = await createServer({
     configFile: false,
     root: fileURLToPath(new URL('../../demo/', import.meta.url)),
+    cacheDir,
     logLevel: 'warn',
     // No HMR socket: nothing in the tests edits files, and a socket would keep pages out of the bfcache.
     server: { host: '127.0.0.1', port: place.port ?? 0, strictPort: place.port !== undefined, hmr: false },
@@ -84,6 +91,7 @@ export async function startPlayground(sandbox: SandboxOptions = {}, place: Playg
     close: async () => {
       await server.close();
       await state.close();
+      rmSync(cacheDir, { recursive: true, force: true });
     },
   };
 }

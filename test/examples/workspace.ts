@@ -22,7 +22,7 @@ export interface Workspace {
   dispose(): void;
 }
 
-/** Packs the built package (run `npm run build` first) and lays out a workspace around it. */
+/** Packs the built package (run `npm run build` first), or takes `npm test`'s tarball, and lays out a workspace around it. */
 export function createWorkspace(): Workspace {
   if (!existsSync(join(ROOT, 'dist', 'server', 'index.js'))) {
     throw new Error('dist/ is missing: run `npm run build` before the example tests (`npm run test:examples` does).');
@@ -31,10 +31,13 @@ export function createWorkspace(): Workspace {
   try {
     const modules = join(dir, 'node_modules');
     mkdirSync(modules);
-    const packed = execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').at(-1)!;
+    // The tarball `npm test` packed once (test/support/with-packed-package.mjs), or one of its own.
+    const packed =
+      process.env.WALLET_PAY_PACKED ??
+      join(dir, execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').at(-1)!);
     const target = join(modules, 'wallet-pay-button');
     mkdirSync(target);
-    execFileSync('tar', ['-xzf', join(dir, packed), '-C', target, '--strip-components=1']);
+    execFileSync('tar', ['-xzf', packed, '-C', target, '--strip-components=1']);
     // The rest of node_modules as links: the frameworks, the runtimes, pg, lit.
     for (const name of readdirSync(join(ROOT, 'node_modules'))) {
       if (name === 'wallet-pay-button' || name.startsWith('.')) continue;

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROOT, checkoutPage, startMerchant, type Merchant } from './support.js';
-import { ENGINES, WAIT, openEngine, startFront } from './engines.js';
+import { ENGINES, WAIT, closeEngines, openEngine, startFront } from './engines.js';
 
 let merchant: Merchant;
 let app: string;
@@ -35,6 +35,7 @@ before(async () => {
 });
 
 after(async () => {
+  await closeEngines();
   await merchant?.close();
   if (app) await rm(app, { recursive: true, force: true });
 });

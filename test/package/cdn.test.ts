@@ -14,7 +14,7 @@ import { STRINGS_NE } from '../../src/element/i18n/index.js';
 import { INTEGRITY_FILE, integrityOf } from '../../scripts/cdn-integrity.mjs';
 import { DIST, ROOT, checkoutPage, launchBrowser, payButton, startMerchant, watchPage, type Merchant } from './support.js';
 import { within } from '../support/within.js';
-import { ENGINES, WAIT, openEngine, startFront } from './engines.js';
+import { ENGINES, WAIT, closeEngines, openEngine, startFront } from './engines.js';
 
 const ESM = '/dist/cdn/wallet-pay-button.min.js';
 const IIFE = '/dist/cdn/wallet-pay-button.iife.min.js';
@@ -70,6 +70,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
+  await closeEngines();
   await merchant?.close();
 });
 

@@ -39,38 +39,73 @@ export function within<T>(work: Promise<T>, ms: number, what: string): Promise<T
   return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }
 
-/** Starts the engine's browser and opens one desktop page (1280x800 where the engine can set it). */
+/** A running engine: opens pages one after another; `stop()` ends the browser. */
+interface Engine {
+  page(): Promise<EnginePage>;
+  stop(): Promise<void>;
+}
+
+/** The engines this process started: one browser per engine and test file, a fresh page per test. */
+const started = new Map<EngineName, Promise<Engine>>();
+
+/**
+ * Opens one desktop page (1280x800 where the engine can set it) in the engine's browser, started on
+ * first use. Each page is new (Chromium: a context of its own; Firefox: a window; WebKit: the one
+ * session's window, navigated anew), and each test serves its page from an origin of its own
+ * (`startFront`), so no cache or storage carries over. `closeEngines()` in the file's `after`.
+ */
 export async function openEngine(engine: EngineName): Promise<EnginePage> {
-  if (engine === 'chromium') return chromiumPage();
-  if (engine === 'firefox') return firefoxPage();
-  return webkitPage();
+  let running = started.get(engine);
+  if (!running) {
+    running = engine === 'chromium' ? startChromium() : engine === 'firefox' ? startFirefox() : startWebkit();
+    started.set(engine, running);
+    running.catch(() => started.delete(engine));
+  }
+  return (await running).page();
+}
+
+/** Stops every browser `openEngine` started in this process. */
+export async function closeEngines(): Promise<void> {
+  const engines = [...started.values()];
+  started.clear();
+  for (const engine of await Promise.allSettled(engines)) if (engine.status === 'fulfilled') await engine.value.stop();
 }
 
 const wrap = (body: string) => `(async () => { ${body} })()`;
 
-async function chromiumPage(): Promise<EnginePage> {
+async function startChromium(): Promise<Engine> {
   const browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
   return {
-    engine: 'chromium',
-    open: async (url) => void (await page.goto(url)),
-    run: (body, what, limitMs = 20_000) => within(page.evaluate(wrap(body)), limitMs, `chromium: ${what}`),
-    close: () => browser.close(),
+    async page() {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      return {
+        engine: 'chromium',
+        open: async (url) => void (await page.goto(url)),
+        run: (body, what, limitMs = 20_000) => within(page.evaluate(wrap(body)), limitMs, `chromium: ${what}`),
+        close: () => context.close(),
+      };
+    },
+    stop: () => browser.close(),
   };
 }
 
-async function firefoxPage(): Promise<EnginePage> {
+async function startFirefox(): Promise<Engine> {
   const { firefox } = await ensureExecutables(['firefox']);
   const puppeteer = await import('puppeteer-core');
   const browser = await puppeteer.launch({ browser: 'firefox', executablePath: firefox, headless: true });
-  // A window of its own: a background tab is hidden and its timers are throttled.
-  const page = await browser.newPage({ type: 'window' });
   return {
-    engine: 'firefox',
-    open: async (url) => void (await page.goto(url)),
-    run: (body, what, limitMs = 20_000) => within(page.evaluate(wrap(body)) as Promise<never>, limitMs, `firefox: ${what}`),
-    close: () => browser.close(),
+    async page() {
+      // A window of its own: a background tab is hidden and its timers are throttled.
+      const page = await browser.newPage({ type: 'window' });
+      return {
+        engine: 'firefox',
+        open: async (url) => void (await page.goto(url)),
+        run: (body, what, limitMs = 20_000) => within(page.evaluate(wrap(body)) as Promise<never>, limitMs, `firefox: ${what}`),
+        close: () => page.close(),
+      };
+    },
+    stop: () => browser.close(),
   };
 }
 
@@ -84,7 +119,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function webkitPage(): Promise<EnginePage> {
+async function startWebkit(): Promise<Engine> {
   const found: Partial<Record<'webkitDriver' | 'webkitBrowser' | 'xvfb', string>> = await ensureExecutables(
     process.env.DISPLAY ? (['webkitDriver', 'webkitBrowser'] as const) : (['webkitDriver', 'webkitBrowser', 'xvfb'] as const),
   );
@@ -139,17 +174,22 @@ async function webkitPage(): Promise<EnginePage> {
     const session = `/session/${sessionId}`;
     await request('POST', `${session}/window/rect`, { width: 1280, height: 800 }).catch(() => undefined);
     await request('POST', `${session}/timeouts`, { script: 60_000, pageLoad: 30_000 });
+    // One WebDriver session drives one window: its pages follow one another in it.
+    const blank = () => within(request('POST', `${session}/url`, { url: 'about:blank' }), 30_000, 'webkit: open about:blank');
     return {
-      engine: 'webkit',
-      open: async (url) => void (await within(request('POST', `${session}/url`, { url }), 30_000, `webkit: open ${url}`)),
-      run: async <T>(body: string, what: string, limitMs = 20_000) => {
-        const script = `const done = arguments[arguments.length - 1];
+      page: async () => ({
+        engine: 'webkit',
+        open: async (url) => void (await within(request('POST', `${session}/url`, { url }), 30_000, `webkit: open ${url}`)),
+        run: async <T>(body: string, what: string, limitMs = 20_000) => {
+          const script = `const done = arguments[arguments.length - 1];
 ${wrap(body)}.then((value) => done({ value }), (error) => done({ error: String(error && error.stack || error) }));`;
-        const result = (await within(request('POST', `${session}/execute/async`, { script, args: [] }), limitMs, `webkit: ${what}`)) as { value?: T; error?: string };
-        if (result.error) throw new Error(`webkit: ${what}: ${result.error}`);
-        return result.value as T;
-      },
-      close: async () => {
+          const result = (await within(request('POST', `${session}/execute/async`, { script, args: [] }), limitMs, `webkit: ${what}`)) as { value?: T; error?: string };
+          if (result.error) throw new Error(`webkit: ${what}: ${result.error}`);
+          return result.value as T;
+        },
+        close: async () => void (await blank()),
+      }),
+      stop: async () => {
         await request('DELETE', session).catch(() => undefined);
         await stop();
       },

@@ -12,6 +12,7 @@ import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DIST, ROOT } from './support.js';
+import { packedPaths } from './tarball.js';
 
 const run = promisify(execFile);
 
@@ -76,9 +77,7 @@ test('exports list the public entry points, each with its types first and no con
 });
 
 test('npm pack ships the build, the bin, the README and the docs with their pictures, and nothing else', async () => {
-  const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024, timeout: 120_000 });
-  const [packed] = JSON.parse(stdout) as [{ files: { path: string }[] }];
-  const paths = packed.files.map((file) => file.path);
+  const paths = await packedPaths();
   const unexpected = paths.filter((path) => !/^(package\.json|README\.md|LICENSE(\.md)?|contract\.json|signature-vectors\.json|bin\/[^/]+\.mjs|dist\/.+|docs\/[\w-]+\.md|docs\/images\/[\w-]+\.png|examples\/.+)$/.test(path));
   assert.deepEqual(unexpected, [], 'only the build, the bin, the README, the docs, the examples and the licence are packed');
   assert.ok(paths.includes('docs/element.md') && paths.includes('docs/server.md'), 'the docs the README links are packed');
@@ -282,9 +281,7 @@ test('custom-elements.json lists what the element declares: attributes, properti
 });
 
 test('every file of the package the README and the docs name is in the packed package', async () => {
-  const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
-  const [packed] = JSON.parse(stdout) as [{ files: { path: string }[] }];
-  const paths = packed.files.map((file) => file.path);
+  const paths = await packedPaths();
   const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
   const missing: string[] = [];
   let named = 0;

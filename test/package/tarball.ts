@@ -22,16 +22,35 @@ export interface InstalledShop {
 }
 
 /**
- * Packs the repository (it must be built: `npm run build`) and installs the tarball, with its
- * dependencies from the registry, into a new project. `extra` are more packages to install beside it.
+ * The paths `npm pack` ships: the listing of the tarball `npm test` packed once
+ * (test/support/with-packed-package.mjs), else of a dry run.
+ */
+export async function packedPaths(): Promise<string[]> {
+  const tarball = process.env.WALLET_PAY_PACKED;
+  if (tarball) {
+    const { stdout } = await run('tar', ['-tzf', tarball], { maxBuffer: 16 * 1024 * 1024 });
+    return stdout.split('\n').filter((line) => line && !line.endsWith('/')).map((line) => line.replace(/^package\//, ''));
+  }
+  const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024, timeout: 120_000 });
+  const [packed] = JSON.parse(stdout) as [{ files: { path: string }[] }];
+  return packed.files.map((file) => file.path);
+}
+
+/**
+ * Packs the repository (it must be built: `npm run build`), or takes the tarball `npm test` packed
+ * once, and installs it, with its dependencies from the registry, into a new project. `extra` are
+ * more packages to install beside it.
  */
 export async function installPackedShop(extra: string[] = []): Promise<InstalledShop> {
   const dir = await mkdtemp(join(tmpdir(), 'wallet-pay-shop-'));
   try {
-    const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
-    const [packed] = JSON.parse(stdout) as [{ filename: string }];
+    let tarball = process.env.WALLET_PAY_PACKED;
+    if (!tarball) {
+      const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+      tarball = join(dir, (JSON.parse(stdout) as [{ filename: string }])[0].filename);
+    }
     await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'a-shop', private: true, type: 'module' }, null, 2));
-    await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', `./${packed.filename}`, ...extra], {
+    await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', tarball, ...extra], {
       cwd: dir,
       timeout: 240_000,
       maxBuffer: 16 * 1024 * 1024,

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { within } from '../support/within.js';
+import { within } from '../../support/within.js';
 
 test('within passes on what arrives in time, value or error', async () => {
   assert.equal(await within(Promise.resolve(7), 1_000, 'a value'), 7);

@@ -7,9 +7,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { groupSummaries, silentGroups, summaryLine, type SessionLike } from '../../scripts/browser-check.mjs';
+import { groupSummaries, silentGroups, summaryLine, type SessionLike } from '../../../scripts/browser-check.mjs';
 
-const ROOT = join(import.meta.dirname, '../..');
+const ROOT = join(import.meta.dirname, '../../..');
 const ORIENTATION =
   'Protocol error (emulation.setScreenOrientationOverride): unknown command emulation.setScreenOrientationOverride RemoteError@chrome://remote/content/shared/RemoteError.sys.mjs:8:8';
 

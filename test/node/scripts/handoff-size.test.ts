@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HANDOFF_BUDGET, handoffBundle, handoffSize, offerBundle } from '../../scripts/handoff-size.mjs';
+import { HANDOFF_BUDGET, handoffBundle, handoffSize, offerBundle } from '../../../scripts/handoff-size.mjs';
 
 test('the hand-off module (encoder, panel, styles, both languages) is within its 5 KB gzip budget', async () => {
   const size = await handoffSize();

@@ -22,7 +22,7 @@ import {
   ownLogicAlone,
   verdicts,
   type SizeResult,
-} from '../../scripts/size.mjs';
+} from '../../../scripts/size.mjs';
 
 test('emptyStrings empties string literals and template texts and keeps everything else', async () => {
   const code = "import{a}from\"lit\";const b='Pay with wallet',c=`:host{x:1}${a}.b{}`,d=/re/g;";

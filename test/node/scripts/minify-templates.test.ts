@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { minifyCssParts, minifyHtmlParts, minifyTemplates } from '../../scripts/minify-templates.mjs';
+import { minifyCssParts, minifyHtmlParts, minifyTemplates } from '../../../scripts/minify-templates.mjs';
 
 test('HTML: indentation between tags and at the ends goes, attributes keep one space, expressions stay', () => {
   const parts = ['\n  <button\n    part="button"\n    ?disabled=', '\n    @click=', '\n  >\n    <slot>', '</slot>\n  </button>\n'];

@@ -11,7 +11,7 @@ import {
   firefoxLauncher,
   isMissingScreenOrientation,
   tolerateMissingScreenOrientation,
-} from '../support/launchers.mjs';
+} from '../../support/launchers.mjs';
 
 // Firefox's own answer to a command it does not know (format measured on Firefox 153 with a made-up
 // command): the error code, the command, then the remote stack.

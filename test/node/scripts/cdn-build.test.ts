@@ -10,11 +10,11 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'vite';
-import { CDN_ENTRY_FILE, CDN_IIFE_FILE, cdnBuild, cdnChunkFileName } from '../../vite.config.js';
-import { INTEGRITY_FILE, integrityOf } from '../../scripts/cdn-integrity.mjs';
-import { NE_CHUNK_NAME, PAYER_EN_NAME, cdnLoads, cdnPieces, measureFiles } from '../../scripts/size.mjs';
+import { CDN_ENTRY_FILE, CDN_IIFE_FILE, cdnBuild, cdnChunkFileName } from '../../../vite.config.js';
+import { INTEGRITY_FILE, integrityOf } from '../../../scripts/cdn-integrity.mjs';
+import { NE_CHUNK_NAME, PAYER_EN_NAME, cdnLoads, cdnPieces, measureFiles } from '../../../scripts/size.mjs';
 
-const ROOT = join(import.meta.dirname, '../..');
+const ROOT = join(import.meta.dirname, '../../..');
 let out = '';
 const read = (name: string) => readFileSync(join(out, name), 'utf8');
 
