@@ -42,7 +42,7 @@ export async function runModelSoak({ minutes, log = () => {} }: { minutes: numbe
         await checkModel(stage, { numRuns: BATCH, seed });
         sequences[stage.backend.name] = (sequences[stage.backend.name] ?? 0) + BATCH;
       } catch (error) {
-        failure = `${stage.backend.name}: ${error instanceof Error ? `${error.message}\n${String(error.cause ?? '')}` : String(error)}`;
+        failure = `${stage.backend.name}: ${error instanceof Error ? error.message : String(error)}`;
       }
     }
     pauses = await pausing;
