@@ -2,10 +2,9 @@
  * `npm run soak -- --model [--minutes 10]`: the generated interleavings of test/node/model for minutes,
  * on the memory store, on PostgreSQL (a throwaway server) and on PGlite in turn, in batches of fresh seeds. It
  * next to rounds of real handler processes stopped inside a book (bench/soak-pauses.ts). It prints how
- * many sequences ran on each and the known breaks seen; on a break it prints fast-check's
+ * many sequences ran on each; on a break it prints fast-check's
  * report (seed, path, shrunk sequence) and fails.
  */
-import { KNOWN_BREAKS_AWAITING_BRANCH_REVIEW, knownSeen, strictly } from '../test/node/model/commands.js';
 import { checkModel } from '../test/node/model/run.js';
 import { ACCESS_KEY, memoryBackend, pgliteBackend, postgresBackend, PRODUCT, startStage, type Stage } from '../test/node/model/world.js';
 import { runProcessPauses, type PauseReport } from './soak-pauses.js';
@@ -17,7 +16,6 @@ const BATCH = 50;
 export interface ModelSoakReport {
   seconds: number;
   sequences: Record<string, number>;
-  known: Record<string, number>;
   /** The rounds of real processes stopped inside a book (bench/soak-pauses.ts). */
   pauses: PauseReport;
   /** fast-check's report of the first break, or the process pauses' breaks, if any. */
@@ -44,19 +42,15 @@ export async function runModelSoak({ minutes, log = () => {} }: { minutes: numbe
         await checkModel(stage, { numRuns: BATCH, seed });
         sequences[stage.backend.name] = (sequences[stage.backend.name] ?? 0) + BATCH;
       } catch (error) {
-        failure = `${stage.backend.name}: ${error instanceof Error ? `${error.message}\n${String(error.cause ?? '')}` : String(error)}`;
+        failure = `${stage.backend.name}: ${error instanceof Error ? error.message : String(error)}`;
       }
     }
     pauses = await pausing;
-    const known = KNOWN_BREAKS_AWAITING_BRANCH_REVIEW.some((k) => k.invariant === 'onePayable' && k.when === 'sigstop') && !strictly('onePayable');
-    const payable = pauses.breaks.filter((line) => line.includes('payable'));
-    if (known && payable.length > 0) knownSeen.set('onePayable (sigstop)', payable.length);
-    const failed = known ? pauses.breaks.filter((line) => !line.includes('payable')) : pauses.breaks;
-    if (failure === undefined && failed.length > 0) failure = `process pauses: ${failed.join('; ')}`;
+    if (failure === undefined && pauses.breaks.length > 0) failure = `process pauses: ${pauses.breaks.join('; ')}`;
   } finally {
     for (const stage of stages) await stage.close();
   }
-  return { seconds: (Date.now() - started) / 1000, sequences, pauses, known: Object.fromEntries(knownSeen), ...(failure ? { failure } : {}) };
+  return { seconds: (Date.now() - started) / 1000, sequences, pauses, ...(failure ? { failure } : {}) };
 }
 
 export function formatModelReport(report: ModelSoakReport): string {
@@ -64,7 +58,6 @@ export function formatModelReport(report: ModelSoakReport): string {
   return [
     `Model soak: ${report.seconds.toFixed(0)} s, ${total} generated sequences (${Object.entries(report.sequences).map(([name, n]) => `${name} ${n}`).join(', ')})`,
     `Process pauses: ${report.pauses.rounds} rounds of a handler process stopped (SIGSTOP) inside a book past the order's lease, ${report.pauses.breaks.length} breaks`,
-    `Known breaks seen, awaiting their fixes: ${Object.keys(report.known).length === 0 ? 'none' : JSON.stringify(report.known)}`,
     report.failure ? `FAIL ${report.failure}` : 'OK   every invariant held after every step',
   ].join('\n');
 }

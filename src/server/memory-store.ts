@@ -177,7 +177,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
       if (hold && fresh) leases.delete(hold.lease);
       if (byKey.has(booking.idempotency_key)) return 'taken';
       if (!fresh) return 'stale';
-      bookings.set(booking.booking_id, { ...copy(booking)!, settled: false, checkUntil: 0, checkedAt: 0 });
+      // Its creation by this store's clock, as every lease: reconcile's age of it then agrees across instances.
+      bookings.set(booking.booking_id, { ...copy(booking)!, created_at: now(), settled: false, checkUntil: 0, checkedAt: 0 });
       byKey.set(booking.idempotency_key, booking.booking_id);
       byCorrelation.set(booking.correlation_id, booking.booking_id);
       byOrder.set(booking.order_key, (byOrder.get(booking.order_key) ?? new Set()).add(booking.booking_id));
@@ -218,8 +219,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
       for (const [status, row] of results.get(correlationId) ?? []) known.push({ status, state: row.delivered ? 'delivered' : 'claimed' });
       return known;
     },
-    async claimOpenBookings({ createdBefore, notCheckedForMs, limit, owner, leaseMs }) {
+    async claimOpenBookings({ olderThanMs, notCheckedForMs, limit, owner, leaseMs }) {
       const at = now();
+      const createdBefore = at - olderThanMs;
       const claimed: StoredBooking[] = [];
       for (const booking of bookings.values()) {
         if (claimed.length >= limit) break;

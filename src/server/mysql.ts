@@ -192,7 +192,7 @@ END`,
     // that lost the order saves nothing, and the next holder finds what the current one saved.
     `CREATE PROCEDURE ${p}insert_booking(p_booking_id ${NAME}, p_correlation_id ${NAME}, p_transaction_uuid ${NAME}, p_key ${NAME},
   p_fingerprint ${TEXT}, p_channel ${NAME}, p_order_ref ${TEXT}, p_order_key ${TEXT}, p_amount DOUBLE, p_deeplink ${TEXT},
-  p_created_at BIGINT, p_lease ${TEXT}, p_owner ${NAME}, p_token BIGINT)
+  p_lease ${TEXT}, p_owner ${NAME}, p_token BIGINT)
 BEGIN
   DECLARE v_fresh INT DEFAULT 1;
   DECLARE v_taken INT DEFAULT 0;
@@ -205,7 +205,7 @@ BEGIN
   END IF;
   IF v_fresh THEN
     INSERT INTO ${p}bookings (${COLUMNS}) VALUES (p_booking_id, p_correlation_id, p_transaction_uuid, p_key, p_fingerprint, p_channel,
-      p_order_ref, p_order_key, p_amount, p_deeplink, p_created_at);
+      p_order_ref, p_order_key, p_amount, p_deeplink, ${NOW_MS});
   ELSE
     SET v_taken = EXISTS (SELECT 1 FROM ${p}bookings WHERE idempotency_key = p_key ${BIN});
   END IF;
@@ -271,13 +271,13 @@ BEGIN
   IF ROW_COUNT() > 0 AND p_final THEN UPDATE ${p}bookings SET settled = 1 WHERE correlation_id = p_correlation_id ${BIN}; END IF;
   COMMIT;
 END`,
-    `CREATE PROCEDURE ${p}claim_open(p_created_before BIGINT, p_not_checked_ms BIGINT, p_limit INT, p_owner ${NAME}, p_lease_ms BIGINT)
+    `CREATE PROCEDURE ${p}claim_open(p_older_than_ms BIGINT, p_not_checked_ms BIGINT, p_limit INT, p_owner ${NAME}, p_lease_ms BIGINT)
 BEGIN
   DECLARE v_now BIGINT DEFAULT ${NOW_MS};
   ${ROLLBACK_ON_ERROR}
   START TRANSACTION;
   UPDATE ${p}bookings SET check_owner = p_owner, check_until = v_now + p_lease_ms, checked_at = v_now
-    WHERE settled = 0 AND created_at <= p_created_before AND check_until < v_now AND checked_at <= v_now - p_not_checked_ms
+    WHERE settled = 0 AND created_at <= v_now - p_older_than_ms AND check_until < v_now AND checked_at <= v_now - p_not_checked_ms
     ORDER BY created_at LIMIT p_limit;
   SELECT ${COLUMNS} FROM ${p}bookings
     WHERE settled = 0 AND check_owner = p_owner ${BIN} AND checked_at = v_now AND check_until = v_now + p_lease_ms ORDER BY created_at, booking_id;
@@ -435,7 +435,7 @@ export function createMysqlStore(pool: MysqlQueryable, options: MysqlStoreOption
     async insertBooking({ booking: b, hold }): Promise<BookingInsertion> {
       const [rows] = await call('insert_booking', [
         b.booking_id, b.correlation_id, b.transaction_uuid, b.idempotency_key, b.fingerprint, b.channel,
-        JSON.stringify(b.order), b.order_key, b.amount, b.deeplink, b.created_at, hold?.lease ?? null, hold?.owner ?? null, hold?.token ?? null,
+        JSON.stringify(b.order), b.order_key, b.amount, b.deeplink, hold?.lease ?? null, hold?.owner ?? null, hold?.token ?? null,
       ]);
       return rows?.[0]?.outcome as BookingInsertion;
     },
@@ -505,8 +505,8 @@ export function createMysqlStore(pool: MysqlQueryable, options: MysqlStoreOption
       const rows = await rowsOf(`SELECT status, delivered_at IS NOT NULL AS delivered FROM ${p}results WHERE correlation_id = ?`, [correlationId]);
       return rows.map((row): KnownResult => ({ status: String(row.status) as PaymentStatus, state: Number(row.delivered) === 1 ? 'delivered' : 'claimed' }));
     },
-    async claimOpenBookings({ createdBefore, notCheckedForMs, limit, owner, leaseMs }) {
-      const [rows = []] = await call('claim_open', [createdBefore, Math.ceil(notCheckedForMs), limit, owner, Math.ceil(leaseMs)]);
+    async claimOpenBookings({ olderThanMs, notCheckedForMs, limit, owner, leaseMs }) {
+      const [rows = []] = await call('claim_open', [Math.ceil(olderThanMs), Math.ceil(notCheckedForMs), limit, owner, Math.ceil(leaseMs)]);
       return rows.map((row) => toBooking(row)!);
     },
     async releaseCheck({ bookingId, owner }) {

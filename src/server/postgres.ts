@@ -271,17 +271,17 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
       // checked on the locked lease row and the lease ends in the same statement, so a holder that lost
       // the order saves nothing and the next holder finds what the current one saved.
       const rows = await query(
-        `WITH fence AS (${fence(12)}),
-         fresh AS (SELECT $12::text IS NULL OR EXISTS (SELECT 1 FROM fence) AS ok),
+        `WITH fence AS (${fence(11)}),
+         fresh AS (SELECT $11::text IS NULL OR EXISTS (SELECT 1 FROM fence) AS ok),
          saved AS (
            INSERT INTO ${p}bookings (${COLUMNS})
-           SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 WHERE (SELECT ok FROM fresh)
+           SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, ${NOW_MS} WHERE (SELECT ok FROM fresh)
            ON CONFLICT (idempotency_key) DO NOTHING RETURNING booking_id),
-         released AS (DELETE FROM ${p}leases WHERE name = $12 AND owner = $13 AND token = $14 RETURNING 1)
+         released AS (DELETE FROM ${p}leases WHERE name = $11 AND owner = $12 AND token = $13 RETURNING 1)
          SELECT (SELECT count(*) FROM saved) AS n, (SELECT ok FROM fresh) AS fresh,
            EXISTS (SELECT 1 FROM ${p}bookings WHERE idempotency_key = $4) AS taken`,
         [b.booking_id, b.correlation_id, b.transaction_uuid, b.idempotency_key, b.fingerprint, b.channel,
-          JSON.stringify(b.order), b.order_key, b.amount, b.deeplink, b.created_at, hold?.lease ?? null, hold?.owner ?? null, hold?.token ?? null],
+          JSON.stringify(b.order), b.order_key, b.amount, b.deeplink, hold?.lease ?? null, hold?.owner ?? null, hold?.token ?? null],
       );
       const row = rows[0];
       if (Number(row?.n) === 1) return 'saved';
@@ -377,16 +377,17 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
       const rows = await query(`SELECT status, delivered_at IS NOT NULL AS delivered FROM ${p}results WHERE correlation_id = $1`, [correlationId]);
       return rows.map((row): KnownResult => ({ status: row.status as PaymentStatus, state: row.delivered === true ? 'delivered' : 'claimed' }));
     },
-    async claimOpenBookings({ createdBefore, notCheckedForMs, limit, owner, leaseMs }) {
+    async claimOpenBookings({ olderThanMs, notCheckedForMs, limit, owner, leaseMs }) {
       // SKIP LOCKED: two instances claiming at once take different rows instead of waiting on each other.
+      // The age bound is read once (an InitPlan), by the server's clock as created_at, so the open index serves it.
       const rows = await query(
         `UPDATE ${p}bookings SET check_owner = $3, check_until = ${NOW_MS} + $4, checked_at = ${NOW_MS}
          WHERE booking_id IN (
            SELECT booking_id FROM ${p}bookings
-           WHERE NOT settled AND created_at <= $1 AND check_until < ${NOW_MS} AND checked_at <= ${NOW_MS} - $2
+           WHERE NOT settled AND created_at <= (SELECT ${NOW_MS} - $1::bigint) AND check_until < ${NOW_MS} AND checked_at <= ${NOW_MS} - $2
            ORDER BY created_at LIMIT $5 FOR UPDATE SKIP LOCKED)
          RETURNING ${COLUMNS}`,
-        [createdBefore, Math.ceil(notCheckedForMs), owner, Math.ceil(leaseMs), limit],
+        [Math.ceil(olderThanMs), Math.ceil(notCheckedForMs), owner, Math.ceil(leaseMs), limit],
       );
       return rows.map((row) => toBooking(row)!).sort((a, b) => a.created_at - b.created_at);
     },

@@ -103,7 +103,10 @@ return v`,
   byIndex: `local id = redis.call('GET', P .. ARGV[1] .. ARGV[2])
 if not id then return false end
 return redis.call('HGET', P .. 'b:' .. id, 'data')`,
-  insert: `local id, key, corr, order, created, data, lease, owner, token = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9]
+  insert: `local id, key, corr, order, head, lease, owner, token = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8]
+-- Created by the server's clock (TIME), as every lease: the JSON's last field is written here.
+local created = text(now_ms())
+local data = head .. created .. '}'
 local fresh = lease == '' or is_current(lease, owner, token)
 if lease ~= '' and fresh then end_lease(lease) end
 if redis.call('EXISTS', P .. 'k:' .. key) == 1 or redis.call('EXISTS', P .. 'b:' .. id) == 1 or redis.call('EXISTS', P .. 'c:' .. corr) == 1 then return 'taken' end
@@ -193,8 +196,9 @@ for i = 1, #fields, 2 do
   end
 end
 return out`,
-  claimOpen: `local before, notCheckedMs, limit, owner, leaseMs = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
+  claimOpen: `local olderThanMs, notCheckedMs, limit, owner, leaseMs = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
 local now = now_ms()
+local before = text(now - olderThanMs)
 local out = {}
 local offset = 0
 while #out < limit do
@@ -348,8 +352,10 @@ export function createRedisStore(client: RedisScripting, options: RedisStoreOpti
     getBookingByKey: async ({ key }) => booking(await run('byIndex', ['k:', key])),
     findBookingByCorrelationId: async ({ correlationId }) => booking(await run('byIndex', ['c:', correlationId])),
     async insertBooking({ booking: b, hold }) {
-      const data = JSON.stringify(copyOf(b));
-      const args = [b.booking_id, b.idempotency_key, b.correlation_id, b.order_key, b.created_at, data, hold?.lease ?? '', hold?.owner ?? '', hold?.token ?? ''];
+      // The script closes the JSON with created_at by the server's clock.
+      const { created_at: _, ...fields } = copyOf(b);
+      const head = `${JSON.stringify(fields).slice(0, -1)},"created_at":`;
+      const args = [b.booking_id, b.idempotency_key, b.correlation_id, b.order_key, head, hold?.lease ?? '', hold?.owner ?? '', hold?.token ?? ''];
       return (await run('insert', args)) as BookingInsertion;
     },
     async beginBooking({ key, orderKey, lease, owner, leaseMs }): Promise<BookingOpening> {
@@ -388,8 +394,8 @@ export function createRedisStore(client: RedisScripting, options: RedisStoreOpti
       for (let i = 0; i + 1 < flat.length; i += 2) known.push({ status: flat[i] as PaymentStatus, state: flat[i + 1] === 'delivered' ? 'delivered' : 'claimed' });
       return known;
     },
-    async claimOpenBookings({ createdBefore, notCheckedForMs, limit, owner, leaseMs }) {
-      const reply = (await run('claimOpen', [createdBefore, Math.ceil(notCheckedForMs), limit, owner, Math.ceil(leaseMs)])) as unknown[];
+    async claimOpenBookings({ olderThanMs, notCheckedForMs, limit, owner, leaseMs }) {
+      const reply = (await run('claimOpen', [Math.ceil(olderThanMs), Math.ceil(notCheckedForMs), limit, owner, Math.ceil(leaseMs)])) as unknown[];
       return reply.map((item) => booking(item)!);
     },
     async releaseCheck({ bookingId, owner }) {

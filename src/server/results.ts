@@ -231,7 +231,8 @@ export function createResults(kit: Kit): Results {
         }
         const now = kit.now();
         const [booking] = await kit.store.claimOpenBookings({
-          createdBefore: now - olderThanMs,
+          // By the store's clock, as the booking's created_at: instances whose clocks disagree find the same bookings.
+          olderThanMs: Math.max(0, olderThanMs),
           // Checked by any instance since this pass began, or within `recheckAfterMs` before it: not
           // again. A pass that began a moment after another instance's pass checked a booking would
           // otherwise ask about it again. A span, since the store's clock decides.

@@ -49,6 +49,8 @@ const ENDED_MS = 1;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Past a lease of {@link ENDED_MS} by any store's clock that moves with real time. */
 const pastEnd = () => pause(30);
+/** A value with every booking's `created_at` set aside: the store stamps it by its own clock, so only the rest is compared. */
+const unstamped = (value: unknown): unknown => JSON.parse(JSON.stringify(value) ?? 'null', (key, field: unknown) => (key === 'created_at' && typeof field === 'number' ? 'stamped' : field));
 
 /**
  * Registers the contract's tests, each named `${name}: ...`. `makeStore` gives an empty store for each
@@ -77,11 +79,11 @@ export function storeSuite(name: string, makeStore: () => PaymentStore | Promise
 
   it('keeps bookings by key and correlation id, read with their delivered results, and hands out copies', async (store) => {
     assert.strictEqual(await store.insertBooking({ booking: sampleBooking(1) }), 'saved');
-    assert.deepStrictEqual(await store.getBookingByKey({ key: 'key-1' }), sampleBooking(1));
+    assert.deepStrictEqual(unstamped(await store.getBookingByKey({ key: 'key-1' })), unstamped(sampleBooking(1)));
     const found = await store.findBookingByCorrelationId({ correlationId: 'cr-1' });
-    assert.deepStrictEqual(found, sampleBooking(1));
+    assert.deepStrictEqual(unstamped(found), unstamped(sampleBooking(1)));
     found!.amount = 999;
-    assert.deepStrictEqual(await store.getBookingState({ bookingId: 'bk-1' }), { booking: sampleBooking(1), delivered: [] });
+    assert.deepStrictEqual(unstamped(await store.getBookingState({ bookingId: 'bk-1' })), unstamped({ booking: sampleBooking(1), delivered: [] }));
     assert.strictEqual(await store.getBookingByKey({ key: 'key-2' }), undefined);
     assert.strictEqual(await store.findBookingByCorrelationId({ correlationId: 'cr-2' }), undefined);
     assert.strictEqual(await store.getBookingState({ bookingId: 'bk-2' }), undefined);
@@ -104,12 +106,12 @@ export function storeSuite(name: string, makeStore: () => PaymentStore | Promise
 
   it("a book begins in one step: the key's booking, or the order's lease under a new token with the order read under it, or busy", async (store) => {
     await store.insertBooking({ booking: sampleBooking(1, { order_key: 'same' }) });
-    assert.deepStrictEqual(await begin(store, 'key-1', 'a'), { status: 'booked', booking: sampleBooking(1, { order_key: 'same' }) });
+    assert.deepStrictEqual(unstamped(await begin(store, 'key-1', 'a')), unstamped({ status: 'booked', booking: sampleBooking(1, { order_key: 'same' }) }));
     const opened = await begin(store, 'key-2', 'a');
     const first = holdOf(opened, 'a');
     assert.deepStrictEqual(opened.status === 'leased' && opened.order.open.map((b) => b.booking_id), ['bk-1']);
     assert.deepStrictEqual(await begin(store, 'key-3', 'b'), { status: 'busy' }, 'another owner waits');
-    assert.deepStrictEqual(await begin(store, 'key-1', 'b'), { status: 'booked', booking: sampleBooking(1, { order_key: 'same' }) }, 'a known key does not');
+    assert.deepStrictEqual(unstamped(await begin(store, 'key-1', 'b')), unstamped({ status: 'booked', booking: sampleBooking(1, { order_key: 'same' }) }), 'a known key does not');
 
     // Saved and released in one step: the next book of the order finds the booking under the lease.
     assert.strictEqual(await store.insertBooking({ booking: sampleBooking(2, { order_key: 'same' }), hold: first }), 'saved');
@@ -237,7 +239,7 @@ export function storeSuite(name: string, makeStore: () => PaymentStore | Promise
     assert.deepStrictEqual(await order(store), { open: ['bk-1', 'bk-2'], paid: undefined }, 'released: open, for the service to answer');
     await deliver(store, 'cr-2', 'SUCCESS');
     assert.deepStrictEqual(await order(store), { open: ['bk-1'], paid: 'bk-2' }, 'delivered: settled, and still paid');
-    assert.deepStrictEqual((await store.getOrderState({ orderKey: 'same' })).paid, sampleBooking(2, { order_key: 'same' }));
+    assert.deepStrictEqual(unstamped((await store.getOrderState({ orderKey: 'same' })).paid), unstamped(sampleBooking(2, { order_key: 'same' })));
     const opening = await begin(store, 'key-9', 'a');
     assert.strictEqual(opening.status === 'leased' && opening.order.paid?.booking_id, 'bk-2', 'a book reads it too');
     assert.deepStrictEqual(await order(store, 'order-3'), { open: ['bk-3'], paid: undefined }, 'another order is not');
@@ -259,23 +261,39 @@ export function storeSuite(name: string, makeStore: () => PaymentStore | Promise
     await deliver(store, 'cr-1', 'CANCELED');
     assert.deepStrictEqual((await order(store)).open, ['bk-2']);
 
-    const checks = (owner: string, notCheckedForMs: number, createdBefore = 10_000, leaseMs = HELD_MS) =>
-      store.claimOpenBookings({ createdBefore, notCheckedForMs, limit: 10, owner, leaseMs }).then((list) => list.map((b) => b.booking_id));
-    assert.deepStrictEqual(await checks('a', HELD_MS, 2_000), ['bk-2']);
-    assert.deepStrictEqual(await checks('b', 0), ['bk-3'], 'bk-2 is held by a');
+    const checks = (owner: string, notCheckedForMs: number, olderThanMs = 0, leaseMs = HELD_MS) =>
+      store.claimOpenBookings({ olderThanMs, notCheckedForMs, limit: 10, owner, leaseMs }).then((list) => list.map((b) => b.booking_id).sort());
+    assert.deepStrictEqual(await checks('a', HELD_MS, HELD_MS), [], 'none is a minute old yet');
+    assert.deepStrictEqual(await checks('a', HELD_MS), ['bk-2', 'bk-3']);
+    assert.deepStrictEqual(await checks('b', 0), [], 'both are held by a');
     assert.deepStrictEqual(await checks('a', HELD_MS), [], 'each booking once per pass');
     await store.releaseCheck({ bookingId: 'bk-2', owner: 'b' });
     assert.deepStrictEqual(await checks('c', 0), [], "another owner's release does nothing");
     await store.releaseCheck({ bookingId: 'bk-2', owner: 'a' });
-    assert.deepStrictEqual(await checks('b', 0, 10_000, ENDED_MS), ['bk-2'], 'released: the next pass may check it');
+    assert.deepStrictEqual(await checks('b', 0, 0, ENDED_MS), ['bk-2'], 'released: the next pass may check it');
     await pastEnd();
     assert.deepStrictEqual(await checks('c', 0), ['bk-2'], 'its lease ended: another instance takes over');
   });
 
+  it("a booking's created_at is the store's clock, and a check's age is read by it, whatever the clock of the instance that made it", async (store) => {
+    // Made by an instance whose clock runs an hour ahead, and by one an hour behind.
+    await store.insertBooking({ booking: sampleBooking(1, { created_at: Date.now() + 3_600_000 }) });
+    await store.insertBooking({ booking: sampleBooking(2, { created_at: Date.now() - 3_600_000 }) });
+    const [ahead, behind] = [await store.getBookingByKey({ key: 'key-1' }), await store.getBookingByKey({ key: 'key-2' })];
+    assert.ok(ahead && behind && Math.abs(ahead.created_at - behind.created_at) < HELD_MS, `both stamped by one clock; got ${ahead?.created_at} and ${behind?.created_at}`);
+    const checks = (olderThanMs: number) =>
+      store.claimOpenBookings({ olderThanMs, notCheckedForMs: 0, limit: 10, owner: 'a', leaseMs: ENDED_MS }).then((list) => list.map((b) => b.booking_id).sort());
+    assert.deepStrictEqual(await checks(HELD_MS), [], 'neither is a minute old by the store');
+    assert.deepStrictEqual(await checks(0), ['bk-1', 'bk-2'], 'both are found at once by the store');
+  });
+
   it('prune drops bookings, keys and results made before a time', async (store) => {
-    for (const n of [1, 2, 3]) await store.insertBooking({ booking: sampleBooking(n) });
+    for (const n of [1, 2]) await store.insertBooking({ booking: sampleBooking(n) });
+    const before = (await store.getBookingByKey({ key: 'key-2' }))!.created_at + 1;
+    await pause(30);
+    await store.insertBooking({ booking: sampleBooking(3) });
     await deliver(store, 'cr-1', 'SUCCESS');
-    assert.strictEqual(await store.prune({ before: 2_500 }), 2);
+    assert.strictEqual(await store.prune({ before }), 2);
     assert.strictEqual(await store.getBookingState({ bookingId: 'bk-1' }), undefined);
     assert.strictEqual(await store.getBookingByKey({ key: 'key-2' }), undefined);
     assert.ok(await store.getBookingState({ bookingId: 'bk-3' }));

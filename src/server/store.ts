@@ -27,7 +27,11 @@ export interface StoredBooking {
   /** The amount booked, from the merchant's order. */
   amount: number;
   deeplink: string;
-  /** Milliseconds since the epoch, by the clock of the handler that made it. */
+  /**
+   * Milliseconds since the epoch, by the store's clock when {@link PaymentStore.insertBooking} saved it
+   * (the value the handler passes is replaced), so reconcile's age of a booking does not depend on
+   * which instance's clock made it.
+   */
   created_at: number;
 }
 
@@ -141,8 +145,11 @@ export interface ResultRef {
 
 /** What {@link PaymentStore.claimOpenBookings} claims. */
 export interface OpenBookingClaim {
-  /** Only bookings made at or before this time (ms since the epoch, compared with {@link StoredBooking.created_at}). */
-  createdBefore: number;
+  /**
+   * Only bookings saved at least this many ms ago, by the store's clock (compared with
+   * {@link StoredBooking.created_at}): instances whose clocks disagree find the same bookings.
+   */
+  olderThanMs: number;
   /**
    * Only bookings no check claimed in the last this many ms (by the store's clock; 0 skips none): once
    * per pass, and not again soon after another instance checked them.
@@ -183,6 +190,8 @@ export interface OpenBookingClaim {
  *   claimed or delivered, without claiming anything.
  * - **Check claims** ({@link claimOpenBookings}): `reconcile()` claims the open bookings it asks the
  *   service about, so each is checked by one instance at a time.
+ * - **Creation time**: {@link insertBooking} stamps `created_at` by the store's clock, and
+ *   {@link claimOpenBookings} measures a booking's age by it too.
  * - **Retention**: {@link prune} drops what was made before a time.
  * - **Availability**: a call that cannot be answered in time, or whose database cannot be reached,
  *   rejects with `StoreUnavailableError` (store-errors.ts); each call changes all it changes or nothing.

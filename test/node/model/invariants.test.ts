@@ -17,9 +17,12 @@ test('two open bookings handed to tabs are a break; an open one no tab holds, or
   assert.deepEqual(onePayable(bookings, new Set(['a', 'c'])), []);
 });
 
-test('payments above the total are a break; a second payment of the balance is not', () => {
-  assert.equal(oneSuccess([booking('a', 'SUCCESS'), booking('b', 'SUCCESS')], 1000).length, 1);
-  assert.deepEqual(oneSuccess([booking('a', 'SUCCESS'), booking('b', 'SUCCESS', 500)], 1500), []);
+test('payments above the total are a break; a second payment of the balance, a reported duplicate or one not delivered yet is not', () => {
+  const both = new Set(['c-a', 'c-b']);
+  assert.equal(oneSuccess([booking('a', 'SUCCESS'), booking('b', 'SUCCESS')], 1000, new Set(), both).length, 1);
+  assert.deepEqual(oneSuccess([booking('a', 'SUCCESS'), booking('b', 'SUCCESS', 500)], 1500, new Set(), both), []);
+  assert.deepEqual(oneSuccess([booking('a', 'SUCCESS'), booking('b', 'SUCCESS')], 1000, new Set(['c-b']), both), []);
+  assert.deepEqual(oneSuccess([booking('a', 'SUCCESS'), booking('b', 'SUCCESS')], 1000, new Set(), new Set(['c-a'])), []);
 });
 
 test('a result returned twice by the hook is a break; a throw and its retry are not', () => {

@@ -8,7 +8,7 @@ import type { SandboxBooking } from '../../../src/sandbox/index.js';
 /** The invariants by name, in the words of docs/faults.md. */
 export const INVARIANTS = {
   onePayable: 'never two payable bookings for one order',
-  oneSuccess: 'never two SUCCESS at the service for one order',
+  oneSuccess: 'never two SUCCESS at the service for one order without the kit reporting the duplicate',
   deliveredOnce: 'each final result delivered once',
   reconciled: 'an order paid at the service is delivered after one reconcile()',
   neverCalledPaid: 'an order not paid is never answered "paid"',
@@ -23,6 +23,8 @@ export interface HookCall {
   status: string;
   amount: number | undefined;
   returned: boolean;
+  /** The kit marked it `duplicate: true`: a second payment of the order. */
+  duplicate?: boolean;
 }
 
 /** An answer of the handler to a tab, the service or the model. */
@@ -63,14 +65,17 @@ export function onePayable(bookings: readonly SandboxBooking[], handedOut: Reado
 
 /**
  * No double charge: the SUCCESS payments of one order never add up past its total (the total only
- * grows in the model, so two payments are fine only when the second paid the balance). Until the kit
- * reports duplicates, any sum above the total is a break.
+ * grows in the model, so a second payment is fine when it paid a balance the order still owed),
+ * leaving out the ones the kit reported as duplicates (`duplicate: true` to the hook and a
+ * DuplicatePaymentError to onError, `reported` by correlation id). A payment the hook has not taken
+ * yet may still be reported: the sum is judged once each of them reached the hook (`delivered`),
+ * which one healthy reconcile() ensures.
  */
-export function oneSuccess(bookings: readonly SandboxBooking[], total: number): Break[] {
-  const paid = paidAtService(bookings);
-  if (paid <= paise(total)) return [];
-  const successes = bookings.filter((b) => b.status === 'SUCCESS');
-  return [{ invariant: 'oneSuccess', detail: `paid ${paid / 100} for a total of ${total}: ${successes.map((b) => `${b.booking_id} (${b.amount})`).join(', ')}` }];
+export function oneSuccess(bookings: readonly SandboxBooking[], total: number, reported: ReadonlySet<string>, delivered: ReadonlySet<string>): Break[] {
+  const counted = bookings.filter((b) => b.status === 'SUCCESS' && !reported.has(b.correlation_id));
+  const paid = counted.reduce((sum, b) => sum + paise(b.amount), 0);
+  if (paid <= paise(total) || counted.some((b) => !delivered.has(b.correlation_id))) return [];
+  return [{ invariant: 'oneSuccess', detail: `paid ${paid / 100} for a total of ${total}, no duplicate reported: ${counted.map((b) => `${b.booking_id} (${b.amount})`).join(', ')}` }];
 }
 
 /** A final result reaches the hook once: two calls that returned for one booking and status is a break. */

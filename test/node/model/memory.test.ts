@@ -3,7 +3,6 @@
  * loopback, 200 seeded sequences (docs/faults.md says how to replay one).
  */
 import { after, before, test } from 'node:test';
-import { knownSeen } from './commands.js';
 import { checkModel, fromEnvironment } from './run.js';
 import { memoryBackend, startStage, type Stage } from './world.js';
 
@@ -13,7 +12,6 @@ before(async () => {
 });
 after(async () => {
   await stage.close();
-  if (knownSeen.size > 0) console.log(`known breaks seen, awaiting their fixes (memory): ${JSON.stringify(Object.fromEntries(knownSeen))}`);
 });
 
 test('memory store: 200 generated sequences keep every invariant after every step', async () => {

@@ -42,9 +42,15 @@ export async function checkModel(stage: Stage, options: ModelOptions): Promise<v
       run.close();
     }
   });
-  await fc.assert(property, {
-    numRuns: options.numRuns,
-    ...(options.seed !== undefined ? { seed: options.seed } : {}),
-    ...(options.path !== undefined ? { path: options.path } : {}),
-  });
+  try {
+    await fc.assert(property, {
+      numRuns: options.numRuns,
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      ...(options.path !== undefined ? { path: options.path } : {}),
+    });
+  } catch (error) {
+    // fast-check keeps the break in the error's cause, which test reporters do not print: say it too.
+    if (error instanceof Error && error.cause instanceof Error) error.message += `\n${error.cause.message}`;
+    throw error;
+  }
 }

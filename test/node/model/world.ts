@@ -10,10 +10,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import pg from 'pg';
 import { startPostgres, type ThrowawayPostgres } from '../../../scripts/postgres.mjs';
 import { startSandbox, type Sandbox, type SandboxBooking } from '../../../src/sandbox/index.js';
-import { createMemoryStore, createPaymentHandler, StoreUnavailableError, type PaymentHandler, type PaymentStore } from '../../../src/server/index.js';
+import { createMemoryStore, createPaymentHandler, DuplicatePaymentError, StoreUnavailableError, type PaymentHandler, type PaymentStore } from '../../../src/server/index.js';
 import { createPostgresStore } from '../../../src/server/postgres.js';
 import { bodyOf, listen, type Loopback } from '../server/helpers.js';
-import { deliveredOnce, neverCalledPaid, oneSuccess, onePayable, paidAtService, reconciled, storeFault503, type Answer, type Break, type HookCall } from './invariants.js';
+import { deliveredOnce, neverCalledPaid, oneSuccess, onePayable, reconciled, storeFault503, type Answer, type Break, type HookCall } from './invariants.js';
 
 export const PRODUCT = 'MODEL01';
 export const ACCESS_KEY = 'model-access-key';
@@ -187,8 +187,8 @@ export type Trap = 'service-book' | 'hook';
 /** Refuse a store call (nothing done), or do it and lose the answer (a timeout after the write). */
 export type FaultKind = 'refuse' | 'lost-answer';
 
-/** What happened in a run that a known break depends on (see KNOWN_BREAKS_AWAITING_BRANCH_REVIEW). */
-export type Circumstance = 'freeze-in-book' | 'freeze-in-hook' | 'pause' | 'skew' | 'store-fault' | 'partly-paid' | 'total-grew' | 'sigstop';
+/** What happened in a run, named in a break's report. */
+export type Circumstance = 'freeze-in-book' | 'freeze-in-hook' | 'pause' | 'skew' | 'store-fault';
 
 /** One handler process of the shop. */
 export class Instance {
@@ -276,11 +276,12 @@ export class Instance {
       timeoutMs: 2_000,
       lookupOrder: (order) => {
         if (order.id !== run.orderId) return undefined;
+        // As docs/server.md says: the order's total, and what the merchant's records say is still owed of it.
         const balance = Math.round(run.total * 100) - Math.round(run.merchantPaid() * 100);
-        return balance <= 0 ? { paid: true } : { id: run.orderId, amount: balance / 100 };
+        return balance <= 0 ? { paid: true } : { id: run.orderId, amount: run.total, balance: balance / 100 };
       },
       onPaymentResult: async (result) => {
-        const call: HookCall = { correlation_id: result.correlation_id, status: result.status, amount: result.amount, returned: false };
+        const call: HookCall = { correlation_id: result.correlation_id, status: result.status, amount: result.amount, returned: false, duplicate: result.duplicate === true };
         run.hookCalls.push(call);
         if (this.trap === 'hook') {
           this.trap = undefined;
@@ -294,10 +295,13 @@ export class Instance {
           throw new Error('injected failure of onPaymentResult');
         }
         call.returned = true;
-        if (result.status === 'SUCCESS') run.paidByCorrelation.set(result.correlation_id, result.amount ?? 0);
+        // A duplicate is money received twice, to refund: it pays nothing of the order (docs/server.md).
+        if (result.status === 'SUCCESS' && result.duplicate !== true) run.paidByCorrelation.set(result.correlation_id, result.amount ?? 0);
         if (result.status === 'REVERTED') run.paidByCorrelation.delete(result.correlation_id);
       },
-      onError: () => {},
+      onError: (error) => {
+        if (error instanceof DuplicatePaymentError) run.toldDuplicates.add(error.result.correlation_id);
+      },
     });
   }
 
@@ -357,6 +361,8 @@ export class Run {
   /** Results whose hook was frozen past its claim: delivered at least once, not once. */
   readonly atLeastOnce = new Set<string>();
   readonly paidByCorrelation = new Map<string, number>();
+  /** Correlation ids onError was told a DuplicatePaymentError of. */
+  readonly toldDuplicates = new Set<string>();
   readonly breaks: Break[] = [];
   readonly circumstances = new Set<Circumstance>();
   readonly instances: Instance[];
@@ -427,10 +433,7 @@ export class Run {
     this.log(`${answer.route} -> ${answer.http} ${answer.code} ${answer.data ? JSON.stringify(answer.data).slice(0, 120) : ''}`);
     const total = this.total;
     const bookings = this.serviceBookings();
-    const calledPaid = neverCalledPaid(answer, bookings, total);
-    // Paid in part (a total that grew after a payment, or a booking paid at its old total): the balance is due.
-    if (calledPaid.length > 0 && paidAtService(bookings) > 0) this.circumstances.add('partly-paid');
-    this.breaks.push(...calledPaid, ...storeFault503(answer));
+    this.breaks.push(...neverCalledPaid(answer, bookings, total), ...storeFault503(answer));
     if (answer.route === 'book' && typeof answer.data?.booking_id === 'string' && typeof answer.data.correlation_id === 'string') {
       if (!this.handedOut.has(answer.data.booking_id)) {
         this.handedOut.add(answer.data.booking_id);
@@ -459,7 +462,10 @@ export class Run {
   /** The invariants that hold after every step. */
   checkStep(): void {
     const bookings = this.serviceBookings();
-    this.breaks.push(...onePayable(bookings, this.handedOut), ...oneSuccess(bookings, this.total));
+    const returned = this.hookCalls.filter((call) => call.returned && call.status === 'SUCCESS');
+    const reported = new Set(returned.filter((call) => call.duplicate && this.toldDuplicates.has(call.correlation_id)).map((call) => call.correlation_id));
+    const delivered = new Set(returned.map((call) => call.correlation_id));
+    this.breaks.push(...onePayable(bookings, this.handedOut), ...oneSuccess(bookings, this.total, reported, delivered));
     this.breaks.push(...deliveredOnce(this.hookCalls.filter((call) => !this.atLeastOnce.has(`${call.correlation_id} ${call.status}`))));
   }
 

@@ -118,6 +118,23 @@ describe("fenced order leases on the store's clock (memory store)", () => {
     assert.deepEqual(errors, []);
   });
 
+  test("a booking made by an instance whose clock runs 60 s ahead, paid with its callback lost, is delivered by one reconcile() of an instance 10 s behind (its age is the store's)", async () => {
+    const store = createMemoryStore();
+    const delivered: Array<{ correlation_id: string; status: string }> = [];
+    const onPaymentResult: PaymentHandlerOptions['onPaymentResult'] = (result) => void delivered.push({ correlation_id: result.correlation_id, status: result.status });
+    const ahead = createPaymentHandler(options(store, [], { now: () => Date.now() + 60_000, onPaymentResult }));
+    const behind = createPaymentHandler(options(store, [], { now: () => Date.now() - 10_000, onPaymentResult }));
+    const order = { id: `AGE-${crypto.randomUUID()}` };
+    const booked = await post(ahead, 'book', { channel: 'app', order }, newKey());
+    assert.equal(booked.status, 200, JSON.stringify(booked.body));
+    // The callback goes to a closed port: only a status check or reconcile() can learn the payment.
+    await pay(booked.body.data!.deeplink!);
+    await sandbox.whenCallbacksSettled();
+    assert.deepEqual(delivered, [], 'the callback was lost');
+    const report = await behind.reconcile({ olderThanMs: 0, recheckAfterMs: 0 });
+    assert.deepEqual(delivered, [{ correlation_id: booked.body.data!.correlation_id, status: 'SUCCESS' }], JSON.stringify(report));
+  });
+
   test("a holder whose renewals fail while its service call runs past the lease (by the store's clock): taken over, its booking cancelled and never handed out; one payable booking, one SUCCESS", async () => {
     let skew = 0;
     const store = createMemoryStore({ now: () => Date.now() + skew });

@@ -79,7 +79,7 @@ describe('MySQL store: deadlines and an unreachable database', () => {
     try {
       await locker.query('START TRANSACTION');
       await locker.query(`SELECT * FROM wait_bookings FOR UPDATE`);
-      const tookMs = await unavailable(() => store.claimOpenBookings({ createdBefore: 10_000, notCheckedForMs: 0, limit: 5, owner: 'a', leaseMs: 100 }), 'deadline');
+      const tookMs = await unavailable(() => store.claimOpenBookings({ olderThanMs: 0, notCheckedForMs: 0, limit: 5, owner: 'a', leaseMs: 100 }), 'deadline');
       assert.ok(tookMs < 4_000, `failed after ${tookMs} ms`);
       await locker.query('ROLLBACK');
     } finally {
