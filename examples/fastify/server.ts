@@ -20,18 +20,20 @@ const elementDir = join(dirname(fileURLToPath(import.meta.resolve('wallet-pay-bu
 // exact bytes itself (callbacks are verified on what the service signed) and gives every answer,
 // IP-413 for a body too large and IP-415 for another content type included, in its own envelope.
 const pay = toNodeListener(shop.handler);
+// The pages through the kit's Node adapter too: a malformed Host or a TRACE is 400 or 405 in JSON, as on
+// /api/pay, never a page. Fastify serves the element's files.
+const pages = toNodeListener(async (request) => shop.page(request) ?? new Response('Not found', { status: 404 }));
 const app = Fastify({
-  serverFactory: (fastify) => createServer((request, response) => (request.url?.startsWith('/api/pay/') ? pay(request, response) : fastify(request, response))),
+  serverFactory: (fastify) =>
+    createServer((request, response) => {
+      const url = request.url ?? '/';
+      return (url.startsWith('/api/pay/') ? pay : url.startsWith('/wallet-pay-button/') ? fastify : pages)(request, response);
+    }),
 });
 app.get('/wallet-pay-button/:file', async (request, reply) => {
   const { file } = request.params as { file: string };
   const body = /^[\w.-]+\.js$/.test(file) ? await readFile(join(elementDir, file)).catch(() => undefined) : undefined;
   return body ? reply.type('text/javascript; charset=utf-8').send(body) : reply.code(404).send('Not found');
-});
-app.get('/*', async (request, reply) => {
-  const page = shop.page(new Request(new URL(request.url, config.publicUrl)));
-  if (!page) return reply.code(404).send('Not found');
-  return reply.code(page.status).headers(Object.fromEntries(page.headers)).send(Buffer.from(await page.arrayBuffer()));
 });
 
 // A long-lived process: a timer runs the spec's five-minute status check of forgotten payments.

@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { createMemoryStore } from 'wallet-pay-button/server';
+import { createMemoryStore, refuseMalformed } from 'wallet-pay-button/server';
 import { createPostgresStore } from 'wallet-pay-button/server/postgres';
 import { createShop, readConfig, reconcileOnStatus } from './shop.ts';
 
@@ -20,6 +20,9 @@ const pay = reconcileOnStatus(shop, Number(process.env.RECONCILE_EVERY_MS || 60_
 const elementDir = join(dirname(fileURLToPath(import.meta.resolve('wallet-pay-button/package.json'))), 'dist', 'cdn');
 
 const app = new Hono();
+// A TRACE on any path: 405 in JSON, as on /api/pay, never a page (a malformed Host never gets this far:
+// @hono/node-server answers it with an empty 400).
+app.use('*', async (c, next) => refuseMalformed(c.req.raw, 'GET, HEAD, POST') ?? next());
 // The raw Request: Hono has not read its body, so the kit verifies the exact bytes.
 app.all('/api/pay/*', (c) => pay(c.req.raw));
 app.use('/wallet-pay-button/*', serveStatic({ root: relative(process.cwd(), elementDir), rewriteRequestPath: (path) => path.replace(/^\/wallet-pay-button/, '') }));

@@ -14,6 +14,9 @@ const config = readConfig(process.env);
 const store = process.env.DATABASE_URL ? createPostgresStore(new pg.Pool({ connectionString: process.env.DATABASE_URL })) : createMemoryStore();
 const shop = createShop(config, store);
 const pay = toNodeListener(shop.handler);
+// The pages through the kit's Node adapter too: a malformed Host or a TRACE is 400 or 405 in JSON, as on
+// /api/pay, never a page.
+const pages = toNodeListener(async (request) => shop.page(request) ?? new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } }));
 // The element's browser files, as published in the package (dist/cdn).
 const elementDir = join(dirname(fileURLToPath(import.meta.resolve('wallet-pay-button/package.json'))), 'dist', 'cdn');
 
@@ -29,9 +32,7 @@ const server = createServer(async (req, res) => {
     res.writeHead(body ? 200 : 404, { 'content-type': 'text/javascript; charset=utf-8' }).end(body ?? 'Not found');
     return;
   }
-  const page = shop.page(new Request(url, { method: req.method }));
-  if (!page) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
-  res.writeHead(page.status, Object.fromEntries(page.headers)).end(Buffer.from(await page.arrayBuffer()));
+  pages(req, res);
 });
 server.listen(Number(process.env.PORT || 3000), '127.0.0.1', () => console.log(`shop listening on ${config.publicUrl}`));
 process.on('SIGTERM', () => {

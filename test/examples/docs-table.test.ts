@@ -10,8 +10,11 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXAMPLES, ROOT } from './workspace.js';
 
-/** Folders of examples/ that other parts of the project own (server examples in other languages). */
-const NOT_RUNTIME_EXAMPLES = new Set(['backends']);
+/**
+ * Folders of examples/ that other parts of the project own: server examples in other languages, and
+ * the sandbox's journey files (docs/sandbox.md; run by test/node/sandbox/journey.test.ts), not a runtime.
+ */
+const NOT_RUNTIME_EXAMPLES = new Set(['backends', 'journeys']);
 const WAYS: Record<string, string> = { timer: 'timer', 'status check': 'status-check', 'cron route': 'cron-route', scheduled: 'scheduled' };
 
 interface Row {

@@ -169,10 +169,13 @@ function book(PDO $db, array $cfg, stdClass $body): array {
 /** The booking a status or cancel names: both ids must belong to a booking made here. */
 function own_booking(PDO $db, stdClass $body): array {
     $ok = fn ($v) => is_string($v) && $v !== '' && strlen($v) <= 128;
-    $names = array_keys((array) $body);
+    // The element also sends the booking's order and the book answer's receipt (kits that lost a booking
+    // use them); this proxy keeps every booking, so it checks their types and reads the ids alone.
+    $names = array_values(array_diff(array_keys((array) $body), ['order', 'receipt']));
     sort($names);
-    if ($names !== ['booking_id', 'correlation_id'] || !$ok($body->booking_id) || !$ok($body->correlation_id)) {
-        throw new Refusal(422, 'IP-422', 'Send exactly {"booking_id", "correlation_id"}, non-empty strings.');
+    if ($names !== ['booking_id', 'correlation_id'] || !$ok($body->booking_id) || !$ok($body->correlation_id)
+        || !(($body->order ?? new stdClass()) instanceof stdClass) || !is_string($body->receipt ?? '')) {
+        throw new Refusal(422, 'IP-422', 'Send {"booking_id", "correlation_id"} (non-empty strings), and "order" (an object) and "receipt" (a string) if kept.');
     }
     $q = $db->prepare('SELECT * FROM bookings WHERE booking_id = ? AND correlation_id = ?');
     $q->execute([$body->booking_id, $body->correlation_id]);

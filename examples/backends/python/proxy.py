@@ -166,8 +166,11 @@ def book(conn, body, key):
 def own_booking(conn, body):
     """The booking a status or cancel names: both ids must belong to a booking made here."""
     ok = lambda v: isinstance(v, str) and 0 < len(v) <= 128
-    if set(body) != {"booking_id", "correlation_id"} or not ok(body["booking_id"]) or not ok(body["correlation_id"]):
-        raise Refusal(422, "IP-422", 'Send exactly {"booking_id", "correlation_id"}, non-empty strings.')
+    # The element also sends the booking's order and the book answer's receipt (kits that lost a booking
+    # use them); this proxy keeps every booking, so it checks their types and reads the ids alone.
+    if (set(body) - {"order", "receipt"} != {"booking_id", "correlation_id"} or not ok(body["booking_id"]) or not ok(body["correlation_id"])
+            or not isinstance(body.get("order", {}), dict) or not isinstance(body.get("receipt", ""), str)):
+        raise Refusal(422, "IP-422", 'Send {"booking_id", "correlation_id"} (non-empty strings), and "order" (an object) and "receipt" (a string) if kept.')
     row = conn.execute("SELECT * FROM bookings WHERE booking_id = ? AND correlation_id = ?", (body["booking_id"], body["correlation_id"])).fetchone()
     if row is None:
         raise Refusal(404, "IP-404", "No booking with this booking_id and correlation_id was made here.")
