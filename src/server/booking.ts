@@ -21,6 +21,7 @@ import { depthOf, parseObject, Refusal } from './http.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
 import { asStoreOutage, bookingFacts, LeaseLost, ResultBusy, RETRY_AFTER_SECONDS, serviceCall, type Delivery, type Kit } from './kit.js';
 import type { StoreUnavailableError } from './store-errors.js';
+import { contentOf, storedFingerprint } from './fingerprint.js';
 import { LookupLate, lookupWithin } from './lookup.js';
 import { chargeOf, toPaise, toRupees } from './amounts.js';
 import { receiptOf } from './receipt.js';
@@ -175,7 +176,7 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
   }
 
   function known(booking: StoredBooking, fingerprint: string): StoredBooking {
-    if (booking.fingerprint !== fingerprint) throw conflict();
+    if (contentOf(booking.fingerprint) !== fingerprint) throw conflict();
     return booking;
   }
 
@@ -248,7 +249,8 @@ export function createBooking(kit: Kit, webPaymentUrl: string, delivery: Deliver
           deeplink: booked.deeplink,
           transaction_uuid,
           idempotency_key: storeKey,
-          fingerprint,
+          // What the order had paid now goes with it: its SUCCESS after those payments is a balance, no duplicate.
+          fingerprint: storedFingerprint(fingerprint, paidPaise),
           channel,
           order,
           order_key: orderKey,

@@ -9,6 +9,7 @@
  * so of two payments arriving at once exactly one is the duplicate.
  */
 import { orderKeyOf } from './booking.js';
+import { paidBeforeOf } from './fingerprint.js';
 import { ResultBusy, type Kit } from './kit.js';
 import type { LeaseHold, ResultClaim } from './store.js';
 import type { PaymentResult } from './types.js';
@@ -55,14 +56,33 @@ export function createDuplicates(kit: Kit): Duplicates {
     // One owner per delivery: two deliveries in this process must exclude each other too.
     const hold = await acquire(`paid:${orderKey}`, `${kit.owner}:${result.correlation_id}`);
     try {
-      const { paid } = await kit.store.getOrderState({ orderKey });
+      const { paid, paidAmount } = await kit.store.getOrderState({ orderKey });
       // Claimed under the hold: a holder paused past the lease (another read and claimed meanwhile) claims nothing.
       const outcome = await take(hold);
-      const twice = outcome === 'claimed' && paid !== undefined && paid.booking_id !== bookingId && covers(paid.amount, result.amount ?? 0);
+      const twice =
+        outcome === 'claimed' &&
+        paid !== undefined &&
+        paid.booking_id !== bookingId &&
+        covers(paid.amount, result.amount ?? 0) &&
+        !(await isBalance(result, paidAmount ?? paid.amount));
       return { claim: outcome, result: twice ? { ...result, duplicate: true, duplicate_of: paid.booking_id } : result };
     } finally {
       await kit.store.releaseLease(hold).catch((error: unknown) => kit.report(error, { route: result.source, correlation_id: result.correlation_id }));
     }
+  }
+
+  /**
+   * Whether the booking of `result` was made for what was left to pay after the order's other payments
+   * (`paid`, in rupees, as the order's read counts them): its `SUCCESS` then adds to them, it repeats none.
+   */
+  async function isBalance(result: PaymentResult, paid: number): Promise<boolean> {
+    const booking = await kit.store.findBookingByCorrelationId({ correlationId: result.correlation_id });
+    const before = booking === undefined ? 0 : paidBeforeOf(booking.fingerprint);
+    if (before === 0) return false;
+    // This booking's own SUCCESS is counted already when an earlier claim of it was given back.
+    const own = (await kit.store.getResults({ correlationId: result.correlation_id })).some((r) => r.status === 'SUCCESS');
+    const others = Math.round(paid * 100) - (own ? Math.round((result.amount ?? 0) * 100) : 0);
+    return others <= before;
   }
 
   async function acquire(lease: string, owner: string): Promise<LeaseHold> {

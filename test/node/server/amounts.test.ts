@@ -1,7 +1,8 @@
 /**
- * What a book charges: the balance of an order paid in part (never its whole total again), a fresh
- * booking for a key priced back to an amount whose booking was cancelled, amounts rounded to paisa
- * once where they enter the kit, and a `paid` flag that is not a boolean refused as a set-up error.
+ * What a book charges: the balance of an order paid in part (never its whole total again, and its
+ * payment no duplicate), a fresh booking for a key priced back to an amount whose booking was
+ * cancelled, amounts rounded to paisa once where they enter the kit, and a `paid` flag that is not a
+ * boolean refused as a set-up error.
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -77,7 +78,7 @@ describe('what a book charges', () => {
 
   test('an order paid 1000 whose total grew to 1500 books the balance, 500: 1500 in all, never 2500', async () => {
     let total = 1000;
-    const { handler } = shop((order) => ({ id: String(order.id), amount: total }));
+    const { handler, results, errors } = shop((order) => ({ id: String(order.id), amount: total }));
     await payFor(handler, 'GROW-B1');
     total = 1500;
     const more = await post(handler, 'book', { channel: 'app', order: { id: 'GROW-B1' } }, newKey());
@@ -86,6 +87,9 @@ describe('what a book charges', () => {
     await pay(more.body.data!.deeplink);
     await post(handler, 'status', { booking_id: more.body.data!.booking_id, correlation_id: more.body.data!.correlation_id });
     assert.equal(charged('GROW-B1'), 1500);
+    // The balance is a payment of its own, not a second payment of the order to refund.
+    assert.deepEqual(results.map((r) => [r.amount, r.duplicate]), [[1000, undefined], [500, undefined]]);
+    assert.deepEqual(errors, []);
     // Paid in full now: the next book is refused.
     assert.equal((await post(handler, 'book', { channel: 'app', order: { id: 'GROW-B1' } }, newKey())).body.code, 'IP-412');
   });

@@ -319,6 +319,12 @@ describe('database faults with two handler processes and traffic running', () =>
       const { booking_id, correlation_id, deeplink } = booked.data!;
       await pay(deeplink!);
       assert.equal((await post(doomed, 'status', { booking_id, correlation_id })).data?.status, 'SUCCESS');
+      // The status answers after RESULT_TIMEOUT_MS without waiting for the hook, which starts once the
+      // duplicate check (the order's paid lease, its read) is done: later than the answer on a loaded machine.
+      const hookBy = Date.now() + 20_000;
+      while (!doomed.messages.some((m) => m.type === 'hook-started' && m.correlation_id === correlation_id) && Date.now() < hookBy) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       assert.ok(doomed.messages.some((m) => m.type === 'hook-started' && m.correlation_id === correlation_id));
       const gone = new Promise((resolve) => doomed.child.once('exit', resolve));
       doomed.child.kill('SIGKILL');

@@ -43,6 +43,9 @@ describe('Redis store: deadlines and an unreachable server', () => {
     const store = createRedisStore(newClient(), { keyPrefix: '{busy}:', deadlineMs: 300 });
     await store.insertBooking({ booking: booking(1) });
     const blocker = newClient();
+    // Connected before its script is sent, so the script runs before the call it is meant to hold up
+    // (a client still connecting on a loaded machine sent it after the call, which then succeeded).
+    await blocker.ping();
     const calls: Array<() => Promise<unknown>> = [
       () => store.beginBooking({ key: 'key-2', orderKey: 'o', lease: 'order:o', owner: 'a', leaseMs: 2 }),
       () => store.claimResult({ correlationId: 'cr-1', status: 'SUCCESS', owner: 'a', leaseMs: 2 }),
@@ -53,7 +56,7 @@ describe('Redis store: deadlines and an unreachable server', () => {
         repeat local n = redis.call('TIME') until n[1] * 1e6 + n[2] - s > 1200000 return 1`, 0);
       let blocked = true;
       void blocking.then(() => (blocked = false));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 200));
       const tookMs = await unavailable(call, ['deadline']);
       assert.ok(tookMs >= 250, `failed after ${tookMs} ms, before its deadline`);
       assert.ok(blocked, 'failed at its deadline, while the server was still busy, not when it answered');
