@@ -100,7 +100,8 @@ describe('the clock', () => {
       serviceUrl: sandbox.baseUrl,
       productCode: 'P',
       accessKey: 'k',
-      store: createMemoryStore(),
+      // The store's clock ages the bookings reconcile checks: it follows the sandbox's too.
+      store: createMemoryStore({ now: () => sandbox.clock.now() }),
       now: () => sandbox.clock.now(),
       callbackUrl: 'http://127.0.0.1:9/callback',
       redirectUrl: 'http://127.0.0.1:9/return',

@@ -69,7 +69,8 @@ export async function openShop(
       const amount = totals.get(String(order.id)) ?? 500;
       return { id: String(order.id), amount };
     },
-    store: createMemoryStore(),
+    // A shop on a moved clock runs its store on it too: a booking's age is read by the store's clock.
+    store: createMemoryStore(overrides.now ? { now: overrides.now } : {}),
     onError: (error, context) => errors.push({ error, context }),
     onPaymentResult: (result) => {
       results.push(result);
