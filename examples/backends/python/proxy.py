@@ -3,7 +3,7 @@
 Run: python3 proxy.py   (routes: POST /api/pay/{book,status,cancel,order,callback}, GET /api/pay/handoff on PORT, default 8080)
 Reconcile (cron, every minute): python3 proxy.py reconcile
 """
-import base64, contextlib, fcntl, hashlib, hmac, html, json, os, re, sqlite3, sys, tempfile, time, urllib.error, urllib.parse, urllib.request
+import base64, contextlib, fcntl, hashlib, hmac, html, json, os, re, socket, sqlite3, sys, tempfile, time, urllib.error, urllib.parse, urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 CFG = {
@@ -268,6 +268,22 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def linger(self):
+        """After refusing a body it did not read: the answer sent, the rest of the body read and dropped for
+        at most 2 s and 64 MiB before closing, so the client reads the refusal instead of a reset."""
+        try:
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_WR)
+            self.connection.settimeout(0.5)
+            deadline, dropped = time.monotonic() + 2, 0
+            while time.monotonic() < deadline and dropped < 64 * 1024 * 1024:
+                chunk = self.connection.recv(64 * 1024)
+                if not chunk:
+                    break
+                dropped += len(chunk)
+        except OSError:
+            pass
+
     def read_body(self):
         """The request body within bounds: a Content-Length of digits only, at most MAX_BODY, UTF-8, JSON nested sanely."""
         length = self.headers.get("Content-Length") or "0"
@@ -314,6 +330,8 @@ class Handler(BaseHTTPRequestHandler):
             self.answer(200, {"code": "IP-210" if route == "cancel" else "IP-201", "message": "OK", "data": data})
         except Refusal as r:
             self.answer(r.http, {"code": r.code, "error_message": str(r)}, r.headers)
+            if self.close_connection:
+                self.linger()
         except (TimeoutError, OSError):
             self.close_connection = True  # the client stopped sending: nothing to answer
         except Exception as error:  # noqa: BLE001 - the shopper gets an envelope, the log the cause
