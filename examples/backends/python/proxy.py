@@ -35,11 +35,13 @@ def sign(message, key):
 
 @contextlib.contextmanager
 def locked(*names):
-    """One request at a time per key and per order (file locks: threads and processes alike); others go on."""
+    """One request at a time per key and per order (file locks: threads and processes alike); others go on.
+    Names share one of 65,536 lock files by their hash: unrelated shoppers wait for each other only when
+    their hashes meet (with 256 files, about one pair of books in 60 did)."""
     os.makedirs(LOCK_DIR, exist_ok=True)
     files = []
     try:
-        for bucket in sorted({int(hashlib.sha256(n.encode()).hexdigest(), 16) % 256 for n in names}):
+        for bucket in sorted({int(hashlib.sha256(n.encode()).hexdigest(), 16) % 65536 for n in names}):
             files.append(open(os.path.join(LOCK_DIR, f"{bucket}.lock"), "a"))
             fcntl.flock(files[-1], fcntl.LOCK_EX)
         yield
