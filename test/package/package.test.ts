@@ -78,8 +78,8 @@ test('exports list the public entry points, each with its types first and no con
 
 test('npm pack ships the build, the bin, the README and the docs with their pictures, and nothing else', async () => {
   const paths = await packedPaths();
-  const unexpected = paths.filter((path) => !/^(package\.json|README\.md|LICENSE(\.md)?|contract\.json|signature-vectors\.json|bin\/[^/]+\.mjs|dist\/.+|docs\/[\w-]+\.md|docs\/images\/[\w-]+\.png|examples\/.+)$/.test(path));
-  assert.deepEqual(unexpected, [], 'only the build, the bin, the README, the docs, the examples and the licence are packed');
+  const unexpected = paths.filter((path) => !/^(package\.json|README\.md|CHANGELOG\.md|LICENSE(\.md)?|contract\.json|signature-vectors\.json|bin\/[^/]+\.mjs|dist\/.+|docs\/[\w-]+\.md|docs\/images\/[\w-]+\.png|examples\/.+)$/.test(path));
+  assert.deepEqual(unexpected, [], 'only the build, the bin, the README, the changelog, the docs, the examples and the licence are packed');
   assert.ok(paths.includes('docs/element.md') && paths.includes('docs/server.md'), 'the docs the README links are packed');
   // The README's pictures travel with it; other pictures stay in the repository.
   const pictures = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/\]\((docs\/images\/[\w-]+\.png)\)/g)].map((match) => match[1]!);
