@@ -11,10 +11,11 @@ import { join } from 'node:path';
 import { EXAMPLES, ROOT } from './workspace.js';
 
 /**
- * Folders of examples/ that other parts of the project own: server examples in other languages, and
- * the sandbox's journey files (docs/sandbox.md; run by test/node/sandbox/journey.test.ts), not a runtime.
+ * Folders of examples/ that other parts of the project own: server examples in other languages, the
+ * sandbox's journey files (docs/sandbox.md; run by test/node/sandbox/journey.test.ts) and the host-app
+ * bridges of docs/webview.md, none a runtime.
  */
-const NOT_RUNTIME_EXAMPLES = new Set(['backends', 'journeys']);
+const NOT_RUNTIME_EXAMPLES = new Set(['backends', 'journeys', 'webview']);
 const WAYS: Record<string, string> = { timer: 'timer', 'status check': 'status-check', 'cron route': 'cron-route', scheduled: 'scheduled' };
 
 interface Row {
