@@ -43,9 +43,17 @@ const REPOSITORY_ONLY = /(?<![\w./-])(?:(?:src|test|bench|scripts|demo)\/[\w./*-
 /**
  * What a shipped doc says to its reader. Left out: in the README, the two set-up commands it opens with
  * and its "Working on this repository" section, which say they are for a clone of the repository
- * (the README is the repository's front page as well as the package's).
+ * (the README is the repository's front page as well as the package's); in an example's README, the
+ * `npm run` scripts its own package.json defines. docs/testing.md is not shipped (package.json
+ * `files` leaves it out): it is for contributors, so it names the repository's files freely.
  */
 function forPackageUsers(doc: string, text: string): string {
+  // An example's README may run the scripts of the example's own package.json, which ships beside it.
+  const own = join(ROOT, dirname(doc), 'package.json');
+  if (doc.startsWith('examples/') && existsSync(own)) {
+    const scripts = Object.keys((JSON.parse(readFileSync(own, 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {});
+    return text.replace(/npm run ([\w:-]+)/g, (command, name: string) => (scripts.includes(name) ? '' : command));
+  }
   if (doc !== 'README.md') return text;
   const opening = /^# [^\n]*\n+```sh\n[\s\S]*?```\n/.exec(text);
   assert.ok(opening, 'the README opens with its set-up commands');
