@@ -372,3 +372,33 @@ test('the request bodies in docs/contract.md and docs/server.md are the contract
     else assert.ok(route !== 'book', 'docs/server.md gives the /book body');
   }
 });
+
+test('README.md is at most 12 KB and docs/*.md at most 150 KB in all: a merchant reads them in one sitting', () => {
+  const bytes = (file: string) => Buffer.byteLength(read(file));
+  const readme = bytes('README.md');
+  const docs = allDocs().filter(({ file }) => file.startsWith('docs/')).reduce((sum, { file }) => sum + bytes(file), 0);
+  assert.ok(readme <= 12_000, `README.md is ${readme} bytes`);
+  assert.ok(docs <= 150_000, `docs/*.md are ${docs} bytes`);
+});
+
+test('every doc opens by saying what its reader will be able to do', () => {
+  for (const { file, text } of [...allDocs(), { file: 'CHANGELOG.md', text: read('CHANGELOG.md') }]) {
+    if (file === 'README.md') {
+      // The README opens with its two set-up commands; the paragraph after them says it.
+      const after = text.slice(text.indexOf('```', text.indexOf('```') + 3) + 3).trim().split(/\n\s*\n/)[0]!;
+      assert.match(after.replace(/\s+/g, ' '), /after this page you can /, 'README.md');
+      continue;
+    }
+    const first = text.split('\n').slice(1).join('\n').trim().split(/\n\s*\n/)[0]!;
+    assert.match(first, /^After reading this you will /, `${file} opens with what its reader will be able to do`);
+  }
+});
+
+test('the release history lives in CHANGELOG.md, one section per release, not in the docs', () => {
+  const changelog = read('CHANGELOG.md');
+  const releases = [...changelog.matchAll(/^## (.+)$/gm)].map((match) => match[1]!);
+  assert.deepEqual(releases, ['Unreleased (0.4)', '0.3', '0.2', '0.1']);
+  for (const { file, text } of allDocs()) {
+    assert.doesNotMatch(text, /^#{1,6} .*\bbefore and after\b/im, `${file}: before-and-after history belongs in CHANGELOG.md`);
+  }
+});
