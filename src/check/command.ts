@@ -89,9 +89,13 @@ export function parseCheckArgs(args: readonly string[]): CheckCommand {
   return { help: false, json: values.json ?? false, options };
 }
 
-/** One clause's line: `PASS id  title`, `FAIL id  title: detail` or `SKIP id  title: why`; never a control character. */
+/**
+ * One clause's line: `PASS id  title`, `FAIL id  title: detail` or `SKIP id  title: why`, with the
+ * scenarios it drove after the title (`[WPS-001]`); never a control character.
+ */
 export function formatResult(result: ClauseResult): string {
-  const line = result.ok ? `PASS ${result.id}  ${result.title}` : `${result.skipped ? 'SKIP' : 'FAIL'} ${result.id}  ${result.title}: ${result.detail}`;
+  const title = result.scenarios?.length ? `${result.title} [${result.scenarios.join(', ')}]` : result.title;
+  const line = result.ok ? `PASS ${result.id}  ${title}` : `${result.skipped ? 'SKIP' : 'FAIL'} ${result.id}  ${title}: ${result.detail}`;
   return printable(line);
 }
 

@@ -31,6 +31,12 @@ export interface HeldBooking {
   receipt?: string | undefined;
 }
 
+/**
+ * The scenarios of the sandbox's catalogue (src/sandbox/scenarios.ts) a clause pays through: paid
+ * (`WPS-001`) and paid with the callback lost (`WPS-007`).
+ */
+export type PaidScenario = 'WPS-001' | 'WPS-007';
+
 /** The MPIN the sandbox accepts (any 4 to 6 digits but 0000). */
 const GOOD_MPIN = '1234';
 
@@ -50,6 +56,8 @@ export class Steps {
   sandbox!: Sandbox;
   /** Clauses failed so far: a clause that observes through another's rule is not judged when that one failed. */
   readonly failedClauses = new Set<string>();
+  /** The sandbox scenarios (`WPS-…`) the running clause drove, in order; emptied before each clause. */
+  driven: string[] = [];
 
   constructor(readonly options: CheckOptions) {
     this.endpoint = options.endpoint.replace(/\/+$/, '');
@@ -172,12 +180,16 @@ export class Steps {
     return `${this.sandbox.linksUrl}/pay/${booking.booking_id}`;
   }
 
-  /** Pays a booking on the sandbox's wallet page, as the shopper would. */
-  async pay(bookingId: string): Promise<void> {
+  /**
+   * Pays a booking on the sandbox's wallet page, as the shopper would, picking the scenario that plays
+   * it (`WPS-001`, paid, unless a clause needs another); the clause's verdict names it.
+   */
+  async pay(bookingId: string, scenario: PaidScenario = 'WPS-001'): Promise<void> {
+    if (!this.driven.includes(scenario)) this.driven.push(scenario);
     const response = await fetch(`${this.sandbox.linksUrl}/pay/${encodeURIComponent(bookingId)}/confirm`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ mpin: GOOD_MPIN, method: 'wallet_balance' }).toString(),
+      body: new URLSearchParams({ mpin: GOOD_MPIN, method: 'wallet_balance', scenario }).toString(),
       redirect: 'manual',
       signal: AbortSignal.timeout(10_000),
     });

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { CLAUSES, type CheckReport } from '../../../src/check/index.js';
 import { createPostgresStore } from '../../../src/server/postgres.js';
 import { createMemoryStore } from '../../../src/server/index.js';
+import { SCENARIOS } from '../../../src/sandbox/scenarios.js';
 import { freshDatabase, stopServer } from '../server/postgres/pg-server.js';
 import { AMOUNT, checkProxy, freePort, kitUnderTest, PREFIX, serve, startKitProxy } from './support.js';
 
@@ -27,6 +28,13 @@ describe('the checker against the kit', () => {
     assert.deepEqual(failures(report), []);
     assert.equal(report.passed, CLAUSES.length);
     assert.deepEqual(report.clauses.map((c) => c.id), CLAUSES.map((c) => c.id));
+    // The report names the scenarios each clause drove, every one an ID of the sandbox's catalogue.
+    const driven = Object.fromEntries(report.clauses.filter((c) => c.scenarios).map((c) => [c.id, c.scenarios]));
+    assert.deepEqual(driven['status-follows-service'], ['WPS-001']);
+    assert.deepEqual(driven['reconcile-asks-service'], ['WPS-007']);
+    assert.equal(report.clauses.find((c) => c.id === 'book-app')!.scenarios, undefined);
+    const known = new Set(SCENARIOS.map((s) => s.id));
+    for (const [id, scenarios] of Object.entries(driven)) for (const scenario of scenarios!) assert.ok(known.has(scenario), `${id}: ${scenario}`);
     console.log(`checker against the kit (memory store): ${ms} ms`);
   });
 
@@ -62,6 +70,11 @@ describe('wallet-pay-check on the command line', () => {
       assert.equal(lines.length, CLAUSES.length + 1);
       CLAUSES.forEach((clause, i) => assert.match(lines[i]!, new RegExp(`^PASS ${clause.id}  `)));
       assert.equal(lines.at(-1), `${CLAUSES.length} passed, 0 failed`);
+      // Each line names the sandbox scenarios its clause drove, by their catalogue IDs.
+      const line = (id: string) => lines.find((l) => l.startsWith(`PASS ${id}  `))!;
+      assert.match(line('status-follows-service'), /  .* \[WPS-001\]$/);
+      assert.match(line('reconcile-asks-service'), / \[WPS-007\]$/);
+      assert.doesNotMatch(line('book-app'), /WPS-/);
     } finally {
       await proxy.close();
     }
