@@ -8,7 +8,7 @@ import { printable } from './exchange.js';
 import { runCheck, checkOptions, productionWarning, type CheckOptions, type CheckReport, type ClauseResult } from './run.js';
 
 /** Usage text of `wallet-pay-check --help`. */
-export const CHECK_USAGE = `Usage: wallet-pay-check --endpoint <url> --sandbox-port <port> --order-prefix <prefix> --amount <n>
+const CHECK_USAGE = `Usage: wallet-pay-check --endpoint <url> --sandbox-port <port> --order-prefix <prefix> --amount <n>
                         [--reconcile-command <cmd>] [--callback-origin <origin>]... [--json]
 
 Proves a running book proxy against the contract of <wallet-pay-button>. Starts the sandbox of the
@@ -35,7 +35,7 @@ Exit code: 0 when no clause fails (skipped ones are named), 1 when one fails, 2 
 `;
 
 /** Thrown for a bad command line; its message says which flag and why. */
-export class CheckCommandError extends Error {
+class CheckCommandError extends Error {
   override name = 'CheckCommandError';
 }
 
@@ -100,7 +100,7 @@ export function formatResult(result: ClauseResult): string {
 }
 
 /** The last line, plain, for any CI to read. */
-export function formatSummary(report: Pick<CheckReport, 'passed' | 'failed'> & { skipped?: number }): string {
+function formatSummary(report: Pick<CheckReport, 'passed' | 'failed'> & { skipped?: number }): string {
   return `${report.passed} passed, ${report.failed} failed${report.skipped ? `, ${report.skipped} skipped` : ''}`;
 }
 

@@ -11,10 +11,10 @@ import { CLAUSES } from './clauses.js';
  * The code a proxy answers when its own database is unavailable for a moment (HTTP 503 with
  * `Retry-After`): part of the contract whether or not this version's `CODES` lists it yet.
  */
-export const STORE_UNAVAILABLE = { code: 'IP-503', http: 503 } as const;
+const STORE_UNAVAILABLE = { code: 'IP-503', http: 503 } as const;
 
 /** What each code means, for the document (the source comments say the same for programmers). */
-export const CODE_MEANINGS: Readonly<Record<string, string>> = {
+const CODE_MEANINGS: Readonly<Record<string, string>> = {
   'IP-201': 'Booking created; status fetched.',
   'IP-210': 'Booking cancelled.',
   'IP-400': 'Invalid signature.',
@@ -48,7 +48,7 @@ export const MONEY_RULES = [
 ] as const;
 
 /** Every code of the contract with its HTTP status, sorted by code. */
-export function contractCodes(): Array<{ code: string; http: number }> {
+function contractCodes(): Array<{ code: string; http: number }> {
   const codes = new Map<string, number>(Object.entries(HTTP_STATUS_OF_CODE));
   if (!codes.has(STORE_UNAVAILABLE.code)) codes.set(STORE_UNAVAILABLE.code, STORE_UNAVAILABLE.http);
   return [...codes].map(([code, http]) => ({ code, http })).sort((a, b) => a.code.localeCompare(b.code));

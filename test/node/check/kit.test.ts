@@ -120,7 +120,7 @@ describe('wallet-pay-check on the command line', () => {
     const endpoint = await runCli(['--endpoint', 'ftp://x', '--sandbox-port', '4010', '--order-prefix', 'A-', '--amount', '10']);
     assert.equal(endpoint.code, 2);
     assert.match(endpoint.stderr, /--endpoint must be an http\(s\) URL/);
-    const { parseCheckArgs } = await import('../../../src/check/index.js');
+    const { parseCheckArgs } = await import('../../../src/check/command.js');
     const base = ['--endpoint', 'http://127.0.0.1:1/pay', '--sandbox-port', '4020', '--order-prefix', 'A-', '--amount', '10'];
     assert.throws(() => parseCheckArgs([...base, '--callback-origin', 'https://shop.example/path']), /--callback-origin must be an origin/);
     assert.throws(() => parseCheckArgs([...base, '--reconcile-command', ' ']), /--reconcile-command is empty/);
@@ -130,9 +130,14 @@ describe('wallet-pay-check on the command line', () => {
   });
 });
 
+test('wallet-pay-button/check exports running the check and its clauses, not its command line', async () => {
+  const face = await import('../../../src/check/index.js');
+  assert.deepEqual(Object.keys(face).sort(), ['CLAUSES', 'runCheck']);
+});
+
 describe('the checker\'s options', () => {
   test('amounts with at most two decimals pass, others and bad endpoints or prefixes are refused by name', async () => {
-    const { checkOptions } = await import('../../../src/check/index.js');
+    const { checkOptions } = await import('../../../src/check/run.js');
     const base = { endpoint: 'http://127.0.0.1:1/pay', sandboxPort: 4010, orderPrefix: 'CHK-', amount: 1 };
     for (const amount of [0.29, 1250.5, 1000, 999_999_999.99]) assert.doesNotThrow(() => checkOptions({ ...base, amount }), String(amount));
     for (const amount of [0, -1, 10.125, Number.NaN, 1e12]) assert.throws(() => checkOptions({ ...base, amount }), /--amount/, String(amount));
