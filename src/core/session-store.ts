@@ -72,8 +72,7 @@ function isWebPayment(value: unknown): value is WebPaymentInstruction {
     isRecord(value) &&
     typeof value.url === 'string' &&
     (value.method === 'GET' || value.method === 'POST') &&
-    // A POST is a form: kept without its fields it could not be submitted again.
-    (value.fields === undefined ? value.method === 'GET' : isRecord(value.fields) && Object.values(value.fields).every((field) => typeof field === 'string'))
+    (value.fields === undefined || (isRecord(value.fields) && Object.values(value.fields).every((field) => typeof field === 'string')))
   );
 }
 
