@@ -31,6 +31,9 @@ Options:
 Use a check instance of the proxy (its own port and database, a sandbox service URL), never the
 production one, and a --sandbox-port other than 4010, the dev sandbox's.
 
+A clause that pays at the sandbox names the scenario it plays after its title ([WPS-001]), as the
+sandbox's log does; wallet-pay-sandbox scenarios lists them.
+
 Exit code: 0 when no clause fails (skipped ones are named), 1 when one fails, 2 for a bad command line.
 `;
 
