@@ -4,7 +4,7 @@ import { fail, type Steps } from './steps.js';
 
 /** Asks the proxy whether `order` is paid; fails unless it answers 200 IP-201 with `paid` as expected. */
 async function paidIs(s: Steps, order: Record<string, unknown>, expected: boolean, when: string): Promise<void> {
-  const exchange = await s.http.send(s.url('order'), { body: { order } });
+  const exchange = await s.http.send(s.url('order'), { headers: { accept: 'application/json' }, body: { order } });
   if (exchange.status !== 200 || codeOf(exchange) !== 'IP-201') fail(`/order ${when}: expected 200 IP-201; ${describe(exchange)}`);
   const { paid, status } = dataOf(exchange);
   if (paid !== expected) fail(`/order ${when} must answer data.paid ${expected}; ${describe(exchange)}`);

@@ -2,20 +2,20 @@
 import { randomUUID } from 'node:crypto';
 import { type PaymentStatus } from '../protocol/contract.js';
 import { codeOf, dataOf, describe } from './exchange.js';
-import { fail, type Steps } from './steps.js';
+import { fail, type HeldBooking, type Steps } from './steps.js';
 
 /** `status-wrong-correlation`, `cancel-wrong-correlation`: ids that do not belong together are IP-404. */
 export async function wrongCorrelation(s: Steps, route: 'status' | 'cancel'): Promise<void> {
   const booking = await s.freshBooking();
-  s.expectCode(await s.post(route, booking.booking_id, randomUUID()), 404, 'IP-404', `${route} with another correlation id`);
-  s.expectCode(await s.post(route, `BK-${randomUUID()}`, booking.correlation_id), 404, 'IP-404', `${route} with a booking id the proxy never made`);
+  s.expectCode(await s.post(route, booking, { correlation_id: randomUUID() }), 404, 'IP-404', `${route} with another correlation id`);
+  s.expectCode(await s.post(route, booking, { booking_id: `BK-${randomUUID()}` }), 404, 'IP-404', `${route} with a booking id the proxy never made`);
   const status = s.sandbox.getBooking(booking.booking_id)?.status;
   if (status !== 'BOOKED') fail(`after ${route} with the wrong correlation id the booking is ${status} at the service, not BOOKED`);
 }
 
 /** Asks the proxy for the status and fails unless it reads `expected`. */
-async function statusIs(s: Steps, booking: { booking_id: string; correlation_id: string }, expected: PaymentStatus, when: string): Promise<void> {
-  const exchange = await s.post('status', booking.booking_id, booking.correlation_id);
+async function statusIs(s: Steps, booking: HeldBooking, expected: PaymentStatus, when: string): Promise<void> {
+  const exchange = await s.post('status', booking);
   if (exchange.status !== 200 || codeOf(exchange) !== 'IP-201') fail(`status ${when}: expected 200 IP-201; ${describe(exchange)}`);
   const data = dataOf(exchange);
   if (data.booking_id !== booking.booking_id || data.status !== expected) {
@@ -34,7 +34,7 @@ export async function statusFollowsService(s: Steps): Promise<void> {
 /** `cancel-open`: an open booking is cancelled at the service. */
 export async function cancelOpen(s: Steps): Promise<void> {
   const booking = await s.freshBooking();
-  const exchange = await s.post('cancel', booking.booking_id, booking.correlation_id);
+  const exchange = await s.post('cancel', booking);
   s.expectCode(exchange, 200, 'IP-210', 'cancel of an open booking');
   if (dataOf(exchange).status !== 'CANCELED') fail(`data.status must be CANCELED; ${describe(exchange)}`);
   const status = s.sandbox.getBooking(booking.booking_id)?.status;
@@ -45,14 +45,14 @@ export async function cancelOpen(s: Steps): Promise<void> {
 export async function cancelPaid(s: Steps): Promise<void> {
   const booking = await s.freshBooking();
   await s.pay(booking.booking_id);
-  s.expectCode(await s.post('cancel', booking.booking_id, booking.correlation_id), 409, 'IP-410', 'cancel of a paid booking');
+  s.expectCode(await s.post('cancel', booking), 409, 'IP-410', 'cancel of a paid booking');
 }
 
 /** `paid-order-refused`: a paid order is not booked again (IP-412). */
 export async function paidOrderRefused(s: Steps): Promise<void> {
   const booking = await s.paidBooking(false);
   // The proxy may learn the payment from the callback or from a status check: both have happened.
-  await s.post('status', booking.booking_id, booking.correlation_id);
+  await s.post('status', booking);
   const before = s.bookingCount();
   const exchange = await s.book('app', booking.order, s.key());
   s.expectCode(exchange, 409, 'IP-412', 'a new key for an order already paid');

@@ -4,7 +4,7 @@
  */
 
 /** Where a clause's rule is written. */
-export const SECTIONS = {
+const SECTIONS = {
   amount: 'backends.md rule 1 (the amount comes from your own order); contract.md "No price."',
   idempotency: 'backends.md rule 2 (one booking per Idempotency-Key); contract.md "One booking per attempt."',
   paid: 'backends.md rule 3 (one payable booking per order); contract.md "One payable booking per order."',

@@ -8,7 +8,7 @@ import { printable } from './exchange.js';
 import { runCheck, checkOptions, productionWarning, type CheckOptions, type CheckReport, type ClauseResult } from './run.js';
 
 /** Usage text of `wallet-pay-check --help`. */
-export const CHECK_USAGE = `Usage: wallet-pay-check --endpoint <url> --sandbox-port <port> --order-prefix <prefix> --amount <n>
+const CHECK_USAGE = `Usage: wallet-pay-check --endpoint <url> --sandbox-port <port> --order-prefix <prefix> --amount <n>
                         [--reconcile-command <cmd>] [--callback-origin <origin>]... [--json]
 
 Proves a running book proxy against the contract of <wallet-pay-button>. Starts the sandbox of the
@@ -31,11 +31,14 @@ Options:
 Use a check instance of the proxy (its own port and database, a sandbox service URL), never the
 production one, and a --sandbox-port other than 4010, the dev sandbox's.
 
+A clause that pays at the sandbox names the scenario it plays after its title ([WPS-001]), as the
+sandbox's log does; wallet-pay-sandbox scenarios lists them.
+
 Exit code: 0 when no clause fails (skipped ones are named), 1 when one fails, 2 for a bad command line.
 `;
 
 /** Thrown for a bad command line; its message says which flag and why. */
-export class CheckCommandError extends Error {
+class CheckCommandError extends Error {
   override name = 'CheckCommandError';
 }
 
@@ -89,14 +92,18 @@ export function parseCheckArgs(args: readonly string[]): CheckCommand {
   return { help: false, json: values.json ?? false, options };
 }
 
-/** One clause's line: `PASS id  title`, `FAIL id  title: detail` or `SKIP id  title: why`; never a control character. */
+/**
+ * One clause's line: `PASS id  title`, `FAIL id  title: detail` or `SKIP id  title: why`, with the
+ * scenarios it drove after the title (`[WPS-001]`); never a control character.
+ */
 export function formatResult(result: ClauseResult): string {
-  const line = result.ok ? `PASS ${result.id}  ${result.title}` : `${result.skipped ? 'SKIP' : 'FAIL'} ${result.id}  ${result.title}: ${result.detail}`;
+  const title = result.scenarios?.length ? `${result.title} [${result.scenarios.join(', ')}]` : result.title;
+  const line = result.ok ? `PASS ${result.id}  ${title}` : `${result.skipped ? 'SKIP' : 'FAIL'} ${result.id}  ${title}: ${result.detail}`;
   return printable(line);
 }
 
 /** The last line, plain, for any CI to read. */
-export function formatSummary(report: Pick<CheckReport, 'passed' | 'failed'> & { skipped?: number }): string {
+function formatSummary(report: Pick<CheckReport, 'passed' | 'failed'> & { skipped?: number }): string {
   return `${report.passed} passed, ${report.failed} failed${report.skipped ? `, ${report.skipped} skipped` : ''}`;
 }
 

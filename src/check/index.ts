@@ -8,7 +8,5 @@
  * report.failed; // 0 when the proxy keeps the contract
  * ```
  */
-export { runCheck, checkOptions, productionWarning, type CheckOptions, type CheckReport, type ClauseResult } from './run.js';
-export { CLAUSES, SECTIONS, type Clause, type ClauseId } from './clauses.js';
-export { buildContractDocument, contractCodes, MONEY_RULES, STORE_UNAVAILABLE } from './openapi.js';
-export { runCheckCommand, parseCheckArgs, formatResult, formatSummary, CHECK_USAGE, CheckCommandError, type CheckCommand, type CheckOutput } from './command.js';
+export { runCheck, type CheckOptions, type CheckReport, type ClauseResult } from './run.js';
+export { CLAUSES, type Clause, type ClauseId } from './clauses.js';

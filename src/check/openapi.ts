@@ -11,10 +11,10 @@ import { CLAUSES } from './clauses.js';
  * The code a proxy answers when its own database is unavailable for a moment (HTTP 503 with
  * `Retry-After`): part of the contract whether or not this version's `CODES` lists it yet.
  */
-export const STORE_UNAVAILABLE = { code: 'IP-503', http: 503 } as const;
+const STORE_UNAVAILABLE = { code: 'IP-503', http: 503 } as const;
 
 /** What each code means, for the document (the source comments say the same for programmers). */
-export const CODE_MEANINGS: Readonly<Record<string, string>> = {
+const CODE_MEANINGS: Readonly<Record<string, string>> = {
   'IP-201': 'Booking created; status fetched.',
   'IP-210': 'Booking cancelled.',
   'IP-400': 'Invalid signature.',
@@ -48,7 +48,7 @@ export const MONEY_RULES = [
 ] as const;
 
 /** Every code of the contract with its HTTP status, sorted by code. */
-export function contractCodes(): Array<{ code: string; http: number }> {
+function contractCodes(): Array<{ code: string; http: number }> {
   const codes = new Map<string, number>(Object.entries(HTTP_STATUS_OF_CODE));
   if (!codes.has(STORE_UNAVAILABLE.code)) codes.set(STORE_UNAVAILABLE.code, STORE_UNAVAILABLE.http);
   return [...codes].map(([code, http]) => ({ code, http })).sort((a, b) => a.code.localeCompare(b.code));
@@ -133,6 +133,166 @@ function operation(summary: string, description: string, body: string, data: str
   };
 }
 
+/** The four routes of the element, each a POST with its body, answer and codes. */
+function contractPaths(): Record<string, Schema> {
+  return {
+    '/book': operation(
+      'Book a payment for one of the merchant\'s orders',
+      'The body names the order; the proxy takes the amount from its own record of it. app answers a deeplink, web a web_payment instruction. handoff: true only on an app booking a desktop makes for the shopper\'s phone.',
+      'BookRequest',
+      'BookResult',
+      [CODES.OK],
+      {
+        parameters: [
+          {
+            name: IDEMPOTENCY_HEADER,
+            in: 'header',
+            required: true,
+            description: 'One value per payment attempt, the same on a retry: 16 to 128 letters, digits, "-", "_", "." or ":". Missing or malformed: IP-422; reused with another order or channel: IP-409.',
+            schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{16,128}$' },
+          },
+          attemptHeader(),
+        ],
+      },
+    ),
+    '/status': operation(
+      'The status of a booking this proxy made, as the service reports it',
+      'Both ids must belong together and to a booking this proxy made (IP-404 otherwise).',
+      'StatusRequest',
+      'StatusResult',
+      [CODES.OK],
+    ),
+    '/cancel': operation(
+      'Cancel an open booking this proxy made',
+      'A booking already processed is IP-410; the wrong ids are IP-404.',
+      'CancelRequest',
+      'CancelResult',
+      [CODES.CANCELLED],
+    ),
+    '/order': operation(
+      'Whether one of the merchant\'s orders is paid',
+      'Asked by a page that holds no booking of the order (a fresh tab), before it offers to pay. Answered from the proxy\'s own records of verified results: paid when a SUCCESS of the order is recorded, not followed by a refund (REVERTED), for at least the order\'s total now. An order the merchant does not know is IP-424.',
+      'OrderRequest',
+      'OrderResult',
+      [CODES.OK],
+      { parameters: [attemptHeader()] },
+    ),
+  };
+}
+
+/** The payment service's signed callback, which the proxy receives. */
+function contractWebhooks(): Record<string, unknown> {
+  return {
+    paymentStatus: {
+      post: {
+        summary: 'The payment service\'s signed payment-status callback to the proxy\'s callback URL',
+        description: `Signed with HMAC-SHA256 and the access key over ${SIGNED_FIELDS.callback}, each value as the body writes it (1000.0 stays 1000.0), standard base64 with padding. Verify on the raw body text. Answer 2xx once recorded (again 2xx for a replay); refuse a forged or altered callback with a 4xx.`,
+        requestBody: { required: true, content: { 'application/json': { schema: ref('Callback') } } },
+        responses: {
+          '2XX': { description: 'Recorded (or recorded before: a replay).' },
+          '4XX': { description: 'Refused: a bad signature, altered fields, or a booking this proxy never made. Changes nothing.' },
+          '5XX': { description: 'Not recorded yet: the service retries.' },
+        },
+      },
+    },
+  };
+}
+
+/** The schemas of every body, answer and callback, one per type of src/protocol/contract.ts. */
+function contractSchemas(): Record<string, Schema> {
+  return {
+    PaymentStatus: { enum: [...PAYMENT_STATUSES] },
+    Channel: { enum: ['app', 'web'] },
+    OrderReference: {
+      type: 'object',
+      description: 'The merchant\'s own order reference, e.g. { "id": "A-1001" }; nested at most 32 levels. Never trusted for a price.',
+    },
+    BookRequest: {
+      type: 'object',
+      required: ['channel', 'order'],
+      additionalProperties: false,
+      description: 'No amount or price: a body with any other field (a top-level amount, say) is IP-422.',
+      properties: { channel: ref('Channel'), order: ref('OrderReference'), handoff: { const: true } },
+    },
+    WebPaymentInstruction: {
+      type: 'object',
+      required: ['url', 'method'],
+      description: 'POST submits fields to url as a form (fields required: the signed booking_id, correlation_id, signed_field_names and signature); GET navigates to url.',
+      properties: {
+        url: { type: 'string', format: 'uri' },
+        method: { enum: ['GET', 'POST'] },
+        fields: { type: 'object', additionalProperties: { type: 'string' } },
+      },
+      allOf: [{ if: { properties: { method: { const: 'POST' } } }, then: { required: ['fields'] } }],
+    },
+    BookResult: {
+      type: 'object',
+      required: ['booking_id', 'correlation_id', 'channel'],
+      properties: {
+        booking_id: str(),
+        correlation_id: str(),
+        channel: ref('Channel'),
+        deeplink: { type: 'string', format: 'uri', description: 'For the app channel.' },
+        web_payment: ref('WebPaymentInstruction'),
+        receipt: str('Proof the server gave this browser the booking: sent back with /status and /cancel.'),
+      },
+    },
+    StatusRequest: bookingReference(),
+    StatusResult: {
+      type: 'object',
+      required: ['booking_id', 'correlation_id', 'status'],
+      properties: {
+        booking_id: str(),
+        correlation_id: str(),
+        status: ref('PaymentStatus'),
+        updated_at: { type: 'string', description: 'YYYY-MM-DD HH:MM:SS, as the service reports it.' },
+      },
+    },
+    CancelRequest: bookingReference(),
+    OrderRequest: {
+      type: 'object',
+      required: ['order'],
+      additionalProperties: false,
+      properties: { order: { ...ref('OrderReference'), description: 'The order, as sent to /book.' } },
+    },
+    OrderResult: {
+      type: 'object',
+      required: ['paid'],
+      properties: {
+        paid: { type: 'boolean' },
+        status: {
+          ...ref('PaymentStatus'),
+          description: 'SUCCESS when paid; for an unpaid order with a booking still open, that booking\'s status (BOOKED or PENDING); absent otherwise.',
+        },
+      },
+    },
+    CancelResult: {
+      type: 'object',
+      required: ['booking_id', 'status'],
+      properties: { booking_id: str(), status: ref('PaymentStatus') },
+    },
+    FailureEnvelope: {
+      type: 'object',
+      required: ['code', 'error_message'],
+      properties: { code: { type: 'string', pattern: '^IP-[0-9]{3}$' }, error_message: { type: 'string' } },
+    },
+    Callback: {
+      type: 'object',
+      required: ['product_code', 'amount', 'reference_code', 'correlation_id', 'status', 'signed_field_names', 'signature'],
+      additionalProperties: false,
+      properties: {
+        product_code: str(),
+        amount: { type: 'number', exclusiveMinimum: 0 },
+        reference_code: str(),
+        correlation_id: str(),
+        status: ref('PaymentStatus'),
+        signed_field_names: { const: SIGNED_FIELDS.callback },
+        signature: { type: 'string', contentEncoding: 'base64' },
+      },
+    },
+  };
+}
+
 /** The OpenAPI 3.1 document of the book proxy contract. */
 export function buildContractDocument(): Record<string, unknown> {
   const rules = MONEY_RULES.map((rule, i) => `${i + 1}. ${rule}`).join('\n');
@@ -148,154 +308,9 @@ export function buildContractDocument(): Record<string, unknown> {
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '{endpoint}', variables: { endpoint: { default: 'https://shop.example/api/pay', description: 'The element\'s endpoint attribute.' } } }],
-    paths: {
-      '/book': operation(
-        'Book a payment for one of the merchant\'s orders',
-        'The body names the order; the proxy takes the amount from its own record of it. app answers a deeplink, web a web_payment instruction. handoff: true only on an app booking a desktop makes for the shopper\'s phone.',
-        'BookRequest',
-        'BookResult',
-        [CODES.OK],
-        {
-          parameters: [
-            {
-              name: IDEMPOTENCY_HEADER,
-              in: 'header',
-              required: true,
-              description: 'One value per payment attempt, the same on a retry: 16 to 128 letters, digits, "-", "_", "." or ":". Missing or malformed: IP-422; reused with another order or channel: IP-409.',
-              schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{16,128}$' },
-            },
-            attemptHeader(),
-          ],
-        },
-      ),
-      '/status': operation(
-        'The status of a booking this proxy made, as the service reports it',
-        'Both ids must belong together and to a booking this proxy made (IP-404 otherwise).',
-        'StatusRequest',
-        'StatusResult',
-        [CODES.OK],
-      ),
-      '/cancel': operation(
-        'Cancel an open booking this proxy made',
-        'A booking already processed is IP-410; the wrong ids are IP-404.',
-        'CancelRequest',
-        'CancelResult',
-        [CODES.CANCELLED],
-      ),
-      '/order': operation(
-        'Whether one of the merchant\'s orders is paid',
-        'Asked by a page that holds no booking of the order (a fresh tab), before it offers to pay. Answered from the proxy\'s own records of verified results: paid when a SUCCESS of the order is recorded, not followed by a refund (REVERTED), for at least the order\'s total now. An order the merchant does not know is IP-424.',
-        'OrderRequest',
-        'OrderResult',
-        [CODES.OK],
-        { parameters: [attemptHeader()] },
-      ),
-    },
-    webhooks: {
-      paymentStatus: {
-        post: {
-          summary: 'The payment service\'s signed payment-status callback to the proxy\'s callback URL',
-          description: `Signed with HMAC-SHA256 and the access key over ${SIGNED_FIELDS.callback}, each value as the body writes it (1000.0 stays 1000.0), standard base64 with padding. Verify on the raw body text. Answer 2xx once recorded (again 2xx for a replay); refuse a forged or altered callback with a 4xx.`,
-          requestBody: { required: true, content: { 'application/json': { schema: ref('Callback') } } },
-          responses: {
-            '2XX': { description: 'Recorded (or recorded before: a replay).' },
-            '4XX': { description: 'Refused: a bad signature, altered fields, or a booking this proxy never made. Changes nothing.' },
-            '5XX': { description: 'Not recorded yet: the service retries.' },
-          },
-        },
-      },
-    },
-    components: {
-      schemas: {
-        PaymentStatus: { enum: [...PAYMENT_STATUSES] },
-        Channel: { enum: ['app', 'web'] },
-        OrderReference: {
-          type: 'object',
-          description: 'The merchant\'s own order reference, e.g. { "id": "A-1001" }; nested at most 32 levels. Never trusted for a price.',
-        },
-        BookRequest: {
-          type: 'object',
-          required: ['channel', 'order'],
-          additionalProperties: false,
-          description: 'No amount or price: a body with any other field (a top-level amount, say) is IP-422.',
-          properties: { channel: ref('Channel'), order: ref('OrderReference'), handoff: { const: true } },
-        },
-        WebPaymentInstruction: {
-          type: 'object',
-          required: ['url', 'method'],
-          properties: {
-            url: { type: 'string', format: 'uri' },
-            method: { enum: ['GET', 'POST'] },
-            fields: { type: 'object', additionalProperties: { type: 'string' } },
-          },
-        },
-        BookResult: {
-          type: 'object',
-          required: ['booking_id', 'correlation_id', 'channel'],
-          properties: {
-            booking_id: str(),
-            correlation_id: str(),
-            channel: ref('Channel'),
-            deeplink: { type: 'string', format: 'uri', description: 'For the app channel.' },
-            web_payment: ref('WebPaymentInstruction'),
-            receipt: str('Proof the server gave this browser the booking: sent back with /status and /cancel.'),
-          },
-        },
-        StatusRequest: bookingReference(),
-        StatusResult: {
-          type: 'object',
-          required: ['booking_id', 'correlation_id', 'status'],
-          properties: {
-            booking_id: str(),
-            correlation_id: str(),
-            status: ref('PaymentStatus'),
-            updated_at: { type: 'string', description: 'YYYY-MM-DD HH:MM:SS, as the service reports it.' },
-          },
-        },
-        CancelRequest: bookingReference(),
-        OrderRequest: {
-          type: 'object',
-          required: ['order'],
-          additionalProperties: false,
-          properties: { order: { ...ref('OrderReference'), description: 'The order, as sent to /book.' } },
-        },
-        OrderResult: {
-          type: 'object',
-          required: ['paid'],
-          properties: {
-            paid: { type: 'boolean' },
-            status: {
-              ...ref('PaymentStatus'),
-              description: 'SUCCESS when paid; for an unpaid order with a booking still open, that booking\'s status (BOOKED or PENDING); absent otherwise.',
-            },
-          },
-        },
-        CancelResult: {
-          type: 'object',
-          required: ['booking_id', 'status'],
-          properties: { booking_id: str(), status: ref('PaymentStatus') },
-        },
-        FailureEnvelope: {
-          type: 'object',
-          required: ['code', 'error_message'],
-          properties: { code: { type: 'string', pattern: '^IP-[0-9]{3}$' }, error_message: { type: 'string' } },
-        },
-        Callback: {
-          type: 'object',
-          required: ['product_code', 'amount', 'reference_code', 'correlation_id', 'status', 'signed_field_names', 'signature'],
-          additionalProperties: false,
-          properties: {
-            product_code: str(),
-            amount: { type: 'number', exclusiveMinimum: 0 },
-            reference_code: str(),
-            correlation_id: str(),
-            status: ref('PaymentStatus'),
-            signed_field_names: { const: SIGNED_FIELDS.callback },
-            signature: { type: 'string', contentEncoding: 'base64' },
-          },
-        },
-      },
-    },
+    paths: contractPaths(),
+    webhooks: contractWebhooks(),
+    components: { schemas: contractSchemas() },
     'x-codes': contractCodes().map(({ code, http }) => ({ code, http, meaning: CODE_MEANINGS[code] ?? '' })),
     'x-money-rules': [...MONEY_RULES],
     'x-clauses': CLAUSES.map(({ id, title, section }) => ({ id, title, section })),

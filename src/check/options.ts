@@ -40,6 +40,11 @@ export interface ClauseResult {
   skipped?: boolean;
   /** For a failure: what was sent, what came back, and the section the proxy breaks. Else a short note. */
   detail: string;
+  /**
+   * The sandbox scenarios (`WPS-001`, ...) the clause drove, in order, when it drove any: the IDs of
+   * `wallet-pay-sandbox scenarios`, which the sandbox's log lines name too.
+   */
+  scenarios?: string[];
 }
 
 /** The whole run. */

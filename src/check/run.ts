@@ -157,6 +157,9 @@ async function judge(steps: Steps, id: ClauseId, title: string, section: string,
   const givenUp = steps.http.givenUp;
   // An endpoint that sent endless or endlessly slow answers is not asked again: the run ends in seconds.
   if (givenUp !== undefined) return { id, title, ok: false, detail: printable(`not run: the endpoint was given up (${givenUp}); breaks: ${section}`) };
+  steps.driven = [];
+  // The scenarios the clause drove, in its verdict: the sandbox's log names the same IDs.
+  const named = (verdict: ClauseResult): ClauseResult => (steps.driven.length > 0 ? { ...verdict, scenarios: [...steps.driven] } : verdict);
   try {
     const note = await Promise.race([
       BODIES[id](steps),
@@ -164,11 +167,11 @@ async function judge(steps: Steps, id: ClauseId, title: string, section: string,
         timer = setTimeout(() => reject(new ClauseFailure(`did not finish within ${timeoutMs} ms`)), timeoutMs);
       }),
     ]);
-    return { id, title, ok: true, detail: printable(note ?? '') };
+    return named({ id, title, ok: true, detail: printable(note ?? '') });
   } catch (error) {
-    if (error instanceof ClauseSkipped) return { id, title, ok: false, skipped: true, detail: printable(`skipped: ${error.message}`) };
+    if (error instanceof ClauseSkipped) return named({ id, title, ok: false, skipped: true, detail: printable(`skipped: ${error.message}`) });
     const message = error instanceof ClauseFailure ? error.message : `the checker could not run it: ${error instanceof Error ? error.message : String(error)}`;
-    return { id, title, ok: false, detail: printable(`${message}; breaks: ${section}`) };
+    return named({ id, title, ok: false, detail: printable(`${message}; breaks: ${section}`) });
   } finally {
     clearTimeout(timer);
   }

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Sandbox, SandboxBooking } from '../sandbox/index.js';
-import { IDEMPOTENCY_HEADER, type PaymentStatus } from '../protocol/contract.js';
+import { ATTEMPT_HEADER, IDEMPOTENCY_HEADER, type PaymentStatus, type StatusRequest } from '../protocol/contract.js';
 import { createSignature, SIGNED_FIELDS } from '../protocol/signature.js';
 import { codeOf, dataOf, describe, printable, Recorder, type Exchange } from './exchange.js';
 import type { CheckOptions } from './options.js';
@@ -20,6 +20,23 @@ export const fail = (message: string): never => {
   throw new ClauseFailure(message);
 };
 
+/**
+ * What the element keeps of a booking and sends back with `/status` and `/cancel`: the ids, the order
+ * the booking was made for, and the book answer's receipt when it gave one.
+ */
+export interface HeldBooking {
+  booking_id: string;
+  correlation_id: string;
+  order: unknown;
+  receipt?: string | undefined;
+}
+
+/**
+ * The scenarios of the sandbox's catalogue (src/sandbox/scenarios.ts) a clause pays through: paid
+ * (`WPS-001`) and paid with the callback lost (`WPS-007`).
+ */
+export type PaidScenario = 'WPS-001' | 'WPS-007';
+
 /** The MPIN the sandbox accepts (any 4 to 6 digits but 0000). */
 const GOOD_MPIN = '1234';
 
@@ -29,6 +46,7 @@ export class Steps {
   readonly endpoint: string;
   readonly runId = randomUUID().slice(0, 8);
   orderCount = 0;
+  attemptCount = 0;
   /** Bookings whose callbacks the sandbox holds back (the reconciliation clause's). */
   readonly dropped = new Set<string>();
   /** The origins callbacks may go to: the endpoint's and those named by `callbackOrigins`. */
@@ -38,6 +56,8 @@ export class Steps {
   sandbox!: Sandbox;
   /** Clauses failed so far: a clause that observes through another's rule is not judged when that one failed. */
   readonly failedClauses = new Set<string>();
+  /** The sandbox scenarios (`WPS-…`) the running clause drove, in order; emptied before each clause. */
+  driven: string[] = [];
 
   constructor(readonly options: CheckOptions) {
     this.endpoint = options.endpoint.replace(/\/+$/, '');
@@ -95,15 +115,27 @@ export class Steps {
     return `${this.endpoint}/${route}`;
   }
 
+  /** A book request as the element sends it: its headers (the key, when given, and an attempt id) and body. */
   book(channel: string, order: unknown, key: string | undefined, extra: Record<string, unknown> = {}): Promise<Exchange> {
+    const attempt = `check-${this.runId}-${++this.attemptCount}`;
     return this.http.send(this.url('book'), {
-      headers: key === undefined ? {} : { [IDEMPOTENCY_HEADER]: key },
+      headers: { accept: 'application/json', [ATTEMPT_HEADER]: attempt, ...(key === undefined ? {} : { [IDEMPOTENCY_HEADER]: key }) },
       body: { channel, order, ...extra },
     });
   }
 
-  post(route: 'status' | 'cancel', bookingId: string, correlationId: string): Promise<Exchange> {
-    return this.http.send(this.url(route), { body: { booking_id: bookingId, correlation_id: correlationId } });
+  /**
+   * A status or cancel request as the element sends it (the body of the booking client's `ids()`), for
+   * `held`; `ids` replaces its ids (a clause that asks with ids that do not belong together).
+   */
+  post(route: 'status' | 'cancel', held: HeldBooking, ids: Partial<Pick<HeldBooking, 'booking_id' | 'correlation_id'>> = {}): Promise<Exchange> {
+    const body: StatusRequest = {
+      booking_id: ids.booking_id ?? held.booking_id,
+      correlation_id: ids.correlation_id ?? held.correlation_id,
+      order: held.order as StatusRequest['order'],
+      ...(held.receipt === undefined ? {} : { receipt: held.receipt }),
+    };
+    return this.http.send(this.url(route), { headers: { accept: 'application/json' }, body });
   }
 
   bookingCount(): number {
@@ -139,7 +171,8 @@ export class Steps {
   async freshBooking(order = this.order(), key = this.key()) {
     const exchange = await this.book('app', order, key);
     const ids = this.booked(exchange);
-    return { ...ids, order, key, exchange, service: this.atService(exchange, ids.booking_id, ids.correlation_id) };
+    const receipt = typeof ids.data.receipt === 'string' && ids.data.receipt !== '' ? ids.data.receipt : undefined;
+    return { ...ids, order, key, receipt, exchange, service: this.atService(exchange, ids.booking_id, ids.correlation_id) };
   }
 
   /** The deeplink the service answered for a booking. */
@@ -147,12 +180,16 @@ export class Steps {
     return `${this.sandbox.linksUrl}/pay/${booking.booking_id}`;
   }
 
-  /** Pays a booking on the sandbox's wallet page, as the shopper would. */
-  async pay(bookingId: string): Promise<void> {
+  /**
+   * Pays a booking on the sandbox's wallet page, as the shopper would, picking the scenario that plays
+   * it (`WPS-001`, paid, unless a clause needs another); the clause's verdict names it.
+   */
+  async pay(bookingId: string, scenario: PaidScenario = 'WPS-001'): Promise<void> {
+    if (!this.driven.includes(scenario)) this.driven.push(scenario);
     const response = await fetch(`${this.sandbox.linksUrl}/pay/${encodeURIComponent(bookingId)}/confirm`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ mpin: GOOD_MPIN, method: 'wallet_balance' }).toString(),
+      body: new URLSearchParams({ mpin: GOOD_MPIN, method: 'wallet_balance', scenario }).toString(),
       redirect: 'manual',
       signal: AbortSignal.timeout(10_000),
     });

@@ -239,15 +239,13 @@ function parseWebPayment(value: unknown): WebPaymentInstruction {
   if (!isObject(value)) missing('web_payment');
   if (!nonEmptyString(value.url)) missing('web_payment.url');
   if (value.method !== 'GET' && value.method !== 'POST') missing('web_payment.method');
-  const instruction: WebPaymentInstruction = { url: value.url, method: value.method };
-  if (value.fields !== undefined) {
-    if (!isObject(value.fields)) missing('web_payment.fields');
-    const fields: Record<string, string> = {};
-    for (const [name, field] of Object.entries(value.fields)) {
-      if (typeof field !== 'string') missing(`web_payment.fields.${name}`);
-      fields[name] = field;
-    }
-    instruction.fields = fields;
+  // A form is posted with its fields: a POST without them could only fail at the provider's page.
+  if (value.fields === undefined) return value.method === 'POST' ? missing('web_payment.fields') : { url: value.url, method: 'GET' };
+  if (!isObject(value.fields)) missing('web_payment.fields');
+  const fields: Record<string, string> = {};
+  for (const [name, field] of Object.entries(value.fields)) {
+    if (typeof field !== 'string') missing(`web_payment.fields.${name}`);
+    fields[name] = field;
   }
-  return instruction;
+  return { url: value.url, method: value.method, fields };
 }

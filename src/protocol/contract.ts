@@ -175,15 +175,26 @@ export interface BookRequest {
   handoff?: true;
 }
 
-/** How the browser reaches the provider's web payment page. */
-export interface WebPaymentInstruction {
-  /** Absolute URL of the page. */
-  url: string;
-  /** `GET` navigates to `url`; `POST` submits `fields` to it as a form. */
-  method: 'GET' | 'POST';
-  /** Form fields for `POST` (signed on the server). */
-  fields?: Record<string, string>;
-}
+/**
+ * How the browser reaches the provider's web payment page: `POST` submits `fields` to `url` as a form
+ * (so `fields` is required: the signed `booking_id`, `correlation_id`, `signed_field_names` and
+ * `signature`); `GET` navigates to `url`, with `fields`, when given, in its query.
+ */
+export type WebPaymentInstruction =
+  | {
+      /** Absolute URL of the page. */
+      url: string;
+      method: 'POST';
+      /** The form's fields, signed on the server. */
+      fields: Record<string, string>;
+    }
+  | {
+      /** Absolute URL of the page. */
+      url: string;
+      method: 'GET';
+      /** Added to the query of `url`. */
+      fields?: Record<string, string>;
+    };
 
 /** `data` of a successful book answer. */
 export interface BookResult {

@@ -365,7 +365,7 @@ export function createServiceHandler(ctx: HttpContext) {
         }
         if (operation !== 'book') ctx.log(`${operation} asked for booking ${bookingIdIn(raw)} -> ${result.body.code}`);
         if (result.scenario) {
-          const id = (result.body as { data?: { booking_id?: string } }).data?.booking_id;
+          const id = (result.body as { data?: { booking_id?: string } }).data?.booking_id ?? bookingIdIn(raw);
           ctx.log(`${operation} ${id} [${result.scenario}]${result.delayMs ? ` held ${result.delayMs} ms` : ''}${result.outage ? ': 503 (service down)' : ''}`);
         }
         await pause(result.delayMs ?? 0);

@@ -222,45 +222,19 @@ function timeOf(to: string | number | Date): number {
   return at;
 }
 
-/** Starts the sandbox: two servers on loopback (service and links origins). */
-export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  checkOptions(options);
-  const profile = PROFILES[options.profile ?? 'spec'];
-  const host = options.host ?? SANDBOX_DEFAULTS.host;
-  const accessKey = options.accessKey ?? SANDBOX_DEFAULTS.accessKey;
-  const productCodes =
-    options.productCode === undefined ? [profile.productCode ?? SANDBOX_DEFAULTS.productCode] : ([] as string[]).concat(options.productCode);
-  const log = options.log ?? (() => undefined);
-  const retry = options.callbackRetry ?? SANDBOX_DEFAULTS.callbackRetry;
-  const saved = options.stateFile === undefined ? undefined : readState(options.stateFile);
-  const clock = new SandboxClock(options.now ?? Date.now, saved?.clockOffsetMs ?? 0);
-  const now = () => clock.now();
-  const chaos = options.chaos === undefined ? undefined : new Chaos(options.chaos, log);
+/** How the sandbox sends a booking's callback: `notify` schedules it, `signed` waits for the signatures under way. */
+interface Notifier {
+  notify(booking: SandboxBooking, send?: { delayMs?: number; drop?: number }): void;
+  signed(): Promise<void>;
+}
 
-  const dispatcher = new CallbackDispatcher({ ...retry, clock, log, ...(chaos ? { chaos } : {}) });
-  let ports: { port?: number; linksPort?: number } = {};
-  const save = () => {
-    if (options.stateFile === undefined) return;
-    const state: SandboxState = { version: 1, ...ports, bookings: service.snapshot(), clockOffsetMs: clock.offsetMs(), sticky: service.stickyScenarios() };
-    writeState(options.stateFile, state);
-  };
-  let linksUrl = '';
-  const service: SandboxService = new SandboxService({
-    accessKey,
-    productCodes,
-    bookingTtlMs: options.bookingTtlMs ?? SANDBOX_DEFAULTS.bookingTtlMs,
-    now,
-    linksUrl: () => linksUrl,
-    strict: options.strict ?? false,
-    onChange: save,
-    rules: profile.rules,
-    onMerchantCancel: (booking) => player.merchantCancelled(booking),
-  });
-  if (saved) {
-    service.restore(saved.bookings);
-    for (const [code, id] of Object.entries(saved.sticky ?? {})) service.setStickyScenario(code, findScenario(id));
-  }
-
+/**
+ * The callback sender: honours `properties.sandbox_callback` and the `sendCallback` option, signs the
+ * payload as the service does, and hands it to the dispatcher (which retries on the clock).
+ */
+function createNotifier(options: SandboxOptions, accessKey: string, retry: RetryPolicy, dispatcher: CallbackDispatcher, log: (line: string) => void): Notifier {
+  let pendingSignatures = 0;
+  const signatureWaiters: Array<() => void> = [];
   const notify = (booking: SandboxBooking, send: { delayMs?: number; drop?: number } = {}): void => {
     const mode = booking.properties['sandbox_callback'];
     if (mode === 'never') {
@@ -296,56 +270,46 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if (pendingSignatures === 0) for (const resolve of signatureWaiters.splice(0)) resolve();
       });
   };
-  let pendingSignatures = 0;
-  const signatureWaiters: Array<() => void> = [];
   const signed = () => (pendingSignatures > 0 ? new Promise<void>((resolve) => signatureWaiters.push(resolve)) : Promise.resolve());
-  clock.settle = signed;
+  return { notify, signed };
+}
 
-  const onStatusChange = (booking: SandboxBooking, shouldNotify: boolean): void => {
-    log(`booking ${booking.booking_id} -> ${booking.status}${booking.scenario ? ` [${booking.scenario}]` : ''}`);
-    player.statusChanged(booking, shouldNotify);
-  };
-  const player = new ScenarioPlayer({ service, clock, notify, onStatusChange, log });
-
-  const ctx: HttpContext = {
-    service,
-    accessKey,
-    log,
-    onStatusChange,
-    ...(chaos ? { chaos } : {}),
-    linksRedirector: profile.linksRedirector,
-    admin: createAdminRoutes({ service, clock, dispatcher, productCodes, log, onChange: save }),
-  };
-
+/** The service and links servers, listening; on a failure both are closed and the clock stopped. */
+async function listenBoth(ctx: HttpContext, ports: { port: number; linksPort: number }, host: string, clock: SandboxClock) {
   const serviceServer = createServer(createServiceHandler(ctx));
   const linksServer = createServer(createLinksHandler(ctx));
-  let baseUrl: string;
   try {
-    baseUrl = await listen(serviceServer, options.port ?? saved?.port ?? 0, host);
-    linksUrl = await listen(linksServer, options.linksPort ?? saved?.linksPort ?? 0, host);
+    const baseUrl = await listen(serviceServer, ports.port, host);
+    const linksUrl = await listen(linksServer, ports.linksPort, host);
+    return { baseUrl, linksUrl, close: () => Promise.all([closeServer(serviceServer), closeServer(linksServer)]) };
   } catch (error) {
     clock.stop();
     await Promise.all([closeServer(serviceServer), closeServer(linksServer)]);
     throw error;
   }
-  ports = { port: Number(new URL(baseUrl).port), linksPort: Number(new URL(linksUrl).port) };
-  save();
-  if (chaos) log(`chaos: ${chaos.describe()}`);
-  if (profile.name !== 'spec') log(`profile: ${profile.name}`);
+}
 
+/** The parts a running sandbox is made of, for {@link sandboxControls}. */
+interface Parts {
+  service: SandboxService;
+  dispatcher: CallbackDispatcher;
+  clock: SandboxClock;
+  notifier: Notifier;
+  productCodes: string[];
+  onStatusChange: (booking: SandboxBooking, shouldNotify: boolean) => void;
+  save: () => void;
+}
+
+/** What a running sandbox offers its caller beyond its addresses: bookings, callbacks, revert, the clock, scenarios. */
+function sandboxControls(parts: Parts): Omit<Sandbox, 'baseUrl' | 'linksUrl' | 'webPaymentUrl' | 'allowedHosts' | 'accessKey' | 'productCodes' | 'close'> {
+  const { service, dispatcher, clock, notifier, productCodes, onStatusChange, save } = parts;
   return {
-    baseUrl,
-    linksUrl,
-    webPaymentUrl: `${baseUrl}/web/pay`,
-    allowedHosts: `${new URL(baseUrl).host} ${new URL(linksUrl).host}`,
-    accessKey,
-    productCodes: [...productCodes],
     getBooking: (bookingId) => service.getBooking(bookingId),
     listBookings: () => service.listBookings(),
     callbackAttempts: () => dispatcher.attempts(),
     callbackDeliveries: (filter) => dispatcher.deliveries(filter),
     whenCallbacksSettled: async () => {
-      await signed();
+      await notifier.signed();
       await dispatcher.whenSettled();
     },
     revert: (bookingId) => {
@@ -361,7 +325,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return result.booking;
     },
     clock: {
-      now,
+      now: () => clock.now(),
       advance: async (by) => {
         const at = await clock.advance(typeof by === 'number' ? by : parseDuration(by));
         save();
@@ -380,10 +344,84 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       service.setStickyScenario(productCode, scenario);
       save();
     },
+  };
+}
+
+/** Starts the sandbox: two servers on loopback (service and links origins). */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  checkOptions(options);
+  const profile = PROFILES[options.profile ?? 'spec'];
+  const host = options.host ?? SANDBOX_DEFAULTS.host;
+  const accessKey = options.accessKey ?? SANDBOX_DEFAULTS.accessKey;
+  const productCodes =
+    options.productCode === undefined ? [profile.productCode ?? SANDBOX_DEFAULTS.productCode] : ([] as string[]).concat(options.productCode);
+  const log = options.log ?? (() => undefined);
+  const retry = options.callbackRetry ?? SANDBOX_DEFAULTS.callbackRetry;
+  const saved = options.stateFile === undefined ? undefined : readState(options.stateFile);
+  const clock = new SandboxClock(options.now ?? Date.now, saved?.clockOffsetMs ?? 0);
+  const chaos = options.chaos === undefined ? undefined : new Chaos(options.chaos, log);
+
+  const dispatcher = new CallbackDispatcher({ ...retry, clock, log, ...(chaos ? { chaos } : {}) });
+  let ports: { port?: number; linksPort?: number } = {};
+  const save = () => {
+    if (options.stateFile === undefined) return;
+    const state: SandboxState = { version: 1, ...ports, bookings: service.snapshot(), clockOffsetMs: clock.offsetMs(), sticky: service.stickyScenarios() };
+    writeState(options.stateFile, state);
+  };
+  let linksUrl = '';
+  const service: SandboxService = new SandboxService({
+    accessKey,
+    productCodes,
+    bookingTtlMs: options.bookingTtlMs ?? SANDBOX_DEFAULTS.bookingTtlMs,
+    now: () => clock.now(),
+    linksUrl: () => linksUrl,
+    strict: options.strict ?? false,
+    onChange: save,
+    rules: profile.rules,
+    onMerchantCancel: (booking) => player.merchantCancelled(booking),
+  });
+  if (saved) {
+    service.restore(saved.bookings);
+    for (const [code, id] of Object.entries(saved.sticky ?? {})) service.setStickyScenario(code, findScenario(id));
+  }
+
+  const notifier = createNotifier(options, accessKey, retry, dispatcher, log);
+  clock.settle = notifier.signed;
+  const onStatusChange = (booking: SandboxBooking, shouldNotify: boolean): void => {
+    log(`booking ${booking.booking_id} -> ${booking.status}${booking.scenario ? ` [${booking.scenario}]` : ''}`);
+    player.statusChanged(booking, shouldNotify);
+  };
+  const player = new ScenarioPlayer({ service, clock, notify: notifier.notify, onStatusChange, log });
+
+  const ctx: HttpContext = {
+    service,
+    accessKey,
+    log,
+    onStatusChange,
+    ...(chaos ? { chaos } : {}),
+    linksRedirector: profile.linksRedirector,
+    admin: createAdminRoutes({ service, clock, dispatcher, productCodes, log, onChange: save }),
+  };
+  const servers = await listenBoth(ctx, { port: options.port ?? saved?.port ?? 0, linksPort: options.linksPort ?? saved?.linksPort ?? 0 }, host, clock);
+  const baseUrl = servers.baseUrl;
+  linksUrl = servers.linksUrl;
+  ports = { port: Number(new URL(baseUrl).port), linksPort: Number(new URL(linksUrl).port) };
+  save();
+  if (chaos) log(`chaos: ${chaos.describe()}`);
+  if (profile.name !== 'spec') log(`profile: ${profile.name}`);
+
+  return {
+    baseUrl,
+    linksUrl,
+    webPaymentUrl: `${baseUrl}/web/pay`,
+    allowedHosts: `${new URL(baseUrl).host} ${new URL(linksUrl).host}`,
+    accessKey,
+    productCodes: [...productCodes],
+    ...sandboxControls({ service, dispatcher, clock, notifier, productCodes, onStatusChange, save }),
     close: async () => {
       clock.stop();
       await dispatcher.close();
-      await Promise.all([closeServer(serviceServer), closeServer(linksServer)]);
+      await servers.close();
     },
   };
 }

@@ -59,7 +59,10 @@ export class ScenarioPlayer {
         if (next) this.ctx.onStatusChange(next, true);
       });
     }
-    if (scenario.downMs) this.ctx.service.setOutage(booking.booking_id, this.ctx.clock.now() + scenario.downMs);
+    if (scenario.downMs) {
+      this.ctx.service.startOutage(this.ctx.clock.now() + scenario.downMs, scenario.id);
+      this.ctx.log(`service down for ${scenario.downMs / 1000} s [${scenario.id}] (booking ${booking.booking_id}): every API call answers 503`);
+    }
   }
 
   private deliver(booking: SandboxBooking, scenario: Scenario | undefined): void {
@@ -89,8 +92,9 @@ export class ScenarioPlayer {
         notify({ ...booking, status: 'SUCCESS' }, { delayMs: REORDER_GAP_MS });
         return;
       default: {
-        const outage = booking.outage_until ?? this.ctx.service.getBooking(booking.booking_id)?.outage_until;
-        const wait = outage === undefined ? 0 : Math.max(0, outage - this.ctx.clock.now());
+        // A callback of the outage's own booking comes once the service is back.
+        const outage = scenario?.downMs ? this.ctx.service.outageNow() : undefined;
+        const wait = outage === undefined ? 0 : Math.max(0, outage.until - this.ctx.clock.now());
         notify(booking, wait > 0 ? { delayMs: wait } : {});
       }
     }

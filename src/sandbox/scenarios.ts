@@ -37,7 +37,7 @@ export interface Scenario {
   paidAfterCancelMs?: number;
   /** Every API answer about this booking (the book included) waits this long, in real time. */
   slowMs?: number;
-  /** From the confirm, the API answers this booking's status and cancel with a bare 503 for this long (sandbox clock); the callback waits for the end. */
+  /** From the confirm, the whole service is down this long (sandbox clock): every API call, about any booking, gets a bare 503; the callback waits for the end. */
   downMs?: number;
 }
 
@@ -99,7 +99,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: 'WPS-014',
     name: 'service-down',
-    summary: 'SUCCESS; then the booking\'s status and cancel get a bare 503 for 60 s; the callback comes after.',
+    summary: 'SUCCESS; then the whole service is down for 60 s (every API call gets a bare 503); the callback comes after.',
     confirm: 'SUCCESS',
     downMs: MINUTE,
   },

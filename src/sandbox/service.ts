@@ -56,8 +56,6 @@ export interface SandboxBooking extends BookFields {
   history: StatusChange[];
   /** The scenario chosen for this booking (`WPS-…`), when one was; logs and reports name it. */
   scenario?: string;
-  /** Epoch milliseconds until which the API answers this booking with a bare 503 (scenario WPS-014). */
-  outage_until?: number;
 }
 
 /** Where a book request's scenario came from (the header and the sticky choice are not in the body). */
@@ -103,8 +101,6 @@ export type ActionResult =
   | { ok: true; booking: SandboxBooking; notify: boolean }
   | { ok: false; reason: 'unknown_booking' | 'already_processed' | 'expired' | 'invalid_mpin' | 'invalid_method' | 'not_revertible' | 'unknown_scenario'; booking?: SandboxBooking };
 
-/** Raised inside the service for an answer that is not an envelope (a service-down scenario). */
-class Outage extends Error {}
 
 /**
  * Bookings kept: past this, each new booking drops the oldest one that is final (or expired), so a
@@ -158,6 +154,8 @@ export class SandboxService {
   private readonly byTransaction = new Map<string, SandboxBooking>();
   private readonly productCodes: ReadonlySet<string>;
   private readonly sticky = new Map<string, string>();
+  /** The whole service is down until `until` (sandbox clock), because a booking's scenario said so. */
+  private outage: { until: number; scenario: string } | undefined;
 
   constructor(private readonly options: ServiceOptions) {
     this.productCodes = new Set(options.productCodes);
@@ -168,12 +166,14 @@ export class SandboxService {
     // Reported even when the request is refused later: the merchant should see them either way.
     let ignoredFields: string[] = [];
     let result: ApiResult;
+    // A service that is down answers nothing it was asked, whatever the booking, the body or the key.
+    const down = this.outageNow();
+    if (down) return { httpStatus: 503, body: failure(CODES.INTERNAL, 'Service Unavailable').body, outage: true, scenario: down.scenario };
     try {
       const { body, rawMembers } = parseRequest(rawBody);
       ignoredFields = checkFields(operation, body, this.options.strict);
       result = await this.run(operation, body, rawMembers, context);
     } catch (error) {
-      if (error instanceof Outage) return { httpStatus: 503, body: failure(CODES.INTERNAL, error.message).body, outage: true };
       if (!(error instanceof RequestError)) throw error;
       result = failure(error.code, error.message);
     }
@@ -195,10 +195,6 @@ export class SandboxService {
     const bookingId = requireString(body, 'booking_id');
     const correlationId = operation === 'status' ? requireString(body, 'correlation_id') : undefined;
     await authenticate(operation, body, rawMembers, productCode, this.productCodes, this.options.accessKey);
-    const booking = this.bookings.get(bookingId);
-    if (booking?.outage_until !== undefined && this.options.now() < booking.outage_until) {
-      throw new Outage(`Service Unavailable (scenario ${booking.scenario})`);
-    }
     return this.withScenario(operation === 'status' ? this.status(bookingId, productCode, correlationId!) : this.cancel(bookingId, productCode));
   }
 
@@ -430,10 +426,18 @@ export class SandboxService {
     return copy(booking);
   }
 
-  /** Marks a booking's outage (a service-down scenario) until `until`. */
-  setOutage(bookingId: string, until: number): void {
-    const booking = this.bookings.get(bookingId);
-    if (booking) booking.outage_until = until;
+  /**
+   * Takes the whole service down until `until` (sandbox clock): every API call, about any booking, the
+   * book included, answers a bare 503 (a service-down scenario, named by `scenario`).
+   */
+  startOutage(until: number, scenario: string): void {
+    if (!this.outage || this.outage.until < until) this.outage = { until, scenario };
+  }
+
+  /** The outage in force now, if any. */
+  outageNow(): { until: number; scenario: string } | undefined {
+    if (this.outage && this.options.now() >= this.outage.until) this.outage = undefined;
+    return this.outage;
   }
 
   /** The shopper cancels on a page. */

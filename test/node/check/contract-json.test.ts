@@ -68,28 +68,54 @@ function path(name: string) {
   return doc.paths[name]!;
 }
 
-/** Members of an interface of src/protocol/contract.ts: name -> optional, read by the TypeScript parser. */
-function interfaceMembers(name: string): Map<string, boolean> {
-  const source = ts.createSourceFile('contract.ts', readFileSync(new URL('../../../src/protocol/contract.ts', import.meta.url), 'utf8'), ts.ScriptTarget.ES2022, true);
-  const members = new Map<string, boolean>();
+const contractSource = () => ts.createSourceFile('contract.ts', readFileSync(new URL('../../../src/protocol/contract.ts', import.meta.url), 'utf8'), ts.ScriptTarget.ES2022, true);
+
+/** Members of a type literal or interface: name -> optional. */
+function membersOf(source: ts.SourceFile, members: ts.NodeArray<ts.TypeElement>): Map<string, boolean> {
+  const found = new Map<string, boolean>();
+  for (const member of members) {
+    if (ts.isPropertySignature(member)) found.set(member.name.getText(source), member.questionToken !== undefined);
+  }
+  return found;
+}
+
+/**
+ * The shapes of a type of src/protocol/contract.ts, read by the TypeScript parser: one for an
+ * interface, one per branch for a union of object types (with the branch's `method`, when it has one).
+ */
+function shapesOf(name: string): Array<{ members: Map<string, boolean>; method?: string }> {
+  const source = contractSource();
+  const shapes: Array<{ members: Map<string, boolean>; method?: string }> = [];
   source.forEachChild((node) => {
-    if (ts.isInterfaceDeclaration(node) && node.name.text === name) {
-      for (const member of node.members) {
-        if (ts.isPropertySignature(member)) members.set(member.name.getText(source), member.questionToken !== undefined);
+    if (ts.isInterfaceDeclaration(node) && node.name.text === name) shapes.push({ members: membersOf(source, node.members) });
+    if (ts.isTypeAliasDeclaration(node) && node.name.text === name && ts.isUnionTypeNode(node.type)) {
+      for (const branch of node.type.types) {
+        if (!ts.isTypeLiteralNode(branch)) continue;
+        const method = branch.members.find((m) => ts.isPropertySignature(m) && m.name.getText(source) === 'method') as ts.PropertySignature | undefined;
+        const literal = method?.type && ts.isLiteralTypeNode(method.type) && ts.isStringLiteral(method.type.literal) ? method.type.literal.text : undefined;
+        shapes.push({ members: membersOf(source, branch.members), ...(literal ? { method: literal } : {}) });
       }
     }
   });
-  assert.ok(members.size > 0, `interface ${name} found in contract.ts`);
-  return members;
+  assert.ok(shapes.length > 0 && shapes.every((shape) => shape.members.size > 0), `type ${name} found in contract.ts`);
+  return shapes;
 }
 
 for (const name of ['BookRequest', 'BookResult', 'WebPaymentInstruction', 'StatusRequest', 'StatusResult', 'CancelRequest', 'CancelResult', 'OrderRequest', 'OrderResult', 'FailureEnvelope']) {
-  test(`schema ${name} has exactly the fields of the interface, with the same optionality`, () => {
-    const schema = doc.components.schemas[name]!;
-    const fields = interfaceMembers(name);
-    assert.deepEqual(Object.keys(schema.properties ?? {}).sort(), [...fields.keys()].sort());
-    const required = [...fields].filter(([, optional]) => !optional).map(([field]) => field);
-    assert.deepEqual([...(schema.required ?? [])].sort(), required.sort());
+  test(`schema ${name} has exactly the fields of the type, with the same optionality`, () => {
+    const schema = doc.components.schemas[name]! as { required?: string[]; properties?: Record<string, unknown>; allOf?: Array<{ if: unknown; then: { required: string[] } }> };
+    const shapes = shapesOf(name);
+    const fields = new Set(shapes.flatMap((shape) => [...shape.members.keys()]));
+    assert.deepEqual(Object.keys(schema.properties ?? {}).sort(), [...fields].sort());
+    // Required in every branch: `required`; required in one branch only: that branch's `if`/`then`.
+    const requiredIn = (shape: (typeof shapes)[number]) => [...shape.members].filter(([, optional]) => !optional).map(([field]) => field);
+    const always = [...fields].filter((field) => shapes.every((shape) => requiredIn(shape).includes(field)));
+    assert.deepEqual([...(schema.required ?? [])].sort(), always.sort());
+    const conditional = shapes
+      .map((shape) => ({ method: shape.method, more: requiredIn(shape).filter((field) => !always.includes(field)) }))
+      .filter((branch) => branch.more.length > 0)
+      .map(({ method, more }) => ({ if: { properties: { method: { const: method } } }, then: { required: more } }));
+    assert.deepEqual(schema.allOf ?? [], conditional);
   });
 }
 

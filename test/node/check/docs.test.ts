@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { CLAUSES, MONEY_RULES } from '../../../src/check/index.js';
+import { CLAUSES } from '../../../src/check/index.js';
+import { MONEY_RULES } from '../../../src/check/openapi.js';
 
 const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
 const doc = read('docs/backends.md');

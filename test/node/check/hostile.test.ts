@@ -7,7 +7,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
-import { formatResult, productionWarning, runCheck, type CheckReport } from '../../../src/check/index.js';
+import { runCheck, type CheckReport } from '../../../src/check/index.js';
+import { formatResult } from '../../../src/check/command.js';
+import { productionWarning } from '../../../src/check/run.js';
 import { clip, MAX_ANSWER_BYTES } from '../../../src/check/exchange.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
 import { createMemoryStore } from '../../../src/server/index.js';

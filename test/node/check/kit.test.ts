@@ -10,6 +10,7 @@ import pg from 'pg';
 import { CLAUSES, type CheckReport } from '../../../src/check/index.js';
 import { createPostgresStore } from '../../../src/server/postgres.js';
 import { createMemoryStore } from '../../../src/server/index.js';
+import { SCENARIOS } from '../../../src/sandbox/scenarios.js';
 import { freshDatabase, stopServer } from '../server/postgres/pg-server.js';
 import { AMOUNT, checkProxy, freePort, kitUnderTest, PREFIX, serve, startKitProxy } from './support.js';
 
@@ -27,6 +28,13 @@ describe('the checker against the kit', () => {
     assert.deepEqual(failures(report), []);
     assert.equal(report.passed, CLAUSES.length);
     assert.deepEqual(report.clauses.map((c) => c.id), CLAUSES.map((c) => c.id));
+    // The report names the scenarios each clause drove, every one an ID of the sandbox's catalogue.
+    const driven = Object.fromEntries(report.clauses.filter((c) => c.scenarios).map((c) => [c.id, c.scenarios]));
+    assert.deepEqual(driven['status-follows-service'], ['WPS-001']);
+    assert.deepEqual(driven['reconcile-asks-service'], ['WPS-007']);
+    assert.equal(report.clauses.find((c) => c.id === 'book-app')!.scenarios, undefined);
+    const known = new Set(SCENARIOS.map((s) => s.id));
+    for (const [id, scenarios] of Object.entries(driven)) for (const scenario of scenarios!) assert.ok(known.has(scenario), `${id}: ${scenario}`);
     console.log(`checker against the kit (memory store): ${ms} ms`);
   });
 
@@ -62,6 +70,11 @@ describe('wallet-pay-check on the command line', () => {
       assert.equal(lines.length, CLAUSES.length + 1);
       CLAUSES.forEach((clause, i) => assert.match(lines[i]!, new RegExp(`^PASS ${clause.id}  `)));
       assert.equal(lines.at(-1), `${CLAUSES.length} passed, 0 failed`);
+      // Each line names the sandbox scenarios its clause drove, by their catalogue IDs.
+      const line = (id: string) => lines.find((l) => l.startsWith(`PASS ${id}  `))!;
+      assert.match(line('status-follows-service'), / \[WPS-001\]$/);
+      assert.match(line('reconcile-asks-service'), / \[WPS-007\]$/);
+      assert.doesNotMatch(line('book-app'), /WPS-/);
     } finally {
       await proxy.close();
     }
@@ -107,7 +120,7 @@ describe('wallet-pay-check on the command line', () => {
     const endpoint = await runCli(['--endpoint', 'ftp://x', '--sandbox-port', '4010', '--order-prefix', 'A-', '--amount', '10']);
     assert.equal(endpoint.code, 2);
     assert.match(endpoint.stderr, /--endpoint must be an http\(s\) URL/);
-    const { parseCheckArgs } = await import('../../../src/check/index.js');
+    const { parseCheckArgs } = await import('../../../src/check/command.js');
     const base = ['--endpoint', 'http://127.0.0.1:1/pay', '--sandbox-port', '4020', '--order-prefix', 'A-', '--amount', '10'];
     assert.throws(() => parseCheckArgs([...base, '--callback-origin', 'https://shop.example/path']), /--callback-origin must be an origin/);
     assert.throws(() => parseCheckArgs([...base, '--reconcile-command', ' ']), /--reconcile-command is empty/);
@@ -117,9 +130,14 @@ describe('wallet-pay-check on the command line', () => {
   });
 });
 
+test('wallet-pay-button/check exports running the check and its clauses, not its command line', async () => {
+  const face = await import('../../../src/check/index.js');
+  assert.deepEqual(Object.keys(face).sort(), ['CLAUSES', 'runCheck']);
+});
+
 describe('the checker\'s options', () => {
   test('amounts with at most two decimals pass, others and bad endpoints or prefixes are refused by name', async () => {
-    const { checkOptions } = await import('../../../src/check/index.js');
+    const { checkOptions } = await import('../../../src/check/run.js');
     const base = { endpoint: 'http://127.0.0.1:1/pay', sandboxPort: 4010, orderPrefix: 'CHK-', amount: 1 };
     for (const amount of [0.29, 1250.5, 1000, 999_999_999.99]) assert.doesNotThrow(() => checkOptions({ ...base, amount }), String(amount));
     for (const amount of [0, -1, 10.125, Number.NaN, 1e12]) assert.throws(() => checkOptions({ ...base, amount }), /--amount/, String(amount));

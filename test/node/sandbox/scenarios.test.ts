@@ -204,12 +204,14 @@ describe('scenarios on a running sandbox', () => {
     assert.ok(lines.some((line) => line.includes(`book ${data['booking_id']} [WPS-013] held 3000 ms`)));
   });
 
-  test('WPS-014: after the confirm the API answers the booking with a bare 503 for 60 s; then it answers, and the callback comes', async () => {
+  test('WPS-014: after the confirm the whole API answers a bare 503 for 60 s (this booking and any other); then it answers, and the callback comes', async () => {
+    const bystander = await booked();
     const data = await booked({ amount: 9014 });
     await pay(sandbox.baseUrl, data['booking_id']!);
     const down = await status(sandbox.baseUrl, KEY, PRODUCT, data['booking_id']!, data['correlation_id']!);
     assert.equal(down.status, 503);
     assert.equal(await down.text(), 'Service Unavailable');
+    assert.equal((await status(sandbox.baseUrl, KEY, PRODUCT, bystander['booking_id']!, bystander['correlation_id']!)).status, 503);
     assert.deepEqual(statuses(), []);
     await sandbox.clock.advance('60s');
     await sandbox.whenCallbacksSettled();
