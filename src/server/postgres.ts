@@ -6,6 +6,7 @@
  */
 import type { PaymentStatus } from '../protocol/contract.js';
 import { StoreUnavailableError } from './store-errors.js';
+import { postgresOutage } from './postgres-errors.js';
 import type { BookingInsertion, BookingOpening, KnownResult, OrderState, PaymentStore, ResultClaim, StoredBooking } from './store.js';
 
 /** What the store needs of a database client: node-postgres' `Pool`/`Client` and PGlite fit. */
@@ -250,7 +251,7 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
     try {
       return await Promise.race([running, late]);
     } catch (error) {
-      throw unavailable(error) ?? error;
+      throw postgresOutage(error) ?? error;
     } finally {
       clearTimeout(timer);
     }
@@ -405,31 +406,6 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
       return Number(rows[0]?.n ?? 0);
     },
   };
-}
-
-// What a driver reports when the server cannot be reached or dropped the connection, and the
-// server's own codes for the same (08: connection exceptions; 57P01-57P03: shut down or starting;
-// 53300: too many connections).
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300']);
-// The server cancelled a statement (statement_timeout) or gave up on a lock (lock_timeout).
-const DEADLINE_CODES = new Set(['57014', '55P03']);
-
-/** The {@link StoreUnavailableError} for a driver's error that means "late" or "gone"; undefined for any other. */
-function unavailable(error: unknown): StoreUnavailableError | undefined {
-  if (error instanceof StoreUnavailableError) return error;
-  if (!(error instanceof Error)) return undefined;
-  const code = (error as { code?: unknown }).code;
-  const text = error.message;
-  if ((typeof code === 'string' && DEADLINE_CODES.has(code)) || /timeout exceeded when trying to connect/i.test(text)) {
-    return new StoreUnavailableError('deadline', `The payment store's database gave up on a statement: ${text}`, { cause: error });
-  }
-  if (
-    (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) ||
-    /connection terminated|connection (?:is )?closed|terminating connection|not queryable|client has encountered a connection error/i.test(text)
-  ) {
-    return new StoreUnavailableError('unreachable', `The payment store's database cannot be reached: ${text}`, { cause: error });
-  }
-  return undefined;
 }
 
 function toBooking(row: Record<string, unknown> | undefined): StoredBooking | undefined {
