@@ -101,7 +101,7 @@ export function createReconciler(kit: Kit, delivery: Delivery): (options?: Recon
       run.checkedInPass.add(booking.booking_id);
       run.done.checked++;
       try {
-        run.done[await check(booking, pastCancel)]++;
+        run.done[await check(kit, delivery, booking, pastCancel)]++;
       } catch (error) {
         if (error instanceof ResultBusy) {
           run.done.open++;
@@ -117,28 +117,28 @@ export function createReconciler(kit: Kit, delivery: Delivery): (options?: Recon
     }
   }
 
-  /** Asks the service about one booking and delivers its final status; one still open past `cancelAfterMs` is cancelled. */
-  async function check(booking: StoredBooking, pastCancel: boolean): Promise<'settled' | 'open' | 'cancelled'> {
-    const answer = await kit.client.status({ booking_id: booking.booking_id, correlation_id: booking.correlation_id });
-    if (isFinalStatus(answer.status)) {
-      await delivery.deliver(statusResult(booking, answer, 'reconcile'));
-      return 'settled';
-    }
-    if (!pastCancel) return 'open';
-    // Left without paying past the service's expiry: cancelled, so no stale screen pays it later.
-    const status = await cancelAtService(kit, booking, delivery);
-    return status === 'CANCELED' ? 'cancelled' : isFinalStatus(status) ? 'settled' : 'open';
-  }
-
-  function statusResult(booking: StoredBooking, answer: ServiceStatus, source: 'reconcile'): PaymentResult {
-    return {
-      source,
-      status: answer.status,
-      correlation_id: booking.correlation_id,
-      reference_code: answer.reference_code,
-      ...bookingFacts(booking),
-    };
-  }
-
   return reconcile;
+}
+
+/** Asks the service about one booking and delivers its final status; one still open past `cancelAfterMs` is cancelled. */
+async function check(kit: Kit, delivery: Delivery, booking: StoredBooking, pastCancel: boolean): Promise<'settled' | 'open' | 'cancelled'> {
+  const answer = await kit.client.status({ booking_id: booking.booking_id, correlation_id: booking.correlation_id });
+  if (isFinalStatus(answer.status)) {
+    await delivery.deliver(statusResult(booking, answer, 'reconcile'));
+    return 'settled';
+  }
+  if (!pastCancel) return 'open';
+  // Left without paying past the service's expiry: cancelled, so no stale screen pays it later.
+  const status = await cancelAtService(kit, booking, delivery);
+  return status === 'CANCELED' ? 'cancelled' : isFinalStatus(status) ? 'settled' : 'open';
+}
+
+function statusResult(booking: StoredBooking, answer: ServiceStatus, source: 'reconcile'): PaymentResult {
+  return {
+    source,
+    status: answer.status,
+    correlation_id: booking.correlation_id,
+    reference_code: answer.reference_code,
+    ...bookingFacts(booking),
+  };
 }
