@@ -26,7 +26,6 @@ import { IN_MEMORY } from './memory-store.js';
 import type { PaymentStore } from './store.js';
 import type { PaymentHandler, PaymentHandlerOptions } from './types.js';
 
-export { transactionUuid } from './order-tag.js';
 export { DuplicatePaymentError } from './duplicate.js';
 export type {
   ErrorContext,
@@ -149,7 +148,7 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
 }
 
 /** Bookings, keys and results are kept a week: well past a booking's life and reconcile's horizon. */
-export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 function checkOptions(options: PaymentHandlerOptions): void {
   for (const name of ['serviceUrl', 'productCode', 'accessKey', 'callbackUrl'] as const) {

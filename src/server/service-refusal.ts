@@ -17,7 +17,7 @@ const PASSED_THROUGH = new Set<string>([CODES.ALREADY_PROCESSED, CODES.UNKNOWN_B
  * page, a body without the envelope) below HTTP 500. Timeouts, 5xx, 408, 429 and unreachable hosts
  * stay transient.
  */
-export function isSetupFault(error: ServiceError): boolean {
+function isSetupFault(error: ServiceError): boolean {
   if (error.kind === 'timeout' || error.httpStatus === undefined) return false;
   if (error.kind === 'rejected' && (error.code === CODES.INVALID_SIGNATURE || error.code === CODES.UNKNOWN_MERCHANT)) return true;
   const status = error.httpStatus;
@@ -28,7 +28,7 @@ export function isSetupFault(error: ServiceError): boolean {
  * What the merchant reads in `onError` for a refusal of its set-up: the service's own words, and which
  * option it refused (the service says only "Invalid Signature", which reads like a bad request).
  */
-export function explainSetupFault(error: ServiceError, productCode: string): Error {
+function explainSetupFault(error: ServiceError, productCode: string): Error {
   if (error.kind === 'rejected' && error.code === CODES.INVALID_SIGNATURE) {
     return new Error(
       `The payment service refused the signature of ${error.operation} (${error.code} "${error.message}"): the accessKey ` +
