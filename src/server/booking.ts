@@ -24,6 +24,7 @@ import type { PaymentHandlerOptions } from './types.js';
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{16,128}$/;
 /** The booking property that carries the order reference to the service and the provider's records. */
 const ORDER_PROPERTY = 'merchant_order';
+
 /** The booking half of the handler. */
 export interface Booking {
   book(request: Request, text: string): Promise<BookResult>;
