@@ -2,10 +2,11 @@
  * Bookings the shopper left without paying: `reconcile()` cancels at the service a booking still
  * open past the service's expiry, so a stale app screen cannot pay it later, and delivers the
  * outcome. The element's own `/cancel` (the shopper came back without paying) is the route in
- * results.ts.
+ * result-routes.ts.
  */
 import { ALREADY_PROCESSED, isFinalStatus, type PaymentStatus } from '../protocol/contract.js';
-import { bookingFacts, type Delivery, type Kit } from './kit.js';
+import type { Kit } from './context.js';
+import { bookingFacts, type Delivery } from './delivery-terms.js';
 import { ServiceError } from './service-client.js';
 import type { StoredBooking } from './store.js';
 

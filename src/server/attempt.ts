@@ -6,7 +6,7 @@
 import { ATTEMPT_HEADER, ATTEMPT_PATTERN } from '../protocol/contract.js';
 
 /** The request's attempt id, or `undefined` when it sent none or one that is not 1 to 64 of `[A-Za-z0-9_-]`. */
-export function attemptOf(request: Request): string | undefined {
+function attemptOf(request: Request): string | undefined {
   const value = request.headers.get(ATTEMPT_HEADER);
   return value !== null && ATTEMPT_PATTERN.test(value) ? value : undefined;
 }

@@ -8,9 +8,10 @@
  * booking is read, then the `SUCCESS` claimed, with no other `SUCCESS` of the order claimed between,
  * so of two payments arriving at once exactly one is the duplicate.
  */
-import { orderKeyOf } from './booking.js';
 import { paidBeforeOf } from './fingerprint.js';
-import { ResultBusy, type Kit } from './kit.js';
+import type { Kit } from './context.js';
+import { ResultBusy } from './delivery-terms.js';
+import { orderKeyOf } from './order-tag.js';
 import type { LeaseHold, ResultClaim } from './store.js';
 import type { PaymentResult } from './types.js';
 

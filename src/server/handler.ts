@@ -2,26 +2,30 @@
  * The merchant's request handler: one function from `Request` to `Response` that serves the
  * element's contract (`/book`, `/status`, `/cancel`, `/order`) and the service's callback (`/callback`).
  * Routing uses only the last path segment, so it can be mounted under any path of any framework.
- * Web APIs only; `node.ts` adapts it to `node:http`. Its parts: `booking.ts` (booking and
- * idempotency), `results.ts` (result delivery and reconciliation), `http.ts` (parsing and envelopes),
- * `kit.ts` (what they share, and the store's outages as `IP-503`).
+ * Web APIs only; `node.ts` adapts it to `node:http`. Its parts, composed here as hono's `Hono` composes
+ * its routes: `booking.ts` (booking and idempotency), `result-routes.ts` (status, cancel, callback),
+ * `delivery.ts` (each result once to `onPaymentResult`), `reconcile.ts`, `order-route.ts`, `http.ts`
+ * (parsing and envelopes), `context.ts` (what they share) and `store-guard.ts` (the store's outages as
+ * `IP-503`). Only this module reads the options: each part gets the settings it uses.
  */
 import { CODES } from '../protocol/contract.js';
 import { attemptTag } from './attempt.js';
 import { createBooking } from './booking.js';
 import { checkContentType, failure, lastSegment, readBody, Refusal, ROUTES, success } from './http.js';
-import { asStoreOutage, guardStore, storeUnavailable, type Kit } from './kit.js';
+import type { Kit } from './context.js';
+import { createDelivery } from './delivery.js';
 import { deadlineOption } from './deadline.js';
 import { refuseMalformed } from './malformed.js';
 import { createOrderRoute } from './order-route.js';
-import { createResults } from './results.js';
+import { createReconciler } from './reconcile.js';
+import { createResultRoutes } from './result-routes.js';
 import { createServiceClient } from './service-client.js';
 import { StoreUnavailableError } from './store-errors.js';
+import { asStoreOutage, guardStore, storeUnavailable } from './store-guard.js';
 import { IN_MEMORY } from './memory-store.js';
 import type { PaymentStore } from './store.js';
 import type { PaymentHandler, PaymentHandlerOptions } from './types.js';
 
-export { transactionUuid } from './booking.js';
 export { DuplicatePaymentError } from './duplicate.js';
 export type {
   ErrorContext,
@@ -60,7 +64,9 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
   const lookupTimeoutMs = deadlineOption('lookupTimeoutMs', options.lookupTimeoutMs, 5_000);
   const storeTimeoutMs = deadlineOption('storeTimeoutMs', options.storeTimeoutMs, 10_000);
   const kit: Kit = {
-    options,
+    productCode: options.productCode,
+    accessKey: options.accessKey,
+    lookupOrder: options.lookupOrder,
     owner: `${now().toString(36)}-${crypto.randomUUID()}`,
     leaseMs,
     now,
@@ -80,9 +86,15 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
   };
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
   const webPaymentUrl = options.webPayment?.url ?? `${options.serviceUrl.replace(/\/+$/, '')}/web/pay`;
-  const results = createResults(kit);
-  const booking = createBooking(kit, webPaymentUrl, results);
-  const order = createOrderRoute(kit, results);
+  const delivery = createDelivery(kit, options.onPaymentResult);
+  const results = createResultRoutes(kit, delivery, options.resultTimeoutMs ?? 10_000);
+  const reconcile = createReconciler(kit, delivery);
+  const booking = createBooking(
+    kit,
+    { callbackUrl: options.callbackUrl, redirectUrl: options.redirectUrl, webPaymentUrl, serviceTimeoutMs: options.timeoutMs ?? 10_000 },
+    delivery,
+  );
+  const order = createOrderRoute(kit, delivery);
 
   async function handle(request: Request): Promise<Response> {
     const refused = refuseMalformed(request);
@@ -130,13 +142,13 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
     }
   };
   return Object.assign(handler, {
-    reconcile: results.reconcile,
+    reconcile,
     prune: () => kit.store.prune({ before: now() - (options.retentionMs ?? DEFAULT_RETENTION_MS) }),
   });
 }
 
 /** Bookings, keys and results are kept a week: well past a booking's life and reconcile's horizon. */
-export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 function checkOptions(options: PaymentHandlerOptions): void {
   for (const name of ['serviceUrl', 'productCode', 'accessKey', 'callbackUrl'] as const) {

@@ -45,8 +45,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
     if (!Number.isFinite(value)) throw new TypeError(`The memory store's now() returned ${String(value)}; it must return milliseconds since the epoch.`);
     return value;
   };
+  const state = memoryState(maxEntries, now);
+  const store: PaymentStore & { [IN_MEMORY]: true } = { [IN_MEMORY]: true, ...bookingMethods(state), ...resultMethods(state) };
+  return store;
+}
+
+/** The store's maps and the rules that keep them consistent. */
+function memoryState(maxEntries: number, now: () => number) {
   // Fencing tokens come from one counter, so a lease ended and taken again never hands out a token twice.
-  let lastToken = 0;
+  const tokens = { last: 0 };
 
   // Insertion order is creation order: the first entries are the oldest.
   const bookings = new Map<string, StoredBooking & { settled: boolean; checkOwner?: string; checkUntil: number; checkedAt: number }>();
@@ -125,7 +132,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
     const at = now();
     const held = leases.get(name);
     if (held && held.owner !== owner && held.until >= at) return undefined;
-    const token = ++lastToken;
+    const token = ++tokens.last;
     leases.set(name, { owner, token, until: at + leaseMs });
     return token;
   };
@@ -134,122 +141,138 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
     return held !== undefined && held.owner === hold.owner && held.token === hold.token ? held : undefined;
   };
 
-  const store: PaymentStore & { [IN_MEMORY]: true } = {
-    [IN_MEMORY]: true,
-    async getBookingByKey({ key }) {
-      const id = byKey.get(key);
-      return copy(id === undefined ? undefined : bookings.get(id));
-    },
-    async findBookingByCorrelationId({ correlationId }) {
-      const id = byCorrelation.get(correlationId);
-      return copy(id === undefined ? undefined : bookings.get(id));
-    },
-    async getBookingState({ bookingId }) {
-      const booking = bookings.get(bookingId);
-      if (!booking) return undefined;
-      const delivered = [...(results.get(booking.correlation_id) ?? [])].filter(([, row]) => row.delivered).map(([status]) => status);
-      return { booking: copy(booking)!, delivered };
-    },
-    async getOrderState({ orderKey }) {
-      return orderState(orderKey);
-    },
-    async beginBooking({ key, orderKey, lease, owner, leaseMs }) {
-      const id = byKey.get(key);
-      if (id !== undefined) return { status: 'booked', booking: copy(bookings.get(id))! };
-      const token = takeLease(lease, owner, leaseMs);
-      if (token === undefined) return { status: 'busy' };
-      return { status: 'leased', token, order: orderState(orderKey) };
-    },
-    async acquireLease({ lease, owner, leaseMs }) {
-      return takeLease(lease, owner, leaseMs);
-    },
-    async renewLease({ leaseMs, ...hold }) {
-      const held = current(hold);
-      if (!held) return false;
-      held.until = now() + leaseMs;
-      return true;
-    },
-    async releaseLease(hold) {
-      if (current(hold)) leases.delete(hold.lease);
-    },
-    async insertBooking({ booking, hold }) {
-      const fresh = hold === undefined || current(hold) !== undefined;
-      if (hold && fresh) leases.delete(hold.lease);
-      if (byKey.has(booking.idempotency_key)) return 'taken';
-      if (!fresh) return 'stale';
-      // Its creation by this store's clock, as every lease: reconcile's age of it then agrees across instances.
-      bookings.set(booking.booking_id, { ...copy(booking)!, created_at: now(), settled: false, checkUntil: 0, checkedAt: 0 });
-      byKey.set(booking.idempotency_key, booking.booking_id);
-      byCorrelation.set(booking.correlation_id, booking.booking_id);
-      byOrder.set(booking.order_key, (byOrder.get(booking.order_key) ?? new Set()).add(booking.booking_id));
-      orphans.delete(booking.correlation_id);
-      while (bookings.size > maxEntries) drop(bookings.keys().next().value as string);
-      return 'saved';
-    },
-    async claimResult({ correlationId, status, owner, leaseMs, hold }) {
-      const row = result(correlationId, status);
-      if (row?.delivered) return 'delivered';
-      const at = now();
-      if (hold && !current(hold)) return 'stale';
-      if (row && row.owner !== owner && row.until >= at) return 'busy';
-      setResult(correlationId, status, { created: row?.created ?? at, owner, until: at + leaseMs, delivered: false });
-      if (status === 'SUCCESS') track(correlationId);
-      return 'claimed';
-    },
-    async completeResult({ correlationId, status, owner }) {
-      const row = result(correlationId, status);
-      if (!row || row.owner !== owner || row.delivered) return;
-      row.delivered = true;
-      if (status !== 'BOOKED' && status !== 'PENDING') {
-        const id = byCorrelation.get(correlationId);
-        const booking = id === undefined ? undefined : bookings.get(id);
-        if (booking) booking.settled = true;
-        track(correlationId);
-      }
-    },
-    async releaseResult({ correlationId, status, owner }) {
-      const row = result(correlationId, status);
-      if (row && !row.delivered && row.owner === owner) {
-        deleteResult(correlationId, status);
-        if (status === 'SUCCESS') track(correlationId);
-      }
-    },
-    async getResults({ correlationId }) {
-      const known: KnownResult[] = [];
-      for (const [status, row] of results.get(correlationId) ?? []) known.push({ status, state: row.delivered ? 'delivered' : 'claimed' });
-      return known;
-    },
-    async claimOpenBookings({ olderThanMs, notCheckedForMs, limit, owner, leaseMs }) {
-      const at = now();
-      const createdBefore = at - olderThanMs;
-      const claimed: StoredBooking[] = [];
-      for (const booking of bookings.values()) {
-        if (claimed.length >= limit) break;
-        if (booking.settled || booking.created_at > createdBefore) continue;
-        if (booking.checkUntil >= at || booking.checkedAt > at - notCheckedForMs) continue;
-        Object.assign(booking, { checkOwner: owner, checkUntil: at + leaseMs, checkedAt: at });
-        claimed.push(copy(booking)!);
-      }
-      return claimed;
-    },
-    async releaseCheck({ bookingId, owner }) {
-      const booking = bookings.get(bookingId);
-      if (booking?.checkOwner === owner) booking.checkUntil = 0;
-    },
-    async prune({ before }) {
-      let dropped = 0;
-      for (const booking of [...bookings.values()]) {
-        if (booking.created_at >= before) break;
-        drop(booking.booking_id);
-        dropped++;
-      }
-      for (const correlationId of [...orphans]) {
-        for (const [status, row] of results.get(correlationId) ?? []) if (row.created < before) deleteResult(correlationId, status);
-      }
-      const at = now();
-      for (const [name, lease] of leases) if (lease.until < Math.min(before, at)) leases.delete(name);
-      return dropped;
-    },
+  return { now, maxEntries, bookings, byKey, byCorrelation, byOrder, results, orphans, leases, copy, drop, result, track, setResult, deleteResult, orderState, takeLease, current };
+}
+
+type MemoryState = ReturnType<typeof memoryState>;
+
+/** The methods of bookings and leases. */
+function bookingMethods(state: MemoryState): Omit<PaymentStore, ResultMethods> {
+  const { now, maxEntries, bookings, byKey, byCorrelation, byOrder, results, orphans, leases, copy, drop, orderState, takeLease, current } = state;
+  return {
+  async getBookingByKey({ key }) {
+    const id = byKey.get(key);
+    return copy(id === undefined ? undefined : bookings.get(id));
+  },
+  async findBookingByCorrelationId({ correlationId }) {
+    const id = byCorrelation.get(correlationId);
+    return copy(id === undefined ? undefined : bookings.get(id));
+  },
+  async getBookingState({ bookingId }) {
+    const booking = bookings.get(bookingId);
+    if (!booking) return undefined;
+    const delivered = [...(results.get(booking.correlation_id) ?? [])].filter(([, row]) => row.delivered).map(([status]) => status);
+    return { booking: copy(booking)!, delivered };
+  },
+  async getOrderState({ orderKey }) {
+    return orderState(orderKey);
+  },
+  async beginBooking({ key, orderKey, lease, owner, leaseMs }) {
+    const id = byKey.get(key);
+    if (id !== undefined) return { status: 'booked', booking: copy(bookings.get(id))! };
+    const token = takeLease(lease, owner, leaseMs);
+    if (token === undefined) return { status: 'busy' };
+    return { status: 'leased', token, order: orderState(orderKey) };
+  },
+  async acquireLease({ lease, owner, leaseMs }) {
+    return takeLease(lease, owner, leaseMs);
+  },
+  async renewLease({ leaseMs, ...hold }) {
+    const held = current(hold);
+    if (!held) return false;
+    held.until = now() + leaseMs;
+    return true;
+  },
+  async releaseLease(hold) {
+    if (current(hold)) leases.delete(hold.lease);
+  },
+  async insertBooking({ booking, hold }) {
+    const fresh = hold === undefined || current(hold) !== undefined;
+    if (hold && fresh) leases.delete(hold.lease);
+    if (byKey.has(booking.idempotency_key)) return 'taken';
+    if (!fresh) return 'stale';
+    // Its creation by this store's clock, as every lease: reconcile's age of it then agrees across instances.
+    bookings.set(booking.booking_id, { ...copy(booking)!, created_at: now(), settled: false, checkUntil: 0, checkedAt: 0 });
+    byKey.set(booking.idempotency_key, booking.booking_id);
+    byCorrelation.set(booking.correlation_id, booking.booking_id);
+    byOrder.set(booking.order_key, (byOrder.get(booking.order_key) ?? new Set()).add(booking.booking_id));
+    orphans.delete(booking.correlation_id);
+    while (bookings.size > maxEntries) drop(bookings.keys().next().value as string);
+    return 'saved';
+  },
   };
-  return store;
+}
+
+/** The contract's methods that `resultMethods` makes. */
+type ResultMethods = 'claimResult' | 'completeResult' | 'releaseResult' | 'getResults' | 'claimOpenBookings' | 'releaseCheck' | 'prune';
+
+/** The methods of results, reconcile's checks and pruning. */
+function resultMethods(state: MemoryState): Pick<PaymentStore, ResultMethods> {
+  const { now, bookings, byCorrelation, results, orphans, leases, copy, drop, result, track, setResult, deleteResult, current } = state;
+  return {
+  async claimResult({ correlationId, status, owner, leaseMs, hold }) {
+    const row = result(correlationId, status);
+    if (row?.delivered) return 'delivered';
+    const at = now();
+    if (hold && !current(hold)) return 'stale';
+    if (row && row.owner !== owner && row.until >= at) return 'busy';
+    setResult(correlationId, status, { created: row?.created ?? at, owner, until: at + leaseMs, delivered: false });
+    if (status === 'SUCCESS') track(correlationId);
+    return 'claimed';
+  },
+  async completeResult({ correlationId, status, owner }) {
+    const row = result(correlationId, status);
+    if (!row || row.owner !== owner || row.delivered) return;
+    row.delivered = true;
+    if (status !== 'BOOKED' && status !== 'PENDING') {
+      const id = byCorrelation.get(correlationId);
+      const booking = id === undefined ? undefined : bookings.get(id);
+      if (booking) booking.settled = true;
+      track(correlationId);
+    }
+  },
+  async releaseResult({ correlationId, status, owner }) {
+    const row = result(correlationId, status);
+    if (row && !row.delivered && row.owner === owner) {
+      deleteResult(correlationId, status);
+      if (status === 'SUCCESS') track(correlationId);
+    }
+  },
+  async getResults({ correlationId }) {
+    const known: KnownResult[] = [];
+    for (const [status, row] of results.get(correlationId) ?? []) known.push({ status, state: row.delivered ? 'delivered' : 'claimed' });
+    return known;
+  },
+  async claimOpenBookings({ olderThanMs, notCheckedForMs, limit, owner, leaseMs }) {
+    const at = now();
+    const createdBefore = at - olderThanMs;
+    const claimed: StoredBooking[] = [];
+    for (const booking of bookings.values()) {
+      if (claimed.length >= limit) break;
+      if (booking.settled || booking.created_at > createdBefore) continue;
+      if (booking.checkUntil >= at || booking.checkedAt > at - notCheckedForMs) continue;
+      Object.assign(booking, { checkOwner: owner, checkUntil: at + leaseMs, checkedAt: at });
+      claimed.push(copy(booking)!);
+    }
+    return claimed;
+  },
+  async releaseCheck({ bookingId, owner }) {
+    const booking = bookings.get(bookingId);
+    if (booking?.checkOwner === owner) booking.checkUntil = 0;
+  },
+  async prune({ before }) {
+    let dropped = 0;
+    for (const booking of [...bookings.values()]) {
+      if (booking.created_at >= before) break;
+      drop(booking.booking_id);
+      dropped++;
+    }
+    for (const correlationId of [...orphans]) {
+      for (const [status, row] of results.get(correlationId) ?? []) if (row.created < before) deleteResult(correlationId, status);
+    }
+    const at = now();
+    for (const [name, lease] of leases) if (lease.until < Math.min(before, at)) leases.delete(name);
+    return dropped;
+  },
+  };
 }

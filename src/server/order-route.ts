@@ -8,11 +8,11 @@
 import { CODES, isFinalStatus, type OrderReference, type OrderResult } from '../protocol/contract.js';
 import { describeValue, isRecord } from '../protocol/values.js';
 import { attemptTag } from './attempt.js';
-import { orderKeyOf } from './booking.js';
 import { depthOf, parseObject, Refusal } from './http.js';
-import { bookingFacts, ResultBusy, type Delivery, type Kit } from './kit.js';
+import type { Kit } from './context.js';
+import { bookingFacts, ImpossibleTransition, ResultBusy, type Delivery } from './delivery-terms.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
-import { ImpossibleTransition } from './results.js';
+import { orderKeyOf } from './order-tag.js';
 import type { StoredBooking } from './store.js';
 
 /** Open bookings of one order asked about per request: one in the normal case (a new book cancels the old). */
@@ -41,7 +41,7 @@ export function createOrderRoute(kit: Kit, delivery: Delivery): OrderRoute {
   async function lookup(order: OrderReference, request: Request, tag: { attempt?: string }): Promise<{ id: string; amount: number } | 'paid'> {
     let details: unknown;
     try {
-      details = await kit.options.lookupOrder(order, { request, ...tag });
+      details = await kit.lookupOrder(order, { request, ...tag });
     } catch (error) {
       kit.report(error, { route: 'order', ...tag });
       throw new Refusal(CODES.INTERNAL, 'The server could not look up this order.');

@@ -6,6 +6,7 @@
  */
 import type { PaymentStatus } from '../protocol/contract.js';
 import { StoreUnavailableError } from './store-errors.js';
+import { postgresOutage } from './postgres-errors.js';
 import type { BookingInsertion, BookingOpening, KnownResult, OrderState, PaymentStore, ResultClaim, StoredBooking } from './store.js';
 
 /** What the store needs of a database client: node-postgres' `Pool`/`Client` and PGlite fit. */
@@ -176,9 +177,17 @@ const CREATE_RACE = new Set(['23505', '42P07', '42710', '42704']);
 export function createPostgresStore(db: Queryable, options: PostgresStoreOptions = {}): PostgresStore {
   if (!db || typeof db.query !== 'function') throw new TypeError('createPostgresStore needs a client with query(text, params): a pg Pool or Client, or PGlite.');
   const p = checkPrefix(options.tablePrefix ?? 'wpb_');
-  const createTables = options.createTables ?? true;
   const deadlineMs = options.deadlineMs ?? 5_000;
   if (!Number.isFinite(deadlineMs) || deadlineMs <= 0) throw new TypeError('deadlineMs must be a positive number of milliseconds.');
+  const { ready, query } = connect(db, p, options.createTables ?? true, deadlineMs);
+  return { ready, ...bookingStatements(query, p), ...resultStatements(query, p) };
+}
+
+/** A database's rows for one statement, under the store's deadline, the tables set up first. */
+type Query = (text: string, params: unknown[]) => Promise<Array<Record<string, unknown>>>;
+
+/** The store's connection: its set-up (once, tried again after a failure) and its statements under the deadline. */
+function connect(db: Queryable, p: string, createTables: boolean, deadlineMs: number): { ready: () => Promise<void>; query: Query } {
   let setUp: Promise<void> | undefined;
   let isSetUp = false;
   // Creating or migrating the tables runs once, a dozen statements, several processes queued on one
@@ -250,186 +259,176 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
     try {
       return await Promise.race([running, late]);
     } catch (error) {
-      throw unavailable(error) ?? error;
+      throw postgresOutage(error) ?? error;
     } finally {
       clearTimeout(timer);
     }
   }
 
+  return { ready: () => withinDeadline(ready, setUpDeadlineMs), query };
+}
+
+// The hold's lease row, locked: a take-over running at the same moment either waits for this statement
+// (and then reads what it saved) or went first (and this statement sees the new token and refuses).
+const fenceSql = (p: string, lease: number) => `SELECT 1 FROM ${p}leases WHERE name = $${lease} AND owner = $${lease + 1} AND token = $${lease + 2} FOR UPDATE`;
+
+/** The statements of bookings and leases. */
+function bookingStatements(query: Query, p: string): Omit<PaymentStore, ResultMethods> {
   const one = async (where: string, value: string) =>
     toBooking((await query(`SELECT ${COLUMNS} FROM ${p}bookings WHERE ${where} = $1`, [value]))[0]);
-  // The hold's lease row, locked: a take-over running at the same moment either waits for this statement
-  // (and then reads what it saved) or went first (and this statement sees the new token and refuses).
-  const fence = (lease: number) => `SELECT 1 FROM ${p}leases WHERE name = $${lease} AND owner = $${lease + 1} AND token = $${lease + 2} FOR UPDATE`;
-
+  const fence = (lease: number) => fenceSql(p, lease);
   return {
-    ready: () => withinDeadline(ready, setUpDeadlineMs),
-    getBookingByKey: ({ key }) => one('idempotency_key', key),
-    findBookingByCorrelationId: ({ correlationId }) => one('correlation_id', correlationId),
-    async insertBooking({ booking: b, hold }): Promise<BookingInsertion> {
-      // The unique key decides, not a read before the write: of two instances, one row wins. The hold is
-      // checked on the locked lease row and the lease ends in the same statement, so a holder that lost
-      // the order saves nothing and the next holder finds what the current one saved.
-      const rows = await query(
-        `WITH fence AS (${fence(11)}),
-         fresh AS (SELECT $11::text IS NULL OR EXISTS (SELECT 1 FROM fence) AS ok),
-         saved AS (
-           INSERT INTO ${p}bookings (${COLUMNS})
-           SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, ${NOW_MS} WHERE (SELECT ok FROM fresh)
-           ON CONFLICT (idempotency_key) DO NOTHING RETURNING booking_id),
-         released AS (DELETE FROM ${p}leases WHERE name = $11 AND owner = $12 AND token = $13 RETURNING 1)
-         SELECT (SELECT count(*) FROM saved) AS n, (SELECT ok FROM fresh) AS fresh,
-           EXISTS (SELECT 1 FROM ${p}bookings WHERE idempotency_key = $4) AS taken`,
-        [b.booking_id, b.correlation_id, b.transaction_uuid, b.idempotency_key, b.fingerprint, b.channel,
-          JSON.stringify(b.order), b.order_key, b.amount, b.deeplink, hold?.lease ?? null, hold?.owner ?? null, hold?.token ?? null],
-      );
-      const row = rows[0];
-      if (Number(row?.n) === 1) return 'saved';
-      return row?.fresh === true || row?.taken === true ? 'taken' : 'stale';
-    },
-    async beginBooking({ key, orderKey, lease, owner, leaseMs }): Promise<BookingOpening> {
-      const rows = await query(`SELECT ${p}begin_booking($1, $2, $3, $4, $5) AS opening`, [key, orderKey, lease, owner, Math.ceil(leaseMs)]);
-      const opening = rows[0]?.opening as { status: string; token?: number; booking?: Record<string, unknown>; bookings?: Array<Record<string, unknown>> };
-      if (opening.status === 'booked') return { status: 'booked', booking: toBooking(opening.booking)! };
-      if (opening.status === 'busy') return { status: 'busy' };
-      const bookings = opening.bookings ?? [];
-      return { status: 'leased', token: Number(opening.token), order: orderState(bookings) };
-    },
-    async acquireLease({ lease, owner, leaseMs }) {
-      const rows = await query(
-        `INSERT INTO ${p}leases AS l (name, owner, lease_until, token) VALUES ($1, $2, ${NOW_MS} + $3, nextval('${p}lease_tokens'))
-         ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, lease_until = ${NOW_MS} + $3, token = EXCLUDED.token
-         WHERE l.lease_until < ${NOW_MS} OR l.owner = EXCLUDED.owner
-         RETURNING l.token`,
-        [lease, owner, Math.ceil(leaseMs)],
-      );
-      return rows[0] === undefined ? undefined : Number(rows[0].token);
-    },
-    async renewLease({ lease, owner, token, leaseMs }) {
-      const rows = await query(
-        `UPDATE ${p}leases SET lease_until = ${NOW_MS} + $4 WHERE name = $1 AND owner = $2 AND token = $3 RETURNING 1`,
-        [lease, owner, token, Math.ceil(leaseMs)],
-      );
-      return rows.length === 1;
-    },
-    async releaseLease({ lease, owner, token }) {
-      await query(`DELETE FROM ${p}leases WHERE name = $1 AND owner = $2 AND token = $3`, [lease, owner, token]);
-    },
-    async getBookingState({ bookingId }) {
-      const rows = await query(
-        `SELECT ${COLUMNS}, (SELECT string_agg(status, ',') FROM ${p}results r
-           WHERE r.correlation_id = b.correlation_id AND r.delivered_at IS NOT NULL) AS delivered
-         FROM ${p}bookings b WHERE booking_id = $1`,
-        [bookingId],
-      );
-      const row = rows[0];
-      if (!row) return undefined;
-      const delivered = typeof row.delivered === 'string' ? (row.delivered.split(',') as PaymentStatus[]) : [];
-      return { booking: toBooking(row)!, delivered };
-    },
-    async getOrderState({ orderKey }) {
-      // One statement, one snapshot: a result delivered meanwhile (which settles the booking in the same
-      // statement as it marks the result) shows up either as an open booking or as the paid one.
-      const rows = await query(
-        `SELECT ${COLUMNS}, settled, ${paidSql(p)} AS paid
-         FROM ${p}bookings b WHERE order_key = $1 AND ${readByBook(p)} ORDER BY created_at, booking_id`,
-        [orderKey],
-      );
-      return orderState(rows);
-    },
-    async claimResult({ correlationId, status, owner, leaseMs, hold }): Promise<ResultClaim> {
-      // One statement: the claim (refused under a stale hold), and what stood in its way. The last reads
-      // see the rows as the statement began; one delivered by another instance in the very same moment
-      // reads as busy.
-      const rows = await query(
-        `WITH fence AS (${fence(5)}),
-         fresh AS (SELECT $5::text IS NULL OR EXISTS (SELECT 1 FROM fence) AS ok),
-         claim AS (
-           INSERT INTO ${p}results (correlation_id, status, owner, lease_until, created_at)
-           SELECT $1, $2, $3, ${NOW_MS} + $4, ${NOW_MS} WHERE (SELECT ok FROM fresh)
-           ON CONFLICT (correlation_id, status) DO UPDATE SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until
-           WHERE ${p}results.delivered_at IS NULL AND (${p}results.lease_until < ${NOW_MS} OR ${p}results.owner = EXCLUDED.owner)
-           RETURNING owner)
-         SELECT (SELECT count(*) FROM claim) AS claimed, (SELECT ok FROM fresh) AS fresh,
-           EXISTS (SELECT 1 FROM ${p}results WHERE correlation_id = $1 AND status = $2 AND delivered_at IS NOT NULL) AS delivered`,
-        [correlationId, status, owner, Math.ceil(leaseMs), hold?.lease ?? null, hold?.owner ?? null, hold?.token ?? null],
-      );
-      const row = rows[0];
-      if (Number(row?.claimed) === 1) return 'claimed';
-      if (row?.delivered === true) return 'delivered';
-      return row?.fresh === true ? 'busy' : 'stale';
-    },
-    async completeResult({ correlationId, status, owner }) {
-      const final = status !== 'BOOKED' && status !== 'PENDING';
-      // One statement, so the result and the booking's settlement are recorded together.
-      await query(
-        `WITH done AS (
-           UPDATE ${p}results SET delivered_at = ${NOW_MS} WHERE correlation_id = $1 AND status = $2 AND owner = $3 AND delivered_at IS NULL
-           RETURNING correlation_id)
-         UPDATE ${p}bookings SET settled = true WHERE $4 AND correlation_id IN (SELECT correlation_id FROM done)`,
-        [correlationId, status, owner, final],
-      );
-    },
-    async releaseResult({ correlationId, status, owner }) {
-      await query(`DELETE FROM ${p}results WHERE correlation_id = $1 AND status = $2 AND owner = $3 AND delivered_at IS NULL`, [correlationId, status, owner]);
-    },
-    async getResults({ correlationId }) {
-      const rows = await query(`SELECT status, delivered_at IS NOT NULL AS delivered FROM ${p}results WHERE correlation_id = $1`, [correlationId]);
-      return rows.map((row): KnownResult => ({ status: row.status as PaymentStatus, state: row.delivered === true ? 'delivered' : 'claimed' }));
-    },
-    async claimOpenBookings({ olderThanMs, notCheckedForMs, limit, owner, leaseMs }) {
-      // SKIP LOCKED: two instances claiming at once take different rows instead of waiting on each other.
-      // The age bound is read once (an InitPlan), by the server's clock as created_at, so the open index serves it.
-      const rows = await query(
-        `UPDATE ${p}bookings SET check_owner = $3, check_until = ${NOW_MS} + $4, checked_at = ${NOW_MS}
-         WHERE booking_id IN (
-           SELECT booking_id FROM ${p}bookings
-           WHERE NOT settled AND created_at <= (SELECT ${NOW_MS} - $1::bigint) AND check_until < ${NOW_MS} AND checked_at <= ${NOW_MS} - $2
-           ORDER BY created_at LIMIT $5 FOR UPDATE SKIP LOCKED)
-         RETURNING ${COLUMNS}`,
-        [Math.ceil(olderThanMs), Math.ceil(notCheckedForMs), owner, Math.ceil(leaseMs), limit],
-      );
-      return rows.map((row) => toBooking(row)!).sort((a, b) => a.created_at - b.created_at);
-    },
-    async releaseCheck({ bookingId, owner }) {
-      await query(`UPDATE ${p}bookings SET check_until = 0 WHERE booking_id = $1 AND check_owner = $2`, [bookingId, owner]);
-    },
-    async prune({ before }) {
-      const rows = await query(
-        `WITH gone AS (DELETE FROM ${p}bookings WHERE created_at < $1 RETURNING correlation_id),
-              results AS (DELETE FROM ${p}results WHERE created_at < $1 OR correlation_id IN (SELECT correlation_id FROM gone) RETURNING 1),
-              leases AS (DELETE FROM ${p}leases WHERE lease_until < LEAST($1, ${NOW_MS}) RETURNING 1)
-         SELECT count(*) AS n FROM gone`,
-        [before],
-      );
-      return Number(rows[0]?.n ?? 0);
-    },
+  getBookingByKey: ({ key }) => one('idempotency_key', key),
+  findBookingByCorrelationId: ({ correlationId }) => one('correlation_id', correlationId),
+  async insertBooking({ booking: b, hold }): Promise<BookingInsertion> {
+    // The unique key decides, not a read before the write: of two instances, one row wins. The hold is
+    // checked on the locked lease row and the lease ends in the same statement, so a holder that lost
+    // the order saves nothing and the next holder finds what the current one saved.
+    const rows = await query(
+      `WITH fence AS (${fence(11)}),
+       fresh AS (SELECT $11::text IS NULL OR EXISTS (SELECT 1 FROM fence) AS ok),
+       saved AS (
+         INSERT INTO ${p}bookings (${COLUMNS})
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, ${NOW_MS} WHERE (SELECT ok FROM fresh)
+         ON CONFLICT (idempotency_key) DO NOTHING RETURNING booking_id),
+       released AS (DELETE FROM ${p}leases WHERE name = $11 AND owner = $12 AND token = $13 RETURNING 1)
+       SELECT (SELECT count(*) FROM saved) AS n, (SELECT ok FROM fresh) AS fresh,
+         EXISTS (SELECT 1 FROM ${p}bookings WHERE idempotency_key = $4) AS taken`,
+      [b.booking_id, b.correlation_id, b.transaction_uuid, b.idempotency_key, b.fingerprint, b.channel,
+        JSON.stringify(b.order), b.order_key, b.amount, b.deeplink, hold?.lease ?? null, hold?.owner ?? null, hold?.token ?? null],
+    );
+    const row = rows[0];
+    if (Number(row?.n) === 1) return 'saved';
+    return row?.fresh === true || row?.taken === true ? 'taken' : 'stale';
+  },
+  async beginBooking({ key, orderKey, lease, owner, leaseMs }): Promise<BookingOpening> {
+    const rows = await query(`SELECT ${p}begin_booking($1, $2, $3, $4, $5) AS opening`, [key, orderKey, lease, owner, Math.ceil(leaseMs)]);
+    const opening = rows[0]?.opening as { status: string; token?: number; booking?: Record<string, unknown>; bookings?: Array<Record<string, unknown>> };
+    if (opening.status === 'booked') return { status: 'booked', booking: toBooking(opening.booking)! };
+    if (opening.status === 'busy') return { status: 'busy' };
+    const bookings = opening.bookings ?? [];
+    return { status: 'leased', token: Number(opening.token), order: orderState(bookings) };
+  },
+  async acquireLease({ lease, owner, leaseMs }) {
+    const rows = await query(
+      `INSERT INTO ${p}leases AS l (name, owner, lease_until, token) VALUES ($1, $2, ${NOW_MS} + $3, nextval('${p}lease_tokens'))
+       ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, lease_until = ${NOW_MS} + $3, token = EXCLUDED.token
+       WHERE l.lease_until < ${NOW_MS} OR l.owner = EXCLUDED.owner
+       RETURNING l.token`,
+      [lease, owner, Math.ceil(leaseMs)],
+    );
+    return rows[0] === undefined ? undefined : Number(rows[0].token);
+  },
+  async renewLease({ lease, owner, token, leaseMs }) {
+    const rows = await query(
+      `UPDATE ${p}leases SET lease_until = ${NOW_MS} + $4 WHERE name = $1 AND owner = $2 AND token = $3 RETURNING 1`,
+      [lease, owner, token, Math.ceil(leaseMs)],
+    );
+    return rows.length === 1;
+  },
+  async releaseLease({ lease, owner, token }) {
+    await query(`DELETE FROM ${p}leases WHERE name = $1 AND owner = $2 AND token = $3`, [lease, owner, token]);
+  },
+  async getBookingState({ bookingId }) {
+    const rows = await query(
+      `SELECT ${COLUMNS}, (SELECT string_agg(status, ',') FROM ${p}results r
+         WHERE r.correlation_id = b.correlation_id AND r.delivered_at IS NOT NULL) AS delivered
+       FROM ${p}bookings b WHERE booking_id = $1`,
+      [bookingId],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    const delivered = typeof row.delivered === 'string' ? (row.delivered.split(',') as PaymentStatus[]) : [];
+    return { booking: toBooking(row)!, delivered };
+  },
+  async getOrderState({ orderKey }) {
+    // One statement, one snapshot: a result delivered meanwhile (which settles the booking in the same
+    // statement as it marks the result) shows up either as an open booking or as the paid one.
+    const rows = await query(
+      `SELECT ${COLUMNS}, settled, ${paidSql(p)} AS paid
+       FROM ${p}bookings b WHERE order_key = $1 AND ${readByBook(p)} ORDER BY created_at, booking_id`,
+      [orderKey],
+    );
+    return orderState(rows);
+  },
   };
 }
 
-// What a driver reports when the server cannot be reached or dropped the connection, and the
-// server's own codes for the same (08: connection exceptions; 57P01-57P03: shut down or starting;
-// 53300: too many connections).
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300']);
-// The server cancelled a statement (statement_timeout) or gave up on a lock (lock_timeout).
-const DEADLINE_CODES = new Set(['57014', '55P03']);
+/** The contract's methods that `resultStatements` makes. */
+type ResultMethods = 'claimResult' | 'completeResult' | 'releaseResult' | 'getResults' | 'claimOpenBookings' | 'releaseCheck' | 'prune';
 
-/** The {@link StoreUnavailableError} for a driver's error that means "late" or "gone"; undefined for any other. */
-function unavailable(error: unknown): StoreUnavailableError | undefined {
-  if (error instanceof StoreUnavailableError) return error;
-  if (!(error instanceof Error)) return undefined;
-  const code = (error as { code?: unknown }).code;
-  const text = error.message;
-  if ((typeof code === 'string' && DEADLINE_CODES.has(code)) || /timeout exceeded when trying to connect/i.test(text)) {
-    return new StoreUnavailableError('deadline', `The payment store's database gave up on a statement: ${text}`, { cause: error });
-  }
-  if (
-    (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) ||
-    /connection terminated|connection (?:is )?closed|terminating connection|not queryable|client has encountered a connection error/i.test(text)
-  ) {
-    return new StoreUnavailableError('unreachable', `The payment store's database cannot be reached: ${text}`, { cause: error });
-  }
-  return undefined;
+/** The statements of results, reconcile's checks and pruning. */
+function resultStatements(query: Query, p: string): Pick<PaymentStore, ResultMethods> {
+  const fence = (lease: number) => fenceSql(p, lease);
+  return {
+  async claimResult({ correlationId, status, owner, leaseMs, hold }): Promise<ResultClaim> {
+    // One statement: the claim (refused under a stale hold), and what stood in its way. The last reads
+    // see the rows as the statement began; one delivered by another instance in the very same moment
+    // reads as busy.
+    const rows = await query(
+      `WITH fence AS (${fence(5)}),
+       fresh AS (SELECT $5::text IS NULL OR EXISTS (SELECT 1 FROM fence) AS ok),
+       claim AS (
+         INSERT INTO ${p}results (correlation_id, status, owner, lease_until, created_at)
+         SELECT $1, $2, $3, ${NOW_MS} + $4, ${NOW_MS} WHERE (SELECT ok FROM fresh)
+         ON CONFLICT (correlation_id, status) DO UPDATE SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until
+         WHERE ${p}results.delivered_at IS NULL AND (${p}results.lease_until < ${NOW_MS} OR ${p}results.owner = EXCLUDED.owner)
+         RETURNING owner)
+       SELECT (SELECT count(*) FROM claim) AS claimed, (SELECT ok FROM fresh) AS fresh,
+         EXISTS (SELECT 1 FROM ${p}results WHERE correlation_id = $1 AND status = $2 AND delivered_at IS NOT NULL) AS delivered`,
+      [correlationId, status, owner, Math.ceil(leaseMs), hold?.lease ?? null, hold?.owner ?? null, hold?.token ?? null],
+    );
+    const row = rows[0];
+    if (Number(row?.claimed) === 1) return 'claimed';
+    if (row?.delivered === true) return 'delivered';
+    return row?.fresh === true ? 'busy' : 'stale';
+  },
+  async completeResult({ correlationId, status, owner }) {
+    const final = status !== 'BOOKED' && status !== 'PENDING';
+    // One statement, so the result and the booking's settlement are recorded together.
+    await query(
+      `WITH done AS (
+         UPDATE ${p}results SET delivered_at = ${NOW_MS} WHERE correlation_id = $1 AND status = $2 AND owner = $3 AND delivered_at IS NULL
+         RETURNING correlation_id)
+       UPDATE ${p}bookings SET settled = true WHERE $4 AND correlation_id IN (SELECT correlation_id FROM done)`,
+      [correlationId, status, owner, final],
+    );
+  },
+  async releaseResult({ correlationId, status, owner }) {
+    await query(`DELETE FROM ${p}results WHERE correlation_id = $1 AND status = $2 AND owner = $3 AND delivered_at IS NULL`, [correlationId, status, owner]);
+  },
+  async getResults({ correlationId }) {
+    const rows = await query(`SELECT status, delivered_at IS NOT NULL AS delivered FROM ${p}results WHERE correlation_id = $1`, [correlationId]);
+    return rows.map((row): KnownResult => ({ status: row.status as PaymentStatus, state: row.delivered === true ? 'delivered' : 'claimed' }));
+  },
+  async claimOpenBookings({ olderThanMs, notCheckedForMs, limit, owner, leaseMs }) {
+    // SKIP LOCKED: two instances claiming at once take different rows instead of waiting on each other.
+    // The age bound is read once (an InitPlan), by the server's clock as created_at, so the open index serves it.
+    const rows = await query(
+      `UPDATE ${p}bookings SET check_owner = $3, check_until = ${NOW_MS} + $4, checked_at = ${NOW_MS}
+       WHERE booking_id IN (
+         SELECT booking_id FROM ${p}bookings
+         WHERE NOT settled AND created_at <= (SELECT ${NOW_MS} - $1::bigint) AND check_until < ${NOW_MS} AND checked_at <= ${NOW_MS} - $2
+         ORDER BY created_at LIMIT $5 FOR UPDATE SKIP LOCKED)
+       RETURNING ${COLUMNS}`,
+      [Math.ceil(olderThanMs), Math.ceil(notCheckedForMs), owner, Math.ceil(leaseMs), limit],
+    );
+    return rows.map((row) => toBooking(row)!).sort((a, b) => a.created_at - b.created_at);
+  },
+  async releaseCheck({ bookingId, owner }) {
+    await query(`UPDATE ${p}bookings SET check_until = 0 WHERE booking_id = $1 AND check_owner = $2`, [bookingId, owner]);
+  },
+  async prune({ before }) {
+    const rows = await query(
+      `WITH gone AS (DELETE FROM ${p}bookings WHERE created_at < $1 RETURNING correlation_id),
+            results AS (DELETE FROM ${p}results WHERE created_at < $1 OR correlation_id IN (SELECT correlation_id FROM gone) RETURNING 1),
+            leases AS (DELETE FROM ${p}leases WHERE lease_until < LEAST($1, ${NOW_MS}) RETURNING 1)
+       SELECT count(*) AS n FROM gone`,
+      [before],
+    );
+    return Number(rows[0]?.n ?? 0);
+  },
+  };
 }
 
 function toBooking(row: Record<string, unknown> | undefined): StoredBooking | undefined {

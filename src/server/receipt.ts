@@ -3,10 +3,10 @@
  * it gave the booking can make it ask the service about a booking its store does not hold.
  */
 import { signMessage, verifyMessage } from '../protocol/signature.js';
-import type { Kit } from './kit.js';
+import type { Kit } from './context.js';
 
 const receiptMessage = (kit: Kit, bookingId: string, correlationId: string) =>
-  `receipt\n${kit.options.productCode}\n${bookingId}\n${correlationId}`;
+  `receipt\n${kit.productCode}\n${bookingId}\n${correlationId}`;
 
 /**
  * The book answer's `receipt`: an HMAC, under the access key, of the booking's ids. A browser sends it
@@ -14,10 +14,10 @@ const receiptMessage = (kit: Kit, bookingId: string, correlationId: string) =>
  * service, so made-up ids cost no signed call.
  */
 export function receiptOf(kit: Kit, bookingId: string, correlationId: string): Promise<string> {
-  return signMessage(receiptMessage(kit, bookingId, correlationId), kit.options.accessKey);
+  return signMessage(receiptMessage(kit, bookingId, correlationId), kit.accessKey);
 }
 
 /** Whether `receipt` is the one the kit gave for these ids (checked in constant time). */
 export function isReceiptOf(kit: Kit, receipt: unknown, bookingId: string, correlationId: string): Promise<boolean> {
-  return typeof receipt === 'string' ? verifyMessage(receiptMessage(kit, bookingId, correlationId), receipt, kit.options.accessKey) : Promise.resolve(false);
+  return typeof receipt === 'string' ? verifyMessage(receiptMessage(kit, bookingId, correlationId), receipt, kit.accessKey) : Promise.resolve(false);
 }

@@ -6,9 +6,10 @@
  */
 import type { OrderReference } from '../protocol/contract.js';
 import { describeValue, isRecord } from '../protocol/values.js';
-import { orderKeyOf } from './booking.js';
-import { bookingFacts, type Kit } from './kit.js';
+import type { Kit } from './context.js';
+import { bookingFacts } from './delivery-terms.js';
 import { lookupWithin } from './lookup.js';
+import { orderKeyOf } from './order-tag.js';
 import type { ServiceStatus } from './service-client.js';
 import type { StoredBooking } from './store.js';
 import type { PaymentResult } from './types.js';

@@ -129,82 +129,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const root = base.href.replace(/\/+$/, '');
 
-  type Answer = { data: Record<string, unknown>; httpStatus: number };
-
-  async function call(operation: 'book' | 'status' | 'cancel', body: Record<string, unknown>): Promise<Answer> {
-    const url = `${root}/api/client/intent/payment/${operation}`;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
-    let response: Response | undefined;
-    let text: string;
-    try {
-      response = await doFetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(body),
-        signal: controller.signal,
-      });
-      text = await readCapped(response, maxAnswerBytes);
-    } catch (error) {
-      if (error instanceof AnswerTooLarge) {
-        throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, response!.status,
-          `The payment service answered ${operation} with a body larger than ${maxAnswerBytes} bytes; it was not read further.`);
-      }
-      if (controller.signal.aborted) {
-        throw new ServiceError(operation, 'timeout', CODES.UPSTREAM_TIMEOUT, undefined,
-          `The payment service did not answer ${operation} within ${timeoutMs} ms.`);
-      }
-      throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, undefined,
-        `The payment service could not be reached for ${operation}: ${(error as Error).message}`);
-    } finally {
-      clearTimeout(timer);
-    }
-
-    const status = response!.status;
-    let envelope: unknown;
-    try {
-      envelope = JSON.parse(text);
-    } catch {
-      const type = response!.headers.get('content-type') ?? 'no content type';
-      throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, status,
-        `The payment service answered ${operation} with HTTP ${status} and a body that is not JSON (${type}).`);
-    }
-    if (!isRecord(envelope) || typeof envelope.code !== 'string') {
-      throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, status,
-        `The payment service answered ${operation} with HTTP ${status} and no envelope (an object with a code).`);
-    }
-    if (typeof envelope.error_message === 'string') {
-      throw new ServiceError(operation, 'rejected', envelope.code, status, envelope.error_message);
-    }
-    if (status < 200 || status > 299 || !isRecord(envelope.data)) {
-      throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, status,
-        `The payment service answered ${operation} with HTTP ${status} and neither a success nor a failure envelope.`);
-    }
-    return { data: envelope.data, httpStatus: status };
-  }
-
-  function requireStrings<T extends string>(
-    operation: 'book' | 'status' | 'cancel',
-    { data, httpStatus }: Answer,
-    names: readonly T[],
-  ): Record<T, string> {
-    for (const name of names) {
-      if (typeof data[name] !== 'string' || (data[name] as string).length === 0) {
-        throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, httpStatus,
-          `The payment service's ${operation} answer lacks a string "${name}".`);
-      }
-    }
-    return data as Record<T, string>;
-  }
-
-  function requireStatus(operation: 'status' | 'cancel', { data, httpStatus }: Answer): PaymentStatus {
-    const value = data.status;
-    if (!isPaymentStatus(value)) {
-      throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, httpStatus,
-        `The payment service's ${operation} answer has an unknown status ${JSON.stringify(value)}.`);
-    }
-    return value;
-  }
+  const transport: Transport = { root, timeoutMs, maxAnswerBytes, doFetch };
+  const call = (operation: Operation, body: Record<string, unknown>) => send(transport, operation, body);
 
   return {
     async book(input) {
@@ -268,6 +194,97 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   };
 }
 
+
+type Operation = 'book' | 'status' | 'cancel';
+type Answer = { data: Record<string, unknown>; httpStatus: number };
+/** Where and how a client sends its calls. */
+interface Transport {
+  root: string;
+  timeoutMs: number;
+  maxAnswerBytes: number;
+  doFetch: typeof fetch;
+}
+
+/** Sends one signed call and reads its envelope: the data of a success, or a {@link ServiceError}. */
+async function send({ root, timeoutMs, maxAnswerBytes, doFetch }: Transport, operation: Operation, body: Record<string, unknown>): Promise<Answer> {
+  const url = `${root}/api/client/intent/payment/${operation}`;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  let response: Response | undefined;
+  let text: string;
+  try {
+    response = await doFetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+      signal: controller.signal,
+    });
+    text = await readCapped(response, maxAnswerBytes);
+  } catch (error) {
+    if (error instanceof AnswerTooLarge) {
+      throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, response!.status,
+        `The payment service answered ${operation} with a body larger than ${maxAnswerBytes} bytes; it was not read further.`);
+    }
+    if (controller.signal.aborted) {
+      throw new ServiceError(operation, 'timeout', CODES.UPSTREAM_TIMEOUT, undefined,
+        `The payment service did not answer ${operation} within ${timeoutMs} ms.`);
+    }
+    throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, undefined,
+      `The payment service could not be reached for ${operation}: ${(error as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+  }
+
+  return readEnvelope(operation, response!, text);
+}
+
+/** The data of a success envelope, or the {@link ServiceError} for a failure or for what is not the service's answer. */
+function readEnvelope(operation: Operation, response: Response, text: string): Answer {
+  const status = response.status;
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(text);
+  } catch {
+    const type = response.headers.get('content-type') ?? 'no content type';
+    throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, status,
+      `The payment service answered ${operation} with HTTP ${status} and a body that is not JSON (${type}).`);
+  }
+  if (!isRecord(envelope) || typeof envelope.code !== 'string') {
+    throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, status,
+      `The payment service answered ${operation} with HTTP ${status} and no envelope (an object with a code).`);
+  }
+  if (typeof envelope.error_message === 'string') {
+    throw new ServiceError(operation, 'rejected', envelope.code, status, envelope.error_message);
+  }
+  if (status < 200 || status > 299 || !isRecord(envelope.data)) {
+    throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, status,
+      `The payment service answered ${operation} with HTTP ${status} and neither a success nor a failure envelope.`);
+  }
+  return { data: envelope.data, httpStatus: status };
+}
+
+function requireStrings<T extends string>(
+  operation: 'book' | 'status' | 'cancel',
+  { data, httpStatus }: Answer,
+  names: readonly T[],
+): Record<T, string> {
+  for (const name of names) {
+    if (typeof data[name] !== 'string' || (data[name] as string).length === 0) {
+      throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, httpStatus,
+        `The payment service's ${operation} answer lacks a string "${name}".`);
+    }
+  }
+  return data as Record<T, string>;
+}
+
+function requireStatus(operation: 'status' | 'cancel', { data, httpStatus }: Answer): PaymentStatus {
+  const value = data.status;
+  if (!isPaymentStatus(value)) {
+    throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, httpStatus,
+      `The payment service's ${operation} answer has an unknown status ${JSON.stringify(value)}.`);
+  }
+  return value;
+}
 
 /** An answer past the client's cap. */
 class AnswerTooLarge extends Error {}

@@ -57,7 +57,18 @@ const unstamped = (value: unknown): unknown => JSON.parse(JSON.stringify(value) 
  * test (a fresh database, table prefix or instance); its clock must move with real time.
  */
 export function storeSuite(name: string, makeStore: () => PaymentStore | Promise<PaymentStore>, { test, assert }: StoreSuiteRunner): void {
-  const it = (title: string, run: (store: PaymentStore) => Promise<void>) => test(`${name}: ${title}`, async () => run(await makeStore()));
+  const it: It = (title, run) => test(`${name}: ${title}`, async () => run(await makeStore()));
+  const tools = suiteTools(assert);
+  for (const group of [bookingTests, leaseTests, resultTests, checkTests]) group(it, assert, tools);
+}
+
+/** Registers one test of the suite on a fresh store. */
+type It = (title: string, run: (store: PaymentStore) => Promise<void>) => void;
+type Assert = StoreSuiteRunner['assert'];
+type Tools = ReturnType<typeof suiteTools>;
+
+/** The steps the suite's tests share. */
+function suiteTools(assert: Assert) {
   const begin = (store: PaymentStore, key: string, owner: string, leaseMs = HELD_MS, orderKey = 'same') =>
     store.beginBooking({ key, orderKey, lease: `order:${orderKey}`, owner, leaseMs });
   const holdOf = (opening: BookingOpening, owner: string, orderKey = 'same'): LeaseHold => {
@@ -77,6 +88,11 @@ export function storeSuite(name: string, makeStore: () => PaymentStore | Promise
     return { open: open.map((b) => b.booking_id), paid: paid?.booking_id };
   };
 
+  return { begin, holdOf, claim, deliver, order };
+}
+
+/** Bookings: one per key, and the step that begins a book. */
+function bookingTests(it: It, assert: Assert, { begin, holdOf, claim, deliver }: Tools): void {
   it('keeps bookings by key and correlation id, read with their delivered results, and hands out copies', async (store) => {
     assert.strictEqual(await store.insertBooking({ booking: sampleBooking(1) }), 'saved');
     assert.deepStrictEqual(unstamped(await store.getBookingByKey({ key: 'key-1' })), unstamped(sampleBooking(1)));
@@ -122,7 +138,10 @@ export function storeSuite(name: string, makeStore: () => PaymentStore | Promise
     assert.strictEqual(await store.insertBooking({ booking: sampleBooking(3, { idempotency_key: 'key-2', order_key: 'same' }), hold: second }), 'taken');
     holdOf(await begin(store, 'key-4', 'c'), 'c');
   });
+}
 
+/** Fenced leases: the order's, and named ones. */
+function leaseTests(it: It, assert: Assert, { begin, holdOf, claim }: Tools): void {
   it('a fenced lease: renewed and released under its token only; taken over once ended, and the old hold can write nothing', async (store) => {
     const first = holdOf(await begin(store, 'key-1', 'a', ENDED_MS), 'a');
     await pastEnd();
@@ -192,7 +211,10 @@ export function storeSuite(name: string, makeStore: () => PaymentStore | Promise
     const openings = await Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map((owner, n) => begin(store, `key-${n}`, owner)));
     assert.strictEqual(openings.filter((o) => o.status === 'leased').length, 1, JSON.stringify(openings.map((o) => o.status)));
   });
+}
 
+/** Results: claimed and delivered once, and what makes an order paid. */
+function resultTests(it: It, assert: Assert, { begin, claim, deliver, order }: Tools): void {
   it('a result is claimed once, delivered once, released on failure, taken over after its lease', async (store) => {
     await store.insertBooking({ booking: sampleBooking(1) });
     assert.strictEqual(await claim(store, 'cr-1', 'SUCCESS', 'a'), 'claimed');
@@ -251,7 +273,10 @@ export function storeSuite(name: string, makeStore: () => PaymentStore | Promise
     await store.completeResult({ correlationId: 'cr-2', status: 'REVERTED', owner: 'a' });
     assert.deepStrictEqual(await order(store), { open: [], paid: undefined }, 'refunded: payable again');
   });
+}
 
+/** Open bookings for reconcile's checks, the store's clock, and pruning. */
+function checkTests(it: It, assert: Assert, { claim, deliver, order }: Tools): void {
   it('open bookings: settled by a delivered final result, claimed for checks by one instance at a time, once per pass', async (store) => {
     await store.insertBooking({ booking: sampleBooking(1, { order_key: 'same' }) });
     await store.insertBooking({ booking: sampleBooking(2, { order_key: 'same' }) });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandler, type PaymentHandlerOptions } from '../../../src/server/handler.js';
 import { createMemoryStore, type PaymentStore } from '../../../src/server/index.js';
-import { orderKeyOf } from '../../../src/server/booking.js';
+import { orderKeyOf } from '../../../src/server/order-tag.js';
 
 const KEY = 'deadline-access-key';
 const PRODUCT = 'DEAD01';

@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import {
   createPaymentHandler,
-  transactionUuid,
   type PaymentHandler,
   type PaymentHandlerOptions,
   type PaymentResult,
 } from '../../../src/server/handler.js';
 import { createMemoryStore } from '../../../src/server/memory-store.js';
+import { transactionUuid } from '../../../src/server/order-tag.js';
 import { closedPortUrl, listen, nodeSign, type Loopback } from './helpers.js';
 
 const KEY = 'handler-test-access-key';

@@ -135,6 +135,25 @@ describe("fenced order leases on the store's clock (memory store)", () => {
     assert.deepEqual(delivered, [{ correlation_id: booked.body.data!.correlation_id, status: 'SUCCESS' }], JSON.stringify(report));
   });
 
+  test("reconcile()'s cancelAfterMs reads a booking's age by the store's clock: an instance 20 min ahead leaves a fresh booking open, one on time cancels a booking 16 min old by the store", async () => {
+    const MINUTE = 60_000;
+    let storeShift = 0;
+    const store = createMemoryStore({ now: () => Date.now() + storeShift });
+    const ahead = createPaymentHandler(options(store, [], { now: () => Date.now() + 20 * MINUTE }));
+    const fresh = await post(ahead, 'book', { channel: 'app', order: { id: `FRESH-${crypto.randomUUID()}` } }, newKey());
+    assert.equal(fresh.status, 200, JSON.stringify(fresh.body));
+    const early = await ahead.reconcile({ olderThanMs: 0, recheckAfterMs: 0, cancelAfterMs: 15 * MINUTE });
+    assert.deepEqual(early, { checked: 1, settled: 0, open: 1, failed: 0, cancelled: 0, unfinished: false });
+    assert.equal(sandbox.getBooking(fresh.body.data!.booking_id)?.status, 'BOOKED', 'a booking made a moment ago is not cancelled');
+
+    // The store's clock moves 16 minutes on; the instance's own clock stays on time.
+    storeShift = 16 * MINUTE;
+    const onTime = createPaymentHandler(options(store, []));
+    const late = await onTime.reconcile({ olderThanMs: 0, recheckAfterMs: 0, cancelAfterMs: 15 * MINUTE });
+    assert.deepEqual(late, { checked: 1, settled: 0, open: 0, failed: 0, cancelled: 1, unfinished: false });
+    assert.equal(sandbox.getBooking(fresh.body.data!.booking_id)?.status, 'CANCELED', '16 minutes old by the store: cancelled');
+  });
+
   test("a holder whose renewals fail while its service call runs past the lease (by the store's clock): taken over, its booking cancelled and never handed out; one payable booking, one SUCCESS", async () => {
     let skew = 0;
     const store = createMemoryStore({ now: () => Date.now() + skew });

@@ -1,0 +1,28 @@
+/**
+ * What the handler's parts share: the merchant's identity at the service, its order lookup, the
+ * service client, the guarded store, this instance's name and clock, and the error reporter. Built
+ * once by the handler from its options; no part receives the options themselves.
+ */
+import type { ServiceClient } from './service-client.js';
+import type { PaymentStore } from './store.js';
+import type { ErrorContext, PaymentHandlerOptions } from './types.js';
+
+/** The handler's shared parts. */
+export interface Kit {
+  /** The merchant's product code at the service (`productCode`). */
+  productCode: string;
+  /** The merchant's secret (`accessKey`): signs receipts and order tags, and verifies callbacks. */
+  accessKey: string;
+  /** The merchant's `lookupOrder`. */
+  lookupOrder: PaymentHandlerOptions['lookupOrder'];
+  /** How long `lookupOrder` may take (`lookupTimeoutMs`). */
+  lookupTimeoutMs: number;
+  client: ServiceClient;
+  store: PaymentStore;
+  /** This handler's name in the store's claims and leases. */
+  owner: string;
+  /** How long a claim or lease holds before another instance may take it over. */
+  leaseMs: number;
+  now(): number;
+  report(error: unknown, context: ErrorContext): void;
+}

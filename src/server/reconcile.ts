@@ -1,0 +1,144 @@
+/**
+ * Reconciliation: the merchant's own status checks of open bookings (`reconcile()`), one pass at a
+ * time per process, each booking claimed in the store so that instances share the work. A booking
+ * left open past `cancelAfterMs` (by the store's clock) is cancelled at the service.
+ */
+import { isFinalStatus, STATUS_CHECK_AFTER_MS } from '../protocol/contract.js';
+import { cancelAtService, DEFAULT_CANCEL_AFTER_MS } from './abandon.js';
+import type { Kit } from './context.js';
+import { bookingFacts, ImpossibleTransition, ResultBusy, type Delivery } from './delivery-terms.js';
+import type { ServiceStatus } from './service-client.js';
+import type { StoredBooking } from './store.js';
+import type { PaymentResult, ReconcileOptions, ReconcileReport } from './types.js';
+
+/** One reconcile pass's progress, shared by its workers. */
+interface Pass {
+  started: number;
+  deadline: number;
+  recheckAfterMs: number;
+  done: ReconcileReport;
+  checkedInPass: Set<string>;
+  heldBack: Set<string>;
+}
+
+/** `reconcile()` of one handler. */
+export function createReconciler(kit: Kit, delivery: Delivery): (options?: ReconcileOptions) => Promise<ReconcileReport> {
+  let runningPass: Promise<ReconcileReport> | undefined;
+
+  /** One pass at a time per process: a call while a pass runs joins it. */
+  function reconcile(options: ReconcileOptions = {}): Promise<ReconcileReport> {
+    if (!runningPass) {
+      runningPass = pass(options).finally(() => {
+        runningPass = undefined;
+      });
+    }
+    return runningPass;
+  }
+
+  async function pass({
+    olderThanMs = STATUS_CHECK_AFTER_MS,
+    concurrency = 8,
+    timeBudgetMs = 50_000,
+    recheckAfterMs = 20_000,
+    cancelAfterMs = DEFAULT_CANCEL_AFTER_MS,
+  }: ReconcileOptions): Promise<ReconcileReport> {
+    const started = kit.now();
+    const run: Pass = {
+      started,
+      deadline: started + timeBudgetMs,
+      recheckAfterMs: Math.max(0, recheckAfterMs),
+      done: { checked: 0, settled: 0, open: 0, failed: 0, cancelled: 0, unfinished: false },
+      checkedInPass: new Set(),
+      heldBack: new Set(),
+    };
+    const workers = (minAgeMs: number, pastCancel: boolean) =>
+      Promise.all(Array.from({ length: Math.max(1, Math.floor(concurrency)) }, () => work(run, minAgeMs, pastCancel)));
+    try {
+      // Ages are the store's (as its created_at), never this instance's clock against the store's stamp:
+      // the bookings past `cancelAfterMs` are claimed first, as such, then the younger ones.
+      const oldest = Math.max(0, olderThanMs, cancelAfterMs);
+      if (Number.isFinite(oldest)) await workers(oldest, true);
+      if (!run.done.unfinished) await workers(Math.max(0, olderThanMs), false);
+    } finally {
+      for (const bookingId of run.heldBack) {
+        await kit.store.releaseCheck({ bookingId, owner: kit.owner }).catch((error: unknown) => kit.report(error, { route: 'reconcile' }));
+      }
+    }
+    return run.done;
+  }
+
+  /**
+   * One worker: claims one open booking at least `minAgeMs` old at a time (so at most `concurrency`
+   * status checks run at once, and an instance that dies mid-pass only delays the bookings it held by
+   * one lease) until none is left or the budget is spent. `pastCancel`: the claimed ones are past
+   * `cancelAfterMs`.
+   */
+  async function work(run: Pass, minAgeMs: number, pastCancel: boolean): Promise<void> {
+    for (;;) {
+      if (kit.now() >= run.deadline) {
+        run.done.unfinished = true;
+        return;
+      }
+      const [booking] = await kit.store.claimOpenBookings({
+        // By the store's clock, as the booking's created_at: instances whose clocks disagree find the same bookings.
+        olderThanMs: minAgeMs,
+        // Checked by any instance since this pass began, or within `recheckAfterMs` before it: not
+        // again. A pass that began a moment after another instance's pass checked a booking would
+        // otherwise ask about it again. A span, since the store's clock decides.
+        notCheckedForMs: kit.now() - run.started + run.recheckAfterMs,
+        limit: 1,
+        owner: kit.owner,
+        leaseMs: kit.leaseMs,
+      });
+      if (!booking) return;
+      // The span above is measured on this instance's clock and applied on the store's: read a moment
+      // apart (or with a clock that stands still), it can reach back short of this pass's own checks.
+      // A booking handed out again stays claimed until the pass ends, so the next claim moves on.
+      if (run.checkedInPass.has(booking.booking_id)) {
+        run.heldBack.add(booking.booking_id);
+        continue;
+      }
+      run.checkedInPass.add(booking.booking_id);
+      run.done.checked++;
+      try {
+        run.done[await check(kit, delivery, booking, pastCancel)]++;
+      } catch (error) {
+        if (error instanceof ResultBusy) {
+          run.done.open++;
+        } else if (error instanceof ImpossibleTransition) {
+          run.done.settled++;
+        } else {
+          run.done.failed++;
+          kit.report(error, { route: 'reconcile', correlation_id: booking.correlation_id, booking_id: booking.booking_id });
+        }
+      } finally {
+        await kit.store.releaseCheck({ bookingId: booking.booking_id, owner: kit.owner }).catch((error: unknown) => kit.report(error, { route: 'reconcile' }));
+      }
+    }
+  }
+
+  return reconcile;
+}
+
+/** Asks the service about one booking and delivers its final status; one still open past `cancelAfterMs` is cancelled. */
+async function check(kit: Kit, delivery: Delivery, booking: StoredBooking, pastCancel: boolean): Promise<'settled' | 'open' | 'cancelled'> {
+  const answer = await kit.client.status({ booking_id: booking.booking_id, correlation_id: booking.correlation_id });
+  if (isFinalStatus(answer.status)) {
+    await delivery.deliver(statusResult(booking, answer, 'reconcile'));
+    return 'settled';
+  }
+  if (!pastCancel) return 'open';
+  // Left without paying past the service's expiry: cancelled, so no stale screen pays it later.
+  const status = await cancelAtService(kit, booking, delivery);
+  return status === 'CANCELED' ? 'cancelled' : isFinalStatus(status) ? 'settled' : 'open';
+}
+
+function statusResult(booking: StoredBooking, answer: ServiceStatus, source: 'reconcile'): PaymentResult {
+  return {
+    source,
+    status: answer.status,
+    correlation_id: booking.correlation_id,
+    reference_code: answer.reference_code,
+    ...bookingFacts(booking),
+  };
+}

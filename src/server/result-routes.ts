@@ -1,0 +1,188 @@
+/**
+ * The result routes: `/status` and `/cancel` of the element, and the service's `/callback`. A final
+ * status they learn is delivered (delivery.ts) within `resultTimeoutMs`: the shopper's answer does
+ * not wait on a slow hook.
+ */
+import { CODES, isFinalStatus, type CancelResult, type PaymentStatus, type StatusResult } from '../protocol/contract.js';
+import { describeValue, isRecord } from '../protocol/values.js';
+import { CallbackVerificationError, verifyCallback } from './callback.js';
+import type { Kit } from './context.js';
+import { bookingFacts, ImpossibleTransition, ResultBusy, type Delivery } from './delivery-terms.js';
+import { depthOf, parseObject, Refusal } from './http.js';
+import { MAX_ORDER_DEPTH } from './limits.js';
+import { orderOfLostBooking } from './order-tag.js';
+import { isReceiptOf } from './receipt.js';
+import { adoptLostBooking } from './recovery.js';
+import { ServiceError, type ServiceStatus } from './service-client.js';
+import { serviceCall } from './service-refusal.js';
+import { StoreUnavailableError } from './store-errors.js';
+import type { BookingState } from './store.js';
+import type { PaymentResult } from './types.js';
+
+/** A booking a status or cancel names: the facts its results carry, and the service's answer when the store had lost it. */
+interface Found {
+  booking_id: string;
+  correlation_id: string;
+  facts: Partial<PaymentResult>;
+  lost?: ServiceStatus;
+  /** Statuses of a stored booking whose result was delivered already (none for a lost one). */
+  delivered: BookingState['delivered'];
+}
+
+/** The result routes of the handler. */
+export interface ResultRoutes {
+  status(text: string, request: Request): Promise<StatusResult>;
+  cancel(text: string, request: Request): Promise<CancelResult>;
+  callback(text: string): Promise<{ correlation_id: string; status: PaymentStatus }>;
+}
+
+/** The result routes of one handler; a delivery waits at most `resultTimeoutMs` before the answer goes out. */
+export function createResultRoutes(kit: Kit, delivery: Delivery, resultTimeoutMs: number): ResultRoutes {
+  /**
+   * Reads a status or cancel body and finds the booking it names. One this handler's store does not
+   * hold (lost in a restart of a memory store, evicted, pruned) is asked about at the service, which
+   * answers only for this merchant's product code and only with the matching correlation id: such a
+   * booking comes with the service's answer (`lost`), and with the order the browser presented only
+   * when the booking's own tag proves it (the booking is then saved again: see recovery.ts). A stored booking comes with the statuses of it already
+   * delivered, read in the same round trip.
+   */
+  async function findBooking(text: string, request: Request): Promise<Found> {
+    const body = parseObject(text, ['booking_id', 'correlation_id'], ['order', 'receipt']);
+    for (const name of ['booking_id', 'correlation_id'] as const) {
+      const value = body[name];
+      if (typeof value !== 'string' || value.length === 0 || value.length > 128) {
+        throw new Refusal(CODES.INVALID_REQUEST, `"${name}" must be a non-empty string of at most 128 characters; got ${describeValue(value)}.`);
+      }
+    }
+    if (body.order !== undefined && (!isRecord(body.order) || depthOf(body.order, MAX_ORDER_DEPTH) > MAX_ORDER_DEPTH)) {
+      throw new Refusal(CODES.INVALID_REQUEST, `"order" must be the order object the booking was made for; got ${describeValue(body.order)}.`);
+    }
+    const booking_id = body.booking_id as string;
+    const correlation_id = body.correlation_id as string;
+    const state = await kit.store.getBookingState({ bookingId: booking_id });
+    if (state) {
+      if (state.booking.correlation_id !== correlation_id) throw unknownBooking();
+      return { booking_id, correlation_id, facts: bookingFacts(state.booking), delivered: state.delivered };
+    }
+    // Made-up ids must cost no signed call: only a browser the kit gave this booking asks the service.
+    if (!(await isReceiptOf(kit, body.receipt, booking_id, correlation_id))) throw unknownBooking();
+    let lost: ServiceStatus;
+    try {
+      lost = await kit.client.status({ booking_id, correlation_id });
+    } catch (error) {
+      if (error instanceof ServiceError && error.kind === 'rejected' && error.code === CODES.UNKNOWN_BOOKING) throw unknownBooking();
+      return serviceCall(kit, 'status', () => Promise.reject(error));
+    }
+    if (lost.booking_id !== booking_id || lost.correlation_id !== correlation_id || lost.product_code !== kit.productCode) {
+      throw unknownBooking();
+    }
+    const proven = await orderOfLostBooking(kit, lost.transaction_id, body.order as PaymentResult['order']);
+    const facts = proven ? await adoptLostBooking(kit, lost, proven, request) : { booking_id, transaction_uuid: lost.transaction_id };
+    return { booking_id, correlation_id, lost, facts, delivered: [] };
+  }
+
+  async function status(text: string, request: Request): Promise<StatusResult> {
+    const { booking_id, correlation_id, lost, facts, delivered } = await findBooking(text, request);
+    const answer = lost ?? (await serviceCall(kit, 'status', () => kit.client.status({ booking_id, correlation_id })));
+    // A result already delivered needs no claim: a paid booking's later status checks read the store once.
+    if (isFinalStatus(answer.status) && !delivered.includes(answer.status)) {
+      // The shopper learns the status either way, within the time limit; a hook that failed or is still
+      // running is finished or retried by the next status check, callback or reconcile pass.
+      const result: PaymentResult = { source: 'status', status: answer.status, correlation_id, reference_code: answer.reference_code, ...facts };
+      await withinTime(kit, delivery.deliver(result), resultTimeoutMs, 'status');
+    }
+    return { booking_id, correlation_id, status: answer.status, updated_at: answer.updated_at };
+  }
+
+  async function cancel(text: string, request: Request): Promise<CancelResult> {
+    const { booking_id, correlation_id, facts } = await findBooking(text, request);
+    const answer = await serviceCall(kit, 'cancel', () => kit.client.cancel({ booking_id }));
+    if (isFinalStatus(answer.status)) {
+      await withinTime(kit, delivery.deliver({ source: 'cancel', status: answer.status, correlation_id, ...facts }), resultTimeoutMs, 'cancel');
+    }
+    return { booking_id, status: answer.status };
+  }
+
+  return { status, cancel, callback: (text) => callback(kit, delivery, text) };
+}
+
+/** Waits for a delivery at most `limitMs`; a hook that fails or runs late is told to `onError`, never to the shopper. */
+async function withinTime(kit: Kit, delivery: Promise<void>, limitMs: number, route: string): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), limitMs);
+  });
+  const settled = delivery.then(
+    () => 'done' as const,
+    (error: unknown) => {
+      if (!(error instanceof ResultBusy) && !(error instanceof ImpossibleTransition)) kit.report(error, { route });
+      return 'done' as const;
+    },
+  );
+  try {
+    if ((await Promise.race([settled, late])) === 'late') {
+      kit.report(new Error(`onPaymentResult did not finish within ${limitMs} ms; the answer went out without waiting for it.`), { route });
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Verifies a callback and delivers its final result; a result the merchant could not record yet is refused, so the service retries it. */
+async function callback(kit: Kit, delivery: Delivery, text: string): Promise<{ correlation_id: string; status: PaymentStatus }> {
+  let payload;
+  try {
+    payload = await verifyCallback(text, kit.accessKey);
+  } catch (error) {
+    if (!(error instanceof CallbackVerificationError)) throw error;
+    const code =
+      error.reason === 'bad_signature'
+        ? CODES.INVALID_SIGNATURE
+        : error.reason === 'wrong_signed_fields'
+          ? CODES.INVALID_SIGNED_FIELDS
+          : CODES.INVALID_REQUEST;
+    throw new Refusal(code, error.message);
+  }
+  if (payload.product_code !== kit.productCode) {
+    throw new Refusal(CODES.UNKNOWN_MERCHANT, `Callback refused: product_code "${payload.product_code}" is not this merchant's.`);
+  }
+  if (isFinalStatus(payload.status)) {
+    const booking = await kit.store.findBookingByCorrelationId({ correlationId: payload.correlation_id });
+    if (!booking) {
+      // Signed, but not a booking of this store: a result without its order pays no order, and a
+      // store that truly lost a booking recovers it when the shopper's element asks /status (the kit
+      // confirms it with the service). Refused, so the service does not count it delivered, and told.
+      kit.report(
+        new Error(
+          `A signed callback for a booking this store does not know was refused (correlation_id ${payload.correlation_id}, ` +
+            `status ${payload.status}, reference_code ${payload.reference_code}, amount ${payload.amount}). ` +
+            'If another system books with the same product code, give each its own callbackUrl.',
+        ),
+        { route: 'callback', correlation_id: payload.correlation_id },
+      );
+      throw new Refusal(CODES.UNKNOWN_BOOKING, 'Callback refused: no booking of this merchant has this correlation_id.');
+    }
+    try {
+      await delivery.deliver({
+        source: 'callback',
+        status: payload.status,
+        correlation_id: payload.correlation_id,
+        reference_code: payload.reference_code,
+        ...bookingFacts(booking),
+        amount: payload.amount,
+      });
+    } catch (error) {
+      // Recorded and told to onError; a retry of this callback cannot change it.
+      if (error instanceof ImpossibleTransition) return { correlation_id: payload.correlation_id, status: payload.status };
+      if (error instanceof StoreUnavailableError) throw error;
+      // A 5xx makes the service retry; by then the instance holding the claim has delivered it.
+      if (!(error instanceof ResultBusy)) kit.report(error, { route: 'callback' });
+      throw new Refusal(CODES.INTERNAL, 'The merchant could not record this result yet; retry later.');
+    }
+  }
+  return { correlation_id: payload.correlation_id, status: payload.status };
+}
+
+function unknownBooking(): Refusal {
+  return new Refusal(CODES.UNKNOWN_BOOKING, 'No booking with this booking_id and correlation_id was made here.');
+}

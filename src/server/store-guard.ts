@@ -1,0 +1,89 @@
+/**
+ * The store as the handler uses it: every call under its deadline, and a store that cannot be reached
+ * becomes `IP-503`, told to `onError` once per outage.
+ */
+import { CODES } from '../protocol/contract.js';
+import { Refusal } from './http.js';
+import { withDeadline } from './deadline.js';
+import { postgresOutage } from './postgres-errors.js';
+import { StoreUnavailableError } from './store-errors.js';
+import type { PaymentStore } from './store.js';
+
+/** Seconds a browser waits before retrying an `IP-503`. */
+export const RETRY_AFTER_SECONDS = 2;
+
+/** The answer for a request the store could not serve. */
+export function storeUnavailable(): Refusal {
+  return new Refusal(
+    CODES.SERVER_UNAVAILABLE,
+    "The shop's server cannot reach its payment records right now; try again in a moment.",
+    { 'retry-after': String(RETRY_AFTER_SECONDS) },
+  );
+}
+
+/**
+ * The store error as a {@link StoreUnavailableError} when it means the database cannot be reached or
+ * did not answer in time (whether the store said so, or the error of a custom store's node-postgres
+ * came through, read as the PostgreSQL store reads it), else `undefined`: any other store error is a
+ * defect and stays `IP-500`.
+ */
+export function asStoreOutage(error: unknown): StoreUnavailableError | undefined {
+  return postgresOutage(error);
+}
+
+const STORE_METHODS = [
+  'getBookingByKey',
+  'findBookingByCorrelationId',
+  'getBookingState',
+  'getOrderState',
+  'beginBooking',
+  'acquireLease',
+  'renewLease',
+  'releaseLease',
+  'insertBooking',
+  'claimResult',
+  'completeResult',
+  'releaseResult',
+  'getResults',
+  'claimOpenBookings',
+  'releaseCheck',
+  'prune',
+] as const satisfies ReadonlyArray<keyof PaymentStore>;
+// Every method of the contract is guarded: a method added to PaymentStore and not listed above fails to compile.
+const ALL_GUARDED: [Exclude<keyof PaymentStore, (typeof STORE_METHODS)[number]>] extends [never] ? true : never = true;
+void ALL_GUARDED;
+
+/**
+ * The store as the handler uses it: an outage (see {@link asStoreOutage}), or a call past `limitMs`,
+ * comes out as a {@link StoreUnavailableError}, and `tell` hears of it once per outage (the first failure after a
+ * success), not once per request: a database down under load would otherwise flood the merchant's log.
+ */
+export function guardStore(store: PaymentStore, tell: (error: StoreUnavailableError) => void, limitMs: number): PaymentStore {
+  let down = false;
+  const guarded: Record<string, unknown> = {};
+  for (const name of STORE_METHODS) {
+    const method = store[name] as (...args: unknown[]) => Promise<unknown>;
+    if (typeof method !== 'function') throw new TypeError(`store.${name} is not a function: the store does not implement PaymentStore.`);
+    guarded[name] = async (...args: unknown[]) => {
+      try {
+        // A custom store that hangs must not hold the request for ever.
+        const value = await withDeadline(
+          () => method.apply(store, args),
+          limitMs,
+          () => new StoreUnavailableError('deadline', `The payment store did not answer ${name} within ${limitMs} ms.`),
+        );
+        down = false;
+        return value;
+      } catch (error) {
+        const outage = asStoreOutage(error);
+        if (!outage) throw error;
+        if (!down) {
+          down = true;
+          tell(outage);
+        }
+        throw outage;
+      }
+    };
+  }
+  return guarded as unknown as PaymentStore;
+}
