@@ -283,6 +283,22 @@ class HookThrows extends Step {
   }
 }
 
+/** This instance's store calls get slow, as on a loaded machine: its requests outlast the step that sent them. */
+class Slow extends Step {
+  constructor(
+    readonly on: Which,
+    readonly ms: number,
+  ) {
+    super();
+  }
+  async act(run: Run) {
+    run.instances[this.on]!.slowMs = this.ms;
+  }
+  toString() {
+    return `Slow(${INSTANCES[this.on]}, ${this.ms} ms per store call)`;
+  }
+}
+
 /** Two steps at once (a book on one instance while a result is delivered on the other, say). */
 class Together extends Step {
   constructor(
@@ -339,6 +355,7 @@ export function modelCommands(maxCommands: number): fc.Arbitrary<Step[]> {
         .tuple(which, fc.constantFrom<FaultKind>('refuse', 'lost-answer'), fc.constantFrom('*', 'insert', 'begin', 'claim', 'complete', 'lease', 'release'), fc.integer({ min: 1, max: 2 }))
         .map(([on, kind, method, count]) => new StoreFault(on, kind, method, count)),
       which.map((on) => new HookThrows(on)),
+      fc.tuple(which, fc.constantFrom(0, 150)).map(([on, ms]) => new Slow(on, ms)),
       fc.tuple(fc.oneof(book, ask, callback), fc.oneof(book, ask, callback, passArb)).map(([first, second]) => new Together(first, second)),
       fc.tuple(fc.oneof(book, ask, callback), fc.oneof(book, ask, callback, passArb)).map(([first, second]) => new Together(first, second)),
   ];
