@@ -47,7 +47,7 @@ for (const [name, backend] of [
       }
     });
 
-    test('a tab books its paid key again after the total grew: the balance is booked, never "already paid" (seed 312027, path 98)', async () => {
+    test('a tab books its paid key again after the total grew: the balance is booked, never "already paid"', async () => {
       const run = await stage.newRun();
       try {
         const [a, b] = run.instances;
