@@ -9,6 +9,14 @@ import { memoryBackend, postgresBackend, startStage, within, type Backend, type 
 
 const settle = (run: Run) => within(run.heal(), 30_000, 'the requests in flight');
 
+async function waitUntil(done: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`waited 10 s for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 for (const [name, backend] of [
   ['memory', memoryBackend],
   ['PostgreSQL', postgresBackend],
@@ -42,6 +50,33 @@ for (const [name, backend] of [
         assert.deepEqual(run.answers.map((answer) => `${answer.route} ${answer.code}`), ['book IP-201', 'callback IP-201', 'book IP-412'], 'tab 2 was told its order was paid');
         run.checkStep();
         assert.deepEqual(run.breaks, []);
+      } finally {
+        run.close();
+      }
+    });
+
+    for (const grown of [1500, 2000]) test(`a book while another instance is inside the hook of the order's payment counts that payment once: the balance is booked, never "already paid" nor the paid booking (total 1000, then ${grown}; soak seed 400388315)`, async () => {
+      const run = await stage.newRun();
+      try {
+        const [a, b] = run.instances;
+        await run.send(a!, 'book', { channel: 'app', order: { id: run.orderId } }, run.keys[0]);
+        await settle(run);
+        const first = run.received[0];
+        assert.ok(first, 'tab 1 was handed a booking');
+        run.total = grown;
+        await run.atService(first.booking_id, 'pay');
+        // A claims the payment's delivery and stops inside the hook: the booking is paid and not settled.
+        a!.trap = 'hook';
+        await run.send(a!, 'callback', run.callbacks[0]!);
+        await waitUntil(() => a!.isFrozen, 'A to stop inside the hook');
+        await run.send(b!, 'book', { channel: 'app', order: { id: run.orderId } }, run.keys[0]);
+        await settle(run);
+        run.checkStep();
+        assert.deepEqual(run.breaks, []);
+        const book = run.answers.filter((answer) => answer.route === 'book')[1];
+        assert.equal(book?.code, 'IP-201', `the balance is booked: ${JSON.stringify(book)}`);
+        assert.notEqual(book.data?.booking_id, first.booking_id, 'not the paid booking');
+        assert.equal(run.serviceBookings().find((booking) => booking.booking_id === book.data?.booking_id)?.amount, grown - 1000);
       } finally {
         run.close();
       }
