@@ -369,7 +369,7 @@ function resultOf(args: unknown[]): string {
   return `${String(named.correlationId ?? named.correlation_id)} ${String(named.status)}`;
 }
 
-/** What the commands' preconditions read (fast-check's model): counts the real run keeps up to date. */
+/** fast-check's model: counts the real run keeps up to date, for a step to log (no step's precondition reads them). */
 export interface Model {
   received: number;
   callbacks: number;
