@@ -26,7 +26,7 @@ test('a result whose hook is still running when the clocks pass its claim is at 
     await run.atService(booking.booking_id, 'pay');
     const callback = run.callbacks[0]!;
     // A's store answers slowly, as on a loaded machine: its delivery is still in flight after the step.
-    a!.slowMs = 400;
+    a!.slowMs = 1_000;
     await run.send(a!, 'callback', callback);
     const deadline = Date.now() + 10_000;
     while (!run.hookCalls.some((call) => call.returned)) {
