@@ -65,19 +65,48 @@ export interface PostgresResults {
   bookingsAttempted: number;
 }
 
-/** `clients` concurrent clients book through `url`, each a fixed number of times; bookings per second. */
-export async function load(url: string, o: PostgresBenchOptions, counts: { attempted: number; errors: number }): Promise<number> {
+/** `clients` concurrent clients book through `url`, each `perClient` times; the seconds it took. */
+async function timedLoad(url: string, clients: number, perClient: number, counts: { attempted: number; errors: number }): Promise<number> {
   const start = performance.now();
   const client = async () => {
-    for (let i = 0; i < o.bookingsPerClient; i++) {
+    for (let i = 0; i < perClient; i++) {
       counts.attempted++;
       await bookThroughHandler(url).catch(() => {
         counts.errors++;
       });
     }
   };
-  await Promise.all(Array.from({ length: o.concurrentClients }, client));
-  return (o.concurrentClients * o.bookingsPerClient) / ((performance.now() - start) / 1000);
+  await Promise.all(Array.from({ length: clients }, client));
+  return (performance.now() - start) / 1000;
+}
+
+/** What one store of a {@link pairedRound} is: where its handler listens, and what to do around each of its slices. */
+export interface RoundSide {
+  url: string;
+  /** Called before each slice of this side's (to reset a round-trip counter, say). */
+  before?(): void;
+  /** Called after each slice with the bookings it made. */
+  after?(bookings: number): void;
+}
+
+/**
+ * One throughput round of two stores on the same clients: each books half its share, then the other
+ * twice its half, then the first again (A B B A; B A A B on `flip`), so a load that drifts within the
+ * round weighs on both alike (a plain A then B pair lets the machine's drift decide the ratio). Each
+ * rate is the bookings of its two slices over their time.
+ */
+export async function pairedRound(a: RoundSide, b: RoundSide, o: PostgresBenchOptions, counts: { attempted: number; errors: number }, flip: boolean): Promise<{ a: number; b: number }> {
+  const half = Math.ceil(o.bookingsPerClient / 2);
+  const seconds = { a: 0, b: 0 };
+  const order: Array<'a' | 'b'> = flip ? ['b', 'a', 'a', 'b'] : ['a', 'b', 'b', 'a'];
+  for (const which of order) {
+    const side = which === 'a' ? a : b;
+    side.before?.();
+    seconds[which] += await timedLoad(side.url, o.concurrentClients, half, counts);
+    side.after?.(o.concurrentClients * half);
+  }
+  const bookings = 2 * o.concurrentClients * half;
+  return { a: bookings / seconds.a, b: bookings / seconds.b };
 }
 
 /** A merchant handler on its own loopback server. */
@@ -109,22 +138,22 @@ export async function benchPostgres(options: PostgresBenchOptions = POSTGRES_DEF
     let postgresBookings = 0;
     let postgresRoundTrips = 0;
     let renewals = 0;
+    let round = 0;
     const rounds = await repeat(o.warmupRounds, o.throughputRounds, async () => {
-      // Each round measures both, in alternating order, so drift hits both alike.
-      const order = counts.attempted % 2 === 0 ? ['memory', 'postgres'] : ['postgres', 'memory'];
-      const rate: Record<string, number> = {};
-      for (const which of order) {
-        if (which === 'postgres') counting.reset();
-        rate[which] = await load(which === 'memory' ? memoryKit.url : postgresKit.url, o, counts);
-        if (which === 'postgres') {
+      const memory: RoundSide = { url: memoryKit.url };
+      const postgres: RoundSide = {
+        url: postgresKit.url,
+        before: () => counting.reset(),
+        after(bookings) {
           // A renewal is the lease statement on its own (renewLease); a book's first statement is the function.
           const renewed = counting.statements.filter((text) => /^UPDATE \w*leases/.test(text)).length;
           renewals += renewed;
           postgresRoundTrips += counting.count - renewed;
-          postgresBookings += o.concurrentClients * o.bookingsPerClient;
-        }
-      }
-      return { memory: rate.memory!, postgres: rate.postgres! };
+          postgresBookings += bookings;
+        },
+      };
+      const rate = await pairedRound(memory, postgres, o, counts, round++ % 2 === 1);
+      return { memory: rate.a, postgres: rate.b };
     });
 
     return {

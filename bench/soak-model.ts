@@ -1,9 +1,9 @@
 /**
  * `npm run soak -- --model [--minutes 10]`: the generated interleavings of test/node/model for minutes,
- * on the memory store, on PostgreSQL (a throwaway server) and on PGlite in turn, in batches of fresh seeds. It
- * next to rounds of real handler processes stopped inside a book (bench/soak-pauses.ts). It prints how
- * many sequences ran on each; on a break it prints fast-check's
- * report (seed, path, shrunk sequence) and fails.
+ * on the memory store, on PostgreSQL (a throwaway server) and on PGlite in turn, in batches of 50 with
+ * fresh seeds, next to rounds of real handler processes stopped inside a book (bench/soak-pauses.ts).
+ * It prints how many sequences ran on each store and how many pause rounds; on a break it prints
+ * fast-check's report (seed, path, shrunk sequence) and fails.
  */
 import { checkModel } from '../test/node/model/run.js';
 import { ACCESS_KEY, memoryBackend, pgliteBackend, postgresBackend, PRODUCT, startStage, type Stage } from '../test/node/model/world.js';

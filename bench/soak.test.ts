@@ -17,3 +17,13 @@ test('soak, 0.5 minutes: every final result delivered once, no order paid twice,
   assert.equal(report.memory.length, 2);
   assert.match(text, /p50 [\d.]+ ms, p99 [\d.]+ ms/);
 });
+
+test('the model soak report names how many sequences ran on each store and how many pause rounds, for docs/faults.md', async () => {
+  const { formatModelReport } = await import('./soak-model.js');
+  const text = formatModelReport({ seconds: 600.4, sequences: { memory: 1200, postgres: 850, pglite: 900 }, pauses: { rounds: 97, breaks: [] } });
+  assert.match(text, /^Model soak: 600 s, 2950 generated sequences \(memory 1200, postgres 850, pglite 900\)$/m);
+  assert.match(text, /^Process pauses: 97 rounds .*, 0 breaks$/m);
+  assert.match(text, /^OK /m);
+  const failed = formatModelReport({ seconds: 30, sequences: { memory: 50 }, pauses: { rounds: 3, breaks: [] }, failure: 'postgres: seed 1, path "2"' });
+  assert.match(failed, /^FAIL postgres: seed 1, path "2"$/m);
+});

@@ -16,7 +16,7 @@ import { createRedisStore } from '../src/server/redis.js';
 import type { PaymentStore } from '../src/server/store.js';
 import { countingMysql, countingRedis } from '../test/node/server/mysql/counting.js';
 import { BENCH_ACCESS_KEY, BENCH_PRODUCT_CODE, startMerchant, type Merchant } from './merchant.js';
-import { load, POSTGRES_DEFAULTS, serve, type PostgresBenchOptions } from './postgres.js';
+import { pairedRound, POSTGRES_DEFAULTS, serve, type PostgresBenchOptions, type RoundSide } from './postgres.js';
 import { measureLatency } from './server.js';
 import { repeat, summarize, type Summary } from './stats.js';
 
@@ -106,22 +106,23 @@ export async function benchStore(kind: BenchedStore, options: PostgresBenchOptio
     let bookings = 0;
     let roundTrips = 0;
     let renewed = 0;
+    let round = 0;
     const rounds = await repeat(o.warmupRounds, o.throughputRounds, async () => {
-      const order = counts.attempted % 2 === 0 ? ['memory', 'store'] : ['store', 'memory'];
-      const rate: Record<string, number> = {};
-      for (const which of order) {
-        if (which === 'store') {
+      const memory: RoundSide = { url: memoryKit.url };
+      const measured: RoundSide = {
+        url: storeKit.url,
+        before() {
           opened.counting.reset();
           renewals = 0;
-        }
-        rate[which] = await load(which === 'memory' ? memoryKit.url : storeKit.url, o, counts);
-        if (which === 'store') {
+        },
+        after(made) {
           renewed += renewals;
           roundTrips += opened.counting.count - renewals;
-          bookings += o.concurrentClients * o.bookingsPerClient;
-        }
-      }
-      return { memory: rate.memory!, store: rate.store! };
+          bookings += made;
+        },
+      };
+      const rate = await pairedRound(memory, measured, o, counts, round++ % 2 === 1);
+      return { memory: rate.a, store: rate.b };
     });
 
     return {

@@ -113,10 +113,10 @@ export function createBooking(kit: Kit, settings: BookingSettings, delivery: Del
       // order's total now: refused without asking the service. A refund delivered since (REVERTED)
       // makes the order payable again; a payment below the total now leaves its balance to pay.
       if (chargeOf(total, paidPaise, balance) <= 0) throw alreadyPaid();
-      if (latest && state.open.some((b) => b.booking_id === latest.booking_id) && toPaise(latest.amount) === chargeOf(total, paidPaise, balance)) {
-        return latest;
-      }
-      paidPaise += await closeOpenBookings(kit, delivery, state.open, lease.hold);
+      // A paid booking not settled yet (its delivery runs) is open and paid at once: never the answer, counted once.
+      const payable = latest && latest.booking_id !== state.paid?.booking_id && state.open.some((b) => b.booking_id === latest.booking_id);
+      if (payable && toPaise(latest.amount) === chargeOf(total, paidPaise, balance)) return latest;
+      paidPaise += await closeOpenBookings(kit, delivery, state.open, lease.hold, state.paid);
       lease.check();
       const charge = chargeOf(total, paidPaise, balance);
       if (charge <= 0) throw alreadyPaid();
@@ -238,7 +238,13 @@ async function cancelUnsaved(kit: Kit, booking: StoredBooking): Promise<void> {
  * first. One the service says is already processed is asked about, and its result delivered; answers
  * what the ones found paid add to the order's payments, in paise.
  */
-async function closeOpenBookings(kit: Kit, delivery: Delivery, open: StoredBooking[], hold: LeaseHold): Promise<number> {
+async function closeOpenBookings(
+  kit: Kit,
+  delivery: Delivery,
+  open: StoredBooking[],
+  hold: LeaseHold,
+  counted: StoredBooking | undefined,
+): Promise<number> {
   let paid = 0;
   for (const old of open) {
     let status: PaymentStatus;
@@ -264,7 +270,8 @@ async function closeOpenBookings(kit: Kit, delivery: Delivery, open: StoredBooki
         if (!(error instanceof ResultBusy)) kit.report(error, { route: 'book' });
       });
     }
-    if (status === 'SUCCESS') paid += toPaise(old.amount);
+    // `counted`: the order's state already counts it as paid (its SUCCESS was being delivered).
+    if (status === 'SUCCESS' && old.booking_id !== counted?.booking_id) paid += toPaise(old.amount);
   }
   return paid;
 }

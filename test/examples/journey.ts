@@ -38,6 +38,11 @@ export interface Running {
   output(): string;
   /** Runs the platform's scheduled trigger (Workers' cron), when it has one. */
   scheduled?(): Promise<void>;
+  /**
+   * Starts the example's own code where it is reached past the local platform's router, when the
+   * platform answers some requests itself (Workers: workerd's socket of the worker itself).
+   */
+  direct?(): Promise<{ port: number; stop(): Promise<void> }>;
   stop(): Promise<void>;
 }
 
@@ -56,7 +61,13 @@ export interface Target {
    * Requests the platform itself answers before the example's code runs, and why: they are checked to
    * leak nothing (no stack, no path, no error page) instead of being answered 400 or 405 in JSON.
    */
-  platformAnswers?: { malformedHost?: 'all' | 'pages'; trace?: 'pages-and-kit'; why: string };
+  platformAnswers?: {
+    malformedHost?: 'all' | 'pages';
+    trace?: 'pages-and-kit';
+    /** What the platform answers them, measured: the status (0: the connection closed with no answer) and the whole text after the status line. */
+    answer: { status: number; rest: RegExp };
+    why: string;
+  };
   /** Starts the example in `dir` with `env`, on `port`. */
   start(dir: string, env: Record<string, string>, port: number): Promise<Running>;
 }
@@ -378,19 +389,30 @@ export function describeExample(target: Target): void {
     test('a malformed Host is 400 (IP-420) and TRACE 405 (IP-405), in JSON, as the node adapter answers: no error page, no stack, no path', async () => {
       const { port } = new URL(origin);
       const platform = target.platformAnswers;
-      for (const [request, status, code, byPlatform] of [
-        [`POST /api/pay/book HTTP/1.1\r\nHost: [bad\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`, 400, 'IP-420', platform?.malformedHost === 'all'],
-        [`GET / HTTP/1.1\r\nHost: [bad\r\nConnection: close\r\n\r\n`, 400, 'IP-420', platform?.malformedHost !== undefined],
-        [`TRACE /api/pay/book HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`, 405, 'IP-405', platform?.trace !== undefined],
-        [`TRACE / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`, 405, 'IP-405', platform?.trace !== undefined],
-      ] as const) {
-        const answer = await rawRequest(Number(port), request);
-        const line = request.slice(0, request.indexOf('\r\n'));
-        assert.doesNotMatch(answer.text, /\/(home|tmp|work|Users)\/|\bat [\w.]+ \(|<html/i, `${line}: no stack, no file path, no error page`);
-        // Answered by the platform before the example's code (see the target's platformAnswers.why).
-        if (byPlatform) continue;
-        assert.equal(answer.status, status, `${line}: ${answer.text.slice(0, 300)}`);
-        assert.match(answer.text, new RegExp(`"code":"${code}"`), `${line}: ${answer.text.slice(0, 300)}`);
+      const direct = await shop.direct?.();
+      try {
+        for (const [request, status, code, byPlatform] of [
+          [`POST /api/pay/book HTTP/1.1\r\nHost: [bad\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`, 400, 'IP-420', platform?.malformedHost === 'all'],
+          [`GET / HTTP/1.1\r\nHost: [bad\r\nConnection: close\r\n\r\n`, 400, 'IP-420', platform?.malformedHost !== undefined],
+          [`TRACE /api/pay/book HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`, 405, 'IP-405', platform?.trace !== undefined],
+          [`TRACE / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`, 405, 'IP-405', platform?.trace !== undefined],
+        ] as const) {
+          const answer = await rawRequest(Number(port), request);
+          const line = request.slice(0, request.indexOf('\r\n'));
+          assert.doesNotMatch(answer.text, /\/(home|tmp|work|Users)\/|\bat [\w.]+ \(|<html/i, `${line}: no stack, no file path, no error page`);
+          // Answered by the platform before the example's code (see the target's platformAnswers.why): its
+          // answer as measured, and the example's own answer where its code can be reached past it.
+          const own = byPlatform ? (direct ? await rawRequest(direct.port, request) : undefined) : answer;
+          if (byPlatform) {
+            assert.equal(answer.status, platform!.answer.status, `${line}, the platform's answer: ${answer.text.slice(0, 300)}`);
+            assert.match(answer.text.replace(/^HTTP\/1\.[01] \d{3}[^\r\n]*\r\n/, ''), platform!.answer.rest, `${line}, the platform's answer`);
+          }
+          if (!own) continue;
+          assert.equal(own.status, status, `${line}: ${own.text.slice(0, 300)}`);
+          assert.match(own.text, new RegExp(`"code":"${code}"`), `${line}: ${own.text.slice(0, 300)}`);
+        }
+      } finally {
+        await direct?.stop();
       }
     });
 

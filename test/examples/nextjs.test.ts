@@ -13,6 +13,7 @@ describeExample({
   platformAnswers: {
     malformedHost: 'pages',
     trace: 'pages-and-kit',
+    answer: { status: 0, rest: /^$/ },
     why: "next start's own server drops the connection of a TRACE, and of a malformed Host outside a route handler, before any app code runs (the kit's route answers a malformed Host 400)",
   },
   // One production build per run (type-checked against the package's published types), started

@@ -12,7 +12,11 @@ describeExample({
   postgres: true,
   platformAnswers: {
     malformedHost: 'all',
-    why: "the static-assets router in front of the worker parses the URL first and answers a Host it cannot parse with a plain 500 (Cloudflare's edge refuses such a Host before it in production)",
+    answer: { status: 500, rest: /^Connection: close\r\nContent-Length: 21\r\n\r\nInternal Server Error$/ },
+    why:
+      "the local runtime's router in front of the worker (Miniflare's entry worker, as `wrangler dev` runs it) parses the URL first and answers a Host it " +
+      "cannot parse with a plain 500, its error only on the runtime's own stderr; workerd's socket of the worker itself hands the request to the " +
+      "worker, which answers 400 (Cloudflare's edge refuses such a Host before any worker in production)",
   },
   async prepare(dir) {
     execFileSync(process.execPath, ['copy-assets.mjs'], { cwd: dir });
@@ -45,6 +49,25 @@ describeExample({
     return {
       origin,
       output: () => output,
+      async direct() {
+        // workerd's own socket of the worker, past Miniflare's routers (with `assets`, even a direct
+        // socket goes through the assets router): the same worker and settings, its ASSETS unreached.
+        const bare = new Miniflare({
+          scriptPath: join(dir, 'dist', 'worker.js'),
+          modules: true,
+          modulesRoot: join(dir, 'dist'),
+          compatibilityDate: wrangler.compatibility_date,
+          compatibilityFlags: wrangler.compatibility_flags,
+          bindings: env,
+          serviceBindings: { ASSETS: () => new Response('not found', { status: 404 }) },
+          host: '127.0.0.1',
+          port: 0,
+          unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
+          handleRuntimeStdio() {},
+        });
+        await bare.ready;
+        return { port: Number((await bare.unsafeGetDirectURL()).port), stop: () => bare.dispose() };
+      },
       async scheduled() {
         // The Fetcher's `scheduled()`: workerd's own Cron Trigger path, as the platform calls it.
         const worker = (await mf.getWorker()) as unknown as { scheduled(options: { cron: string }): Promise<{ outcome: string }> };

@@ -3,7 +3,10 @@
  * instances, the shopper paying, failing or cancelling at the sandbox, callbacks delivered late, twice,
  * out of order or never, status checks, cancels, reconcile passes, a total that grows, restarts,
  * clocks that jump or drift apart, instances frozen inside a book or inside the hook, store faults and
- * a failing hook. Each step ends with the invariants (invariants.ts); a break fails the run.
+ * a failing hook. Each step ends with the invariants (invariants.ts); a break fails the run. No step
+ * has a precondition: one with nothing to act on yet (no booking handed out, no callback captured, no
+ * frozen instance) does nothing, so a replayed seed and path runs the same steps, however long the
+ * answers took on the machine that found it.
  */
 import fc from 'fast-check';
 import { INVARIANTS } from './invariants.js';
@@ -73,11 +76,9 @@ class AtService extends Step {
   ) {
     super();
   }
-  override check(model: Readonly<Model>) {
-    return model.received > 0;
-  }
   async act(run: Run) {
-    const booking = run.received[this.booking % run.received.length]!;
+    const booking = run.received[this.booking % run.received.length];
+    if (!booking) return;
     await run.atService(booking.booking_id, this.action);
   }
   toString() {
@@ -94,11 +95,9 @@ class Callback extends Step {
   ) {
     super();
   }
-  override check(model: Readonly<Model>) {
-    return model.callbacks > 0;
-  }
   async act(run: Run) {
-    const body = run.callbacks[this.callback % run.callbacks.length]!;
+    const body = run.callbacks[this.callback % run.callbacks.length];
+    if (body === undefined) return;
     const instance = run.instances[this.on]!;
     await Promise.all((this.twice ? [1, 2] : [1]).map(() => run.send(instance, 'callback', body)));
   }
@@ -116,11 +115,10 @@ class Ask extends Step {
   ) {
     super();
   }
-  override check(model: Readonly<Model>) {
-    return model.received > 0;
-  }
   async act(run: Run) {
-    const { booking_id, correlation_id } = run.received[this.booking % run.received.length]!;
+    const held = run.received[this.booking % run.received.length];
+    if (!held) return;
+    const { booking_id, correlation_id } = held;
     await run.send(run.instances[this.on]!, this.route, { booking_id, correlation_id });
   }
   toString() {
@@ -139,11 +137,10 @@ class Reconcile extends Step {
   ) {
     super();
   }
-  override check(model: Readonly<Model>) {
-    return this.healthy || !model.frozen.has(INSTANCES[this.on]);
-  }
   async act(run: Run) {
     const instance = run.instances[this.on]!;
+    // A pass on a frozen process would only wait with it.
+    if (!this.healthy && instance.isFrozen) return;
     if (this.healthy) await run.reconcileAndCheck(instance);
     else {
       // A pass that meets a store outage rejects with StoreUnavailableError (the merchant's timer tries again): not a break.
@@ -225,10 +222,8 @@ class Thaw extends Step {
   constructor(readonly on: Which) {
     super();
   }
-  override check(model: Readonly<Model>) {
-    return model.frozen.has(INSTANCES[this.on]);
-  }
   async act(run: Run) {
+    if (!run.instances[this.on]!.isFrozen) return;
     run.instances[this.on]!.thaw();
     await new Promise((resolve) => setTimeout(resolve, 60));
   }
@@ -283,6 +278,22 @@ class HookThrows extends Step {
   }
 }
 
+/** This instance's store calls get slow, as on a loaded machine: its requests outlast the step that sent them. */
+class Slow extends Step {
+  constructor(
+    readonly on: Which,
+    readonly ms: number,
+  ) {
+    super();
+  }
+  async act(run: Run) {
+    run.instances[this.on]!.slowMs = this.ms;
+  }
+  toString() {
+    return `Slow(${INSTANCES[this.on]}, ${this.ms} ms per store call)`;
+  }
+}
+
 /** Two steps at once (a book on one instance while a result is delivered on the other, say). */
 class Together extends Step {
   constructor(
@@ -290,9 +301,6 @@ class Together extends Step {
     readonly second: Step,
   ) {
     super();
-  }
-  override check(model: Readonly<Model>) {
-    return this.first.check(model) && this.second.check(model);
   }
   async act(run: Run) {
     await Promise.all([this.first.act(run), this.second.act(run)]);
@@ -339,6 +347,7 @@ export function modelCommands(maxCommands: number): fc.Arbitrary<Step[]> {
         .tuple(which, fc.constantFrom<FaultKind>('refuse', 'lost-answer'), fc.constantFrom('*', 'insert', 'begin', 'claim', 'complete', 'lease', 'release'), fc.integer({ min: 1, max: 2 }))
         .map(([on, kind, method, count]) => new StoreFault(on, kind, method, count)),
       which.map((on) => new HookThrows(on)),
+      fc.tuple(which, fc.constantFrom(0, 150)).map(([on, ms]) => new Slow(on, ms)),
       fc.tuple(fc.oneof(book, ask, callback), fc.oneof(book, ask, callback, passArb)).map(([first, second]) => new Together(first, second)),
       fc.tuple(fc.oneof(book, ask, callback), fc.oneof(book, ask, callback, passArb)).map(([first, second]) => new Together(first, second)),
   ];

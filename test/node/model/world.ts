@@ -198,6 +198,8 @@ export class Instance {
   hookThrows = 0;
   faults: Array<{ kind: FaultKind; method: string }> = [];
   faultsFired = 0;
+  /** Each store call of this process takes this much longer, as on a loaded machine. */
+  slowMs = 0;
   killed = false;
   private frozen: { promise: Promise<void>; open(): void; kill(error: Error): void } | undefined;
 
@@ -274,8 +276,9 @@ export class Instance {
       leaseMs: CLAIM_LEASE_MS,
       resultTimeoutMs: 300,
       timeoutMs: 2_000,
-      lookupOrder: (order) => {
+      lookupOrder: (order, context) => {
         if (order.id !== run.orderId) return undefined;
+        run.pricedAt.set(context.request, run.total);
         // As docs/server.md says: the order's total, and what the merchant's records say is still owed of it.
         const balance = Math.round(run.total * 100) - Math.round(run.merchantPaid() * 100);
         return balance <= 0 ? { paid: true } : { id: run.orderId, amount: run.total, balance: balance / 100 };
@@ -305,6 +308,25 @@ export class Instance {
     });
   }
 
+  /**
+   * A result claim of this process, from the moment it is asked (the store's lease starts no earlier)
+   * until its delivery is marked or given back: the world's clocks moved past the claim's lease in
+   * between (a slow machine leaves a hook in flight across steps) is a pause inside the hook as the
+   * lease sees it, and the kit promises at least once there (docs/server.md).
+   */
+  private claimOf(property: string, args: unknown[]): string | undefined {
+    if (property !== 'claimResult') return undefined;
+    const claim = `${this.name} ${resultOf(args)}`;
+    if (!this.run.claims.has(claim)) this.run.claims.set(claim, this.run.worldNow());
+    return claim;
+  }
+
+  /** Ends the claim a store call settles: a claim not taken, or a delivery marked or given back. */
+  private settleClaim(claim: string | undefined, property: string, args: unknown[], result: unknown): void {
+    if (claim !== undefined && result !== 'claimed') this.run.claims.delete(claim);
+    if (property === 'completeResult' || property === 'releaseResult') this.run.claims.delete(`${this.name} ${resultOf(args)}`);
+  }
+
   /** The store of this process: every call passes the gate, and the armed faults fire on the calls they name. */
   private faulty(store: PaymentStore): PaymentStore {
     return new Proxy(store, {
@@ -313,6 +335,7 @@ export class Instance {
         if (typeof value !== 'function' || typeof property !== 'string') return value;
         return async (...args: unknown[]) => {
           await this.gate();
+          if (this.slowMs > 0) await sleep(this.slowMs);
           const at = this.faults.findIndex((fault) => fault.method === '*' || property.toLowerCase().includes(fault.method));
           const fault = at >= 0 ? this.faults.splice(at, 1)[0] : undefined;
           if (fault) {
@@ -322,7 +345,13 @@ export class Instance {
             if (property.toLowerCase().includes('complete')) this.run.atLeastOnce.add(resultOf(args));
           }
           if (fault?.kind === 'refuse') throw new StoreUnavailableError('unreachable', `injected: ${property} refused`);
-          const result: unknown = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          const claim = this.claimOf(property, args);
+          let result: unknown;
+          try {
+            result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          } finally {
+            this.settleClaim(claim, property, args, result);
+          }
           if (fault?.kind === 'lost-answer') throw new StoreUnavailableError('deadline', `injected: ${property} done, answer lost`);
           await this.gate();
           return result;
@@ -340,7 +369,7 @@ function resultOf(args: unknown[]): string {
   return `${String(named.correlationId ?? named.correlation_id)} ${String(named.status)}`;
 }
 
-/** What the commands' preconditions read (fast-check's model): counts the real run keeps up to date. */
+/** fast-check's model: counts the real run keeps up to date, for a step to log (no step's precondition reads them). */
 export interface Model {
   received: number;
   callbacks: number;
@@ -360,10 +389,16 @@ export class Run {
   readonly hookCalls: HookCall[] = [];
   /** Results whose hook was frozen past its claim: delivered at least once, not once. */
   readonly atLeastOnce = new Set<string>();
+  /** The order's total each request's lookup answered (the total only grows). */
+  readonly pricedAt = new WeakMap<Request, number>();
+  /** `instance correlation_id status` of each result claim asked and not yet settled, with the world's time it was asked at. */
+  readonly claims = new Map<string, number>();
   readonly paidByCorrelation = new Map<string, number>();
   /** Correlation ids onError was told a DuplicatePaymentError of. */
   readonly toldDuplicates = new Set<string>();
   readonly breaks: Break[] = [];
+  /** Every answer that reached a tab, the service or the model, in the order they came. */
+  readonly answers: Answer[] = [];
   readonly circumstances = new Set<Circumstance>();
   readonly instances: Instance[];
   readonly model: Model = { received: 0, callbacks: 0, frozen: new Set() };
@@ -383,6 +418,11 @@ export class Run {
 
   newKey(tab: number): string {
     return `tab${tab}-${crypto.randomUUID()}`;
+  }
+
+  /** The world's time: the real clock moved by the sequence's shifts (what the stores' clocks read). */
+  worldNow(): number {
+    return Date.now() + this.shift;
   }
 
   merchantPaid(): number {
@@ -409,7 +449,7 @@ export class Run {
       const json = (await response.json()) as { code: string; data?: Record<string, unknown> };
       // A killed process's answers never reach anyone.
       if (instance.killed) return;
-      this.observe({ route, http: response.status, code: json.code, data: json.data, underFault: instance.faultsFired > firedBefore });
+      this.observe({ route, http: response.status, code: json.code, data: json.data, underFault: instance.faultsFired > firedBefore }, key, this.pricedAt.get(request));
     })();
     await this.track(flight);
   }
@@ -429,11 +469,15 @@ export class Run {
     if (process.env.MODEL_LOG === '1') console.log(`[${this.id} +${this.shift} ms] ${line}`);
   }
 
-  private observe(answer: Answer): void {
-    this.log(`${answer.route} -> ${answer.http} ${answer.code} ${answer.data ? JSON.stringify(answer.data).slice(0, 120) : ''}`);
-    const total = this.total;
+  /**
+   * `pricedTotal`: the total the request's own lookup answered. A book is judged by the order it
+   * priced: one left in flight (a slow machine) may be answered after the total grew since.
+   */
+  private observe(answer: Answer, key: string | undefined, pricedTotal: number | undefined): void {
+    this.log(`${answer.route}${key ? ` (${key.slice(0, 12)})` : ''} -> ${answer.http} ${answer.code} ${answer.data ? JSON.stringify(answer.data).slice(0, 120) : ''}`);
+    this.answers.push(answer);
     const bookings = this.serviceBookings();
-    this.breaks.push(...neverCalledPaid(answer, bookings, total), ...storeFault503(answer));
+    this.breaks.push(...neverCalledPaid(answer, bookings, pricedTotal ?? this.total), ...storeFault503(answer));
     if (answer.route === 'book' && typeof answer.data?.booking_id === 'string' && typeof answer.data.correlation_id === 'string') {
       if (!this.handedOut.has(answer.data.booking_id)) {
         this.handedOut.add(answer.data.booking_id);
@@ -478,6 +522,7 @@ export class Run {
       instance.faults = [];
       instance.trap = undefined;
       instance.hookThrows = 0;
+      instance.slowMs = 0;
       instance.thaw();
     }
     this.model.frozen.clear();
@@ -494,6 +539,12 @@ export class Run {
   async advance(ms: number): Promise<void> {
     if (ms >= ORDER_LEASE_MS && this.inFlight.size > 0) this.circumstances.add('pause');
     this.shift += ms;
+    for (const [claim, askedAt] of this.claims) {
+      if (this.worldNow() - askedAt < CLAIM_LEASE_MS) continue;
+      // Its holder is still inside the hook or marking it delivered: another instance may deliver it again.
+      this.atLeastOnce.add(claim.slice(claim.indexOf(' ') + 1));
+      this.circumstances.add('pause');
+    }
     await this.stage.backend.shift?.(this.shift);
   }
 

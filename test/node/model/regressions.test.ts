@@ -1,0 +1,111 @@
+/**
+ * Sequences the generated runs found, replayed step by step on every store the model drives: each
+ * failed on the kit of its day. (A generated sequence replays its steps, but not the timing that made
+ * it fail; these pin it down.)
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { memoryBackend, postgresBackend, startStage, within, type Backend, type Run, type Stage } from './world.js';
+
+const settle = (run: Run) => within(run.heal(), 30_000, 'the requests in flight');
+
+async function waitUntil(done: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`waited 10 s for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+for (const [name, backend] of [
+  ['memory', memoryBackend],
+  ['PostgreSQL', postgresBackend],
+] as Array<[string, () => Promise<Backend> | Backend]>) {
+  describe(`${name} store`, () => {
+    let stage: Stage;
+    before(async () => {
+      stage = await startStage(await backend());
+    });
+    after(async () => {
+      await stage.close();
+    });
+
+    test('a book priced before the order was paid, answered "already paid" after its total grew, is no break: the order it priced was paid (seed 312027, path 98)', async () => {
+      const run = await stage.newRun();
+      try {
+        const [a, b] = run.instances;
+        run.total = 1500;
+        await run.send(b!, 'book', { channel: 'app', order: { id: run.orderId } }, run.keys[0]);
+        await settle(run);
+        const first = run.received[0];
+        assert.ok(first, 'tab 1 was handed a booking');
+        await run.atService(first.booking_id, 'pay');
+        // Tab 2's book on a slow instance: priced at 1500 still owed, then left in flight.
+        a!.slowMs = 300;
+        await run.send(a!, 'book', { channel: 'app', order: { id: run.orderId } }, run.keys[1]);
+        await run.send(b!, 'callback', run.callbacks[0]!);
+        run.total = 2000;
+        await settle(run);
+        assert.equal(run.merchantPaid(), 1500, 'the hook took the payment');
+        assert.deepEqual(run.answers.map((answer) => `${answer.route} ${answer.code}`).sort(), ['book IP-201', 'book IP-412', 'callback IP-201'], 'tab 2 was told its order was paid');
+        run.checkStep();
+        assert.deepEqual(run.breaks, []);
+      } finally {
+        run.close();
+      }
+    });
+
+    for (const grown of [1500, 2000]) test(`a book while another instance is inside the hook of the order's payment counts that payment once: the balance is booked, never "already paid" nor the paid booking (total 1000, then ${grown}; soak seed 400388315)`, async () => {
+      const run = await stage.newRun();
+      try {
+        const [a, b] = run.instances;
+        await run.send(a!, 'book', { channel: 'app', order: { id: run.orderId } }, run.keys[0]);
+        await settle(run);
+        const first = run.received[0];
+        assert.ok(first, 'tab 1 was handed a booking');
+        run.total = grown;
+        await run.atService(first.booking_id, 'pay');
+        // A claims the payment's delivery and stops inside the hook: the booking is paid and not settled.
+        a!.trap = 'hook';
+        await run.send(a!, 'callback', run.callbacks[0]!);
+        await waitUntil(() => a!.isFrozen, 'A to stop inside the hook');
+        await run.send(b!, 'book', { channel: 'app', order: { id: run.orderId } }, run.keys[0]);
+        await settle(run);
+        run.checkStep();
+        assert.deepEqual(run.breaks, []);
+        const book = run.answers.filter((answer) => answer.route === 'book')[1];
+        assert.equal(book?.code, 'IP-201', `the balance is booked: ${JSON.stringify(book)}`);
+        assert.notEqual(book.data?.booking_id, first.booking_id, 'not the paid booking');
+        assert.equal(run.serviceBookings().find((booking) => booking.booking_id === book.data?.booking_id)?.amount, grown - 1000);
+      } finally {
+        run.close();
+      }
+    });
+
+    test('a tab books its paid key again after the total grew: the balance is booked, never "already paid"', async () => {
+      const run = await stage.newRun();
+      try {
+        const [a, b] = run.instances;
+        run.total = 1500;
+        await run.send(b!, 'book', { channel: 'app', order: { id: run.orderId } }, run.keys[0]);
+        await settle(run);
+        const paid = run.received[0];
+        assert.ok(paid, 'tab 1 was handed a booking');
+        await run.atService(paid.booking_id, 'pay');
+        run.total = 2000;
+        await run.send(b!, 'callback', run.callbacks[0]!);
+        await settle(run);
+        assert.equal(run.merchantPaid(), 1500, 'the hook took the payment');
+        // The same tab, the same key: 500 is still owed.
+        await run.send(a!, 'book', { channel: 'app', order: { id: run.orderId } }, run.keys[0]);
+        await settle(run);
+        run.checkStep();
+        assert.deepEqual(run.breaks, []);
+        assert.equal(run.received.length, 2, 'the tab was handed a booking of the balance');
+        assert.equal(run.serviceBookings().find((booking) => booking.booking_id === run.received[1]!.booking_id)?.amount, 500);
+      } finally {
+        run.close();
+      }
+    });
+  });
+}
