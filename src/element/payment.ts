@@ -6,7 +6,7 @@
  * never runs any of it.
  */
 import type { ReactiveController, ReactiveElement } from '@lit/reactive-element';
-import { html, nothing, render, type TemplateResult } from 'lit/html.js';
+import { html, nothing, type TemplateResult } from 'lit/html.js';
 import type { FlowState } from '../core/flow/index.js';
 import type { KeptBooking } from '../core/session-store.js';
 import type { HandoffStatus } from './handoff/index.js';
@@ -23,7 +23,8 @@ import { askPaid } from './order-check.js';
 import type { StringKey, StringTable } from './i18n/index.js';
 import type { PaymentElement } from './host.js';
 import { LABELS, langOf } from './i18n/lang.js';
-import { ChunkError, chunkLoader, reloadPage, reportMissing, type ChunkFailure } from './chunk.js';
+import { ChunkError, chunkLoader, reloadPage, reportMissing } from './chunk.js';
+import { Load } from './load.js';
 import type { EnvironmentSignals } from '../core/environment.js';
 
 /** The hand-off's module (QR encoder, panel, its texts), loaded when a hand-off first shows. */
@@ -31,6 +32,8 @@ type HandoffModule = typeof import('./handoff/index.js');
 const loadHandoff = chunkLoader((): Promise<HandoffModule> => import('./handoff/index.js'), (module) => typeof module.handoffPanel === 'function');
 
 export { reportsSettled } from './setup-check.js';
+/** Draws what a payment renders into the element's shadow root: Lit's `render`, which comes with this module. */
+export { render as draw } from 'lit/html.js';
 export { TEXTS_EN } from './i18n/en/messages.js';
 
 /**
@@ -87,9 +90,8 @@ export class Payment implements ReactiveController {
   readonly #controller: PaymentController;
   readonly #track: <T>(work: Promise<T>) => Promise<T>;
   readonly #read: () => void;
-  #handoff?: HandoffModule;
-  /** The hand-off's module is being fetched, or why it could not be (`network`: "Try again" fetches again). */
-  #handoffLoad: 'loading' | ChunkFailure | null = null;
+  /** The hand-off's module: asked for the first time a hand-off shows; "Try again" asks again after a failure. */
+  readonly #handoff = new Load<HandoffModule>();
   /** The in-app panel's copy of the page's address, for the booking it was made for. */
   #copied: [string, CopyState] | null = null;
   /** Whether the hand-off panel showed, and had focus, before this update. */
@@ -115,6 +117,8 @@ export class Payment implements ReactiveController {
   }
 
   hostUpdate(): void {
+    const { name, booking } = this.state;
+    if (booking?.handoff && (name === 'handoff' || name === 'handoff-expired' || name === 'stalled') && this.#handoff.status === 'initial') this.#loadHandoff();
     const panel = this.#panel();
     this.#panelShown = !!panel;
     this.#panelFocused = !!panel?.matches(':focus-within');
@@ -147,14 +151,26 @@ export class Payment implements ReactiveController {
   }
 
   /**
-   * Draws the choices of the current state in `t`'s words after the element's own parts (nothing
-   * while `t` is not complete yet) and returns the status region's text.
+   * What `state` shows in `t`'s words, for the element to draw: the status region's text, and the
+   * choices after the element's own parts (nothing while `t` is not complete yet). Draws nothing itself.
    */
-  render(t: StringTable | undefined): string {
-    const state = this.state;
+  render(state: FlowState, t: StringTable | undefined): { status: string; panel: TemplateResult | typeof nothing } {
     const key = t && statusKey(state);
-    render(t ? this.#choices(state, t) : nothing, this.#host.renderRoot, { host: this.#host });
-    return key ? t[key] : '';
+    return { status: key ? t[key] : '', panel: t ? this.#choices(state, t) : nothing };
+  }
+
+  /** Asks for the hand-off's module (again, after a failure); the element draws again when it settles. */
+  #loadHandoff(): void {
+    const host = this.#host;
+    this.#track(
+      this.#handoff.ask(loadHandoff).then(
+        (module) => module.adoptHandoffStyles(host.renderRoot as ShadowRoot),
+        (error: unknown) => {
+          if (error instanceof ChunkError && error.failure === 'missing') reportMissing(host, error);
+        },
+      ),
+    );
+    host.requestUpdate();
   }
 
   #choices({ name, booking, canRetry, canStartAgain, paidUrl, error }: FlowState, t: StringTable): TemplateResult | typeof nothing {
@@ -231,40 +247,22 @@ export class Payment implements ReactiveController {
   /** The hand-off's panel, once its module is in (asked for here, the first time one shows). */
   #handoffPanel(booking: KeptBooking, status: HandoffStatus, t: StringTable): TemplateResult | typeof nothing {
     const host = this.#host;
-    const module = this.#handoff;
+    const { value: module, status: load, failure } = this.#handoff;
     const flow = this.#controller.flow;
     if (!module) {
-      const failed = this.#handoffLoad;
-      if (failed && failed !== 'loading') {
+      if (load === 'error') {
         // Offline, say: the payment goes on (the page still checks it); the code comes on "Try again".
         // A missing file is the shop's set-up, and only a reload repeats a load the engine holds failed.
         return html`<div part="panel" class="panel" role="group" aria-label=${t['panel.label']}>
-          <p class="status">${t[`error.${failed}`]}</p>
-          ${failed === 'network'
-            ? html`<button part="action retry" class="action" type="button" @click=${() => ((this.#handoffLoad = null), host.requestUpdate())}>${t['action.retry']}</button>`
-            : failed === 'reload'
+          <p class="status">${t[`error.${failure!}`]}</p>
+          ${failure === 'network'
+            ? html`<button part="action retry" class="action" type="button" @click=${() => this.#loadHandoff()}>${t['action.retry']}</button>`
+            : failure === 'reload'
               ? html`<button part="action reload" class="action" type="button" @click=${() => reloadPage(host)}>${t['action.reload']}</button>`
               : nothing}
           <button part="action pay-on-web" class="action" type="button" @click=${() => flow.payOnWeb()}>${t['action.pay-on-web']}</button>
           <button part="action cancel" class="action" type="button" @click=${() => flow.cancel()}>${t['action.cancel']}</button>
         </div>`;
-      }
-      if (!this.#handoffLoad) {
-        this.#handoffLoad = 'loading';
-        // Settled before the tracked promise ends: the update it asks for renders the panel.
-        void this.#track(
-          loadHandoff().then(
-            (loaded) => {
-              this.#handoff = loaded;
-              this.#handoffLoad = null;
-              loaded.adoptHandoffStyles(host.renderRoot as ShadowRoot);
-            },
-            (error: unknown) => {
-              this.#handoffLoad = error instanceof ChunkError ? error.failure : 'network';
-              if (this.#handoffLoad === 'missing') reportMissing(host, error as ChunkError);
-            },
-          ),
-        );
       }
       return nothing;
     }

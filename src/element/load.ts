@@ -1,0 +1,40 @@
+/**
+ * The state of one chunk's load, as Lit's `Task` keeps a task's: a status, the value or why it failed,
+ * and a call id, so that only the latest call settles it (a stale load never overwrites a newer one).
+ * The element keeps one per chunk: the payment code and the Nepali texts (per page), its own payment,
+ * and the payment's hand-off.
+ */
+import { ChunkError, type ChunkFailure } from './chunk.js';
+
+/** `initial`: never asked; `pending`: under way; `complete`: `value` is in; `error`: `failure` says why. */
+export type LoadStatus = 'initial' | 'pending' | 'complete' | 'error';
+
+/** One chunk's load and its state. */
+export class Load<T> {
+  status: LoadStatus = 'initial';
+  value?: T;
+  failure?: ChunkFailure;
+  #call = 0;
+  #last?: Promise<T>;
+
+  /** The load under way or done; a new one when there is none yet, or the last one failed. */
+  ask(load: () => Promise<T>): Promise<T> {
+    return this.status === 'pending' || this.status === 'complete' ? this.#last! : this.run(load);
+  }
+
+  /** A new load, whatever the state: a call still under way settles nothing any more. */
+  run(load: () => Promise<T>): Promise<T> {
+    const call = ++this.#call;
+    this.status = 'pending';
+    return (this.#last = load().then(
+      (value) => {
+        if (call === this.#call) [this.status, this.value] = ['complete', value];
+        return value;
+      },
+      (error: unknown) => {
+        if (call === this.#call) [this.status, this.failure] = ['error', error instanceof ChunkError ? error.failure : 'network'];
+        throw error;
+      },
+    ));
+  }
+}
