@@ -17,24 +17,25 @@ export class Load<T> {
   #call = 0;
   #last?: Promise<T>;
 
-  /** The load under way or done; a new one when there is none yet, or the last one failed. */
-  ask(load: () => Promise<T>): Promise<T> {
-    return this.status === 'pending' || this.status === 'complete' ? this.#last! : this.run(load);
-  }
-
-  /** A new load, whatever the state: a call still under way settles nothing any more. */
-  run(load: () => Promise<T>): Promise<T> {
-    const call = ++this.#call;
-    this.status = 'pending';
-    return (this.#last = load().then(
-      (value) => {
-        if (call === this.#call) [this.status, this.value] = ['complete', value];
-        return value;
-      },
-      (error: unknown) => {
-        if (call === this.#call) [this.status, this.failure] = ['error', error instanceof ChunkError ? error.failure : 'network'];
-        throw error;
-      },
-    ));
+  /**
+   * The load under way or done; a new call when there is none yet, the last one failed, or `again`
+   * (a call still under way then settles nothing any more).
+   */
+  ask(load: () => Promise<T>, again = false): Promise<T> {
+    if (again || !this.#last || this.status === 'error') {
+      const call = ++this.#call;
+      this.status = 'pending';
+      this.#last = load().then(
+        (value) => {
+          if (call === this.#call) (this.status = 'complete'), (this.value = value);
+          return value;
+        },
+        (error: unknown) => {
+          if (call === this.#call) (this.status = 'error'), (this.failure = error instanceof ChunkError ? error.failure : 'network');
+          throw error;
+        },
+      );
+    }
+    return this.#last;
   }
 }
