@@ -18,7 +18,6 @@ import { LABELS_EN } from './en/labels.js';
 import { TEXTS_EN } from './en/messages.js';
 import { LABELS_NE } from './ne/labels.js';
 import { TEXTS_NE } from './ne/messages.js';
-import { isNepali } from './lang.js';
 
 /** English: every text of the button and the payment, by key (the hand-off panel's are `HANDOFF_STRINGS_EN`). */
 export const STRINGS_EN = { ...LABELS_EN, ...TEXTS_EN } as const;
@@ -31,15 +30,6 @@ export type StringTable = Readonly<Record<StringKey, string>>;
 
 /** Nepali (`ne`), in Devanagari: keyed like the English table, so no text can slip to another key. */
 export const STRINGS_NE: StringTable = { ...LABELS_NE, ...TEXTS_NE };
-
-/**
- * The table for a BCP 47 language tag (`ne`, `ne-NP` → Nepali; anything else, or none → English),
- * with the merchant's `overrides` on top.
- */
-export function stringsFor(lang: string | null | undefined, overrides?: Partial<StringTable> | null): StringTable {
-  const base = isNepali(lang) ? STRINGS_NE : STRINGS_EN;
-  return overrides ? { ...base, ...overrides } : base;
-}
 
 export { LABELS, isNepali, langOf } from './lang.js';
 export { LABELS_EN, LABELS_NE, TEXTS_EN, TEXTS_NE };
