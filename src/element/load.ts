@@ -27,11 +27,17 @@ export class Load<T> {
       this.status = 'pending';
       this.#last = load().then(
         (value) => {
-          if (call === this.#call) (this.status = 'complete'), (this.value = value);
+          if (call === this.#call) {
+            this.status = 'complete';
+            this.value = value;
+          }
           return value;
         },
         (error: unknown) => {
-          if (call === this.#call) (this.status = 'error'), (this.failure = error instanceof ChunkError ? error.failure : 'network');
+          if (call === this.#call) {
+            this.status = 'error';
+            this.failure = error instanceof ChunkError ? error.failure : 'network';
+          }
           throw error;
         },
       );

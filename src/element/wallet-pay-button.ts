@@ -399,16 +399,17 @@ export class WalletPayButton extends ReactiveElement {
     if (ne && !rest && this.#payment && nepali.status === 'initial') this.#track(loadNepali()).catch(ignore);
     const t = { ...(ne ? LABELS_NE : LABELS_EN), ...rest, ...this.strings } as StringTable;
     const view = this.#payment?.render(state, rest && t);
-    this.#render(state, t, view?.status);
+    this.#render(state, t, view?.status, view?.failure);
     if (view) module!.draw(view.panel, this.renderRoot, { host: this });
   }
 
   /**
    * The first module's parts in `t`'s words, drawn with DOM calls (its bytes forbid a template
    * engine): the pay button, the offer to pay on the phone, the status region (`status`, or why the
-   * payment code could not be loaded), and the way forward after a failed load.
+   * payment code, or the payment's hand-off (`handoff`), could not be loaded), and the way forward
+   * after a failed load.
    */
-  #render(state: FlowState, t: StringTable, status = ''): void {
+  #render(state: FlowState, t: StringTable, status = '', handoff?: ChunkFailure): void {
     const label = wordingOf(this.label);
     const root = this.renderRoot;
     const doc = this.ownerDocument;
@@ -447,13 +448,13 @@ export class WalletPayButton extends ReactiveElement {
       this.#offer?.remove();
       this.#offer = undefined;
     }
-    const failed = this.#code.status === 'error' ? this.#code.failure! : undefined;
+    const failed = this.#code.status === 'error' ? this.#code.failure! : handoff;
     // The way forward after a failed load: "Try again", or "Reload the page"; none for a missing file.
     const way = failed === 'network' ? 'retry' : failed === 'reload' ? 'reload' : undefined;
     if (this.#failure?.[0] !== failed) {
       this.#failure?.[1].remove();
       this.#failure = undefined;
-      if (way) this.#failure = [failed!, region.insertAdjacentElement('afterend', way === 'retry' ? actionButton(doc, 'action retry', () => this.#press()) : reloadButton(this)) as HTMLButtonElement];
+      if (way) this.#failure = [failed!, region.insertAdjacentElement('afterend', way === 'retry' ? actionButton(doc, 'action retry', () => (this.#payment ? this.#payment.retry() : this.#press())) : reloadButton(this)) as HTMLButtonElement];
     }
     if (way) text(this.#failure![1], t[`action.${way}`]);
     text(region, failed ? t[`error.${failed === 'network' && this.#offline() ? 'offline' : failed}`] : status);

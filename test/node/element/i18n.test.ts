@@ -16,8 +16,6 @@ import { HANDOFF_STRINGS_NE as HANDOFF_PART_NE } from '../../../src/element/i18n
 import {
   HANDOFF_STRINGS_EN,
   HANDOFF_STRINGS_NE,
-  STRINGS_EN,
-  STRINGS_NE,
   handoffStringsFor,
   isNepali,
 } from '../../../src/element/i18n/index.js';
