@@ -9,12 +9,12 @@
 export const INTENT = ['pointerenter', 'focusin', 'touchstart'];
 
 /** A strategy: waits for its moment on `host`'s page, then calls `load`. */
-export type LoadStrategy = (host: HTMLElement, load: () => void) => void;
+export type LoadStrategy = (host: HTMLElement, load: () => unknown) => unknown;
 
 /** The strategies by name. */
 export const LOAD_STRATEGIES = {
   /** At once: a booking or a paid order is kept in this tab, and the payment code looks for this element's. */
-  kept: (_, load) => void load(),
+  kept: (_, load) => load(),
   /** When the page goes idle (at most 2 s away; half a second where the browser has no idle callback). */
   idle: (host, load) => {
     const win = host.ownerDocument.defaultView!;

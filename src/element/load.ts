@@ -4,7 +4,7 @@
  * The element keeps one per chunk: the payment code and the Nepali texts (per page), its own payment,
  * and the payment's hand-off.
  */
-import { ChunkError, type ChunkFailure } from './chunk.js';
+import { ChunkError, reportMissing, type ChunkFailure } from './chunk.js';
 
 /** `initial`: never asked; `pending`: under way; `complete`: `value` is in; `error`: `failure` says why. */
 export type LoadStatus = 'initial' | 'pending' | 'complete' | 'error';
@@ -16,6 +16,9 @@ export class Load<T> {
   failure?: ChunkFailure;
   #call = 0;
   #last?: Promise<T>;
+
+  /** `host`: the element a missing file is reported on (a console warning and an error event). */
+  constructor(readonly host?: HTMLElement) {}
 
   /**
    * The load under way or done; a new call when there is none yet, the last one failed, or `again`
@@ -37,6 +40,7 @@ export class Load<T> {
           if (call === this.#call) {
             this.status = 'error';
             this.failure = error instanceof ChunkError ? error.failure : 'network';
+            if (this.failure === 'missing' && this.host) reportMissing(this.host, error as ChunkError);
           }
           throw error;
         },

@@ -29,7 +29,7 @@ import { REQUEST_TIMEOUT_MS, askPaid } from './order-check.js';
 import type { StringKey, StringTable } from './i18n/index.js';
 import type { PaymentElement } from './host.js';
 import { LABELS, langOf } from './i18n/lang.js';
-import { ChunkError, chunkLoader, reportMissing, type ChunkFailure } from './chunk.js';
+import { chunkLoader, type ChunkFailure } from './chunk.js';
 import { Load } from './load.js';
 import type { EnvironmentSignals } from '../core/environment.js';
 
@@ -80,6 +80,8 @@ export function checkSetup(host: PaymentElement, read: SettingsResult, onPaid?: 
   ]);
 }
 
+const ignore = (): void => {};
+
 /** A hand-off shows in `state` (its panel, or its failure to load). */
 const handoffShown = ({ name, booking }: Pick<FlowState, 'name' | 'booking'>): boolean | undefined =>
   booking?.handoff && (name === 'handoff' || name === 'handoff-expired' || name === 'stalled');
@@ -124,7 +126,7 @@ export class Payment implements ReactiveController {
   /** The settings last handed over, for a flow built later. */
   #settings: SettingsResult | undefined;
   /** The hand-off's module: asked for the first time a hand-off shows; "Try again" asks again after a failure. */
-  readonly #handoff = new Load<HandoffModule>();
+  readonly #handoff: Load<HandoffModule>;
   /** The in-app panel's copy of the page's address, for the booking it was made for. */
   #copied: [string, CopyState] | null = null;
   /** Whether the hand-off panel showed, and had focus, before this update. */
@@ -136,6 +138,7 @@ export class Payment implements ReactiveController {
     this.#track = track;
     this.#read = read;
     this.#funnel = funnel;
+    this.#handoff = new Load(host);
     host.addController(this);
   }
 
@@ -262,14 +265,7 @@ export class Payment implements ReactiveController {
   /** Asks for the hand-off's module (again, after a failure); the element draws again when it settles. */
   retry(): void {
     const host = this.#host;
-    this.#track(
-      this.#handoff.ask(loadHandoff).then(
-        (module) => module.adoptHandoffStyles(host.renderRoot as ShadowRoot),
-        (error: unknown) => {
-          if (error instanceof ChunkError && error.failure === 'missing') reportMissing(host, error);
-        },
-      ),
-    );
+    this.#track(this.#handoff.ask(loadHandoff).then((module) => module.adoptHandoffStyles(host.renderRoot as ShadowRoot), ignore));
     host.requestUpdate();
   }
 

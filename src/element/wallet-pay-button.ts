@@ -14,7 +14,7 @@ import type { StringTable } from './i18n/index.js';
 import type { TextKey } from './i18n/index.js';
 import { LABELS, isNepali, langOf, wordingOf } from './i18n/lang.js';
 import type { VARIANTS } from './setup-check.js';
-import { ChunkError, actionButton, chunkLoader, reloadButton, reportMissing, type ChunkFailure } from './chunk.js';
+import { actionButton, chunkLoader, reloadButton, type ChunkFailure } from './chunk.js';
 import { Load } from './load.js';
 import { INTENT, LOAD_STRATEGIES } from './load-strategies.js';
 import { mayComeBack } from '../core/kept.js';
@@ -227,19 +227,17 @@ export class WalletPayButton extends ReactiveElement {
   /** The one reader of the settings: the rendering reads its environment, the payment its result. */
   readonly #settings = new SettingsController(this);
   /** This element's load of the payment code (its `paymentLoader`, else the page's): for a press, a kept booking, a paid order. */
-  readonly #code = new Load<PaymentModule>();
+  readonly #code = new Load<PaymentModule>(this);
   /** This element's payment, built once its payment code is in. */
   #payment?: Payment;
   /** Loads the element is waiting for (see `loadsSettled`). */
   #loads = new Set<Promise<unknown>>();
-  /** The payment code's settings check is plugged into the settings controller. */
-  #connected = false;
   /** The parts this module draws: the pay button, its slot, the offer, the status, the way forward after a failed load. */
   #button?: HTMLButtonElement;
   #slot?: HTMLSlotElement;
   #offer?: HTMLButtonElement;
   #status?: HTMLDivElement;
-  #failure?: [ChunkFailure, HTMLButtonElement];
+  #way?: HTMLButtonElement | undefined;
   /** The funnel this element began when it was first drawn (its `shown` event): the payment's steps share its id. */
   #funnel?: { id: string; at: number };
 
@@ -300,8 +298,8 @@ export class WalletPayButton extends ReactiveElement {
    * to this element's payment, or to the set-up check alone while nothing was pressed.
    */
   #connect(module: PaymentModule): void {
-    if (this.#connected) return;
-    this.#connected = true;
+    // Plugged in once: connecting reads the settings, so a result means it is.
+    if (this.#settings.result) return;
     this.#settings.connect(
       (signals) => module.readHost(this, signals),
       // Before a press: the set-up check, and whether the order is paid already (then the payment comes, to show it).
@@ -357,14 +355,10 @@ export class WalletPayButton extends ReactiveElement {
         (module) => {
           if (this.#payment) return this.#payment;
           const payment = (this.#payment = new module.Payment(this, { track: (work) => this.#track(work), read: () => this.#settings.read(), funnel: this.#funnel }));
-          const read = this.#connected && this.#settings.result;
+          const read = this.#settings.result;
           if (read) payment.configure(read);
           else this.#connect(module);
           return payment;
-        },
-        (error: unknown) => {
-          if (error instanceof ChunkError && error.failure === 'missing') reportMissing(this, error);
-          throw error;
         },
       ),
     );
@@ -396,7 +390,7 @@ export class WalletPayButton extends ReactiveElement {
     // A Nepali page whose texts could not be loaded speaks English rather than nothing.
     const rest = ne ? (nepali.value ?? (nepali.status === 'error' ? module?.TEXTS_EN : undefined)) : module?.TEXTS_EN;
     // The Nepali texts load with the payment code; a language that became Nepali later loads them here.
-    if (ne && !rest && this.#payment && nepali.status === 'initial') this.#track(loadNepali()).catch(ignore);
+    if (ne && !rest && this.#payment) this.#track(loadNepali()).catch(ignore);
     const t = { ...(ne ? LABELS_NE : LABELS_EN), ...rest, ...this.strings } as StringTable;
     const view = this.#payment?.render(state, rest && t);
     this.#render(state, t, view?.status, view?.failure);
@@ -451,12 +445,12 @@ export class WalletPayButton extends ReactiveElement {
     const failed = this.#code.status === 'error' ? this.#code.failure! : handoff;
     // The way forward after a failed load: "Try again", or "Reload the page"; none for a missing file.
     const way = failed === 'network' ? 'retry' : failed === 'reload' ? 'reload' : undefined;
-    if (this.#failure?.[0] !== failed) {
-      this.#failure?.[1].remove();
-      this.#failure = undefined;
-      if (way) this.#failure = [failed!, region.insertAdjacentElement('afterend', way === 'retry' ? actionButton(doc, 'action retry', () => (this.#payment ? this.#payment.retry() : this.#press())) : reloadButton(this)) as HTMLButtonElement];
+    // Its part names the way (`action retry`, `action reload`): a new way replaces it.
+    if (!this.#way?.part.contains(way!)) {
+      this.#way?.remove();
+      this.#way = way && (region.insertAdjacentElement('afterend', way === 'retry' ? actionButton(doc, 'action retry', () => (this.#payment ? this.#payment.retry() : this.#press())) : reloadButton(this)) as HTMLButtonElement);
     }
-    if (way) text(this.#failure![1], t[`action.${way}`]);
+    if (way) text(this.#way!, t[`action.${way}`]);
     text(region, failed ? t[`error.${failed === 'network' && this.#offline() ? 'offline' : failed}`] : status);
   }
 }
