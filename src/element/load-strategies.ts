@@ -6,7 +6,7 @@
  */
 
 /** What shows that the shopper is about to press; the element stops listening when it is detached. */
-export const INTENT = ['pointerenter', 'focusin', 'touchstart'];
+export const INTENT_EVENTS = ['pointerenter', 'focusin', 'touchstart'];
 
 /** A strategy: waits for its moment on `host`'s page, then calls `load`. */
 export type LoadStrategy = (host: HTMLElement, load: () => unknown) => unknown;
@@ -23,6 +23,6 @@ export const LOAD_STRATEGIES = {
   },
   /** When the shopper shows the intent to press: hover, focus or touch. */
   intent: (host, load) => {
-    for (const type of INTENT) host.addEventListener(type, load, { passive: true });
+    for (const type of INTENT_EVENTS) host.addEventListener(type, load, { passive: true });
   },
 } satisfies Record<string, LoadStrategy>;

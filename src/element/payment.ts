@@ -22,7 +22,7 @@ import { checkProviderUrl, storeListingUrl, storePlatform } from '../core/urls.j
 import { browserWay } from '../core/open-in-browser.js';
 import { inAppPanel, type CopyState } from './inapp-panel.js';
 import { action } from './action.js';
-import { statusKey } from './messages.js';
+import { statusKey } from './status-keys.js';
 import { VARIANTS, misspelledAttributes, oneOf, report } from './setup-check.js';
 import { diagnoseReturnPage } from './diagnostics.js';
 import { REQUEST_TIMEOUT_MS, askPaid } from './order-check.js';
@@ -40,7 +40,7 @@ const loadHandoff = chunkLoader((): Promise<HandoffModule> => import('./handoff/
 export { reportsSettled } from './setup-check.js';
 /** Draws what a payment renders into the element's shadow root: Lit's `render`, which comes with this module. */
 export { render as draw } from 'lit/html.js';
-export { TEXTS_EN } from './i18n/en/messages.js';
+export { TEXTS_EN } from './i18n/en/payment.js';
 
 /**
  * Reads and checks `host`'s settings with the page's `signals` of the moment: the check the element's

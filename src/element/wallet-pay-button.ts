@@ -16,7 +16,7 @@ import { LABELS, isNepali, langOf, wordingOf } from './i18n/lang.js';
 import type { VARIANTS } from './setup-check.js';
 import { actionButton, chunkLoader, reloadButton, type ChunkFailure } from './chunk.js';
 import { Load } from './load.js';
-import { INTENT, LOAD_STRATEGIES } from './load-strategies.js';
+import { INTENT_EVENTS, LOAD_STRATEGIES } from './load-strategies.js';
 import { mayComeBack } from '../core/kept.js';
 import { SettingsController } from './settings-controller.js';
 import { WalletPayEvent } from './events.js';
@@ -39,7 +39,7 @@ const code = new Load<PaymentModule>();
 const paymentChunk = chunkLoader(() => import('./payment.js'), (module) => typeof module.Payment === 'function');
 const loadCode = (): Promise<PaymentModule> => code.ask(paymentChunk);
 const nepali = new Load<Texts>();
-const nepaliChunk = chunkLoader(() => import('./i18n/ne/messages.js'), (module) => typeof module.TEXTS_NE === 'object');
+const nepaliChunk = chunkLoader(() => import('./i18n/ne/payment.js'), (module) => typeof module.TEXTS_NE === 'object');
 const loadNepali = (): Promise<Texts> => nepali.ask(() => nepaliChunk().then(({ TEXTS_NE }) => TEXTS_NE));
 const ignore = (): void => {};
 
@@ -273,7 +273,7 @@ export class WalletPayButton extends ReactiveElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    for (const type of INTENT) this.removeEventListener(type, this.#prefetch);
+    for (const type of INTENT_EVENTS) this.removeEventListener(type, this.#prefetch);
   }
 
   /** The shopper is about to press, or the page went idle: fetch what a press needs, ignore failures. */

@@ -4,7 +4,7 @@
  * tested in loading.test.ts and element-return.test.ts.)
  */
 import { expect, waitUntil } from '@open-wc/testing';
-import { INTENT, LOAD_STRATEGIES } from '../../../src/element/load-strategies.js';
+import { INTENT_EVENTS, LOAD_STRATEGIES } from '../../../src/element/load-strategies.js';
 
 describe('the payment code\'s load strategies', () => {
   it('kept loads at once', () => {
@@ -21,7 +21,7 @@ describe('the payment code\'s load strategies', () => {
   });
 
   it('intent loads at hover, focus and touch, and no sooner', () => {
-    for (const type of INTENT) {
+    for (const type of INTENT_EVENTS) {
       const host = document.createElement('div');
       let loads = 0;
       LOAD_STRATEGIES.intent(host, () => loads++);
@@ -29,6 +29,6 @@ describe('the payment code\'s load strategies', () => {
       host.dispatchEvent(new Event(type));
       expect(loads, type).to.equal(1);
     }
-    expect(INTENT).to.deep.equal(['pointerenter', 'focusin', 'touchstart']);
+    expect(INTENT_EVENTS).to.deep.equal(['pointerenter', 'focusin', 'touchstart']);
   });
 });
