@@ -142,14 +142,14 @@ export function actionButton(doc: Document, part: string, run: () => void): HTML
   return button;
 }
 
-/** Reloads the page, through the element's `navigation` when a host routes itself. */
-export function reloadPage(host: { ownerDocument: Document; navigation?: PageNavigator | null | undefined }): void {
-  const location = host.ownerDocument.defaultView!.location;
-  if (host.navigation) host.navigation.assign(location.href);
-  else location.reload();
-}
-
-/** "Reload the page" (part `action reload`), for a chunk only a reload can load again; its text is set by the caller. */
+/**
+ * "Reload the page" (part `action reload`), for a chunk only a reload can load again; its text is set
+ * by the caller. It reloads through the element's `navigation` when a host routes itself.
+ */
 export function reloadButton(host: { ownerDocument: Document; navigation?: PageNavigator | null | undefined }): HTMLButtonElement {
-  return actionButton(host.ownerDocument, 'action reload', () => reloadPage(host));
+  return actionButton(host.ownerDocument, 'action reload', () => {
+    const location = host.ownerDocument.defaultView!.location;
+    if (host.navigation) host.navigation.assign(location.href);
+    else location.reload();
+  });
 }

@@ -150,7 +150,7 @@ export class Payment implements ReactiveController {
   configure(read: SettingsResult): void {
     checkSetup(this.#host, read);
     this.#settings = read;
-    if (this.#flow || this.#comingBack(read)) this.flow.configure(read);
+    if (this.#flow || this.#comingBack(read)) this.#run.configure(read);
   }
 
   /** A payment of this tab is under way, or this element's own order was paid in this tab. */
@@ -161,7 +161,7 @@ export class Payment implements ReactiveController {
   }
 
   /** The flow, built on first use. */
-  get flow(): PaymentFlow {
+  get #run(): PaymentFlow {
     if (this.#flow) return this.#flow;
     const host = this.#host;
     const win = () => host.ownerDocument.defaultView!;
@@ -237,7 +237,7 @@ export class Payment implements ReactiveController {
 
   /** The shopper chose "Pay with the app on your phone" (with the settings configured at that press). */
   handOff(): void {
-    this.flow.handOff();
+    this.#run.handOff();
   }
 
   /** The flow's state. */
@@ -247,7 +247,7 @@ export class Payment implements ReactiveController {
 
   /** The shopper pressed the button (with the settings configured at that press). */
   start(): void {
-    this.flow.start();
+    this.#run.start();
   }
 
   /**
@@ -274,7 +274,7 @@ export class Payment implements ReactiveController {
     if (name === 'paid') {
       return paidUrl ? html`<a part="action see-order" class="action" href=${paidUrl}>${t['action.see-order']}</a>` : nothing;
     }
-    const flow = this.flow;
+    const flow = this.#run;
     if (handoffShown({ name, booking })) {
       return this.#handoffPanel(booking!, name === 'handoff' ? 'waiting' : name === 'stalled' ? 'stalled' : 'expired', t);
     }
@@ -315,7 +315,7 @@ export class Payment implements ReactiveController {
   #inApp(booking: KeptBooking, t: StringTable): TemplateResult {
     const host = this.#host;
     const win = host.ownerDocument.defaultView!;
-    const flow = this.flow;
+    const flow = this.#run;
     const deeplink = checkProviderUrl(booking.deeplink, booking.settings.allowedHosts);
     const copied = this.#copied?.[0] === booking.booking_id ? this.#copied[1] : null;
     const copy = (url: string) => {
@@ -342,7 +342,7 @@ export class Payment implements ReactiveController {
   #handoffPanel(booking: KeptBooking, status: HandoffStatus, t: StringTable): TemplateResult | typeof nothing {
     const host = this.#host;
     const module = this.#handoff.value;
-    const flow = this.flow;
+    const flow = this.#run;
     if (!module) {
       // Offline, say: the payment goes on (the page still checks it), the element says why the code is
       // not there and offers its way forward (see `render`); the panel keeps the other ways.

@@ -38,9 +38,9 @@ type Texts = Readonly<Record<TextKey, string>>;
 const code = new Load<PaymentModule>();
 const paymentChunk = chunkLoader(() => import('./payment.js'), (module) => typeof module.Payment === 'function');
 const loadCode = (): Promise<PaymentModule> => code.ask(paymentChunk);
-const nepali = new Load<Texts>();
+const nepali = new Load<{ TEXTS_NE: Texts }>();
 const nepaliChunk = chunkLoader(() => import('./i18n/ne/payment.js'), (module) => typeof module.TEXTS_NE === 'object');
-const loadNepali = (): Promise<Texts> => nepali.ask(() => nepaliChunk().then(({ TEXTS_NE }) => TEXTS_NE));
+const loadNepali = () => nepali.ask(nepaliChunk);
 const ignore = (): void => {};
 
 /**
@@ -388,22 +388,22 @@ export class WalletPayButton extends ReactiveElement {
     const ne = this.#nepali();
     const module = this.#code.value;
     // A Nepali page whose texts could not be loaded speaks English rather than nothing.
-    const rest = ne ? (nepali.value ?? (nepali.status === 'error' ? module?.TEXTS_EN : undefined)) : module?.TEXTS_EN;
+    const rest = ne ? (nepali.value?.TEXTS_NE ?? (nepali.status === 'error' ? module?.TEXTS_EN : undefined)) : module?.TEXTS_EN;
     // The Nepali texts load with the payment code; a language that became Nepali later loads them here.
     if (ne && !rest && this.#payment) this.#track(loadNepali()).catch(ignore);
     const t = { ...(ne ? LABELS_NE : LABELS_EN), ...rest, ...this.strings } as StringTable;
     const view = this.#payment?.render(state, rest && t);
-    this.#render(state, t, view?.status, view?.failure);
+    this.#render(state, t, view);
     if (view) module!.draw(view.panel, this.renderRoot, { host: this });
   }
 
   /**
    * The first module's parts in `t`'s words, drawn with DOM calls (its bytes forbid a template
-   * engine): the pay button, the offer to pay on the phone, the status region (`status`, or why the
-   * payment code, or the payment's hand-off (`handoff`), could not be loaded), and the way forward
+   * engine): the pay button, the offer to pay on the phone, the status region (the payment's `view`
+   * of it, or why the payment code, or the payment's hand-off, could not be loaded), and the way forward
    * after a failed load.
    */
-  #render(state: FlowState, t: StringTable, status = '', handoff?: ChunkFailure): void {
+  #render(state: FlowState, t: StringTable, view?: { status: string; failure: ChunkFailure | undefined }): void {
     const label = wordingOf(this.label);
     const root = this.renderRoot;
     const doc = this.ownerDocument;
@@ -442,7 +442,7 @@ export class WalletPayButton extends ReactiveElement {
       this.#offer?.remove();
       this.#offer = undefined;
     }
-    const failed = this.#code.status === 'error' ? this.#code.failure! : handoff;
+    const failed = this.#code.status === 'error' ? this.#code.failure! : view?.failure;
     // The way forward after a failed load: "Try again", or "Reload the page"; none for a missing file.
     const way = failed === 'network' ? 'retry' : failed === 'reload' ? 'reload' : undefined;
     // Its part names the way (`action retry`, `action reload`): a new way replaces it.
@@ -451,7 +451,7 @@ export class WalletPayButton extends ReactiveElement {
       this.#way = way && (region.insertAdjacentElement('afterend', way === 'retry' ? actionButton(doc, 'action retry', () => (this.#payment ? this.#payment.retry() : this.#press())) : reloadButton(this)) as HTMLButtonElement);
     }
     if (way) text(this.#way!, t[`action.${way}`]);
-    text(region, failed ? t[`error.${failed === 'network' && this.#offline() ? 'offline' : failed}`] : status);
+    text(region, failed ? t[`error.${failed === 'network' && this.#offline() ? 'offline' : failed}`] : (view?.status ?? ''));
   }
 }
 
