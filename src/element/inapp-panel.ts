@@ -15,7 +15,7 @@ import { action } from './action.js';
 export type CopyState = 'copied' | 'manual' | null;
 
 /** What the panel's actions do. */
-export interface InAppActions {
+interface InAppActions {
   payOnWeb(): void;
   cancel(): void;
   left(to: LeftFor): void;
@@ -23,7 +23,7 @@ export interface InAppActions {
 }
 
 /** What the panel shows: the checked deeplink (or none), the way to the browser, the copy state. */
-export interface InAppView {
+interface InAppView {
   deeplink: URL | null;
   way: BrowserWay;
   copied: CopyState;

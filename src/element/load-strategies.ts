@@ -9,7 +9,7 @@
 export const INTENT_EVENTS = ['pointerenter', 'focusin', 'touchstart'];
 
 /** A strategy: waits for its moment on `host`'s page, then calls `load`. */
-export type LoadStrategy = (host: HTMLElement, load: () => unknown) => unknown;
+type LoadStrategy = (host: HTMLElement, load: () => unknown) => unknown;
 
 /** The strategies by name. */
 export const LOAD_STRATEGIES = {

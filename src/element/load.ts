@@ -7,7 +7,7 @@
 import { ChunkError, reportMissing, type ChunkFailure } from './chunk.js';
 
 /** `initial`: never asked; `pending`: under way; `complete`: `value` is in; `error`: `failure` says why. */
-export type LoadStatus = 'initial' | 'pending' | 'complete' | 'error';
+type LoadStatus = 'initial' | 'pending' | 'complete' | 'error';
 
 /** One chunk's load and its state. */
 export class Load<T> {

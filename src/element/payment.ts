@@ -87,7 +87,7 @@ const handoffShown = ({ name, booking }: Pick<FlowState, 'name' | 'booking'>): b
   booking?.handoff && (name === 'handoff' || name === 'handoff-expired' || name === 'stalled');
 
 /** What a payment renders for the element to draw (see {@link Payment.render}). */
-export interface PaymentView {
+interface PaymentView {
   /** The status region's text. */
   status: string;
   /** The choices, drawn after the element's own parts. */
@@ -97,7 +97,7 @@ export interface PaymentView {
 }
 
 /** What the element gives its payment. */
-export interface PaymentOptions {
+interface PaymentOptions {
   /** Makes the element's `loadsSettled` wait for a load (the hand-off's module). */
   track: <T>(work: Promise<T>) => Promise<T>;
   /** Has the element's settings controller read the settings of this moment and configure this payment. */

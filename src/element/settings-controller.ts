@@ -22,13 +22,13 @@ function viewportWidth(win: Window): number {
 }
 
 /** What the controller needs of its element. */
-export interface SettingsHost extends ReactiveControllerHost, HTMLElement {
+interface SettingsHost extends ReactiveControllerHost, HTMLElement {
   /** The `environment` setting as written (`auto` when unset). */
   environment?: string | null | undefined;
 }
 
 /** Reads and checks the host's settings with the page's facts of the moment (the payment code's reader). */
-export type SettingsCheck = (signals: EnvironmentSignals) => SettingsResult;
+type SettingsCheck = (signals: EnvironmentSignals) => SettingsResult;
 
 /** Reads the element's settings when they change and hands one result to the rendering and the payment. */
 export class SettingsController implements ReactiveController {
