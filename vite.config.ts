@@ -82,9 +82,9 @@ export const CDN_IIFE_FILE = 'wallet-pay-button.iife.min.js';
  */
 export const CDN_CHUNK_NAMES: Readonly<Record<string, string>> = {
   '/element/payment': 'payment',
-  '/element/i18n/ne/messages': 'ne',
+  '/element/i18n/ne/payment': 'ne',
   '/element/handoff/index': 'handoff',
-  '/element/setup-messages': 'setup',
+  '/element/setup-sentences': 'setup',
 };
 
 /** `payment-[hash].min.js`, `ne-[hash].min.js`, else `chunk-[hash].min.js`. */

@@ -55,7 +55,7 @@ export class BookingError extends Error {
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 /** Options of {@link createBookingClient}. */
-export interface BookingClientOptions {
+interface BookingClientOptions {
   /** Base URL of the merchant's proxy (absolute). */
   endpoint: string | URL;
   /** The `fetch` to use; injected so tests and non-browser hosts choose. */
@@ -220,7 +220,7 @@ export function createBookingClient(options: BookingClientOptions): BookingClien
 }
 
 /** Validates a book answer's `data` for the channel that was asked for. */
-export function parseBookResult(data: Json, channel: BookRequest['channel']): BookResult {
+function parseBookResult(data: Json, channel: BookRequest['channel']): BookResult {
   if (!nonEmptyString(data.booking_id)) missing('booking_id');
   if (!nonEmptyString(data.correlation_id)) missing('correlation_id');
   if (data.channel !== undefined && data.channel !== channel) missing('channel');

@@ -1,7 +1,7 @@
 /** Framing check: a payment button must not be driven by a page the merchant does not control. */
 
 /** The parts of a window the check reads. */
-export interface FramedView {
+interface FramedView {
   readonly top: { readonly location: { readonly origin: string } } | null;
   readonly self: unknown;
   readonly location: {

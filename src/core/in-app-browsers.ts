@@ -11,7 +11,7 @@
  */
 
 /** One app whose in-app browser the element recognises. */
-export interface InAppBrowser {
+interface InAppBrowser {
   /** A stable name for events and logs; `BROWSER_ESCAPES` (open-in-browser.ts) gives its way out, by this name. */
   id: InAppId;
   /** The tokens of the app's user agents (case-sensitive, as the apps write them). */

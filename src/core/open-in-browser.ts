@@ -7,7 +7,7 @@ import { inAppBrowser, type InAppId } from './in-app-browsers.js';
 import { checkReturnUrl, storePlatform } from './urls.js';
 
 /** How the page can be opened in the phone's own browser from an in-app browser. */
-export type BrowserEscape =
+type BrowserEscape =
   /** Android: `intent://HOST/PATH#Intent;scheme=https;end` hands the page to the default browser. */
   | 'intent'
   /** iOS: `x-safari-https://HOST/PATH` opens the page in Safari. */

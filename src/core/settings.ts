@@ -76,7 +76,7 @@ export type SettingsResult =
   | { ok: false; problems: SettingsProblem[]; storageKey?: string };
 
 /** Default timeout of the book request: the app must open within the click's 5 s activation. */
-export const DEFAULT_BOOK_TIMEOUT_MS = 3500;
+const DEFAULT_BOOK_TIMEOUT_MS = 3500;
 
 const problem = (attribute: string, value: unknown, message: string, kind: SettingsProblem['kind'] = 'config'): SettingsProblem => ({
   kind,

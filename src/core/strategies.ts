@@ -45,7 +45,7 @@ export type PaymentPath = Environment | 'handoff';
  * `web`; the WebView one books nothing when a host app takes the payment, and goes on as in an in-app
  * browser otherwise; the in-app one books on `app` and leaves the choice to the shopper.
  */
-export interface PaymentStrategy {
+interface PaymentStrategy {
   /** Runs the path. */
   start(context: StrategyContext): Promise<void>;
 }

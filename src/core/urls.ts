@@ -13,12 +13,12 @@ export type UrlRefusal =
   | 'origin-not-allowed';
 
 /** The result of a check: the parsed URL, or the reason it was refused. */
-export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: UrlRefusal };
+type UrlCheck = { ok: true; url: URL } | { ok: false; reason: UrlRefusal };
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** True for the loopback host names on which plain `http:` is tolerated (local development). */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname.toLowerCase());
 }
 
@@ -103,7 +103,7 @@ export function withQuery(url: URL, params: Record<string, string | undefined>):
 }
 
 /** The shopper's mobile platform, as far as the store link is concerned. */
-export type StorePlatform = 'android' | 'ios' | 'other';
+type StorePlatform = 'android' | 'ios' | 'other';
 
 /** Reads the platform from a user agent (iPadOS with a desktop user agent reads as `other`). */
 export function storePlatform(userAgent: string): StorePlatform {

@@ -94,15 +94,15 @@ async function probe(urls: string[], retried: boolean): Promise<[ChunkFailure, s
  * the failure named, under a fresh `retry` query, when that URL is in `folder` (default: this
  * module's own); otherwise it calls `load` again. `accept` tells the chunk from another module: an
  * engine may name a module the chunk imports instead (Firefox does), and that one is no stand-in.
- * Every failure rejects with a {@link ChunkError}.
+ * Every failure rejects with a {@link ChunkError}. Each call imports: its caller (a `Load`, load.ts)
+ * keeps the load under way.
  */
 export function chunkLoader<T>(load: () => Promise<T>, accept: (module: T) => boolean, folder = chunksFolder()): () => Promise<T> {
-  let pending: Promise<T> | undefined;
   let url: string | undefined;
   let failures = 0;
   return () => {
     const start = performance.now();
-    return (pending ??= (
+    return (
       url
         ? (import(/* @vite-ignore */ /* webpackIgnore: true */ `${url}${url.includes('?') ? '&' : '?'}retry=${failures}`) as Promise<T>).then((module) => {
             if (accept(module)) return module;
@@ -111,12 +111,11 @@ export function chunkLoader<T>(load: () => Promise<T>, accept: (module: T) => bo
           })
         : load()
     ).catch(async (error: unknown) => {
-      pending = undefined;
       if (error instanceof ChunkError) throw error;
       url ??= urlIn(error, folder);
       const [failure, about] = await probe(url ? [url] : scriptsSince(start), failures++ > 0);
       throw new ChunkError(failure, about, String((error as Error | undefined)?.message ?? error));
-    }));
+    });
   };
 }
 
@@ -143,14 +142,14 @@ export function actionButton(doc: Document, part: string, run: () => void): HTML
   return button;
 }
 
-/** Reloads the page, through the element's `navigation` when a host routes itself. */
-export function reloadPage(host: { ownerDocument: Document; navigation?: PageNavigator | null | undefined }): void {
-  const location = host.ownerDocument.defaultView!.location;
-  if (host.navigation) host.navigation.assign(location.href);
-  else location.reload();
-}
-
-/** "Reload the page" (part `action reload`), for a chunk only a reload can load again; its text is set by the caller. */
+/**
+ * "Reload the page" (part `action reload`), for a chunk only a reload can load again; its text is set
+ * by the caller. It reloads through the element's `navigation` when a host routes itself.
+ */
 export function reloadButton(host: { ownerDocument: Document; navigation?: PageNavigator | null | undefined }): HTMLButtonElement {
-  return actionButton(host.ownerDocument, 'action reload', () => reloadPage(host));
+  return actionButton(host.ownerDocument, 'action reload', () => {
+    const location = host.ownerDocument.defaultView!.location;
+    if (host.navigation) host.navigation.assign(location.href);
+    else location.reload();
+  });
 }

@@ -63,10 +63,9 @@ export function watchEndpoint(answer: Promise<Response>, url: string, endpoint: 
  */
 export function diagnoseFlowEvent(event: FlowEvent, allowedHosts: string | null): void {
   if (event.type !== 'error' || event.kind !== 'url-refused' || event.reason !== 'host-not-allowed') return;
-  const quoted = /Refused to follow ("(?:[^"\\]|\\.)*")/.exec(event.message)?.[1];
   let url: URL | null = null;
   try {
-    url = quoted ? new URL(JSON.parse(quoted) as string) : null;
+    url = new URL(event.url!);
   } catch {
     // The refused address is not readable: the message below still names the attribute.
   }

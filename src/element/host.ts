@@ -3,9 +3,22 @@
  * element's first module, so it names the element by this shape instead of importing its class (that
  * import would close a circle between the two modules).
  */
+import type { ReactiveControllerHost } from '@lit/reactive-element';
+import type { Clock } from '../core/clock.js';
+import type { FlowTimings } from '../core/flow/index.js';
+import type { PageNavigator } from '../core/navigator.js';
 import type { SettingsInput } from '../core/settings.js';
-import type { PaymentHost } from './payment-controller.js';
 import type { HandoffStrings, StringTable } from './i18n/index.js';
+
+/** What the payment's flow needs from its element. */
+export interface PaymentHost extends ReactiveControllerHost, HTMLElement {
+  /** A replacement navigator (tests, hosts with their own router); the browser's when unset. */
+  navigation?: PageNavigator | null;
+  /** Overrides of the flow's delays. */
+  timings?: Partial<FlowTimings>;
+  /** A replacement clock (tests); the window's when unset. */
+  clock?: Clock | null;
+}
 
 /** The element as the payment module sees it. */
 export interface PaymentElement extends PaymentHost, SettingsInput {

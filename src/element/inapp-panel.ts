@@ -9,12 +9,13 @@ import { html, nothing, type TemplateResult } from 'lit/html.js';
 import type { LeftFor } from '../core/flow/index.js';
 import type { BrowserWay } from '../core/open-in-browser.js';
 import type { StringTable } from './i18n/index.js';
+import { action } from './action.js';
 
 /** Whether the page's address was copied, or must be copied by hand (no clipboard, or it refused). */
 export type CopyState = 'copied' | 'manual' | null;
 
 /** What the panel's actions do. */
-export interface InAppActions {
+interface InAppActions {
   payOnWeb(): void;
   cancel(): void;
   left(to: LeftFor): void;
@@ -22,7 +23,7 @@ export interface InAppActions {
 }
 
 /** What the panel shows: the checked deeplink (or none), the way to the browser, the copy state. */
-export interface InAppView {
+interface InAppView {
   deeplink: URL | null;
   way: BrowserWay;
   copied: CopyState;
@@ -32,14 +33,14 @@ export interface InAppView {
 export function inAppPanel({ deeplink, way, copied }: InAppView, actions: InAppActions, t: StringTable): TemplateResult {
   return html`
     <div part="panel inapp" class="panel" role="group" aria-label=${t['panel.label']}>
-      <button part="action pay-web" class="action" type="button" @click=${() => actions.payOnWeb()}>${t['action.pay-web']}</button>
+      ${action('pay-web', t['action.pay-web'], actions.payOnWeb)}
       ${deeplink
         ? html`<a part="action open-app" class="action" href=${deeplink.href} @click=${() => actions.left('app')}>${t['action.open-app']}</a>`
         : nothing}
       ${way?.kind === 'link'
         ? html`<a part="action open-browser" class="action" href=${way.href} @click=${() => actions.left('browser')}>${t['action.open-browser']}</a>`
         : way
-          ? html`<button part="action copy-link" class="action" type="button" @click=${() => actions.copy(way.url)}>${t['action.copy-link']}</button>`
+          ? action('copy-link', t['action.copy-link'], () => actions.copy(way.url))
           : nothing}
       <p class="note" aria-live="polite">
         ${copied === 'copied' ? t['status.link-copied'] : copied === 'manual' ? t['status.copy-manually'] : nothing}
@@ -47,7 +48,7 @@ export function inAppPanel({ deeplink, way, copied }: InAppView, actions: InAppA
       ${copied === 'manual' && way
         ? html`<input part="copy-field" class="copy-field" readonly .value=${way.url} aria-label=${t['action.copy-link']} @focus=${(event: Event) => (event.target as HTMLInputElement).select()} />`
         : nothing}
-      <button part="action cancel" class="action" type="button" @click=${() => actions.cancel()}>${t['action.cancel']}</button>
+      ${action('cancel', t['action.cancel'], actions.cancel)}
     </div>
   `;
 }

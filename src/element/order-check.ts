@@ -9,7 +9,10 @@ import { systemClock } from '../core/clock.js';
 import { paidUrl } from '../core/flow/booking.js';
 import { createBookingStore, sessionStorageOf } from '../core/session-store.js';
 import type { SettingsResult } from '../core/settings.js';
-import { REQUEST_TIMEOUT_MS, type PaymentHost } from './payment-controller.js';
+import type { PaymentHost } from './host.js';
+
+/** Timeout of status, cancel and order requests, in ms. */
+export const REQUEST_TIMEOUT_MS = 8000;
 
 /** The orders each element asked about: once per order, not at every render. */
 const asked = new WeakMap<HTMLElement, Set<string>>();

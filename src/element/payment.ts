@@ -6,24 +6,31 @@
  * never runs any of it.
  */
 import type { ReactiveController, ReactiveElement } from '@lit/reactive-element';
-import { html, nothing, render, type TemplateResult } from 'lit/html.js';
-import type { FlowState } from '../core/flow/index.js';
-import type { KeptBooking } from '../core/session-store.js';
+import { html, nothing, type TemplateResult } from 'lit/html.js';
+import { createBookingClient } from '../core/booking-client.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import { IDLE_STATE, PaymentFlow, DEFAULT_TIMINGS, type FlowState } from '../core/flow/index.js';
+import { hasKeptBooking, isPaidHere, sessionStorageOf } from '../core/kept.js';
+import { createBrowserNavigator, type PageNavigator } from '../core/navigator.js';
+import { createBookingStore, type KeptBooking } from '../core/session-store.js';
+import { WalletPayEvent } from './events.js';
+import { diagnoseFlowEvent, watchEndpoint } from './diagnostics.js';
 import type { HandoffStatus } from './handoff/index.js';
 import { isCrossOriginFramed } from '../core/frame.js';
 import { readSettings, type SettingsResult } from '../core/settings.js';
 import { checkProviderUrl, storeListingUrl, storePlatform } from '../core/urls.js';
 import { browserWay } from '../core/open-in-browser.js';
 import { inAppPanel, type CopyState } from './inapp-panel.js';
-import { statusKey } from './messages.js';
-import { PaymentController } from './payment-controller.js';
+import { action } from './action.js';
+import { statusKey } from './status-keys.js';
 import { VARIANTS, misspelledAttributes, oneOf, report } from './setup-check.js';
 import { diagnoseReturnPage } from './diagnostics.js';
-import { askPaid } from './order-check.js';
+import { REQUEST_TIMEOUT_MS, askPaid } from './order-check.js';
 import type { StringKey, StringTable } from './i18n/index.js';
 import type { PaymentElement } from './host.js';
 import { LABELS, langOf } from './i18n/lang.js';
-import { ChunkError, chunkLoader, reloadPage, reportMissing, type ChunkFailure } from './chunk.js';
+import { chunkLoader, type ChunkFailure } from './chunk.js';
+import { Load } from './load.js';
 import type { EnvironmentSignals } from '../core/environment.js';
 
 /** The hand-off's module (QR encoder, panel, its texts), loaded when a hand-off first shows. */
@@ -31,7 +38,9 @@ type HandoffModule = typeof import('./handoff/index.js');
 const loadHandoff = chunkLoader((): Promise<HandoffModule> => import('./handoff/index.js'), (module) => typeof module.handoffPanel === 'function');
 
 export { reportsSettled } from './setup-check.js';
-export { TEXTS_EN } from './i18n/en/messages.js';
+/** Draws what a payment renders into the element's shadow root: Lit's `render`, which comes with this module. */
+export { render as draw } from 'lit/html.js';
+export { TEXTS_EN } from './i18n/en/payment.js';
 
 /**
  * Reads and checks `host`'s settings with the page's `signals` of the moment: the check the element's
@@ -71,36 +80,65 @@ export function checkSetup(host: PaymentElement, read: SettingsResult, onPaid?: 
   ]);
 }
 
+const ignore = (): void => {};
+
+/** A hand-off shows in `state` (its panel, or its failure to load). */
+const handoffShown = ({ name, booking }: Pick<FlowState, 'name' | 'booking'>): boolean | undefined =>
+  booking?.handoff && (name === 'handoff' || name === 'handoff-expired' || name === 'stalled');
+
+/** What a payment renders for the element to draw (see {@link Payment.render}). */
+interface PaymentView {
+  /** The status region's text. */
+  status: string;
+  /** The choices, drawn after the element's own parts. */
+  panel: TemplateResult | typeof nothing;
+  /** Why the hand-off's module could not be loaded, while a hand-off shows. */
+  failure: ChunkFailure | undefined;
+}
+
 /** What the element gives its payment. */
-export interface PaymentOptions {
+interface PaymentOptions {
   /** Makes the element's `loadsSettled` wait for a load (the hand-off's module). */
-  track?: <T>(work: Promise<T>) => Promise<T>;
+  track: <T>(work: Promise<T>) => Promise<T>;
   /** Has the element's settings controller read the settings of this moment and configure this payment. */
-  read?: () => void;
+  read: () => void;
   /** The funnel the element began when it showed the button. */
   funnel?: { id: string; at: number } | undefined;
 }
 
-/** One element's payment: its flow, the settings it is handed, the set-up check, and what it shows. */
+/**
+ * One element's payment: its flow, the settings it is handed, the set-up check, and what it shows.
+ * It keeps the flow in step with the page: the way back from the app or the provider's page
+ * (`pageshow` from the back/forward cache, the page becoming visible again); no `unload` listener,
+ * which would keep the page out of the back/forward cache.
+ *
+ * The flow is built lazily, on the first press or when the settings it is handed name an order this
+ * tab may be coming back to (a kept booking, a paid order). The flow itself decides what settings mean
+ * for a payment (`PaymentFlow.configure`); no lifecycle callback starts or resumes one.
+ */
 export class Payment implements ReactiveController {
   readonly #host: PaymentElement;
-  readonly #controller: PaymentController;
   readonly #track: <T>(work: Promise<T>) => Promise<T>;
   readonly #read: () => void;
-  #handoff?: HandoffModule;
-  /** The hand-off's module is being fetched, or why it could not be (`network`: "Try again" fetches again). */
-  #handoffLoad: 'loading' | ChunkFailure | null = null;
+  /** The funnel the element began when it showed the button. */
+  readonly #funnel: { id: string; at: number } | undefined;
+  #flow: PaymentFlow | null = null;
+  /** The settings last handed over, for a flow built later. */
+  #settings: SettingsResult | undefined;
+  /** The hand-off's module: asked for the first time a hand-off shows; "Try again" asks again after a failure. */
+  readonly #handoff: Load<HandoffModule>;
   /** The in-app panel's copy of the page's address, for the booking it was made for. */
   #copied: [string, CopyState] | null = null;
   /** Whether the hand-off panel showed, and had focus, before this update. */
   #panelShown = false;
   #panelFocused = false;
 
-  constructor(host: PaymentElement, { track = (work) => work, read = () => {}, funnel }: PaymentOptions = {}) {
+  constructor(host: PaymentElement, { track, read, funnel }: PaymentOptions) {
     this.#host = host;
     this.#track = track;
     this.#read = read;
-    this.#controller = new PaymentController(host, funnel);
+    this.#funnel = funnel;
+    this.#handoff = new Load(host);
     host.addController(this);
   }
 
@@ -111,10 +149,76 @@ export class Payment implements ReactiveController {
    */
   configure(read: SettingsResult): void {
     checkSetup(this.#host, read);
-    this.#controller.configure(read);
+    this.#settings = read;
+    if (this.#flow || this.#comingBack(read)) this.#run.configure(read);
+  }
+
+  /** A payment of this tab is under way, or this element's own order was paid in this tab. */
+  #comingBack(read: SettingsResult): boolean {
+    const storage = sessionStorageOf(this.#host.ownerDocument.defaultView);
+    const key = read.ok ? read.settings.storageKey : read.storageKey;
+    return hasKeptBooking(storage) || (!!key && isPaidHere(storage, key));
+  }
+
+  /** The flow, built on first use. */
+  get #run(): PaymentFlow {
+    if (this.#flow) return this.#flow;
+    const host = this.#host;
+    const win = () => host.ownerDocument.defaultView!;
+    let browserNavigator: PageNavigator | undefined;
+    const clock: Clock = host.clock ?? systemClock(win());
+    this.#flow = new PaymentFlow({
+      navigator: () => host.navigation ?? (browserNavigator ??= createBrowserNavigator(win())),
+      store: createBookingStore(sessionStorageOf(win())),
+      clock,
+      client: (settings) =>
+        createBookingClient({
+          endpoint: settings.endpoint,
+          fetch: (input, init) => watchEndpoint(win().fetch(input, init), input, host.getAttribute('endpoint')),
+          bookTimeoutMs: settings.bookTimeoutMs,
+          requestTimeoutMs: REQUEST_TIMEOUT_MS,
+          isOnline: () => win().navigator.onLine,
+          clock,
+        }),
+      isVisible: () => host.ownerDocument.visibilityState === 'visible',
+      newKey: () => win().crypto.randomUUID(),
+      timings: () => ({ ...DEFAULT_TIMINGS, ...host.timings }),
+      emit: (event) => {
+        diagnoseFlowEvent(event, host.getAttribute('allowed-hosts'));
+        const { type, ...detail } = event;
+        return host.dispatchEvent(new WalletPayEvent(type, detail as never));
+      },
+      onChange: () => host.requestUpdate(),
+      funnel: this.#funnel,
+    });
+    if (host.isConnected) this.#listen(true);
+    if (this.#settings) this.#flow.configure(this.#settings);
+    return this.#flow;
+  }
+
+  hostConnected(): void {
+    if (this.#flow) this.#listen(true);
+  }
+
+  hostDisconnected(): void {
+    this.#listen(false);
+    this.#flow?.dispose();
+  }
+
+  #listen(on: boolean): void {
+    const doc = this.#host.ownerDocument;
+    const method = on ? 'addEventListener' : 'removeEventListener';
+    doc[method]('visibilitychange', this);
+    doc.defaultView?.[method]('pageshow', this);
+  }
+
+  /** The page came back: restored from the back/forward cache, or visible again. */
+  handleEvent(event: Event): void {
+    if ((event as PageTransitionEvent).persisted ?? this.#host.ownerDocument.visibilityState === 'visible') this.#flow?.resume(event.type === 'visibilitychange');
   }
 
   hostUpdate(): void {
+    if (handoffShown(this.state) && this.#handoff.status === 'initial') this.retry();
     const panel = this.#panel();
     this.#panelShown = !!panel;
     this.#panelFocused = !!panel?.matches(':focus-within');
@@ -133,28 +237,36 @@ export class Payment implements ReactiveController {
 
   /** The shopper chose "Pay with the app on your phone" (with the settings configured at that press). */
   handOff(): void {
-    this.#controller.flow.handOff();
+    this.#run.handOff();
   }
 
   /** The flow's state. */
   get state(): FlowState {
-    return this.#controller.state;
+    return this.#flow?.state ?? IDLE_STATE;
   }
 
   /** The shopper pressed the button (with the settings configured at that press). */
   start(): void {
-    this.#controller.flow.start();
+    this.#run.start();
   }
 
   /**
-   * Draws the choices of the current state in `t`'s words after the element's own parts (nothing
-   * while `t` is not complete yet) and returns the status region's text.
+   * What `state` shows in `t`'s words, for the element to draw: the status region's text, the choices
+   * after the element's own parts (nothing while `t` is not complete yet), and why the hand-off's
+   * module could not be loaded while a hand-off shows (the element says it and offers the way
+   * forward, as for its own code: "Try again" calls {@link Payment.retry}). Draws nothing itself.
    */
-  render(t: StringTable | undefined): string {
-    const state = this.state;
+  render(state: FlowState, t: StringTable | undefined): PaymentView {
     const key = t && statusKey(state);
-    render(t ? this.#choices(state, t) : nothing, this.#host.renderRoot, { host: this.#host });
-    return key ? t[key] : '';
+    const { status, failure } = this.#handoff;
+    return { status: key ? t[key] : '', panel: t ? this.#choices(state, t) : nothing, failure: status === 'error' && handoffShown(state) ? failure : undefined };
+  }
+
+  /** Asks for the hand-off's module (again, after a failure); the element draws again when it settles. */
+  retry(): void {
+    const host = this.#host;
+    this.#track(this.#handoff.ask(loadHandoff).then((module) => module.adoptHandoffStyles(host.renderRoot as ShadowRoot), ignore));
+    host.requestUpdate();
   }
 
   #choices({ name, booking, canRetry, canStartAgain, paidUrl, error }: FlowState, t: StringTable): TemplateResult | typeof nothing {
@@ -162,19 +274,17 @@ export class Payment implements ReactiveController {
     if (name === 'paid') {
       return paidUrl ? html`<a part="action see-order" class="action" href=${paidUrl}>${t['action.see-order']}</a>` : nothing;
     }
-    const flow = this.#controller.flow;
-    if (booking?.handoff && (name === 'handoff' || name === 'handoff-expired' || name === 'stalled')) {
-      return this.#handoffPanel(booking, name === 'handoff' ? 'waiting' : name === 'stalled' ? 'stalled' : 'expired', t);
+    const flow = this.#run;
+    if (handoffShown({ name, booking })) {
+      return this.#handoffPanel(booking!, name === 'handoff' ? 'waiting' : name === 'stalled' ? 'stalled' : 'expired', t);
     }
     const host = this.#host;
     if (name === 'inapp' && booking) return this.#inApp(booking, t);
-    const action = (part: string, key: StringKey, run: () => void) => html`
-      <button part="action ${part}" class="action" type="button" @click=${run}>${t[key]}</button>
-    `;
+    const act = (part: string, run: () => void) => action(part, t[`action.${part}` as StringKey], run);
     // A booking the shop could not find is checked again before anything else is offered.
-    if (name === 'error' && canRetry && error?.kind === 'booking-unconfirmed') return action('check-again', 'action.check-again', () => flow.retry());
-    if (name === 'error' && canRetry) return action('retry', 'action.retry', () => flow.retry());
-    if (name === 'error' && canStartAgain) return action('start-again', 'action.start-again', () => (this.#read(), flow.startAgain()));
+    if (name === 'error' && canRetry && error?.kind === 'booking-unconfirmed') return act('check-again', () => flow.retry());
+    if (name === 'error' && canRetry) return act('retry', () => flow.retry());
+    if (name === 'error' && canStartAgain) return act('start-again', () => (this.#read(), flow.startAgain()));
     const stalled = name === 'stalled';
     if (!booking || (!stalled && name !== 'app-fallback' && name !== 'pending')) return nothing;
     const app = !stalled && booking.channel === 'app';
@@ -190,10 +300,10 @@ export class Payment implements ReactiveController {
         ${store
           ? html`<a part="action get-app" class="action" href=${store} target="_blank" rel="noopener">${t['action.get-app']}</a>`
           : nothing}
-        ${stalled ? action('check-again', 'action.check-again', () => flow.checkAgain()) : nothing}
-        ${app ? action('pay-on-web', 'action.pay-on-web', () => flow.payOnWeb()) : nothing}
-        ${!stalled && booking.web_payment ? action('continue-web', 'action.continue-web', () => flow.continueWebPayment()) : nothing}
-        ${action('cancel', 'action.cancel', () => flow.cancel())}
+        ${stalled ? act('check-again', () => flow.checkAgain()) : nothing}
+        ${app ? act('pay-on-web', () => flow.payOnWeb()) : nothing}
+        ${!stalled && booking.web_payment ? act('continue-web', () => flow.continueWebPayment()) : nothing}
+        ${act('cancel', () => flow.cancel())}
       </div>
     `;
   }
@@ -205,7 +315,7 @@ export class Payment implements ReactiveController {
   #inApp(booking: KeptBooking, t: StringTable): TemplateResult {
     const host = this.#host;
     const win = host.ownerDocument.defaultView!;
-    const flow = this.#controller.flow;
+    const flow = this.#run;
     const deeplink = checkProviderUrl(booking.deeplink, booking.settings.allowedHosts);
     const copied = this.#copied?.[0] === booking.booking_id ? this.#copied[1] : null;
     const copy = (url: string) => {
@@ -231,42 +341,15 @@ export class Payment implements ReactiveController {
   /** The hand-off's panel, once its module is in (asked for here, the first time one shows). */
   #handoffPanel(booking: KeptBooking, status: HandoffStatus, t: StringTable): TemplateResult | typeof nothing {
     const host = this.#host;
-    const module = this.#handoff;
-    const flow = this.#controller.flow;
+    const module = this.#handoff.value;
+    const flow = this.#run;
     if (!module) {
-      const failed = this.#handoffLoad;
-      if (failed && failed !== 'loading') {
-        // Offline, say: the payment goes on (the page still checks it); the code comes on "Try again".
-        // A missing file is the shop's set-up, and only a reload repeats a load the engine holds failed.
-        return html`<div part="panel" class="panel" role="group" aria-label=${t['panel.label']}>
-          <p class="status">${t[`error.${failed}`]}</p>
-          ${failed === 'network'
-            ? html`<button part="action retry" class="action" type="button" @click=${() => ((this.#handoffLoad = null), host.requestUpdate())}>${t['action.retry']}</button>`
-            : failed === 'reload'
-              ? html`<button part="action reload" class="action" type="button" @click=${() => reloadPage(host)}>${t['action.reload']}</button>`
-              : nothing}
-          <button part="action pay-on-web" class="action" type="button" @click=${() => flow.payOnWeb()}>${t['action.pay-on-web']}</button>
-          <button part="action cancel" class="action" type="button" @click=${() => flow.cancel()}>${t['action.cancel']}</button>
-        </div>`;
-      }
-      if (!this.#handoffLoad) {
-        this.#handoffLoad = 'loading';
-        // Settled before the tracked promise ends: the update it asks for renders the panel.
-        void this.#track(
-          loadHandoff().then(
-            (loaded) => {
-              this.#handoff = loaded;
-              this.#handoffLoad = null;
-              loaded.adoptHandoffStyles(host.renderRoot as ShadowRoot);
-            },
-            (error: unknown) => {
-              this.#handoffLoad = error instanceof ChunkError ? error.failure : 'network';
-              if (this.#handoffLoad === 'missing') reportMissing(host, error as ChunkError);
-            },
-          ),
-        );
-      }
-      return nothing;
+      // Offline, say: the payment goes on (the page still checks it), the element says why the code is
+      // not there and offers its way forward (see `render`); the panel keeps the other ways.
+      return this.#handoff.status === 'error'
+        ? html`<div part="panel" class="panel" role="group" aria-label=${t['panel.label']}>
+${action('pay-on-web', t['action.pay-on-web'], () => flow.payOnWeb())}${action('cancel', t['action.cancel'], () => flow.cancel())}</div>`
+        : nothing;
     }
     // Kept bookings come back from storage: checked again, against their own settings, before they become a code.
     const deeplink = checkProviderUrl(booking.deeplink, booking.settings.allowedHosts);

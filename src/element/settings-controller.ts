@@ -7,7 +7,7 @@
  * button never loads it.
  */
 import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
-import { MOBILE_MAX_WIDTH, isEnvironmentSetting, resolveEnvironment, type Environment, type EnvironmentSignals } from '../core/environment.js';
+import { MOBILE_MAX_WIDTH, isEnvironmentSetting, pathOf, type Environment, type EnvironmentSignals } from '../core/detect-environment.js';
 import type { SettingsResult } from '../core/settings.js';
 
 /**
@@ -22,13 +22,13 @@ function viewportWidth(win: Window): number {
 }
 
 /** What the controller needs of its element. */
-export interface SettingsHost extends ReactiveControllerHost, HTMLElement {
+interface SettingsHost extends ReactiveControllerHost, HTMLElement {
   /** The `environment` setting as written (`auto` when unset). */
   environment?: string | null | undefined;
 }
 
 /** Reads and checks the host's settings with the page's facts of the moment (the payment code's reader). */
-export type SettingsCheck = (signals: EnvironmentSignals) => SettingsResult;
+type SettingsCheck = (signals: EnvironmentSignals) => SettingsResult;
 
 /** Reads the element's settings when they change and hands one result to the rendering and the payment. */
 export class SettingsController implements ReactiveController {
@@ -88,7 +88,13 @@ export class SettingsController implements ReactiveController {
       ? { userAgent: win.navigator.userAgent, maxTouchPoints: win.navigator.maxTouchPoints, innerWidth: viewportWidth(win) }
       : { userAgent: '', maxTouchPoints: 0, innerWidth: 1024 };
     const setting = this.#host.environment ?? 'auto';
-    this.#environment = isEnvironmentSetting(setting) ? resolveEnvironment(setting, signals) : undefined;
-    if (this.#check) this.#deliver!((this.#result = this.#check(signals)));
+    // Before the payment code is in, the rule runs without the in-app browsers' table, which comes with
+    // that code (only a tablet-wide in-app browser reads as a desktop until then); then the check's path wins.
+    this.#environment = isEnvironmentSetting(setting) ? (setting === 'auto' ? pathOf(signals, () => false) : setting) : undefined;
+    if (this.#check) {
+      const read = (this.#result = this.#check(signals));
+      if (read.ok) this.#environment = read.settings.environment;
+      this.#deliver!(read);
+    }
   }
 }

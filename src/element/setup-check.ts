@@ -1,14 +1,14 @@
 /**
  * The element's set-up, checked where a developer looks first: what is wrong is found here, cheaply,
  * each time the settings are read; the sentences that say it (one `console.warn` per mistake, each
- * once per page) are in `setup-messages.ts`, a chunk loaded only when there is a mistake to report.
+ * once per page) are in `setup-sentences.ts`, a chunk loaded only when there is a mistake to report.
  */
-import type { Notice } from './setup-messages.js';
+import type { Notice } from './setup-sentences.js';
 
 /** The looks there are (the `variant` attribute); any other falls back to the default, and the check warns. */
 export const VARIANTS = ['dark', 'light', 'outline', 'auto'] as const;
 
-/** One mistake to report (its kinds and sentences are in the messages chunk). */
+/** One mistake to report (its kinds and sentences are in the set-up sentences' chunk). */
 export type { Notice };
 
 /** Reports under way: their messages are loading. */
@@ -17,7 +17,7 @@ const pending = new Set<Promise<void>>();
 /** Reports `notices` in the console (nothing is loaded when there are none); resolves once written. */
 export function report(notices: readonly Notice[]): Promise<void> {
   if (!notices.length) return Promise.resolve();
-  const written = import('./setup-messages.js').then(
+  const written = import('./setup-sentences.js').then(
     (messages) => messages.write(notices),
     () => {
       // The messages could not be loaded (offline): a developer's console stays quiet; the shopper's way is unchanged.

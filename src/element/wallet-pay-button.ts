@@ -5,7 +5,6 @@ import type { EnvironmentSetting } from '../core/detect-environment.js';
 import type { FlowTimings } from '../core/flow/index.js';
 import { IDLE_STATE } from '../core/flow/idle.js';
 import type { FlowState } from '../core/flow/state.js';
-import { mayComeBack } from '../core/kept.js';
 import type { PageNavigator } from '../core/navigator.js';
 import type { HandoffStrings } from './i18n/index.js';
 import { LABELS_EN } from './i18n/en/labels.js';
@@ -15,7 +14,10 @@ import type { StringTable } from './i18n/index.js';
 import type { TextKey } from './i18n/index.js';
 import { LABELS, isNepali, langOf, wordingOf } from './i18n/lang.js';
 import type { VARIANTS } from './setup-check.js';
-import { ChunkError, actionButton, chunkLoader, reloadButton, reportMissing, type ChunkFailure } from './chunk.js';
+import { actionButton, chunkLoader, reloadButton, type ChunkFailure } from './chunk.js';
+import { Load } from './load.js';
+import { INTENT_EVENTS, LOAD_STRATEGIES } from './load-strategies.js';
+import { mayComeBack } from '../core/kept.js';
 import { SettingsController } from './settings-controller.js';
 import { WalletPayEvent } from './events.js';
 import { styles } from './styles.js';
@@ -32,21 +34,13 @@ type Texts = Readonly<Record<TextKey, string>>;
 
 // Per page, not per element: one download, whichever button asks first. A failed load is tried again
 // at the next ask (the shopper's "Try again"), under a fresh URL where the engine keeps the failure.
-let loaded: PaymentModule | undefined;
+// The Nepali texts that could not be loaded leave English standing in until a press loads them.
+const code = new Load<PaymentModule>();
 const paymentChunk = chunkLoader(() => import('./payment.js'), (module) => typeof module.Payment === 'function');
-const loadPayment = (): Promise<PaymentModule> => paymentChunk().then((module) => (loaded = module));
-let nepaliTexts: Texts | undefined;
-/** The Nepali texts could not be loaded: English stands in until a press loads them. */
-let nepaliFailed = false;
-const nepaliChunk = chunkLoader(() => import('./i18n/ne/messages.js'), (module) => typeof module.TEXTS_NE === 'object');
-const loadNepali = (): Promise<Texts> =>
-  nepaliChunk().then(
-    ({ TEXTS_NE }) => (nepaliTexts = TEXTS_NE),
-    (error: unknown) => {
-      nepaliFailed = true;
-      throw error;
-    },
-  );
+const loadCode = (): Promise<PaymentModule> => code.ask(paymentChunk);
+const nepali = new Load<{ TEXTS_NE: Texts }>();
+const nepaliChunk = chunkLoader(() => import('./i18n/ne/payment.js'), (module) => typeof module.TEXTS_NE === 'object');
+const loadNepali = () => nepali.ask(nepaliChunk);
 const ignore = (): void => {};
 
 /**
@@ -232,33 +226,29 @@ export class WalletPayButton extends ReactiveElement {
 
   /** The one reader of the settings: the rendering reads its environment, the payment its result. */
   readonly #settings = new SettingsController(this);
-  #module?: PaymentModule;
+  /** This element's load of the payment code (its `paymentLoader`, else the page's): for a press, a kept booking, a paid order. */
+  readonly #code = new Load<PaymentModule>(this);
+  /** This element's payment, built once its payment code is in. */
   #payment?: Payment;
-  /** Pressed, and waiting for the payment module. */
-  #waiting = false;
-  /** Why the payment module could not be loaded: "Try again" (network), the shop's set-up (missing) or a reload. */
-  #failed: ChunkFailure | null = null;
   /** Loads the element is waiting for (see `loadsSettled`). */
   #loads = new Set<Promise<unknown>>();
-  #askedNepali = false;
-  /** The payment code's settings check is plugged into the settings controller. */
-  #connected = false;
   /** The parts this module draws: the pay button, its slot, the offer, the status, the way forward after a failed load. */
   #button?: HTMLButtonElement;
   #slot?: HTMLSlotElement;
   #offer?: HTMLButtonElement;
   #status?: HTMLDivElement;
-  #failure?: [ChunkFailure, HTMLButtonElement];
+  #way?: HTMLButtonElement | undefined;
   /** The funnel this element began when it was first drawn (its `shown` event): the payment's steps share its id. */
   #funnel?: { id: string; at: number };
 
   /** The flow's current state (read-only). */
   get paymentState(): FlowState {
+    const { status, failure } = this.#code;
     return (
       this.#payment?.state ??
-      (this.#failed
-        ? { ...IDLE_STATE, name: 'error', canRetry: this.#failed === 'network', error: { kind: this.#failed === 'missing' ? 'config' : this.#offline() ? 'offline' : 'network' } }
-        : { ...IDLE_STATE, busy: this.#waiting })
+      (status === 'error'
+        ? { ...IDLE_STATE, name: 'error', canRetry: failure === 'network', error: { kind: failure === 'missing' ? 'config' : this.#offline() ? 'offline' : 'network' } }
+        : { ...IDLE_STATE, busy: status === 'pending' })
     );
   }
 
@@ -268,30 +258,28 @@ export class WalletPayButton extends ReactiveElement {
     return super.createRenderRoot();
   }
 
+  /**
+   * The payment code comes by the named strategies (load-strategies.ts): `kept` (this element's
+   * payment at once) where a booking or a paid order is kept in this tab, else `idle`; and `intent`.
+   */
   override connectedCallback(): void {
     super.connectedCallback();
     const win = this.ownerDocument.defaultView;
-    // A booking or a paid order kept in this tab: the shopper may be coming back, and the payment code
-    // (which looks for this element's own order) comes at once.
-    if (mayComeBack(win)) this.#load().catch(ignore);
-    else if (win) {
-      // The payment code comes while the shopper reads the page, so the click rarely waits for it;
-      // with it comes the set-up check.
-      if (win.requestIdleCallback) win.requestIdleCallback(this.#prefetch, { timeout: 2000 });
-      else win.setTimeout(this.#prefetch, 500);
-    }
-    for (const type of ['pointerenter', 'focusin', 'touchstart']) this.addEventListener(type, this.#prefetch, { passive: true });
+    const { kept, idle, intent } = LOAD_STRATEGIES;
+    if (mayComeBack(win)) kept(this, () => this.#load().catch(ignore));
+    else if (win) idle(this, this.#prefetch);
+    intent(this, this.#prefetch);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    for (const type of ['pointerenter', 'focusin', 'touchstart']) this.removeEventListener(type, this.#prefetch);
+    for (const type of INTENT_EVENTS) this.removeEventListener(type, this.#prefetch);
   }
 
   /** The shopper is about to press, or the page went idle: fetch what a press needs, ignore failures. */
   #prefetch = (): void => {
     // Tracked: once it is in, the set-up check runs (see `willUpdate`), and `loadsSettled` waits for it.
-    this.#track(loadPayment()).catch(ignore);
+    this.#track(loadCode()).catch(ignore);
     if (this.#nepali()) loadNepali().catch(ignore);
   };
 
@@ -302,8 +290,7 @@ export class WalletPayButton extends ReactiveElement {
   protected override willUpdate(changed: PropertyValues): void {
     // A state change of the flow is no new setting.
     if (changed.size) this.#settings.changed();
-    const module = loaded ?? this.#module;
-    if (module) this.#connect(module);
+    if (code.value) this.#connect(code.value);
   }
 
   /**
@@ -311,8 +298,8 @@ export class WalletPayButton extends ReactiveElement {
    * to this element's payment, or to the set-up check alone while nothing was pressed.
    */
   #connect(module: PaymentModule): void {
-    if (this.#connected) return;
-    this.#connected = true;
+    // Plugged in once: connecting reads the settings, so a result means it is.
+    if (this.#settings.result) return;
     this.#settings.connect(
       (signals) => module.readHost(this, signals),
       // Before a press: the set-up check, and whether the order is paid already (then the payment comes, to show it).
@@ -351,91 +338,87 @@ export class WalletPayButton extends ReactiveElement {
     do {
       await Promise.allSettled(this.#loads);
       // The set-up check's console warnings, whose sentences load when there is something to say.
-      await (this.#module ?? loaded)?.reportsSettled();
+      await (this.#code.value ?? code.value)?.reportsSettled();
       await this.updateComplete;
     } while (this.#loads.size || this.isUpdatePending);
   }
 
-  /** Loads the Nepali texts, once per press: a failed load is not retried in a loop of renders. */
-  #askNepali(): void {
-    if (this.#askedNepali) return;
-    this.#askedNepali = true;
-    this.#track(loadNepali()).catch(ignore);
-  }
-
   /**
-   * Loads the payment module (and the Nepali texts on a Nepali page) and builds this element's
-   * payment, which the settings controller then hands the checked settings (the set-up check runs).
+   * Loads the payment code (and the Nepali texts on a Nepali page) and builds this element's payment,
+   * which the settings controller then hands the checked settings (the set-up check runs). A missing
+   * file is the shop's set-up: said in the console and as an error event.
    */
   #load(): Promise<Payment> {
-    if (this.#nepali()) this.#askNepali();
+    if (this.#nepali()) this.#track(loadNepali()).catch(ignore);
     return this.#track(
-      (this.paymentLoader ?? loadPayment)().then((module) => {
-        this.#module = module;
-        if (this.#payment) return this.#payment;
-        const payment = (this.#payment = new module.Payment(this, { track: (work) => this.#track(work), read: () => this.#settings.read(), funnel: this.#funnel }));
-        const read = this.#connected && this.#settings.result;
-        if (read) payment.configure(read);
-        else this.#connect(module);
-        return payment;
-      }),
+      this.#code.ask(this.paymentLoader ?? loadCode).then(
+        (module) => {
+          if (this.#payment) return this.#payment;
+          const payment = (this.#payment = new module.Payment(this, { track: (work) => this.#track(work), read: () => this.#settings.read(), funnel: this.#funnel }));
+          const read = this.#settings.result;
+          if (read) payment.configure(read);
+          else this.#connect(module);
+          return payment;
+        },
+      ),
     );
   }
 
   /** The pay button (`handoff` false) or the offer to pay on the phone (`handoff` true) was pressed. */
   #press(handoff = false): void {
     if (this.disabled) return;
-    if (!nepaliTexts) this.#askedNepali = false;
     // The settings of this moment (the environment rule reads the page as it is at the press).
     const run = (pay: Payment) => (this.#settings.read(), handoff ? pay.handOff() : pay.start());
     if (this.#payment) run(this.#payment);
-    else if (!this.#waiting) {
-      this.#waiting = true;
-      this.#failed = null;
-      void this.#track(
-        this.#load().then(
-          (pay) => {
-            this.#waiting = false;
-            if (this.isConnected) run(pay);
-          },
-          (error: unknown) => {
-            this.#waiting = false;
-            this.#failed = error instanceof ChunkError ? error.failure : 'network';
-            if (this.#failed === 'missing') reportMissing(this, error as ChunkError);
-          },
-        ),
-      );
-    }
+    // A press while the payment code is on its way is that load's press; a failed load is tried again.
+    else if (this.#code.status !== 'pending') this.#load().then((pay) => this.isConnected && run(pay), ignore);
     // Now, not at the next render: assistive technology hears at once that the press was taken.
     this.#button?.setAttribute('aria-busy', String(this.paymentState.busy));
     this.requestUpdate();
   }
 
-  /** Draws the button, the offer and the status; the payment code draws its panels after them. */
+  /**
+   * State becomes markup along one path, as in Lit's `LitElement.update()`: the payment (once it is in)
+   * renders its view of the state, then the element draws it: the status region's text with its own
+   * parts (see `#render`), the panel with the payment code's `draw` (Lit's `render`).
+   */
   protected override update(changed: PropertyValues): void {
     super.update(changed);
     const state = this.paymentState;
     const ne = this.#nepali();
+    const module = this.#code.value;
     // A Nepali page whose texts could not be loaded speaks English rather than nothing.
-    const rest = ne ? (nepaliTexts ?? (nepaliFailed ? this.#module?.TEXTS_EN : undefined)) : this.#module?.TEXTS_EN;
+    const rest = ne ? (nepali.value?.TEXTS_NE ?? (nepali.status === 'error' ? module?.TEXTS_EN : undefined)) : module?.TEXTS_EN;
     // The Nepali texts load with the payment code; a language that became Nepali later loads them here.
-    if (ne && !rest && this.#payment) this.#askNepali();
+    if (ne && !rest && this.#payment) this.#track(loadNepali()).catch(ignore);
     const t = { ...(ne ? LABELS_NE : LABELS_EN), ...rest, ...this.strings } as StringTable;
+    const view = this.#payment?.render(state, rest && t);
+    this.#render(state, t, view);
+    if (view) module!.draw(view.panel, this.renderRoot, { host: this });
+  }
+
+  /**
+   * The first module's parts in `t`'s words, drawn with DOM calls (its bytes forbid a template
+   * engine): the pay button, the offer to pay on the phone, the status region (the payment's `view`
+   * of it, or why the payment code, or the payment's hand-off, could not be loaded), and the way forward
+   * after a failed load.
+   */
+  #render(state: FlowState, t: StringTable, view?: { status: string; failure: ChunkFailure | undefined }): void {
     const label = wordingOf(this.label);
     const root = this.renderRoot;
     const doc = this.ownerDocument;
     let button = this.#button;
-    let status = this.#status!;
+    let region = this.#status!;
     if (!button) {
       button = this.#button = actionButton(doc, 'button', () => this.#press());
       button.className = 'button';
       button.setAttribute('aria-describedby', 'status');
       this.#slot = button.appendChild(doc.createElement('slot'));
-      status = this.#status = doc.createElement('div');
-      status.id = status.className = 'status';
-      status.setAttribute('part', 'status');
-      status.setAttribute('role', 'status');
-      root.append(button, status);
+      region = this.#status = doc.createElement('div');
+      region.id = region.className = 'status';
+      region.setAttribute('part', 'status');
+      region.setAttribute('role', 'status');
+      root.append(button, region);
       const id = doc.defaultView?.crypto.randomUUID?.() ?? Math.random().toString(36).slice(2);
       this.#funnel = { id, at: this.clock?.now() ?? Date.now() };
       this.dispatchEvent(new WalletPayEvent('shown', { attempt_id: id, elapsed_ms: 0 }));
@@ -452,23 +435,23 @@ export class WalletPayButton extends ReactiveElement {
       (state.name === 'idle' || state.name === 'error' || (state.name === 'done' && state.outcome !== 'SUCCESS')) &&
       this.#settings.environment === 'desktop';
     if (offer) {
-      this.#offer ??= status.insertAdjacentElement('beforebegin', actionButton(doc, 'action pay-on-phone', () => this.#press(true))) as HTMLButtonElement;
+      this.#offer ??= region.insertAdjacentElement('beforebegin', actionButton(doc, 'action pay-on-phone', () => this.#press(true))) as HTMLButtonElement;
       this.#offer.disabled = this.disabled;
-      text(this.#offer, this.strings?.['handoff.offer'] ?? (ne ? LABELS_NE : LABELS_EN)['handoff.offer']);
+      text(this.#offer, t['handoff.offer']);
     } else {
       this.#offer?.remove();
       this.#offer = undefined;
     }
-    const failed = this.#failed;
+    const failed = this.#code.status === 'error' ? this.#code.failure! : view?.failure;
     // The way forward after a failed load: "Try again", or "Reload the page"; none for a missing file.
     const way = failed === 'network' ? 'retry' : failed === 'reload' ? 'reload' : undefined;
-    if (this.#failure?.[0] !== failed) {
-      this.#failure?.[1].remove();
-      this.#failure = undefined;
-      if (way) this.#failure = [failed!, status.insertAdjacentElement('afterend', way === 'retry' ? actionButton(doc, 'action retry', () => this.#press()) : reloadButton(this)) as HTMLButtonElement];
+    // Its part names the way (`action retry`, `action reload`): a new way replaces it.
+    if (!this.#way?.part.contains(way!)) {
+      this.#way?.remove();
+      this.#way = way && (region.insertAdjacentElement('afterend', way === 'retry' ? actionButton(doc, 'action retry', () => (this.#payment ? this.#payment.retry() : this.#press())) : reloadButton(this)) as HTMLButtonElement);
     }
-    if (way) text(this.#failure![1], t[`action.${way}`]);
-    text(status, failed ? t[`error.${failed === 'network' && this.#offline() ? 'offline' : failed}`] : (this.#payment?.render(rest && t) ?? ''));
+    if (way) text(this.#way!, t[`action.${way}`]);
+    text(region, failed ? t[`error.${failed === 'network' && this.#offline() ? 'offline' : failed}`] : (view?.status ?? ''));
   }
 }
 

@@ -26,7 +26,7 @@ export interface Attempt {
 }
 
 /** The failure details an error event carries beside its kind and message. */
-export type FailureExtra = { code?: string | undefined; http_status?: number | undefined; reason?: UrlRefusal };
+export type FailureExtra = { code?: string | undefined; http_status?: number | undefined; reason?: UrlRefusal; url?: string };
 
 export const hasCode = (error: unknown, code: string) => error instanceof BookingError && error.code === code;
 export const isProcessed = (error: unknown) => hasCode(error, ALREADY_PROCESSED);

@@ -384,7 +384,7 @@ export class PaymentFlow {
     this.#attempt = null;
     this.#deps.store.setAttempt(storageKey, null);
     this.#retry = () => this.#pay(kept.settings, false);
-    this.#fail('url-refused', refusedUrlMessage(raw, check.reason, kept), { extra: { reason: check.reason }, canRetry: true });
+    this.#fail('url-refused', refusedUrlMessage(raw, check.reason, kept), { extra: { reason: check.reason, url: raw ?? '' }, canRetry: true });
     return null;
   }
 

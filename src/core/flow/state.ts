@@ -88,8 +88,11 @@ export interface FlowEventMap {
   failure: { booking_id: string; status: PaymentStatus };
   /** The shopper cancelled the payment and the proxy confirmed it. */
   cancel: { booking_id: string; status: PaymentStatus };
-  /** A failure the shopper is told about. */
-  error: { kind: FlowErrorKind; message: string; code?: string; http_status?: number; reason?: UrlRefusal };
+  /**
+   * A failure the shopper is told about; a refused address (`url-refused`) carries the `reason` and
+   * the address as it came (`url`), so a listener need not read the English `message`.
+   */
+  error: { kind: FlowErrorKind; message: string; code?: string; http_status?: number; reason?: UrlRefusal; url?: string };
 }
 
 /** The type of a flow event. */

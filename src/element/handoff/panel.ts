@@ -1,5 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { qrCode } from './qr.js';
+import { action } from '../action.js';
 import type { HandoffStringKey, HandoffStrings } from '../i18n/index.js';
 
 /**
@@ -58,8 +59,7 @@ export function handoffPanel(view: HandoffView, actions: HandoffActions, t: Hand
   const { status } = view;
   const href = view.deeplink.href;
   const open = status !== 'expired';
-  const button = (part: string, key: HandoffStringKey, run: () => void) =>
-    html`<button part="action ${part}" class="action" type="button" @click=${() => run()}>${t[key]}</button>`;
+  const button = (part: string, key: HandoffStringKey, run: () => void) => action(part, t[key], run);
   let code: TemplateResult | undefined;
   try {
     if (open) code = qrCode(href, t['handoff.qr']);

@@ -9,6 +9,8 @@ import type { KeptBooking } from '../../../src/core/session-store.js';
 import { PAID_PREFIX } from '../../../src/core/kept.js';
 import { bookingKey } from '../../../src/core/settings.js';
 import type { WalletPayButton } from '../../../src/element/wallet-pay-button.js';
+import { diagnoseFlowEvent } from '../../../src/element/diagnostics.js';
+import { reportsSettled } from '../../../src/element/setup-check.js';
 import { mount, payButton, reach } from '../../support/element.js';
 import { answer, scenario, type Scenario } from '../../support/proxy.js';
 
@@ -193,7 +195,7 @@ describe('<wallet-pay-button> diagnostics: allowed-hosts without the deeplinks\'
     const { el, nav } = await mount(s, { environment: 'mobile' });
     const error = oneEvent(el, 'wallet-pay-error');
     payButton(el).click();
-    expect((await error).detail).to.include({ kind: 'url-refused', reason: 'host-not-allowed' });
+    expect((await error).detail).to.include({ kind: 'url-refused', reason: 'host-not-allowed', url: `https://${host}/pay/${booking}` });
     // The warning's sentence comes with the set-up messages, loaded now that there is something to say.
     await el.loadsSettled();
     const warned = about(/allowed-hosts=/);
@@ -214,6 +216,13 @@ describe('<wallet-pay-button> diagnostics: allowed-hosts without the deeplinks\'
     await error;
     await el.loadsSettled();
     expect(about(/allowed-hosts=/).join('\n')).to.contain('does not list pay-links.wallet.test:4011');
+  });
+
+  it('names the host from the event\'s url, whatever its message says (no English is parsed)', async () => {
+    const host = `worded-${RUN}.wallet.test`;
+    diagnoseFlowEvent({ type: 'error', kind: 'url-refused', reason: 'host-not-allowed', url: `https://${host}/pay/1`, message: 'Adresse refusée' }, 'links.wallet.test');
+    await reportsSettled();
+    expect(about(/allowed-hosts=/).join('\n'), warnings.join('\n')).to.contain(`does not list ${host}`);
   });
 
   it('an allowed deeplink opens the app and warns nothing', async () => {

@@ -76,7 +76,7 @@ describe('<wallet-pay-button> booking failures', () => {
     const { el, nav } = m;
     const error = oneEvent(el, 'wallet-pay-error');
     payButton(el).click();
-    expect((await error).detail).to.include({ kind: 'url-refused', reason: 'scheme' });
+    expect((await error).detail).to.include({ kind: 'url-refused', reason: 'scheme', url: 'javascript:alert(1)' });
     expect(nav.calls).to.deep.equal([]);
     await waitUntil(async () => (await s.received()).cancel.length === 1, 'the refused booking was not cancelled');
     expect((await s.received()).cancel[0]!.body).to.deep.equal({ booking_id: 'W1', correlation_id: 'c-W1', order: { id: 'A-1001' } });

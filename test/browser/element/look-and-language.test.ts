@@ -2,7 +2,7 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import '../../../src/define.js';
 import type { WalletPayButton } from '../../../src/element/wallet-pay-button.js';
-import { STRINGS_EN, STRINGS_NE, stringsFor } from '../../../src/element/i18n/index.js';
+import { STRINGS_EN, STRINGS_NE, isNepali } from '../../../src/element/i18n/index.js';
 import { mount, part, payButton, reach, statusText, toFallback } from '../../support/element.js';
 import { answer, scenario } from '../../support/proxy.js';
 
@@ -74,12 +74,12 @@ describe('<wallet-pay-button> language', () => {
   });
 
   it('picks Nepali for ne and ne-NP, English for anything else', () => {
-    expect(stringsFor('ne')).to.equal(STRINGS_NE);
-    expect(stringsFor('NE-np')).to.equal(STRINGS_NE);
-    expect(stringsFor('new')).to.equal(STRINGS_EN);
-    expect(stringsFor('fr')).to.equal(STRINGS_EN);
-    expect(stringsFor('')).to.equal(STRINGS_EN);
-    expect(stringsFor(null)).to.equal(STRINGS_EN);
+    expect(isNepali('ne')).to.equal(true);
+    expect(isNepali('NE-np')).to.equal(true);
+    expect(isNepali('new')).to.equal(false);
+    expect(isNepali('fr')).to.equal(false);
+    expect(isNepali('')).to.equal(false);
+    expect(isNepali(null)).to.equal(false);
   });
 
   it('follows lang on the element, for the label and the status', async () => {

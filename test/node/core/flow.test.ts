@@ -230,7 +230,7 @@ describe('payment flow: mobile', () => {
       t.start();
       await flush();
       assert.deepEqual(t.navigator.calls, []);
-      assertHas(t.events.at(-1), { type: 'error', kind: 'url-refused' });
+      assertHas(t.events.at(-1), { type: 'error', kind: 'url-refused', url: deeplink });
       assert.deepEqual(t.flow.state.error, { kind: 'url-refused' });
       assert.equal((t.store.entries.get(t.key) ?? null), null);
     });

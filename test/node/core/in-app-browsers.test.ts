@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { IN_APP_BROWSERS, inAppBrowser } from '../../../src/core/in-app-browsers.js';
 import { detectEnvironment } from '../../../src/core/environment.js';
+import { pathOf } from '../../../src/core/detect-environment.js';
 import { browserWay } from '../../../src/core/open-in-browser.js';
 import { IN_APP_USER_AGENTS, NOT_IN_APP_USER_AGENTS } from '../../fixtures/user-agents.js';
 
@@ -41,6 +42,13 @@ describe('known in-app browsers', () => {
   it('a plain WebView stays a WebView (a host app may take the payment)', () => {
     const webview = NOT_IN_APP_USER_AGENTS.find((row) => row.name.startsWith('a plain Android WebView'))!;
     assert.equal(detectEnvironment(phone(webview.userAgent)), 'webview');
+  });
+
+  it('the rule without the table (the element\'s first module, before the payment code) reads each as the phone it is, never as in-app', () => {
+    for (const { userAgent } of IN_APP_USER_AGENTS) {
+      assert.ok(['mobile', 'webview'].includes(pathOf(phone(userAgent), () => false)), userAgent);
+      assert.equal(pathOf(phone(userAgent), inAppBrowser), detectEnvironment(phone(userAgent)));
+    }
   });
 
   it('needs a phone or tablet token: a desktop app with such a token is a desktop', () => {

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { IDLE_STATE, type FlowState } from '../../../src/core/flow/index.js';
-import { errorKey, statusKey } from '../../../src/element/messages.js';
+import { errorKey, statusKey } from '../../../src/element/status-keys.js';
 import { STRINGS_EN } from '../../../src/element/i18n/index.js';
 
 const state = (extra: Partial<FlowState>): FlowState => ({ ...IDLE_STATE, ...extra });

@@ -1,4 +1,4 @@
-/** The words of a flow state: the core reports states and error kinds, the element owns the text. */
+/** The key of each flow state's words: the core reports states and error kinds, the element owns the text. */
 import type { FlowError, FlowState } from '../core/flow/state.js';
 import type { StringKey } from './i18n/index.js';
 

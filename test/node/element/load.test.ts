@@ -1,0 +1,72 @@
+/**
+ * The element's load state (src/element/load.ts), as Lit's `Task` keeps a task's: its status, its
+ * value or failure, and the call id that keeps a stale call from settling it.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ChunkError } from '../../../src/element/chunk.js';
+import { Load } from '../../../src/element/load.js';
+
+/** A load the test settles by hand. */
+function held<T>(): { load: () => Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void; calls: () => number } {
+  let calls = 0;
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  return {
+    load: () => {
+      calls++;
+      return new Promise<T>((ok, fail) => ((resolve = ok), (reject = fail)));
+    },
+    resolve: (value) => resolve(value),
+    reject: (error) => reject(error),
+    calls: () => calls,
+  };
+}
+
+test('initial, pending while under way, complete with its value; a second ask shares the load', async () => {
+  const load = new Load<number>();
+  assert.equal(load.status, 'initial');
+  const chunk = held<number>();
+  const first = load.ask(chunk.load);
+  assert.equal(load.status, 'pending');
+  assert.equal(load.ask(chunk.load), first);
+  chunk.resolve(7);
+  assert.equal(await first, 7);
+  assert.deepEqual([load.status, load.value, chunk.calls()], ['complete', 7, 1]);
+  assert.equal(await load.ask(chunk.load), 7);
+  assert.equal(chunk.calls(), 1);
+});
+
+test('a failure is an error with its reason; the next ask loads again', async () => {
+  const load = new Load<number>();
+  await assert.rejects(load.ask(() => Promise.reject(new ChunkError('reload', undefined, 'held failed'))));
+  assert.deepEqual([load.status, load.failure], ['error', 'reload']);
+  await assert.rejects(load.ask(() => Promise.reject(new TypeError('offline'))));
+  assert.deepEqual([load.status, load.failure], ['error', 'network']);
+  assert.equal(await load.ask(() => Promise.resolve(3)), 3);
+  assert.equal(load.status, 'complete');
+});
+
+test('a stale call settles nothing: the newer call decides, whichever ends last', async () => {
+  const load = new Load<string>();
+  const stale = held<string>();
+  const fresh = held<string>();
+  const old = load.ask(stale.load);
+  const latest = load.ask(fresh.load, true);
+  fresh.resolve('new');
+  await latest;
+  stale.reject(new TypeError('dropped'));
+  await assert.rejects(old);
+  assert.deepEqual([load.status, load.value, load.failure], ['complete', 'new', undefined]);
+
+  const again = held<string>();
+  const later = held<string>();
+  const first = load.ask(again.load, true);
+  const second = load.ask(later.load, true);
+  again.resolve('late');
+  await first;
+  assert.equal(load.status, 'pending', 'the earlier call ended, but a newer one is under way');
+  later.reject(new ChunkError('network', undefined, 'offline'));
+  await assert.rejects(second);
+  assert.deepEqual([load.status, load.failure, load.value], ['error', 'network', 'new']);
+});
