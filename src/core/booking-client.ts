@@ -220,7 +220,7 @@ export function createBookingClient(options: BookingClientOptions): BookingClien
 }
 
 /** Validates a book answer's `data` for the channel that was asked for. */
-function parseBookResult(data: Json, channel: BookRequest['channel']): BookResult {
+export function parseBookResult(data: Json, channel: BookRequest['channel']): BookResult {
   if (!nonEmptyString(data.booking_id)) missing('booking_id');
   if (!nonEmptyString(data.correlation_id)) missing('correlation_id');
   if (data.channel !== undefined && data.channel !== channel) missing('channel');
