@@ -4,6 +4,7 @@
  * once by the handler from its options; no part receives the options themselves.
  */
 import type { ServiceClient } from './service-client.js';
+import type { ServiceCaller } from './service-refusal.js';
 import type { PaymentStore } from './store.js';
 import type { ErrorContext, PaymentHandlerOptions } from './types.js';
 
@@ -18,6 +19,8 @@ export interface Kit {
   /** How long `lookupOrder` may take (`lookupTimeoutMs`). */
   lookupTimeoutMs: number;
   client: ServiceClient;
+  /** The routes' calls to the service, failures already refusals. */
+  service: ServiceCaller;
   store: PaymentStore;
   /** This handler's name in the store's claims and leases. */
   owner: string;

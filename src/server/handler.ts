@@ -20,11 +20,12 @@ import { createOrderRoute } from './order-route.js';
 import { createReconciler } from './reconcile.js';
 import { createResultRoutes } from './result-routes.js';
 import { createServiceClient } from './service-client.js';
+import { createServiceCaller } from './service-refusal.js';
 import { StoreUnavailableError } from './store-errors.js';
 import { asStoreOutage, guardStore, storeUnavailable } from './store-guard.js';
 import { IN_MEMORY } from './memory-store.js';
 import type { PaymentStore } from './store.js';
-import type { PaymentHandler, PaymentHandlerOptions } from './types.js';
+import type { ErrorContext, PaymentHandler, PaymentHandlerOptions } from './types.js';
 
 export { DuplicatePaymentError } from './duplicate.js';
 export type {
@@ -63,6 +64,16 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
   const tell = options.onError ?? (() => {});
   const lookupTimeoutMs = deadlineOption('lookupTimeoutMs', options.lookupTimeoutMs, 5_000);
   const storeTimeoutMs = deadlineOption('storeTimeoutMs', options.storeTimeoutMs, 10_000);
+  const client = createServiceClient({
+    baseUrl: options.serviceUrl,
+    accessKey: options.accessKey,
+    productCode: options.productCode,
+    timeoutMs: options.timeoutMs,
+    fetch: options.fetch,
+  });
+  const report = (error: unknown, context: ErrorContext): void => {
+    if (!(error instanceof StoreUnavailableError)) tell(error, context);
+  };
   const kit: Kit = {
     productCode: options.productCode,
     accessKey: options.accessKey,
@@ -70,19 +81,12 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
     owner: `${now().toString(36)}-${crypto.randomUUID()}`,
     leaseMs,
     now,
-    client: createServiceClient({
-      baseUrl: options.serviceUrl,
-      accessKey: options.accessKey,
-      productCode: options.productCode,
-      timeoutMs: options.timeoutMs,
-      fetch: options.fetch,
-    }),
+    client,
+    service: createServiceCaller(client, options.productCode, report),
     // Outages are told once each by the guard; the parts' own reports of them would repeat it per request.
     store: guardStore(options.store, (outage) => tell(outage, { route: 'store' }), storeTimeoutMs),
     lookupTimeoutMs,
-    report: (error, context) => {
-      if (!(error instanceof StoreUnavailableError)) tell(error, context);
-    },
+    report,
   };
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
   const webPaymentUrl = options.webPayment?.url ?? `${options.serviceUrl.replace(/\/+$/, '')}/web/pay`;

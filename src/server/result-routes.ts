@@ -13,8 +13,7 @@ import { MAX_ORDER_DEPTH } from './limits.js';
 import { orderOfLostBooking } from './order-tag.js';
 import { isReceiptOf } from './receipt.js';
 import { adoptLostBooking } from './recovery.js';
-import { ServiceError, type ServiceStatus } from './service-client.js';
-import { serviceCall } from './service-refusal.js';
+import type { ServiceStatus } from './service-client.js';
 import { StoreUnavailableError } from './store-errors.js';
 import type { BookingState } from './store.js';
 import type { PaymentResult } from './types.js';
@@ -68,10 +67,9 @@ export function createResultRoutes(kit: Kit, delivery: Delivery, resultTimeoutMs
     if (!(await isReceiptOf(kit, body.receipt, booking_id, correlation_id))) throw unknownBooking();
     let lost: ServiceStatus;
     try {
-      lost = await kit.client.status({ booking_id, correlation_id });
+      lost = await kit.service.status({ booking_id, correlation_id }, 'status');
     } catch (error) {
-      if (error instanceof ServiceError && error.kind === 'rejected' && error.code === CODES.UNKNOWN_BOOKING) throw unknownBooking();
-      return serviceCall(kit, 'status', () => Promise.reject(error));
+      throw error instanceof Refusal && error.code === CODES.UNKNOWN_BOOKING ? unknownBooking() : error;
     }
     if (lost.booking_id !== booking_id || lost.correlation_id !== correlation_id || lost.product_code !== kit.productCode) {
       throw unknownBooking();
@@ -83,7 +81,7 @@ export function createResultRoutes(kit: Kit, delivery: Delivery, resultTimeoutMs
 
   async function status(text: string, request: Request): Promise<StatusResult> {
     const { booking_id, correlation_id, lost, facts, delivered } = await findBooking(text, request);
-    const answer = lost ?? (await serviceCall(kit, 'status', () => kit.client.status({ booking_id, correlation_id })));
+    const answer = lost ?? (await kit.service.status({ booking_id, correlation_id }, 'status'));
     // A result already delivered needs no claim: a paid booking's later status checks read the store once.
     if (isFinalStatus(answer.status) && !delivered.includes(answer.status)) {
       // The shopper learns the status either way, within the time limit; a hook that failed or is still
@@ -96,7 +94,7 @@ export function createResultRoutes(kit: Kit, delivery: Delivery, resultTimeoutMs
 
   async function cancel(text: string, request: Request): Promise<CancelResult> {
     const { booking_id, correlation_id, facts } = await findBooking(text, request);
-    const answer = await serviceCall(kit, 'cancel', () => kit.client.cancel({ booking_id }));
+    const answer = await kit.service.cancel({ booking_id }, 'cancel');
     if (isFinalStatus(answer.status)) {
       await withinTime(kit, delivery.deliver({ source: 'cancel', status: answer.status, correlation_id, ...facts }), resultTimeoutMs, 'cancel');
     }
