@@ -3,6 +3,7 @@
  * service client, the guarded store, this instance's name and clock, and the error reporter. Built
  * once by the handler from its options; no part receives the options themselves.
  */
+import type { Lookup } from './lookup.js';
 import type { ServiceClient } from './service-client.js';
 import type { ServiceCaller } from './service-refusal.js';
 import type { PaymentStore } from './store.js';
@@ -16,8 +17,8 @@ export interface Kit {
   accessKey: string;
   /** The merchant's `lookupOrder`. */
   lookupOrder: PaymentHandlerOptions['lookupOrder'];
-  /** How long `lookupOrder` may take (`lookupTimeoutMs`). */
-  lookupTimeoutMs: number;
+  /** `lookupOrder` under its deadline (`lookupTimeoutMs`). */
+  lookup: Lookup;
   client: ServiceClient;
   /** The routes' calls to the service, failures already refusals. */
   service: ServiceCaller;

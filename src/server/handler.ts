@@ -14,7 +14,7 @@ import { createBooking } from './booking.js';
 import { checkContentType, failure, lastSegment, readBody, Refusal, ROUTES, success } from './http.js';
 import type { Kit } from './context.js';
 import { createDelivery } from './delivery.js';
-import { deadlineOption } from './deadline.js';
+import { createLookup } from './lookup.js';
 import { refuseMalformed } from './malformed.js';
 import { createOrderRoute } from './order-route.js';
 import { createReconciler } from './reconcile.js';
@@ -78,6 +78,7 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
     productCode: options.productCode,
     accessKey: options.accessKey,
     lookupOrder: options.lookupOrder,
+    lookup: createLookup(options.lookupOrder, lookupTimeoutMs),
     owner: `${now().toString(36)}-${crypto.randomUUID()}`,
     leaseMs,
     now,
@@ -85,7 +86,6 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
     service: createServiceCaller(client, options.productCode, report),
     // Outages are told once each by the guard; the parts' own reports of them would repeat it per request.
     store: guardStore(options.store, (outage) => tell(outage, { route: 'store' }), storeTimeoutMs),
-    lookupTimeoutMs,
     report,
   };
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
@@ -153,6 +153,15 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
 
 /** Bookings, keys and results are kept a week: well past a booking's life and reconcile's horizon. */
 const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** A positive, finite number of milliseconds, or the default when absent; else a set-up error naming the option. */
+function deadlineOption(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new TypeError(`${name} must be a positive number of milliseconds; got ${String(value)}.`);
+  }
+  return value;
+}
 
 function checkOptions(options: PaymentHandlerOptions): void {
   for (const name of ['serviceUrl', 'productCode', 'accessKey', 'callbackUrl'] as const) {
