@@ -3,6 +3,7 @@
  * service client, the guarded store, this instance's name and clock, and the error reporter. Built
  * once by the handler from its options; no part receives the options themselves.
  */
+import type { MerchantKey } from './merchant-key.js';
 import type { Lookup } from './lookup.js';
 import type { ServiceClient } from './service-client.js';
 import type { ServiceCaller } from './service-refusal.js';
@@ -13,8 +14,8 @@ import type { ErrorContext, PaymentHandlerOptions } from './types.js';
 export interface Kit {
   /** The merchant's product code at the service (`productCode`). */
   productCode: string;
-  /** The merchant's secret (`accessKey`): signs receipts and order tags, and verifies callbacks. */
-  accessKey: string;
+  /** What the merchant's secret (`accessKey`) signs and checks: receipts, order tags, web forms, callbacks. */
+  key: MerchantKey;
   /** The merchant's `lookupOrder`. */
   lookupOrder: PaymentHandlerOptions['lookupOrder'];
   /** `lookupOrder` under its deadline (`lookupTimeoutMs`). */

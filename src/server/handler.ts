@@ -15,6 +15,7 @@ import { checkContentType, failure, lastSegment, readBody, Refusal, ROUTES, succ
 import type { Kit } from './context.js';
 import { createDelivery } from './delivery.js';
 import { createLookup } from './lookup.js';
+import { createMerchantKey } from './merchant-key.js';
 import { refuseMalformed } from './malformed.js';
 import { createOrderRoute } from './order-route.js';
 import { createReconciler } from './reconcile.js';
@@ -76,7 +77,7 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
   };
   const kit: Kit = {
     productCode: options.productCode,
-    accessKey: options.accessKey,
+    key: createMerchantKey(options.productCode, options.accessKey),
     lookupOrder: options.lookupOrder,
     lookup: createLookup(options.lookupOrder, lookupTimeoutMs),
     owner: `${now().toString(36)}-${crypto.randomUUID()}`,

@@ -3,8 +3,6 @@
  * for, so that a booking this server lost can be given back its order, and the store's key of an order.
  */
 import type { OrderReference } from '../protocol/contract.js';
-import { signMessage } from '../protocol/signature.js';
-import { canonical } from '../protocol/values.js';
 import type { Kit } from './context.js';
 
 /** Characters of the attempt's digest kept in a `transaction_uuid` (156 bits). */
@@ -20,7 +18,7 @@ const TAG_CHARS = 22;
  */
 async function orderTag(kit: Kit, order: OrderReference, amount: number): Promise<string> {
   const paise = Math.round(amount * 100).toString(36);
-  const mac = await signMessage(`order\n${kit.productCode}\n${JSON.stringify(canonical(order))}\n${paise}`, kit.accessKey);
+  const mac = await kit.key.orderMac(order, paise);
   return `${base64url(mac).slice(0, TAG_CHARS)}${paise}`;
 }
 

@@ -5,13 +5,12 @@
  */
 import { CODES, isFinalStatus, type CancelResult, type PaymentStatus, type StatusResult } from '../protocol/contract.js';
 import { describeValue, isRecord } from '../protocol/values.js';
-import { CallbackVerificationError, verifyCallback } from './callback.js';
+import { CallbackVerificationError } from './callback.js';
 import type { Kit } from './context.js';
 import { bookingFacts, ImpossibleTransition, ResultBusy, type Delivery } from './delivery-terms.js';
 import { depthOf, parseObject, Refusal } from './http.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
 import { orderOfLostBooking } from './order-tag.js';
-import { isReceiptOf } from './receipt.js';
 import { adoptLostBooking } from './recovery.js';
 import type { ServiceStatus } from './service-client.js';
 import { StoreUnavailableError } from './store-errors.js';
@@ -64,7 +63,7 @@ export function createResultRoutes(kit: Kit, delivery: Delivery, resultTimeoutMs
       return { booking_id, correlation_id, facts: bookingFacts(state.booking), delivered: state.delivered };
     }
     // Made-up ids must cost no signed call: only a browser the kit gave this booking asks the service.
-    if (!(await isReceiptOf(kit, body.receipt, booking_id, correlation_id))) throw unknownBooking();
+    if (!(await kit.key.isReceiptOf(body.receipt, booking_id, correlation_id))) throw unknownBooking();
     let lost: ServiceStatus;
     try {
       lost = await kit.service.status({ booking_id, correlation_id }, 'status');
@@ -130,7 +129,7 @@ async function withinTime(kit: Kit, delivery: Promise<void>, limitMs: number, ro
 async function callback(kit: Kit, delivery: Delivery, text: string): Promise<{ correlation_id: string; status: PaymentStatus }> {
   let payload;
   try {
-    payload = await verifyCallback(text, kit.accessKey);
+    payload = await kit.key.verifiedCallback(text);
   } catch (error) {
     if (!(error instanceof CallbackVerificationError)) throw error;
     const code =
