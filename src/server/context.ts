@@ -1,7 +1,8 @@
 /**
- * What the handler's parts share: the merchant's identity at the service, its order lookup, the
- * service client, the guarded store, this instance's name and clock, and the error reporter. Built
- * once by the handler from its options; no part receives the options themselves.
+ * What the handler's parts share, each piece built once by the handler from its options: the product
+ * code, the merchant key (the one holder of the access key), the order lookup under its deadline, the
+ * service client and its refusing caller, the guarded store, this instance's name and clock, and the
+ * error reporter. No part receives the options themselves.
  */
 import type { MerchantKey } from './merchant-key.js';
 import type { Lookup } from './lookup.js';
