@@ -72,7 +72,7 @@ export function createBooking(kit: Kit, settings: BookingSettings, delivery: Del
       const forget = () => inFlightBookings.delete(flightKey);
       entry.promise.then(forget, forget);
     }
-    return bookResult(kit, settings.webPaymentUrl, await entry.promise);
+    return bookResult(kit.key, settings.webPaymentUrl, await entry.promise);
   }
 
   function known(booking: StoredBooking, fingerprint: string): StoredBooking {
@@ -165,7 +165,7 @@ async function bookNew(kit: Kit, settings: BookingSettings, storeKey: string, at
   // The attempt's key AND what it books: after this server forgot the key (a restart, an expired or
   // evicted record), a replay of the key for the same order and amount gets the service's first
   // booking back, and the key sent with another order (or a changed amount) is a new booking.
-  const transaction_uuid = await bookingUuid(kit, storeKey, fingerprint, order, amount);
+  const transaction_uuid = await bookingUuid(kit.key, storeKey, fingerprint, order, amount);
   const { redirectUrl } = settings;
   const redirect_url = typeof redirectUrl === 'function' ? redirectUrl({ order, channel, transaction_uuid, amount, handoff }) : redirectUrl;
   const booked = await kit.service.book({

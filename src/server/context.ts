@@ -1,6 +1,6 @@
 /**
- * What the handler's parts share, each piece built once by the handler from its options: the product
- * code, the merchant key (the one holder of the access key), the order lookup under its deadline, the
+ * What the handler's parts share, each piece built once by the handler from its options: the merchant
+ * key (its product code, and the one holder of the access key), the order lookup under its deadline, the
  * service client and its refusing caller, the guarded store, this instance's name and clock, and the
  * error reporter. No part receives the options themselves.
  */
@@ -13,9 +13,7 @@ import type { ErrorContext, PaymentHandlerOptions } from './types.js';
 
 /** The handler's shared parts. */
 export interface Kit {
-  /** The merchant's product code at the service (`productCode`). */
-  productCode: string;
-  /** What the merchant's secret (`accessKey`) signs and checks: receipts, order tags, web forms, callbacks. */
+  /** The merchant's product code, and what its secret (`accessKey`) signs and checks: receipts, order tags, web forms, callbacks. */
   key: MerchantKey;
   /** The merchant's `lookupOrder`. */
   lookupOrder: PaymentHandlerOptions['lookupOrder'];

@@ -76,7 +76,6 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
     if (!(error instanceof StoreUnavailableError)) tell(error, context);
   };
   const kit: Kit = {
-    productCode: options.productCode,
     key: createMerchantKey(options.productCode, options.accessKey),
     lookupOrder: options.lookupOrder,
     lookup: createLookup(options.lookupOrder, lookupTimeoutMs),

@@ -10,6 +10,8 @@ import { verifyCallback, type CallbackPayload } from './callback.js';
 
 /** What the handler signs and checks with the merchant's access key. */
 export interface MerchantKey {
+  /** The merchant's product code at the service, which every message signed here names. */
+  readonly productCode: string;
   /**
    * The book answer's `receipt`: an HMAC of the booking's ids. A browser sends it back with `/status`
    * and `/cancel`; only with it is a booking the store does not hold asked of the service, so made-up
@@ -30,6 +32,7 @@ export interface MerchantKey {
 export function createMerchantKey(productCode: string, accessKey: string): MerchantKey {
   const receiptMessage = (bookingId: string, correlationId: string) => `receipt\n${productCode}\n${bookingId}\n${correlationId}`;
   return {
+    productCode,
     receiptOf: (bookingId, correlationId) => signMessage(receiptMessage(bookingId, correlationId), accessKey),
     isReceiptOf: (receipt, bookingId, correlationId) =>
       typeof receipt === 'string' ? verifyMessage(receiptMessage(bookingId, correlationId), receipt, accessKey) : Promise.resolve(false),

@@ -70,10 +70,10 @@ export function createResultRoutes(kit: Kit, delivery: Delivery, resultTimeoutMs
     } catch (error) {
       throw error instanceof Refusal && error.code === CODES.UNKNOWN_BOOKING ? unknownBooking() : error;
     }
-    if (lost.booking_id !== booking_id || lost.correlation_id !== correlation_id || lost.product_code !== kit.productCode) {
+    if (lost.booking_id !== booking_id || lost.correlation_id !== correlation_id || lost.product_code !== kit.key.productCode) {
       throw unknownBooking();
     }
-    const proven = await orderOfLostBooking(kit, lost.transaction_id, body.order as PaymentResult['order']);
+    const proven = await orderOfLostBooking(kit.key, lost.transaction_id, body.order as PaymentResult['order']);
     const facts = proven ? await adoptLostBooking(kit, lost, proven, request) : { booking_id, transaction_uuid: lost.transaction_id };
     return { booking_id, correlation_id, lost, facts, delivered: [] };
   }
@@ -140,7 +140,7 @@ async function callback(kit: Kit, delivery: Delivery, text: string): Promise<{ c
           : CODES.INVALID_REQUEST;
     throw new Refusal(code, error.message);
   }
-  if (payload.product_code !== kit.productCode) {
+  if (payload.product_code !== kit.key.productCode) {
     throw new Refusal(CODES.UNKNOWN_MERCHANT, `Callback refused: product_code "${payload.product_code}" is not this merchant's.`);
   }
   if (isFinalStatus(payload.status)) {
