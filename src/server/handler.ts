@@ -6,7 +6,8 @@
  * its routes: `booking.ts` (booking and idempotency), `result-routes.ts` (status, cancel, callback),
  * `delivery.ts` (each result once to `onPaymentResult`), `reconcile.ts`, `order-route.ts`, `http.ts`
  * (parsing and envelopes), `context.ts` (what they share) and `store-guard.ts` (the store's outages as
- * `IP-503`). Only this module reads the options: each part gets the settings it uses.
+ * `IP-503`). Only this module reads the options, and builds once what the parts use: the merchant key
+ * (merchant-key.ts), the service caller (service-refusal.ts), the order lookup (lookup.ts), the store's guard.
  */
 import { CODES } from '../protocol/contract.js';
 import { attemptTag } from './attempt.js';
