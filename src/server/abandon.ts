@@ -5,9 +5,8 @@
  * result-routes.ts.
  */
 import { ALREADY_PROCESSED, isFinalStatus, type PaymentStatus } from '../protocol/contract.js';
-import type { Kit } from './context.js';
 import { bookingFacts, type Delivery } from './delivery-terms.js';
-import { ServiceError } from './service-client.js';
+import { ServiceError, type ServiceClient } from './service-client.js';
 import type { StoredBooking } from './store.js';
 
 /**
@@ -22,16 +21,16 @@ export const DEFAULT_CANCEL_AFTER_MS = 15 * 60 * 1000;
  * service says is already processed (paid, failed or expired meanwhile) is asked about instead, and
  * what it says is delivered (source `reconcile`). Answers the booking's status at the service now.
  */
-export async function cancelAtService(kit: Kit, booking: StoredBooking, delivery: Delivery): Promise<PaymentStatus> {
+export async function cancelAtService(client: ServiceClient, booking: StoredBooking, delivery: Delivery): Promise<PaymentStatus> {
   const { booking_id, correlation_id } = booking;
   try {
-    const { status } = await kit.client.cancel({ booking_id });
+    const { status } = await client.cancel({ booking_id });
     if (isFinalStatus(status)) await delivery.deliver({ source: 'cancel', status, correlation_id, ...bookingFacts(booking) });
     return status;
   } catch (error) {
     if (!(error instanceof ServiceError && error.kind === 'rejected' && error.code === ALREADY_PROCESSED)) throw error;
   }
-  const { status, reference_code } = await kit.client.status({ booking_id, correlation_id });
+  const { status, reference_code } = await client.status({ booking_id, correlation_id });
   if (isFinalStatus(status)) await delivery.deliver({ source: 'reconcile', status, correlation_id, reference_code, ...bookingFacts(booking) });
   return status;
 }

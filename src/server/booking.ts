@@ -16,8 +16,6 @@ import { MAX_ORDER_DEPTH } from './limits.js';
 import { createOrderLock, overtaken, type OrderLease } from './order-lock.js';
 import { alreadyPaid, payableOrder, type PayableOrder } from './order-lookup.js';
 import { bookingUuid, orderKeyOf } from './order-tag.js';
-import { ServiceError } from './service-client.js';
-import { serviceCall } from './service-refusal.js';
 import type { LeaseHold, StoredBooking } from './store.js';
 import type { PaymentHandlerOptions } from './types.js';
 
@@ -74,7 +72,7 @@ export function createBooking(kit: Kit, settings: BookingSettings, delivery: Del
       const forget = () => inFlightBookings.delete(flightKey);
       entry.promise.then(forget, forget);
     }
-    return bookResult(kit, settings.webPaymentUrl, await entry.promise);
+    return bookResult(kit.key, settings.webPaymentUrl, await entry.promise);
   }
 
   function known(booking: StoredBooking, fingerprint: string): StoredBooking {
@@ -167,19 +165,17 @@ async function bookNew(kit: Kit, settings: BookingSettings, storeKey: string, at
   // The attempt's key AND what it books: after this server forgot the key (a restart, an expired or
   // evicted record), a replay of the key for the same order and amount gets the service's first
   // booking back, and the key sent with another order (or a changed amount) is a new booking.
-  const transaction_uuid = await bookingUuid(kit, storeKey, fingerprint, order, amount);
+  const transaction_uuid = await bookingUuid(kit.key, storeKey, fingerprint, order, amount);
   const { redirectUrl } = settings;
   const redirect_url = typeof redirectUrl === 'function' ? redirectUrl({ order, channel, transaction_uuid, amount, handoff }) : redirectUrl;
-  const booked = await serviceCall(kit, 'book', () =>
-    kit.client.book({
-      amount,
-      transaction_uuid,
-      callback_url: settings.callbackUrl,
-      redirect_url,
-      // The kit's own property last: a merchant's `merchant_order` cannot rename the order at the service.
-      properties: { ...details.properties, [ORDER_PROPERTY]: details.id },
-    }),
-  );
+  const booked = await kit.service.book({
+    amount,
+    transaction_uuid,
+    callback_url: settings.callbackUrl,
+    redirect_url,
+    // The kit's own property last: a merchant's `merchant_order` cannot rename the order at the service.
+    properties: { ...details.properties, [ORDER_PROPERTY]: details.id },
+  });
   const booking: StoredBooking = {
     booking_id: booked.booking_id,
     correlation_id: booked.correlation_id,
@@ -251,15 +247,11 @@ async function closeOpenBookings(
     let reference_code: string | undefined;
     let source: 'cancel' | 'status' = 'cancel';
     try {
-      status = (await kit.client.cancel({ booking_id: old.booking_id })).status;
+      status = (await kit.service.cancel({ booking_id: old.booking_id }, 'book')).status;
     } catch (error) {
-      if (!(error instanceof ServiceError && error.kind === 'rejected' && error.code === ALREADY_PROCESSED)) {
-        if (error instanceof ServiceError && error.kind === 'rejected' && error.code === CODES.UNKNOWN_BOOKING) continue;
-        return serviceCall(kit, 'book', () => Promise.reject(error));
-      }
-      const answer = await serviceCall(kit, 'book', () =>
-        kit.client.status({ booking_id: old.booking_id, correlation_id: old.correlation_id }),
-      );
+      if (error instanceof Refusal && error.code === CODES.UNKNOWN_BOOKING) continue;
+      if (!(error instanceof Refusal && error.code === ALREADY_PROCESSED)) throw error;
+      const answer = await kit.service.status({ booking_id: old.booking_id, correlation_id: old.correlation_id }, 'book');
       ({ status, reference_code } = answer);
       source = 'status';
     }

@@ -1,23 +1,27 @@
 /**
- * What the handler's parts share: the merchant's identity at the service, its order lookup, the
- * service client, the guarded store, this instance's name and clock, and the error reporter. Built
- * once by the handler from its options; no part receives the options themselves.
+ * What the handler's parts share, each piece built once by the handler from its options: the merchant
+ * key (its product code, and the one holder of the access key), the order lookup under its deadline, the
+ * service client and its refusing caller, the guarded store, this instance's name and clock, and the
+ * error reporter. No part receives the options themselves.
  */
+import type { MerchantKey } from './merchant-key.js';
+import type { Lookup } from './lookup.js';
 import type { ServiceClient } from './service-client.js';
+import type { ServiceCaller } from './service-refusal.js';
 import type { PaymentStore } from './store.js';
 import type { ErrorContext, PaymentHandlerOptions } from './types.js';
 
 /** The handler's shared parts. */
 export interface Kit {
-  /** The merchant's product code at the service (`productCode`). */
-  productCode: string;
-  /** The merchant's secret (`accessKey`): signs receipts and order tags, and verifies callbacks. */
-  accessKey: string;
+  /** The merchant's product code, and what its secret (`accessKey`) signs and checks: receipts, order tags, web forms, callbacks. */
+  key: MerchantKey;
   /** The merchant's `lookupOrder`. */
   lookupOrder: PaymentHandlerOptions['lookupOrder'];
-  /** How long `lookupOrder` may take (`lookupTimeoutMs`). */
-  lookupTimeoutMs: number;
+  /** `lookupOrder` under its deadline (`lookupTimeoutMs`). */
+  lookup: Lookup;
   client: ServiceClient;
+  /** The routes' calls to the service, failures already refusals. */
+  service: ServiceCaller;
   store: PaymentStore;
   /** This handler's name in the store's claims and leases. */
   owner: string;

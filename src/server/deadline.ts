@@ -17,12 +17,3 @@ export async function withDeadline<T>(call: () => T | Promise<T>, limitMs: numbe
     clearTimeout(timer);
   }
 }
-
-/** A positive, finite number of milliseconds, or the default when absent; else a set-up error naming the option. */
-export function deadlineOption(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new TypeError(`${name} must be a positive number of milliseconds; got ${String(value)}.`);
-  }
-  return value;
-}

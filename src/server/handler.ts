@@ -6,7 +6,8 @@
  * its routes: `booking.ts` (booking and idempotency), `result-routes.ts` (status, cancel, callback),
  * `delivery.ts` (each result once to `onPaymentResult`), `reconcile.ts`, `order-route.ts`, `http.ts`
  * (parsing and envelopes), `context.ts` (what they share) and `store-guard.ts` (the store's outages as
- * `IP-503`). Only this module reads the options: each part gets the settings it uses.
+ * `IP-503`). Only this module reads the options, and builds once what the parts use: the merchant key
+ * (merchant-key.ts), the service caller (service-refusal.ts), the order lookup (lookup.ts), the store's guard.
  */
 import { CODES } from '../protocol/contract.js';
 import { attemptTag } from './attempt.js';
@@ -14,17 +15,19 @@ import { createBooking } from './booking.js';
 import { checkContentType, failure, lastSegment, readBody, Refusal, ROUTES, success } from './http.js';
 import type { Kit } from './context.js';
 import { createDelivery } from './delivery.js';
-import { deadlineOption } from './deadline.js';
+import { createLookup } from './lookup.js';
+import { createMerchantKey } from './merchant-key.js';
 import { refuseMalformed } from './malformed.js';
 import { createOrderRoute } from './order-route.js';
 import { createReconciler } from './reconcile.js';
 import { createResultRoutes } from './result-routes.js';
 import { createServiceClient } from './service-client.js';
+import { createServiceCaller } from './service-refusal.js';
 import { StoreUnavailableError } from './store-errors.js';
 import { asStoreOutage, guardStore, storeUnavailable } from './store-guard.js';
 import { IN_MEMORY } from './memory-store.js';
 import type { PaymentStore } from './store.js';
-import type { PaymentHandler, PaymentHandlerOptions } from './types.js';
+import type { ErrorContext, PaymentHandler, PaymentHandlerOptions } from './types.js';
 
 export { DuplicatePaymentError } from './duplicate.js';
 export type {
@@ -63,26 +66,28 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
   const tell = options.onError ?? (() => {});
   const lookupTimeoutMs = deadlineOption('lookupTimeoutMs', options.lookupTimeoutMs, 5_000);
   const storeTimeoutMs = deadlineOption('storeTimeoutMs', options.storeTimeoutMs, 10_000);
-  const kit: Kit = {
-    productCode: options.productCode,
+  const client = createServiceClient({
+    baseUrl: options.serviceUrl,
     accessKey: options.accessKey,
+    productCode: options.productCode,
+    timeoutMs: options.timeoutMs,
+    fetch: options.fetch,
+  });
+  const report = (error: unknown, context: ErrorContext): void => {
+    if (!(error instanceof StoreUnavailableError)) tell(error, context);
+  };
+  const kit: Kit = {
+    key: createMerchantKey(options.productCode, options.accessKey),
     lookupOrder: options.lookupOrder,
+    lookup: createLookup(options.lookupOrder, lookupTimeoutMs),
     owner: `${now().toString(36)}-${crypto.randomUUID()}`,
     leaseMs,
     now,
-    client: createServiceClient({
-      baseUrl: options.serviceUrl,
-      accessKey: options.accessKey,
-      productCode: options.productCode,
-      timeoutMs: options.timeoutMs,
-      fetch: options.fetch,
-    }),
+    client,
+    service: createServiceCaller(client, options.productCode, report),
     // Outages are told once each by the guard; the parts' own reports of them would repeat it per request.
     store: guardStore(options.store, (outage) => tell(outage, { route: 'store' }), storeTimeoutMs),
-    lookupTimeoutMs,
-    report: (error, context) => {
-      if (!(error instanceof StoreUnavailableError)) tell(error, context);
-    },
+    report,
   };
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
   const webPaymentUrl = options.webPayment?.url ?? `${options.serviceUrl.replace(/\/+$/, '')}/web/pay`;
@@ -149,6 +154,15 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
 
 /** Bookings, keys and results are kept a week: well past a booking's life and reconcile's horizon. */
 const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** A positive, finite number of milliseconds, or the default when absent; else a set-up error naming the option. */
+function deadlineOption(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new TypeError(`${name} must be a positive number of milliseconds; got ${String(value)}.`);
+  }
+  return value;
+}
 
 function checkOptions(options: PaymentHandlerOptions): void {
   for (const name of ['serviceUrl', 'productCode', 'accessKey', 'callbackUrl'] as const) {

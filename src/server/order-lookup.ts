@@ -8,7 +8,7 @@ import { toPaise, toRupees } from './amounts.js';
 import { attemptTag } from './attempt.js';
 import type { Kit } from './context.js';
 import { Refusal } from './http.js';
-import { LookupLate, lookupWithin } from './lookup.js';
+import { LookupLate } from './lookup.js';
 import { RETRY_AFTER_SECONDS } from './store-guard.js';
 import type { OrderDetails } from './types.js';
 
@@ -28,7 +28,7 @@ export async function payableOrder(kit: Kit, order: OrderReference, request: Req
   const tag = attemptTag(request);
   let details: unknown;
   try {
-    details = await lookupWithin(kit, order, request);
+    details = await kit.lookup(order, request);
   } catch (error) {
     kit.report(error, { route: 'book', ...tag });
     if (error instanceof LookupLate) {

@@ -3,9 +3,7 @@
  * for, so that a booking this server lost can be given back its order, and the store's key of an order.
  */
 import type { OrderReference } from '../protocol/contract.js';
-import { signMessage } from '../protocol/signature.js';
-import { canonical } from '../protocol/values.js';
-import type { Kit } from './context.js';
+import type { MerchantKey } from './merchant-key.js';
 
 /** Characters of the attempt's digest kept in a `transaction_uuid` (156 bits). */
 const ATTEMPT_CHARS = 26;
@@ -18,16 +16,16 @@ const TAG_CHARS = 22;
  * service hands the `transaction_uuid` back in a status check (`transaction_id`), so a booking this
  * server lost can be tied to the order the browser presents, and no one without the key can forge it.
  */
-async function orderTag(kit: Kit, order: OrderReference, amount: number): Promise<string> {
+async function orderTag(key: MerchantKey, order: OrderReference, amount: number): Promise<string> {
   const paise = Math.round(amount * 100).toString(36);
-  const mac = await signMessage(`order\n${kit.productCode}\n${JSON.stringify(canonical(order))}\n${paise}`, kit.accessKey);
+  const mac = await key.orderMac(order, paise);
   return `${base64url(mac).slice(0, TAG_CHARS)}${paise}`;
 }
 
 /** The booking's `transaction_uuid`: the attempt's digest, and the order tag {@link orderOfLostBooking} checks. */
-export async function bookingUuid(kit: Kit, key: string, fingerprint: string, order: OrderReference, amount: number): Promise<string> {
-  const attempt = await transactionUuid(kit.productCode, key, `${fingerprint}\n${amount}`);
-  const tag = await orderTag(kit, order, amount);
+export async function bookingUuid(merchantKey: MerchantKey, key: string, fingerprint: string, order: OrderReference, amount: number): Promise<string> {
+  const attempt = await transactionUuid(merchantKey.productCode, key, `${fingerprint}\n${amount}`);
+  const tag = await orderTag(merchantKey, order, amount);
   return `${attempt.slice(0, 4 + ATTEMPT_CHARS)}${tag}`;
 }
 
@@ -35,12 +33,12 @@ export async function bookingUuid(kit: Kit, key: string, fingerprint: string, or
  * The order and amount a lost booking was made for, when its `transaction_uuid` (the service's
  * `transaction_id`) carries the tag of `order` (as the browser presents it): `undefined` otherwise.
  */
-export async function orderOfLostBooking(kit: Kit, transactionId: string, order: OrderReference | undefined): Promise<{ order: OrderReference; amount: number } | undefined> {
+export async function orderOfLostBooking(key: MerchantKey, transactionId: string, order: OrderReference | undefined): Promise<{ order: OrderReference; amount: number } | undefined> {
   if (!order || !transactionId.startsWith('wpb_') || transactionId.length <= 4 + ATTEMPT_CHARS + TAG_CHARS) return undefined;
   const paise = transactionId.slice(4 + ATTEMPT_CHARS + TAG_CHARS);
   if (!/^[0-9a-z]{1,12}$/.test(paise)) return undefined;
   const amount = parseInt(paise, 36) / 100;
-  const expected = await orderTag(kit, order, amount);
+  const expected = await orderTag(key, order, amount);
   return expected === transactionId.slice(4 + ATTEMPT_CHARS) ? { order, amount } : undefined;
 }
 

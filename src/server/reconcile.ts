@@ -129,7 +129,7 @@ async function check(kit: Kit, delivery: Delivery, booking: StoredBooking, pastC
   }
   if (!pastCancel) return 'open';
   // Left without paying past the service's expiry: cancelled, so no stale screen pays it later.
-  const status = await cancelAtService(kit, booking, delivery);
+  const status = await cancelAtService(kit.client, booking, delivery);
   return status === 'CANCELED' ? 'cancelled' : isFinalStatus(status) ? 'settled' : 'open';
 }
 

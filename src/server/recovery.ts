@@ -8,7 +8,6 @@ import type { OrderReference } from '../protocol/contract.js';
 import { describeValue, isRecord } from '../protocol/values.js';
 import type { Kit } from './context.js';
 import { bookingFacts } from './delivery-terms.js';
-import { lookupWithin } from './lookup.js';
 import { orderKeyOf } from './order-tag.js';
 import type { ServiceStatus } from './service-client.js';
 import type { StoredBooking } from './store.js';
@@ -34,7 +33,7 @@ export async function adoptLostBooking(
   const plain: Partial<PaymentResult> = { booking_id: lost.booking_id, transaction_uuid: lost.transaction_id, ...proven };
   let id: string;
   try {
-    const details: unknown = await lookupWithin(kit, proven.order, request);
+    const details: unknown = await kit.lookup(proven.order, request);
     if (!isRecord(details) || details.paid === true) return plain;
     if (!((typeof details.id === 'string' && details.id.length > 0) || (typeof details.id === 'number' && Number.isFinite(details.id)))) {
       kit.report(new TypeError(`lookupOrder returned the order id ${describeValue(details.id)} for a recovered booking; return the order's own id.`), { route: 'status' });

@@ -5,16 +5,14 @@
  */
 import { CODES, isFinalStatus, type CancelResult, type PaymentStatus, type StatusResult } from '../protocol/contract.js';
 import { describeValue, isRecord } from '../protocol/values.js';
-import { CallbackVerificationError, verifyCallback } from './callback.js';
+import { CallbackVerificationError } from './callback.js';
 import type { Kit } from './context.js';
 import { bookingFacts, ImpossibleTransition, ResultBusy, type Delivery } from './delivery-terms.js';
 import { depthOf, parseObject, Refusal } from './http.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
 import { orderOfLostBooking } from './order-tag.js';
-import { isReceiptOf } from './receipt.js';
 import { adoptLostBooking } from './recovery.js';
-import { ServiceError, type ServiceStatus } from './service-client.js';
-import { serviceCall } from './service-refusal.js';
+import type { ServiceStatus } from './service-client.js';
 import { StoreUnavailableError } from './store-errors.js';
 import type { BookingState } from './store.js';
 import type { PaymentResult } from './types.js';
@@ -65,25 +63,24 @@ export function createResultRoutes(kit: Kit, delivery: Delivery, resultTimeoutMs
       return { booking_id, correlation_id, facts: bookingFacts(state.booking), delivered: state.delivered };
     }
     // Made-up ids must cost no signed call: only a browser the kit gave this booking asks the service.
-    if (!(await isReceiptOf(kit, body.receipt, booking_id, correlation_id))) throw unknownBooking();
+    if (!(await kit.key.isReceiptOf(body.receipt, booking_id, correlation_id))) throw unknownBooking();
     let lost: ServiceStatus;
     try {
-      lost = await kit.client.status({ booking_id, correlation_id });
+      lost = await kit.service.status({ booking_id, correlation_id }, 'status');
     } catch (error) {
-      if (error instanceof ServiceError && error.kind === 'rejected' && error.code === CODES.UNKNOWN_BOOKING) throw unknownBooking();
-      return serviceCall(kit, 'status', () => Promise.reject(error));
+      throw error instanceof Refusal && error.code === CODES.UNKNOWN_BOOKING ? unknownBooking() : error;
     }
-    if (lost.booking_id !== booking_id || lost.correlation_id !== correlation_id || lost.product_code !== kit.productCode) {
+    if (lost.booking_id !== booking_id || lost.correlation_id !== correlation_id || lost.product_code !== kit.key.productCode) {
       throw unknownBooking();
     }
-    const proven = await orderOfLostBooking(kit, lost.transaction_id, body.order as PaymentResult['order']);
+    const proven = await orderOfLostBooking(kit.key, lost.transaction_id, body.order as PaymentResult['order']);
     const facts = proven ? await adoptLostBooking(kit, lost, proven, request) : { booking_id, transaction_uuid: lost.transaction_id };
     return { booking_id, correlation_id, lost, facts, delivered: [] };
   }
 
   async function status(text: string, request: Request): Promise<StatusResult> {
     const { booking_id, correlation_id, lost, facts, delivered } = await findBooking(text, request);
-    const answer = lost ?? (await serviceCall(kit, 'status', () => kit.client.status({ booking_id, correlation_id })));
+    const answer = lost ?? (await kit.service.status({ booking_id, correlation_id }, 'status'));
     // A result already delivered needs no claim: a paid booking's later status checks read the store once.
     if (isFinalStatus(answer.status) && !delivered.includes(answer.status)) {
       // The shopper learns the status either way, within the time limit; a hook that failed or is still
@@ -96,7 +93,7 @@ export function createResultRoutes(kit: Kit, delivery: Delivery, resultTimeoutMs
 
   async function cancel(text: string, request: Request): Promise<CancelResult> {
     const { booking_id, correlation_id, facts } = await findBooking(text, request);
-    const answer = await serviceCall(kit, 'cancel', () => kit.client.cancel({ booking_id }));
+    const answer = await kit.service.cancel({ booking_id }, 'cancel');
     if (isFinalStatus(answer.status)) {
       await withinTime(kit, delivery.deliver({ source: 'cancel', status: answer.status, correlation_id, ...facts }), resultTimeoutMs, 'cancel');
     }
@@ -132,7 +129,7 @@ async function withinTime(kit: Kit, delivery: Promise<void>, limitMs: number, ro
 async function callback(kit: Kit, delivery: Delivery, text: string): Promise<{ correlation_id: string; status: PaymentStatus }> {
   let payload;
   try {
-    payload = await verifyCallback(text, kit.accessKey);
+    payload = await kit.key.verifiedCallback(text);
   } catch (error) {
     if (!(error instanceof CallbackVerificationError)) throw error;
     const code =
@@ -143,7 +140,7 @@ async function callback(kit: Kit, delivery: Delivery, text: string): Promise<{ c
           : CODES.INVALID_REQUEST;
     throw new Refusal(code, error.message);
   }
-  if (payload.product_code !== kit.productCode) {
+  if (payload.product_code !== kit.key.productCode) {
     throw new Refusal(CODES.UNKNOWN_MERCHANT, `Callback refused: product_code "${payload.product_code}" is not this merchant's.`);
   }
   if (isFinalStatus(payload.status)) {

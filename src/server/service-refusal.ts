@@ -4,8 +4,8 @@
  */
 import { CODES, type ResponseCode } from '../protocol/contract.js';
 import { Refusal, type Route } from './http.js';
-import { ServiceError } from './service-client.js';
-import type { Kit } from './context.js';
+import { ServiceError, type BookInput, type ServiceBooking, type ServiceCancellation, type ServiceClient, type ServiceStatus } from './service-client.js';
+import type { ErrorContext } from './types.js';
 
 // The service's codes a browser can act on; other refusals are the merchant's set-up or the service's trouble.
 const PASSED_THROUGH = new Set<string>([CODES.ALREADY_PROCESSED, CODES.UNKNOWN_BOOKING, CODES.IDEMPOTENCY_CONFLICT]);
@@ -47,25 +47,46 @@ function explainSetupFault(error: ServiceError, productCode: string): Error {
   return error;
 }
 
-/** Runs one call to the service, turning its failure into the refusal the browser gets. */
-export async function serviceCall<T>(kit: Kit, route: Route, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (!(error instanceof ServiceError)) throw error;
-    if (error.kind === 'timeout') throw new Refusal(CODES.UPSTREAM_TIMEOUT, 'The payment service did not answer in time; try again.');
-    if (error.kind === 'rejected' && PASSED_THROUGH.has(error.code)) {
-      throw new Refusal(error.code as ResponseCode, error.message);
+/**
+ * The service's calls as a route makes them: each failure is already the refusal the browser gets (a
+ * code the browser can act on passes through as the refusal's `code`), and a set-up fault is told to
+ * `onError` with the option to fix.
+ */
+export interface ServiceCaller {
+  book(input: BookInput): Promise<ServiceBooking>;
+  status(ids: { booking_id: string; correlation_id: string }, route: Route): Promise<ServiceStatus>;
+  cancel(ids: { booking_id: string }, route: Route): Promise<ServiceCancellation>;
+}
+
+/** The handler's one service caller, over its signed `client`; `report` is the handler's `onError`. */
+export function createServiceCaller(client: ServiceClient, productCode: string, report: (error: unknown, context: ErrorContext) => void): ServiceCaller {
+  async function call<T>(route: Route, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw refusalOf(error, route, productCode, report);
     }
-    if (isSetupFault(error)) {
-      kit.report(explainSetupFault(error, kit.productCode), { route });
-      throw new Refusal(
-        CODES.MERCHANT_SETUP,
-        'The shop cannot take this payment now because of a problem in its own set-up; please contact the shop.',
-      );
-    }
-    kit.report(error, { route });
-    const detail = error.kind === 'rejected' ? ` (code ${error.code})` : '';
-    throw new Refusal(CODES.UPSTREAM_UNAVAILABLE, `The payment service could not process this request${detail}.`);
   }
+  return {
+    book: (input) => call('book', () => client.book(input)),
+    status: (ids, route) => call(route, () => client.status(ids)),
+    cancel: (ids, route) => call(route, () => client.cancel(ids)),
+  };
+}
+
+/** The refusal the browser gets for a failed call to the service. */
+function refusalOf(error: unknown, route: Route, productCode: string, report: (error: unknown, context: ErrorContext) => void): unknown {
+  if (!(error instanceof ServiceError)) return error;
+  if (error.kind === 'timeout') return new Refusal(CODES.UPSTREAM_TIMEOUT, 'The payment service did not answer in time; try again.');
+  if (error.kind === 'rejected' && PASSED_THROUGH.has(error.code)) return new Refusal(error.code as ResponseCode, error.message);
+  if (isSetupFault(error)) {
+    report(explainSetupFault(error, productCode), { route });
+    return new Refusal(
+      CODES.MERCHANT_SETUP,
+      'The shop cannot take this payment now because of a problem in its own set-up; please contact the shop.',
+    );
+  }
+  report(error, { route });
+  const detail = error.kind === 'rejected' ? ` (code ${error.code})` : '';
+  return new Refusal(CODES.UPSTREAM_UNAVAILABLE, `The payment service could not process this request${detail}.`);
 }

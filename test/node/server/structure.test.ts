@@ -99,3 +99,16 @@ test("the handler's options are read by the handler alone: no other module takes
   );
   assert.ok(takers.some((taker) => taker.startsWith('handler.ts:')), 'the handler takes them');
 });
+
+test("the merchant's access key is held in one place: the handler hands it to the service client and the merchant key alone", () => {
+  const holders = new Set<string>();
+  for (const [file, tree] of trees) {
+    const visit = (node: ts.Node): void => {
+      if (ts.isIdentifier(node) && node.text === 'accessKey') holders.add(relative(SERVER, file));
+      ts.forEachChild(node, visit);
+    };
+    visit(tree);
+  }
+  // callback.ts is the public verifyCallback(rawBody, accessKey); types.ts declares the option.
+  assert.deepEqual([...holders].sort(), ['callback.ts', 'handler.ts', 'merchant-key.ts', 'service-client.ts', 'types.ts']);
+});
