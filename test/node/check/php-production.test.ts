@@ -72,20 +72,23 @@ async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T>
   }
 }
 
-/** Sends raw bytes and resolves with the status line answered, or `closed` when none comes. */
+/** Sends raw bytes and resolves with the whole answer (by its Content-Length), or what came before the server closed. */
 function rawRequest(port: number, request: string): Promise<string> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1', () => socket.write(request.replace(/\n/g, '\r\n')));
     let answer = '';
     socket.on('data', (data: Buffer) => {
       answer += data.toString('latin1');
-      if (answer.includes('\r\n')) {
-        resolve(answer.split('\r\n')[0]!);
+      const end = answer.indexOf('\r\n\r\n');
+      const length = /\r\ncontent-length: (\d+)\r\n/i.exec(answer.slice(0, end + 2));
+      // nginx lingers for the unread body of a refused request: the test does not wait for that.
+      if (end >= 0 && length && answer.length >= end + 4 + Number(length[1])) {
+        resolve(answer);
         socket.destroy();
       }
     });
     socket.on('error', () => undefined);
-    socket.on('close', () => resolve(answer ? answer.split('\r\n')[0]! : 'closed'));
+    socket.on('close', () => resolve(answer || 'closed'));
   });
 }
 
@@ -98,7 +101,7 @@ const book = (order: Record<string, unknown>) =>
   });
 
 describe('the PHP example proxy under PHP-FPM behind nginx, as its README says', () => {
-  test('malformed framing is answered 400, 411 or 413 within bounds, and it serves on', async () => {
+  test('malformed framing is answered 400 or 413 (a JSON failure envelope) within bounds, and it serves on', async () => {
     const head = (...lines: string[]) => `POST /api/pay/book HTTP/1.1\nHost: 127.0.0.1\nContent-Type: application/json\nIdempotency-Key: production-0123456789abcdef\n${lines.join('\n')}\n\n`;
     const cases: Array<[string, string]> = [
       ['Content-Length: 1e3', head('Content-Length: 1e3') + '{}'],
@@ -114,14 +117,17 @@ describe('the PHP example proxy under PHP-FPM behind nginx, as its README says',
     ];
     const answers: Record<string, string> = {};
     for (const [what, request] of cases) {
-      const line = await within(10_000, `an answer to ${what}`, rawRequest(proxy.port, request));
-      answers[what] = line;
-      assert.match(line, /^HTTP\/1\.[01] (400|411|413) /, `${what}: ${line}\n${proxy.output()}`);
+      const answer = await within(10_000, `an answer to ${what}`, rawRequest(proxy.port, request));
+      const status = answer.split('\r\n')[0]!;
+      answers[what] = status;
+      assert.match(status, /^HTTP\/1\.[01] (400|413) /, `${what}: ${answer}\n${proxy.output()}`);
+      // The recipe's error pages: the failure envelope the element and the checker read.
+      assert.ok(answer.endsWith(`{"code":"IP-${status.split(' ')[1]}","error_message":"Refused by the web server: malformed or too large."}`), `${what}: ${answer}`);
+      assert.match(answer, /\r\ncontent-type: application\/json; charset=utf-8\r\n/i, `${what}: ${answer}`);
     }
-    console.log(`nginx + PHP-FPM answers: ${JSON.stringify(answers)}`);
     // What stops a php -S with four workers: five of them at once.
     const killers = Array.from({ length: 5 }, () => rawRequest(proxy.port, head('Content-Length: 9223372036854775807') + '{}'));
-    for (const line of await within(10_000, 'answers to five Content-Length: 9223372036854775807 at once', Promise.all(killers))) assert.match(line, /^HTTP\/1\.[01] 413 /);
+    for (const answer of await within(10_000, 'answers to five Content-Length: 9223372036854775807 at once', Promise.all(killers))) assert.match(answer, /^HTTP\/1\.[01] 413 /);
     const good = await within(20_000, 'a good book afterwards', book({ id: `${PREFIX}after-${crypto.randomUUID().slice(0, 8)}` }));
     assert.equal(good.status, 200, await good.clone().text());
     assert.equal(((await good.json()) as { code: string }).code, 'IP-201');
