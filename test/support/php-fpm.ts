@@ -14,7 +14,7 @@ import { ensureBackends, ensurePhpProduction } from '../../scripts/backends.mjs'
 const EXAMPLE_DIR = fileURLToPath(new URL('../../examples/backends/php/', import.meta.url));
 
 /** The README's fenced block of a language (`ini`, `nginx`). */
-export function readmeBlock(language: string): string {
+function readmeBlock(language: string): string {
   const readme = readFileSync(join(EXAMPLE_DIR, 'README.md'), 'utf8');
   const match = new RegExp('```' + language + '\\n([\\s\\S]*?)```').exec(readme);
   if (!match) throw new Error(`examples/backends/php/README.md has no \`\`\`${language} block`);
@@ -84,7 +84,9 @@ function writeConfigs(settings: ProductionSettings, socket: string): Record<stri
   server = replaced(server, 'unix:/run/php/shop.sock', `unix:${socket}`);
   // Debian's nginx.conf around a site, reduced to what a scratch folder needs.
   for (const sub of ['body', 'fastcgi']) mkdirSync(join(settings.dir, 'nginx-temp', sub), { recursive: true });
-  copyFileSync('/etc/nginx/fastcgi_params', join(settings.dir, 'fastcgi_params'));
+  const params = ['/etc/nginx/fastcgi_params', '/usr/local/nginx/conf/fastcgi_params', '/usr/local/etc/nginx/fastcgi_params'].find((p) => existsSync(p));
+  if (!params) throw new Error("nginx's fastcgi_params was not found (Debian: apt-get install nginx-light)");
+  copyFileSync(params, join(settings.dir, 'fastcgi_params'));
   // As root, nginx's workers would run as nobody, who may not open the scratch folder.
   const nginxUser = process.getuid?.() === 0 ? `user ${username};\n` : '';
   const nginxConf = `${nginxUser}pid ${join(settings.dir, 'nginx.pid')};
