@@ -3,7 +3,7 @@
 // then the program on the PATH. On Debian, as root, a missing PHP is installed with apt-get
 // (`php-cli php-sqlite3`), the way scripts/browsers.mjs installs the browsers.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 const canInstallWithApt = () =>
@@ -54,10 +54,37 @@ export function ensureBackends({ log = console.error } = {}) {
   return { php, python };
 }
 
+/**
+ * PHP-FPM (with pdo_sqlite) and nginx, for the PHP example's production recipe: $PHP_FPM_PATH / $NGINX_PATH,
+ * then Debian's places. On Debian, as root, missing ones are installed with apt-get (`nginx-light
+ * php8.2-fpm php8.2-sqlite3`); otherwise throws an error naming those packages.
+ */
+export function ensurePhpProduction({ log = console.error } = {}) {
+  const fpmWithSqlite = (p) => (run(p, ['-m']) ?? '').split('\n').includes('pdo_sqlite');
+  const sbinFpm = () => (existsSync('/usr/sbin') ? readdirSync('/usr/sbin').filter((n) => /^php-fpm[\d.]*$/.test(n)).sort().reverse().map((n) => `/usr/sbin/${n}`) : []);
+  const find = () => ({
+    phpFpm: [process.env.PHP_FPM_PATH, '/usr/sbin/php-fpm8.2', ...sbinFpm(), 'php-fpm'].filter(Boolean).find(fpmWithSqlite),
+    nginx: [process.env.NGINX_PATH, '/usr/sbin/nginx', 'nginx'].filter(Boolean).find((p) => run(p, ['-v']) !== undefined),
+  });
+  let found = find();
+  if ((!found.phpFpm || !found.nginx) && canInstallWithApt()) {
+    log('No PHP-FPM with pdo_sqlite or no nginx found: installing Debian\'s nginx-light, php8.2-fpm and php8.2-sqlite3 (apt-get)...');
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'nginx-light', 'php8.2-fpm', 'php8.2-sqlite3'], { stdio: 'inherit', env });
+    found = find();
+  }
+  if (!found.phpFpm || !found.nginx) {
+    throw new Error('The PHP example\'s production recipe needs PHP-FPM with pdo_sqlite and nginx: set PHP_FPM_PATH and NGINX_PATH, or on Debian: sudo apt-get install nginx-light php8.2-fpm php8.2-sqlite3');
+  }
+  return found;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     const found = ensureBackends();
-    console.log(`PHP: ${found.php}\nPython: ${found.python}`);
+    const production = ensurePhpProduction();
+    console.log(`PHP: ${found.php}\nPython: ${found.python}\nPHP-FPM: ${production.phpFpm}\nnginx: ${production.nginx}`);
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
