@@ -116,6 +116,31 @@ describe('the phone hand-off', () => {
     assert.deepEqual(cleanConsole(desktop), []);
     await desktop.context.close();
   });
+
+  test('the hand-off code cannot be loaded: the element says so, keeps "Pay on the web" and "Cancel payment", and "Try again" brings the code', async () => {
+    const desktop = await openShopper(suite.browser, 'desktop');
+    await openCheckout(desktop, suite.pg.origin, 'A-1002');
+    // The hand-off's module, however the page names it (source path in development, a hashed chunk when built).
+    const module = /\/(?:src\/element\/handoff\/index\.ts|handoff-[\w-]+\.js)(?:\?|$)/;
+    await desktop.page.route(module, (route) => route.abort('internetdisconnected'));
+    const h = handoff(desktop.page);
+    await h.offer.click();
+    const retry = desktop.page.getByRole('button', { name: 'Try again' });
+    await retry.waitFor({ timeout: 20_000 });
+    const region = desktop.page.locator('wallet-pay-button [part~="status"]').first();
+    assert.match((await region.textContent()) ?? '', /\S/, 'the status region says why the code is not there');
+    assert.equal(await h.code.count(), 0);
+    await desktop.page.getByRole('button', { name: 'Pay on the web instead' }).waitFor();
+    await h.cancel.waitFor();
+    // The booking was made and stays payable: the network comes back, "Try again" shows its code.
+    await desktop.page.unroute(module);
+    await retry.click();
+    await h.code.waitFor({ timeout: 20_000 });
+    const link = await readQrFromPage(desktop.page, h.code);
+    assert.equal(bookingOf(suite.pg, link).status, 'BOOKED');
+    assert.equal(await retry.count(), 0, 'the way forward goes once the code is there');
+    await desktop.context.close();
+  });
 });
 
 describe('the phone hand-off: an expired code', () => {
