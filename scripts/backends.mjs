@@ -3,11 +3,7 @@
 // then the program on the PATH. On Debian, as root, a missing PHP is installed with apt-get
 // (`php-cli php-sqlite3`), the way scripts/browsers.mjs installs the browsers.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-
-const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
-const canInstallWithApt = () =>
-  process.platform === 'linux' && isRoot() && existsSync('/usr/bin/apt-get') && existsSync('/etc/debian_version');
+import { aptInstall, canInstallWithApt } from './host.mjs';
 
 /** Runs `program args` and returns its stdout, or undefined when it cannot be run or fails. */
 function run(program, args) {
@@ -41,9 +37,7 @@ export function ensureBackends({ log = console.error } = {}) {
   let php = findPhp();
   if (!php && canInstallWithApt()) {
     log("No PHP 8 with pdo_sqlite found: installing Debian's php-cli and php-sqlite3 (apt-get)...");
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'php-cli', 'php-sqlite3'], { stdio: 'inherit', env });
+    aptInstall(['php-cli', 'php-sqlite3']);
     php = findPhp();
   }
   const python = findPython();

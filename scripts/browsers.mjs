@@ -11,6 +11,7 @@
 // launcher (test/support/launchers.mjs) starts Xvfb itself when $DISPLAY is unset.
 import { existsSync, readdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { aptInstall, canInstallWithApt } from './host.mjs';
 
 /** Where Debian puts WebKitGTK's MiniBrowser: /usr/lib/<multiarch triplet>/webkit2gtk-4.1/MiniBrowser. */
 function debianMiniBrowsers() {
@@ -92,16 +93,6 @@ export async function findExecutable(name) {
   return undefined;
 }
 
-function canInstallWithApt() {
-  return (
-    process.platform === 'linux' &&
-    typeof process.getuid === 'function' &&
-    process.getuid() === 0 &&
-    existsSync('/usr/bin/apt-get') &&
-    existsSync('/etc/debian_version')
-  );
-}
-
 function missingMessage(names) {
   const lines = ['The browser tests need programs that were not found. Any one fix per line works:'];
   for (const name of names) {
@@ -128,9 +119,7 @@ export async function ensureExecutables(names, { log = console.error } = {}) {
   if (canInstallWithApt()) {
     const packages = [...new Set(missing.map((name) => EXECUTABLES[name].aptPackage))];
     log(`Installing Debian packages for the browser tests (apt-get): ${packages.join(' ')}...`);
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'inherit', env });
+    aptInstall(packages, { recommends: true });
   }
   const stillMissing = [];
   for (const name of missing) {
