@@ -1,11 +1,11 @@
 // Finds (or installs) a MariaDB server and starts throwaway ones for the tests and benchmarks.
 // Order: $MARIADB_BIN (a folder with mariadbd and mariadb-install-db), then the usual Debian places.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findOrInstall, freePort, giveToServerUser, isRoot } from './host.mjs';
-import { copyOfInitialised, serverProcess } from './throwaway.mjs';
+import { copyOfInitialised, serverProcess, throwawayControls } from './throwaway.mjs';
 
 const PLACES = [
   { server: '/usr/sbin/mariadbd', install: '/usr/bin/mariadb-install-db' },
@@ -80,12 +80,6 @@ export async function startMariadb({ log = () => {}, durable = false } = {}) {
   return {
     uri: `mysql://root@127.0.0.1:${port}/`,
     port,
-    async stop() {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-    pause: () => server.stop(),
-    kill: () => server.stop('SIGKILL'),
-    resume: server.resume,
+    ...throwawayControls(server, dir),
   };
 }

@@ -1,12 +1,12 @@
 // Finds (or installs) a PostgreSQL server and starts throwaway ones for the tests and benchmarks.
 // Order: $POSTGRES_BIN (a folder with initdb and postgres), Debian's /usr/lib/postgresql/<version>/bin,
 // then whatever `pg_config --bindir` names.
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findOrInstall, freePort, giveToServerUser, isRoot } from './host.mjs';
-import { copyOfInitialised, serverProcess } from './throwaway.mjs';
+import { copyOfInitialised, serverProcess, throwawayControls } from './throwaway.mjs';
 
 const DEBIAN_ROOT = '/usr/lib/postgresql';
 
@@ -96,17 +96,11 @@ export async function startPostgres({ log = () => {} } = {}) {
       }
     },
   });
-  // SIGINT is PostgreSQL's fast shutdown.
-  const shutDown = () => server.stop('SIGINT');
   await server.launch();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
-    async stop() {
-      await shutDown();
-      rmSync(dir, { recursive: true, force: true });
-    },
-    pause: shutDown,
-    resume: server.resume,
+    // SIGINT is PostgreSQL's fast shutdown.
+    ...throwawayControls(server, dir, 'SIGINT'),
   };
 }

@@ -1,12 +1,12 @@
 // Finds (or installs) a Redis server and starts throwaway ones for the tests and benchmarks.
 // Order: $REDIS_SERVER (the path of redis-server or valkey-server), then redis-server and
 // valkey-server in the usual places.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findOrInstall, freePort } from './host.mjs';
-import { serverProcess } from './throwaway.mjs';
+import { serverProcess, throwawayControls } from './throwaway.mjs';
 
 const PLACES = ['/usr/bin/redis-server', '/usr/local/bin/redis-server', '/usr/bin/valkey-server', '/usr/local/bin/valkey-server', '/opt/homebrew/bin/redis-server'];
 
@@ -57,12 +57,6 @@ export async function startRedis({ log = () => {} } = {}) {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
-    async stop() {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-    pause: () => server.stop(),
-    kill: () => server.stop('SIGKILL'),
-    resume: server.resume,
+    ...throwawayControls(server, dir),
   };
 }

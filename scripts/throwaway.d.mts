@@ -22,3 +22,9 @@ export function serverProcess(options: {
   log?: (line: string) => void;
   signalServer?: (signal: NodeJS.Signals, child: import('node:child_process').ChildProcess) => void;
 }): ServerProcess;
+/** stop (removing `dir`), pause, kill and resume of a throwaway server. */
+export function throwawayControls(
+  server: ServerProcess,
+  dir: string,
+  stopSignal?: NodeJS.Signals,
+): { stop(): Promise<void>; pause(): Promise<void>; kill(): Promise<void>; resume(): Promise<void> };

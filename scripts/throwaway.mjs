@@ -90,3 +90,19 @@ export function serverProcess({ command, args, name, ready, readyWithinMs = 60_0
     },
   };
 }
+
+/**
+ * What a test does with a throwaway server: `stop()` (and remove its folder `dir`), `pause()` (a clean
+ * stop with `stopSignal`), `kill()` (SIGKILL), `resume()`, on the same port with the same data.
+ */
+export function throwawayControls(server, dir, stopSignal = 'SIGTERM') {
+  return {
+    async stop() {
+      await server.stop(stopSignal);
+      rmSync(dir, { recursive: true, force: true });
+    },
+    pause: () => server.stop(stopSignal),
+    kill: () => server.stop('SIGKILL'),
+    resume: server.resume,
+  };
+}
