@@ -36,13 +36,14 @@ async function playwrightChromium() {
 
 /**
  * What each executable is, where it may be found, and how to get it.
- * `candidates` returns paths to try in order after the env variable.
+ * `candidates` returns paths to try in order after the env variable; a function in it is called only
+ * when the paths before it are missing (Playwright's own Chromium takes seconds to import).
  */
 const EXECUTABLES = {
   chromium: {
     label: 'Chromium',
     env: 'CHROMIUM_PATH',
-    candidates: async () => ['/usr/bin/chromium', await playwrightChromium()],
+    candidates: async () => ['/usr/bin/chromium', playwrightChromium],
     aptPackage: 'chromium',
     fixes: ['on Debian or Ubuntu: sudo apt-get install chromium', 'elsewhere: npx playwright install chromium'],
   },
@@ -88,7 +89,8 @@ export async function findExecutable(name) {
     return fromEnv;
   }
   for (const candidate of await entry.candidates()) {
-    if (candidate && existsSync(candidate)) return candidate;
+    const path = typeof candidate === 'function' ? await candidate() : candidate;
+    if (path && existsSync(path)) return path;
   }
   return undefined;
 }
