@@ -1,10 +1,13 @@
-// `npm run test:node` and `npm run test:e2e`: each suite's files in one `node --test` run, the slow
-// ones first. node:test starts files in the order given, so a long file listed last runs on alone at
+// `npm run test:node` and `npm run test:e2e`: each suite's files in one node:test run, the slow ones
+// first. node:test starts files in the order given, so a long file listed last runs on alone at
 // the end while the other slots sit idle; started first, it runs beside the short files instead.
-// `node scripts/test-files.mjs SUITE [NODE ARGS...]`: the arguments go to node before the files (e.g.
-// `--test-reporter=tap`, which replaces the spec reporter).
+// `node scripts/test-files.mjs SUITE [--test-reporter=NAME]`: NAME is one of node's reporters (spec,
+// the default; tap; dot) or the path of a reporter module.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { run } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
  * Each suite: its folders (every *.test.ts below them), how many files run at once, a test's time
@@ -51,16 +54,31 @@ export function suiteFiles(suite, root = '.') {
   return files.sort((a, b) => rank(a) - rank(b));
 }
 
+/** The reporter named by `--test-reporter=NAME` (node's own, or a module's path), spec by default. */
+async function reporterFrom(args) {
+  const name = args.find((arg) => arg.startsWith('--test-reporter='))?.slice('--test-reporter='.length) ?? 'spec';
+  const builtIn = await import('node:test/reporters');
+  if (Object.hasOwn(builtIn, name)) return builtIn[name];
+  return (await import(pathToFileURL(resolve(name)).href)).default;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [suite, ...extra] = process.argv.slice(2);
   if (!Object.hasOwn(SUITES, suite ?? '')) {
-    console.error(`usage: node scripts/test-files.mjs ${Object.keys(SUITES).join('|')} [NODE ARGS...]`);
+    console.error(`usage: node scripts/test-files.mjs ${Object.keys(SUITES).join('|')} [--test-reporter=NAME]`);
     process.exit(2);
   }
   const { concurrency, timeoutMs } = SUITES[suite];
-  const reporter = extra.some((arg) => arg.startsWith('--test-reporter')) ? [] : ['--test-reporter=spec'];
-  const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${timeoutMs}`, ...reporter, ...extra, ...suiteFiles(suite)];
-  const child = spawn(process.execPath, args, { stdio: 'inherit' });
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-  child.once('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  const timeout = `--test-timeout=${timeoutMs}`;
+  if (!process.execArgv.includes(timeout)) {
+    // `node --test FILES` sorts the files by name; run() keeps the order given. Its test processes
+    // take this process's node options: start again with tsx and the suite's time limit.
+    const child = spawn(process.execPath, ['--import', 'tsx', timeout, fileURLToPath(import.meta.url), suite, ...extra], { stdio: 'inherit' });
+    for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+    child.once('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  } else {
+    const stream = run({ files: suiteFiles(suite).map((file) => resolve(file)), concurrency });
+    stream.on('test:fail', () => (process.exitCode = 1));
+    stream.compose(await reporterFrom(extra)).pipe(process.stdout);
+  }
 }

@@ -55,7 +55,11 @@ export function serverProcess({ command, args, name, ready, readyWithinMs = 60_0
     let output = '';
     exited = new Promise((resolve) => child.once('exit', resolve));
     await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${name} was not ready within ${readyWithinMs / 1000} s:\n${output}`)), readyWithinMs);
+      const timer = setTimeout(() => {
+        // Not ready in time: it is not left running (nor keeping the test's process alive).
+        child.kill('SIGKILL');
+        reject(new Error(`${name} was not ready within ${readyWithinMs / 1000} s:\n${output}`));
+      }, readyWithinMs);
       const check = () => {
         if (ready.test(output)) {
           clearTimeout(timer);
