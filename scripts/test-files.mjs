@@ -1,4 +1,4 @@
-// `npm run test:node` and `npm run test:e2e`: each suite's files in one node:test run, the slow ones
+// `npm run test:node`, `test:e2e` and `test:built`: each suite's files in one node:test run, the slow ones
 // first. node:test starts files in the order given, so a long file listed last runs on alone at
 // the end while the other slots sit idle; started first, it runs beside the short files instead.
 // `node scripts/test-files.mjs SUITE [--test-reporter=NAME]`: NAME is one of node's reporters (spec,
@@ -36,6 +36,14 @@ export const SUITES = {
     concurrency: 2,
     timeoutMs: 600_000,
     slowFirst: ['test/e2e/inapp.', 'test/e2e/faults.', 'test/e2e/journeys.', 'test/e2e/screenshots.', 'test/e2e/restart.', 'test/e2e/handoff-journeys.'],
+  },
+  // The built package (run `npm run build` first, and within test/support/with-packed-package.mjs):
+  // its own tests and the example servers, which install it.
+  built: {
+    folders: ['test/package', 'test/examples'],
+    concurrency: 2,
+    timeoutMs: 600_000,
+    slowFirst: ['test/examples/nextjs.'],
   },
 };
 

@@ -7,10 +7,11 @@ import { suiteFiles, SUITES } from '../../../scripts/test-files.mjs';
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const found = (command: string) => execFileSync('sh', ['-c', command], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').sort();
 
-test('test:node runs every bench and test/node test file once, test:e2e every test/e2e one', () => {
+test('test:node runs every bench and test/node test file once, test:e2e every test/e2e one, test:built every test/package and test/examples one', () => {
   for (const [suite, command] of [
     ['node', "ls bench/*.test.ts; find test/node -name '*.test.ts'"],
     ['e2e', "find test/e2e -name '*.test.ts'"],
+    ['built', "find test/package test/examples -name '*.test.ts'"],
   ] as const) {
     const files = suiteFiles(suite, ROOT);
     assert.equal(new Set(files).size, files.length, suite);
@@ -19,7 +20,7 @@ test('test:node runs every bench and test/node test file once, test:e2e every te
 });
 
 test("the slow files start first, in the order slowFirst gives, and each prefix still names test files", () => {
-  for (const suite of ['node', 'e2e'] as const) {
+  for (const suite of ['node', 'e2e', 'built'] as const) {
     const { slowFirst } = SUITES[suite];
     const files = suiteFiles(suite, ROOT);
     const rank = (file: string) => {
