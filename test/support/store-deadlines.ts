@@ -1,7 +1,7 @@
 /**
  * What the deadline tests of the SQL stores (PostgreSQL, MySQL) share: expecting a store call to fail
- * with StoreUnavailableError of a reason, and the two tests of a server that is stopped and started
- * again under a store.
+ * with StoreUnavailableError of a reason, the two tests of a server that is stopped and started again
+ * under a store, and the test of a pool whose every connection is busy.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -50,5 +50,25 @@ export function serverDownTests(store: (tablePrefix: string) => PaymentStore, se
       await server().resume();
     }
     assert.equal(await late.insertBooking({ booking: booking(1) }), 'saved');
+  });
+}
+
+/**
+ * Registers the test of a pool whose every connection is held past the deadline (reason "deadline",
+ * and the store works once one is free): `oneConnection()` makes a store with a 400 ms deadline on a
+ * pool of one connection, and `hold()` takes that connection.
+ */
+export function busyPoolTest(oneConnection: () => { store: PaymentStore & { ready(): Promise<void> }; hold(): Promise<{ release(): void }> }): void {
+  test('every pool connection busy past the deadline: reason "deadline"', async () => {
+    const { store, hold } = oneConnection();
+    await store.ready();
+    const held = await hold();
+    try {
+      const tookMs = await unavailable(() => store.getBookingByKey({ key: 'key-1' }), 'deadline');
+      assert.ok(tookMs < 2_000, `failed after ${tookMs} ms`);
+    } finally {
+      held.release();
+    }
+    assert.equal(await store.getBookingByKey({ key: 'key-1' }), undefined, 'works again');
   });
 }

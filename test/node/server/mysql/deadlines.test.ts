@@ -10,7 +10,7 @@ import mysql from 'mysql2/promise';
 import { startMariadb, type ThrowawayMariadb } from '../../../../scripts/mariadb.mjs';
 import { createMysqlStore } from '../../../../src/server/mysql.js';
 import { sampleBooking as booking } from '../../../../src/server/store-suite.js';
-import { serverDownTests, unavailable } from '../../../support/store-deadlines.js';
+import { busyPoolTest, serverDownTests, unavailable } from '../../../support/store-deadlines.js';
 
 describe('MySQL store: deadlines and an unreachable database', () => {
   let server: ThrowawayMariadb;
@@ -78,18 +78,9 @@ describe('MySQL store: deadlines and an unreachable database', () => {
 
   serverDownTests((tablePrefix) => createMysqlStore(newPool(), { tablePrefix, deadlineMs: 3_000 }), () => server);
 
-  test('every pool connection busy past the deadline: reason "deadline"', async () => {
+  busyPoolTest(() => {
     const pool = newPool({ connectionLimit: 1 });
-    const store = createMysqlStore(pool, { tablePrefix: 'busy_', deadlineMs: 400 });
-    await store.ready();
-    const held = await pool.getConnection();
-    try {
-      const tookMs = await unavailable(() => store.getBookingByKey({ key: 'key-1' }), 'deadline');
-      assert.ok(tookMs < 2_000, `failed after ${tookMs} ms`);
-    } finally {
-      held.release();
-    }
-    assert.equal(await store.getBookingByKey({ key: 'key-1' }), undefined, 'works again');
+    return { store: createMysqlStore(pool, { tablePrefix: 'busy_', deadlineMs: 400 }), hold: () => pool.getConnection() };
   });
 
   test('refuses a deadline that makes no sense', () => {

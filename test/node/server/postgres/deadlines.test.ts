@@ -10,7 +10,7 @@ import pg from 'pg';
 import { startPostgres, type ThrowawayPostgres } from '../../../../scripts/postgres.mjs';
 import { createPostgresStore } from '../../../../src/server/postgres.js';
 import { sampleBooking as booking } from '../../../../src/server/store-suite.js';
-import { serverDownTests, unavailable } from '../../../support/store-deadlines.js';
+import { busyPoolTest, serverDownTests, unavailable } from '../../../support/store-deadlines.js';
 
 describe('PostgreSQL store: deadlines and an unreachable database', () => {
   let server: ThrowawayPostgres;
@@ -75,18 +75,9 @@ describe('PostgreSQL store: deadlines and an unreachable database', () => {
 
   serverDownTests((tablePrefix) => createPostgresStore(newPool(), { tablePrefix, deadlineMs: 3_000 }), () => server);
 
-  test('every pool connection busy past the deadline: reason "deadline"', async () => {
+  busyPoolTest(() => {
     const pool = newPool({ max: 1 });
-    const store = createPostgresStore(pool, { tablePrefix: 'busy_', deadlineMs: 400 });
-    await store.ready();
-    const held = await pool.connect();
-    try {
-      const tookMs = await unavailable(() => store.getBookingByKey({ key: 'key-1' }), 'deadline');
-      assert.ok(tookMs < 2_000, `failed after ${tookMs} ms`);
-    } finally {
-      held.release();
-    }
-    assert.equal(await store.getBookingByKey({ key: 'key-1' }), undefined, 'works again');
+    return { store: createPostgresStore(pool, { tablePrefix: 'busy_', deadlineMs: 400 }), hold: () => pool.connect() };
   });
 
   test('refuses a deadline that makes no sense', () => {
