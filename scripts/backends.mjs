@@ -4,10 +4,7 @@
 // (`php-cli php-sqlite3`), the way scripts/browsers.mjs installs the browsers.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-
-const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
-const canInstallWithApt = () =>
-  process.platform === 'linux' && isRoot() && existsSync('/usr/bin/apt-get') && existsSync('/etc/debian_version');
+import { aptInstall, canInstallWithApt } from './host.mjs';
 
 /** Runs `program args` and returns its stdout, or undefined when it cannot be run or fails. */
 function run(program, args) {
@@ -41,9 +38,7 @@ export function ensureBackends({ log = console.error } = {}) {
   let php = findPhp();
   if (!php && canInstallWithApt()) {
     log("No PHP 8 with pdo_sqlite found: installing Debian's php-cli and php-sqlite3 (apt-get)...");
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'php-cli', 'php-sqlite3'], { stdio: 'inherit', env });
+    aptInstall(['php-cli', 'php-sqlite3']);
     php = findPhp();
   }
   const python = findPython();
@@ -69,9 +64,7 @@ export function ensurePhpProduction({ log = console.error } = {}) {
   let found = find();
   if ((!found.phpFpm || !found.nginx) && canInstallWithApt()) {
     log('No PHP-FPM with pdo_sqlite or no nginx found: installing Debian\'s nginx-light, php8.2-fpm and php8.2-sqlite3 (apt-get)...');
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'nginx-light', 'php8.2-fpm', 'php8.2-sqlite3'], { stdio: 'inherit', env });
+    aptInstall(['nginx-light', 'php8.2-fpm', 'php8.2-sqlite3']);
     found = find();
   }
   if (!found.phpFpm || !found.nginx) {

@@ -11,6 +11,7 @@
 // launcher (test/support/launchers.mjs) starts Xvfb itself when $DISPLAY is unset.
 import { existsSync, readdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { aptInstall, canInstallWithApt } from './host.mjs';
 
 /** Where Debian puts WebKitGTK's MiniBrowser: /usr/lib/<multiarch triplet>/webkit2gtk-4.1/MiniBrowser. */
 function debianMiniBrowsers() {
@@ -35,13 +36,14 @@ async function playwrightChromium() {
 
 /**
  * What each executable is, where it may be found, and how to get it.
- * `candidates` returns paths to try in order after the env variable.
+ * `candidates` returns paths to try in order after the env variable; a function in it is called only
+ * when the paths before it are missing (Playwright's own Chromium takes seconds to import).
  */
 const EXECUTABLES = {
   chromium: {
     label: 'Chromium',
     env: 'CHROMIUM_PATH',
-    candidates: async () => ['/usr/bin/chromium', await playwrightChromium()],
+    candidates: async () => ['/usr/bin/chromium', playwrightChromium],
     aptPackage: 'chromium',
     fixes: ['on Debian or Ubuntu: sudo apt-get install chromium', 'elsewhere: npx playwright install chromium'],
   },
@@ -87,19 +89,10 @@ export async function findExecutable(name) {
     return fromEnv;
   }
   for (const candidate of await entry.candidates()) {
-    if (candidate && existsSync(candidate)) return candidate;
+    const path = typeof candidate === 'function' ? await candidate() : candidate;
+    if (path && existsSync(path)) return path;
   }
   return undefined;
-}
-
-function canInstallWithApt() {
-  return (
-    process.platform === 'linux' &&
-    typeof process.getuid === 'function' &&
-    process.getuid() === 0 &&
-    existsSync('/usr/bin/apt-get') &&
-    existsSync('/etc/debian_version')
-  );
 }
 
 function missingMessage(names) {
@@ -128,9 +121,7 @@ export async function ensureExecutables(names, { log = console.error } = {}) {
   if (canInstallWithApt()) {
     const packages = [...new Set(missing.map((name) => EXECUTABLES[name].aptPackage))];
     log(`Installing Debian packages for the browser tests (apt-get): ${packages.join(' ')}...`);
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'inherit', env });
+    aptInstall(packages, { recommends: true });
   }
   const stillMissing = [];
   for (const name of missing) {

@@ -1,10 +1,11 @@
 // Finds (or installs) a MariaDB server and starts throwaway ones for the tests and benchmarks.
 // Order: $MARIADB_BIN (a folder with mariadbd and mariadb-install-db), then the usual Debian places.
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
+import { findOrInstall, freePort, giveToServerUser, isRoot } from './host.mjs';
+import { copyOfInitialised, serverProcess, throwawayControls } from './throwaway.mjs';
 
 const PLACES = [
   { server: '/usr/sbin/mariadbd', install: '/usr/bin/mariadb-install-db' },
@@ -23,43 +24,19 @@ export function findMariadb() {
   return PLACES.find((place) => existsSync(place.server) && existsSync(place.install));
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
-
-function canInstallWithApt() {
-  return process.platform === 'linux' && isRoot() && existsSync('/usr/bin/apt-get') && existsSync('/etc/debian_version');
-}
-
 /** Finds MariaDB, installing Debian's package when that is possible; throws a helpful error otherwise. */
 export function ensureMariadb({ log = console.error } = {}) {
-  const found = findMariadb();
-  if (found) return found;
-  if (canInstallWithApt()) {
-    log("No MariaDB found: installing Debian's mariadb-server package (apt-get)...");
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'mariadb-server'], { stdio: 'inherit', env });
-    const installed = findMariadb();
-    if (installed) return installed;
-  }
-  throw new Error(
-    [
-      'No MariaDB server was found for the tests. Any one of these fixes it:',
-      '  - set MARIADB_BIN to the folder holding mariadbd and mariadb-install-db;',
-      '  - on Debian or Ubuntu: sudo apt-get install mariadb-server;',
-      '  - elsewhere: install MariaDB 10.11 or newer.',
-    ].join('\n'),
-  );
+  return findOrInstall({
+    find: findMariadb,
+    label: 'MariaDB server',
+    packages: ['mariadb-server'],
+    fixes: [
+      'set MARIADB_BIN to the folder holding mariadbd and mariadb-install-db;',
+      'on Debian or Ubuntu: sudo apt-get install mariadb-server;',
+      'elsewhere: install MariaDB 10.11 or newer.',
+    ],
+    log,
+  });
 }
 
 /** The server's version line, e.g. `mariadbd  Ver 10.11.19-MariaDB-0+deb12u1 for debian-linux-gnu`. */
@@ -80,13 +57,16 @@ export async function startMariadb({ log = () => {}, durable = false } = {}) {
   const data = join(dir, 'data');
   // As root the server runs as the `mysql` system user, which must own its folder.
   const user = isRoot() ? ['--user=mysql'] : [];
-  if (isRoot()) {
-    const uid = Number(execFileSync('id', ['-u', 'mysql'], { encoding: 'utf8' }).trim());
-    const gid = Number(execFileSync('id', ['-g', 'mysql'], { encoding: 'utf8' }).trim());
-    chownSync(dir, uid, gid);
-  }
-  execFileSync(install, [`--datadir=${data}`, ...user, '--auth-root-authentication-method=normal', '--skip-test-db', '--skip-name-resolve'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
+  giveToServerUser(dir, 'mysql');
+  const installOptions = [...user, '--auth-root-authentication-method=normal', '--skip-test-db', '--skip-name-resolve'];
+  copyOfInitialised({
+    name: 'mariadb',
+    key: [install, ...installOptions],
+    user: 'mysql',
+    data,
+    init(folder) {
+      execFileSync(install, [`--datadir=${folder}`, ...installOptions], { stdio: ['ignore', 'ignore', 'pipe'] });
+    },
   });
   const port = await freePort();
   const args = [
@@ -95,49 +75,11 @@ export async function startMariadb({ log = () => {}, durable = false } = {}) {
     '--max-connections=300', '--innodb-buffer-pool-size=32M',
     `--innodb-flush-log-at-trx-commit=${durable ? 1 : 0}`, '--skip-log-bin', ...(durable ? [] : ['--innodb-doublewrite=0']),
   ];
-  let server;
-  let exited;
-  async function launch() {
-    server = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let output = '';
-    server.stderr.on('data', (chunk) => {
-      output += chunk;
-      log(String(chunk));
-    });
-    exited = new Promise((resolve) => server.once('exit', resolve));
-    await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`mariadbd was not ready within 60 s:\n${output}`)), 60_000);
-      const check = () => {
-        if (/ready for connections/.test(output)) {
-          clearTimeout(timer);
-          resolve();
-        } else if (server.exitCode !== null) {
-          clearTimeout(timer);
-          reject(new Error(`mariadbd exited (${server.exitCode}):\n${output}`));
-        }
-      };
-      server.stderr.on('data', check);
-      server.once('exit', check);
-    });
-  }
-  async function shutDown(signal = 'SIGTERM') {
-    if (server.exitCode !== null || server.signalCode !== null) return;
-    server.kill(signal);
-    await exited;
-  }
-  await launch();
+  const server = serverProcess({ command: bin, args, name: 'mariadbd', ready: /ready for connections/, log });
+  await server.launch();
   return {
     uri: `mysql://root@127.0.0.1:${port}/`,
     port,
-    async stop() {
-      await shutDown();
-      rmSync(dir, { recursive: true, force: true });
-    },
-    pause: () => shutDown(),
-    kill: () => shutDown('SIGKILL'),
-    async resume() {
-      if (server.exitCode === null && server.signalCode === null) return;
-      await launch();
-    },
+    ...throwawayControls(server, dir),
   };
 }

@@ -1,11 +1,12 @@
 // Finds (or installs) a PostgreSQL server and starts throwaway ones for the tests and benchmarks.
 // Order: $POSTGRES_BIN (a folder with initdb and postgres), Debian's /usr/lib/postgresql/<version>/bin,
 // then whatever `pg_config --bindir` names.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, chmodSync, chownSync } from 'node:fs';
-import { execFileSync, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { findOrInstall, freePort, giveToServerUser, isRoot } from './host.mjs';
+import { copyOfInitialised, serverProcess, throwawayControls } from './throwaway.mjs';
 
 const DEBIAN_ROOT = '/usr/lib/postgresql';
 
@@ -32,42 +33,18 @@ export function findPostgres() {
   return undefined;
 }
 
-const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
-
-function canInstallWithApt() {
-  return process.platform === 'linux' && isRoot() && existsSync('/usr/bin/apt-get') && existsSync('/etc/debian_version');
-}
-
 /** Finds PostgreSQL, installing Debian's package when that is possible; throws a helpful error otherwise. */
 export function ensurePostgres({ log = console.error } = {}) {
-  const found = findPostgres();
-  if (found) return found;
-  if (canInstallWithApt()) {
-    log("No PostgreSQL found: installing Debian's postgresql package (apt-get)...");
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'postgresql'], { stdio: 'inherit', env });
-    const installed = findPostgres();
-    if (installed) return installed;
-  }
-  throw new Error(
-    [
-      'No PostgreSQL server was found for the tests. Any one of these fixes it:',
-      '  - set POSTGRES_BIN to the folder holding initdb and postgres;',
-      '  - on Debian or Ubuntu: sudo apt-get install postgresql;',
-      '  - elsewhere: install PostgreSQL 13 or newer (brew install postgresql, the EDB installer, ...).',
-    ].join('\n'),
-  );
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
+  return findOrInstall({
+    find: findPostgres,
+    label: 'PostgreSQL server',
+    packages: ['postgresql'],
+    fixes: [
+      'set POSTGRES_BIN to the folder holding initdb and postgres;',
+      'on Debian or Ubuntu: sudo apt-get install postgresql;',
+      'elsewhere: install PostgreSQL 13 or newer (brew install postgresql, the EDB installer, ...).',
+    ],
+    log,
   });
 }
 
@@ -84,62 +61,46 @@ export async function startPostgres({ log = () => {} } = {}) {
   const bin = ensurePostgres();
   const dir = mkdtempSync(join(tmpdir(), 'wpb-postgres-'));
   const data = join(dir, 'data');
-  if (isRoot()) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
-    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
-    chownSync(dir, uid, gid);
-  }
+  giveToServerUser(dir, 'postgres');
   chmodSync(dir, 0o700);
-  const [initCommand, initArgs] = asServerUser(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
-  execFileSync(initCommand, initArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const initOptions = ['-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8'];
+  copyOfInitialised({
+    name: 'postgres',
+    key: [join(bin, 'initdb'), ...initOptions],
+    user: 'postgres',
+    data,
+    init(folder) {
+      const [initCommand, initArgs] = asServerUser(join(bin, 'initdb'), ['-D', folder, ...initOptions]);
+      execFileSync(initCommand, initArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+    },
+  });
   const port = await freePort();
   const [command, args] = asServerUser(join(bin, 'postgres'), [
     '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
     // A throwaway server: durability is not the point, speed is.
     '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200',
   ]);
-  let server;
-  let exited;
-  async function launch() {
-    server = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let output = '';
-    server.stderr.on('data', (chunk) => {
-      output += chunk;
-      log(String(chunk));
-    });
-    exited = new Promise((resolve) => server.once('exit', resolve));
-    await new Promise((resolve, reject) => {
-      const check = () => {
-        if (/ready to accept connections/.test(output)) resolve();
-        else if (server.exitCode !== null) reject(new Error(`postgres exited (${server.exitCode}):\n${output}`));
-      };
-      server.stderr.on('data', check);
-      server.once('exit', check);
-    });
-  }
-  async function shutDown() {
-    if (server.exitCode !== null || server.signalCode !== null) return;
+  const server = serverProcess({
+    command,
+    args,
+    name: 'postgres',
+    ready: /ready to accept connections/,
+    log,
     // Signal postgres itself (its pid is the first line of postmaster.pid): runuser does not pass
-    // SIGINT on. SIGINT is PostgreSQL's fast shutdown.
-    try {
-      process.kill(Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]), 'SIGINT');
-    } catch {
-      server.kill('SIGINT');
-    }
-    await exited;
-  }
-  await launch();
+    // signals on.
+    signalServer(signal, child) {
+      try {
+        process.kill(Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]), signal);
+      } catch {
+        child.kill(signal);
+      }
+    },
+  });
+  await server.launch();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
-    async stop() {
-      await shutDown();
-      rmSync(dir, { recursive: true, force: true });
-    },
-    pause: shutDown,
-    async resume() {
-      if (server.exitCode === null && server.signalCode === null) return;
-      await launch();
-    },
+    // SIGINT is PostgreSQL's fast shutdown.
+    ...throwawayControls(server, dir, 'SIGINT'),
   };
 }

@@ -1,11 +1,12 @@
 // Finds (or installs) a Redis server and starts throwaway ones for the tests and benchmarks.
 // Order: $REDIS_SERVER (the path of redis-server or valkey-server), then redis-server and
 // valkey-server in the usual places.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { execFileSync, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { findOrInstall, freePort } from './host.mjs';
+import { serverProcess, throwawayControls } from './throwaway.mjs';
 
 const PLACES = ['/usr/bin/redis-server', '/usr/local/bin/redis-server', '/usr/bin/valkey-server', '/usr/local/bin/valkey-server', '/opt/homebrew/bin/redis-server'];
 
@@ -19,48 +20,24 @@ export function findRedis() {
   return PLACES.find((place) => existsSync(place));
 }
 
-const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
-
-function canInstallWithApt() {
-  return process.platform === 'linux' && isRoot() && existsSync('/usr/bin/apt-get') && existsSync('/etc/debian_version');
-}
-
 /** Finds Redis, installing Debian's package when that is possible; throws a helpful error otherwise. */
 export function ensureRedis({ log = console.error } = {}) {
-  const found = findRedis();
-  if (found) return found;
-  if (canInstallWithApt()) {
-    log("No Redis found: installing Debian's redis-server package (apt-get)...");
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'redis-server'], { stdio: 'inherit', env });
-    const installed = findRedis();
-    if (installed) return installed;
-  }
-  throw new Error(
-    [
-      'No Redis server was found for the tests. Any one of these fixes it:',
-      '  - set REDIS_SERVER to the path of redis-server (or valkey-server);',
-      '  - on Debian or Ubuntu: sudo apt-get install redis-server;',
-      '  - elsewhere: install Redis 6.2 or newer, or Valkey.',
-    ].join('\n'),
-  );
+  return findOrInstall({
+    find: findRedis,
+    label: 'Redis server',
+    packages: ['redis-server'],
+    fixes: [
+      'set REDIS_SERVER to the path of redis-server (or valkey-server);',
+      'on Debian or Ubuntu: sudo apt-get install redis-server;',
+      'elsewhere: install Redis 6.2 or newer, or Valkey.',
+    ],
+    log,
+  });
 }
 
 /** The server's version line, e.g. `Redis server v=7.0.15 ...`. */
 export function redisVersion(server = ensureRedis()) {
   return execFileSync(server, ['--version'], { encoding: 'utf8' }).trim();
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /**
@@ -75,52 +52,11 @@ export async function startRedis({ log = () => {} } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'wpb-redis-'));
   const port = await freePort();
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--protected-mode', 'yes'];
-  let server;
-  let exited;
-  async function launch() {
-    server = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const take = (chunk) => {
-      output += chunk;
-      log(String(chunk));
-    };
-    server.stdout.on('data', take);
-    server.stderr.on('data', take);
-    exited = new Promise((resolve) => server.once('exit', resolve));
-    await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`redis-server was not ready within 30 s:\n${output}`)), 30_000);
-      const check = () => {
-        if (/Ready to accept connections/.test(output)) {
-          clearTimeout(timer);
-          resolve();
-        } else if (server.exitCode !== null) {
-          clearTimeout(timer);
-          reject(new Error(`redis-server exited (${server.exitCode}):\n${output}`));
-        }
-      };
-      server.stdout.on('data', check);
-      server.stderr.on('data', check);
-      server.once('exit', check);
-    });
-  }
-  async function shutDown(signal) {
-    if (server.exitCode !== null || server.signalCode !== null) return;
-    server.kill(signal);
-    await exited;
-  }
-  await launch();
+  const server = serverProcess({ command: bin, args, name: 'redis-server', ready: /Ready to accept connections/, readyWithinMs: 30_000, log });
+  await server.launch();
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
-    async stop() {
-      await shutDown('SIGTERM');
-      rmSync(dir, { recursive: true, force: true });
-    },
-    pause: () => shutDown('SIGTERM'),
-    kill: () => shutDown('SIGKILL'),
-    async resume() {
-      if (server.exitCode === null && server.signalCode === null) return;
-      await launch();
-    },
+    ...throwawayControls(server, dir),
   };
 }

@@ -13,11 +13,11 @@
 //   X display: without $DISPLAY the launcher starts its own Xvfb.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as puppeteer from 'puppeteer-core';
 import { ChromeLauncher } from '@web/test-runner-chrome';
 import { ensureExecutables } from '../../scripts/browsers.mjs';
+import { freePort } from '../../scripts/host.mjs';
 
 const MISSING_SCREEN_ORIENTATION = /^Protocol error \(emulation\.setScreenOrientationOverride\): unknown command\b/;
 
@@ -78,16 +78,6 @@ class FirefoxLauncher extends ChromeLauncher {
 /** Firefox (desktop) for web-test-runner. */
 export function firefoxLauncher() {
   return new FirefoxLauncher();
-}
-
-async function freePort() {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 /** Starts Xvfb on a display it picks itself (-displayfd), and returns the process and `:N`. */

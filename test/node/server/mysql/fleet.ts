@@ -7,39 +7,17 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import type { PaymentStore } from '../../../../src/server/store.js';
 import { closedPortUrl } from '../helpers.js';
+import { lateService, outage, payOnServicePage, postTo, startWorker, type Answer, type Message, type Worker } from '../../../support/handler-processes.js';
 
 const KEY = 'fleet-access-key';
 const PRODUCT = 'FLEET01';
 /** Longest any request may take to be answered, outages included (a book may wait out a dead holder's order lease, 4 s). */
 const ANSWER_LIMIT_MS = 12_000;
 const FINAL = new Set(['SUCCESS', 'FAILED', 'CANCELED', 'REVERTED']);
-
-interface Message {
-  type: string;
-  url?: string;
-  correlation_id?: string;
-  status?: string;
-}
-
-interface Worker {
-  child: ChildProcess;
-  url: string;
-  messages: Message[];
-}
-
-interface Answer {
-  status: number;
-  code: string;
-  data?: Record<string, string>;
-  ms: number;
-  message?: string;
-  retryAfter?: string | null;
-}
 
 /** The database server under test, as the fleet drives it. */
 export interface FleetDatabase {
@@ -59,10 +37,6 @@ export interface FleetDatabase {
   stop(): Promise<void>;
 }
 
-/** A store outage as the shopper's element sees it: IP-503, with a time to try again. */
-const outage = (a: Answer): boolean => a.status === 503 && a.code === 'IP-503' && /^\d+$/.test(a.retryAfter ?? '');
-/** The sandbox itself late past the workers' service timeout on a loaded machine: not the database's fault. */
-const lateService = (a: Answer): boolean => a.status === 504 && a.code === 'IP-504' && /payment service did not answer in time/.test(a.message ?? '');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Registers the fleet's tests for `db`. */
@@ -80,30 +54,7 @@ export function fleetTests(name: string, db: FleetDatabase): void {
     /** Each key's booking ids as answered (200), with the order's key. */
     const bookedByKey = new Map<string, Set<string>>();
 
-    async function start(extra: Record<string, string> = {}): Promise<Worker> {
-      const child = fork(fileURLToPath(new URL('./worker.ts', import.meta.url)), {
-        execArgv: ['--import', 'tsx'],
-        env: { ...process.env, ...env, ...extra },
-        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      });
-      spawned.push(child);
-      const messages: Message[] = [];
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('a worker was not ready within 30 s')), 30_000);
-        child.on('message', (message: Message) => {
-          messages.push(message);
-          if (message.type === 'ready') {
-            clearTimeout(timer);
-            resolve(message.url!);
-          }
-        });
-        child.once('exit', (code) => {
-          clearTimeout(timer);
-          reject(new Error(`worker exited (${code}) before it was ready`));
-        });
-      });
-      return { child, url, messages };
-    }
+    const start = (extra: Record<string, string> = {}): Promise<Worker> => startWorker(new URL('./worker.ts', import.meta.url), { ...env, ...extra }, spawned);
     const stopWorker = async (worker: Worker, signal: NodeJS.Signals) => {
       const gone = new Promise((resolve) => worker.child.once('exit', resolve));
       worker.child.kill(signal);
@@ -137,20 +88,7 @@ export function fleetTests(name: string, db: FleetDatabase): void {
     });
 
     const post = async (worker: Worker, route: string, body: unknown, headers: Record<string, string> = {}, record = true): Promise<Answer> => {
-      const started = Date.now();
-      let answer: Answer;
-      try {
-        const response = await fetch(`${worker.url}/${route}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...headers },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(ANSWER_LIMIT_MS),
-        });
-        const json = (await response.json()) as { code: string; data?: Record<string, string>; error_message?: string };
-        answer = { status: response.status, code: json.code, message: json.error_message, data: json.data, ms: Date.now() - started, retryAfter: response.headers.get('retry-after') };
-      } catch (error) {
-        answer = { status: 0, code: `no answer: ${String(error)}`, ms: Date.now() - started };
-      }
+      const answer = await postTo(worker, route, body, headers, ANSWER_LIMIT_MS);
       if (record) answers.push({ route, ...answer });
       return answer;
     };
@@ -159,15 +97,7 @@ export function fleetTests(name: string, db: FleetDatabase): void {
       if (answer.status === 200) bookedByKey.set(key, (bookedByKey.get(key) ?? new Set()).add(answer.data!.booking_id!));
       return answer;
     };
-    const pay = async (deeplink: string) => {
-      await fetch(`${deeplink}/confirm`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ mpin: '1234', method: 'wallet_balance' }).toString(),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(ANSWER_LIMIT_MS),
-      });
-    };
+    const pay = (deeplink: string) => payOnServicePage(deeplink, ANSWER_LIMIT_MS);
     const messages = () => [...workers, ...retired].flatMap((w) => w.messages);
     const deliveries = (correlationId: string) => messages().filter((m) => m.type === 'delivered' && m.correlation_id === correlationId);
     const ofOrder = (id: string) => sandbox.listBookings().filter((b) => b.properties.merchant_order === id);

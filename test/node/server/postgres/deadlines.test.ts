@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { startPostgres, type ThrowawayPostgres } from '../../../../scripts/postgres.mjs';
 import { createPostgresStore } from '../../../../src/server/postgres.js';
-import { StoreUnavailableError } from '../../../../src/server/store-errors.js';
 import { sampleBooking as booking } from '../../../../src/server/store-suite.js';
+import { busyPoolTest, serverDownTests, unavailable } from '../../../support/store-deadlines.js';
 
 describe('PostgreSQL store: deadlines and an unreachable database', () => {
   let server: ThrowawayPostgres;
@@ -29,17 +29,6 @@ describe('PostgreSQL store: deadlines and an unreachable database', () => {
     await Promise.all(pools.map((pool) => pool.end().catch(() => {})));
     await server?.stop();
   });
-
-  /** Runs `call`, expecting StoreUnavailableError of `reason`; answers how long it took. */
-  const unavailable = async (call: () => Promise<unknown>, reason: 'deadline' | 'unreachable'): Promise<number> => {
-    const started = Date.now();
-    await assert.rejects(call(), (error: unknown) => {
-      assert.ok(error instanceof StoreUnavailableError, `not a StoreUnavailableError: ${String(error)}`);
-      assert.equal(error.reason, reason, error.message);
-      return true;
-    });
-    return Date.now() - started;
-  };
 
   test('a table lock held past the deadline: every kind of call fails with reason "deadline" at the deadline, and works once the lock is gone', async () => {
     const store = createPostgresStore(newPool(), { tablePrefix: 'lock_', deadlineMs: 400 });
@@ -84,43 +73,11 @@ describe('PostgreSQL store: deadlines and an unreachable database', () => {
     }
   });
 
-  test('the server stopped: calls fail with reason "unreachable" at once; started again, the same store works', async () => {
-    const store = createPostgresStore(newPool(), { tablePrefix: 'down_', deadlineMs: 3_000 });
-    await store.insertBooking({ booking: booking(1) });
-    await server.pause();
-    try {
-      const tookMs = await unavailable(() => store.getBookingByKey({ key: 'key-1' }), 'unreachable');
-      assert.ok(tookMs < 3_000, `failed after ${tookMs} ms`);
-      await unavailable(() => store.beginBooking({ key: 'key-2', orderKey: 'o', lease: 'order:o', owner: 'a', leaseMs: 2 }), 'unreachable');
-    } finally {
-      await server.resume();
-    }
-    assert.equal((await store.getBookingByKey({ key: 'key-1' }))?.booking_id, 'bk-1');
-  });
+  serverDownTests((tablePrefix) => createPostgresStore(newPool(), { tablePrefix, deadlineMs: 3_000 }), () => server);
 
-  test('a store created while the server is down fails "unreachable", then sets itself up once it is back', async () => {
-    await server.pause();
-    const store = createPostgresStore(newPool(), { tablePrefix: 'late_', deadlineMs: 3_000 });
-    try {
-      await unavailable(() => store.getBookingByKey({ key: 'key-1' }), 'unreachable');
-    } finally {
-      await server.resume();
-    }
-    assert.equal(await store.insertBooking({ booking: booking(1) }), 'saved');
-  });
-
-  test('every pool connection busy past the deadline: reason "deadline"', async () => {
+  busyPoolTest(() => {
     const pool = newPool({ max: 1 });
-    const store = createPostgresStore(pool, { tablePrefix: 'busy_', deadlineMs: 400 });
-    await store.ready();
-    const held = await pool.connect();
-    try {
-      const tookMs = await unavailable(() => store.getBookingByKey({ key: 'key-1' }), 'deadline');
-      assert.ok(tookMs < 2_000, `failed after ${tookMs} ms`);
-    } finally {
-      held.release();
-    }
-    assert.equal(await store.getBookingByKey({ key: 'key-1' }), undefined, 'works again');
+    return { store: createPostgresStore(pool, { tablePrefix: 'busy_', deadlineMs: 400 }), hold: () => pool.connect() };
   });
 
   test('refuses a deadline that makes no sense', () => {

@@ -9,49 +9,17 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { startPostgres, type ThrowawayPostgres } from '../../../../scripts/postgres.mjs';
 import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import { closedPortUrl } from '../helpers.js';
+import { lateService, outage, payOnServicePage, postTo, startWorker, type Answer, type Message, type Worker } from '../../../support/handler-processes.js';
 
 const KEY = 'faults-access-key';
 const PRODUCT = 'FAULT01';
 /** Longest any request may take to be answered, faults included: a book may wait for a dead holder's order lease (4 s) and a store deadline. */
 const ANSWER_LIMIT_MS = 12_000;
-
-interface Message {
-  type: string;
-  url?: string;
-  correlation_id?: string;
-  status?: string;
-}
-
-interface Worker {
-  child: ChildProcess;
-  url: string;
-  messages: Message[];
-}
-
-interface Answer {
-  status: number;
-  code: string;
-  data?: Record<string, string>;
-  ms: number;
-  /** The failure envelope's message. */
-  message?: string;
-  /** The Retry-After header, when the answer had one. */
-  retryAfter?: string | null;
-}
-
-/** A store outage as the shopper's element sees it: IP-503, with a time to try again. */
-const outage = (a: Answer): boolean => a.status === 503 && a.code === 'IP-503' && /^\d+$/.test(a.retryAfter ?? '');
-/**
- * The sandbox itself late past the workers' 2 s service timeout, which a loaded machine can cause: not
- * the database's fault, and told apart by its message (a book waiting out the order's lease is not this).
- */
-const lateService = (a: Answer): boolean => a.status === 504 && a.code === 'IP-504' && /payment service did not answer in time/.test(a.message ?? '');
 
 describe('database faults with two handler processes and traffic running', () => {
   let server: ThrowawayPostgres;
@@ -65,27 +33,7 @@ describe('database faults with two handler processes and traffic running', () =>
   /** Each key's booking ids as answered. */
   const bookedByKey = new Map<string, Set<string>>();
 
-  async function start(extra: Record<string, string> = {}): Promise<Worker> {
-    const child = fork(fileURLToPath(new URL('./worker.ts', import.meta.url)), {
-      execArgv: ['--import', 'tsx'],
-      env: { ...process.env, ...env, ...extra },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    spawned.push(child);
-    const messages: Message[] = [];
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('a worker was not ready within 30 s')), 30_000);
-      child.on('message', (message: Message) => {
-        messages.push(message);
-        if (message.type === 'ready') {
-          clearTimeout(timer);
-          resolve(message.url!);
-        }
-      });
-      child.once('exit', (code) => reject(new Error(`worker exited (${code}) before it was ready`)));
-    });
-    return { child, url, messages };
-  }
+  const start = (extra: Record<string, string> = {}): Promise<Worker> => startWorker(new URL('./worker.ts', import.meta.url), { ...env, ...extra }, spawned);
 
   before(async () => {
     server = await startPostgres();
@@ -124,33 +72,11 @@ describe('database faults with two handler processes and traffic running', () =>
 
   /** Posts to a worker and records the answer (`record` false: a request to a process the test kills, which dies with it). */
   const post = async (worker: Worker, route: string, body: unknown, headers: Record<string, string> = {}, record = true): Promise<Answer> => {
-    const started = Date.now();
-    try {
-      const response = await fetch(`${worker.url}/${route}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(ANSWER_LIMIT_MS),
-      });
-      const json = (await response.json()) as { code: string; data?: Record<string, string>; error_message?: string };
-      const answer = { status: response.status, code: json.code, message: json.error_message, data: json.data, ms: Date.now() - started, retryAfter: response.headers.get('retry-after') };
-      if (record) answers.push({ route, ...answer });
-      return answer;
-    } catch (error) {
-      const answer = { status: 0, code: `no answer: ${String(error)}`, ms: Date.now() - started };
-      if (record) answers.push({ route, ...answer });
-      return answer;
-    }
+    const answer = await postTo(worker, route, body, headers, ANSWER_LIMIT_MS);
+    if (record) answers.push({ route, ...answer });
+    return answer;
   };
-  const pay = async (deeplink: string) => {
-    await fetch(`${deeplink}/confirm`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ mpin: '1234', method: 'wallet_balance' }).toString(),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(ANSWER_LIMIT_MS),
-    });
-  };
+  const pay = (deeplink: string) => payOnServicePage(deeplink, ANSWER_LIMIT_MS);
 
   /** One shopper: books a fresh order (retrying a failure with the same key, on either process), pays every other one, asks the status until it is answered. */
   async function shopper(index: number, round: number): Promise<void> {

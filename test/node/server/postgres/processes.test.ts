@@ -4,11 +4,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
-import { fileURLToPath } from 'node:url';
 import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import { closedPortUrl } from '../helpers.js';
+import { startWorker, type Message, type Worker } from '../../../support/handler-processes.js';
 import { freshDatabase, stopServer } from './pg-server.js';
 
 const KEY = 'processes-access-key';
@@ -21,43 +21,14 @@ const PRODUCT = 'PROC01';
 const LEASE_MS = 30_000;
 const SHORT_LEASE_MS = 1_500;
 
-interface Message {
-  type: string;
-  url?: string;
-  pid?: number;
-  correlation_id?: string;
-  status?: string;
-}
-
-interface Worker {
-  child: ChildProcess;
-  url: string;
-  messages: Message[];
-}
-
 describe('four handler processes on one PostgreSQL database', () => {
   let sandbox: Sandbox;
   let env: Record<string, string>;
   const workers: Worker[] = [];
   const spawned: ChildProcess[] = [];
 
-  async function start(extra: Record<string, string> = {}): Promise<Worker> {
-    const child = fork(fileURLToPath(new URL('./worker.ts', import.meta.url)), {
-      execArgv: ['--conditions=source', '--import', 'tsx'],
-      env: { ...process.env, ...env, ...extra },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    spawned.push(child);
-    const messages: Message[] = [];
-    const url = await new Promise<string>((resolve, reject) => {
-      child.on('message', (message: Message) => {
-        messages.push(message);
-        if (message.type === 'ready') resolve(message.url!);
-      });
-      child.once('exit', (code) => reject(new Error(`worker exited (${code}) before it was ready`)));
-    });
-    return { child, url, messages };
-  }
+  const start = (extra: Record<string, string> = {}): Promise<Worker> =>
+    startWorker(new URL('./worker.ts', import.meta.url), { ...env, ...extra }, spawned, ['--conditions=source', '--import', 'tsx']);
 
   before(async () => {
     sandbox = await startSandbox({ accessKey: KEY, productCode: PRODUCT, callbackRetry: { attempts: 1, baseDelayMs: 10 } });

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { Redis, type RedisOptions } from 'ioredis';
 import { startRedis, type ThrowawayRedis } from '../../../../scripts/redis.mjs';
 import { createRedisStore } from '../../../../src/server/redis.js';
-import { StoreUnavailableError } from '../../../../src/server/store-errors.js';
 import { sampleBooking as booking } from '../../../../src/server/store-suite.js';
+import { unavailable } from '../../../support/store-deadlines.js';
 
 describe('Redis store: deadlines and an unreachable server', () => {
   let server: ThrowawayRedis;
@@ -29,16 +29,6 @@ describe('Redis store: deadlines and an unreachable server', () => {
     await server?.stop();
   });
 
-  const unavailable = async (call: () => Promise<unknown>, reasons: Array<'deadline' | 'unreachable'>): Promise<number> => {
-    const started = Date.now();
-    await assert.rejects(call(), (error: unknown) => {
-      assert.ok(error instanceof StoreUnavailableError, `not a StoreUnavailableError: ${String(error)}`);
-      assert.ok(reasons.includes(error.reason), `${error.reason}: ${error.message}`);
-      return true;
-    });
-    return Date.now() - started;
-  };
-
   test('the server busy with a 1.2 s script of another client: every kind of call fails with reason "deadline" at the deadline, and works after', async () => {
     const store = createRedisStore(newClient(), { keyPrefix: '{busy}:', deadlineMs: 300 });
     await store.insertBooking({ booking: booking(1) });
@@ -57,7 +47,7 @@ describe('Redis store: deadlines and an unreachable server', () => {
       let blocked = true;
       void blocking.then(() => (blocked = false));
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const tookMs = await unavailable(call, ['deadline']);
+      const tookMs = await unavailable(call, 'deadline');
       assert.ok(tookMs >= 250, `failed after ${tookMs} ms, before its deadline`);
       assert.ok(blocked, 'failed at its deadline, while the server was still busy, not when it answered');
       await blocking;
@@ -72,9 +62,9 @@ describe('Redis store: deadlines and an unreachable server', () => {
     await failFast.ready();
     await server.pause();
     try {
-      const queued = await unavailable(() => queuing.getBookingByKey({ key: 'key-1' }), ['deadline', 'unreachable']);
+      const queued = await unavailable(() => queuing.getBookingByKey({ key: 'key-1' }), 'deadline', 'unreachable');
       assert.ok(queued < 2_000, `failed after ${queued} ms`);
-      const fast = await unavailable(() => failFast.beginBooking({ key: 'key-2', orderKey: 'o', lease: 'order:o', owner: 'a', leaseMs: 2 }), ['unreachable']);
+      const fast = await unavailable(() => failFast.beginBooking({ key: 'key-2', orderKey: 'o', lease: 'order:o', owner: 'a', leaseMs: 2 }), 'unreachable');
       assert.ok(fast < 1_000, `failed after ${fast} ms`);
     } finally {
       await server.resume();

@@ -1,0 +1,18 @@
+/** Whether this process runs as root. */
+export function isRoot(): boolean;
+/** Whether missing programs may be installed here: Debian, as root, with apt-get. */
+export function canInstallWithApt(): boolean;
+/** Installs Debian packages with apt-get (non-interactive). */
+export function aptInstall(packages: string[], options?: { recommends?: boolean }): void;
+/** Finds a program, installing Debian's packages when possible; throws an error naming the fixes otherwise. */
+export function findOrInstall<T>(options: {
+  find: () => T | undefined;
+  label: string;
+  packages: string[];
+  fixes: string[];
+  log?: (line: string) => void;
+}): T;
+/** A port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number>;
+/** As root, gives `dir` to the system user `user`. */
+export function giveToServerUser(dir: string, user: string): void;

@@ -1,0 +1,9 @@
+export interface Step {
+  name: string;
+  command: string[];
+  beside?: { name: string; command: string[] };
+}
+/** Runs the steps in order; resolves with the first failure, or undefined when all passed. */
+export function runSteps(steps: Step[], options?: { print?: (text: string) => void }): Promise<{ step: string; code: number } | undefined>;
+/** What `npm test` runs. */
+export const TEST_STEPS: Step[];
