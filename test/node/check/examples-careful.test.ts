@@ -14,6 +14,10 @@ import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { EXAMPLE_KINDS, startExample, type RunningExample } from './examples.js';
 import { AMOUNT, PREFIX, serve } from './support.js';
+import { within as limited } from '../../support/within.js';
+
+/** `within(ms, what, work)`, the order these tests read best in. */
+const within = <T>(ms: number, what: string, work: Promise<T>): Promise<T> => limited(work, ms, what);
 
 let dir: string;
 let dbCount = 0;
@@ -22,16 +26,6 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 const freshDb = () => join(dir, `shop-${++dbCount}.sqlite`);
-
-/** Fails with a message instead of hanging when `work` takes longer than `ms`. */
-async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /**
  * Sends raw bytes (then up to `streamBytes` more) and resolves with the status line the server answers,

@@ -14,16 +14,10 @@ import { clip, MAX_ANSWER_BYTES } from '../../../src/check/exchange.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
 import { createMemoryStore } from '../../../src/server/index.js';
 import { AMOUNT, checkProxy, freePort, kitUnderTest, PREFIX, serve } from './support.js';
+import { within as limited } from '../../support/within.js';
 
-/** Fails with a message instead of hanging when `work` takes longer than `ms`. */
-async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not end within ${ms} ms`)), ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+/** `within(ms, what, work)`, the order these tests read best in. */
+const within = <T>(ms: number, what: string, work: Promise<T>): Promise<T> => limited(work, ms, what);
 
 /** Writes 64 KiB chunks for as long as the client reads, counting what went out. */
 function endless(res: ServerResponse, sent: { bytes: number }): void {

@@ -16,6 +16,10 @@ import { CLAUSES, runCheck } from '../../../src/check/index.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { startPhpProduction, type ProductionProxy } from '../../support/php-fpm.js';
 import { AMOUNT, freePort, PREFIX, serve, type Running } from './support.js';
+import { within as limited } from '../../support/within.js';
+
+/** `within(ms, what, work)`, the order these tests read best in. */
+const within = <T>(ms: number, what: string, work: Promise<T>): Promise<T> => limited(work, ms, what);
 
 let dir: string;
 let sandbox: Sandbox;
@@ -61,16 +65,6 @@ after(async () => {
   await sandbox?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** Fails with a message instead of hanging when `work` takes longer than `ms`. */
-async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Sends raw bytes and resolves with the whole answer (by its Content-Length), or what came before the server closed. */
 function rawRequest(port: number, request: string): Promise<string> {
