@@ -454,7 +454,9 @@ function orderState(rows: Array<Record<string, unknown>>): OrderState {
   const paid = rows.filter((row) => row.paid === true);
   return {
     open: rows.filter((row) => row.settled !== true).map((row) => toBooking(row)!),
-    paid: toBooking(paid[0]),
+    // One still being delivered before a settled one: the book counts the open ones the service calls
+    // paid except this one, and `paidAmount` has them all already.
+    paid: toBooking(paid.find((row) => row.settled !== true) ?? paid[0]),
     paidAmount: paid.reduce((sum, row) => sum + Math.round(Number(row.amount) * 100), 0) / 100,
   };
 }
