@@ -9,7 +9,7 @@
 import type { PaymentStatus } from '../protocol/contract.js';
 import { checkDeadline, withinDeadline } from './store-deadline.js';
 import { StoreUnavailableError } from './store-errors.js';
-import type { BookingInsertion, BookingOpening, KnownResult, PaymentStore, ResultClaim, StoredBooking } from './store.js';
+import type { BookingInsertion, BookingOpening, KnownResult, OrderState, PaymentStore, ResultClaim, StoredBooking } from './store.js';
 
 /** What the store needs of a database client: a `mysql2/promise` pool (or connection) fits. */
 export interface MysqlQueryable {
@@ -448,10 +448,7 @@ export function createMysqlStore(pool: MysqlQueryable, options: MysqlStoreOption
       return {
         status: 'leased',
         token: Number(head![0]!.token),
-        order: {
-          open: bookings.filter((row) => Number(row.settled) !== 1).map((row) => toBooking(row)!),
-          paid: toBooking(bookings.find((row) => Number(row.paid) === 1)),
-        },
+        order: orderState(bookings),
       };
     },
     async acquireLease({ lease, owner, leaseMs }) {
@@ -486,10 +483,7 @@ export function createMysqlStore(pool: MysqlQueryable, options: MysqlStoreOption
         `SELECT ${COLUMNS}, settled, ${paidSql(p)} AS paid FROM ${p}bookings b WHERE order_key = ? ORDER BY created_at, booking_id`,
         [orderKey],
       );
-      return {
-        open: rows.filter((row) => Number(row.settled) !== 1).map((row) => toBooking(row)!),
-        paid: toBooking(rows.find((row) => Number(row.paid) === 1)),
-      };
+      return orderState(rows);
     },
     async claimResult({ correlationId, status, owner, leaseMs, hold }): Promise<ResultClaim> {
       const [rows] = await call('claim_result', [correlationId, status, owner, Math.ceil(leaseMs), hold?.lease ?? null, hold?.owner ?? null, hold?.token ?? null]);
@@ -556,6 +550,18 @@ function unavailable(error: unknown): StoreUnavailableError | undefined {
     return new StoreUnavailableError('unreachable', `The payment store's database cannot be reached: ${error.message}`, { cause: error });
   }
   return undefined;
+}
+
+/** An order's state from its rows (each with `settled` and `paid`): its open bookings, its paid one, and what its paid ones add up to. */
+function orderState(rows: Array<Record<string, unknown>>): OrderState {
+  const paid = rows.filter((row) => Number(row.paid) === 1);
+  return {
+    open: rows.filter((row) => Number(row.settled) !== 1).map((row) => toBooking(row)!),
+    // One still being delivered before a settled one: the book counts the open ones the service calls
+    // paid except this one, and `paidAmount` has them all already.
+    paid: toBooking(paid.find((row) => Number(row.settled) !== 1) ?? paid[0]),
+    paidAmount: paid.reduce((sum, row) => sum + Math.round(Number(row.amount) * 100), 0) / 100,
+  };
 }
 
 function toBooking(row: Record<string, unknown> | undefined): StoredBooking | undefined {

@@ -338,13 +338,19 @@ export function createRedisStore(client: RedisScripting, options: RedisStoreOpti
   /** An order's bookings as the scripts list them: the booking, settled, paid, for each. */
   const orderState = (flat: unknown[]) => {
     const open: StoredBooking[] = [];
-    let paid: StoredBooking | undefined;
+    const paid: StoredBooking[] = [];
     for (let i = 0; i + 2 < flat.length; i += 3) {
       const b = booking(flat[i])!;
       if (flat[i + 1] !== '1') open.push(b);
-      if (flat[i + 2] === '1' && !paid) paid = b;
+      if (flat[i + 2] === '1') paid.push(b);
     }
-    return { open, paid };
+    // One still being delivered before a settled one: the book counts the open ones the service calls
+    // paid except this one, and `paidAmount` has them all already.
+    return {
+      open,
+      paid: paid.find((b) => open.includes(b)) ?? paid[0],
+      paidAmount: paid.reduce((sum, b) => sum + Math.round(b.amount * 100), 0) / 100,
+    };
   };
 
   return {

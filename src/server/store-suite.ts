@@ -12,7 +12,7 @@
  * ```
  */
 import type { PaymentStatus } from '../protocol/contract.js';
-import type { BookingOpening, LeaseHold, PaymentStore, StoredBooking } from './store.js';
+import type { BookingOpening, LeaseHold, OrderState, PaymentStore, StoredBooking } from './store.js';
 
 /** The runner's parts the suite uses: node:test's, Vitest's and Jest's `test` fit, and node:assert's or Chai's `assert`. */
 export interface StoreSuiteRunner {
@@ -272,6 +272,26 @@ function resultTests(it: It, assert: Assert, { begin, claim, deliver, order }: T
     assert.deepStrictEqual(await order(store), { open: [], paid: 'bk-2' }, 'a refund counts once it is delivered');
     await store.completeResult({ correlationId: 'cr-2', status: 'REVERTED', owner: 'a' });
     assert.deepStrictEqual(await order(store), { open: [], paid: undefined }, 'refunded: payable again');
+  });
+
+  it('of two paid bookings of an order, the one still being delivered is the paid one, and both are counted once', async (store) => {
+    // The book counts what `paidAmount` (or `paid`) says, then each open booking the service calls
+    // paid except `paid`: a settled `paid` beside an open paid booking would count the open one twice.
+    await store.insertBooking({ booking: sampleBooking(1, { order_key: 'same', amount: 100 }) });
+    await pause(5); // created_at: bk-1 is the older by any store's clock
+    await store.insertBooking({ booking: sampleBooking(2, { order_key: 'same', amount: 250 }) });
+    await deliver(store, 'cr-1', 'SUCCESS');
+    assert.strictEqual(await claim(store, 'cr-2', 'SUCCESS', 'a'), 'claimed');
+    const counted = (state: OrderState) => state.paidAmount ?? state.paid?.amount;
+    const state = await store.getOrderState({ orderKey: 'same' });
+    assert.deepStrictEqual([state.open.map((b) => b.booking_id), state.paid?.booking_id], [['bk-2'], 'bk-2'], 'the open paid booking is the paid one');
+    assert.strictEqual(counted(state), 350, 'both paid bookings count');
+    const opening = await begin(store, 'key-9', 'b');
+    if (opening.status !== 'leased') throw new Error(`a book takes the lease; got ${opening.status}`);
+    assert.deepStrictEqual([opening.order.open.map((b) => b.booking_id), opening.order.paid?.booking_id], [['bk-2'], 'bk-2'], 'a book reads it so too');
+    assert.strictEqual(counted(opening.order), 350, 'a book counts both');
+    await store.completeResult({ correlationId: 'cr-2', status: 'SUCCESS', owner: 'a' });
+    assert.strictEqual(counted(await store.getOrderState({ orderKey: 'same' })), 350, 'delivered: both still count');
   });
 }
 

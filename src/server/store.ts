@@ -42,12 +42,14 @@ export interface OrderState {
   /**
    * A booking of the order that is paid: a `SUCCESS` result of it is delivered, or claimed by an
    * instance delivering it, and no `REVERTED` result of it (a refund) has been delivered. `undefined`
-   * when none is.
+   * when none is. Of several, one not settled yet (its delivery runs) before a settled one: a book
+   * counts {@link paidAmount}, then each open booking the service calls paid except this one.
    */
   paid: StoredBooking | undefined;
   /**
    * What the order's paid bookings (as {@link paid} counts them) add up to, in rupees: a book charges the
-   * order's total less this. A store that leaves it out counts {@link paid}'s amount alone.
+   * order's total less this. A store that leaves it out counts {@link paid}'s amount alone, which is
+   * right only while an order has at most one paid booking.
    */
   paidAmount?: number;
 }

@@ -110,6 +110,34 @@ describe('PostgreSQL store on a PostgreSQL 15 server (node-postgres Pool)', () =
     assert.deepEqual(await stores[1]!.beginBooking({ key: 'key-2', orderKey: 'held', lease: 'order:held', owner: 'new', leaseMs: 2 }), { status: 'busy' });
   });
 
+  test('sends its statements to node-postgres as named prepared statements, two table prefixes on one connection apart; plain text when told not to', async () => {
+    const client = new pg.Client({ connectionString: await freshDatabase() });
+    await client.connect();
+    try {
+      const prepared = async () => (await client.query(`SELECT name FROM pg_prepared_statements ORDER BY name`)).rows.map((r) => String(r.name));
+      const book = async (store: ReturnType<typeof createPostgresStore>, n: number) => {
+        const b = booking(n);
+        const opening = await store.beginBooking({ key: b.idempotency_key, orderKey: b.order_key, lease: `order:${b.order_key}`, owner: 'a', leaseMs: 60_000 });
+        if (opening.status !== 'leased') throw new Error(`book ${n}: ${opening.status}`);
+        assert.equal(await store.insertBooking({ booking: b, hold: { lease: `order:${b.order_key}`, owner: 'a', token: opening.token } }), 'saved');
+      };
+      const plain = createPostgresStore(client, { tablePrefix: 'plain_', preparedStatements: false });
+      await book(plain, 1);
+      assert.deepEqual(await prepared(), [], 'plain text: nothing prepared');
+      const one = createPostgresStore(client, { tablePrefix: 'one_' });
+      const two = createPostgresStore(client, { tablePrefix: 'two_' });
+      for (let n = 1; n <= 3; n++) await book(one, n);
+      const ofOne = await prepared();
+      assert.equal(ofOne.length, 2, `a book's two statements, prepared once for three books: ${ofOne.join(', ')}`);
+      for (let n = 1; n <= 3; n++) await book(two, n);
+      assert.equal((await prepared()).length, 4, 'the other prefix, its own statements');
+      assert.equal((await one.getOrderState({ orderKey: 'order-2' })).open[0]?.booking_id, 'bk-2');
+      assert.equal((await two.getOrderState({ orderKey: 'order-3' })).open[0]?.booking_id, 'bk-3');
+    } finally {
+      await client.end();
+    }
+  });
+
   test("docs/server.md shows the schema's SQL as the code runs it", async () => {
     const docs = await readFile(new URL('../../../../docs/server.md', import.meta.url), 'utf8');
     for (const statement of postgresSchema()) assert.ok(docs.includes(`${statement};`), `docs/server.md lacks:\n${statement}`);
