@@ -275,13 +275,24 @@ END`,
 BEGIN
   DECLARE v_now BIGINT DEFAULT ${NOW_MS};
   ${ROLLBACK_ON_ERROR}
+  -- This call's candidates, so that it answers only what it claimed: a claim stamped by the same owner
+  -- in the same millisecond (an earlier call of one pass) is not this call's.
+  DROP TEMPORARY TABLE IF EXISTS ${p}claiming;
+  CREATE TEMPORARY TABLE ${p}claiming (booking_id VARCHAR(255) NOT NULL PRIMARY KEY) ${TABLE};
   START TRANSACTION;
-  UPDATE ${p}bookings SET check_owner = p_owner, check_until = v_now + p_lease_ms, checked_at = v_now
+  INSERT INTO ${p}claiming SELECT booking_id FROM ${p}bookings
     WHERE settled = 0 AND created_at <= v_now - p_older_than_ms AND check_until < v_now AND checked_at <= v_now - p_not_checked_ms
-    ORDER BY created_at LIMIT p_limit;
-  SELECT ${COLUMNS} FROM ${p}bookings
-    WHERE settled = 0 AND check_owner = p_owner ${BIN} AND checked_at = v_now AND check_until = v_now + p_lease_ms ORDER BY created_at, booking_id;
+    ORDER BY created_at LIMIT p_limit FOR UPDATE SKIP LOCKED;
+  -- Candidates locked at once (no shared lock to upgrade, which deadlocks with a delivery); one another
+  -- instance holds is left to it, and the update reads the latest row.
+  UPDATE ${p}bookings b JOIN ${p}claiming c ON c.booking_id = b.booking_id
+    SET b.check_owner = p_owner, b.check_until = v_now + p_lease_ms, b.checked_at = v_now
+    WHERE b.settled = 0 AND b.check_until < v_now AND b.checked_at <= v_now - p_not_checked_ms;
+  SELECT ${COLUMNS.split(', ').map((c) => `b.${c}`).join(', ')} FROM ${p}bookings b JOIN ${p}claiming c ON c.booking_id = b.booking_id
+    WHERE b.settled = 0 AND b.check_owner = p_owner ${BIN} AND b.checked_at = v_now AND b.check_until = v_now + p_lease_ms
+    ORDER BY b.created_at, b.booking_id;
   COMMIT;
+  DROP TEMPORARY TABLE ${p}claiming;
 END`,
     `CREATE PROCEDURE ${p}prune(p_before BIGINT)
 BEGIN

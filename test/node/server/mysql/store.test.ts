@@ -39,6 +39,21 @@ describe('MySQL store on a MariaDB 10.11 server (mysql2/promise pool)', () => {
     assert.deepEqual((tables as Array<{ t: string }>).map((r) => r.t).sort(), ['race_bookings', 'race_lease_tokens', 'race_leases', 'race_meta', 'race_results'].sort());
   });
 
+  test('a claim answers only what it claimed: the same owner claiming again within the same millisecond gets nothing', async () => {
+    // One connection, its clock stopped (MariaDB's session timestamp): every call is at the same millisecond.
+    const db = newPool(await freshDatabase(), { connectionLimit: 1 });
+    pools.push(db);
+    await db.query('SET timestamp = 1800000000.123');
+    const store = createMysqlStore(db);
+    await store.insertBooking({ booking: booking(1) });
+    await store.insertBooking({ booking: booking(2) });
+    const claim = () => store.claimOpenBookings({ olderThanMs: 0, notCheckedForMs: 60_000, limit: 10, owner: 'a', leaseMs: 60_000 }).then((list) => list.map((b) => b.booking_id).sort());
+    assert.deepEqual(await claim(), ['bk-1', 'bk-2']);
+    assert.deepEqual(await claim(), [], 'the first claim\'s bookings are not this one\'s');
+    await store.insertBooking({ booking: booking(3) });
+    assert.deepEqual(await claim(), ['bk-3'], 'a new booking alone');
+  });
+
   test('keeps text byte for byte: keys differing only in case are two keys, and a Nepali order comes back whole', async () => {
     const store = createMysqlStore(await pool());
     assert.equal(await store.insertBooking({ booking: booking(1, { idempotency_key: 'Key-Case-0000001' }) }), 'saved');
