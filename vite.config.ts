@@ -82,7 +82,7 @@ export const CDN_IIFE_FILE = 'wallet-pay-button.iife.min.js';
  */
 export const CDN_CHUNK_NAMES: Readonly<Record<string, string>> = {
   '/element/payment': 'payment',
-  '/element/i18n/ne/payment': 'ne',
+  '/element/i18n/ne/texts': 'ne',
   '/element/handoff/index': 'handoff',
   '/element/setup-sentences': 'setup',
 };

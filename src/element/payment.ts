@@ -40,7 +40,7 @@ const loadHandoff = chunkLoader((): Promise<HandoffModule> => import('./handoff/
 export { reportsSettled } from './setup-check.js';
 /** Draws what a payment renders into the element's shadow root: Lit's `render`, which comes with this module. */
 export { render as draw } from 'lit/html.js';
-export { TEXTS_EN } from './i18n/en/payment.js';
+export { TEXTS_EN } from './i18n/en/texts.js';
 
 /**
  * Reads and checks `host`'s settings with the page's `signals` of the moment: the check the element's

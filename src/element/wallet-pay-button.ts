@@ -39,7 +39,7 @@ const code = new Load<PaymentModule>();
 const paymentChunk = chunkLoader(() => import('./payment.js'), (module) => typeof module.Payment === 'function');
 const loadCode = (): Promise<PaymentModule> => code.ask(paymentChunk);
 const nepali = new Load<{ TEXTS_NE: Texts }>();
-const nepaliChunk = chunkLoader(() => import('./i18n/ne/payment.js'), (module) => typeof module.TEXTS_NE === 'object');
+const nepaliChunk = chunkLoader(() => import('./i18n/ne/texts.js'), (module) => typeof module.TEXTS_NE === 'object');
 const loadNepali = () => nepali.ask(nepaliChunk);
 const ignore = (): void => {};
 

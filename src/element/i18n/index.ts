@@ -7,7 +7,7 @@
  * module in the chunk that first needs it:
  * - `en/labels.ts`, `ne/labels.ts`: the first module's (the button's labels, the offer to pay on the
  *   phone, the words for payment code that could not be loaded);
- * - `en/payment.ts`: with the payment code; `ne/payment.ts`: a chunk of its own, Nepali pages only;
+ * - `en/texts.ts`: with the payment code; `ne/texts.ts`: a chunk of its own, Nepali pages only;
  * - `en/handoff.ts`, `ne/handoff.ts`: with the phone hand-off (`handoff.ts` chooses between them).
  * The language rule and the wordings list are `lang.ts`'s. Each Nepali table is typed by the English
  * keys of its part, so no text can be missing or extra. This module is the face: the whole tables for
@@ -15,9 +15,9 @@
  * from this module.
  */
 import { LABELS_EN } from './en/labels.js';
-import { TEXTS_EN } from './en/payment.js';
+import { TEXTS_EN } from './en/texts.js';
 import { LABELS_NE } from './ne/labels.js';
-import { TEXTS_NE } from './ne/payment.js';
+import { TEXTS_NE } from './ne/texts.js';
 
 /** English: every text of the button and the payment, by key (the hand-off panel's are `HANDOFF_STRINGS_EN`). */
 export const STRINGS_EN = { ...LABELS_EN, ...TEXTS_EN } as const;
@@ -34,5 +34,5 @@ export const STRINGS_NE: StringTable = { ...LABELS_NE, ...TEXTS_NE };
 export { LABELS, isNepali, langOf } from './lang.js';
 export { LABELS_EN, LABELS_NE, TEXTS_EN, TEXTS_NE };
 export type { LabelKey } from './en/labels.js';
-export type { TextKey } from './en/payment.js';
+export type { TextKey } from './en/texts.js';
 export { handoffStringsFor, HANDOFF_STRINGS_EN, HANDOFF_STRINGS_NE, type HandoffStringKey, type HandoffStrings } from './handoff.js';

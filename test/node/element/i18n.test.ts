@@ -8,10 +8,10 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LABELS_EN } from '../../../src/element/i18n/en/labels.js';
-import { TEXTS_EN } from '../../../src/element/i18n/en/payment.js';
+import { TEXTS_EN } from '../../../src/element/i18n/en/texts.js';
 import { HANDOFF_STRINGS_EN as HANDOFF_PART_EN } from '../../../src/element/i18n/en/handoff.js';
 import { LABELS_NE } from '../../../src/element/i18n/ne/labels.js';
-import { TEXTS_NE } from '../../../src/element/i18n/ne/payment.js';
+import { TEXTS_NE } from '../../../src/element/i18n/ne/texts.js';
 import { HANDOFF_STRINGS_NE as HANDOFF_PART_NE } from '../../../src/element/i18n/ne/handoff.js';
 import {
   HANDOFF_STRINGS_EN,
@@ -74,7 +74,7 @@ test('the Nepali rule follows BCP 47 tags', () => {
 
 test('the modules the first module and the Nepali chunk load import no other table', () => {
   // A value import here would put another part's texts into the chunk that loads this module.
-  for (const file of ['en/labels.ts', 'ne/labels.ts', 'ne/payment.ts', 'en/payment.ts', 'lang.ts']) {
+  for (const file of ['en/labels.ts', 'ne/labels.ts', 'ne/texts.ts', 'en/texts.ts', 'lang.ts']) {
     const imports = readFileSync(join(I18N, file), 'utf8').match(/^import\b.*$/gm) ?? [];
     for (const line of imports) assert.match(line, /^import type /, `${file}: ${line}`);
   }

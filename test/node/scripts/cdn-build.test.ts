@@ -27,7 +27,7 @@ after(() => rmSync(out, { recursive: true, force: true }));
 
 test('chunks are named by the module they hold', () => {
   assert.equal(cdnChunkFileName({ facadeModuleId: '/repo/src/element/payment.ts' }), 'payment-[hash].min.js');
-  assert.equal(cdnChunkFileName({ facadeModuleId: '/repo/src/element/i18n/ne/payment.ts' }), 'ne-[hash].min.js');
+  assert.equal(cdnChunkFileName({ facadeModuleId: '/repo/src/element/i18n/ne/texts.ts' }), 'ne-[hash].min.js');
   assert.equal(cdnChunkFileName({ facadeModuleId: '/repo/src/element/handoff/index.ts' }), 'handoff-[hash].min.js');
   assert.equal(cdnChunkFileName({ facadeModuleId: '/repo/src/element/payments.ts' }), 'chunk-[hash].min.js');
   assert.equal(cdnChunkFileName({ facadeModuleId: null }), 'chunk-[hash].min.js');

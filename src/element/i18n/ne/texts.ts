@@ -2,7 +2,7 @@
  * The Nepali texts beyond the button's labels: a module of their own, loaded only when an element's
  * language is Nepali, so English pages never download them.
  */
-import type { TextKey } from '../en/payment.js';
+import type { TextKey } from '../en/texts.js';
 
 /** Nepali (`ne`), in Devanagari: keyed like the English texts, so no text can be missing or slip to another key. */
 export const TEXTS_NE: Readonly<Record<TextKey, string>> = {
