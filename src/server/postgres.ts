@@ -5,8 +5,8 @@
  * is a dependency of this package.
  */
 import type { PaymentStatus } from '../protocol/contract.js';
-import { StoreUnavailableError } from './store-errors.js';
 import { postgresOutage } from './postgres-errors.js';
+import { checkDeadline, withinDeadline } from './store-deadline.js';
 import type { BookingInsertion, BookingOpening, KnownResult, OrderState, PaymentStore, ResultClaim, StoredBooking } from './store.js';
 
 /** What the store needs of a database client: node-postgres' `Pool`/`Client` and PGlite fit. */
@@ -184,8 +184,7 @@ const CREATE_RACE = new Set(['23505', '42P07', '42710', '42704']);
 export function createPostgresStore(db: Queryable, options: PostgresStoreOptions = {}): PostgresStore {
   if (!db || typeof db.query !== 'function') throw new TypeError('createPostgresStore needs a client with query(text, params): a pg Pool or Client, or PGlite.');
   const p = checkPrefix(options.tablePrefix ?? 'wpb_');
-  const deadlineMs = options.deadlineMs ?? 5_000;
-  if (!Number.isFinite(deadlineMs) || deadlineMs <= 0) throw new TypeError('deadlineMs must be a positive number of milliseconds.');
+  const deadlineMs = checkDeadline(options.deadlineMs ?? 5_000);
   const prepared = options.preparedStatements ?? typeof (db as { connect?: unknown }).connect === 'function';
   const { ready, query } = connect(db, p, { createTables: options.createTables ?? true, deadlineMs, prepared });
   return { ready, ...bookingStatements(query, p), ...resultStatements(query, p) };
@@ -252,35 +251,15 @@ function connect(
   async function query(text: string, params: unknown[]): Promise<Array<Record<string, unknown>>> {
     // A request waits for the set-up no longer than for any call (it goes on for the next ones):
     // a first request must not hang for the set-up's longer time.
-    if (!isSetUp) await withinDeadline(ready, deadlineMs);
+    if (!isSetUp) await withinDeadline(ready, deadlineMs, postgresOutage);
     const run = prepared
       ? () => (db.query as unknown as (config: { name: string; text: string; values: unknown[] }) => ReturnType<Queryable['query']>)({ name: statementName(text), text, values: params })
       : () => db.query(text, params);
-    return withinDeadline(async () => (await run()).rows, deadlineMs);
+    return withinDeadline(async () => (await run()).rows, deadlineMs, postgresOutage);
   }
 
-  /** Runs one store call under the deadline; a database that is late or gone becomes {@link StoreUnavailableError}. */
-  async function withinDeadline<T>(call: () => Promise<T>, limitMs: number): Promise<T> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new StoreUnavailableError('deadline', `The payment store's database did not answer within ${limitMs} ms.`)),
-        limitMs,
-      );
-    });
-    const running = call();
-    // Settled after the deadline: nobody awaits it any more, so its failure must not go unhandled.
-    running.catch(() => {});
-    try {
-      return await Promise.race([running, late]);
-    } catch (error) {
-      throw postgresOutage(error) ?? error;
-    } finally {
-      clearTimeout(timer);
-    }
-  }
 
-  return { ready: () => withinDeadline(ready, setUpDeadlineMs), query };
+  return { ready: () => withinDeadline(ready, setUpDeadlineMs, postgresOutage), query };
 }
 
 const names = new Map<string, string>();

@@ -1,4 +1,4 @@
-/** The deadline every call of a database store runs under (shared by the MySQL and Redis stores). */
+/** The deadline every call of a database store runs under (shared by the PostgreSQL, MySQL and Redis stores). */
 import { StoreUnavailableError } from './store-errors.js';
 
 /**

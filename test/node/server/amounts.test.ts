@@ -9,36 +9,12 @@ import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandler, type PaymentHandlerOptions, type PaymentResult } from '../../../src/server/handler.js';
 import { createMemoryStore } from '../../../src/server/index.js';
+import { payAtWallet as pay, postRoute as post } from './helpers.js';
 
 const KEY = 'amounts-access-key';
 const PRODUCT = 'AMT01';
 const newKey = () => `amounts-${crypto.randomUUID()}`;
 
-interface Answer {
-  status: number;
-  body: { code: string; error_message?: string; data?: { booking_id: string; correlation_id: string; deeplink: string; status: string } };
-}
-
-async function post(handler: PaymentHandler, route: string, body: unknown, key?: string): Promise<Answer> {
-  const response = await handler(
-    new Request(`http://merchant.test/api/pay/${route}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
-      body: JSON.stringify(body),
-    }),
-  );
-  return { status: response.status, body: (await response.json()) as Answer['body'] };
-}
-
-async function pay(deeplink: string): Promise<void> {
-  const response = await fetch(`${deeplink}/confirm`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ mpin: '1234', method: 'wallet_balance' }).toString(),
-    redirect: 'manual',
-  });
-  assert.equal(response.status, 303);
-}
 
 describe('what a book charges', () => {
   let sandbox: Sandbox;
@@ -71,7 +47,7 @@ describe('what a book charges', () => {
 
   async function payFor(handler: PaymentHandler, id: string): Promise<string> {
     const booked = (await post(handler, 'book', { channel: 'app', order: { id } }, newKey())).body.data!;
-    await pay(booked.deeplink);
+    await pay(booked.deeplink!);
     assert.equal((await post(handler, 'status', { booking_id: booked.booking_id, correlation_id: booked.correlation_id })).body.data?.status, 'SUCCESS');
     return booked.booking_id;
   }
@@ -84,7 +60,7 @@ describe('what a book charges', () => {
     const more = await post(handler, 'book', { channel: 'app', order: { id: 'GROW-B1' } }, newKey());
     assert.equal(more.status, 200, JSON.stringify(more.body));
     assert.equal(sandbox.getBooking(more.body.data!.booking_id)?.amount, 500);
-    await pay(more.body.data!.deeplink);
+    await pay(more.body.data!.deeplink!);
     await post(handler, 'status', { booking_id: more.body.data!.booking_id, correlation_id: more.body.data!.correlation_id });
     assert.equal(charged('GROW-B1'), 1500);
     // The balance is a payment of its own, not a second payment of the order to refund.

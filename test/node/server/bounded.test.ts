@@ -11,7 +11,7 @@ import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandler, type PaymentHandlerOptions, type PaymentResult } from '../../../src/server/handler.js';
 import { createPostgresStore } from '../../../src/server/postgres.js';
 import { createMemoryStore } from '../../../src/server/memory-store.js';
-import { bodyOf, closedPortUrl, listen, type Loopback } from './helpers.js';
+import { bodyOf, closedPortUrl, listen, payAtWallet, type Loopback } from './helpers.js';
 import { freshDatabase, stopServer } from './postgres/pg-server.js';
 
 const KEY = 'bounded-test-access-key';
@@ -105,16 +105,6 @@ async function bookOne(handler: PaymentHandler): Promise<{ booking_id: string; c
   return answer.body.data as { booking_id: string; correlation_id: string; deeplink: string };
 }
 
-async function payOnWalletPage(deeplink: string): Promise<void> {
-  const response = await fetch(`${deeplink}/confirm`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ mpin: '1234', method: 'wallet_balance' }).toString(),
-    redirect: 'manual',
-  });
-  assert.equal(response.status, 303);
-}
-
 describe('bounded work', () => {
   let sandbox: Sandbox;
   let proxy: StatusProxy;
@@ -169,7 +159,7 @@ describe('bounded work', () => {
       onError: (error, { route }) => errors.push(`${route}: ${error instanceof Error ? error.message : String(error)}`),
     });
     const booking = await bookOne(handler);
-    await payOnWalletPage(booking.deeplink);
+    await payAtWallet(booking.deeplink);
     const ids = { booking_id: booking.booking_id, correlation_id: booking.correlation_id };
 
     const first = await post(handler, 'status', ids);
@@ -210,7 +200,7 @@ describe('bounded work', () => {
       },
     });
     const booking = await bookOne(handler);
-    await payOnWalletPage(booking.deeplink);
+    await payAtWallet(booking.deeplink);
     const answer = await post(handler, 'status', { booking_id: booking.booking_id, correlation_id: booking.correlation_id });
     assert.equal(answer.body.data?.status, 'SUCCESS');
     failHung(new Error('the order database timed out'));
@@ -293,7 +283,7 @@ describe('bounded work', () => {
       const made = [];
       for (let i = 0; i < 24; i++) made.push(await bookOne(i % 2 === 0 ? one : two));
       // Paid, so a pass settles it; the hook of either instance is fine.
-      await payOnWalletPage(made[0]!.deeplink);
+      await payAtWallet(made[0]!.deeplink);
       // A slow service, so both passes run side by side.
       proxy.hold = () => new Promise((resolve) => setTimeout(resolve, 30));
       // The instances' timers are not in step: the second pass begins while the first is under way.

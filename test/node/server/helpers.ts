@@ -4,6 +4,8 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
+import assert from 'node:assert/strict';
+import type { PaymentHandler } from '../../../src/server/handler.js';
 
 /** HMAC-SHA256 in base64 with node:crypto: the independent reference for every signature check. */
 export const nodeSign = (message: string, key: string): string =>
@@ -52,4 +54,33 @@ export async function closedPortUrl(): Promise<string> {
   const server = await listen(() => {});
   await server.close();
   return server.url;
+}
+
+/** A handler's answer to one route: its status and its JSON body. */
+export interface RouteAnswer {
+  status: number;
+  body: { code: string; error_message?: string; data?: { booking_id: string; correlation_id: string; deeplink?: string; status?: string } };
+}
+
+/** POSTs `body` as JSON to the handler's `route`, with an Idempotency-Key when `key` is given. */
+export async function postRoute(handler: PaymentHandler, route: string, body: unknown, key?: string): Promise<RouteAnswer> {
+  const response = await handler(
+    new Request(`http://merchant.test/api/pay/${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
+      body: JSON.stringify(body),
+    }),
+  );
+  return { status: response.status, body: (await response.json()) as RouteAnswer['body'] };
+}
+
+/** Pays a sandbox booking on its wallet page, as a shopper with the right MPIN does. */
+export async function payAtWallet(deeplink: string): Promise<void> {
+  const response = await fetch(`${deeplink}/confirm`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ mpin: '1234', method: 'wallet_balance' }).toString(),
+    redirect: 'manual',
+  });
+  assert.equal(response.status, 303);
 }

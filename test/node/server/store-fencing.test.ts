@@ -7,38 +7,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { createPaymentHandler, type PaymentHandler, type PaymentHandlerOptions } from '../../../src/server/handler.js';
+import { createPaymentHandler, type PaymentHandlerOptions } from '../../../src/server/handler.js';
 import { createMemoryStore, StoreUnavailableError, type PaymentStore } from '../../../src/server/index.js';
+import { payAtWallet as pay, postRoute as post, type RouteAnswer } from './helpers.js';
 
 const KEY = 'fencing-access-key';
 const PRODUCT = 'FENCE01';
 const newKey = () => `fence-${crypto.randomUUID()}`;
 
-interface Answer {
-  status: number;
-  body: { code: string; error_message?: string; data?: { booking_id: string; correlation_id: string; deeplink?: string; status?: string } };
-}
-
-async function post(handler: PaymentHandler, route: string, body: unknown, key?: string): Promise<Answer> {
-  const response = await handler(
-    new Request(`http://merchant.test/api/pay/${route}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
-      body: JSON.stringify(body),
-    }),
-  );
-  return { status: response.status, body: (await response.json()) as Answer['body'] };
-}
-
-async function pay(deeplink: string): Promise<void> {
-  const response = await fetch(`${deeplink}/confirm`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ mpin: '1234', method: 'wallet_balance' }).toString(),
-    redirect: 'manual',
-  });
-  assert.equal(response.status, 303);
-}
 
 /** Resolves with `value` after `ms`: the time limit of a wait that must not hang. */
 const after_ = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
@@ -82,7 +58,7 @@ describe("fenced order leases on the store's clock (memory store)", () => {
     ...extra,
   });
   /** Pays every deeplink the shoppers were handed; answers how many SUCCESS the order has at the service. */
-  const payAll = async (id: string, answers: Answer[]) => {
+  const payAll = async (id: string, answers: RouteAnswer[]) => {
     for (const answer of answers) if (answer.body.data?.deeplink) await pay(answer.body.data.deeplink).catch(() => {});
     return ofOrder(id).filter((b) => b.status === 'SUCCESS').length;
   };
