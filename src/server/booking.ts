@@ -16,7 +16,7 @@ import { MAX_ORDER_DEPTH } from './limits.js';
 import { createOrderLock, overtaken, type OrderLease } from './order-lock.js';
 import { alreadyPaid, payableOrder, type PayableOrder } from './order-lookup.js';
 import { bookingUuid, orderKeyOf } from './order-tag.js';
-import type { LeaseHold, StoredBooking } from './store.js';
+import type { LeaseHold, OrderState, StoredBooking } from './store.js';
 import type { PaymentHandlerOptions } from './types.js';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{16,128}$/;
@@ -112,9 +112,10 @@ export function createBooking(kit: Kit, settings: BookingSettings, delivery: Del
       // makes the order payable again; a payment below the total now leaves its balance to pay.
       if (chargeOf(total, paidPaise, balance) <= 0) throw alreadyPaid();
       // A paid booking not settled yet (its delivery runs) is open and paid at once: never the answer, counted once.
-      const payable = latest && latest.booking_id !== state.paid?.booking_id && state.open.some((b) => b.booking_id === latest.booking_id);
+      const counted = countedOpen(state);
+      const payable = latest && !counted.has(latest.booking_id) && state.open.some((b) => b.booking_id === latest.booking_id);
       if (payable && toPaise(latest.amount) === chargeOf(total, paidPaise, balance)) return latest;
-      paidPaise += await closeOpenBookings(kit, delivery, state.open, lease.hold, state.paid);
+      paidPaise += await closeOpenBookings(kit, delivery, state.open, lease.hold, counted);
       lease.check();
       const charge = chargeOf(total, paidPaise, balance);
       if (charge <= 0) throw alreadyPaid();
@@ -239,7 +240,7 @@ async function closeOpenBookings(
   delivery: Delivery,
   open: StoredBooking[],
   hold: LeaseHold,
-  counted: StoredBooking | undefined,
+  counted: ReadonlySet<string>,
 ): Promise<number> {
   let paid = 0;
   for (const old of open) {
@@ -263,9 +264,15 @@ async function closeOpenBookings(
       });
     }
     // `counted`: the order's state already counts it as paid (its SUCCESS was being delivered).
-    if (status === 'SUCCESS' && old.booking_id !== counted?.booking_id) paid += toPaise(old.amount);
+    if (status === 'SUCCESS' && !counted.has(old.booking_id)) paid += toPaise(old.amount);
   }
   return paid;
+}
+
+/** The open bookings the order's paid amount counts already: what the store names, else its `paid` alone (see {@link OrderState.paidOpen}). */
+function countedOpen(state: OrderState): ReadonlySet<string> {
+  const named = state.paidAmount === undefined ? undefined : state.paidOpen;
+  return new Set(named ?? (state.paid ? [state.paid.booking_id] : []));
 }
 
 function conflict(): Refusal {

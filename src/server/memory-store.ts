@@ -125,9 +125,10 @@ function memoryState(maxEntries: number, now: () => number) {
     const ofOrder = [...(byOrder.get(orderKey) ?? [])].map((id) => bookings.get(id)!);
     const paid = ofOrder.filter((b) => result(b.correlation_id, 'SUCCESS') && !result(b.correlation_id, 'REVERTED')?.delivered);
     const paidAmount = paid.reduce((sum, b) => sum + Math.round(b.amount * 100), 0) / 100;
-    // A paid booking still being delivered is `paid` before a settled one: the book counts the open ones
-    // the service calls paid except `paid`, and `paidAmount` has them all already.
-    return { open: ofOrder.filter((b) => !b.settled).map((b) => copy(b)!), paid: copy(paid.find((b) => !b.settled) ?? paid[0]), paidAmount };
+    // A paid booking still being delivered is `paid` before a settled one; `paidAmount` counts every
+    // paid one, and `paidOpen` names those the book must not count again.
+    const paidOpen = paid.filter((b) => !b.settled);
+    return { open: ofOrder.filter((b) => !b.settled).map((b) => copy(b)!), paid: copy(paidOpen[0] ?? paid[0]), paidAmount, paidOpen: paidOpen.map((b) => b.booking_id) };
   };
   /** Takes the lease when it is free, ended, or `owner`'s, under a new token; `undefined` when another holds it. */
   const takeLease = (name: string, owner: string, leaseMs: number): number | undefined => {

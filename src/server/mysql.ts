@@ -568,10 +568,11 @@ function orderState(rows: Array<Record<string, unknown>>): OrderState {
   const paid = rows.filter((row) => Number(row.paid) === 1);
   return {
     open: rows.filter((row) => Number(row.settled) !== 1).map((row) => toBooking(row)!),
-    // One still being delivered before a settled one: the book counts the open ones the service calls
-    // paid except this one, and `paidAmount` has them all already.
+    // One still being delivered before a settled one; `paidAmount` counts every paid one, and
+    // `paidOpen` names those the book must not count again.
     paid: toBooking(paid.find((row) => Number(row.settled) !== 1) ?? paid[0]),
     paidAmount: paid.reduce((sum, row) => sum + Math.round(Number(row.amount) * 100), 0) / 100,
+    paidOpen: paid.filter((row) => Number(row.settled) !== 1).map((row) => String(row.booking_id)),
   };
 }
 

@@ -477,9 +477,10 @@ function orderState(rows: Array<Record<string, unknown>>): OrderState {
   const paid = rows.filter((row) => row.paid === true);
   return {
     open: rows.filter((row) => row.settled !== true).map((row) => toBooking(row)!),
-    // One still being delivered before a settled one: the book counts the open ones the service calls
-    // paid except this one, and `paidAmount` has them all already.
+    // One still being delivered before a settled one; `paidAmount` counts every paid one, and
+    // `paidOpen` names those the book must not count again.
     paid: toBooking(paid.find((row) => row.settled !== true) ?? paid[0]),
     paidAmount: paid.reduce((sum, row) => sum + Math.round(Number(row.amount) * 100), 0) / 100,
+    paidOpen: paid.filter((row) => row.settled !== true).map((row) => String(row.booking_id)),
   };
 }

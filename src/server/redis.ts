@@ -344,12 +344,14 @@ export function createRedisStore(client: RedisScripting, options: RedisStoreOpti
       if (flat[i + 1] !== '1') open.push(b);
       if (flat[i + 2] === '1') paid.push(b);
     }
-    // One still being delivered before a settled one: the book counts the open ones the service calls
-    // paid except this one, and `paidAmount` has them all already.
+    // One still being delivered before a settled one; `paidAmount` counts every paid one, and
+    // `paidOpen` names those the book must not count again.
+    const paidOpen = paid.filter((b) => open.includes(b));
     return {
       open,
-      paid: paid.find((b) => open.includes(b)) ?? paid[0],
+      paid: paidOpen[0] ?? paid[0],
       paidAmount: paid.reduce((sum, b) => sum + Math.round(b.amount * 100), 0) / 100,
+      paidOpen: paidOpen.map((b) => b.booking_id),
     };
   };
 

@@ -293,6 +293,24 @@ function resultTests(it: It, assert: Assert, { begin, claim, deliver, order }: T
     await store.completeResult({ correlationId: 'cr-2', status: 'SUCCESS', owner: 'a' });
     assert.strictEqual(counted(await store.getOrderState({ orderKey: 'same' })), 350, 'delivered: both still count');
   });
+
+  it('of two paid bookings both still being delivered, each is named as counted already, so none counts twice', async (store) => {
+    // The book counts `paidAmount`, then each open booking the service calls paid but those of
+    // `paidOpen`: naming only one of the two would count the other twice (an unpaid balance refused as paid).
+    await store.insertBooking({ booking: sampleBooking(1, { order_key: 'same', amount: 100 }) });
+    await pause(5);
+    await store.insertBooking({ booking: sampleBooking(2, { order_key: 'same', amount: 250 }) });
+    await store.insertBooking({ booking: sampleBooking(3, { order_key: 'same', amount: 400 }) });
+    assert.strictEqual(await claim(store, 'cr-1', 'SUCCESS', 'a'), 'claimed');
+    assert.strictEqual(await claim(store, 'cr-2', 'SUCCESS', 'b'), 'claimed');
+    const named = (state: OrderState) => [state.paidAmount, [...(state.paidOpen ?? [])].sort(), state.open.map((b) => b.booking_id).sort()];
+    assert.deepStrictEqual(named(await store.getOrderState({ orderKey: 'same' })), [350, ['bk-1', 'bk-2'], ['bk-1', 'bk-2', 'bk-3']], 'both counted and named; bk-3 is open and unpaid');
+    const opening = await begin(store, 'key-9', 'c');
+    if (opening.status !== 'leased') throw new Error(`a book takes the lease; got ${opening.status}`);
+    assert.deepStrictEqual(named(opening.order), [350, ['bk-1', 'bk-2'], ['bk-1', 'bk-2', 'bk-3']], 'a book reads it so too');
+    await store.completeResult({ correlationId: 'cr-1', status: 'SUCCESS', owner: 'a' });
+    assert.deepStrictEqual(named(await store.getOrderState({ orderKey: 'same' })), [350, ['bk-2'], ['bk-2', 'bk-3']], 'a settled one is counted and no longer open');
+  });
 }
 
 /** Open bookings for reconcile's checks, the store's clock, and pruning. */

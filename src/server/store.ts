@@ -43,7 +43,7 @@ export interface OrderState {
    * A booking of the order that is paid: a `SUCCESS` result of it is delivered, or claimed by an
    * instance delivering it, and no `REVERTED` result of it (a refund) has been delivered. `undefined`
    * when none is. Of several, one not settled yet (its delivery runs) before a settled one: a book
-   * counts {@link paidAmount}, then each open booking the service calls paid except this one.
+   * counts {@link paidAmount}, then each open booking the service calls paid but those of {@link paidOpen}.
    */
   paid: StoredBooking | undefined;
   /**
@@ -52,6 +52,13 @@ export interface OrderState {
    * right only while an order has at most one paid booking.
    */
   paidAmount?: number;
+  /**
+   * The open bookings {@link paidAmount} counts already, by id: each paid and not settled (a `SUCCESS`
+   * of it claimed by an instance delivering it). A book adds each other open booking the service calls
+   * paid, so a store that gives `paidAmount` gives this too (without it, of two such bookings one would
+   * count twice); left out with `paidAmount`, {@link paid} alone is counted.
+   */
+  paidOpen?: string[];
 }
 
 /**

@@ -82,6 +82,41 @@ for (const [name, backend] of [
       }
     });
 
+    for (const grown of [2000, 2500]) test(`a book while two instances are inside the hooks of two payments of the order counts each once (1000, then 500 of 1500 paid; total then ${grown})`, async () => {
+      const run = await stage.newRun({ instances: 3 });
+      try {
+        const [a, b, c] = run.instances;
+        const stopInHook = async (instance: typeof a, callback: number) => {
+          instance!.trap = 'hook';
+          await run.send(instance!, 'callback', run.callbacks[callback]!);
+          await waitUntil(() => instance!.isFrozen, `${instance!.name} to stop inside the hook`);
+        };
+        await run.send(a!, 'book', { channel: 'app', order: { id: run.orderId } }, run.keys[0]);
+        await settle(run);
+        await run.atService(run.received[0]!.booking_id, 'pay');
+        await stopInHook(a, 0);
+        run.total = 1500;
+        // Not settled: that would wake A.
+        await run.send(b!, 'book', { channel: 'app', order: { id: run.orderId } }, run.keys[1]);
+        await waitUntil(() => run.received.length === 2, "tab 2's booking");
+        const balance = run.received[1];
+        assert.ok(balance, 'tab 2 was handed a booking of the balance');
+        await run.atService(balance.booking_id, 'pay');
+        await stopInHook(b, 1);
+        // Both payments are claimed and not settled: each is open and paid at once.
+        run.total = grown;
+        await run.send(c!, 'book', { channel: 'app', order: { id: run.orderId } }, run.keys[0]);
+        await settle(run);
+        run.checkStep();
+        assert.deepEqual(run.breaks, []);
+        const book = run.answers.filter((answer) => answer.route === 'book')[2];
+        assert.equal(book?.code, 'IP-201', `what is still owed is booked, never "already paid": ${JSON.stringify(book)}`);
+        assert.equal(run.serviceBookings().find((booking) => booking.booking_id === book.data?.booking_id)?.amount, grown - 1500, 'the balance after both payments');
+      } finally {
+        run.close();
+      }
+    });
+
     test('a tab books its paid key again after the total grew: the balance is booked, never "already paid"', async () => {
       const run = await stage.newRun();
       try {

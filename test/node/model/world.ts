@@ -142,7 +142,8 @@ export interface Stage {
   sandbox: Sandbox;
   backend: Backend;
   relayUrl: string;
-  newRun(): Promise<Run>;
+  /** A run of one order; `instances` handler processes (two unless told). */
+  newRun(options?: { instances?: number }): Promise<Run>;
   close(): Promise<void>;
 }
 
@@ -161,13 +162,13 @@ export async function startStage(backend: Backend): Promise<Stage> {
     sandbox,
     backend,
     relayUrl: relay.url,
-    async newRun() {
+    async newRun({ instances = 2 } = {}) {
       const id = `${++runs}-${crypto.randomUUID().slice(0, 8)}`;
       const inbox: string[] = [];
       inboxes.set(`/cb/${id}`, inbox);
       const made: { run?: Run } = {};
       const store = await backend.fresh(() => Date.now() + (made.run?.shift ?? 0));
-      const run = new Run(stage, id, store, inbox);
+      const run = new Run(stage, id, store, inbox, instances);
       made.run = run;
       run.onClose = () => inboxes.delete(`/cb/${id}`);
       return run;
@@ -410,10 +411,11 @@ export class Run {
     readonly id: string,
     readonly store: PaymentStore,
     readonly callbacks: string[],
+    instances = 2,
   ) {
     this.orderId = `M-${id}`;
     this.keys = [this.newKey(1), this.newKey(2)];
-    this.instances = [new Instance('A', this), new Instance('B', this)];
+    this.instances = Array.from({ length: instances }, (_, n) => new Instance(String.fromCharCode(65 + n), this));
   }
 
   newKey(tab: number): string {
