@@ -26,18 +26,8 @@ export type NodeListener = (
 export function toNodeListener(handler: (request: Request) => Promise<Response>): NodeListener {
   return (request, response, next) => {
     void (async () => {
-      let converted: Request;
-      try {
-        converted = toRequest(request);
-      } catch (error) {
-        if (!(error instanceof MalformedRequest)) throw error;
-        // A client's broken Host header, or a method a Request cannot carry (TRACE, TRACK, CONNECT), is the
-        // client's request (4xx), not the server's fault (500).
-        response.writeHead(HTTP_STATUS_OF_CODE[error.code], { ...JSON_HEADERS, ...error.headers });
-        response.end(JSON.stringify({ code: error.code, error_message: error.message }));
-        return;
-      }
-      const answer = await handler(converted);
+      if (refuseMalformedRequest(request, response)) return;
+      const answer = await handler(toRequest(request));
       // Answered before its body was read (a body too large, a wrong content type): the rest of that
       // body is still on its way, so the connection cannot carry another request. Closing it says so,
       // instead of leaving the client to find out after a wait.
@@ -58,32 +48,45 @@ export function toNodeListener(handler: (request: Request) => Promise<Response>)
   };
 }
 
-/** A request that never becomes a `Request`: answered by the adapter with its own code. */
-class MalformedRequest extends Error {
-  constructor(
-    readonly code: ResponseCode,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
+/**
+ * Answers on `response` a node request that never becomes a `Request`, as {@link toNodeListener} does,
+ * and says whether it did: a Host header or request target that is no URL (400, `IP-420`), or a method
+ * a `Request` cannot carry (TRACE, TRACK, CONNECT: 405, `IP-405`, `allow` as its `Allow` header). They
+ * are the client's mistakes, not the server's fault. Call it first in a node server that hands its
+ * other requests to something else (a Next.js custom server), which would drop them unanswered.
+ */
+export function refuseMalformedRequest(request: IncomingMessage, response: ServerResponse, allow = 'POST'): boolean {
+  const refusal = refusalOf(request, allow);
+  if (!refusal) return false;
+  response.writeHead(HTTP_STATUS_OF_CODE[refusal.code], { ...JSON_HEADERS, ...refusal.headers });
+  response.end(JSON.stringify({ code: refusal.code, error_message: refusal.message }));
+  return true;
 }
 
-// Methods the Fetch standard forbids in a Request: its constructor throws for them.
+// Methods the Fetch standard forbids in a Request, and any that is not an HTTP token: its constructor throws for them.
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-function toRequest(request: IncomingMessage & { body?: unknown }): Request {
-  // Only the path matters for routing; the host is a placeholder when the client sent none.
-  let url: URL;
+function refusalOf(request: IncomingMessage, allow: string): { code: ResponseCode; message: string; headers?: Record<string, string> } | undefined {
   try {
-    url = new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
+    urlOf(request);
   } catch {
-    throw new MalformedRequest(CODES.MALFORMED_HOST, 'The Host header or the request target is malformed.');
+    return { code: CODES.MALFORMED_HOST, message: 'The Host header or the request target is malformed.' };
   }
   const method = request.method ?? 'GET';
-  if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
-    throw new MalformedRequest(CODES.METHOD_NOT_ALLOWED, `Use POST; got ${method}.`, { allow: 'POST' });
-  }
+  if (FORBIDDEN_METHODS.has(method.toUpperCase()) || !TOKEN.test(method)) return { code: CODES.METHOD_NOT_ALLOWED, message: `Use ${allow}; got ${method}.`, headers: { allow } };
+  return undefined;
+}
+
+/** Only the path matters for routing; the host is a placeholder when the client sent none. */
+function urlOf(request: IncomingMessage): URL {
+  return new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
+}
+
+/** A request {@link refuseMalformedRequest} let through, as a `Request`. */
+function toRequest(request: IncomingMessage & { body?: unknown }): Request {
+  const url = urlOf(request);
+  const method = request.method ?? 'GET';
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;
@@ -104,11 +107,5 @@ function toRequest(request: IncomingMessage & { body?: unknown }): Request {
       init.duplex = 'half';
     }
   }
-  try {
-    return new Request(url, init);
-  } catch (error) {
-    // Any other method the Request constructor refuses (not a token): the same answer.
-    if (method !== 'POST') throw new MalformedRequest(CODES.METHOD_NOT_ALLOWED, `Use POST; got ${method}.`, { allow: 'POST' });
-    throw error;
-  }
+  return new Request(url, init);
 }
