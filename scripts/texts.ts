@@ -7,7 +7,7 @@ import { EN } from '../src/element/i18n/en.js';
 import { NE } from '../src/element/i18n/ne.js';
 
 /** A language's table as the script reads it: sections of keyed texts. */
-export type Table = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+type Table = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 
 /** A section's module: the file it is written to, its export and its key type (English writes both). */
 interface Part {
@@ -46,7 +46,7 @@ function literal(text: string): string {
  * Throws unless `table` has exactly `en`'s sections and, in each, exactly its keys, each with a text
  * that is not blank, and unless every English key is in one section only (the element's face merges them).
  */
-export function checkTable(lang: string, table: Table, en: Table = EN): void {
+function checkTable(lang: string, table: Table, en: Table): void {
   const sections = Object.keys(en);
   const unknown = Object.keys(table).filter((section) => !sections.includes(section));
   if (unknown.length) throw new Error(`${lang}: unknown section ${unknown.join(', ')}; the sections are ${sections.join(', ')}.`);
