@@ -1,18 +1,17 @@
 /**
- * Every shopper-facing string, keyed, in one table per language and part. English and Nepali are
- * built in; a merchant replaces any text through the element's `strings` property. Developer-facing
- * messages (the error event's `message`) stay in English and are not here.
+ * Every shopper-facing string, keyed. A translator edits one table per language, `en.ts` and `ne.ts`,
+ * with a section per bundle; a merchant replaces any text through the element's `strings` property.
+ * Developer-facing messages (the error event's `message`) stay in English and are not here.
  *
- * The element loads its texts in parts, one module per language and part, and the build puts each
- * module in the chunk that first needs it:
+ * The element loads its texts in parts, and the build puts each in the chunk that first needs it:
+ * `npm run texts` writes each section of a table to its part's module, which the chunks import:
  * - `en/labels.ts`, `ne/labels.ts`: the first module's (the button's labels, the offer to pay on the
  *   phone, the words for payment code that could not be loaded);
  * - `en/texts.ts`: with the payment code; `ne/texts.ts`: a chunk of its own, Nepali pages only;
  * - `en/handoff.ts`, `ne/handoff.ts`: with the phone hand-off (`handoff.ts` chooses between them).
- * The language rule and the wordings list are `lang.ts`'s. Each Nepali table is typed by the English
- * keys of its part, so no text can be missing or extra. This module is the face: the whole tables for
- * the package's users, and the types; the element's chunks import their values from the parts, never
- * from this module.
+ * The language rule and the wordings list are `lang.ts`'s. This module is the face: the whole tables
+ * for the package's users, and the types; the element's chunks import their values from the parts,
+ * never from this module.
  */
 import { LABELS_EN } from './en/labels.js';
 import { TEXTS_EN } from './en/texts.js';
