@@ -7,32 +7,18 @@
  * the tables), run as one `CALL`.
  */
 import type { PaymentStatus } from '../protocol/contract.js';
+import { COLUMNS, checkPrefix, orderState, toBooking, type SqlStoreOptions } from './sql-rows.js';
 import { checkDeadline, withinDeadline } from './store-deadline.js';
 import { StoreUnavailableError } from './store-errors.js';
-import type { BookingInsertion, BookingOpening, KnownResult, OrderState, PaymentStore, ResultClaim, StoredBooking } from './store.js';
+import type { BookingInsertion, BookingOpening, KnownResult, PaymentStore, ResultClaim } from './store.js';
 
 /** What the store needs of a database client: a `mysql2/promise` pool (or connection) fits. */
 export interface MysqlQueryable {
   query(sql: string, values?: unknown[]): Promise<[unknown, unknown]>;
 }
 
-/** Options of {@link createMysqlStore}. */
-export interface MysqlStoreOptions {
-  /** Put before every table and procedure name, to share a database. Lower-case letters, digits, `_`. Default `wpb_`. */
-  tablePrefix?: string;
-  /**
-   * Create the tables and procedures when missing (idempotent, safe from several processes at once).
-   * Default `true`; `false` when the merchant runs the SQL of {@link mysqlSchema} as a migration.
-   */
-  createTables?: boolean;
-  /**
-   * Longest a store call may take, in ms (default 5 000): past it the call rejects with
-   * {@link StoreUnavailableError} (`deadline`), which the handler answers `IP-503`. The statement may
-   * still run on the server; give the server an `innodb_lock_wait_timeout` of a few seconds to stop
-   * waits there. Creating the tables, once, may take six times as long (at least 30 s).
-   */
-  deadlineMs?: number;
-}
+/** Options of {@link createMysqlStore}: those of every SQL store. */
+export type MysqlStoreOptions = SqlStoreOptions;
 
 /** A {@link PaymentStore} on MySQL or MariaDB, with {@link ready} to create (or check) its tables ahead of the first request. */
 export interface MysqlStore extends PaymentStore {
@@ -42,10 +28,6 @@ export interface MysqlStore extends PaymentStore {
 
 /** The schema version this code reads and writes. */
 export const MYSQL_SCHEMA_VERSION = 1;
-
-const PREFIX = /^[a-z_][a-z0-9_]{0,30}$/;
-
-const COLUMNS = 'booking_id, correlation_id, transaction_uuid, idempotency_key, fingerprint, channel, order_ref, order_key, amount, deeplink, created_at';
 
 // Text arguments of the procedures: UTF-8 whatever the database's default, compared byte for byte
 // with the columns (utf8mb4_bin) by an explicit COLLATE.
@@ -321,13 +303,6 @@ function paidSql(p: string): string {
           WHERE r.correlation_id = b.correlation_id AND r.status = 'REVERTED' AND r.delivered_at IS NOT NULL))`;
 }
 
-function checkPrefix(prefix: string): string {
-  if (typeof prefix !== 'string' || !PREFIX.test(prefix)) {
-    throw new TypeError(`tablePrefix must be lower-case letters, digits and "_" (at most 31, not starting with a digit); got ${JSON.stringify(prefix)}.`);
-  }
-  return prefix;
-}
-
 /** MySQL's "procedure already exists": another process created it first, or an earlier start did. */
 const ER_SP_ALREADY_EXISTS = 1304;
 /** InnoDB's deadlock victim: its transaction was rolled back whole, so running it again is safe. */
@@ -561,34 +536,4 @@ function unavailable(error: unknown): StoreUnavailableError | undefined {
     return new StoreUnavailableError('unreachable', `The payment store's database cannot be reached: ${error.message}`, { cause: error });
   }
   return undefined;
-}
-
-/** An order's state from its rows (each with `settled` and `paid`): its open bookings, its paid one, and what its paid ones add up to. */
-function orderState(rows: Array<Record<string, unknown>>): OrderState {
-  const paid = rows.filter((row) => Number(row.paid) === 1);
-  return {
-    open: rows.filter((row) => Number(row.settled) !== 1).map((row) => toBooking(row)!),
-    // One still being delivered before a settled one; `paidAmount` counts every paid one, and
-    // `paidOpen` names those the book must not count again.
-    paid: toBooking(paid.find((row) => Number(row.settled) !== 1) ?? paid[0]),
-    paidAmount: paid.reduce((sum, row) => sum + Math.round(Number(row.amount) * 100), 0) / 100,
-    paidOpen: paid.filter((row) => Number(row.settled) !== 1).map((row) => String(row.booking_id)),
-  };
-}
-
-function toBooking(row: Record<string, unknown> | undefined): StoredBooking | undefined {
-  if (!row) return undefined;
-  return {
-    booking_id: String(row.booking_id),
-    correlation_id: String(row.correlation_id),
-    transaction_uuid: String(row.transaction_uuid),
-    idempotency_key: String(row.idempotency_key),
-    fingerprint: String(row.fingerprint),
-    channel: String(row.channel) as StoredBooking['channel'],
-    order: JSON.parse(String(row.order_ref)) as StoredBooking['order'],
-    order_key: String(row.order_key),
-    amount: Number(row.amount),
-    deeplink: String(row.deeplink),
-    created_at: Number(row.created_at),
-  };
 }

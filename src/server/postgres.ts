@@ -6,30 +6,17 @@
  */
 import type { PaymentStatus } from '../protocol/contract.js';
 import { postgresOutage } from './postgres-errors.js';
+import { COLUMNS, checkPrefix, orderState, toBooking, type SqlStoreOptions } from './sql-rows.js';
 import { checkDeadline, withinDeadline } from './store-deadline.js';
-import type { BookingInsertion, BookingOpening, KnownResult, OrderState, PaymentStore, ResultClaim, StoredBooking } from './store.js';
+import type { BookingInsertion, BookingOpening, KnownResult, PaymentStore, ResultClaim } from './store.js';
 
 /** What the store needs of a database client: node-postgres' `Pool`/`Client` and PGlite fit. */
 export interface Queryable {
   query(text: string, params?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
 }
 
-/** Options of {@link createPostgresStore}. */
-export interface PostgresStoreOptions {
-  /** Put before every table and index name, to share a schema. Lower-case letters, digits, `_`. Default `wpb_`. */
-  tablePrefix?: string;
-  /**
-   * Create the tables when missing (idempotent, safe from several processes at once). Default `true`;
-   * `false` when the merchant runs the SQL of {@link postgresSchema} as a migration.
-   */
-  createTables?: boolean;
-  /**
-   * Longest a store call may take, in ms (default 5 000): past it the call rejects with
-   * {@link StoreUnavailableError} (`deadline`), which the handler answers `IP-503`. The statement may
-   * still run on the server; give the pool a `statement_timeout` of about the same to stop it there.
-   * Creating or migrating the tables, once, may take six times as long (at least 30 s).
-   */
-  deadlineMs?: number;
+/** Options of {@link createPostgresStore}: {@link SqlStoreOptions}, and how its statements are sent. */
+export interface PostgresStoreOptions extends SqlStoreOptions {
   /**
    * Send each statement as a named prepared statement (node-postgres' `{ name, text, values }`), so the
    * server parses and plans it once per connection instead of at every call. Default: on for a client
@@ -57,10 +44,6 @@ export const SCHEMA_VERSION = 4;
 
 /** The server's clock in ms since the epoch: every lease and claim starts and ends by it, whatever the clocks of the processes. */
 const NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
-
-const PREFIX = /^[a-z_][a-z0-9_]{0,30}$/;
-
-const COLUMNS = 'booking_id, correlation_id, transaction_uuid, idempotency_key, fingerprint, channel, order_ref, order_key, amount, deeplink, created_at';
 
 /**
  * The SQL that creates the store's tables (the same statements {@link createPostgresStore} runs), for
@@ -162,13 +145,6 @@ function paidSql(p: string): string {
  */
 function readByBook(p: string): string {
   return `(NOT b.settled OR EXISTS (SELECT 1 FROM ${p}results s WHERE s.correlation_id = b.correlation_id AND s.status = 'SUCCESS'))`;
-}
-
-function checkPrefix(prefix: string): string {
-  if (typeof prefix !== 'string' || !PREFIX.test(prefix)) {
-    throw new TypeError(`tablePrefix must be lower-case letters, digits and "_" (at most 31, not starting with a digit); got ${JSON.stringify(prefix)}.`);
-  }
-  return prefix;
 }
 
 // Another process creating the same table or index at the same moment: the catalogue's unique index
@@ -451,36 +427,5 @@ function resultStatements(query: Query, p: string): Pick<PaymentStore, ResultMet
     );
     return Number(rows[0]?.n ?? 0);
   },
-  };
-}
-
-function toBooking(row: Record<string, unknown> | undefined): StoredBooking | undefined {
-  if (!row) return undefined;
-  return {
-    booking_id: String(row.booking_id),
-    correlation_id: String(row.correlation_id),
-    transaction_uuid: String(row.transaction_uuid),
-    idempotency_key: String(row.idempotency_key),
-    fingerprint: String(row.fingerprint),
-    channel: row.channel as StoredBooking['channel'],
-    order: JSON.parse(String(row.order_ref)) as StoredBooking['order'],
-    order_key: String(row.order_key),
-    // node-postgres returns bigint as text, to keep its digits; these are milliseconds, well inside 2^53.
-    amount: Number(row.amount),
-    deeplink: String(row.deeplink),
-    created_at: Number(row.created_at),
-  };
-}
-
-/** An order's state from its rows (each with `settled` and `paid`): its open bookings, its paid one, and what its paid ones add up to. */
-function orderState(rows: Array<Record<string, unknown>>): OrderState {
-  const paid = rows.filter((row) => row.paid === true);
-  return {
-    open: rows.filter((row) => row.settled !== true).map((row) => toBooking(row)!),
-    // One still being delivered before a settled one; `paidAmount` counts every paid one, and
-    // `paidOpen` names those the book must not count again.
-    paid: toBooking(paid.find((row) => row.settled !== true) ?? paid[0]),
-    paidAmount: paid.reduce((sum, row) => sum + Math.round(Number(row.amount) * 100), 0) / 100,
-    paidOpen: paid.filter((row) => row.settled !== true).map((row) => String(row.booking_id)),
   };
 }
