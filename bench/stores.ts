@@ -14,7 +14,7 @@ import { createMemoryStore } from '../src/server/memory-store.js';
 import { createMysqlStore } from '../src/server/mysql.js';
 import { createRedisStore } from '../src/server/redis.js';
 import type { PaymentStore } from '../src/server/store.js';
-import { countingMysql, countingRedis } from '../test/node/server/mysql/counting.js';
+import { countingMysql, countingRedis } from '../test/support/counting.js';
 import { BENCH_ACCESS_KEY, BENCH_PRODUCT_CODE, startMerchant, type Merchant } from './merchant.js';
 import { pairedRound, POSTGRES_DEFAULTS, serve, type PostgresBenchOptions, type RoundSide } from './postgres.js';
 import { measureLatency } from './server.js';

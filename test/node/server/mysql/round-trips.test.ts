@@ -1,7 +1,7 @@
 import { createMysqlStore } from '../../../../src/server/mysql.js';
-import { countingMysql } from './counting.js';
+import { countingMysql } from '../../../support/counting.js';
 import { freshDatabase, newPool, stopServer } from './mariadb-server.js';
-import { roundTripTests } from './round-trips.js';
+import { roundTripTests } from '../../../support/round-trips.js';
 
 roundTripTests('MySQL store (MariaDB)', async () => {
   const pool = newPool(await freshDatabase(), { connectionLimit: 4 });

@@ -1,6 +1,6 @@
 import { createRedisStore } from '../../../../src/server/redis.js';
-import { countingRedis } from '../mysql/counting.js';
-import { roundTripTests } from '../mysql/round-trips.js';
+import { countingRedis } from '../../../support/counting.js';
+import { roundTripTests } from '../../../support/round-trips.js';
 import { newClient, stopServer } from './redis-server.js';
 
 roundTripTests('Redis store', async () => {

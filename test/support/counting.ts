@@ -2,8 +2,8 @@
  * Clients that count what the MySQL and Redis stores ask of their server: every query or CALL of a
  * mysql2 pool, every EVALSHA, EVAL or SCRIPT of a Redis client. Each is one round trip to the server.
  */
-import type { MysqlQueryable } from '../../../../src/server/mysql.js';
-import type { RedisScripting } from '../../../../src/server/redis.js';
+import type { MysqlQueryable } from '../../src/server/mysql.js';
+import type { RedisScripting } from '../../src/server/redis.js';
 
 /** A counter of round trips, with what each was (for a failure message). */
 export interface Counting<T> {
