@@ -1,7 +1,8 @@
 /**
  * What the deadline tests of the SQL stores (PostgreSQL, MySQL) share: expecting a store call to fail
- * with StoreUnavailableError of a reason, the two tests of a server that is stopped and started again
- * under a store, and the test of a pool whose every connection is busy.
+ * with StoreUnavailableError of a reason, the test of tables locked past the deadline, the two tests of
+ * a server that is stopped and started again under a store, the test of a pool whose every connection
+ * is busy, and the refusal of a deadline that makes no sense.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -70,5 +71,41 @@ export function busyPoolTest(oneConnection: () => { store: PaymentStore & { read
       held.release();
     }
     assert.equal(await store.getBookingByKey({ key: 'key-1' }), undefined, 'works again');
+  });
+}
+
+/**
+ * Registers the test of tables locked by another connection past the deadline: each kind of call fails
+ * "deadline" at it, and the store works once the lock is gone. `lock()` makes a store with a 400 ms
+ * deadline, saves booking 1 in it, then locks its tables from a connection of its own and answers how
+ * to let them go.
+ */
+export function lockedTablesTest(lock: () => Promise<{ store: PaymentStore; unlock(): Promise<void> }>): void {
+  test('tables locked past the deadline: every kind of call fails with reason "deadline" at the deadline, and works once the lock is gone', async () => {
+    const { store, unlock } = await lock();
+    try {
+      const calls: Array<() => Promise<unknown>> = [
+        () => store.getBookingState({ bookingId: 'bk-1' }),
+        () => store.beginBooking({ key: 'key-2', orderKey: 'o', lease: 'order:o', owner: 'a', leaseMs: 2 }),
+        () => store.insertBooking({ booking: booking(2), hold: { lease: 'order:o', owner: 'a', token: 1 } }),
+        () => store.claimResult({ correlationId: 'cr-1', status: 'SUCCESS', owner: 'a', leaseMs: 2 }),
+        () => store.getResults({ correlationId: 'cr-1' }),
+        () => store.renewLease({ lease: 'order:o', owner: 'a', token: 1, leaseMs: 2 }),
+      ];
+      for (const call of calls) {
+        const tookMs = await unavailable(call, 'deadline');
+        assert.ok(tookMs >= 350 && tookMs < 2_000, `failed after ${tookMs} ms`);
+      }
+    } finally {
+      await unlock();
+    }
+    assert.equal((await store.getBookingByKey({ key: 'key-1' }))?.booking_id, 'bk-1', 'works again');
+  });
+}
+
+/** Registers the test that `create` (a store's constructor given `{ deadlineMs }`) refuses a deadline of 0. */
+export function deadlineRefusalTest(create: (options: { deadlineMs: number }) => unknown): void {
+  test('refuses a deadline that makes no sense', () => {
+    assert.throws(() => create({ deadlineMs: 0 }), /deadlineMs must be a positive number/);
   });
 }

@@ -10,7 +10,7 @@ import mysql from 'mysql2/promise';
 import { startMariadb, type ThrowawayMariadb } from '../../../../scripts/mariadb.mjs';
 import { createMysqlStore } from '../../../../src/server/mysql.js';
 import { sampleBooking as booking } from '../../../../src/server/store-suite.js';
-import { busyPoolTest, serverDownTests, unavailable } from '../../../support/store-deadlines.js';
+import { busyPoolTest, deadlineRefusalTest, lockedTablesTest, serverDownTests, unavailable } from '../../../support/store-deadlines.js';
 
 describe('MySQL store: deadlines and an unreachable database', () => {
   let server: ThrowawayMariadb;
@@ -33,29 +33,12 @@ describe('MySQL store: deadlines and an unreachable database', () => {
     await server?.stop();
   });
 
-  test('tables locked past the deadline: every kind of call fails with reason "deadline" at the deadline, and works once the lock is gone', async () => {
+  lockedTablesTest(async () => {
     const store = createMysqlStore(newPool(), { tablePrefix: 'lock_', deadlineMs: 400 });
     await store.insertBooking({ booking: booking(1) });
     const locker = await mysql.createConnection(`${server.uri}deadlines`);
-    try {
-      await locker.query('LOCK TABLES lock_bookings WRITE, lock_leases WRITE, lock_results WRITE, lock_lease_tokens WRITE');
-      const calls: Array<() => Promise<unknown>> = [
-        () => store.getBookingState({ bookingId: 'bk-1' }),
-        () => store.beginBooking({ key: 'key-2', orderKey: 'o', lease: 'order:o', owner: 'a', leaseMs: 2 }),
-        () => store.insertBooking({ booking: booking(2), hold: { lease: 'order:o', owner: 'a', token: 1 } }),
-        () => store.claimResult({ correlationId: 'cr-1', status: 'SUCCESS', owner: 'a', leaseMs: 2 }),
-        () => store.getResults({ correlationId: 'cr-1' }),
-        () => store.renewLease({ lease: 'order:o', owner: 'a', token: 1, leaseMs: 2 }),
-      ];
-      for (const call of calls) {
-        const tookMs = await unavailable(call, 'deadline');
-        assert.ok(tookMs >= 350 && tookMs < 2_000, `failed after ${tookMs} ms`);
-      }
-      await locker.query('UNLOCK TABLES');
-    } finally {
-      await locker.end();
-    }
-    assert.equal((await store.getBookingByKey({ key: 'key-1' }))?.booking_id, 'bk-1', 'works again');
+    await locker.query('LOCK TABLES lock_bookings WRITE, lock_leases WRITE, lock_results WRITE, lock_lease_tokens WRITE');
+    return { store, unlock: () => locker.end() };
   });
 
   test("the server's own lock wait timeout (innodb_lock_wait_timeout) counts as the deadline too", async () => {
@@ -83,7 +66,5 @@ describe('MySQL store: deadlines and an unreachable database', () => {
     return { store: createMysqlStore(pool, { tablePrefix: 'busy_', deadlineMs: 400 }), hold: () => pool.getConnection() };
   });
 
-  test('refuses a deadline that makes no sense', () => {
-    assert.throws(() => createMysqlStore(newPool(), { deadlineMs: 0 }), /deadlineMs must be a positive number/);
-  });
+  deadlineRefusalTest((options) => createMysqlStore(newPool(), options));
 });

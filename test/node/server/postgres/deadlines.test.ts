@@ -10,7 +10,7 @@ import pg from 'pg';
 import { startPostgres, type ThrowawayPostgres } from '../../../../scripts/postgres.mjs';
 import { createPostgresStore } from '../../../../src/server/postgres.js';
 import { sampleBooking as booking } from '../../../../src/server/store-suite.js';
-import { busyPoolTest, serverDownTests, unavailable } from '../../../support/store-deadlines.js';
+import { busyPoolTest, deadlineRefusalTest, lockedTablesTest, serverDownTests, unavailable } from '../../../support/store-deadlines.js';
 
 describe('PostgreSQL store: deadlines and an unreachable database', () => {
   let server: ThrowawayPostgres;
@@ -30,31 +30,14 @@ describe('PostgreSQL store: deadlines and an unreachable database', () => {
     await server?.stop();
   });
 
-  test('a table lock held past the deadline: every kind of call fails with reason "deadline" at the deadline, and works once the lock is gone', async () => {
+  lockedTablesTest(async () => {
     const store = createPostgresStore(newPool(), { tablePrefix: 'lock_', deadlineMs: 400 });
     await store.insertBooking({ booking: booking(1) });
     const locker = new pg.Client({ connectionString: server.url });
     await locker.connect();
-    try {
-      await locker.query('BEGIN');
-      await locker.query('LOCK TABLE lock_bookings, lock_leases, lock_results IN ACCESS EXCLUSIVE MODE');
-      const calls: Array<() => Promise<unknown>> = [
-        () => store.getBookingState({ bookingId: 'bk-1' }),
-        () => store.beginBooking({ key: 'key-2', orderKey: 'o', lease: 'order:o', owner: 'a', leaseMs: 2 }),
-        () => store.insertBooking({ booking: booking(2), hold: { lease: 'order:o', owner: 'a', token: 1 } }),
-        () => store.claimResult({ correlationId: 'cr-1', status: 'SUCCESS', owner: 'a', leaseMs: 2 }),
-        () => store.getResults({ correlationId: 'cr-1' }),
-        () => store.renewLease({ lease: 'order:o', owner: 'a', token: 1, leaseMs: 2 }),
-      ];
-      for (const call of calls) {
-        const tookMs = await unavailable(call, 'deadline');
-        assert.ok(tookMs >= 350 && tookMs < 2_000, `failed after ${tookMs} ms`);
-      }
-      await locker.query('ROLLBACK');
-    } finally {
-      await locker.end();
-    }
-    assert.equal((await store.getBookingByKey({ key: 'key-1' }))?.booking_id, 'bk-1', 'works again');
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE lock_bookings, lock_leases, lock_results IN ACCESS EXCLUSIVE MODE');
+    return { store, unlock: () => locker.end() };
   });
 
   test("the server's own statement_timeout (a pool set up as the docs say) counts as the deadline too", async () => {
@@ -80,7 +63,5 @@ describe('PostgreSQL store: deadlines and an unreachable database', () => {
     return { store: createPostgresStore(pool, { tablePrefix: 'busy_', deadlineMs: 400 }), hold: () => pool.connect() };
   });
 
-  test('refuses a deadline that makes no sense', () => {
-    assert.throws(() => createPostgresStore(newPool(), { deadlineMs: 0 }), /deadlineMs must be a positive number/);
-  });
+  deadlineRefusalTest((options) => createPostgresStore(newPool(), options));
 });
