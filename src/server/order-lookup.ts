@@ -8,8 +8,7 @@ import { toPaise, toRupees } from './amounts.js';
 import { attemptTag } from './attempt.js';
 import type { Kit } from './context.js';
 import { Refusal } from './http.js';
-import { LookupLate } from './lookup.js';
-import { RETRY_AFTER_SECONDS } from './store-guard.js';
+import { LookupLate, RETRY_AFTER_SECONDS } from './guards.js';
 import type { OrderDetails } from './types.js';
 
 /** The longest canonical order id: it travels to the service in the booking's `merchant_order` property, limited to 256 characters. */

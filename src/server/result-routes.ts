@@ -10,7 +10,6 @@ import type { Kit } from './context.js';
 import { bookingFacts, ImpossibleTransition, ResultBusy, type Delivery } from './delivery-terms.js';
 import { depthOf, parseObject, Refusal } from './http.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
-import { orderOfLostBooking } from './order-tag.js';
 import { adoptLostBooking } from './recovery.js';
 import type { ServiceStatus } from './service-client.js';
 import { StoreUnavailableError } from './store-errors.js';
@@ -73,7 +72,7 @@ export function createResultRoutes(kit: Kit, delivery: Delivery, resultTimeoutMs
     if (lost.booking_id !== booking_id || lost.correlation_id !== correlation_id || lost.product_code !== kit.key.productCode) {
       throw unknownBooking();
     }
-    const proven = await orderOfLostBooking(kit.key, lost.transaction_id, body.order as PaymentResult['order']);
+    const proven = await kit.key.orderOfLostBooking(lost.transaction_id, body.order as PaymentResult['order']);
     const facts = proven ? await adoptLostBooking(kit, lost, proven, request) : { booking_id, transaction_uuid: lost.transaction_id };
     return { booking_id, correlation_id, lost, facts, delivered: [] };
   }

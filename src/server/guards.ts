@@ -1,13 +1,49 @@
 /**
- * The store as the handler uses it: every call under its deadline, and a store that cannot be reached
- * becomes `IP-503`, told to `onError` once per outage.
+ * What the merchant plugs in, as the handler calls it: its order lookup and its store, each under a
+ * deadline, so that a database that hangs cannot hold a request past it. A late lookup answers
+ * {@link LookupLate}; a store that cannot be reached, or answers late, becomes `IP-503`, told to
+ * `onError` once per outage. The late call runs on unawaited, its failure swallowed.
  */
-import { CODES } from '../protocol/contract.js';
+import { CODES, type OrderReference } from '../protocol/contract.js';
+import { attemptTag } from './attempt.js';
 import { Refusal } from './http.js';
-import { withDeadline } from './deadline.js';
 import { postgresOutage } from './postgres-errors.js';
 import { StoreUnavailableError } from './store-errors.js';
 import type { PaymentStore } from './store.js';
+import type { PaymentHandlerOptions } from './types.js';
+
+/** `call()`'s outcome, or `late()`'s error once `limitMs` passed; a call that throws at once rejects the same way. */
+async function withDeadline<T>(call: () => T | Promise<T>, limitMs: number, late: () => Error): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(late()), limitMs);
+  });
+  const running = Promise.resolve().then(call);
+  running.catch(() => {});
+  try {
+    return await Promise.race([running, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `lookupOrder` did not answer within `lookupTimeoutMs`. */
+export class LookupLate extends Error {
+  override name = 'LookupLate';
+}
+
+/** What `lookupOrder` answers for `order` (with the element's attempt id, when the request names one), or {@link LookupLate} at the deadline. */
+export type Lookup = (order: OrderReference, request: Request) => Promise<unknown>;
+
+/** The handler's one lookup: `lookupOrder` under `limitMs`. */
+export function createLookup(lookupOrder: PaymentHandlerOptions['lookupOrder'], limitMs: number): Lookup {
+  return (order, request) =>
+    withDeadline(
+      () => lookupOrder(order, { request, ...attemptTag(request) }),
+      limitMs,
+      () => new LookupLate(`lookupOrder did not answer within ${limitMs} ms; the request was answered IP-503 without waiting for it.`),
+    );
+}
 
 /** Seconds a browser waits before retrying an `IP-503`. */
 export const RETRY_AFTER_SECONDS = 2;
