@@ -28,7 +28,7 @@ import { IN_MEMORY } from './memory-store.js';
 import type { PaymentStore } from './store.js';
 import type { ErrorContext, PaymentHandler, PaymentHandlerOptions } from './types.js';
 
-export { DuplicatePaymentError } from './duplicate.js';
+export { DuplicatePaymentError } from './delivery.js';
 export type {
   ErrorContext,
   LookupContext,
