@@ -8,14 +8,12 @@ import type { MerchantKey } from './order-tag.js';
 import type { Lookup } from './guards.js';
 import type { ServiceCaller, ServiceClient } from './service-client.js';
 import type { PaymentStore } from './store.js';
-import type { ErrorContext, PaymentHandlerOptions } from './types.js';
+import type { ErrorContext } from './types.js';
 
 /** The handler's shared parts. */
 export interface Kit {
   /** The merchant's product code, and what its secret (`accessKey`) signs and checks: receipts, order tags, web forms, callbacks. */
   key: MerchantKey;
-  /** The merchant's `lookupOrder`. */
-  lookupOrder: PaymentHandlerOptions['lookupOrder'];
   /** `lookupOrder` under its deadline (`lookupTimeoutMs`). */
   lookup: Lookup;
   client: ServiceClient;

@@ -28,7 +28,7 @@ async function withDeadline<T>(call: () => T | Promise<T>, limitMs: number, late
 }
 
 /** `lookupOrder` did not answer within `lookupTimeoutMs`. */
-export class LookupLate extends Error {
+class LookupLate extends Error {
   override name = 'LookupLate';
 }
 
@@ -46,7 +46,17 @@ export function createLookup(lookupOrder: PaymentHandlerOptions['lookupOrder'], 
 }
 
 /** Seconds a browser waits before retrying an `IP-503`. */
-export const RETRY_AFTER_SECONDS = 2;
+const RETRY_AFTER_SECONDS = 2;
+
+/** The answer for a request whose `lookupOrder` failed: `IP-503` when it was late, so the browser tries again. */
+export function lookupFailed(error: unknown): Refusal {
+  if (error instanceof LookupLate) {
+    return new Refusal(CODES.SERVER_UNAVAILABLE, "The shop's server could not look up this order in time; try again in a moment.", {
+      'retry-after': String(RETRY_AFTER_SECONDS),
+    });
+  }
+  return new Refusal(CODES.INTERNAL, 'The server could not look up this order.');
+}
 
 /** The answer for a request the store could not serve. */
 export function storeUnavailable(): Refusal {

@@ -79,7 +79,6 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
     client,
     service: createServiceCaller(client, options.productCode, report),
     key: createMerchantKey(options.productCode, options.accessKey),
-    lookupOrder: options.lookupOrder,
     lookup: createLookup(options.lookupOrder, lookupTimeoutMs),
     // Outages are told once each by the guard; the parts' own reports of them would repeat it per request.
     store: guardStore(options.store, (outage) => tell(outage, { route: 'store' }), storeTimeoutMs),

@@ -8,7 +8,7 @@ import { toPaise, toRupees } from './amounts.js';
 import { attemptTag } from './attempt.js';
 import type { Kit } from './context.js';
 import { Refusal } from './http.js';
-import { LookupLate, RETRY_AFTER_SECONDS } from './guards.js';
+import { lookupFailed } from './guards.js';
 import type { OrderDetails } from './types.js';
 
 /** The longest canonical order id: it travels to the service in the booking's `merchant_order` property, limited to 256 characters. */
@@ -30,12 +30,7 @@ export async function payableOrder(kit: Kit, order: OrderReference, request: Req
     details = await kit.lookup(order, request);
   } catch (error) {
     kit.report(error, { route: 'book', ...tag });
-    if (error instanceof LookupLate) {
-      throw new Refusal(CODES.SERVER_UNAVAILABLE, "The shop's server could not look up this order in time; try again in a moment.", {
-        'retry-after': String(RETRY_AFTER_SECONDS),
-      });
-    }
-    throw new Refusal(CODES.INTERNAL, 'The server could not look up this order.');
+    throw lookupFailed(error);
   }
   if (details === undefined || details === null) {
     throw new Refusal(CODES.UNKNOWN_ORDER, 'This order is unknown or cannot be paid.');
