@@ -6,11 +6,11 @@
  */
 import { CODES, type OrderReference } from '../protocol/contract.js';
 import { attemptTag } from './attempt.js';
-import { Refusal } from './http.js';
+import { Refusal, type Route } from './http.js';
 import { postgresOutage } from './postgres-errors.js';
 import { StoreUnavailableError } from './store-errors.js';
 import type { PaymentStore } from './store.js';
-import type { PaymentHandlerOptions } from './types.js';
+import type { ErrorContext, PaymentHandlerOptions } from './types.js';
 
 /** `call()`'s outcome, or `late()`'s error once `limitMs` passed; a call that throws at once rejects the same way. */
 async function withDeadline<T>(call: () => T | Promise<T>, limitMs: number, late: () => Error): Promise<T> {
@@ -32,24 +32,39 @@ class LookupLate extends Error {
   override name = 'LookupLate';
 }
 
-/** What `lookupOrder` answers for `order` (with the element's attempt id, when the request names one), or {@link LookupLate} at the deadline. */
-export type Lookup = (order: OrderReference, request: Request) => Promise<unknown>;
+/**
+ * What `lookupOrder` answers for `order` (with the element's attempt id, when the request names one).
+ * A lookup that fails or misses its deadline is told to `onError` under `route`, and rejects with the
+ * refusal the browser gets: `IP-503` with a time to come back when it was late, else `IP-500`.
+ */
+export type Lookup = (order: OrderReference, request: Request, route: Route) => Promise<unknown>;
 
-/** The handler's one lookup: `lookupOrder` under `limitMs`. */
-export function createLookup(lookupOrder: PaymentHandlerOptions['lookupOrder'], limitMs: number): Lookup {
-  return (order, request) =>
-    withDeadline(
-      () => lookupOrder(order, { request, ...attemptTag(request) }),
-      limitMs,
-      () => new LookupLate(`lookupOrder did not answer within ${limitMs} ms; the request was answered IP-503 without waiting for it.`),
-    );
+/** The handler's one lookup: `lookupOrder` under `limitMs`; `report` is the handler's `onError`. */
+export function createLookup(
+  lookupOrder: PaymentHandlerOptions['lookupOrder'],
+  limitMs: number,
+  report: (error: unknown, context: ErrorContext) => void,
+): Lookup {
+  return async (order, request, route) => {
+    const tag = attemptTag(request);
+    try {
+      return await withDeadline(
+        () => lookupOrder(order, { request, ...tag }),
+        limitMs,
+        () => new LookupLate(`lookupOrder did not answer within ${limitMs} ms; the request was answered IP-503 without waiting for it.`),
+      );
+    } catch (error) {
+      report(error, { route, ...tag });
+      throw lookupFailed(error);
+    }
+  };
 }
 
 /** Seconds a browser waits before retrying an `IP-503`. */
 const RETRY_AFTER_SECONDS = 2;
 
 /** The answer for a request whose `lookupOrder` failed: `IP-503` when it was late, so the browser tries again. */
-export function lookupFailed(error: unknown): Refusal {
+function lookupFailed(error: unknown): Refusal {
   if (error instanceof LookupLate) {
     return new Refusal(CODES.SERVER_UNAVAILABLE, "The shop's server could not look up this order in time; try again in a moment.", {
       'retry-after': String(RETRY_AFTER_SECONDS),

@@ -79,7 +79,7 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
     client,
     service: createServiceCaller(client, options.productCode, report),
     key: createMerchantKey(options.productCode, options.accessKey),
-    lookup: createLookup(options.lookupOrder, lookupTimeoutMs),
+    lookup: createLookup(options.lookupOrder, lookupTimeoutMs, report),
     // Outages are told once each by the guard; the parts' own reports of them would repeat it per request.
     store: guardStore(options.store, (outage) => tell(outage, { route: 'store' }), storeTimeoutMs),
     owner: `${now().toString(36)}-${crypto.randomUUID()}`,

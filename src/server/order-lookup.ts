@@ -8,7 +8,6 @@ import { toPaise, toRupees } from './amounts.js';
 import { attemptTag } from './attempt.js';
 import type { Kit } from './context.js';
 import { Refusal } from './http.js';
-import { lookupFailed } from './guards.js';
 import type { OrderDetails } from './types.js';
 
 /** The longest canonical order id: it travels to the service in the booking's `merchant_order` property, limited to 256 characters. */
@@ -25,13 +24,7 @@ export interface PayableOrder {
 /** What `lookupOrder` says of `order`, checked: a payable order, or a refusal. */
 export async function payableOrder(kit: Kit, order: OrderReference, request: Request): Promise<PayableOrder> {
   const tag = attemptTag(request);
-  let details: unknown;
-  try {
-    details = await kit.lookup(order, request);
-  } catch (error) {
-    kit.report(error, { route: 'book', ...tag });
-    throw lookupFailed(error);
-  }
+  const details = await kit.lookup(order, request, 'book');
   if (details === undefined || details === null) {
     throw new Refusal(CODES.UNKNOWN_ORDER, 'This order is unknown or cannot be paid.');
   }

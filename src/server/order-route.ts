@@ -11,7 +11,6 @@ import { attemptTag } from './attempt.js';
 import { depthOf, parseObject, Refusal } from './http.js';
 import type { Kit } from './context.js';
 import { bookingFacts, ImpossibleTransition, ResultBusy, type Delivery } from './delivery-terms.js';
-import { lookupFailed } from './guards.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
 import { orderKeyOf } from './order-tag.js';
 import type { StoredBooking } from './store.js';
@@ -40,13 +39,7 @@ export function createOrderRoute(kit: Kit, delivery: Delivery): OrderRoute {
 
   /** The order's canonical id and total, or `paid` when `lookupOrder` says so. */
   async function lookup(order: OrderReference, request: Request, tag: { attempt?: string }): Promise<{ id: string; amount: number } | 'paid'> {
-    let details: unknown;
-    try {
-      details = await kit.lookup(order, request);
-    } catch (error) {
-      kit.report(error, { route: 'order', ...tag });
-      throw lookupFailed(error);
-    }
+    const details = await kit.lookup(order, request, 'order');
     if (details === undefined || details === null) throw new Refusal(CODES.UNKNOWN_ORDER, 'This order is unknown or cannot be paid.');
     if (isRecord(details) && details.paid === true) return 'paid';
     const { id, amount } = isRecord(details) ? details : {};

@@ -204,19 +204,19 @@ async function adoptLostBooking(
   request: Request,
 ): Promise<Partial<PaymentResult>> {
   const plain: Partial<PaymentResult> = { booking_id: lost.booking_id, transaction_uuid: lost.transaction_id, ...proven };
-  let id: string;
+  let details: unknown;
   try {
-    const details: unknown = await kit.lookup(proven.order, request);
-    if (!isRecord(details) || details.paid === true) return plain;
-    if (!((typeof details.id === 'string' && details.id.length > 0) || (typeof details.id === 'number' && Number.isFinite(details.id)))) {
-      kit.report(new TypeError(`lookupOrder returned the order id ${describeValue(details.id)} for a recovered booking; return the order's own id.`), { route: 'status' });
-      return plain;
-    }
-    id = String(details.id);
-  } catch (error) {
-    kit.report(error, { route: 'status' });
+    details = await kit.lookup(proven.order, request, 'status');
+  } catch {
+    // Told to onError by the lookup; the result still carries the proven order.
     return plain;
   }
+  if (!isRecord(details) || details.paid === true) return plain;
+  if (!((typeof details.id === 'string' && details.id.length > 0) || (typeof details.id === 'number' && Number.isFinite(details.id)))) {
+    kit.report(new TypeError(`lookupOrder returned the order id ${describeValue(details.id)} for a recovered booking; return the order's own id.`), { route: 'status' });
+    return plain;
+  }
+  const id = String(details.id);
   const booking: StoredBooking = {
     booking_id: lost.booking_id,
     correlation_id: lost.correlation_id,
