@@ -11,6 +11,7 @@
  * read, then the `SUCCESS` claimed, with no other `SUCCESS` of the order claimed between, so of two
  * payments arriving at once exactly one is the duplicate. The claim and that check are one step.
  */
+import { covers, toPaise } from './amounts.js';
 import type { Kit } from './context.js';
 import { ImpossibleTransition, LeaseLost, ResultBusy, type Delivery } from './delivery-terms.js';
 import { paidBeforeOf } from './fingerprint.js';
@@ -173,7 +174,7 @@ function createDuplicates(kit: Kit): Duplicates {
     if (before === 0) return false;
     // This booking's own SUCCESS is counted already when an earlier claim of it was given back.
     const own = (await kit.store.getResults({ correlationId: result.correlation_id })).some((r) => r.status === 'SUCCESS');
-    const others = Math.round(paid * 100) - (own ? Math.round((result.amount ?? 0) * 100) : 0);
+    const others = toPaise(paid) - (own ? toPaise(result.amount ?? 0) : 0);
     return others <= before;
   }
 
@@ -194,9 +195,4 @@ function createDuplicates(kit: Kit): Duplicates {
   }
 
   return { claim, delivered };
-}
-
-/** Amounts in paise, as the booking's own rule. */
-function covers(paid: number, amount: number): boolean {
-  return Math.round(paid * 100) >= Math.round(amount * 100);
 }

@@ -7,6 +7,7 @@
  */
 import { CODES, isFinalStatus, type OrderReference, type OrderResult } from '../protocol/contract.js';
 import { describeValue, isRecord } from '../protocol/values.js';
+import { covers } from './amounts.js';
 import { attemptTag } from './attempt.js';
 import { depthOf, parseObject, Refusal } from './http.js';
 import type { Kit } from './context.js';
@@ -81,9 +82,4 @@ export function createOrderRoute(kit: Kit, delivery: Delivery): OrderRoute {
   }
 
   return { answer };
-}
-
-/** Amounts in paise, as the booking's own rule. */
-function covers(paid: number, total: number): boolean {
-  return Math.round(paid * 100) >= Math.round(total * 100);
 }
