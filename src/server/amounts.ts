@@ -23,3 +23,8 @@ export function chargeOf(totalPaise: number, paidPaise: number, balancePaise: nu
   const owed = totalPaise - paidPaise;
   return balancePaise === undefined ? owed : Math.min(owed, balancePaise);
 }
+
+/** Whether a payment of `paid` rupees covers `total` rupees, compared in whole paise. */
+export function covers(paid: number, total: number): boolean {
+  return toPaise(paid) >= toPaise(total);
+}

@@ -1,13 +1,13 @@
 /**
  * Booking and idempotency: one booking per `Idempotency-Key` and content, priced from the merchant's
  * own order, at most one payable booking per order. Its parts: `order-lookup.ts` (the order's price),
- * `order-lock.ts` (one book of an order at a time), `order-tag.ts` (the booking's `transaction_uuid`)
- * and `book-answer.ts` (the element's answer).
+ * `order-lock.ts` (one book of an order at a time) and `order-tag.ts` (the merchant key, which signs the
+ * booking's `transaction_uuid` and the element's answer).
  */
-import { ALREADY_PROCESSED, CODES, IDEMPOTENCY_HEADER, isFinalStatus, type BookResult, type Channel, type OrderReference, type PaymentStatus } from '../protocol/contract.js';
+import { ALREADY_PROCESSED, CODES, IDEMPOTENCY_HEADER, isFinalStatus, type BookResult, type Channel, type OrderReference, type PaymentStatus, type WebPaymentInstruction } from '../protocol/contract.js';
+import { WEB_PAYMENT_SIGNED_FIELDS } from '../protocol/signature.js';
 import { describeValue, isRecord } from '../protocol/values.js';
 import { chargeOf, toPaise, toRupees } from './amounts.js';
-import { bookResult } from './book-answer.js';
 import type { Kit } from './context.js';
 import { bookingFacts, LeaseLost, ResultBusy, type Delivery } from './delivery-terms.js';
 import { contentOf, storedFingerprint } from './fingerprint.js';
@@ -15,7 +15,7 @@ import { depthOf, parseObject, Refusal } from './http.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
 import { createOrderLock, overtaken, type OrderLease } from './order-lock.js';
 import { alreadyPaid, payableOrder, type PayableOrder } from './order-lookup.js';
-import { bookingUuid, orderKeyOf } from './order-tag.js';
+import { orderKeyOf, type MerchantKey } from './order-tag.js';
 import type { LeaseHold, OrderState, StoredBooking } from './store.js';
 import type { PaymentHandlerOptions } from './types.js';
 
@@ -166,7 +166,7 @@ async function bookNew(kit: Kit, settings: BookingSettings, storeKey: string, at
   // The attempt's key AND what it books: after this server forgot the key (a restart, an expired or
   // evicted record), a replay of the key for the same order and amount gets the service's first
   // booking back, and the key sent with another order (or a changed amount) is a new booking.
-  const transaction_uuid = await bookingUuid(kit.key, storeKey, fingerprint, order, amount);
+  const transaction_uuid = await kit.key.bookingUuid(storeKey, fingerprint, order, amount);
   const { redirectUrl } = settings;
   const redirect_url = typeof redirectUrl === 'function' ? redirectUrl({ order, channel, transaction_uuid, amount, handoff }) : redirectUrl;
   const booked = await kit.service.book({
@@ -282,3 +282,24 @@ function conflict(): Refusal {
   );
 }
 
+/**
+ * The element's answer for a booking: its ids and receipt, with the deeplink of an app booking or the
+ * signed form of a web payment; a web booking's form posts to `webPaymentUrl`.
+ */
+async function bookResult(key: MerchantKey, webPaymentUrl: string, booking: StoredBooking): Promise<BookResult> {
+  const { booking_id, correlation_id, channel } = booking;
+  const receipt = await key.receiptOf(booking_id, correlation_id);
+  if (channel === 'app') return { booking_id, correlation_id, channel, deeplink: booking.deeplink, receipt };
+  const signed = { booking_id, correlation_id };
+  const web_payment: WebPaymentInstruction = {
+    url: webPaymentUrl,
+    method: 'POST',
+    fields: {
+      booking_id,
+      correlation_id,
+      signed_field_names: WEB_PAYMENT_SIGNED_FIELDS,
+      signature: await key.webPaymentSignature(signed),
+    },
+  };
+  return { booking_id, correlation_id, channel, web_payment, receipt };
+}

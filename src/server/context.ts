@@ -4,19 +4,16 @@
  * service client and its refusing caller, the guarded store, this instance's name and clock, and the
  * error reporter. No part receives the options themselves.
  */
-import type { MerchantKey } from './merchant-key.js';
-import type { Lookup } from './lookup.js';
-import type { ServiceClient } from './service-client.js';
-import type { ServiceCaller } from './service-refusal.js';
+import type { MerchantKey } from './order-tag.js';
+import type { Lookup } from './guards.js';
+import type { ServiceCaller, ServiceClient } from './service-client.js';
 import type { PaymentStore } from './store.js';
-import type { ErrorContext, PaymentHandlerOptions } from './types.js';
+import type { ErrorContext } from './types.js';
 
 /** The handler's shared parts. */
 export interface Kit {
   /** The merchant's product code, and what its secret (`accessKey`) signs and checks: receipts, order tags, web forms, callbacks. */
   key: MerchantKey;
-  /** The merchant's `lookupOrder`. */
-  lookupOrder: PaymentHandlerOptions['lookupOrder'];
   /** `lookupOrder` under its deadline (`lookupTimeoutMs`). */
   lookup: Lookup;
   client: ServiceClient;

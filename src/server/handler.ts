@@ -5,9 +5,10 @@
  * Web APIs only; `node.ts` adapts it to `node:http`. Its parts, composed here as hono's `Hono` composes
  * its routes: `booking.ts` (booking and idempotency), `result-routes.ts` (status, cancel, callback),
  * `delivery.ts` (each result once to `onPaymentResult`), `reconcile.ts`, `order-route.ts`, `http.ts`
- * (parsing and envelopes), `context.ts` (what they share) and `store-guard.ts` (the store's outages as
- * `IP-503`). Only this module reads the options, and builds once what the parts use: the merchant key
- * (merchant-key.ts), the service caller (service-refusal.ts), the order lookup (lookup.ts), the store's guard.
+ * (parsing and envelopes), `context.ts` (what they share) and `guards.ts` (the order lookup and the store
+ * under their deadlines, the store's outages as `IP-503`). Only this module reads the options, and builds
+ * once what the parts use: the service client and caller (service-client.ts), the merchant key
+ * (order-tag.ts), the order lookup and the store's guard (guards.ts).
  */
 import { CODES } from '../protocol/contract.js';
 import { attemptTag } from './attempt.js';
@@ -15,21 +16,19 @@ import { createBooking } from './booking.js';
 import { checkContentType, failure, lastSegment, readBody, Refusal, ROUTES, success } from './http.js';
 import type { Kit } from './context.js';
 import { createDelivery } from './delivery.js';
-import { createLookup } from './lookup.js';
-import { createMerchantKey } from './merchant-key.js';
+import { createMerchantKey } from './order-tag.js';
 import { refuseMalformed } from './malformed.js';
 import { createOrderRoute } from './order-route.js';
 import { createReconciler } from './reconcile.js';
 import { createResultRoutes } from './result-routes.js';
-import { createServiceClient } from './service-client.js';
-import { createServiceCaller } from './service-refusal.js';
+import { createServiceCaller, createServiceClient } from './service-client.js';
 import { StoreUnavailableError } from './store-errors.js';
-import { asStoreOutage, guardStore, storeUnavailable } from './store-guard.js';
+import { asStoreOutage, createLookup, guardStore, storeUnavailable } from './guards.js';
 import { IN_MEMORY } from './memory-store.js';
 import type { PaymentStore } from './store.js';
 import type { ErrorContext, PaymentHandler, PaymentHandlerOptions } from './types.js';
 
-export { DuplicatePaymentError } from './duplicate.js';
+export { DuplicatePaymentError } from './delivery.js';
 export type {
   ErrorContext,
   LookupContext,
@@ -66,6 +65,9 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
   const tell = options.onError ?? (() => {});
   const lookupTimeoutMs = deadlineOption('lookupTimeoutMs', options.lookupTimeoutMs, 5_000);
   const storeTimeoutMs = deadlineOption('storeTimeoutMs', options.storeTimeoutMs, 10_000);
+  const report = (error: unknown, context: ErrorContext): void => {
+    if (!(error instanceof StoreUnavailableError)) tell(error, context);
+  };
   const client = createServiceClient({
     baseUrl: options.serviceUrl,
     accessKey: options.accessKey,
@@ -73,20 +75,16 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
     timeoutMs: options.timeoutMs,
     fetch: options.fetch,
   });
-  const report = (error: unknown, context: ErrorContext): void => {
-    if (!(error instanceof StoreUnavailableError)) tell(error, context);
-  };
   const kit: Kit = {
+    client,
+    service: createServiceCaller(client, options.productCode, report),
     key: createMerchantKey(options.productCode, options.accessKey),
-    lookupOrder: options.lookupOrder,
-    lookup: createLookup(options.lookupOrder, lookupTimeoutMs),
+    lookup: createLookup(options.lookupOrder, lookupTimeoutMs, report),
+    // Outages are told once each by the guard; the parts' own reports of them would repeat it per request.
+    store: guardStore(options.store, (outage) => tell(outage, { route: 'store' }), storeTimeoutMs),
     owner: `${now().toString(36)}-${crypto.randomUUID()}`,
     leaseMs,
     now,
-    client,
-    service: createServiceCaller(client, options.productCode, report),
-    // Outages are told once each by the guard; the parts' own reports of them would repeat it per request.
-    store: guardStore(options.store, (outage) => tell(outage, { route: 'store' }), storeTimeoutMs),
     report,
   };
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;

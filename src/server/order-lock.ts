@@ -6,7 +6,7 @@ import { CODES, IDEMPOTENCY_HEADER } from '../protocol/contract.js';
 import type { Kit } from './context.js';
 import { Refusal } from './http.js';
 import type { StoreUnavailableError } from './store-errors.js';
-import { asStoreOutage } from './store-guard.js';
+import { asStoreOutage } from './guards.js';
 import type { LeaseHold, OrderState, StoredBooking } from './store.js';
 
 /**

@@ -8,8 +8,6 @@ import { toPaise, toRupees } from './amounts.js';
 import { attemptTag } from './attempt.js';
 import type { Kit } from './context.js';
 import { Refusal } from './http.js';
-import { LookupLate } from './lookup.js';
-import { RETRY_AFTER_SECONDS } from './store-guard.js';
 import type { OrderDetails } from './types.js';
 
 /** The longest canonical order id: it travels to the service in the booking's `merchant_order` property, limited to 256 characters. */
@@ -26,18 +24,7 @@ export interface PayableOrder {
 /** What `lookupOrder` says of `order`, checked: a payable order, or a refusal. */
 export async function payableOrder(kit: Kit, order: OrderReference, request: Request): Promise<PayableOrder> {
   const tag = attemptTag(request);
-  let details: unknown;
-  try {
-    details = await kit.lookup(order, request);
-  } catch (error) {
-    kit.report(error, { route: 'book', ...tag });
-    if (error instanceof LookupLate) {
-      throw new Refusal(CODES.SERVER_UNAVAILABLE, "The shop's server could not look up this order in time; try again in a moment.", {
-        'retry-after': String(RETRY_AFTER_SECONDS),
-      });
-    }
-    throw new Refusal(CODES.INTERNAL, 'The server could not look up this order.');
-  }
+  const details = await kit.lookup(order, request, 'book');
   if (details === undefined || details === null) {
     throw new Refusal(CODES.UNKNOWN_ORDER, 'This order is unknown or cannot be paid.');
   }

@@ -7,6 +7,7 @@
  */
 import { CODES, isFinalStatus, type OrderReference, type OrderResult } from '../protocol/contract.js';
 import { describeValue, isRecord } from '../protocol/values.js';
+import { covers } from './amounts.js';
 import { attemptTag } from './attempt.js';
 import { depthOf, parseObject, Refusal } from './http.js';
 import type { Kit } from './context.js';
@@ -39,13 +40,7 @@ export function createOrderRoute(kit: Kit, delivery: Delivery): OrderRoute {
 
   /** The order's canonical id and total, or `paid` when `lookupOrder` says so. */
   async function lookup(order: OrderReference, request: Request, tag: { attempt?: string }): Promise<{ id: string; amount: number } | 'paid'> {
-    let details: unknown;
-    try {
-      details = await kit.lookupOrder(order, { request, ...tag });
-    } catch (error) {
-      kit.report(error, { route: 'order', ...tag });
-      throw new Refusal(CODES.INTERNAL, 'The server could not look up this order.');
-    }
+    const details = await kit.lookup(order, request, 'order');
     if (details === undefined || details === null) throw new Refusal(CODES.UNKNOWN_ORDER, 'This order is unknown or cannot be paid.');
     if (isRecord(details) && details.paid === true) return 'paid';
     const { id, amount } = isRecord(details) ? details : {};
@@ -87,9 +82,4 @@ export function createOrderRoute(kit: Kit, delivery: Delivery): OrderRoute {
   }
 
   return { answer };
-}
-
-/** Amounts in paise, as the booking's own rule. */
-function covers(paid: number, total: number): boolean {
-  return Math.round(paid * 100) >= Math.round(total * 100);
 }

@@ -1,45 +1,83 @@
 /**
- * The order tag: what ties a booking's `transaction_uuid` to the attempt and to the order it was made
- * for, so that a booking this server lost can be given back its order, and the store's key of an order.
+ * The merchant's access key, held in one place, and the order tag it signs. The key signs for the
+ * browser (a booking's receipt, a web payment's form, the order tag a booking's `transaction_uuid`
+ * ends with) and checks what comes back (a receipt, a lost booking's tag, the service's callbacks).
+ * The order tag ties a booking to the attempt and to the order it was made for, so that a booking this
+ * server lost can be given back its order. Built once by the handler; no other part of it holds the key.
  */
 import type { OrderReference } from '../protocol/contract.js';
-import type { MerchantKey } from './merchant-key.js';
+import { createSignature, signMessage, verifyMessage, WEB_PAYMENT_SIGNED_FIELDS } from '../protocol/signature.js';
+import { canonical } from '../protocol/values.js';
+import { verifyCallback, type CallbackPayload } from './callback.js';
 
 /** Characters of the attempt's digest kept in a `transaction_uuid` (156 bits). */
 const ATTEMPT_CHARS = 26;
 /** Characters of the order tag (132 bits). */
 const TAG_CHARS = 22;
 
-/**
- * The tag a booking's `transaction_uuid` ends with: an HMAC, under the access key, of the order
- * reference the browser booked with and the amount (in paise, base 36, written after the tag). The
- * service hands the `transaction_uuid` back in a status check (`transaction_id`), so a booking this
- * server lost can be tied to the order the browser presents, and no one without the key can forge it.
- */
-async function orderTag(key: MerchantKey, order: OrderReference, amount: number): Promise<string> {
-  const paise = Math.round(amount * 100).toString(36);
-  const mac = await key.orderMac(order, paise);
-  return `${base64url(mac).slice(0, TAG_CHARS)}${paise}`;
+/** What the handler signs and checks with the merchant's access key. */
+export interface MerchantKey {
+  /** The merchant's product code at the service, which every message signed here names. */
+  readonly productCode: string;
+  /** A callback's payload, its signature checked; else a `CallbackVerificationError`. */
+  verifiedCallback(rawBody: string): Promise<CallbackPayload>;
+  /**
+   * The book answer's `receipt`: an HMAC of the booking's ids. A browser sends it back with `/status`
+   * and `/cancel`; only with it is a booking the store does not hold asked of the service, so made-up
+   * ids cost no signed call.
+   */
+  receiptOf(bookingId: string, correlationId: string): Promise<string>;
+  /** Whether `receipt` is the one given for these ids (checked in constant time). */
+  isReceiptOf(receipt: unknown, bookingId: string, correlationId: string): Promise<boolean>;
+  /** The signature of a web payment's signed fields. */
+  webPaymentSignature(fields: { booking_id: string; correlation_id: string }): Promise<string>;
+  /**
+   * The booking's `transaction_uuid` for the attempt's idempotency `key` and what it books: the
+   * attempt's digest ({@link transactionUuid}), and the order tag {@link MerchantKey.orderOfLostBooking} checks.
+   */
+  bookingUuid(key: string, fingerprint: string, order: OrderReference, amount: number): Promise<string>;
+  /**
+   * The order and amount a lost booking was made for, when its `transaction_uuid` (the service's
+   * `transaction_id`) carries the tag of `order` (as the browser presents it): `undefined` otherwise.
+   */
+  orderOfLostBooking(transactionId: string, order: OrderReference | undefined): Promise<{ order: OrderReference; amount: number } | undefined>;
 }
 
-/** The booking's `transaction_uuid`: the attempt's digest, and the order tag {@link orderOfLostBooking} checks. */
-export async function bookingUuid(merchantKey: MerchantKey, key: string, fingerprint: string, order: OrderReference, amount: number): Promise<string> {
-  const attempt = await transactionUuid(merchantKey.productCode, key, `${fingerprint}\n${amount}`);
-  const tag = await orderTag(merchantKey, order, amount);
-  return `${attempt.slice(0, 4 + ATTEMPT_CHARS)}${tag}`;
-}
+/** The handler's one holder of `accessKey`; messages name `productCode`, so one key's MACs never pass for another product's. */
+export function createMerchantKey(productCode: string, accessKey: string): MerchantKey {
+  const receiptMessage = (bookingId: string, correlationId: string) => `receipt\n${productCode}\n${bookingId}\n${correlationId}`;
 
-/**
- * The order and amount a lost booking was made for, when its `transaction_uuid` (the service's
- * `transaction_id`) carries the tag of `order` (as the browser presents it): `undefined` otherwise.
- */
-export async function orderOfLostBooking(key: MerchantKey, transactionId: string, order: OrderReference | undefined): Promise<{ order: OrderReference; amount: number } | undefined> {
-  if (!order || !transactionId.startsWith('wpb_') || transactionId.length <= 4 + ATTEMPT_CHARS + TAG_CHARS) return undefined;
-  const paise = transactionId.slice(4 + ATTEMPT_CHARS + TAG_CHARS);
-  if (!/^[0-9a-z]{1,12}$/.test(paise)) return undefined;
-  const amount = parseInt(paise, 36) / 100;
-  const expected = await orderTag(key, order, amount);
-  return expected === transactionId.slice(4 + ATTEMPT_CHARS) ? { order, amount } : undefined;
+  /**
+   * The tag a booking's `transaction_uuid` ends with: an HMAC, under the access key, of the order
+   * reference the browser booked with and the amount (in paise, base 36, written after the tag). The
+   * service hands the `transaction_uuid` back in a status check (`transaction_id`), so a booking this
+   * server lost can be tied to the order the browser presents, and no one without the key can forge it.
+   */
+  async function orderTag(order: OrderReference, amount: number): Promise<string> {
+    const paise = Math.round(amount * 100).toString(36);
+    const mac = await signMessage(`order\n${productCode}\n${JSON.stringify(canonical(order))}\n${paise}`, accessKey);
+    return `${base64url(mac).slice(0, TAG_CHARS)}${paise}`;
+  }
+
+  return {
+    productCode,
+    verifiedCallback: (rawBody) => verifyCallback(rawBody, accessKey),
+    receiptOf: (bookingId, correlationId) => signMessage(receiptMessage(bookingId, correlationId), accessKey),
+    isReceiptOf: (receipt, bookingId, correlationId) =>
+      typeof receipt === 'string' ? verifyMessage(receiptMessage(bookingId, correlationId), receipt, accessKey) : Promise.resolve(false),
+    webPaymentSignature: (fields) => createSignature(fields, WEB_PAYMENT_SIGNED_FIELDS, accessKey),
+    async bookingUuid(key, fingerprint, order, amount) {
+      const attempt = await transactionUuid(productCode, key, `${fingerprint}\n${amount}`);
+      return `${attempt.slice(0, 4 + ATTEMPT_CHARS)}${await orderTag(order, amount)}`;
+    },
+    async orderOfLostBooking(transactionId, order) {
+      if (!order || !transactionId.startsWith('wpb_') || transactionId.length <= 4 + ATTEMPT_CHARS + TAG_CHARS) return undefined;
+      const paise = transactionId.slice(4 + ATTEMPT_CHARS + TAG_CHARS);
+      if (!/^[0-9a-z]{1,12}$/.test(paise)) return undefined;
+      const amount = parseInt(paise, 36) / 100;
+      return (await orderTag(order, amount)) === transactionId.slice(4 + ATTEMPT_CHARS) ? { order, amount } : undefined;
+    },
+  };
 }
 
 /** Standard base64 to the URL-safe alphabet without padding: the one conversion of this module. */

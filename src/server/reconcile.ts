@@ -1,15 +1,23 @@
 /**
  * Reconciliation: the merchant's own status checks of open bookings (`reconcile()`), one pass at a
  * time per process, each booking claimed in the store so that instances share the work. A booking
- * left open past `cancelAfterMs` (by the store's clock) is cancelled at the service.
+ * the shopper left open past `cancelAfterMs` (by the store's clock) is cancelled at the service, so a
+ * stale app screen cannot pay it later, and its outcome delivered. The element's own `/cancel` (the
+ * shopper came back without paying) is the route in result-routes.ts.
  */
-import { isFinalStatus, STATUS_CHECK_AFTER_MS } from '../protocol/contract.js';
-import { cancelAtService, DEFAULT_CANCEL_AFTER_MS } from './abandon.js';
+import { ALREADY_PROCESSED, isFinalStatus, STATUS_CHECK_AFTER_MS, type PaymentStatus } from '../protocol/contract.js';
 import type { Kit } from './context.js';
 import { bookingFacts, ImpossibleTransition, ResultBusy, type Delivery } from './delivery-terms.js';
-import type { ServiceStatus } from './service-client.js';
+import { ServiceError, type ServiceClient, type ServiceStatus } from './service-client.js';
 import type { StoredBooking } from './store.js';
 import type { PaymentResult, ReconcileOptions, ReconcileReport } from './types.js';
+
+/**
+ * The default of `ReconcileOptions.cancelAfterMs`: the sandbox's expiry of an unpaid booking (its
+ * `bookingTtlMs`, 15 minutes). The spec shows no expiry; a service that keeps bookings longer gets
+ * them cancelled here.
+ */
+export const DEFAULT_CANCEL_AFTER_MS = 15 * 60 * 1000;
 
 /** One reconcile pass's progress, shared by its workers. */
 interface Pass {
@@ -141,4 +149,23 @@ function statusResult(booking: StoredBooking, answer: ServiceStatus, source: 're
     reference_code: answer.reference_code,
     ...bookingFacts(booking),
   };
+}
+
+/**
+ * Cancels an open booking at the service and delivers its final status (source `cancel`). One the
+ * service says is already processed (paid, failed or expired meanwhile) is asked about instead, and
+ * what it says is delivered (source `reconcile`). Answers the booking's status at the service now.
+ */
+async function cancelAtService(client: ServiceClient, booking: StoredBooking, delivery: Delivery): Promise<PaymentStatus> {
+  const { booking_id, correlation_id } = booking;
+  try {
+    const { status } = await client.cancel({ booking_id });
+    if (isFinalStatus(status)) await delivery.deliver({ source: 'cancel', status, correlation_id, ...bookingFacts(booking) });
+    return status;
+  } catch (error) {
+    if (!(error instanceof ServiceError && error.kind === 'rejected' && error.code === ALREADY_PROCESSED)) throw error;
+  }
+  const { status, reference_code } = await client.status({ booking_id, correlation_id });
+  if (isFinalStatus(status)) await delivery.deliver({ source: 'reconcile', status, correlation_id, reference_code, ...bookingFacts(booking) });
+  return status;
 }

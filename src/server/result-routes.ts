@@ -1,20 +1,22 @@
 /**
  * The result routes: `/status` and `/cancel` of the element, and the service's `/callback`. A final
  * status they learn is delivered (delivery.ts) within `resultTimeoutMs`: the shopper's answer does
- * not wait on a slow hook.
+ * not wait on a slow hook. A booking the store lost, named by a status or cancel, is found at the
+ * service and, when the presented order's tag proves it, taken back: saved again with its order's
+ * canonical id, so its result carries the order, the order's next book sees it (open or paid), and
+ * `reconcile()` checks it even when the shopper never comes back.
  */
-import { CODES, isFinalStatus, type CancelResult, type PaymentStatus, type StatusResult } from '../protocol/contract.js';
+import { CODES, isFinalStatus, type CancelResult, type OrderReference, type PaymentStatus, type StatusResult } from '../protocol/contract.js';
 import { describeValue, isRecord } from '../protocol/values.js';
 import { CallbackVerificationError } from './callback.js';
 import type { Kit } from './context.js';
 import { bookingFacts, ImpossibleTransition, ResultBusy, type Delivery } from './delivery-terms.js';
 import { depthOf, parseObject, Refusal } from './http.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
-import { orderOfLostBooking } from './order-tag.js';
-import { adoptLostBooking } from './recovery.js';
+import { orderKeyOf } from './order-tag.js';
 import type { ServiceStatus } from './service-client.js';
 import { StoreUnavailableError } from './store-errors.js';
-import type { BookingState } from './store.js';
+import type { BookingState, StoredBooking } from './store.js';
 import type { PaymentResult } from './types.js';
 
 /** A booking a status or cancel names: the facts its results carry, and the service's answer when the store had lost it. */
@@ -41,8 +43,8 @@ export function createResultRoutes(kit: Kit, delivery: Delivery, resultTimeoutMs
    * hold (lost in a restart of a memory store, evicted, pruned) is asked about at the service, which
    * answers only for this merchant's product code and only with the matching correlation id: such a
    * booking comes with the service's answer (`lost`), and with the order the browser presented only
-   * when the booking's own tag proves it (the booking is then saved again: see recovery.ts). A stored booking comes with the statuses of it already
-   * delivered, read in the same round trip.
+   * when the booking's own tag proves it (the booking is then saved again: see adoptLostBooking). A
+   * stored booking comes with the statuses of it already delivered, read in the same round trip.
    */
   async function findBooking(text: string, request: Request): Promise<Found> {
     const body = parseObject(text, ['booking_id', 'correlation_id'], ['order', 'receipt']);
@@ -73,7 +75,7 @@ export function createResultRoutes(kit: Kit, delivery: Delivery, resultTimeoutMs
     if (lost.booking_id !== booking_id || lost.correlation_id !== correlation_id || lost.product_code !== kit.key.productCode) {
       throw unknownBooking();
     }
-    const proven = await orderOfLostBooking(kit.key, lost.transaction_id, body.order as PaymentResult['order']);
+    const proven = await kit.key.orderOfLostBooking(lost.transaction_id, body.order as PaymentResult['order']);
     const facts = proven ? await adoptLostBooking(kit, lost, proven, request) : { booking_id, transaction_uuid: lost.transaction_id };
     return { booking_id, correlation_id, lost, facts, delivered: [] };
   }
@@ -182,4 +184,54 @@ async function callback(kit: Kit, delivery: Delivery, text: string): Promise<{ c
 
 function unknownBooking(): Refusal {
   return new Refusal(CODES.UNKNOWN_BOOKING, 'No booking with this booking_id and correlation_id was made here.');
+}
+
+/**
+ * The key an adopted booking is saved under: `/` is outside the Idempotency-Key alphabet, so no browser
+ * can replay it.
+ */
+const ADOPTED_PREFIX = 'lost/';
+
+/**
+ * Saves a lost booking the presented `order` proved, and answers the facts its results carry. A lookup
+ * that fails, or does not answer a payable order (paid, unknown), leaves the booking unsaved: its result
+ * still carries the proven order.
+ */
+async function adoptLostBooking(
+  kit: Kit,
+  lost: ServiceStatus,
+  proven: { order: OrderReference; amount: number },
+  request: Request,
+): Promise<Partial<PaymentResult>> {
+  const plain: Partial<PaymentResult> = { booking_id: lost.booking_id, transaction_uuid: lost.transaction_id, ...proven };
+  let details: unknown;
+  try {
+    details = await kit.lookup(proven.order, request, 'status');
+  } catch {
+    // Told to onError by the lookup; the result still carries the proven order.
+    return plain;
+  }
+  if (!isRecord(details) || details.paid === true) return plain;
+  if (!((typeof details.id === 'string' && details.id.length > 0) || (typeof details.id === 'number' && Number.isFinite(details.id)))) {
+    kit.report(new TypeError(`lookupOrder returned the order id ${describeValue(details.id)} for a recovered booking; return the order's own id.`), { route: 'status' });
+    return plain;
+  }
+  const id = String(details.id);
+  const booking: StoredBooking = {
+    booking_id: lost.booking_id,
+    correlation_id: lost.correlation_id,
+    transaction_uuid: lost.transaction_id,
+    idempotency_key: `${ADOPTED_PREFIX}${lost.transaction_id}`,
+    // The channel is not known again; no request can name this key, so the fingerprint is never compared.
+    fingerprint: JSON.stringify(['v2', 'app', id, 'adopted']),
+    channel: 'app',
+    order: proven.order,
+    order_key: await orderKeyOf(id),
+    amount: proven.amount,
+    deeplink: '',
+    created_at: kit.now(),
+  };
+  // Saved once: a concurrent adoption of the same booking finds the key taken, which is as good.
+  await kit.store.insertBooking({ booking });
+  return bookingFacts(booking);
 }

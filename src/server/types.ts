@@ -153,9 +153,9 @@ export interface PaymentHandlerOptions {
    */
   resultTimeoutMs?: number;
   /**
-   * How long `lookupOrder` may take. Past it the `/book` is answered `IP-503` with `Retry-After` (the
-   * element tries again with the same key), the delay is told to `onError`, and nothing is booked.
-   * Default 5 000 ms.
+   * How long `lookupOrder` may take. Past it the `/book` (or `/order`) is answered `IP-503` with
+   * `Retry-After` (the element tries again with the same key), the delay is told to `onError`, and
+   * nothing is booked. Default 5 000 ms.
    */
   lookupTimeoutMs?: number;
   /**

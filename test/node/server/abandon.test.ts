@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SANDBOX_DEFAULTS } from '../../../src/sandbox/index.js';
-import { DEFAULT_CANCEL_AFTER_MS } from '../../../src/server/abandon.js';
+import { DEFAULT_CANCEL_AFTER_MS } from '../../../src/server/reconcile.js';
 import { openShop } from './shop.js';
 
 const MINUTE = 60_000;

@@ -69,6 +69,15 @@ describe('deadlines on what the merchant plugs in', () => {
     assert.equal(sandbox.listBookings().length, before);
   });
 
+  test('/order with a lookupOrder that does not answer within lookupTimeoutMs: IP-503 with a time to come back, told', async () => {
+    const errors: unknown[] = [];
+    const handler = handlerWith({ lookupOrder: forever, lookupTimeoutMs: 200 }, errors);
+    const answer = await within('/order with a hung lookupOrder', 10_000, post(handler, 'order', { order: { id: 'SLOW-2' } }));
+    assert.equal(answer.body.code, 'IP-503', JSON.stringify(answer.body));
+    assert.ok(answer.retryAfter, 'a time to come back');
+    assert.match(String(errors[0]), /lookupOrder did not answer within 200 ms/);
+  });
+
   test('a custom store that hangs: each request answers IP-503 at storeTimeoutMs, and the store is told once', async () => {
     const errors: unknown[] = [];
     const hanging = new Proxy(createMemoryStore(), { get: (target, name) => (typeof name === 'string' && name in target ? forever : Reflect.get(target, name)) });

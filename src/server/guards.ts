@@ -1,16 +1,77 @@
 /**
- * The store as the handler uses it: every call under its deadline, and a store that cannot be reached
- * becomes `IP-503`, told to `onError` once per outage.
+ * What the merchant plugs in, as the handler calls it: its order lookup and its store, each under a
+ * deadline, so that a database that hangs cannot hold a request past it. A late lookup answers
+ * {@link LookupLate}; a store that cannot be reached, or answers late, becomes `IP-503`, told to
+ * `onError` once per outage. The late call runs on unawaited, its failure swallowed.
  */
-import { CODES } from '../protocol/contract.js';
-import { Refusal } from './http.js';
-import { withDeadline } from './deadline.js';
+import { CODES, type OrderReference } from '../protocol/contract.js';
+import { attemptTag } from './attempt.js';
+import { Refusal, type Route } from './http.js';
 import { postgresOutage } from './postgres-errors.js';
 import { StoreUnavailableError } from './store-errors.js';
 import type { PaymentStore } from './store.js';
+import type { ErrorContext, PaymentHandlerOptions } from './types.js';
+
+/** `call()`'s outcome, or `late()`'s error once `limitMs` passed; a call that throws at once rejects the same way. */
+async function withDeadline<T>(call: () => T | Promise<T>, limitMs: number, late: () => Error): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(late()), limitMs);
+  });
+  const running = Promise.resolve().then(call);
+  running.catch(() => {});
+  try {
+    return await Promise.race([running, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `lookupOrder` did not answer within `lookupTimeoutMs`. */
+class LookupLate extends Error {
+  override name = 'LookupLate';
+}
+
+/**
+ * What `lookupOrder` answers for `order` (with the element's attempt id, when the request names one).
+ * A lookup that fails or misses its deadline is told to `onError` under `route`, and rejects with the
+ * refusal the browser gets: `IP-503` with a time to come back when it was late, else `IP-500`.
+ */
+export type Lookup = (order: OrderReference, request: Request, route: Route) => Promise<unknown>;
+
+/** The handler's one lookup: `lookupOrder` under `limitMs`; `report` is the handler's `onError`. */
+export function createLookup(
+  lookupOrder: PaymentHandlerOptions['lookupOrder'],
+  limitMs: number,
+  report: (error: unknown, context: ErrorContext) => void,
+): Lookup {
+  return async (order, request, route) => {
+    const tag = attemptTag(request);
+    try {
+      return await withDeadline(
+        () => lookupOrder(order, { request, ...tag }),
+        limitMs,
+        () => new LookupLate(`lookupOrder did not answer within ${limitMs} ms; the request was answered IP-503 without waiting for it.`),
+      );
+    } catch (error) {
+      report(error, { route, ...tag });
+      throw lookupFailed(error);
+    }
+  };
+}
 
 /** Seconds a browser waits before retrying an `IP-503`. */
-export const RETRY_AFTER_SECONDS = 2;
+const RETRY_AFTER_SECONDS = 2;
+
+/** The answer for a request whose `lookupOrder` failed: `IP-503` when it was late, so the browser tries again. */
+function lookupFailed(error: unknown): Refusal {
+  if (error instanceof LookupLate) {
+    return new Refusal(CODES.SERVER_UNAVAILABLE, "The shop's server could not look up this order in time; try again in a moment.", {
+      'retry-after': String(RETRY_AFTER_SECONDS),
+    });
+  }
+  return new Refusal(CODES.INTERNAL, 'The server could not look up this order.');
+}
 
 /** The answer for a request the store could not serve. */
 export function storeUnavailable(): Refusal {
