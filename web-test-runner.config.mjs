@@ -32,10 +32,10 @@ const ALL_TESTS = chosenFiles.length > 0 ? chosenFiles : ['test/browser/**/*.tes
  * run every other file.
  */
 const CHROMIUM_ONLY = {
-  'test/browser/element/look-and-language.test.ts':
+  'test/browser/element/wallet-pay-button/look-and-language.test.ts':
     'emulates prefers-color-scheme and prefers-reduced-motion (emulateMedia, also in its afterEach); ' +
     "Firefox's WebDriver BiDi and WebKit's WebDriver have no media-feature override",
-  'test/browser/handoff/qr-colour-scheme.test.ts':
+  'test/browser/element/handoff/qr-colour-scheme.test.ts':
     'emulates prefers-color-scheme (emulateMedia); the same checks under the default scheme run everywhere (qr.test.ts)',
 };
 for (const file of Object.keys(CHROMIUM_ONLY)) {

@@ -1,7 +1,7 @@
 /**
  * When the payment code loads (src/element/load-strategies.ts): each named strategy calls its load at
  * its moment. (The element's use of them, prefetch at hover and the kept booking's load at once, is
- * tested in loading.test.ts and element-return.test.ts.)
+ * tested in wallet-pay-button/loading.test.ts and wallet-pay-button/return.test.ts.)
  */
 import { expect, waitUntil } from '@open-wc/testing';
 import { INTENT_EVENTS, LOAD_STRATEGIES } from '../../../src/element/load-strategies.js';
