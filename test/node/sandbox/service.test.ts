@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { HTTP_STATUS_OF_CODE } from '../../../src/protocol/contract.js';
+import { MAX_BOOKINGS, SandboxService } from '../../../src/sandbox/service.js';
 
 // Signatures are computed here with node:crypto, never with the code under test.
 const nodeSign = (message: string, key: string) =>
@@ -481,4 +482,30 @@ describe('fields the spec does not list', () => {
       assert.deepEqual(lines.filter((line) => line.startsWith('warning:')), []);
     });
   });
+});
+
+test(`the bookings stay bounded: past ${MAX_BOOKINGS} the oldest closed (or expired) one goes, an open one stays`, async () => {
+  let now = 1_000_000;
+  const service = new SandboxService({ accessKey: 'k', productCodes: ['P'], bookingTtlMs: 60_000, now: () => now, linksUrl: () => 'http://127.0.0.1:1' });
+  const bookOne = async (uuid: string) => {
+    const signature = createHmac('sha256', 'k').update(`product_code=P,amount=10,transaction_uuid=${uuid}`).digest('base64');
+    const body = { product_code: 'P', amount: 10, transaction_uuid: uuid, signed_field_names: 'product_code,amount,transaction_uuid', signature, callback_url: 'http://127.0.0.1:1/cb', redirect_url: 'http://127.0.0.1:1/r', properties: {} };
+    const result = await service.handle('book', JSON.stringify(body));
+    return (result.body as unknown as { data: { booking_id: string } }).data.booking_id;
+  };
+  const first = await bookOne('first');
+  const paid = await bookOne('paid');
+  assert.equal(service.confirm(first, '1234', 'wallet_balance').ok, true);
+  assert.equal(service.confirm(paid, '1234', 'wallet_balance').ok, true);
+  now += 1;
+  const open = await bookOne('open');
+  for (let i = 0; i < MAX_BOOKINGS - 3; i++) await bookOne(`fill-${i}`);
+  assert.equal(service.listBookings().length, MAX_BOOKINGS);
+  await bookOne('one-more');
+  assert.equal(service.listBookings().length, MAX_BOOKINGS);
+  assert.equal(service.getBooking(first), undefined, 'the oldest closed booking went');
+  assert.equal(service.getBooking(paid)?.status, 'SUCCESS');
+  await bookOne('two-more');
+  assert.equal(service.getBooking(paid), undefined);
+  assert.equal(service.getBooking(open)?.status, 'BOOKED', 'an open booking is kept while closed ones can go');
 });
