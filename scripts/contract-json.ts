@@ -1,6 +1,6 @@
 // Writes contract.json, the OpenAPI 3.1 document of the book proxy contract, from src/check/openapi.ts
 // (itself built from src/protocol/contract.ts). Run: npx tsx scripts/contract-json.ts
-// test/node/check/contract-json.test.ts fails when the file and the source differ.
+// test/node/scripts/contract-json.test.ts fails when the file and the source differ.
 import { writeFileSync } from 'node:fs';
 import { buildContractDocument } from '../src/check/openapi.js';
 
