@@ -1,9 +1,8 @@
-// `npm test`: finds (or installs) the programs the tests need, then runs the suites in two steps,
-// stopping at the first that fails. Each step runs steps beside it, their output held and printed once
-// it is done, so none interleave. The files of every suite spend much of their time waiting (on servers,
-// timers, pages), so two suites share the two cores better than one: `test:node` with the package's
-// build and `test:browser` beside it (neither reads dist/), then `test:e2e` with `test:built` beside it,
-// after the build. Every server listens on port 0 and keeps its data in a fresh temporary folder.
+// `npm test`: finds (or installs) the programs the tests need, then runs every suite in turn, stopping
+// at the first that fails. A step may run others beside it, their output held and printed once it is
+// done, so none interleave: the package's build beside `test:node` (nothing before `test:built` reads
+// dist/), and `test:built` beside `test:e2e`, whose browser journeys leave most of the two cores idle
+// (alone it used 0.6 of a core). Every server listens on port 0, its data in a fresh temporary folder.
 import { spawn } from 'node:child_process';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -54,14 +53,8 @@ export const TEST_STEPS = [
     name: `scripts/${script}.mjs`,
     command: [process.execPath, `scripts/${script}.mjs`],
   })),
-  {
-    name: 'test:node',
-    command: [npm, 'run', 'test:node'],
-    beside: [
-      { name: 'build', command: [npm, 'run', 'build'] },
-      { name: 'test:browser', command: [npm, 'run', 'test:browser'] },
-    ],
-  },
+  { name: 'test:node', command: [npm, 'run', 'test:node'], beside: [{ name: 'build', command: [npm, 'run', 'build'] }] },
+  { name: 'test:browser', command: [npm, 'run', 'test:browser'] },
   { name: 'test:e2e', command: [npm, 'run', 'test:e2e'], beside: [{ name: 'test:built', command: [npm, 'run', 'test:built'] }] },
 ];
 
