@@ -1,7 +1,8 @@
 export interface Step {
   name: string;
   command: string[];
-  beside?: { name: string; command: string[] };
+  /** Steps run at the same time as this one, their output printed after its own. */
+  beside?: { name: string; command: string[] }[];
 }
 /** Runs the steps in order; resolves with the first failure, or undefined when all passed. */
 export function runSteps(steps: Step[], options?: { print?: (text: string) => void }): Promise<{ step: string; code: number } | undefined>;

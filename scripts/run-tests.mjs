@@ -1,7 +1,8 @@
 // `npm test`: finds (or installs) the programs the tests need, then runs every suite in turn, stopping
-// at the first that fails. The package's build runs beside `test:node`, whose files spend much of
-// their time waiting on servers and timers; nothing before `test:built` reads dist/. The build's
-// output is held and printed once `test:node` is done, so the two do not interleave.
+// at the first that fails. A step may run others beside it, their output held and printed once it is
+// done, so none interleave: the package's build beside `test:node` (nothing before `test:built` reads
+// dist/), and `test:built` beside `test:e2e`, whose browser journeys leave most of the two cores idle
+// (alone it used 0.6 of a core). Every server listens on port 0, its data in a fresh temporary folder.
 import { spawn } from 'node:child_process';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -29,17 +30,19 @@ function run([command, ...args], { quiet = false } = {}) {
 
 /**
  * Runs the steps in order and resolves with the first failure (`{ step, code }`) or undefined. A step
- * is `{ name, command }`, or `{ name, command, beside: { name, command } }`: `beside` runs at the same
- * time, its output held and printed after the step's own.
+ * is `{ name, command }`, or `{ name, command, beside: [{ name, command }, ...] }`: those beside run at
+ * the same time, their output held and printed after the step's own, in the order listed.
  */
 export async function runSteps(steps, { print = (text) => process.stdout.write(text) } = {}) {
   for (const step of steps) {
-    const side = step.beside && run(step.beside.command, { quiet: true });
+    const beside = step.beside ?? [];
+    const sides = beside.map((side) => run(side.command, { quiet: true }));
     const own = await run(step.command);
-    const besides = side && (await side);
-    if (besides) print(`\n> ${step.beside.name} (beside ${step.name})\n${besides.output}`);
+    const results = await Promise.all(sides);
+    results.forEach((result, i) => print(`\n> ${beside[i].name} (beside ${step.name})\n${result.output}`));
     if (own.code !== 0) return { step: step.name, code: own.code };
-    if (besides && besides.code !== 0) return { step: step.beside.name, code: besides.code };
+    const failed = results.findIndex((result) => result.code !== 0);
+    if (failed !== -1) return { step: beside[failed].name, code: results[failed].code };
   }
   return undefined;
 }
@@ -50,8 +53,9 @@ export const TEST_STEPS = [
     name: `scripts/${script}.mjs`,
     command: [process.execPath, `scripts/${script}.mjs`],
   })),
-  { name: 'test:node', command: [npm, 'run', 'test:node'], beside: { name: 'build', command: [npm, 'run', 'build'] } },
-  ...['test:browser', 'test:e2e', 'test:built'].map((script) => ({ name: script, command: [npm, 'run', script] })),
+  { name: 'test:node', command: [npm, 'run', 'test:node'], beside: [{ name: 'build', command: [npm, 'run', 'build'] }] },
+  { name: 'test:browser', command: [npm, 'run', 'test:browser'] },
+  { name: 'test:e2e', command: [npm, 'run', 'test:e2e'], beside: [{ name: 'test:built', command: [npm, 'run', 'test:built'] }] },
 ];
 
 if (import.meta.url === `file://${process.argv[1]}`) {

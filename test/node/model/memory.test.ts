@@ -1,6 +1,6 @@
 /**
  * Generated interleavings on the memory store: two handler instances sharing it, the real sandbox on
- * loopback, 200 seeded sequences (docs/faults.md says how to replay one).
+ * loopback, 50 seeded sequences (docs/faults.md says how to replay one).
  */
 import { after, before, test } from 'node:test';
 import { checkModel, fromEnvironment } from './run.js';
@@ -14,6 +14,6 @@ after(async () => {
   await stage.close();
 });
 
-test('memory store: 200 generated sequences keep every invariant after every step', async () => {
-  await checkModel(stage, { seed: 31_2026, ...fromEnvironment(200) });
+test('memory store: 50 generated sequences keep every invariant after every step', async () => {
+  await checkModel(stage, { seed: 31_2026, ...fromEnvironment(50) });
 });

@@ -1,6 +1,6 @@
 /**
  * Generated interleavings on the MySQL store (MariaDB) (a throwaway server): two handler instances sharing it, the real
- * sandbox on loopback, 100 seeded sequences (docs/faults.md says how to replay one).
+ * sandbox on loopback, 25 seeded sequences (docs/faults.md says how to replay one).
  */
 import { after, before, test } from 'node:test';
 import { checkModel, fromEnvironment } from './run.js';
@@ -15,6 +15,6 @@ after(async () => {
   await stage.close();
 });
 
-test('MySQL store (MariaDB): 100 generated sequences keep every invariant after every step', async () => {
-  await checkModel(stage, { seed: 31_2028, ...fromEnvironment(100) });
+test('MySQL store (MariaDB): 25 generated sequences keep every invariant after every step', async () => {
+  await checkModel(stage, { seed: 31_2028, ...fromEnvironment(25) });
 });

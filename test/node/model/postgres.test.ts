@@ -1,6 +1,6 @@
 /**
  * Generated interleavings on PostgreSQL (a throwaway server): two handler instances sharing one database, the real sandbox on
- * loopback, 200 seeded sequences (docs/faults.md says how to replay one).
+ * loopback, 100 seeded sequences (docs/faults.md says how to replay one).
  */
 import { after, before, test } from 'node:test';
 import { checkModel, fromEnvironment } from './run.js';
@@ -14,6 +14,6 @@ after(async () => {
   await stage.close();
 });
 
-test('PostgreSQL store: 200 generated sequences keep every invariant after every step', async () => {
-  await checkModel(stage, { seed: 31_2027, ...fromEnvironment(200) });
+test('PostgreSQL store: 100 generated sequences keep every invariant after every step', async () => {
+  await checkModel(stage, { seed: 31_2027, ...fromEnvironment(100) });
 });

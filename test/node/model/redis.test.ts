@@ -1,6 +1,6 @@
 /**
  * Generated interleavings on the Redis store (a throwaway server): two handler instances sharing it, the real
- * sandbox on loopback, 100 seeded sequences (docs/faults.md says how to replay one).
+ * sandbox on loopback, 25 seeded sequences (docs/faults.md says how to replay one).
  */
 import { after, before, test } from 'node:test';
 import { checkModel, fromEnvironment } from './run.js';
@@ -15,6 +15,6 @@ after(async () => {
   await stage.close();
 });
 
-test('Redis store: 100 generated sequences keep every invariant after every step', async () => {
-  await checkModel(stage, { seed: 31_2029, ...fromEnvironment(100) });
+test('Redis store: 25 generated sequences keep every invariant after every step', async () => {
+  await checkModel(stage, { seed: 31_2029, ...fromEnvironment(25) });
 });

@@ -19,29 +19,41 @@ test('runSteps stops at the first failing step and names it with its exit code',
   assert.deepEqual(failed, { step: 'second', code: 3 });
 });
 
-test("a step beside another runs at the same time, its output printed after; its failure fails the run after the other's end", async () => {
+test("steps beside another run at the same time, their output printed after in their order; a failure fails the run after the other's end", async () => {
   const printed: string[] = [];
   const marker = `beside-${process.pid}`;
   const failed = await runSteps(
-    [{ name: 'main', command: [node, '-e', 'setTimeout(() => {}, 300)'], beside: { name: 'side', command: exit(2, marker) } }],
+    [
+      {
+        name: 'main',
+        command: [node, '-e', 'setTimeout(() => {}, 300)'],
+        beside: [
+          { name: 'slow', command: [node, '-e', `setTimeout(() => process.stdout.write('slow-${marker}'), 200)`] },
+          { name: 'side', command: exit(2, marker) },
+        ],
+      },
+    ],
     { print: (text) => printed.push(text) },
   );
   assert.deepEqual(failed, { step: 'side', code: 2 });
-  assert.equal(printed.length, 1);
-  assert.match(printed[0]!, new RegExp(`^\\n> side \\(beside main\\)\\n${marker}$`));
+  assert.equal(printed.length, 2);
+  assert.match(printed[0]!, new RegExp(`^\\n> slow \\(beside main\\)\\nslow-${marker}$`));
+  assert.match(printed[1]!, new RegExp(`^\\n> side \\(beside main\\)\\n${marker}$`));
 });
 
 test('a failing main step wins over a passing side step, and all pass when all pass', async () => {
-  assert.deepEqual(await runSteps([{ name: 'main', command: exit(1), beside: { name: 'side', command: exit(0) } }], { print: () => {} }), { step: 'main', code: 1 });
-  assert.equal(await runSteps([{ name: 'main', command: exit(0), beside: { name: 'side', command: exit(0) } }], { print: () => {} }), undefined);
+  assert.deepEqual(await runSteps([{ name: 'main', command: exit(1), beside: [{ name: 'side', command: exit(0) }] }], { print: () => {} }), { step: 'main', code: 1 });
+  assert.equal(await runSteps([{ name: 'main', command: exit(0), beside: [{ name: 'side', command: exit(0) }] }], { print: () => {} }), undefined);
 });
 
-test("npm test's steps name scripts that exist, and the build runs beside test:node, before test:built", () => {
+test("npm test's steps name scripts that exist: the build beside test:node, and test:built beside test:e2e, after the build", () => {
   const scripts = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).scripts as Record<string, string>;
-  const npmScripts = TEST_STEPS.flatMap((step) => [step, ...(step.beside ? [step.beside] : [])])
+  const npmScripts = TEST_STEPS.flatMap((step) => [step, ...(step.beside ?? [])])
     .filter((step) => step.command[1] === 'run')
     .map((step) => step.command[2]!);
   assert.deepEqual(npmScripts, ['test:node', 'build', 'test:browser', 'test:e2e', 'test:built']);
   for (const name of npmScripts) assert.ok(scripts[name], `package.json has no script ${name}`);
   assert.equal(scripts.test, 'node scripts/run-tests.mjs');
+  const sides = Object.fromEntries(TEST_STEPS.filter((step) => step.beside).map((step) => [step.name, step.beside!.map((side) => side.name)]));
+  assert.deepEqual(sides, { 'test:node': ['build'], 'test:e2e': ['test:built'] });
 });
