@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandler, type PaymentResult } from '../../src/server/handler.js';
 import type { PaymentStore } from '../../src/server/store.js';
+import { payAtWallet } from './pay-at-wallet.js';
 
 const KEY = 'round-trip-access-key';
 const PRODUCT = 'TRIPS01';
@@ -107,13 +108,7 @@ export function roundTripTests(name: string, open: () => Promise<CountedStore>):
     test('a status check of a paid booking: at most six round trips the first time (the delivery and the duplicate check), one after', async () => {
       const booked = await book(`paid-${crypto.randomUUID()}`, `TRIPS-PAID-${crypto.randomUUID()}`);
       const { booking_id, correlation_id, deeplink } = booked.data!;
-      const paid = await fetch(`${deeplink}/confirm`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ mpin: '1234', method: 'wallet_balance' }).toString(),
-        redirect: 'manual',
-      });
-      assert.equal(paid.status, 303);
+      await payAtWallet(deeplink!);
       const first = await trips(() => post('status', { booking_id, correlation_id }));
       assert.equal(first.value.data?.status, 'SUCCESS');
       assert.equal(delivered.filter((r) => r.correlation_id === correlation_id).length, 1);

@@ -4,7 +4,6 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
-import assert from 'node:assert/strict';
 import type { PaymentHandler } from '../../../src/server/handler.js';
 
 /** HMAC-SHA256 in base64 with node:crypto: the independent reference for every signature check. */
@@ -74,13 +73,4 @@ export async function postRoute(handler: PaymentHandler, route: string, body: un
   return { status: response.status, body: (await response.json()) as RouteAnswer['body'] };
 }
 
-/** Pays a sandbox booking on its wallet page, as a shopper with the right MPIN does. */
-export async function payAtWallet(deeplink: string): Promise<void> {
-  const response = await fetch(`${deeplink}/confirm`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ mpin: '1234', method: 'wallet_balance' }).toString(),
-    redirect: 'manual',
-  });
-  assert.equal(response.status, 303);
-}
+export { payAtWallet } from '../../support/pay-at-wallet.js';

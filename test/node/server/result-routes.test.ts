@@ -14,6 +14,7 @@ import { settingsOf } from '../../support/settings.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { createMemoryBookingStore } from '../../support/memory-store.js';
 import { recordingNavigator } from '../../support/proxy.js';
+import { payAtWallet } from '../../support/pay-at-wallet.js';
 
 const KEY = 'lost-access-key';
 const PRODUCT = 'LOST01';
@@ -27,16 +28,6 @@ async function post(handler: PaymentHandler, route: string, body: unknown, key?:
     }),
   );
   return (await response.json()) as { code: string; data?: { booking_id: string; correlation_id: string; deeplink: string; status: string; receipt: string } };
-}
-
-async function pay(deeplink: string): Promise<void> {
-  const response = await fetch(`${deeplink}/confirm`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ mpin: '1234', method: 'wallet_balance' }).toString(),
-    redirect: 'manual',
-  });
-  assert.equal(response.status, 303);
 }
 
 async function within<T>(what: string, ms: number, probe: () => T | undefined): Promise<T> {
@@ -75,7 +66,7 @@ describe('a lost booking keeps its order', () => {
     const first = shop();
     const order = { id: 'LOST-E1', cart: [1, 2] };
     const booked = (await post(first.handler, 'book', { channel: 'app', order }, `lost-${crypto.randomUUID()}`)).data!;
-    await pay(booked.deeplink);
+    await payAtWallet(booked.deeplink);
     const restarted = shop();
     // The element's own flow and booking client, talking to the restarted handler.
     const settings = settingsOf({ endpoint: 'http://merchant.test/api/pay', order, allowedHosts: [new URL(booked.deeplink).host] });
@@ -164,7 +155,7 @@ describe('a lost booking keeps its order', () => {
     const restarted = shop();
     const ids = { booking_id: booked.booking_id, correlation_id: booked.correlation_id, receipt: booked.receipt };
     assert.equal((await post(restarted.handler, 'status', { ...ids, order })).data?.status, 'BOOKED');
-    await pay(booked.deeplink);
+    await payAtWallet(booked.deeplink);
     // The callback went to a dead address; the shopper closed the tab. Only reconcile is left.
     const report = await restarted.handler.reconcile({ olderThanMs: 0 });
     assert.equal(report.settled, 1, JSON.stringify(report));

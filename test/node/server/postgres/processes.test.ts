@@ -10,6 +10,7 @@ import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import { closedPortUrl } from '../helpers.js';
 import { startWorker, type Message, type Worker } from '../../../support/handler-processes.js';
 import { freshDatabase, stopServer } from './pg-server.js';
+import { payAtWallet } from '../../../support/pay-at-wallet.js';
 
 const KEY = 'processes-access-key';
 const PRODUCT = 'PROC01';
@@ -76,15 +77,6 @@ describe('four handler processes on one PostgreSQL database', () => {
   const deliveries = (correlationId: string) =>
     workers.flatMap((w) => w.messages).filter((m) => m.type === 'delivered' && m.correlation_id === correlationId);
   const ofOrder = (id: string) => sandbox.listBookings().filter((b) => b.properties.merchant_order === id);
-  const pay = async (deeplink: string) => {
-    const response = await fetch(`${deeplink}/confirm`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ mpin: '1234', method: 'wallet_balance' }).toString(),
-      redirect: 'manual',
-    });
-    assert.equal(response.status, 303);
-  };
 
   test('200 concurrent books with one key give one booking', async () => {
     const order = { id: `ONE-KEY-${crypto.randomUUID()}` };
@@ -101,7 +93,7 @@ describe('four handler processes on one PostgreSQL database', () => {
     const order = { id: `PAID-${crypto.randomUUID()}` };
     const booked = await post(workers[0]!, 'book', { channel: 'app', order }, { 'idempotency-key': `paid-${crypto.randomUUID()}` });
     const { booking_id, correlation_id, deeplink } = booked.body.data!;
-    await pay(deeplink!);
+    await payAtWallet(deeplink!);
     const answers = await Promise.all(
       Array.from({ length: 200 }, (_, i) => post(workers[i % 4]!, 'status', { booking_id, correlation_id })),
     );
@@ -123,7 +115,7 @@ describe('four handler processes on one PostgreSQL database', () => {
     const order = { id: `PAID-TWICE-${crypto.randomUUID()}` };
     const booked = await post(workers[0]!, 'book', { channel: 'app', order }, { 'idempotency-key': `tab-a-${crypto.randomUUID()}` });
     const { booking_id, correlation_id, deeplink } = booked.body.data!;
-    await pay(deeplink!);
+    await payAtWallet(deeplink!);
     assert.equal((await post(workers[0]!, 'status', { booking_id, correlation_id })).body.data?.status, 'SUCCESS');
     assert.equal(deliveries(correlation_id!).length, 1, 'delivered: the booking is settled');
     const second = await Promise.all(
@@ -198,7 +190,7 @@ describe('four handler processes on one PostgreSQL database', () => {
     assert.deepEqual([stale.status, stale.body.code, stale.body.data], [409, 'IP-409', undefined], JSON.stringify(stale.body));
     const statuses = ofOrder(order.id).map((b) => [b.booking_id === second.body.data!.booking_id ? 'second' : 'stale', b.status]);
     assert.deepEqual(statuses.sort(), [['second', 'BOOKED'], ['stale', 'CANCELED']], 'the stale holder cancelled the booking it made');
-    await pay(second.body.data!.deeplink!);
+    await payAtWallet(second.body.data!.deeplink!);
     assert.equal(ofOrder(order.id).filter((b) => b.status === 'SUCCESS').length, 1, 'one SUCCESS');
   }
 
@@ -270,7 +262,7 @@ describe('four handler processes on one PostgreSQL database', () => {
     const order = { id: `KILLED-${crypto.randomUUID()}` };
     const booked = await post(doomed, 'book', { channel: 'app', order }, { 'idempotency-key': `killed-${crypto.randomUUID()}` });
     const { booking_id, correlation_id, deeplink } = booked.body.data!;
-    await pay(deeplink!);
+    await payAtWallet(deeplink!);
     assert.equal((await post(doomed, 'status', { booking_id, correlation_id })).body.data?.status, 'SUCCESS');
     // The status answers after RESULT_TIMEOUT_MS without waiting for the hook, which starts once the
     // duplicate check (the order's paid lease, its read) is done: later than the answer on a loaded machine.
