@@ -31,6 +31,8 @@ export function fromEnvironment(numRuns: number): ModelOptions {
 
 /** Runs `numRuns` sequences (fewer when replaying a path); throws fast-check's report on a break. */
 export async function checkModel(stage: Stage, options: ModelOptions): Promise<void> {
+  // The trace of the first sequence that broke: a break that hangs on timing may not come back when replayed.
+  let firstTrace: string[] | undefined;
   const property = fc.asyncProperty(modelCommands(options.maxCommands ?? 14), async (commands) => {
     options.onSequence?.();
     const run = await stage.newRun();
@@ -38,6 +40,9 @@ export async function checkModel(stage: Stage, options: ModelOptions): Promise<v
       await fc.asyncModelRun(() => ({ model: run.model, real: run }), commands);
       await run.finish();
       verdict(run);
+    } catch (error) {
+      firstTrace ??= run.trace;
+      throw error;
     } finally {
       run.close();
     }
@@ -51,6 +56,15 @@ export async function checkModel(stage: Stage, options: ModelOptions): Promise<v
   } catch (error) {
     // fast-check keeps the break in the error's cause, which test reporters do not print: say it too.
     if (error instanceof Error && error.cause instanceof Error) error.message += `\n${error.cause.message}`;
+    if (error instanceof Error && firstTrace) error.message += `\nTrace of the first sequence that broke (before shrinking):\n${traceText(firstTrace)}`;
     throw error;
   }
 }
+
+/** At most the last {@link TRACE_LINES} lines of a trace: the end of a run is where it broke. */
+export function traceText(trace: readonly string[]): string {
+  const cut = trace.length - TRACE_LINES;
+  return [...(cut > 0 ? [`… ${cut} earlier lines left out`] : []), ...trace.slice(Math.max(0, cut))].join('\n');
+}
+
+const TRACE_LINES = 600;

@@ -5,6 +5,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { traceText } from './run.js';
 import { memoryBackend, PAST_LEASES_MS, startStage, within, type Stage } from './world.js';
 
 let stage: Stage;
@@ -45,4 +46,26 @@ test('a result whose hook is still running when the clocks pass its claim is at 
   } finally {
     run.close();
   }
+});
+
+test("a run's trace names each step's answers, store calls and hook calls, and a long one keeps its end", async () => {
+  const run = await stage.newRun();
+  try {
+    const [a] = run.instances;
+    await run.send(a!, 'book', { channel: 'app', order: { id: run.orderId } }, run.keys[0]);
+    await within(run.heal(), 30_000, 'the book');
+    await run.atService(run.received[0]!.booking_id, 'pay');
+    await run.send(a!, 'callback', run.callbacks[0]!);
+    await within(run.heal(), 30_000, 'the callback');
+    const trace = run.trace.join('\n');
+    assert.match(trace, /A store\.claimResult\(.*\) -> "claimed"/, trace);
+    assert.match(trace, /A hook SUCCESS \w+ \(callback\) returned/, trace);
+    assert.match(trace, /book \(tab1-.*\) -> 200 IP-20\d/, trace);
+  } finally {
+    run.close();
+  }
+  const long = traceText(Array.from({ length: 1000 }, (_, i) => `line ${i}`)).split('\n');
+  assert.equal(long[0], '… 400 earlier lines left out');
+  assert.equal(long.at(-1), 'line 999');
+  assert.equal(long.length, 601);
 });

@@ -296,9 +296,11 @@ export class Instance {
         await this.gate();
         if (this.hookThrows > 0) {
           this.hookThrows--;
+          run.log(`${this.name} hook ${result.status} ${result.correlation_id.slice(0, 8)} (${result.source}) threw, as armed`);
           throw new Error('injected failure of onPaymentResult');
         }
         call.returned = true;
+        run.log(`${this.name} hook ${result.status} ${result.correlation_id.slice(0, 8)} (${result.source})${result.duplicate ? ' duplicate' : ''} returned`);
         // A duplicate is money received twice, to refund: it pays nothing of the order (docs/server.md).
         if (result.status === 'SUCCESS' && result.duplicate !== true) run.paidByCorrelation.set(result.correlation_id, result.amount ?? 0);
         if (result.status === 'REVERTED') run.paidByCorrelation.delete(result.correlation_id);
@@ -350,6 +352,10 @@ export class Instance {
           let result: unknown;
           try {
             result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+            this.run.log(`${this.name} store.${property}(${brief(args)}) -> ${brief(result)}`);
+          } catch (error) {
+            this.run.log(`${this.name} store.${property}(${brief(args)}) threw ${String(error).slice(0, 120)}`);
+            throw error;
           } finally {
             this.settleClaim(claim, property, args, result);
           }
@@ -360,6 +366,12 @@ export class Instance {
       },
     });
   }
+}
+
+/** A store call's arguments or answer in one short line, ids cut to 8 characters, for the trace. */
+function brief(value: unknown): string {
+  const text = JSON.stringify(value, (_, v: unknown) => (typeof v === 'string' && v.length > 12 && /^[\w-]+$/.test(v) ? v.slice(0, 8) : v)) ?? String(value);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /** `correlation_id status` of a result a store call names, whether it takes positional arguments or one object. */
@@ -401,6 +413,8 @@ export class Run {
   /** Every answer that reached a tab, the service or the model, in the order they came. */
   readonly answers: Answer[] = [];
   readonly circumstances = new Set<Circumstance>();
+  /** What the run did, step by step, with each store call and hook call: printed when the run breaks (run.ts). */
+  readonly trace: string[] = [];
   readonly instances: Instance[];
   readonly model: Model = { received: 0, callbacks: 0, frozen: new Set() };
   onClose: () => void = () => {};
@@ -468,7 +482,9 @@ export class Run {
 
   /** `MODEL_LOG=1` prints each step and answer, to follow a replayed sequence. */
   log(line: string): void {
-    if (process.env.MODEL_LOG === '1') console.log(`[${this.id} +${this.shift} ms] ${line}`);
+    const stamped = `[${this.id.slice(0, 8)} +${this.shift} ms] ${line}`;
+    this.trace.push(stamped);
+    if (process.env.MODEL_LOG === '1') console.log(stamped);
   }
 
   /**
@@ -553,7 +569,8 @@ export class Run {
   /** One healthy reconcile() past every lease, then: every payment at the service has reached the hook. */
   async reconcileAndCheck(instance: Instance): Promise<void> {
     await this.heal();
-    await within(instance.handler.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }), DRAIN_LIMIT_MS, 'reconcile()');
+    const report = await within(instance.handler.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }), DRAIN_LIMIT_MS, 'reconcile()');
+    this.log(`${instance.name} reconcile() -> ${JSON.stringify(report)}; at the service: ${this.serviceBookings().map((b) => `${b.correlation_id.slice(0, 8)} ${b.status}`).join(', ')}`);
     this.breaks.push(...reconciled(this.serviceBookings(), this.hookCalls));
     this.checkStep();
   }
