@@ -176,8 +176,8 @@ export function fleetTests(name: string, db: FleetDatabase): void {
       const orderId = `ONE-KEY-${crypto.randomUUID()}`;
       const key = `one-key-${crypto.randomUUID()}`;
       const got = await Promise.all(Array.from({ length: 60 }, (_, i) => book(workers[i % 2]!, key, orderId)));
-      const ids = new Set(got.map((a) => (a.status === 200 ? a.data!.booking_id : `${a.status} ${a.code}`)));
-      assert.deepEqual([...ids].length, 1, [...ids].join(', '));
+      const ids = new Set(got.map((a) => (a.status === 200 ? a.data!.booking_id : `${a.status} ${a.code} ${a.message ?? ''} (${a.ms} ms)`)));
+      assert.deepEqual([...ids].length, 1, [...ids].join('; '));
       assert.equal(ofOrder(orderId).length, 1, 'one booking at the service');
       await verify('one key');
     });

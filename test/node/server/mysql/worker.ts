@@ -23,7 +23,7 @@ const env = (name: string): string => {
 const send = (message: unknown) => process.send?.(message);
 const deadline = process.env.STORE_DEADLINE_MS ? { deadlineMs: Number(process.env.STORE_DEADLINE_MS) } : {};
 
-function store(): PaymentStore {
+function store(): PaymentStore & { ready(): Promise<void> } {
   if (env('STORE') === 'mysql') {
     const pool = mysql.createPool({ uri: env('STORE_URL'), connectionLimit: 10 });
     // An idle connection the server closed emits 'error'; the next query on the pool reports it.
@@ -46,13 +46,18 @@ const serviceFetch: typeof fetch = async (input, init) => {
   return fetch(input, init);
 };
 
+// As docs/server.md advises: the tables (or the data version) made ready before the first request, so
+// the first books do not wait on another process's set-up (on MariaDB, its DDL's metadata locks).
+const paymentStore = store();
+await paymentStore.ready();
+
 const handler = createPaymentHandler({
   serviceUrl: env('SERVICE_URL'),
   productCode: env('PRODUCT_CODE'),
   accessKey: env('ACCESS_KEY'),
   callbackUrl: env('CALLBACK_URL'),
   redirectUrl: 'http://merchant.test/return',
-  store: store(),
+  store: paymentStore,
   fetch: serviceFetch,
   ...(process.env.TIMEOUT_MS ? { timeoutMs: Number(process.env.TIMEOUT_MS) } : {}),
   leaseMs: Number(env('LEASE_MS')),
