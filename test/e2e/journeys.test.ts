@@ -27,9 +27,9 @@ const shoppers: Shopper[] = [];
 
 const suite = useSuite({ bfcache: true });
 
-// A journey waits on the browser and the servers far more than it computes, and counts only its own
-// checkout's bookings: the journeys of a group run at once, each in its own context.
-const CONCURRENCY = 3;
+// Each journey has its own context and counts only its own checkout's bookings: two of a group run at
+// once. More gained nothing: a journey is mostly the browser's work, and the two cores are shared.
+const CONCURRENCY = 2;
 
 async function shopper(...args: Parameters<typeof openShopper> extends [unknown, ...infer Rest] ? Rest : never): Promise<Shopper> {
   const s = await openShopper(suite.browser, ...args);
