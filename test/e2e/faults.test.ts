@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type { Page, Request, Route } from 'playwright';
 import {
   bookingIdOnProviderPage,
-  bookingsFor,
+  bookingsOf,
   cleanConsole,
   confirmOnProviderPage,
   element,
@@ -35,7 +35,8 @@ interface Row {
   s: Shopper;
   page: Page;
   el: ReturnType<typeof element>;
-  since: number;
+  /** The tab's checkout: the bookings of its orders are this row's (rows run at once). */
+  checkout: string;
   /** Book requests the browser sent, with their Idempotency-Key. */
   bookKeys: string[];
   dialogs: string[];
@@ -44,7 +45,7 @@ interface Row {
 async function openRow(profile: ProfileName, item = 'A-1001', setup?: (s: Shopper) => Promise<void>): Promise<Row> {
   const s = await openShopper(suite.browser, profile);
   await setup?.(s);
-  const row: Row = { s, page: s.page, el: element(s.page), since: suite.pg.sandbox.listBookings().length, bookKeys: [], dialogs: [] };
+  const row: Row = { s, page: s.page, el: element(s.page), checkout: '', bookKeys: [], dialogs: [] };
   s.page.on('request', (request: Request) => {
     if (request.url() === `${suite.pg.origin}/api/pay/book`) row.bookKeys.push(request.headers()['idempotency-key'] ?? '');
   });
@@ -53,20 +54,22 @@ async function openRow(profile: ProfileName, item = 'A-1001', setup?: (s: Shoppe
     row.dialogs.push(dialog.message());
     void dialog.dismiss();
   });
-  await openCheckout(s, suite.pg.origin, item);
+  row.checkout = await openCheckout(s, suite.pg.origin, item);
   return row;
 }
 
 /** The shopper sees `message` in the status region, the button is usable again, and `way` is offered. */
 async function assertToldWithWayForward(row: Row, message: string, way = row.el.retry): Promise<void> {
-  await waitForText(row.el.status, message);
+  // The message comes after a round trip to the proxy and the sandbox through the test's route:
+  // 10 s was not always enough with the rows of the file running at once on a loaded machine.
+  await waitForText(row.el.status, message, 20_000);
   await way.waitFor();
   assert.equal(await row.el.pay.getAttribute('aria-busy'), 'false');
 }
 
 /** Every row ends here: one booking per attempt, no refused URL followed, a clean console. */
 async function finish(row: Row, bookings: number): Promise<void> {
-  assert.equal(bookingsFor(suite.pg.sandbox, row.since).length, bookings, 'bookings in the sandbox');
+  assert.equal(bookingsOf(suite.pg.sandbox, row.checkout).length, bookings, 'bookings in the sandbox');
   const allowed = [suite.pg.origin, suite.pg.sandbox.baseUrl, suite.pg.sandbox.linksUrl];
   for (const url of row.s.visited) {
     assert.ok(allowed.some((origin) => url.startsWith(`${origin}/`)), `navigated to ${url}`);
@@ -102,13 +105,17 @@ function rewriteBooked(change: (data: Record<string, unknown>) => void) {
 
 const BOOK = () => `${suite.pg.origin}/api/pay/book`;
 
-describe('the merchant proxy fails the booking', () => {
+// Each row has its own context, routes and checkout (its bookings are its checkout's): rows run two at
+// once. More gained nothing: a row is mostly the browser's work, and the two cores are shared.
+const CONCURRENCY = 2;
+
+describe('the merchant proxy fails the booking', { concurrency: CONCURRENCY }, () => {
   test('proxy down (connection refused): "could not reach", try again books once', async () => {
     const row = await openRow('desktop');
     await row.page.route(BOOK(), (route) => route.abort('connectionrefused'));
     await row.el.pay.click();
     await assertToldWithWayForward(row, 'We could not reach the payment service');
-    assert.equal(bookingsFor(suite.pg.sandbox, row.since).length, 0);
+    assert.equal(bookingsOf(suite.pg.sandbox, row.checkout).length, 0);
     await row.page.unrouteAll();
     await row.el.retry.click();
     await atProviderPage(row, 'desktop');
@@ -150,12 +157,12 @@ describe('the merchant proxy fails the booking', () => {
       );
       await row.el.pay.click();
       await assertToldWithWayForward(row, message);
-      assert.equal(bookingsFor(suite.pg.sandbox, row.since).length, reachesServer ? 1 : 0);
+      assert.equal(bookingsOf(suite.pg.sandbox, row.checkout).length, reachesServer ? 1 : 0);
       assert.equal(row.page.url(), `${suite.pg.origin}/`);
       await row.page.unrouteAll();
       await row.el.retry.click();
       const bookingId = await atProviderPage(row, 'desktop');
-      if (reachesServer) assert.equal(bookingId, bookingsFor(suite.pg.sandbox, row.since)[0]?.booking_id, 'the retry got the first booking back');
+      if (reachesServer) assert.equal(bookingId, bookingsOf(suite.pg.sandbox, row.checkout)[0]?.booking_id, 'the retry got the first booking back');
       assert.deepEqual(row.bookKeys.length, 2);
       assert.equal(new Set(row.bookKeys).size, 1);
       await finish(row, 1);
@@ -219,15 +226,16 @@ describe('the merchant proxy fails the booking', () => {
     await row.page.locator('input[name="environment"][value="mobile"]').check();
     await row.el.pay.click();
     // The service already booked this attempt on the web channel: pressing again finishes that one.
-    assert.equal(await atProviderPage(row, 'desktop'), bookingsFor(suite.pg.sandbox, row.since)[0]?.booking_id);
+    assert.equal(await atProviderPage(row, 'desktop'), bookingsOf(suite.pg.sandbox, row.checkout)[0]?.booking_id);
     assert.equal(new Set(row.bookKeys).size, 1);
     await finish(row, 1);
   });
 
   test('a 4xx with the spec\'s envelope (the merchant does not know the order): told to contact the shop, nothing booked', async () => {
     const row = await openRow('desktop');
-    // A real refusal from the merchant kit: the order id is not in the catalogue.
-    await row.page.evaluate(() => document.querySelector('wallet-pay-button')!.setAttribute('order-id', 'NO-SUCH-ORDER'));
+    // A real refusal from the merchant kit: the order id is not in the catalogue. It stays in this
+    // tab's checkout, so a booking made for it would count against the row.
+    await row.page.evaluate((id) => document.querySelector('wallet-pay-button')!.setAttribute('order-id', id), `NO-SUCH-ORDER/${row.checkout}`);
     const answer = row.page.waitForResponse(BOOK());
     await row.el.pay.click();
     const response = await answer;
@@ -278,7 +286,7 @@ describe('the merchant proxy fails the booking', () => {
       const error = (await elementEvents(row.page)).find((event) => event.type === 'error');
       assert.equal(error?.detail?.kind, 'url-refused');
       assert.equal((await elementEvents(row.page)).filter((event) => event.type === 'navigate').length, 0);
-      const [booking] = bookingsFor(suite.pg.sandbox, row.since);
+      const [booking] = bookingsOf(suite.pg.sandbox, row.checkout);
       // The refused booking does not stay open at the service until it expires.
       await until(() => suite.pg.sandbox.getBooking(booking!.booking_id)?.status === 'CANCELED', 'the refused booking was not cancelled');
       // Once the proxy answers properly again, trying again is a new booking.
@@ -302,7 +310,7 @@ describe('the merchant proxy fails the booking', () => {
     await assertToldWithWayForward(row, 'The payment address was refused for your safety, so the payment was cancelled. Nothing was charged.');
     assert.deepEqual(row.s.visited, [`${suite.pg.origin}/`]);
     assert.equal((await elementEvents(row.page)).filter((event) => event.type === 'navigate').length, 0);
-    const [booking] = bookingsFor(suite.pg.sandbox, row.since);
+    const [booking] = bookingsOf(suite.pg.sandbox, row.checkout);
     await until(() => suite.pg.sandbox.getBooking(booking!.booking_id)?.status === 'CANCELED', 'the refused booking was not cancelled');
     await finish(row, 1);
   });
@@ -323,10 +331,10 @@ describe('the merchant proxy fails the booking', () => {
     const late = await held!.fetch();
     assert.equal(late.status(), 200);
     await held!.fulfill({ response: late }).catch(() => undefined);
-    assert.equal(bookingsFor(suite.pg.sandbox, row.since).length, 1);
+    assert.equal(bookingsOf(suite.pg.sandbox, row.checkout).length, 1);
     await row.page.unrouteAll();
     await row.el.retry.tap();
-    assert.equal(await atProviderPage(row, 'pixel7'), bookingsFor(suite.pg.sandbox, row.since)[0]?.booking_id);
+    assert.equal(await atProviderPage(row, 'pixel7'), bookingsOf(suite.pg.sandbox, row.checkout)[0]?.booking_id);
     assert.equal(new Set(row.bookKeys).size, 1);
     await finish(row, 1);
   });
@@ -377,7 +385,7 @@ describe('the merchant proxy fails the booking', () => {
   });
 });
 
-describe('coming back', () => {
+describe('coming back', { concurrency: CONCURRENCY }, () => {
   test('the status endpoint fails while verifying: told, not routed; try again routes to success', async () => {
     const row = await openRow('desktop');
     await row.el.pay.click();
@@ -426,7 +434,7 @@ describe('coming back', () => {
     await checked;
     await assertToldWithWayForward(row, 'We have not received a final answer about your payment yet', row.el.checkAgain);
     assert.ok(await row.el.cancel.isVisible());
-    const [booking] = bookingsFor(suite.pg.sandbox, row.since);
+    const [booking] = bookingsOf(suite.pg.sandbox, row.checkout);
     await payInWalletApp(row.s.context, suite.pg.sandbox, booking!.booking_id);
     await row.el.checkAgain.tap();
     await row.page.waitForURL(/\/success\.html\?/);
@@ -440,7 +448,7 @@ describe('coming back', () => {
     });
     await row.el.pay.tap();
     await row.el.panel.waitFor();
-    const [booking] = bookingsFor(suite.pg.sandbox, row.since);
+    const [booking] = bookingsOf(suite.pg.sandbox, row.checkout);
     await row.page.reload();
     await waitForText(row.el.status, 'Waiting for the payment to be confirmed');
     assert.equal(await row.el.openApp.getAttribute('href'), `${suite.pg.sandbox.linksUrl}/pay/${booking!.booking_id}`);
@@ -464,12 +472,12 @@ describe('coming back', () => {
     });
     await row.el.pay.click();
     await assertToldWithWayForward(row, 'We could not reach the payment service');
-    assert.equal(bookingsFor(suite.pg.sandbox, row.since).length, 1);
+    assert.equal(bookingsOf(suite.pg.sandbox, row.checkout).length, 1);
     await row.page.unrouteAll();
     await row.page.reload();
     await row.el.pay.click();
     const bookingId = await atProviderPage(row, 'desktop');
-    assert.equal(bookingId, bookingsFor(suite.pg.sandbox, row.since)[0]?.booking_id, 'the press after the reload got the first booking');
+    assert.equal(bookingId, bookingsOf(suite.pg.sandbox, row.checkout)[0]?.booking_id, 'the press after the reload got the first booking');
     assert.equal(row.bookKeys.length, 2);
     assert.equal(new Set(row.bookKeys).size, 1, 'both requests carried the same Idempotency-Key');
     await finish(row, 1);
@@ -482,7 +490,7 @@ describe('coming back', () => {
       });
       await row.el.pay.tap();
       await row.el.panel.waitFor();
-      const [booking] = bookingsFor(suite.pg.sandbox, row.since);
+      const [booking] = bookingsOf(suite.pg.sandbox, row.checkout);
       // The app did open and paid, but the shopper came back to the panel and chose another way.
       await payInWalletApp(row.s.context, suite.pg.sandbox, booking!.booking_id);
       await (choice === 'Cancel payment' ? row.el.cancel : row.el.payOnWeb).tap();

@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright';
 import {
+  bookingsOf,
   cleanConsole,
   confirmOnProviderPage,
   openCheckout,
@@ -34,14 +35,14 @@ function handoff(page: Page) {
 }
 
 /** Opens the desktop checkout, presses the offer and reads the code off the screen. */
-async function showCode(suite: Suite, item = 'A-1001'): Promise<{ desktop: Shopper; link: string }> {
+async function showCode(suite: Suite, item = 'A-1001'): Promise<{ desktop: Shopper; link: string; checkout: string }> {
   const desktop = await openShopper(suite.browser, 'desktop');
-  await openCheckout(desktop, suite.pg.origin, item);
+  const checkout = await openCheckout(desktop, suite.pg.origin, item);
   const h = handoff(desktop.page);
   await h.offer.click();
   await h.code.waitFor();
   assert.ok(((await h.code.boundingBox())?.width ?? 0) >= 200, 'the code is at least 200 px wide');
-  return { desktop, link: await readQrFromPage(desktop.page, h.code) };
+  return { desktop, link: await readQrFromPage(desktop.page, h.code), checkout };
 }
 
 /** The sandbox booking a deeplink names. */
@@ -52,7 +53,8 @@ function bookingOf(pg: Playground, link: string) {
   return booking;
 }
 
-describe('the phone hand-off', () => {
+// Each journey has its own contexts and checkout, and waits on the browsers and the servers: all at once.
+describe('the phone hand-off', { concurrency: 4 }, () => {
   const suite = useSuite();
 
   for (const { mpin, page: expected, status, phoneSays } of [
@@ -100,11 +102,10 @@ describe('the phone hand-off', () => {
   });
 
   test('"Use this computer instead" leaves one open booking, the web one', async () => {
-    const since = suite.pg.sandbox.listBookings().length;
-    const { desktop, link } = await showCode(suite, 'A-1003');
+    const { desktop, link, checkout } = await showCode(suite, 'A-1003');
     await handoff(desktop.page).useComputer.click();
     await desktop.page.waitForURL(suite.pg.sandbox.webPaymentUrl);
-    const bookings = suite.pg.sandbox.listBookings().slice(since);
+    const bookings = bookingsOf(suite.pg.sandbox, checkout);
     assert.equal(bookings.length, 2);
     assert.equal(bookings[0]!.booking_id, bookingOf(suite.pg, link).booking_id);
     assert.equal(bookings[0]!.status, 'CANCELED');

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { IN_APP_USER_AGENTS } from '../fixtures/user-agents.js';
 import {
   bookingIdOnProviderPage,
-  bookingsFor,
+  bookingsOf,
   cleanConsole,
   confirmOnProviderPage,
   element,
@@ -50,12 +50,13 @@ function inApp(s: Shopper) {
   };
 }
 
-describe('in each known in-app browser, the shopper stays on the page and "Pay on the web" reaches the payment page', () => {
+// Two apps at once, each in its own context with its own checkout, whose bookings it counts. More
+// gained nothing: a journey is mostly the browser's work, and the two cores are shared.
+describe('in each known in-app browser, the shopper stays on the page and "Pay on the web" reaches the payment page', { concurrency: 2 }, () => {
   for (const { app, platform, userAgent, source } of CASES) {
     test(`${app} on ${platform === 'android' ? 'Pixel 7' : 'iPhone 14'} (${source})`, async () => {
       const s = await inAppShopper(platform, userAgent);
-      const since = suite.pg.sandbox.listBookings().length;
-      await openCheckout(s, suite.pg.origin);
+      const checkout = await openCheckout(s, suite.pg.origin);
       const el = element(s.page);
       const ui = inApp(s);
       await el.pay.tap();
@@ -64,7 +65,7 @@ describe('in each known in-app browser, the shopper stays on the page and "Pay o
       // Still on the checkout: nothing navigated by script, no code for a phone.
       assert.deepEqual(s.visited, [`${suite.pg.origin}/`]);
       assert.equal(await el.host.locator('[part~="pay-on-phone"], [part~="qr"]').count(), 0);
-      const [booking] = bookingsFor(suite.pg.sandbox, since);
+      const [booking] = bookingsOf(suite.pg.sandbox, checkout);
       assert.ok(booking, 'an app booking was made');
       // A real link to the booking's deeplink, for a real tap.
       assert.equal(await ui.openApp.evaluate((a) => `${a.tagName} ${a.getAttribute('href')}`), `A ${suite.pg.sandbox.linksUrl}/pay/${booking.booking_id}`);
@@ -89,12 +90,11 @@ describe('in each known in-app browser, the shopper stays on the page and "Pay o
 test('Instagram on Pixel 7: paid in the wallet app (back in another browser), the page left in the in-app browser follows by itself', async () => {
   const row = IN_APP_USER_AGENTS.find((r) => r.app === 'instagram' && r.platform === 'android')!;
   const s = await inAppShopper('android', row.userAgent);
-  const since = suite.pg.sandbox.listBookings().length;
-  await openCheckout(s, suite.pg.origin);
+  const checkout = await openCheckout(s, suite.pg.origin);
   const el = element(s.page);
   await el.pay.tap();
   await inApp(s).panel.waitFor();
-  const [booking] = bookingsFor(suite.pg.sandbox, since);
+  const [booking] = bookingsOf(suite.pg.sandbox, checkout);
   await payInWalletApp(s.context, suite.pg.sandbox, booking!.booking_id);
   await s.page.waitForURL(/\/success\.html\?/, { timeout: 20_000 });
   assert.equal((await resultPage(s.page)).status, 'SUCCESS');

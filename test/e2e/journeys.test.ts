@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   bookingIdOnProviderPage,
-  bookingsFor,
+  bookingsOf,
   cleanConsole,
   confirmOnProviderPage,
   element,
@@ -27,6 +27,10 @@ const shoppers: Shopper[] = [];
 
 const suite = useSuite({ bfcache: true });
 
+// Each journey has its own context and counts only its own checkout's bookings: two of a group run at
+// once. More gained nothing: a journey is mostly the browser's work, and the two cores are shared.
+const CONCURRENCY = 2;
+
 async function shopper(...args: Parameters<typeof openShopper> extends [unknown, ...infer Rest] ? Rest : never): Promise<Shopper> {
   const s = await openShopper(suite.browser, ...args);
   shoppers.push(s);
@@ -44,7 +48,7 @@ async function assertMerchantVerified(bookingId: string, status: string, expectC
   }
 }
 
-describe('desktop: the provider web payment page', () => {
+describe('desktop: the provider web payment page', { concurrency: CONCURRENCY }, () => {
   for (const { name, mpin, cancel, page: expectedPage, status } of [
     { name: 'pays and ends on the success page with the verified SUCCESS', mpin: '1234', cancel: false, page: 'success', status: 'SUCCESS' },
     { name: 'a failed MPIN ends on the failure page with FAILED', mpin: '0000', cancel: false, page: 'failure', status: 'FAILED' },
@@ -52,8 +56,7 @@ describe('desktop: the provider web payment page', () => {
   ] as const) {
     test(name, async () => {
       const s = await shopper('desktop');
-      const since = suite.pg.sandbox.listBookings().length;
-      await openCheckout(s, suite.pg.origin);
+      const checkout = await openCheckout(s, suite.pg.origin);
       await element(s.page).pay.click();
       await s.page.waitForURL(`${suite.pg.sandbox.webPaymentUrl}`);
       const bookingId = await bookingIdOnProviderPage(s.page);
@@ -69,7 +72,7 @@ describe('desktop: the provider web payment page', () => {
       // Back at the checkout first (the redirect URL), where the element verified and routed.
       assert.ok(s.visited.some((url) => url.startsWith(`${suite.pg.origin}/?booking_id=${bookingId}`)), s.visited.join('\n'));
       assert.equal(suite.pg.sandbox.getBooking(bookingId)?.status, status);
-      assert.equal(bookingsFor(suite.pg.sandbox, since).length, 1);
+      assert.equal(bookingsOf(suite.pg.sandbox, checkout).length, 1);
       await assertMerchantVerified(bookingId, status);
       assert.deepEqual(cleanConsole(s), []);
       await s.context.close();
@@ -77,12 +80,11 @@ describe('desktop: the provider web payment page', () => {
   }
 });
 
-describe('phones: the deeplink opens the wallet page that stands in for the app', () => {
+describe('phones: the deeplink opens the wallet page that stands in for the app', { concurrency: CONCURRENCY }, () => {
   for (const profile of ['pixel7', 'iphone14'] as const) {
     test(`${profile}: deeplink → wallet page → pay → the merchant's success page`, async () => {
       const s = await shopper(profile);
-      const since = suite.pg.sandbox.listBookings().length;
-      await openCheckout(s, suite.pg.origin);
+      const checkout = await openCheckout(s, suite.pg.origin);
       await element(s.page).pay.tap();
       await s.page.waitForURL(new RegExp(`^${suite.pg.sandbox.linksUrl}/pay/BK-`));
       const bookingId = await bookingIdOnProviderPage(s.page);
@@ -92,7 +94,7 @@ describe('phones: the deeplink opens the wallet page that stands in for the app'
       const shown = await resultPage(s.page);
       assert.deepEqual([shown.page, shown.booking, shown.status], ['success', bookingId, 'SUCCESS']);
       assert.equal(suite.pg.sandbox.getBooking(bookingId)?.status, 'SUCCESS');
-      assert.equal(bookingsFor(suite.pg.sandbox, since).length, 1);
+      assert.equal(bookingsOf(suite.pg.sandbox, checkout).length, 1);
       const navigate = (await elementEvents(s.page)).find((event) => event.type === 'navigate' && event.detail?.reason === 'app');
       assert.equal(navigate?.detail?.url, `${suite.pg.sandbox.linksUrl}/pay/${bookingId}`);
       await assertMerchantVerified(bookingId, 'SUCCESS');
@@ -135,8 +137,7 @@ async function backButtonJourney(s: Shopper, restore: boolean): Promise<void> {
       sessionStorage.setItem('e2e:checkout-shows', JSON.stringify([...shows, (event as PageTransitionEvent).persisted]));
     });
   });
-  const since = suite.pg.sandbox.listBookings().length;
-  await openCheckout(s, suite.pg.origin);
+  const checkout = await openCheckout(s, suite.pg.origin);
   await element(s.page).pay.tap();
   await s.page.waitForURL(new RegExp(`^${suite.pg.sandbox.linksUrl}/pay/BK-`));
   const bookingId = await bookingIdOnProviderPage(s.page);
@@ -153,13 +154,13 @@ async function backButtonJourney(s: Shopper, restore: boolean): Promise<void> {
   if (restore) assert.equal(shows, '[false,true]', `the checkout came back from the bfcache (${why})`);
   else assert.equal(shows, '[false,false]', `the checkout was loaded afresh (${why})`);
   assert.equal(notRestored.length > 0, !restore, why);
-  assert.equal(bookingsFor(suite.pg.sandbox, since).length, 1);
+  assert.equal(bookingsOf(suite.pg.sandbox, checkout).length, 1);
   await assertMerchantVerified(bookingId, 'SUCCESS');
   assert.deepEqual(cleanConsole(s), []);
   await s.context.close();
 }
 
-describe('app not installed: the deeplink does not leave the page', () => {
+describe('app not installed: the deeplink does not leave the page', { concurrency: CONCURRENCY }, () => {
   for (const { profile, store } of [
     { profile: 'pixel7', store: 'https://play.google.com/store/apps/details?id=com.example.wallet' },
     { profile: 'iphone14', store: 'https://apps.apple.com/app/id1234567890' },
@@ -167,14 +168,13 @@ describe('app not installed: the deeplink does not leave the page', () => {
     test(`${profile}: the fallback panel, its store link, a real link to the deeplink, and "pay on the web" pays`, async () => {
       const s = await shopper(profile);
       await withoutWalletApp(s.page, suite.pg.sandbox);
-      const since = suite.pg.sandbox.listBookings().length;
-      await openCheckout(s, suite.pg.origin);
+      const checkout = await openCheckout(s, suite.pg.origin);
       const el = element(s.page);
       await el.pay.tap();
       await el.panel.waitFor();
       await waitForText(el.status, 'Did the wallet app not open?');
       assert.equal(s.page.url(), `${suite.pg.origin}/`);
-      const [first] = bookingsFor(suite.pg.sandbox, since);
+      const [first] = bookingsOf(suite.pg.sandbox, checkout);
       assert.ok(first);
       const deeplink = `${suite.pg.sandbox.linksUrl}/pay/${first.booking_id}`;
       assert.equal(await el.getApp.getAttribute('href'), store);
@@ -192,7 +192,7 @@ describe('app not installed: the deeplink does not leave the page', () => {
       await s.page.waitForURL(/\/success\.html\?/);
       const shown = await resultPage(s.page);
       assert.deepEqual([shown.page, shown.booking, shown.status], ['success', webBooking, 'SUCCESS']);
-      assert.equal(bookingsFor(suite.pg.sandbox, since).length, 2);
+      assert.equal(bookingsOf(suite.pg.sandbox, checkout).length, 2);
       await assertMerchantVerified(webBooking, 'SUCCESS');
       assert.deepEqual(cleanConsole(s), []);
       await s.context.close();
@@ -228,8 +228,7 @@ test('WebView: no booking, no navigation, the hand-off event carries what the ho
     // Whether the order is paid already (`/order`) is asked on every checkout; nothing is booked here.
     if (request.url().startsWith(`${suite.pg.origin}/api/pay/`) && !request.url().endsWith('/order')) proxyCalls.push(request.url());
   });
-  const since = suite.pg.sandbox.listBookings().length;
-  await openCheckout(s, suite.pg.origin);
+  const checkout = await openCheckout(s, suite.pg.origin);
   const el = element(s.page);
   await el.pay.tap();
   await waitForText(el.status, 'Continue the payment in the app.');
@@ -248,12 +247,12 @@ test('WebView: no booking, no navigation, the hand-off event carries what the ho
   assert.equal(detail.failure_url, `${suite.pg.origin}/failure.html`);
   assert.deepEqual(s.visited, [`${suite.pg.origin}/`]);
   assert.deepEqual(proxyCalls, []);
-  assert.equal(bookingsFor(suite.pg.sandbox, since).length, 0);
+  assert.equal(bookingsOf(suite.pg.sandbox, checkout).length, 0);
   assert.deepEqual(cleanConsole(s), []);
   await s.context.close();
 });
 
-describe('pending: the sandbox keeps the payment PENDING', () => {
+describe('pending: the sandbox keeps the payment PENDING', { concurrency: CONCURRENCY }, () => {
   for (const choice of ['check again', 'cancel payment'] as const) {
     test(`the element keeps checking, the last check runs after five minutes, then "${choice}" works`, async () => {
       const s = await shopper('desktop');
@@ -262,8 +261,7 @@ describe('pending: the sandbox keeps the payment PENDING', () => {
       s.page.on('request', (request) => {
         if (request.url() === `${suite.pg.origin}/api/pay/status`) statusCalls.push(request.url());
       });
-      const since = suite.pg.sandbox.listBookings().length;
-      await openCheckout(s, suite.pg.origin, 'A-1002');
+      const checkout = await openCheckout(s, suite.pg.origin, 'A-1002');
       const el = element(s.page);
       await el.pay.click();
       await s.page.waitForURL(suite.pg.sandbox.webPaymentUrl);
@@ -305,7 +303,7 @@ describe('pending: the sandbox keeps the payment PENDING', () => {
         assert.equal(suite.pg.sandbox.getBooking(bookingId)?.status, 'CANCELED');
         assert.equal(suite.pg.records.get(bookingId)?.verified_by, 'cancel');
       }
-      assert.equal(bookingsFor(suite.pg.sandbox, since).length, 1);
+      assert.equal(bookingsOf(suite.pg.sandbox, checkout).length, 1);
       assert.deepEqual(cleanConsole(s), []);
       await s.context.close();
     });

@@ -24,12 +24,19 @@ import {
   type Playground,
 } from './support.js';
 
-describe('the playground restarted between booking and return', () => {
+// Each test has its own data folder and ports, and mostly waits for servers to start: both at once.
+describe('the playground restarted between booking and return', { concurrency: 2 }, () => {
   let browser: Browser;
-  let dataDir: string;
+  const dataDirs: string[] = [];
   const running = new Set<Playground>();
 
-  const start = async (port?: number) => {
+  /** A fresh data folder, kept across one test's restart. */
+  const newDataDir = async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'wpb-restart-'));
+    dataDirs.push(dataDir);
+    return dataDir;
+  };
+  const start = async (dataDir: string, port?: number) => {
     const pg = await startPlayground({}, { dataDir, port });
     running.add(pg);
     return pg;
@@ -43,17 +50,17 @@ describe('the playground restarted between booking and return', () => {
     runs.flatMap((pg) => pg.deliveries).filter((result) => result.booking_id === bookingId).map((result) => `${result.status} by ${result.source}`);
 
   before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'wpb-restart-'));
     browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
     for (const pg of running) await pg.close();
-    await rm(dataDir, { recursive: true, force: true });
+    for (const dataDir of dataDirs) await rm(dataDir, { recursive: true, force: true });
   });
 
   test('booked, servers stopped and started anew, then paid: the return routes to the success page, one delivery', async () => {
-    const first = await start();
+    const dataDir = await newDataDir();
+    const first = await start(dataDir);
     const s = await openShopper(browser, 'desktop');
     await openCheckout(s, first.origin);
     await element(s.page).pay.click();
@@ -63,7 +70,7 @@ describe('the playground restarted between booking and return', () => {
 
     // The shopper is on the provider's page when the servers stop and new ones start on the data folder.
     await stop(first);
-    const second = await start(portOf(first));
+    const second = await start(dataDir, portOf(first));
     assert.equal(second.sandbox.webPaymentUrl, webPaymentUrl, 'the sandbox came back on its ports');
     assert.equal(second.sandbox.getBooking(bookingId)?.status, 'BOOKED', 'the sandbox kept the booking');
 
@@ -79,7 +86,8 @@ describe('the playground restarted between booking and return', () => {
   });
 
   test('paid and recorded before the stop, back after the start: the success page shows the record, no second delivery', async () => {
-    const first = await start();
+    const dataDir = await newDataDir();
+    const first = await start(dataDir);
     const s = await openShopper(browser, 'desktop');
     await openCheckout(s, first.origin);
     await element(s.page).pay.click();
@@ -109,7 +117,7 @@ describe('the playground restarted between booking and return', () => {
     await until(() => first.records.get(bookingId)?.status === 'SUCCESS', 'the callback was recorded before the stop');
 
     await stop(first);
-    const second = await start(portOf(first));
+    const second = await start(dataDir, portOf(first));
     await s.page.unrouteAll();
     await s.page.goto(held!);
     await s.page.waitForURL(/\/success\.html\?/);

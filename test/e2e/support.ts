@@ -243,14 +243,19 @@ export async function withoutWalletApp(page: Page, sandbox: Sandbox): Promise<()
   return () => page.unroute(pattern, handler);
 }
 
-/** Opens the checkout with one catalogue item chosen. */
-export async function openCheckout(shopper: Shopper, origin: string, item = 'A-1001'): Promise<void> {
+/**
+ * Opens the checkout with one catalogue item chosen. Returns the tab's checkout: its orders are
+ * `<item>/<checkout>`, which {@link bookingsOf} finds among the bookings of tests running beside it.
+ */
+export async function openCheckout(shopper: Shopper, origin: string, item = 'A-1001'): Promise<string> {
   const { page } = shopper;
   await page.goto(`${origin}/`);
   await page.locator(`input[name="item"][value="${item}"]`).check();
   await element(page).pay.waitFor();
   // The order is the item in this tab's checkout: `A-1001/<checkout>`.
   await page.waitForFunction((id) => document.querySelector('wallet-pay-button')?.getAttribute('order-id')?.startsWith(`${id}/`), item);
+  const orderId = await element(page).host.getAttribute('order-id');
+  return orderId!.slice(item.length + 1);
 }
 
 /** Waits (Playwright's auto-waiting) until the status region shows a text, and returns all of it. */
@@ -295,9 +300,12 @@ export async function resultPage(page: Page): Promise<{ page: 'success' | 'failu
   return { page: kind === 'success' ? 'success' : 'failure', booking: await read('booking'), status: await read('status'), verified: await read('verified') };
 }
 
-/** The bookings the sandbox made since it held `since` of them, oldest first. */
-export function bookingsFor(sandbox: Sandbox, since: number): SandboxBooking[] {
-  return sandbox.listBookings().slice(since);
+/**
+ * The bookings of one checkout's orders (the kit sends the order id as `merchant_order`), oldest
+ * first. A test counts its own this way, not by the sandbox's total: tests of a file run at once.
+ */
+export function bookingsOf(sandbox: Sandbox, checkout: string): SandboxBooking[] {
+  return sandbox.listBookings().filter((booking) => booking.properties['merchant_order']?.endsWith(`/${checkout}`));
 }
 
 /** Asserts nothing went wrong in the page beyond the expected failed requests. */
