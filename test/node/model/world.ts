@@ -251,8 +251,16 @@ export class Instance {
     const store = this.faulty(run.store);
     const serviceFetch: typeof fetch = async (input, init) => {
       await this.gate();
-      const response = await fetch(input, init);
       const url = String(input instanceof Request ? input.url : input);
+      const asked = Date.now();
+      let response: Response;
+      try {
+        response = await fetch(input, init);
+      } catch (error) {
+        run.log(`${this.name} service ${new URL(url).pathname} threw after ${Date.now() - asked} ms: ${String(error).slice(0, 80)}`);
+        throw error;
+      }
+      run.log(`${this.name} service ${new URL(url).pathname} -> ${response.status} in ${Date.now() - asked} ms`);
       // The service's bookings of this run, learned from its answers: the invariants read these, not the whole sandbox.
       if (url.endsWith('/book')) {
         const answer = (await response.clone().json().catch(() => ({}))) as { data?: { booking_id?: unknown } };
@@ -413,8 +421,10 @@ export class Run {
   /** Every answer that reached a tab, the service or the model, in the order they came. */
   readonly answers: Answer[] = [];
   readonly circumstances = new Set<Circumstance>();
-  /** What the run did, step by step, with each store call and hook call: printed when the run breaks (run.ts). */
+  /** What the run did, step by step, with each store, service and hook call: printed when the run breaks (run.ts). */
   readonly trace: string[] = [];
+  /** When the run began, on the real clock: the trace's times count from it. */
+  private readonly began = Date.now();
   readonly instances: Instance[];
   readonly model: Model = { received: 0, callbacks: 0, frozen: new Set() };
   onClose: () => void = () => {};
@@ -482,7 +492,7 @@ export class Run {
 
   /** `MODEL_LOG=1` prints each step and answer, to follow a replayed sequence. */
   log(line: string): void {
-    const stamped = `[${this.id.slice(0, 8)} +${this.shift} ms] ${line}`;
+    const stamped = `[${this.id.slice(0, 8)} +${this.shift} ms, at ${Date.now() - this.began} ms] ${line}`;
     this.trace.push(stamped);
     if (process.env.MODEL_LOG === '1') console.log(stamped);
   }
