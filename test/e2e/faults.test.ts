@@ -105,11 +105,8 @@ function rewriteBooked(change: (data: Record<string, unknown>) => void) {
 
 const BOOK = () => `${suite.pg.origin}/api/pay/book`;
 
-// Each row has its own context, routes and checkout (its bookings are its checkout's): rows run two at
-// once. More gained nothing: a row is mostly the browser's work, and the two cores are shared.
-const CONCURRENCY = 2;
 
-describe('the merchant proxy fails the booking', { concurrency: CONCURRENCY }, () => {
+describe('the merchant proxy fails the booking', () => {
   test('proxy down (connection refused): "could not reach", try again books once', async () => {
     const row = await openRow('desktop');
     await row.page.route(BOOK(), (route) => route.abort('connectionrefused'));
@@ -385,7 +382,7 @@ describe('the merchant proxy fails the booking', { concurrency: CONCURRENCY }, (
   });
 });
 
-describe('coming back', { concurrency: CONCURRENCY }, () => {
+describe('coming back', () => {
   test('the status endpoint fails while verifying: told, not routed; try again routes to success', async () => {
     const row = await openRow('desktop');
     await row.el.pay.click();

@@ -54,7 +54,7 @@ function bookingOf(pg: Playground, link: string) {
 }
 
 // Each journey has its own contexts and checkout, and waits on the browsers and the servers: all at once.
-describe('the phone hand-off', { concurrency: 4 }, () => {
+describe('the phone hand-off', () => {
   const suite = useSuite();
 
   for (const { mpin, page: expected, status, phoneSays } of [

@@ -27,9 +27,6 @@ const shoppers: Shopper[] = [];
 
 const suite = useSuite({ bfcache: true });
 
-// Each journey has its own context and counts only its own checkout's bookings: two of a group run at
-// once. More gained nothing: a journey is mostly the browser's work, and the two cores are shared.
-const CONCURRENCY = 2;
 
 async function shopper(...args: Parameters<typeof openShopper> extends [unknown, ...infer Rest] ? Rest : never): Promise<Shopper> {
   const s = await openShopper(suite.browser, ...args);
@@ -48,7 +45,7 @@ async function assertMerchantVerified(bookingId: string, status: string, expectC
   }
 }
 
-describe('desktop: the provider web payment page', { concurrency: CONCURRENCY }, () => {
+describe('desktop: the provider web payment page', () => {
   for (const { name, mpin, cancel, page: expectedPage, status } of [
     { name: 'pays and ends on the success page with the verified SUCCESS', mpin: '1234', cancel: false, page: 'success', status: 'SUCCESS' },
     { name: 'a failed MPIN ends on the failure page with FAILED', mpin: '0000', cancel: false, page: 'failure', status: 'FAILED' },
@@ -80,7 +77,7 @@ describe('desktop: the provider web payment page', { concurrency: CONCURRENCY },
   }
 });
 
-describe('phones: the deeplink opens the wallet page that stands in for the app', { concurrency: CONCURRENCY }, () => {
+describe('phones: the deeplink opens the wallet page that stands in for the app', () => {
   for (const profile of ['pixel7', 'iphone14'] as const) {
     test(`${profile}: deeplink → wallet page → pay → the merchant's success page`, async () => {
       const s = await shopper(profile);
@@ -160,7 +157,7 @@ async function backButtonJourney(s: Shopper, restore: boolean): Promise<void> {
   await s.context.close();
 }
 
-describe('app not installed: the deeplink does not leave the page', { concurrency: CONCURRENCY }, () => {
+describe('app not installed: the deeplink does not leave the page', () => {
   for (const { profile, store } of [
     { profile: 'pixel7', store: 'https://play.google.com/store/apps/details?id=com.example.wallet' },
     { profile: 'iphone14', store: 'https://apps.apple.com/app/id1234567890' },
@@ -252,7 +249,7 @@ test('WebView: no booking, no navigation, the hand-off event carries what the ho
   await s.context.close();
 });
 
-describe('pending: the sandbox keeps the payment PENDING', { concurrency: CONCURRENCY }, () => {
+describe('pending: the sandbox keeps the payment PENDING', () => {
   for (const choice of ['check again', 'cancel payment'] as const) {
     test(`the element keeps checking, the last check runs after five minutes, then "${choice}" works`, async () => {
       const s = await shopper('desktop');

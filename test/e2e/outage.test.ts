@@ -50,7 +50,7 @@ async function outage(page: Page, origin: string): Promise<{ refused: () => numb
 }
 
 // Each wait has its own page, whose routes make the outage: the three run at once.
-describe('a short outage of the shop\'s server while the element waits', { concurrency: 3 }, () => {
+describe('a short outage of the shop\'s server while the element waits', () => {
   const suite = useSuite();
 
   test('the phone hand-off: the code stays with the note; the phone pays; the desktop reaches the success page by itself', async () => {

@@ -25,7 +25,7 @@ import {
 } from './support.js';
 
 // Each test has its own data folder and ports, and mostly waits for servers to start: both at once.
-describe('the playground restarted between booking and return', { concurrency: 2 }, () => {
+describe('the playground restarted between booking and return', () => {
   let browser: Browser;
   const dataDirs: string[] = [];
   const running = new Set<Playground>();
