@@ -35,7 +35,7 @@ interface Row {
   s: Shopper;
   page: Page;
   el: ReturnType<typeof element>;
-  /** The tab's checkout: the bookings of its orders are this row's (rows run at once). */
+  /** The tab's checkout: the bookings of its orders are this row's. */
   checkout: string;
   /** Book requests the browser sent, with their Idempotency-Key. */
   bookKeys: string[];
@@ -61,7 +61,7 @@ async function openRow(profile: ProfileName, item = 'A-1001', setup?: (s: Shoppe
 /** The shopper sees `message` in the status region, the button is usable again, and `way` is offered. */
 async function assertToldWithWayForward(row: Row, message: string, way = row.el.retry): Promise<void> {
   // The message comes after a round trip to the proxy and the sandbox through the test's route:
-  // 10 s was not always enough with the rows of the file running at once on a loaded machine.
+  // 10 s was once not enough beside test:built on a loaded machine.
   await waitForText(row.el.status, message, 20_000);
   await way.waitFor();
   assert.equal(await row.el.pay.getAttribute('aria-busy'), 'false');
@@ -104,7 +104,6 @@ function rewriteBooked(change: (data: Record<string, unknown>) => void) {
 }
 
 const BOOK = () => `${suite.pg.origin}/api/pay/book`;
-
 
 describe('the merchant proxy fails the booking', () => {
   test('proxy down (connection refused): "could not reach", try again books once', async () => {

@@ -53,7 +53,6 @@ function bookingOf(pg: Playground, link: string) {
   return booking;
 }
 
-// Each journey has its own contexts and checkout, and waits on the browsers and the servers: all at once.
 describe('the phone hand-off', () => {
   const suite = useSuite();
 

@@ -50,8 +50,6 @@ function inApp(s: Shopper) {
   };
 }
 
-// Two apps at once, each in its own context with its own checkout, whose bookings it counts. More
-// gained nothing: a journey is mostly the browser's work, and the two cores are shared.
 describe('in each known in-app browser, the shopper stays on the page and "Pay on the web" reaches the payment page', () => {
   for (const { app, platform, userAgent, source } of CASES) {
     test(`${app} on ${platform === 'android' ? 'Pixel 7' : 'iPhone 14'} (${source})`, async () => {

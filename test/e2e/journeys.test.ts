@@ -27,7 +27,6 @@ const shoppers: Shopper[] = [];
 
 const suite = useSuite({ bfcache: true });
 
-
 async function shopper(...args: Parameters<typeof openShopper> extends [unknown, ...infer Rest] ? Rest : never): Promise<Shopper> {
   const s = await openShopper(suite.browser, ...args);
   shoppers.push(s);

@@ -49,7 +49,6 @@ async function outage(page: Page, origin: string): Promise<{ refused: () => numb
   };
 }
 
-// Each wait has its own page, whose routes make the outage: the three run at once.
 describe('a short outage of the shop\'s server while the element waits', () => {
   const suite = useSuite();
 

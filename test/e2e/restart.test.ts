@@ -24,7 +24,7 @@ import {
   type Playground,
 } from './support.js';
 
-// Each test has its own data folder and ports, and mostly waits for servers to start: both at once.
+// Each test has its own data folder and ports.
 describe('the playground restarted between booking and return', () => {
   let browser: Browser;
   const dataDirs: string[] = [];

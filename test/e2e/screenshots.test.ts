@@ -122,7 +122,6 @@ async function textContrasts(s: Shopper): Promise<Array<{ text: string; ratio: n
 
 for (const device of ['desktop', 'pixel7'] as const) {
   for (const colorScheme of ['light', 'dark'] as const) {
-    // Each picture is its own context and file, and waits on the browser more than it computes.
     describe(`${device}, ${colorScheme}`, () => {
       for (const state of Object.keys(REACH) as State[]) {
         if (state === 'handoff' && device !== 'desktop') continue;

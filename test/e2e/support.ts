@@ -302,7 +302,7 @@ export async function resultPage(page: Page): Promise<{ page: 'success' | 'failu
 
 /**
  * The bookings of one checkout's orders (the kit sends the order id as `merchant_order`), oldest
- * first. A test counts its own this way, not by the sandbox's total: tests of a file run at once.
+ * first. A test counts its own this way, not by the sandbox's total, so tests may run side by side.
  */
 export function bookingsOf(sandbox: Sandbox, checkout: string): SandboxBooking[] {
   return sandbox.listBookings().filter((booking) => booking.properties['merchant_order']?.endsWith(`/${checkout}`));
