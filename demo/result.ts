@@ -32,12 +32,8 @@ async function show(): Promise<void> {
     return;
   }
   // Ask the merchant server, which verifies with the service; the address's own status is not trusted.
-  // The phone can arrive before the service's callback: it asks again a few times.
-  let response = await fetch(`/api/merchant/bookings/${encodeURIComponent(bookingId)}`);
-  for (let tries = 0; phone && response.status === 404 && tries < 10; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    response = await fetch(`/api/merchant/bookings/${encodeURIComponent(bookingId)}`);
-  }
+  // The phone can arrive before the service's callback: the server waits for the record (up to 5 s).
+  const response = await fetch(`/api/merchant/bookings/${encodeURIComponent(bookingId)}${phone ? '?wait=5000' : ''}`);
   if (!response.ok) {
     field('status').textContent = `not verified (${response.status})`;
     headline(null);

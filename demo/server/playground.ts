@@ -5,7 +5,8 @@
  *
  * Routes on the Vite server:
  * - `/api/pay/{book,status,cancel,callback}`: the merchant kit's handler (the element's endpoint).
- * - `/api/merchant/bookings/{booking_id}`: the merchant's own record of a verified result.
+ * - `/api/merchant/bookings/{booking_id}`: the merchant's own record of a verified result; `?wait=MS` waits
+ *   for it (10 s at most), for a page that can arrive before the service's callback.
  * - `/api/log`: Server-Sent Events with the proxy calls, the callbacks and the sandbox's lines.
  *
  * What it remembers lives in a data folder (`.playground-data/`, ignored by git), so stopping and
@@ -37,6 +38,9 @@ export interface MerchantRecord {
   status: PaymentResult['status'];
   verified_by: 'callback' | 'status-check' | 'cancel' | 'reconcile';
 }
+
+/** The longest a record lookup waits for its record (`?wait=MS`): the sandbox's callback comes within it. */
+const RECORD_WAIT_MS = 10_000;
 
 /** The playground's data folder: the repository's `.playground-data/`. */
 export const PLAYGROUND_DATA_DIR = fileURLToPath(new URL('../../.playground-data/', import.meta.url));
@@ -163,6 +167,17 @@ export function playground(options: PlaygroundOptions = {}): Plugin {
       return response;
     });
 
+    /** The merchant's record of `id`, waiting up to `waitMs` for it to be written (not past the request's end). */
+    const recordOf = async (id: string, waitMs: number, req: IncomingMessage): Promise<MerchantRecord | undefined> => {
+      const end = Date.now() + waitMs;
+      let record = records.get(id);
+      while (!record && Date.now() < end && !req.destroyed) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        record = records.get(id);
+      }
+      return record;
+    };
+
     const routes: Middleware = (req, res, next) => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       if (path.startsWith('/api/pay/')) {
@@ -178,9 +193,15 @@ export function playground(options: PlaygroundOptions = {}): Plugin {
       }
       const match = /^\/api\/merchant\/bookings\/([^/]+)$/.exec(path);
       if (match) {
-        const record = records.get(decodeURIComponent(match[1]!));
-        res.writeHead(record ? 200 : 404, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-        res.end(JSON.stringify(record ?? { code: 'IP-404', error_message: 'The merchant has no verified result for this booking.' }));
+        const id = decodeURIComponent(match[1]!);
+        // `?wait=MS` (at most RECORD_WAIT_MS): a page that can arrive before the service's callback (the
+        // phone that paid from a computer's code) waits here for the record, instead of asking again
+        // after a 404 that its console would show as an error.
+        const waitMs = Math.min(Math.max(Number(new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('wait')) || 0, 0), RECORD_WAIT_MS);
+        void recordOf(id, waitMs, req).then((record) => {
+          res.writeHead(record ? 200 : 404, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+          res.end(JSON.stringify(record ?? { code: 'IP-404', error_message: 'The merchant has no verified result for this booking.' }));
+        });
         return;
       }
       next();
