@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { buildMinimalCdn } from './build.js';
 import { startMerchant } from './merchant.js';
 import { viteBuild } from '../scripts/vite-build.mjs';
+import { restoreEnvAfter } from '../test/support/env.js';
 
 const tinyBuild = () =>
   viteBuild({
@@ -20,11 +21,7 @@ const tinyBuild = () =>
 test("the benchmark's builds leave NODE_ENV as they found it; the memory-store warning stays for a real production process", async (t) => {
   const warnings: string[] = [];
   t.mock.method(console, 'warn', (...args: unknown[]) => void warnings.push(args.map(String).join(' ')));
-  const saved = process.env.NODE_ENV;
-  t.after(() => {
-    if (saved === undefined) delete process.env.NODE_ENV;
-    else process.env.NODE_ENV = saved;
-  });
+  restoreEnvAfter(t, 'NODE_ENV');
 
   delete process.env.NODE_ENV;
   const page = await buildMinimalCdn();

@@ -47,7 +47,7 @@ describe('a lost booking keeps its order', () => {
   });
   after(() => sandbox.close());
 
-  function shop(store: PaymentStore = createMemoryStore()) {
+  function shop(store: PaymentStore = createMemoryStore(), overrides: Partial<PaymentHandlerOptions> = {}) {
     const results: PaymentResult[] = [];
     const options: PaymentHandlerOptions = {
       serviceUrl: sandbox.baseUrl,
@@ -58,6 +58,7 @@ describe('a lost booking keeps its order', () => {
       store,
       lookupOrder: (order) => ({ id: String(order.id), amount: 700 }),
       onPaymentResult: (result) => void results.push(result),
+      ...overrides,
     };
     return { handler: createPaymentHandler(options), results };
   }
@@ -122,15 +123,7 @@ describe('a lost booking keeps its order', () => {
     const first = shop();
     const booked = (await post(first.handler, 'book', { channel: 'app', order: { id: 'LOST-G1' } }, `lost-${crypto.randomUUID()}`)).data!;
     let calls = 0;
-    const restarted = createPaymentHandler({
-      serviceUrl: sandbox.baseUrl,
-      productCode: PRODUCT,
-      accessKey: KEY,
-      callbackUrl: 'http://127.0.0.1:9/callback',
-      redirectUrl: 'http://127.0.0.1:9/done',
-      store: createMemoryStore(),
-      lookupOrder: (order) => ({ id: String(order.id), amount: 700 }),
-      onPaymentResult: () => undefined,
+    const { handler: restarted } = shop(createMemoryStore(), {
       fetch: (input, init) => {
         calls++;
         return fetch(input, init);

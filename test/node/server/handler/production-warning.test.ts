@@ -8,6 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { createPaymentHandler, type PaymentHandlerOptions } from '../../../../src/server/handler.js';
 import { createPostgresStore } from '../../../../src/server/postgres.js';
 import { createMemoryStore } from '../../../../src/server/memory-store.js';
+import { restoreEnvAfter } from '../../../support/env.js';
 
 const options: Omit<PaymentHandlerOptions, 'store'> = {
   serviceUrl: 'http://127.0.0.1:9',
@@ -34,11 +35,7 @@ test('no store is a start-up error naming the choices, never a silent in-memory 
 test('the memory store under NODE_ENV=production: one warning per process, naming the PostgreSQL store', async (t) => {
   const warnings: string[] = [];
   t.mock.method(console, 'warn', (...args: unknown[]) => void warnings.push(args.map(String).join(' ')));
-  const saved = process.env.NODE_ENV;
-  t.after(() => {
-    if (saved === undefined) delete process.env.NODE_ENV;
-    else process.env.NODE_ENV = saved;
-  });
+  restoreEnvAfter(t, 'NODE_ENV');
 
   // Not production: no warning, and the one warning is still to come.
   delete process.env.NODE_ENV;

@@ -9,6 +9,7 @@ import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandlerOptions } from '../../../../src/server/handler.js';
 import { createMemoryStore } from '../../../../src/server/index.js';
 import { answer, closedPortUrl, listen, type Loopback } from '../helpers.js';
+import { restoreEnvAfter } from '../../../support/env.js';
 
 const KEY = 'setup-faults-access-key';
 const PRODUCT = 'SETUP01';
@@ -112,11 +113,7 @@ describe('set-up faults of the merchant server', () => {
   test('plain-http URLs that are not loopback: a loud warning under NODE_ENV=production, naming the option and the fix', (t) => {
     const warnings: string[] = [];
     t.mock.method(console, 'warn', (...args: unknown[]) => void warnings.push(args.map(String).join(' ')));
-    const saved = process.env.NODE_ENV;
-    t.after(() => {
-      if (saved === undefined) delete process.env.NODE_ENV;
-      else process.env.NODE_ENV = saved;
-    });
+    restoreEnvAfter(t, 'NODE_ENV');
     const plain = { serviceUrl: 'http://pay.provider.example', callbackUrl: 'http://shop.example/api/pay/callback' };
     delete process.env.NODE_ENV;
     createPaymentHandler({ ...options, store: createMemoryStore(), ...plain });
