@@ -68,7 +68,9 @@ describe('the clock', () => {
     try {
       const { body } = await book(sandbox.baseUrl, { key: 'k', product: 'P', callbackUrl: receiver.url });
       await pay(sandbox.baseUrl, body.data!['booking_id']!);
-      await until(() => receiver.received.length === 1, 'the first attempt');
+      // The first attempt recorded with its answer, so its retry is scheduled: the receiver alone can
+      // see the request before the sandbox read the 500 and set the retry on the clock.
+      await until(() => receiver.received.length === 1 && sandbox.callbackDeliveries()[0]?.attempts.length === 1, 'the first attempt and its answer');
       await sandbox.clock.advance('59s');
       assert.equal(receiver.received.length, 1);
       await sandbox.clock.advance('1s');
