@@ -194,10 +194,45 @@ export async function ensureChromium(options) {
 }
 
 /**
- * Flags for every Chromium launch: make every non-local host lookup fail at once, so Chromium's own
- * update and account traffic never waits on a closed network.
+ * The features Playwright turns off itself, in the one `--disable-features` it passes. Chromium reads
+ * only the last `--disable-features` of a command line, so ours repeats them;
+ * test/node/scripts/chromium-flags.test.ts fails when Playwright's list has one this one lacks.
  */
-export const CHROMIUM_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1'];
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * What we turn off besides: Chromium 156 loads the address bar's drop-down as two WebUI pages
+ * (chrome://omnibox-popup.top-chrome/) in a renderer of their own for every window, headless too, and
+ * nothing here types in an address bar. That renderer took 8 of the 36 CPU-seconds of one end-to-end
+ * file (test/e2e/journeys.test.ts), more than the checkout pages' own renderers.
+ */
+export const OUR_DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+
+/**
+ * Flags for every Chromium launch: make every non-local host lookup fail at once, so Chromium's own
+ * update and account traffic never waits on a closed network; and the features above turned off.
+ */
+export const CHROMIUM_ARGS = [
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...OUR_DISABLED_FEATURES].join(',')}`,
+];
 
 /**
  * Launches the project's Chromium with Playwright: the resolved executable, the flags above, and any

@@ -1,0 +1,52 @@
+/**
+ * The flags every Chromium launch gets (scripts/browsers.mjs): the features Playwright turns off stay
+ * off once ours are added (Chromium reads only the last `--disable-features`), and the address bar's
+ * WebUI drop-down, which costs a renderer per window, is not loaded.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { launchChromium, OUR_DISABLED_FEATURES } from '../../../scripts/browsers.mjs';
+import { within } from '../../support/within.js';
+
+const BROWSERS = fileURLToPath(new URL('../../../scripts/browsers.mjs', import.meta.url));
+
+/** Every `--disable-features=` value of the command line Playwright logs when it launches Chromium through launchChromium. */
+async function disabledFeatureSwitches(): Promise<string[][]> {
+  const script = `const { launchChromium } = await import(${JSON.stringify(BROWSERS)}); const browser = await launchChromium(); await browser.close();`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, DEBUG: 'pw:browser' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  child.stderr.on('data', (chunk) => (log += chunk));
+  const code = await within(new Promise<number | null>((resolve) => child.once('exit', resolve)), 60_000, 'Chromium to launch and close');
+  assert.equal(code, 0, log);
+  const launching = log.split('\n').find((line) => line.includes('<launching>'));
+  assert.ok(launching, `Playwright logged no launch line:\n${log}`);
+  return [...launching.matchAll(/--disable-features=(\S*)/g)].map((match) => match[1]!.split(',').filter(Boolean));
+}
+
+test("the last --disable-features holds every feature Playwright turns off, and ours", async () => {
+  const switches = await disabledFeatureSwitches();
+  assert.ok(switches.length >= 1, 'a --disable-features on the command line');
+  const last = new Set(switches.at(-1));
+  const dropped = switches.slice(0, -1).flat().filter((feature) => !last.has(feature));
+  assert.deepEqual(dropped, [], `features Playwright turns off that ours would turn on again: add them to PLAYWRIGHT_DISABLED_FEATURES in scripts/browsers.mjs`);
+  for (const feature of OUR_DISABLED_FEATURES) assert.ok(last.has(feature), `${feature} is turned off`);
+});
+
+test('a page of launchChromium has no address-bar WebUI beside it', { timeout: 60_000 }, async () => {
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    await page.goto('about:blank');
+    const session = await browser.newBrowserCDPSession();
+    const { targetInfos } = (await session.send('Target.getTargets')) as { targetInfos: Array<{ type: string; url: string }> };
+    assert.deepEqual(
+      targetInfos.filter((target) => target.url.startsWith('chrome://')).map((target) => `${target.type} ${target.url}`),
+      [],
+    );
+    assert.ok(targetInfos.some((target) => target.type === 'page' && target.url === 'about:blank'), JSON.stringify(targetInfos));
+  } finally {
+    await browser.close();
+  }
+});
