@@ -215,7 +215,10 @@ export async function runSoak({ minutes, log = () => {} }: SoakOptions): Promise
     const seconds = (Date.now() - started) / 1000;
 
     // Let the retried callbacks land, then two passes deliver whatever a failed hook left.
-    await Promise.race([sandbox.whenCallbacksSettled(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    // The cap is cleared once the callbacks settle: left to run, it kept the process alive ten seconds more.
+    let cap: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([sandbox.whenCallbacksSettled(), new Promise((resolve) => (cap = setTimeout(resolve, 10_000)))]);
+    clearTimeout(cap);
     for (let i = 0; i < 2; i++) await Promise.all(workers.map((w) => w.ask({ type: 'reconcile' })));
     const memoryEnd = await Promise.all(workers.map((w) => w.ask<{ rss: number; heapUsed: number }>({ type: 'memory' })));
 
