@@ -14,7 +14,7 @@ import { CLAUSES } from '../../../src/check/index.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { ensureBackends } from '../../../scripts/backends.mjs';
 import { EXAMPLE_KINDS, startExample, type ExampleKind } from './examples.js';
-import { AMOUNT, checkProxy, freePort, PREFIX } from './support.js';
+import { AMOUNT, checkProxy, freePort, isPortFree, PREFIX } from './support.js';
 
 const VECTORS_PATH = fileURLToPath(new URL('../../../signature-vectors.json', import.meta.url));
 const vectors = JSON.parse(readFileSync(VECTORS_PATH, 'utf8')) as {
@@ -105,6 +105,15 @@ for (const kind of EXAMPLE_KINDS) {
         }
       } finally {
         await proxy.stop();
+      }
+    });
+
+    test('stop() returns once its port is free again, so a restart on that port can listen', async () => {
+      for (let round = 0; round < 3; round++) {
+        const proxy = await startExample(kind, { sandboxPort: 1, db: freshDb(), orderPrefix: PREFIX, amount: AMOUNT });
+        await fetch(`${proxy.endpoint}/book`, { method: 'GET', signal: AbortSignal.timeout(5_000) });
+        await proxy.stop();
+        assert.ok(await isPortFree(proxy.port), `round ${round + 1}: port ${proxy.port} still taken after stop()`);
       }
     });
 

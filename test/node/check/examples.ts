@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ensureBackends } from '../../../scripts/backends.mjs';
-import { freePort } from './support.js';
+import { freePort, isPortFree } from './support.js';
 
 export type ExampleKind = 'php' | 'python';
 export const EXAMPLE_KINDS: readonly ExampleKind[] = ['php', 'python'];
@@ -107,6 +107,8 @@ export async function startExample(kind: ExampleKind, settings: ExampleSettings)
     pid: child.pid!,
     reconcile,
     output: () => output,
+    // Resolves once the port is free again: php -S's workers outlive the server process for a moment,
+    // holding the listening socket, and a restart on the same port found it taken (8 times in 10).
     stop: async () => {
       if (child.exitCode === null) {
         signal('SIGTERM');
@@ -115,6 +117,11 @@ export async function startExample(kind: ExampleKind, settings: ExampleSettings)
         clearTimeout(timer);
       }
       signal('SIGKILL');
+      const by = Date.now() + 5_000;
+      while (!(await isPortFree(port))) {
+        if (Date.now() > by) throw new Error(`the ${kind} example's port ${port} is still taken 5 s after it was stopped`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
     },
   };
 }

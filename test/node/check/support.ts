@@ -25,6 +25,17 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** Whether a server could listen on `port` of 127.0.0.1 now (nothing holds it). */
+export async function isPortFree(port: number): Promise<boolean> {
+  const server = createServer();
+  const listening = await new Promise<boolean>((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => resolve(true));
+  });
+  if (listening) await new Promise<void>((resolve) => server.close(() => resolve()));
+  return listening;
+}
+
 /** A node:http server on a free loopback port. */
 export interface Running {
   url: string;
