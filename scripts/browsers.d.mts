@@ -18,7 +18,11 @@ export function engineVersions(found: Partial<Record<ExecutableName, string>>): 
 export function findChromium(): Promise<string | undefined>;
 /** Finds Chromium, installing Debian's package when possible; throws a helpful error otherwise. */
 export function ensureChromium(options?: { log?: (line: string) => void }): Promise<string>;
-/** Flags for every Chromium launch (no lookups of non-local hosts). */
+/** Flags for every Chromium launch (no lookups of non-local hosts; the features above turned off). */
+/** The features Playwright turns off itself, repeated in our `--disable-features`. */
+export const PLAYWRIGHT_DISABLED_FEATURES: string[];
+/** The features we turn off besides (the address bar's WebUI drop-down). */
+export const OUR_DISABLED_FEATURES: string[];
 export const CHROMIUM_ARGS: string[];
 /** Launches the project's Chromium with Playwright; extra `args` are added to CHROMIUM_ARGS. */
 export function launchChromium(options?: LaunchOptions): Promise<Browser>;

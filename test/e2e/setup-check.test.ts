@@ -10,7 +10,8 @@ import type { Page } from 'playwright';
 import { useSuite } from './support.js';
 import { within } from '../support/within.js';
 
-const suite = useSuite();
+// The page imports the element's module by its source path, as a developer's page does under a dev server.
+const suite = useSuite({ pages: 'source' });
 const DEFINE = `/@fs${fileURLToPath(new URL('../../src/define.ts', import.meta.url))}`;
 
 /** Opens a page of the playground's origin holding `markup`, recording the element's warnings and book requests. */
