@@ -38,7 +38,7 @@ export const CLAUSES = [
   { id: 'callback-url-origin', title: 'the callback URL the proxy registers is on --endpoint\'s origin (or one named by --callback-origin)', section: SECTIONS.publicUrl },
   { id: 'amount-from-merchant', title: 'the service is asked for the merchant\'s amount even when the order holds "amount" or "price"', section: SECTIONS.amount },
   { id: 'top-level-amount-refused', title: 'a book body with a top-level "amount" is refused with IP-422 and books nothing', section: SECTIONS.amount },
-  { id: 'one-booking-per-key', title: 'one booking per Idempotency-Key: asked again in sequence and 20 times at once', section: SECTIONS.idempotency },
+  { id: 'one-booking-per-key', title: 'one booking per Idempotency-Key: asked again in sequence and in 3 bursts of 20 at once', section: SECTIONS.idempotency },
   { id: 'key-conflict', title: 'the same Idempotency-Key with another order or channel is IP-409', section: SECTIONS.idempotency },
   { id: 'key-invalid', title: 'a missing or malformed Idempotency-Key is IP-422 and books nothing', section: SECTIONS.idempotency },
   { id: 'unknown-order', title: 'an order the merchant does not sell is IP-424 and books nothing', section: SECTIONS.codes },

@@ -82,6 +82,29 @@ const BROKEN: Broken[] = [
     },
   },
   {
+    // A race that the timing of one burst can hide: the checker asks in bursts until one shows it.
+    name: 'keeps one booking per key for the first crowd of requests at once with one key, and books anew for each request of a later crowd',
+    fault: 'one-booking-per-key',
+    wrap: (kit) => {
+      const inFlight = new Map<string, number>();
+      const crowds: string[] = [];
+      return async (request) => {
+        const key = request.headers.get('idempotency-key');
+        if (route(request) !== 'book' || key === null) return kit(request);
+        const count = (inFlight.get(key) ?? 0) + 1;
+        inFlight.set(key, count);
+        try {
+          if (count >= 5 && !crowds.includes(key)) crowds.push(key);
+          if (crowds.indexOf(key) < 1) return await kit(request);
+          const { request: again } = await readAndRebuild(request, { key: `${key}.${randomUUID()}` });
+          return await kit(again);
+        } finally {
+          inFlight.set(key, (inFlight.get(key) ?? 1) - 1);
+        }
+      };
+    },
+  },
+  {
     name: 'skips the signature check for callbacks of its own bookings',
     fault: 'callback-forgeries-refused',
     wrap: (kit) => {
