@@ -6,7 +6,6 @@
  */
 import { after, before } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -146,7 +145,7 @@ export async function startPlayground(sandbox: SandboxOptions = {}, place: Playg
   } else {
     const outDir = await demoBuild();
     const server = await preview({ configFile: false, root: DEMO, logLevel: 'warn', build: { outDir }, preview: listen, plugins: [plugin] });
-    stop = () => new Promise<void>((resolve, reject) => (server.httpServer as Server).close((error) => (error ? reject(error) : resolve())));
+    stop = () => server.close();
   }
   const state = await within(ready, 30_000, 'the playground to report it is ready');
   return {

@@ -106,7 +106,11 @@ describe('database faults with two handler processes and traffic running', () =>
     let running = true;
     let round = 0;
     const loops = Array.from({ length: shoppers }, async (_, index) => {
-      while (running) await shopper(index, round++);
+      while (running) {
+        await shopper(index, round++);
+        // A shopper's pause between orders: traffic all through the fault, without the two cores spent on it alone.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
     });
     await new Promise((resolve) => setTimeout(resolve, 500));
     try {
