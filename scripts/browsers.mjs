@@ -196,7 +196,7 @@ export async function ensureChromium(options) {
 /**
  * The features Playwright turns off itself, in the one `--disable-features` it passes. Chromium reads
  * only the last `--disable-features` of a command line, so ours repeats them;
- * test/node/scripts/chromium-flags.test.ts fails when Playwright's list has one this one lacks.
+ * test/node/scripts/browsers.test.ts fails when Playwright's list has one this one lacks.
  */
 export const PLAYWRIGHT_DISABLED_FEATURES = [
   'AvoidUnnecessaryBeforeUnloadCheckSync',
