@@ -55,22 +55,39 @@ export async function closedPortUrl(): Promise<string> {
   return server.url;
 }
 
-/** A handler's answer to one route: its status and its JSON body. */
-export interface RouteAnswer {
-  status: number;
-  body: { code: string; error_message?: string; data?: { booking_id: string; correlation_id: string; deeplink?: string; status?: string } };
+/** What a booking route's answer carries in `data` (a test with other routes names its own). */
+export interface BookingData {
+  booking_id: string;
+  correlation_id: string;
+  deeplink?: string;
+  status?: string;
 }
 
-/** POSTs `body` as JSON to the handler's `route`, with an Idempotency-Key when `key` is given. */
-export async function postRoute(handler: PaymentHandler, route: string, body: unknown, key?: string): Promise<RouteAnswer> {
+/** What the status and order routes' answers carry: the booking's, with its status and receipt. */
+export interface ResultData extends Required<BookingData> {
+  receipt: string;
+}
+
+/** A handler's answer to one route: its status, its Retry-After, and its JSON body. */
+export interface RouteAnswer<Data = BookingData> {
+  status: number;
+  retryAfter: string | null;
+  body: { code: string; error_message?: string; data?: Data };
+}
+
+/**
+ * POSTs `body` to the handler's `route` (as JSON; a string is sent as it is, for a malformed body),
+ * with an Idempotency-Key when `key` is given.
+ */
+export async function postRoute<Data = BookingData>(handler: PaymentHandler, route: string, body: unknown, key?: string): Promise<RouteAnswer<Data>> {
   const response = await handler(
     new Request(`http://merchant.test/api/pay/${route}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
-      body: JSON.stringify(body),
+      body: typeof body === 'string' ? body : JSON.stringify(body),
     }),
   );
-  return { status: response.status, body: (await response.json()) as RouteAnswer['body'] };
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as RouteAnswer<Data>['body'] };
 }
 
 export { payAtWallet } from '../../support/pay-at-wallet.js';

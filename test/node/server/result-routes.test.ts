@@ -15,20 +15,12 @@ import { FakeClock } from '../../support/fake-clock.js';
 import { createMemoryBookingStore } from '../../support/memory-store.js';
 import { recordingNavigator } from '../../support/proxy.js';
 import { payAtWallet } from '../../support/pay-at-wallet.js';
+import { postRoute, type ResultData } from './helpers.js';
 
 const KEY = 'lost-access-key';
 const PRODUCT = 'LOST01';
 
-async function post(handler: PaymentHandler, route: string, body: unknown, key?: string) {
-  const response = await handler(
-    new Request(`http://merchant.test/api/pay/${route}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
-      body: JSON.stringify(body),
-    }),
-  );
-  return (await response.json()) as { code: string; data?: { booking_id: string; correlation_id: string; deeplink: string; status: string; receipt: string } };
-}
+const post = async (handler: PaymentHandler, route: string, body: unknown, key?: string) => (await postRoute<ResultData>(handler, route, body, key)).body;
 
 async function within<T>(what: string, ms: number, probe: () => T | undefined): Promise<T> {
   const end = Date.now() + ms;

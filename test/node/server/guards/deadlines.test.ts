@@ -9,21 +9,11 @@ import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandler, type PaymentHandlerOptions } from '../../../../src/server/handler.js';
 import { createMemoryStore, type PaymentStore } from '../../../../src/server/index.js';
 import { orderKeyOf } from '../../../../src/server/order-tag.js';
+import { postRoute as post } from '../helpers.js';
 
 const KEY = 'deadline-access-key';
 const PRODUCT = 'DEAD01';
 const newKey = () => `deadline-${crypto.randomUUID()}`;
-
-async function post(handler: PaymentHandler, route: string, body: unknown, key?: string) {
-  const response = await handler(
-    new Request(`http://merchant.test/api/pay/${route}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
-      body: JSON.stringify(body),
-    }),
-  );
-  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as { code: string; error_message?: string } };
-}
 
 /** `promise`, or a failure naming `what` once `ms` passed: the test's own time limit. */
 function within<T>(what: string, ms: number, promise: Promise<T>): Promise<T> {

@@ -9,6 +9,7 @@ import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandler } from '../../../../src/server/handler.js';
 import { createMemoryStore, type PaymentStore } from '../../../../src/server/index.js';
 import { StoreUnavailableError } from '../../../../src/server/store-errors.js';
+import { postRoute } from '../helpers.js';
 
 const KEY = 'outage-access-key';
 const PRODUCT = 'OUT01';
@@ -25,16 +26,7 @@ function switchableStore(fault: () => Error): { store: PaymentStore; down: boole
   return state;
 }
 
-async function post(handler: PaymentHandler, route: string, body: unknown, key?: string) {
-  const response = await handler(
-    new Request(`http://merchant.test/api/pay/${route}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
-      body: JSON.stringify(body),
-    }),
-  );
-  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as { code: string; error_message?: string; data?: Record<string, string> } };
-}
+const post = (handler: PaymentHandler, route: string, body: unknown, key?: string) => postRoute<Record<string, string>>(handler, route, body, key);
 
 const newKey = () => `outage-${crypto.randomUUID()}`;
 

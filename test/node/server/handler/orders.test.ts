@@ -9,27 +9,13 @@ import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandler, type PaymentHandlerOptions, type PaymentResult } from '../../../../src/server/handler.js';
 import { createMemoryStore, type PaymentStore } from '../../../../src/server/index.js';
 import { createServiceClient } from '../../../../src/server/service-client.js';
-import { nodeSign } from '../helpers.js';
+import { nodeSign, postRoute, type ResultData } from '../helpers.js';
 
 const KEY = 'orders-access-key';
 const PRODUCT = 'ORD01';
 const newKey = () => `orders-${crypto.randomUUID()}`;
 
-interface Answer {
-  status: number;
-  body: { code: string; error_message?: string; data?: { booking_id: string; correlation_id: string; deeplink: string; status: string; receipt: string } };
-}
-
-async function post(handler: PaymentHandler, route: string, body: unknown, key?: string): Promise<Answer> {
-  const response = await handler(
-    new Request(`http://merchant.test/api/pay/${route}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    }),
-  );
-  return { status: response.status, body: (await response.json()) as Answer['body'] };
-}
+const post = (handler: PaymentHandler, route: string, body: unknown, key?: string) => postRoute<ResultData>(handler, route, body, key);
 
 async function pay(deeplink: string, mpin = '1234'): Promise<void> {
   const response = await fetch(`${deeplink}/confirm`, {

@@ -8,30 +8,15 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
-import { createPaymentHandler, type PaymentHandler, type PaymentHandlerOptions } from '../../../../src/server/handler.js';
+import { createPaymentHandler, type PaymentHandlerOptions } from '../../../../src/server/handler.js';
 import { createPostgresStore } from '../../../../src/server/postgres.js';
 import type { PaymentStore } from '../../../../src/server/store.js';
 import { freshDatabase, stopServer } from './pg-server.js';
+import { postRoute as post } from '../helpers.js';
 
 const KEY = 'store-clock-access-key';
 const PRODUCT = 'CLOCK01';
 const newKey = () => `clock-${crypto.randomUUID()}`;
-
-interface Answer {
-  status: number;
-  body: { code: string; data?: { booking_id: string; correlation_id: string; deeplink?: string; status?: string } };
-}
-
-async function post(handler: PaymentHandler, route: string, body: unknown, key?: string): Promise<Answer> {
-  const response = await handler(
-    new Request(`http://merchant.test/api/pay/${route}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
-      body: JSON.stringify(body),
-    }),
-  );
-  return { status: response.status, body: (await response.json()) as Answer['body'] };
-}
 
 const wait = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
 
