@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandler, type PaymentHandlerOptions, type PaymentResult } from '../../../src/server/handler.js';
 import { createMemoryStore } from '../../../src/server/index.js';
-import { payAtWallet as pay, postRoute as post } from './helpers.js';
+import { payAtWallet as pay, postRoute as post, onSandbox } from './helpers.js';
 
 const KEY = 'amounts-access-key';
 const PRODUCT = 'AMT01';
@@ -32,11 +32,7 @@ describe('what a book charges', () => {
     const results: PaymentResult[] = [];
     const errors: unknown[] = [];
     const handler = createPaymentHandler({
-      serviceUrl: sandbox.baseUrl,
-      productCode: PRODUCT,
-      accessKey: KEY,
-      callbackUrl: 'http://127.0.0.1:9/callback',
-      redirectUrl: 'http://127.0.0.1:9/done',
+      ...onSandbox(sandbox),
       store: createMemoryStore(),
       lookupOrder,
       onPaymentResult: (result) => void results.push(result),
@@ -150,11 +146,7 @@ describe('what a book charges', () => {
     for (const now of [() => NaN, () => Infinity, () => '1700000000000']) {
       assert.throws(
         () => createPaymentHandler({
-          serviceUrl: sandbox.baseUrl,
-          productCode: PRODUCT,
-          accessKey: KEY,
-          callbackUrl: 'http://127.0.0.1:9/callback',
-          redirectUrl: 'http://127.0.0.1:9/done',
+          ...onSandbox(sandbox),
           store: createMemoryStore(),
           lookupOrder: () => undefined,
           onPaymentResult: () => undefined,

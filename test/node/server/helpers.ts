@@ -4,7 +4,8 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
-import type { PaymentHandler } from '../../../src/server/handler.js';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import type { PaymentHandler, PaymentHandlerOptions } from '../../../src/server/handler.js';
 
 /** HMAC-SHA256 in base64 with node:crypto: the independent reference for every signature check. */
 export const nodeSign = (message: string, key: string): string =>
@@ -53,6 +54,20 @@ export async function closedPortUrl(): Promise<string> {
   const server = await listen(() => {});
   await server.close();
   return server.url;
+}
+
+/**
+ * The handler options that point at `sandbox`: its URL, access key and product, and callback and
+ * return URLs nothing answers (a test that needs them answered gives its own).
+ */
+export function onSandbox(sandbox: Sandbox): Pick<PaymentHandlerOptions, 'serviceUrl' | 'productCode' | 'accessKey' | 'callbackUrl' | 'redirectUrl'> {
+  return {
+    serviceUrl: sandbox.baseUrl,
+    productCode: sandbox.productCodes[0]!,
+    accessKey: sandbox.accessKey,
+    callbackUrl: 'http://127.0.0.1:9/callback',
+    redirectUrl: 'http://127.0.0.1:9/done',
+  };
 }
 
 /** What a booking route's answer carries in `data` (a test with other routes names its own). */

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandlerOptions } from '../../../src/server/handler.js';
 import { createMemoryStore, StoreUnavailableError, type PaymentStore } from '../../../src/server/index.js';
-import { payAtWallet as pay, postRoute as post, type RouteAnswer } from './helpers.js';
+import { payAtWallet as pay, postRoute as post, type RouteAnswer, onSandbox } from './helpers.js';
 
 const KEY = 'fencing-access-key';
 const PRODUCT = 'FENCE01';
@@ -46,11 +46,7 @@ describe("fenced order leases on the store's clock (memory store)", () => {
   const ofOrder = (id: string) => sandbox.listBookings().filter((b) => b.properties.merchant_order === id);
   const payable = (id: string) => ofOrder(id).filter((b) => b.status === 'BOOKED' || b.status === 'PENDING');
   const options = (store: PaymentStore, errors: unknown[], extra: Partial<PaymentHandlerOptions> = {}): PaymentHandlerOptions => ({
-    serviceUrl: sandbox.baseUrl,
-    productCode: PRODUCT,
-    accessKey: KEY,
-    callbackUrl: 'http://127.0.0.1:9/callback',
-    redirectUrl: 'http://127.0.0.1:9/done',
+    ...onSandbox(sandbox),
     store,
     lookupOrder: (order) => ({ id: String(order.id), amount: 500 }),
     onPaymentResult: () => {},

@@ -15,7 +15,7 @@ import { FakeClock } from '../../support/fake-clock.js';
 import { createMemoryBookingStore } from '../../support/memory-store.js';
 import { recordingNavigator } from '../../support/proxy.js';
 import { payAtWallet } from '../../support/pay-at-wallet.js';
-import { postRoute, type ResultData } from './helpers.js';
+import { postRoute, type ResultData, onSandbox } from './helpers.js';
 
 const KEY = 'lost-access-key';
 const PRODUCT = 'LOST01';
@@ -42,11 +42,7 @@ describe('a lost booking keeps its order', () => {
   function shop(store: PaymentStore = createMemoryStore(), overrides: Partial<PaymentHandlerOptions> = {}) {
     const results: PaymentResult[] = [];
     const options: PaymentHandlerOptions = {
-      serviceUrl: sandbox.baseUrl,
-      productCode: PRODUCT,
-      accessKey: KEY,
-      callbackUrl: 'http://127.0.0.1:9/callback',
-      redirectUrl: 'http://127.0.0.1:9/done',
+      ...onSandbox(sandbox),
       store,
       lookupOrder: (order) => ({ id: String(order.id), amount: 700 }),
       onPaymentResult: (result) => void results.push(result),

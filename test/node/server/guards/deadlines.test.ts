@@ -9,7 +9,7 @@ import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandler, type PaymentHandlerOptions } from '../../../../src/server/handler.js';
 import { createMemoryStore, type PaymentStore } from '../../../../src/server/index.js';
 import { orderKeyOf } from '../../../../src/server/order-tag.js';
-import { postRoute as post } from '../helpers.js';
+import { postRoute as post, onSandbox } from '../helpers.js';
 
 const KEY = 'deadline-access-key';
 const PRODUCT = 'DEAD01';
@@ -35,11 +35,7 @@ describe('deadlines on what the merchant plugs in', () => {
 
   function handlerWith(overrides: Partial<PaymentHandlerOptions>, errors: unknown[] = []): PaymentHandler {
     return createPaymentHandler({
-      serviceUrl: sandbox.baseUrl,
-      productCode: PRODUCT,
-      accessKey: KEY,
-      callbackUrl: 'http://127.0.0.1:9/callback',
-      redirectUrl: 'http://127.0.0.1:9/done',
+      ...onSandbox(sandbox),
       store: createMemoryStore(),
       lookupOrder: (order) => ({ id: String(order.id), amount: 100 }),
       onPaymentResult: () => undefined,

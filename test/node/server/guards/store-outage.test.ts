@@ -9,7 +9,7 @@ import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandler } from '../../../../src/server/handler.js';
 import { createMemoryStore, type PaymentStore } from '../../../../src/server/index.js';
 import { StoreUnavailableError } from '../../../../src/server/store-errors.js';
-import { postRoute } from '../helpers.js';
+import { postRoute, onSandbox } from '../helpers.js';
 
 const KEY = 'outage-access-key';
 const PRODUCT = 'OUT01';
@@ -39,11 +39,7 @@ describe('a store that cannot answer', () => {
 
   function handlerWith(store: PaymentStore, errors: Array<[string, unknown]>): PaymentHandler {
     return createPaymentHandler({
-      serviceUrl: sandbox.baseUrl,
-      productCode: PRODUCT,
-      accessKey: KEY,
-      callbackUrl: 'http://127.0.0.1:9/callback',
-      redirectUrl: 'http://127.0.0.1:9/done',
+      ...onSandbox(sandbox),
       lookupOrder: (order) => ({ id: String(order.id), amount: 100 }),
       onPaymentResult: () => {},
       onError: (error, { route }) => errors.push([route, error]),

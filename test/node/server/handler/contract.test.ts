@@ -9,7 +9,7 @@ import {
 } from '../../../../src/server/handler.js';
 import { createMemoryStore } from '../../../../src/server/memory-store.js';
 import { transactionUuid } from '../../../../src/server/order-tag.js';
-import { closedPortUrl, listen, nodeSign, type Loopback } from '../helpers.js';
+import { closedPortUrl, listen, nodeSign, type Loopback, onSandbox } from '../helpers.js';
 
 const KEY = 'handler-test-access-key';
 const PRODUCT = 'SHOP01';
@@ -640,11 +640,7 @@ describe('payment handler and an expired booking', () => {
     const results: PaymentResult[] = [];
     try {
       const handler = createPaymentHandler({
-        serviceUrl: sandbox.baseUrl,
-        productCode: PRODUCT,
-        accessKey: KEY,
-        callbackUrl: 'http://127.0.0.1:9/callback',
-        redirectUrl: 'http://127.0.0.1:9/done',
+        ...onSandbox(sandbox),
         lookupOrder: () => ({ id: 'E-1', amount: 80 }),
         store: createMemoryStore(),
         onPaymentResult: (result) => {

@@ -9,7 +9,7 @@ import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandler, type PaymentHandlerOptions, type PaymentResult } from '../../../../src/server/handler.js';
 import { createMemoryStore, type PaymentStore } from '../../../../src/server/index.js';
 import { createServiceClient } from '../../../../src/server/service-client.js';
-import { nodeSign, postRoute, type ResultData } from '../helpers.js';
+import { nodeSign, postRoute, type ResultData, onSandbox } from '../helpers.js';
 
 const KEY = 'orders-access-key';
 const PRODUCT = 'ORD01';
@@ -41,11 +41,7 @@ class Shop {
 
   options(sandbox: Sandbox, store: PaymentStore = createMemoryStore()): PaymentHandlerOptions {
     return {
-      serviceUrl: sandbox.baseUrl,
-      productCode: PRODUCT,
-      accessKey: KEY,
-      callbackUrl: 'http://127.0.0.1:9/callback',
-      redirectUrl: 'http://127.0.0.1:9/done',
+      ...onSandbox(sandbox),
       store,
       lookupOrder: (order) => {
         const id = this.canonical(order.id);

@@ -12,7 +12,7 @@ import { createPaymentHandler, type PaymentHandlerOptions } from '../../../../sr
 import { createPostgresStore } from '../../../../src/server/postgres.js';
 import type { PaymentStore } from '../../../../src/server/store.js';
 import { freshDatabase, stopServer } from './pg-server.js';
-import { postRoute as post } from '../helpers.js';
+import { postRoute as post, onSandbox } from '../helpers.js';
 
 const KEY = 'store-clock-access-key';
 const PRODUCT = 'CLOCK01';
@@ -43,11 +43,7 @@ describe("leases and claims on PostgreSQL's clock", () => {
   }
   const ofOrder = (id: string) => sandbox.listBookings().filter((b) => b.properties.merchant_order === id);
   const options = (store: PaymentStore, extra: Partial<PaymentHandlerOptions>): PaymentHandlerOptions => ({
-    serviceUrl: sandbox.baseUrl,
-    productCode: PRODUCT,
-    accessKey: KEY,
-    callbackUrl: 'http://127.0.0.1:9/callback',
-    redirectUrl: 'http://127.0.0.1:9/done',
+    ...onSandbox(sandbox),
     store,
     lookupOrder: (order) => ({ id: String(order.id), amount: 700 }),
     onPaymentResult: () => {},
