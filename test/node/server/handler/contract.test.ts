@@ -9,7 +9,7 @@ import {
 } from '../../../../src/server/handler.js';
 import { createMemoryStore } from '../../../../src/server/memory-store.js';
 import { transactionUuid } from '../../../../src/server/order-tag.js';
-import { closedPortUrl, listen, nodeSign, type Loopback, onSandbox } from '../helpers.js';
+import { closedPortUrl, listen, nodeSign, type Loopback, onSandbox, payAtWallet as payOnWalletPage } from '../helpers.js';
 
 const KEY = 'handler-test-access-key';
 const PRODUCT = 'SHOP01';
@@ -55,18 +55,6 @@ async function send(
 /** `key: null` sends no Idempotency-Key. */
 const book = (handler: PaymentHandler, body: unknown, key: string | null = newKey()) =>
   send(handler, 'book', body, { headers: key === null ? {} : { 'idempotency-key': key } });
-
-/** Pays a booking on the sandbox's wallet page, the way its form does. */
-async function payOnWalletPage(deeplink: string, mpin = '1234'): Promise<Response> {
-  const response = await fetch(`${deeplink}/confirm`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ mpin, method: 'wallet_balance' }).toString(),
-    redirect: 'manual',
-  });
-  assert.equal(response.status, 303, `the wallet page answered ${response.status}`);
-  return response;
-}
 
 function failureOf(answer: Answer, code: string, status: number, message: RegExp): void {
   assert.equal(answer.status, status, JSON.stringify(answer.body));

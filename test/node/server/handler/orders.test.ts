@@ -9,23 +9,13 @@ import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandler, type PaymentHandlerOptions, type PaymentResult } from '../../../../src/server/handler.js';
 import { createMemoryStore, type PaymentStore } from '../../../../src/server/index.js';
 import { createServiceClient } from '../../../../src/server/service-client.js';
-import { nodeSign, postRoute, type ResultData, onSandbox } from '../helpers.js';
+import { nodeSign, postRoute, type ResultData, onSandbox, payAtWallet as pay } from '../helpers.js';
 
 const KEY = 'orders-access-key';
 const PRODUCT = 'ORD01';
 const newKey = () => `orders-${crypto.randomUUID()}`;
 
 const post = (handler: PaymentHandler, route: string, body: unknown, key?: string) => postRoute<ResultData>(handler, route, body, key);
-
-async function pay(deeplink: string, mpin = '1234'): Promise<void> {
-  const response = await fetch(`${deeplink}/confirm`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ mpin, method: 'wallet_balance' }).toString(),
-    redirect: 'manual',
-  });
-  assert.equal(response.status, 303, `the wallet page answered ${response.status}`);
-}
 
 /**
  * A merchant as the docs describe it: orders with a total, a payment recorded by onPaymentResult when
