@@ -5,11 +5,12 @@
  * the PostgreSQL store against the memory store, both handlers in the benchmark's own process, 8
  * clients at a time, measured round by round against one shared sandbox.
  */
+import pg from 'pg';
 import { startPostgres } from '../scripts/postgres.mjs';
 import { startSandbox } from '../src/sandbox/index.js';
 import { createMemoryStore } from '../src/server/memory-store.js';
 import { createPostgresStore } from '../src/server/postgres.js';
-import { countingPool } from '../test/node/server/postgres/counting-pool.js';
+import { countingPostgres } from '../test/support/counting.js';
 import { listen, type Loopback } from '../test/node/server/helpers.js';
 import { BENCH_ACCESS_KEY, BENCH_PRODUCT_CODE, startMerchant, withPayRoutes, type Merchant } from './merchant.js';
 import { bookThroughHandler, measureLatency } from './server.js';
@@ -122,7 +123,10 @@ export async function serve(merchantOf: () => Merchant | undefined): Promise<Loo
 export async function benchPostgres(options: PostgresBenchOptions = POSTGRES_DEFAULTS): Promise<PostgresResults> {
   const o = options;
   const server = await startPostgres();
-  const counting = countingPool({ connectionString: server.url, max: 10 });
+  const pool = new pg.Pool({ connectionString: server.url, max: 10 });
+  // An idle client told of the server's shutdown emits 'error' on the pool (node-postgres' docs: handle it).
+  pool.on('error', () => {});
+  const counting = countingPostgres(pool);
   const merchants: { postgres?: Merchant; memory?: Merchant } = {};
   const postgresKit = await serve(() => merchants.postgres);
   const memoryKit = await serve(() => merchants.memory);
@@ -172,7 +176,7 @@ export async function benchPostgres(options: PostgresBenchOptions = POSTGRES_DEF
       bookingsAttempted: counts.attempted,
     };
   } finally {
-    await counting.pool.end();
+    await pool.end();
     await merchants.postgres?.close();
     await merchants.memory?.close();
     await sandbox.close();

@@ -1,15 +1,19 @@
+import pg from 'pg';
 import { createPostgresStore } from '../../../../src/server/postgres.js';
+import { countingPostgres } from '../../../support/counting.js';
 import { roundTripTests } from '../../../support/round-trips.js';
-import { countingPool } from './counting-pool.js';
 import { freshDatabase, stopServer } from './pg-server.js';
 
 roundTripTests('PostgreSQL store', async () => {
-  const counting = countingPool({ connectionString: await freshDatabase(), max: 4 });
+  const pool = new pg.Pool({ connectionString: await freshDatabase(), max: 4 });
+  // An idle client told of the server's shutdown emits 'error' on the pool (node-postgres' docs: handle it).
+  pool.on('error', () => {});
+  const counting = countingPostgres(pool);
   return {
     store: createPostgresStore(counting.db),
     counting,
     async close() {
-      await counting.pool.end();
+      await pool.end();
       await stopServer();
     },
   };
