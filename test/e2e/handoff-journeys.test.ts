@@ -121,7 +121,7 @@ describe('the phone hand-off', () => {
     const desktop = await openShopper(suite.browser, 'desktop');
     await openCheckout(desktop, suite.pg.origin, 'A-1002');
     // The hand-off's module, however the page names it (source path in development, a hashed chunk when built).
-    const module = /\/(?:src\/element\/handoff\/index\.ts|handoff-[\w-]+\.js)(?:\?|$)/;
+    const module = /\/(?:src\/element\/handoff\/index\.ts|handoff-[\w-]+(?:\.min)?\.js)(?:\?|$)/;
     await desktop.page.route(module, (route) => route.abort('internetdisconnected'));
     const h = handoff(desktop.page);
     await h.offer.click();

@@ -9,10 +9,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, createServer, preview, type Plugin } from 'vite';
+import { createServer, preview, type Plugin } from 'vite';
 import { devices, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page, type Route } from 'playwright';
 import { playground, type MerchantRecord, type PlaygroundState } from '../../demo/server/playground.js';
 import { launchChromium } from '../../scripts/chromium.mjs';
+import { viteBuild } from '../../scripts/vite-build.mjs';
+import { cdnChunkFileName } from '../../vite.config.js';
 import type { Sandbox, SandboxBooking, SandboxOptions } from '../../src/sandbox/index.js';
 import { within } from '../support/within.js';
 
@@ -58,16 +60,6 @@ export interface PlaygroundPlace {
 const DEMO = fileURLToPath(new URL('../../demo/', import.meta.url));
 const DEMO_PAGES = ['index.html', 'success.html', 'failure.html', 'phone.html'];
 
-/**
- * The chunk of a dynamic import is named after its module (`handoff-[hash].js` for handoff/index.ts,
- * `payment-[hash].js`), as the CDN build names them, so a test can stand between the page and one.
- */
-function chunkFileName(chunk: { facadeModuleId: string | null }): string {
-  const id = (chunk.facadeModuleId ?? '').replace(/\\/g, '/');
-  const name = /\/([\w-]+)\/index\.[jt]s$/.exec(id)?.[1] ?? /\/([\w-]+)\.[jt]s$/.exec(id)?.[1] ?? 'chunk';
-  return `assets/${name}-[hash].js`;
-}
-
 let builtDemo: Promise<string> | undefined;
 
 /**
@@ -79,25 +71,19 @@ function demoBuild(): Promise<string> {
   builtDemo ??= (async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'wpb-e2e-demo-'));
     process.once('exit', () => rmSync(outDir, { recursive: true, force: true }));
-    // Vite sets NODE_ENV for the process when none is set: production while it builds, and back to
-    // what the kit in this process saw under the dev server (development) for the preview server.
-    const nodeEnv = process.env.NODE_ENV;
-    process.env.NODE_ENV = 'production';
-    try {
-      await build({
-        configFile: false,
-        root: DEMO,
-        logLevel: 'error',
-        build: {
-          outDir,
-          emptyOutDir: true,
-          target: 'es2022',
-          rolldownOptions: { input: DEMO_PAGES.map((page) => join(DEMO, page)), output: { chunkFileNames: chunkFileName } },
-        },
-      });
-    } finally {
-      process.env.NODE_ENV = nodeEnv ?? 'development';
-    }
+    // Chunks named as the CDN build names them (`handoff-[hash].min.js`), so a test can stand between
+    // the page and one.
+    await viteBuild({
+      configFile: false,
+      root: DEMO,
+      logLevel: 'error',
+      build: {
+        outDir,
+        emptyOutDir: true,
+        target: 'es2022',
+        rolldownOptions: { input: DEMO_PAGES.map((page) => join(DEMO, page)), output: { chunkFileNames: cdnChunkFileName } },
+      },
+    });
     return outDir;
   })();
   return builtDemo;
@@ -144,6 +130,9 @@ export async function startPlayground(sandbox: SandboxOptions = {}, place: Playg
     };
   } else {
     const outDir = await demoBuild();
+    // Vite's preview server sets NODE_ENV to production when it is unset, for the whole process; the kit
+    // in this process keeps what the dev server gave it (development), or it warns of the memory store.
+    process.env.NODE_ENV ??= 'development';
     const server = await preview({ configFile: false, root: DEMO, logLevel: 'warn', build: { outDir }, preview: listen, plugins: [plugin] });
     stop = () => server.close();
   }
