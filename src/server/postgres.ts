@@ -403,12 +403,15 @@ function resultStatements(query: Query, p: string): Pick<PaymentStore, ResultMet
   async claimOpenBookings({ olderThanMs, notCheckedForMs, limit, owner, leaseMs }) {
     // SKIP LOCKED: two instances claiming at once take different rows instead of waiting on each other.
     // The age bound is read once (an InitPlan), by the server's clock as created_at, so the open index serves it.
+    // The pick is a MATERIALIZED CTE, run once: as `WHERE booking_id IN (pick)`, some plans (statistics
+    // of a table just emptied) ran the pick again inside the join and claimed more than the limit.
     const rows = await query(
-      `UPDATE ${p}bookings SET check_owner = $3, check_until = ${NOW_MS} + $4, checked_at = ${NOW_MS}
-       WHERE booking_id IN (
-         SELECT booking_id FROM ${p}bookings
+      `WITH picked AS MATERIALIZED (
+         SELECT booking_id AS picked_id FROM ${p}bookings
          WHERE NOT settled AND created_at <= (SELECT ${NOW_MS} - $1::bigint) AND check_until < ${NOW_MS} AND checked_at <= ${NOW_MS} - $2
          ORDER BY created_at LIMIT $5 FOR UPDATE SKIP LOCKED)
+       UPDATE ${p}bookings SET check_owner = $3, check_until = ${NOW_MS} + $4, checked_at = ${NOW_MS}
+       FROM picked WHERE booking_id = picked_id
        RETURNING ${COLUMNS}`,
       [Math.ceil(olderThanMs), Math.ceil(notCheckedForMs), owner, Math.ceil(leaseMs), limit],
     );

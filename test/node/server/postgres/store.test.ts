@@ -138,6 +138,28 @@ describe('PostgreSQL store on a PostgreSQL 15 server (node-postgres Pool)', () =
     }
   });
 
+  test("claims at once hand out at most their limit each, whatever plan the table's statistics pick", async () => {
+    // Statistics read off a table just emptied (as autovacuum's ANALYZE takes them on a busy one) make the
+    // planner join the claim's locked pick back to the table; a pick run again inside that join claimed
+    // a second booking that nobody was told of, which then sat out its lease unchecked.
+    const db = await pool();
+    const store = createPostgresStore(db, { tablePrefix: 'plan_' });
+    await store.ready();
+    for (let n = 1000; n < 1150; n++) await store.insertBooking({ booking: booking(n) });
+    await db.query('DELETE FROM plan_bookings');
+    await db.query('ANALYZE plan_bookings');
+    for (let round = 0; round < 20; round++) {
+      const ids = [1, 2, 3].map((n) => 10 * round + n);
+      for (const n of ids) await store.insertBooking({ booking: booking(n) });
+      const claims = await Promise.all(Array.from({ length: 6 }, () => store.claimOpenBookings({ olderThanMs: 0, notCheckedForMs: 0, limit: 1, owner: 'pass', leaseMs: 60_000 })));
+      for (const claim of claims) assert.ok(claim.length <= 1, `round ${round}: a claim of one answered ${claim.map((b) => b.booking_id).join(', ')}`);
+      assert.deepEqual(claims.flat().map((b) => b.booking_id).sort(), ids.map((n) => `bk-${n}`).sort(), `round ${round}: each booking claimed once, by a claim that answered it`);
+      const held = await db.query(`SELECT booking_id FROM plan_bookings WHERE check_until > 0 ORDER BY booking_id`);
+      assert.deepEqual(held.rows.map((r) => r.booking_id), ids.map((n) => `bk-${n}`).sort(), `round ${round}: no booking claimed but not answered`);
+      await db.query('DELETE FROM plan_bookings');
+    }
+  });
+
   test("docs/server.md shows the schema's SQL as the code runs it", async () => {
     const docs = await readFile(new URL('../../../../docs/server.md', import.meta.url), 'utf8');
     for (const statement of postgresSchema()) assert.ok(docs.includes(`${statement};`), `docs/server.md lacks:\n${statement}`);
