@@ -87,7 +87,7 @@ export function createReconciler(kit: Kit, delivery: Delivery): (options?: Recon
         run.done.unfinished = true;
         return;
       }
-      const [booking] = await kit.store.claimOpenBookings({
+      const claimed = await kit.store.claimOpenBookings({
         // By the store's clock, as the booking's created_at: instances whose clocks disagree find the same bookings.
         olderThanMs: minAgeMs,
         // Checked by any instance since this pass began, or within `recheckAfterMs` before it: not
@@ -98,30 +98,38 @@ export function createReconciler(kit: Kit, delivery: Delivery): (options?: Recon
         owner: kit.owner,
         leaseMs: kit.leaseMs,
       });
-      if (!booking) return;
-      // The span above is measured on this instance's clock and applied on the store's: read a moment
-      // apart (or with a clock that stands still), it can reach back short of this pass's own checks.
-      // A booking handed out again stays claimed until the pass ends, so the next claim moves on.
-      if (run.checkedInPass.has(booking.booking_id)) {
-        run.heldBack.add(booking.booking_id);
-        continue;
+      if (claimed.length === 0) return;
+      // A store may hand out more than the one asked for: each booking claimed is checked (or, past the
+      // budget, given back), never left claimed and unchecked until its lease ends.
+      for (const booking of claimed) await checkClaimed(run, booking, pastCancel);
+    }
+  }
+
+  /** One booking a worker claimed: checked once per pass, its claim given back after. */
+  async function checkClaimed(run: Pass, booking: StoredBooking, pastCancel: boolean): Promise<void> {
+    // The claim's `notCheckedForMs` is measured on this instance's clock and applied on the store's: read
+    // a moment apart (or with a clock that stands still), it can reach back short of this pass's own
+    // checks. A booking handed out again, or past the budget, stays claimed until the pass ends (then
+    // given back), so the next claim moves on.
+    if (run.checkedInPass.has(booking.booking_id) || kit.now() >= run.deadline) {
+      run.heldBack.add(booking.booking_id);
+      return;
+    }
+    run.checkedInPass.add(booking.booking_id);
+    run.done.checked++;
+    try {
+      run.done[await check(kit, delivery, booking, pastCancel)]++;
+    } catch (error) {
+      if (error instanceof ResultBusy) {
+        run.done.open++;
+      } else if (error instanceof ImpossibleTransition) {
+        run.done.settled++;
+      } else {
+        run.done.failed++;
+        kit.report(error, { route: 'reconcile', correlation_id: booking.correlation_id, booking_id: booking.booking_id });
       }
-      run.checkedInPass.add(booking.booking_id);
-      run.done.checked++;
-      try {
-        run.done[await check(kit, delivery, booking, pastCancel)]++;
-      } catch (error) {
-        if (error instanceof ResultBusy) {
-          run.done.open++;
-        } else if (error instanceof ImpossibleTransition) {
-          run.done.settled++;
-        } else {
-          run.done.failed++;
-          kit.report(error, { route: 'reconcile', correlation_id: booking.correlation_id, booking_id: booking.booking_id });
-        }
-      } finally {
-        await kit.store.releaseCheck({ bookingId: booking.booking_id, owner: kit.owner }).catch((error: unknown) => kit.report(error, { route: 'reconcile' }));
-      }
+    } finally {
+      await kit.store.releaseCheck({ bookingId: booking.booking_id, owner: kit.owner }).catch((error: unknown) => kit.report(error, { route: 'reconcile' }));
     }
   }
 

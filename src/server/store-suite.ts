@@ -338,6 +338,15 @@ function checkTests(it: It, assert: Assert, { claim, deliver, order }: Tools): v
     assert.deepStrictEqual(await checks('c', 0), ['bk-2'], 'its lease ended: another instance takes over');
   });
 
+  it('claims at once hand out at most their limit each, and every open booking to exactly one of them', async (store) => {
+    for (let n = 1; n <= 4; n++) await store.insertBooking({ booking: sampleBooking(n) });
+    const claims = await Promise.all(Array.from({ length: 6 }, (_, i) => store.claimOpenBookings({ olderThanMs: 0, notCheckedForMs: 0, limit: 1, owner: `o${i}`, leaseMs: HELD_MS })));
+    for (const claim of claims) assert.ok(claim.length <= 1, `a claim of one answered ${claim.map((b) => b.booking_id).join(', ')}`);
+    assert.deepStrictEqual(claims.flat().map((b) => b.booking_id).sort(), ['bk-1', 'bk-2', 'bk-3', 'bk-4']);
+    const rest = await store.claimOpenBookings({ olderThanMs: 0, notCheckedForMs: 0, limit: 10, owner: 'late', leaseMs: HELD_MS });
+    assert.deepStrictEqual(rest, [], 'all four are held by the claims that answered them');
+  });
+
   it("a booking's created_at is the store's clock, and a check's age is read by it, whatever the clock of the instance that made it", async (store) => {
     // Made by an instance whose clock runs an hour ahead, and by one an hour behind.
     await store.insertBooking({ booking: sampleBooking(1, { created_at: Date.now() + 3_600_000 }) });

@@ -164,7 +164,7 @@ export interface OpenBookingClaim {
    * per pass, and not again soon after another instance checked them.
    */
   notCheckedForMs: number;
-  /** At most this many. */
+  /** At most this many, also while other claims run at once: a booking claimed is one the caller is told of. */
   limit: number;
   owner: string;
   /** The claim ends this long after the store takes it, by the store's clock; another instance may check the booking after it. */

@@ -7,7 +7,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SANDBOX_DEFAULTS } from '../../../src/sandbox/index.js';
+import { createMemoryStore } from '../../../src/server/memory-store.js';
 import { DEFAULT_CANCEL_AFTER_MS } from '../../../src/server/reconcile.js';
+import type { PaymentStore } from '../../../src/server/store.js';
 import { openShop } from './shop.js';
 
 const MINUTE = 60_000;
@@ -103,6 +105,29 @@ test('reconcile(): a booking paid meanwhile is settled as paid, one the service 
       shop.results.map((r) => [r.source, r.status, r.booking_id]).sort(),
       [['reconcile', 'SUCCESS', paid.booking_id], ['reconcile', 'CANCELED', expired.booking_id]].sort(),
     );
+  } finally {
+    await shop.close();
+  }
+});
+
+test('reconcile(): a store that hands out more bookings than a claim asked for has each one checked, none left claimed and unchecked', async () => {
+  // A claim asks for one booking at a time; a store (or a query plan) that answers two must not leave
+  // the second claimed and unchecked until its lease ends: paid, it would go undelivered by this pass.
+  const store = createMemoryStore();
+  const generous: PaymentStore = {
+    ...store,
+    claimOpenBookings: (options) => store.claimOpenBookings({ ...options, limit: options.limit + 1 }),
+  };
+  const shop = await openShop({ store: generous, callbackUrl: 'http://127.0.0.1:9/callback' });
+  try {
+    const first = await shop.book('app', 'L-8');
+    const second = await shop.book('app', 'L-9');
+    await shop.pay(first);
+    await shop.pay(second);
+    await shop.sandbox.whenCallbacksSettled();
+    const report = await shop.handler.reconcile({ olderThanMs: 0, concurrency: 1 });
+    assert.deepEqual(report, { checked: 2, settled: 2, open: 0, failed: 0, cancelled: 0, unfinished: false });
+    assert.deepEqual(shop.results.map((r) => [r.source, r.status, r.booking_id]).sort(), [['reconcile', 'SUCCESS', first.booking_id], ['reconcile', 'SUCCESS', second.booking_id]].sort());
   } finally {
     await shop.close();
   }
