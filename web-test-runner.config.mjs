@@ -6,11 +6,11 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher, devices } from '@web/test-runner-playwright';
-import { CHROMIUM_ARGS, ensureChromium } from './scripts/browsers.mjs';
+import { CHROMIUM_ARGS, ensureChromiumHeadless } from './scripts/browsers.mjs';
 import { firefoxLauncher, webkitLauncher } from './test/support/launchers.mjs';
 import { testProxyMiddleware } from './test/support/proxy-middleware.mjs';
 
-const executablePath = await ensureChromium();
+const executablePath = await ensureChromiumHeadless();
 
 /**
  * The files named with `--files` on the command line. A group's own `files` would win over them, so

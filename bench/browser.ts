@@ -166,7 +166,7 @@ export async function benchBrowser(built: BuiltPage, o: BrowserBenchOptions = BR
   try {
     merchantRef.current = await startMerchant(server.url);
     // --expose-gc lets the page collect between samples, so one sample's garbage is not billed to the next.
-    browser = await launchChromium({ headless: true, args: ['--js-flags=--expose-gc'] });
+    browser = await launchChromium({ full: true, headless: true, args: ['--js-flags=--expose-gc'] });
     const desktop = await openPage(browser, `${server.url}/`, { viewport: { width: 1280, height: 800 } });
     const render = await benchRender(desktop, o);
     const desktopTap = await benchTap(desktop, 'desktop', o);
@@ -492,7 +492,7 @@ export async function benchCheckout(minimal: BuiltPage, paymentChunk: boolean, o
   let browser: Browser | undefined;
   try {
     merchantRef.current = await startMerchant(server.url);
-    browser = await launchChromium({ headless: true });
+    browser = await launchChromium({ full: true, headless: true });
     const b = browser;
     // One warm-up pair (Chromium's own first start, the server's first gzip), thrown away.
     const pairs = await repeat(1, renderRounds, async (round) => {

@@ -145,7 +145,7 @@ export async function benchFirstPaint(o: FirstPaintOptions = FIRST_PAINT_DEFAULT
   });
   let browser: Browser | undefined;
   try {
-    browser = await launchChromium({ headless: true });
+    browser = await launchChromium({ full: true, headless: true });
     const b = browser;
     const rounds = await repeat(1, o.rounds, async (round) => {
       const samples = {} as Record<FirstPaintWay, { visibleMs: number; shift: number }>;

@@ -1,7 +1,7 @@
 import type { Browser, LaunchOptions } from 'playwright';
 
-/** The executables the tests use: three engines, WebKit's browser binary, and a virtual display. */
-export type ExecutableName = 'chromium' | 'firefox' | 'webkitDriver' | 'webkitBrowser' | 'xvfb';
+/** The executables the tests use: three engines (Chromium also as its headless shell), WebKit's browser binary, and a virtual display. */
+export type ExecutableName = 'chromium' | 'chromiumHeadless' | 'firefox' | 'webkitDriver' | 'webkitBrowser' | 'xvfb';
 
 /** Returns the path of one executable (its env variable, then the Debian path), or undefined. */
 export function findExecutable(name: ExecutableName): Promise<string | undefined>;
@@ -24,5 +24,10 @@ export const PLAYWRIGHT_DISABLED_FEATURES: string[];
 /** The features we turn off besides (the address bar's WebUI drop-down). */
 export const OUR_DISABLED_FEATURES: string[];
 export const CHROMIUM_ARGS: string[];
-/** Launches the project's Chromium with Playwright; extra `args` are added to CHROMIUM_ARGS. */
-export function launchChromium(options?: LaunchOptions): Promise<Browser>;
+/** Finds Chromium's headless shell, installing it when possible; Chromium itself when it cannot be had. */
+export function ensureChromiumHeadless(options?: { log?: (line: string) => void }): Promise<string>;
+/**
+ * Launches Chromium with Playwright: its headless shell, or Chromium itself with `full: true` (for the
+ * back/forward cache, which only the whole browser has); extra `args` are added to CHROMIUM_ARGS.
+ */
+export function launchChromium(options?: LaunchOptions & { full?: boolean }): Promise<Browser>;

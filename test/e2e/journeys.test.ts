@@ -25,7 +25,7 @@ import {
 
 const shoppers: Shopper[] = [];
 
-const suite = useSuite({ bfcache: true });
+const suite = useSuite();
 
 async function shopper(...args: Parameters<typeof openShopper> extends [unknown, ...infer Rest] ? Rest : never): Promise<Shopper> {
   const s = await openShopper(suite.browser, ...args);
@@ -105,12 +105,13 @@ describe('phones: the deeplink opens the wallet page that stands in for the app'
   // restore a page (`Page.backForwardCacheNotUsed`), which the assertions quote.
   for (const restore of [true, false]) {
     test(`pixel7: back button from the wallet page (${restore ? 'a bfcache restore' : 'the checkout loaded afresh'}) → status verified → routed`, async () => {
-      // A browser with the back/forward cache off (Playwright's default) can only load the page afresh.
-      const browser = restore ? suite.browser : await launchBrowser();
+      // The suite's browser (the headless shell, the cache off as Playwright sets it) can only load the
+      // page afresh; a restore needs Chromium itself with its back/forward cache on.
+      const browser = restore ? await launchBrowser({ bfcache: true }) : suite.browser;
       try {
         await backButtonJourney(await openShopper(browser, 'pixel7'), restore);
       } finally {
-        if (!restore) await browser.close();
+        if (restore) await browser.close();
       }
     });
   }

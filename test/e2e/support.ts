@@ -159,12 +159,12 @@ export interface Suite {
  * Starts the playground and a browser before the file's tests (together: neither waits for the
  * other), and closes both after them. Every end-to-end file sets up through this one helper.
  */
-export function useSuite(options: { bfcache?: boolean; sandbox?: SandboxOptions; pages?: PlaygroundPlace['pages']; prepare?: () => Promise<unknown> } = {}): Suite {
+export function useSuite(options: { sandbox?: SandboxOptions; pages?: PlaygroundPlace['pages']; prepare?: () => Promise<unknown> } = {}): Suite {
   const suite = {} as Suite;
   before(async () => {
     [suite.pg, suite.browser] = await Promise.all([
       startPlayground(options.sandbox, { pages: options.pages }),
-      launchBrowser({ bfcache: options.bfcache ?? false }),
+      launchBrowser(),
       options.prepare?.(),
     ]);
   });
@@ -175,10 +175,11 @@ export function useSuite(options: { bfcache?: boolean; sandbox?: SandboxOptions;
   return suite;
 }
 
-/** Launches the project's Chromium (scripts/chromium.mjs). */
+/** Launches the project's Chromium (scripts/chromium.mjs): its headless shell, or Chromium itself for the back/forward cache. */
 export function launchBrowser(options: { bfcache?: boolean } = {}): Promise<Browser> {
-  // Playwright turns the back/forward cache off by default; the back-button journey needs it.
-  return launchChromium(options.bfcache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {});
+  // Playwright turns the back/forward cache off by default; the back-button journey needs it, and
+  // only the whole browser has one (the headless shell never restores a page from it).
+  return launchChromium(options.bfcache ? { full: true, ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {});
 }
 
 function withoutBrowserType(device: (typeof devices)[string]): BrowserContextOptions {

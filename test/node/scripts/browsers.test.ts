@@ -1,20 +1,21 @@
 /**
- * The flags every Chromium launch gets (scripts/browsers.mjs): the features Playwright turns off stay
- * off once ours are added (Chromium reads only the last `--disable-features`), and the address bar's
- * WebUI drop-down, which costs a renderer per window, is not loaded.
+ * How every Chromium launch is made (scripts/browsers.mjs): the headless shell unless Chromium itself
+ * is asked for; the features Playwright turns off stay off once ours are added (Chromium reads only the
+ * last `--disable-features`), and the address bar's WebUI drop-down, which costs a renderer per window,
+ * is not loaded.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, OUR_DISABLED_FEATURES } from '../../../scripts/browsers.mjs';
+import { ensureChromium, ensureChromiumHeadless, launchChromium, OUR_DISABLED_FEATURES } from '../../../scripts/browsers.mjs';
 import { within } from '../../support/within.js';
 
 const BROWSERS = fileURLToPath(new URL('../../../scripts/browsers.mjs', import.meta.url));
 
-/** Every `--disable-features=` value of the command line Playwright logs when it launches Chromium through launchChromium. */
-async function disabledFeatureSwitches(): Promise<string[][]> {
-  const script = `const { launchChromium } = await import(${JSON.stringify(BROWSERS)}); const browser = await launchChromium(); await browser.close();`;
+/** The command line Playwright logs when it launches Chromium through launchChromium(options). */
+async function launchLine(options: { full?: boolean } = {}): Promise<string> {
+  const script = `const { launchChromium } = await import(${JSON.stringify(BROWSERS)}); const browser = await launchChromium(${JSON.stringify(options)}); await browser.close();`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, DEBUG: 'pw:browser' }, stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   child.stderr.on('data', (chunk) => (log += chunk));
@@ -22,11 +23,21 @@ async function disabledFeatureSwitches(): Promise<string[][]> {
   assert.equal(code, 0, log);
   const launching = log.split('\n').find((line) => line.includes('<launching>'));
   assert.ok(launching, `Playwright logged no launch line:\n${log}`);
-  return [...launching.matchAll(/--disable-features=(\S*)/g)].map((match) => match[1]!.split(',').filter(Boolean));
+  return launching;
 }
 
+/** Every `--disable-features=` value of a launch line. */
+const disabledFeatureSwitches = (line: string): string[][] => [...line.matchAll(/--disable-features=(\S*)/g)].map((match) => match[1]!.split(',').filter(Boolean));
+
+test('launchChromium runs the headless shell, and Chromium itself when asked for it (full: true)', async () => {
+  const [shell, full] = await Promise.all([ensureChromiumHeadless(), ensureChromium()]);
+  assert.notEqual(shell, full, 'the shell is a program of its own');
+  assert.match(await launchLine(), new RegExp(`<launching> ${shell.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `));
+  assert.match(await launchLine({ full: true }), new RegExp(`<launching> ${full.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `));
+});
+
 test("the last --disable-features holds every feature Playwright turns off, and ours", async () => {
-  const switches = await disabledFeatureSwitches();
+  const switches = disabledFeatureSwitches(await launchLine({ full: true }));
   assert.ok(switches.length >= 1, 'a --disable-features on the command line');
   const last = new Set(switches.at(-1));
   const dropped = switches.slice(0, -1).flat().filter((feature) => !last.has(feature));
@@ -34,8 +45,8 @@ test("the last --disable-features holds every feature Playwright turns off, and 
   for (const feature of OUR_DISABLED_FEATURES) assert.ok(last.has(feature), `${feature} is turned off`);
 });
 
-test('a page of launchChromium has no address-bar WebUI beside it', { timeout: 60_000 }, async () => {
-  const browser = await launchChromium();
+test('a page of Chromium itself has no address-bar WebUI beside it', { timeout: 60_000 }, async () => {
+  const browser = await launchChromium({ full: true });
   try {
     const page = await browser.newPage();
     await page.goto('about:blank');
