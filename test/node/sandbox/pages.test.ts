@@ -300,6 +300,9 @@ describe('sandbox pages and callbacks', () => {
       assert.equal(early.status, 409);
       assert.equal(((await early.json()) as { code: string }).code, 'IP-410');
       await postForm(`${data.deeplink}/confirm`, { mpin: '1234', method: 'wallet_balance' });
+      // Each callback is its own request, so two in flight at once may land in either order (as the
+      // service's may): the payment's is delivered before the refund is made.
+      await sandbox.whenCallbacksSettled();
       const response = await fetch(`${sandbox.baseUrl}/sandbox/bookings/${data.booking_id}/revert`, { method: 'POST' });
       assert.equal(response.status, 200);
       assert.deepEqual(((await response.json()) as { data: unknown }).data, { booking_id: data.booking_id, status: 'REVERTED' });
