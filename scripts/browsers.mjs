@@ -144,7 +144,7 @@ export async function ensureExecutables(names, { log = console.error } = {}) {
 
 /** What the browser tests need: the three engines, and Xvfb when there is no display. */
 export function neededForBrowserTests(env = process.env) {
-  const names = ['chromium', 'chromiumHeadless', 'firefox', 'webkitDriver', 'webkitBrowser'];
+  const names = ['chromium', 'firefox', 'webkitDriver', 'webkitBrowser'];
   if (!env.DISPLAY) names.push('xvfb');
   return names;
 }
@@ -250,14 +250,20 @@ export const CHROMIUM_ARGS = [
  * tests run on Chromium itself: the same engine, at more CPU (a page opened, loaded and closed costs
  * its browser process about three times as much).
  */
-export async function ensureChromiumHeadless({ log = console.error } = {}) {
-  try {
-    return (await ensureExecutables(['chromiumHeadless'], { log })).chromiumHeadless;
-  } catch (error) {
-    log(`${error instanceof Error ? error.message : error}\nThe tests use Chromium itself instead.`);
-    return ensureChromium({ log });
-  }
+export function ensureChromiumHeadless({ log = console.error } = {}) {
+  // Once per process: a machine without the shell says so once, not at every launch.
+  headless ??= (async () => {
+    try {
+      return (await ensureExecutables(['chromiumHeadless'], { log })).chromiumHeadless;
+    } catch (error) {
+      log(`${error instanceof Error ? error.message : error}\nThe tests use Chromium itself instead.`);
+      return ensureChromium({ log });
+    }
+  })();
+  return headless;
 }
+/** @type {Promise<string> | undefined} */
+let headless;
 
 /**
  * Launches Chromium with Playwright, with the flags above and any extra launch options (their `args`
