@@ -119,7 +119,6 @@ export async function startPlayground(sandbox: SandboxOptions = {}, place: Playg
       plugins: [withoutDevClient(), plugin],
     });
     await server.listen();
-    await within(ready, 30_000, 'the playground to report it is ready');
     // The first page load makes Vite transform the element's modules; doing it here keeps each test's
     // timing (the booking timeout, the fallback delay) free of a cold compile.
     await server.warmupRequest('/checkout.ts');
