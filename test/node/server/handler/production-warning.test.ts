@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
 import { createPaymentHandler, type PaymentHandlerOptions } from '../../../../src/server/handler.js';
 import { createPostgresStore } from '../../../../src/server/postgres.js';
 import { createMemoryStore } from '../../../../src/server/memory-store.js';
@@ -46,9 +46,10 @@ test('the memory store under NODE_ENV=production: one warning per process, namin
 
   // Production with a shared store: nothing to warn of.
   process.env.NODE_ENV = 'production';
-  const db = new PGlite();
-  t.after(() => db.close());
-  createPaymentHandler({ ...options, store: createPostgresStore(db) });
+  // A pool connects at its first query, which none of this makes.
+  const pool = new pg.Pool({ connectionString: 'postgres://127.0.0.1:9/none' });
+  t.after(() => pool.end());
+  createPaymentHandler({ ...options, store: createPostgresStore(pool) });
   assert.deepEqual(warnings, []);
 
   // Production with the memory store passed: warned once.
