@@ -5,7 +5,7 @@
  * outage or a late service.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { bundled } from './bundled.js';
 
 /** What a worker reports over IPC: `ready` with its URL, `delivered` for each result its hook got. */
 export interface Message {
@@ -45,11 +45,11 @@ export const outage = (a: Answer): boolean => a.status === 503 && a.code === 'IP
 export const lateService = (a: Answer): boolean => a.status === 504 && a.code === 'IP-504' && /payment service did not answer in time/.test(a.message ?? '');
 
 /**
- * Forks `worker` (a .ts file, run through tsx) with `env` and resolves once it reports ready, within
+ * Forks `worker` (a .ts file, bundled for plain node: ./bundled.ts) with `env` and resolves once it reports ready, within
  * 30 s; the child is added to `spawned` at once, so an `after` can kill it whatever happens.
  */
-export async function startWorker(worker: URL, env: Record<string, string>, spawned: ChildProcess[], execArgv = ['--import', 'tsx']): Promise<Worker> {
-  const child = fork(fileURLToPath(worker), { execArgv, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export async function startWorker(worker: URL, env: Record<string, string>, spawned: ChildProcess[]): Promise<Worker> {
+  const child = fork(await bundled(worker), { execArgv: ['--enable-source-maps'], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   spawned.push(child);
   const messages: Message[] = [];
   const url = await new Promise<string>((resolve, reject) => {

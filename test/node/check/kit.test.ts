@@ -5,7 +5,6 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { CLAUSES, type CheckReport } from '../../../src/check/index.js';
 import { createPostgresStore } from '../../../src/server/postgres.js';
@@ -13,6 +12,7 @@ import { createMemoryStore } from '../../../src/server/index.js';
 import { SCENARIOS } from '../../../src/sandbox/scenarios.js';
 import { freshDatabase, stopServer } from '../server/postgres/pg-server.js';
 import { AMOUNT, checkProxy, freePort, kitUnderTest, PREFIX, serve, startKitProxy } from './support.js';
+import { bundled } from '../../support/bundled.js';
 
 const pools: pg.Pool[] = [];
 after(async () => {
@@ -49,11 +49,11 @@ describe('the checker against the kit', () => {
   });
 });
 
-const cli = fileURLToPath(new URL('../../../src/check/cli.ts', import.meta.url));
+const cli = await bundled(new URL('../../../src/check/cli.ts', import.meta.url));
 
 function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--conditions=source', '--import', 'tsx', cli, ...args], { timeout: 180_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--enable-source-maps', cli, ...args], { timeout: 180_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
     });
   });

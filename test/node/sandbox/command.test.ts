@@ -3,14 +3,14 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { CommandLineError, parseCommandLine, USAGE } from '../../../src/sandbox/command.js';
 import { checkProviderUrl, parseList } from '../../../src/core/urls.js';
+import { bundled } from '../../support/bundled.js';
 
-const CLI = fileURLToPath(new URL('../../../src/sandbox/cli.ts', import.meta.url));
+const CLI = await bundled(new URL('../../../src/sandbox/cli.ts', import.meta.url));
 
 function run(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--enable-source-maps', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -17,14 +17,15 @@ import { checkJourney, JourneyError, junitReport, loadJourney, resolve, runJourn
 import { walletPayFixtures } from '../../../src/testing/index.js';
 import { launchChromium } from '../../../scripts/chromium.mjs';
 import { book, startKit } from './support.js';
+import { bundled } from '../../support/bundled.js';
 
 const JOURNEYS = fileURLToPath(new URL('../../../examples/journeys/', import.meta.url));
-const CLI = fileURLToPath(new URL('../../../src/sandbox/cli.ts', import.meta.url));
+const CLI = await bundled(new URL('../../../src/sandbox/cli.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'wpb-journey-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, ['--enable-source-maps', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -15,14 +15,15 @@ import { startSandbox } from '../../../src/sandbox/index.js';
 import { SCENARIOS, magicAmountOf } from '../../../src/sandbox/scenarios.js';
 import { parseCommandLine } from '../../../src/sandbox/command.js';
 import { book, status } from './support.js';
+import { bundled } from '../../support/bundled.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CLI = join(ROOT, 'src/sandbox/cli.ts');
+const CLI = await bundled(join(ROOT, 'src/sandbox/cli.ts'));
 const dir = mkdtempSync(join(tmpdir(), 'wpb-tools-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function start(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--enable-source-maps', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

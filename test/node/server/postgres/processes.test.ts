@@ -29,7 +29,7 @@ describe('four handler processes on one PostgreSQL database', () => {
   const spawned: ChildProcess[] = [];
 
   const start = (extra: Record<string, string> = {}): Promise<Worker> =>
-    startWorker(new URL('./worker.ts', import.meta.url), { ...env, ...extra }, spawned, ['--conditions=source', '--import', 'tsx']);
+    startWorker(new URL('./worker.ts', import.meta.url), { ...env, ...extra }, spawned);
 
   before(async () => {
     sandbox = await startSandbox({ accessKey: KEY, productCode: PRODUCT, callbackRetry: { attempts: 1, baseDelayMs: 10 } });
