@@ -31,6 +31,7 @@ export type OrderLock = (key: string, orderKey: string, work: (state: OrderState
 export function createOrderLock(kit: Kit, orderWaitMs: number): OrderLock {
   // Per order, the end of its last book in this process: the store outage it met, if it met one.
   const orderQueues = new Map<string, Promise<StoreUnavailableError | undefined>>();
+  let books = 0;
 
   /**
    * Serializes the books of one order: in this process by a queue, across instances by a short fenced
@@ -46,17 +47,22 @@ export function createOrderLock(kit: Kit, orderWaitMs: number): OrderLock {
       // turn. Answered at once (IP-503), so books queued behind a locked table do not wait one deadline each.
       if (outage) throw outage;
       const name = `order:${orderKey}`;
+      // Each book holds the lease as an owner of its own. A store takes a lease again for the owner that
+      // holds it, so under the process's one owner a late start of an earlier book (a command a client
+      // sends again once it reconnects, as ioredis does by default) took the order from the book that
+      // held it now, which then failed as overtaken.
+      const owner = `${kit.owner}:book-${(books += 1)}`;
       // The wait is counted in the time slept between tries, not read from `now()`: a handler's clock
       // that stands still (or jumps) must neither keep a book waiting for ever nor cut it short.
       let waited = 0;
       let state: OrderState;
       let hold: LeaseHold;
       for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
-        const opening = await kit.store.beginBooking({ key, orderKey, lease: name, owner: kit.owner, leaseMs: ORDER_LEASE_MS });
+        const opening = await kit.store.beginBooking({ key, orderKey, lease: name, owner, leaseMs: ORDER_LEASE_MS });
         if (opening.status === 'booked') return opening.booking;
         if (opening.status === 'leased') {
           state = opening.order;
-          hold = { lease: name, owner: kit.owner, token: opening.token };
+          hold = { lease: name, owner, token: opening.token };
           break;
         }
         if (waited >= orderWaitMs) throw new Refusal(CODES.UPSTREAM_TIMEOUT, 'Another payment of this order is being booked; try again.');

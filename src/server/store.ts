@@ -218,7 +218,8 @@ export interface PaymentStore {
    * Starts a book, atomically: the key's booking when it has one (no lease taken); else the order's
    * lease for `owner` under a new fencing token and, read after taking it, the order's state; else
    * `busy`. When the key's booking shows up once the lease is taken, the lease is let go and the
-   * booking answered.
+   * booking answered. The kit starts each book under an owner of its own, so a start that reaches the
+   * store late (a client sending a command again after it reconnects) finds the lease another's.
    */
   beginBooking(start: BookingStart): Promise<BookingOpening>;
   /**

@@ -181,6 +181,37 @@ describe("fenced order leases on the store's clock (memory store)", () => {
     assert.equal(payable(order.id).length, 1);
   });
 
+  test("a late start of an earlier book of the same process (a client sending a command again after it reconnects, as ioredis does by default) cannot take over the book that holds the order now", async () => {
+    const store = createMemoryStore();
+    // The first book's start reaches the store only later: its answer is past the handler's deadline.
+    let late: (() => Promise<unknown>) | undefined;
+    let starts = 0;
+    const delayed: PaymentStore = Object.assign(Object.create(store) as PaymentStore, {
+      beginBooking: (args: Parameters<PaymentStore['beginBooking']>[0]) => {
+        starts += 1;
+        if (starts > 1) return store.beginBooking(args);
+        late = () => store.beginBooking(args);
+        return new Promise<never>(() => {});
+      },
+    });
+    const gate = gatedFetch('/book');
+    const handler = createPaymentHandler(options(delayed, [], { fetch: gate.fetch, storeTimeoutMs: 300 }));
+    const order = { id: `LATE-${crypto.randomUUID()}` };
+    const key = newKey();
+    const first = await post(handler, 'book', { channel: 'app', order }, key);
+    assert.equal(first.body.code, 'IP-503', JSON.stringify(first.body));
+
+    // The element tries again with the same key; the order's lease is its, and its book is at the service
+    // when the first book's start finally runs.
+    const second = post(handler, 'book', { channel: 'app', order }, key);
+    await Promise.race([gate.entered, after_(10_000, undefined)]);
+    const opening = await late!();
+    gate.release();
+    const answer = await second;
+    assert.equal(answer.status, 200, `${JSON.stringify(answer.body)} (the late start answered ${JSON.stringify(opening)})`);
+    assert.deepEqual(payable(order.id).map((b) => b.booking_id), [answer.body.data!.booking_id]);
+  });
+
   test("reconcile() on a handler clock that stands still (the store's moves): each open booking checked once, and the pass ends", async () => {
     const fixed = Date.now();
     const handler = createPaymentHandler(options(createMemoryStore(), [], { now: () => fixed }));
