@@ -12,7 +12,11 @@ export function findOrInstall<T>(options: {
   fixes: string[];
   log?: (line: string) => void;
 }): T;
-/** A port free on 127.0.0.1 right now. */
+/** The ports the system hands out itself (Linux's ip_local_port_range, else the IANA range). */
+export function ephemeralPorts(read?: () => string): { low: number; high: number };
+/** A port free on 127.0.0.1 right now, outside the ports the system hands out itself. */
 export function freePort(): Promise<number>;
+/** Whether a server could listen on `port` of 127.0.0.1 now. */
+export function canListen(port: number): Promise<boolean>;
 /** As root, gives `dir` to the system user `user`. */
 export function giveToServerUser(dir: string, user: string): void;

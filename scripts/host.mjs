@@ -1,7 +1,7 @@
 // What the scripts that find (or install) the test programs share: whether Debian's apt-get may be
 // used, the installing itself, a free loopback port, and handing a folder to a system user.
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync } from 'node:fs';
+import { chownSync, existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** Whether this process runs as root (servers that refuse root then run as their system user). */
@@ -35,15 +35,43 @@ export function findOrInstall({ find, label, packages, fixes, log = console.erro
   throw new Error([`No ${label} was found for the tests. Any one of these fixes it:`, ...fixes.map((fix) => `  - ${fix}`)].join('\n'));
 }
 
-/** A port free on 127.0.0.1 right now (the system picks it), for a server that cannot take port 0. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
+/**
+ * The ports the system hands out itself (a server on port 0, the local end of every connection): Linux's
+ * `ip_local_port_range`, else the IANA range most systems use.
+ */
+export function ephemeralPorts(read = () => readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')) {
+  try {
+    const [low, high] = read().trim().split(/\s+/).map(Number);
+    if (Number.isInteger(low) && Number.isInteger(high) && low > 0 && high >= low) return { low, high };
+  } catch {
+    // Not Linux: the IANA range.
+  }
+  return { low: 49152, high: 65535 };
+}
+
+/**
+ * A port free on 127.0.0.1 right now, for a server that cannot take port 0: picked at random outside
+ * the ports the system hands out itself. A port the system picked (and took back) could be handed to
+ * another process's server on port 0, or to the local end of a connection, before the caller's server
+ * listens: the caller then met "address already in use", or its client reached another test's server.
+ */
+export async function freePort() {
+  const { low, high } = ephemeralPorts();
+  // Below the system's range when there is room, else above it.
+  const [from, to] = low - 10_000 >= 1_000 ? [10_000, low - 1] : [high + 1, 65_535];
+  for (let tries = 0; tries < 50; tries += 1) {
+    const port = from + Math.floor(Math.random() * (to - from + 1));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`No free port on 127.0.0.1 between ${from} and ${to} after 50 tries.`);
+}
+
+/** Whether a server could listen on `port` of 127.0.0.1 now (nothing holds it). */
+export function canListen(port) {
+  return new Promise((resolve) => {
     const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 }
 

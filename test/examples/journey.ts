@@ -13,6 +13,7 @@ import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { startPostgres } from '../../scripts/postgres.mjs';
 import { launchChromium } from '../../scripts/chromium.mjs';
+import { freePort } from '../../scripts/host.mjs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -98,17 +99,8 @@ export function rawRequest(port: number, request: string): Promise<{ status: num
   });
 }
 
-/** A free loopback port. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A free loopback port: scripts/host.mjs. */
+export { freePort };
 
 /** Polls until `check` returns a value, or fails after `ms` naming `what`. */
 export async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = WAIT_MS): Promise<T> {

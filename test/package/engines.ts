@@ -8,10 +8,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureExecutables } from '../../scripts/browsers.mjs';
 import { launchChromium } from '../../scripts/chromium.mjs';
+import { freePort } from '../../scripts/host.mjs';
 
 /** The engines, by the name the tests print. */
 export const ENGINES = ['chromium', 'firefox', 'webkit'] as const;
@@ -107,16 +108,6 @@ async function startFirefox(): Promise<Engine> {
     },
     stop: () => browser.close(),
   };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 async function startWebkit(): Promise<Engine> {

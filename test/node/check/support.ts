@@ -8,6 +8,7 @@ import { createPaymentHandler, createMemoryStore, type PaymentHandlerOptions, ty
 import { toNodeListener } from '../../../src/server/node.js';
 import { SANDBOX_DEFAULTS } from '../../../src/sandbox/index.js';
 import { runCheck, type CheckReport } from '../../../src/check/index.js';
+import { canListen, freePort } from '../../../scripts/host.mjs';
 
 /** A fetch-style handler, as the kit is. */
 export type Fetch = (request: Request) => Promise<Response>;
@@ -16,25 +17,8 @@ export type Fetch = (request: Request) => Promise<Response>;
 export const PREFIX = 'CHK-';
 export const AMOUNT = 1250.5;
 
-/** A port that was free a moment ago (the checker's sandbox listens there). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** Whether a server could listen on `port` of 127.0.0.1 now (nothing holds it). */
-export async function isPortFree(port: number): Promise<boolean> {
-  const server = createServer();
-  const listening = await new Promise<boolean>((resolve) => {
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => resolve(true));
-  });
-  if (listening) await new Promise<void>((resolve) => server.close(() => resolve()));
-  return listening;
-}
+/** A free port (the checker's sandbox listens there), and whether a port is free now: scripts/host.mjs. */
+export { canListen as isPortFree, freePort };
 
 /** A node:http server on a free loopback port. */
 export interface Running {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { copyOfInitialised, serverProcess } from '../../../scripts/throwaway.mjs';
-import { freePort } from '../../../scripts/host.mjs';
+import { canListen, ephemeralPorts, freePort } from '../../../scripts/host.mjs';
 
 const node = process.execPath;
 
@@ -98,4 +98,25 @@ test('freePort gives a loopback port a server can then listen on', async () => {
     server.listen(port, '127.0.0.1', resolve);
   });
   await new Promise((resolve) => server.close(resolve));
+});
+
+test('freePort never hands out a port the system may give a server on port 0 or a connection', async () => {
+  const { low, high } = ephemeralPorts();
+  const ports = await Promise.all(Array.from({ length: 20 }, () => freePort()));
+  for (const port of ports) assert.ok(port < low || port > high, `${port} is in the system's own range ${low}-${high}`);
+  // What the system picks itself lies in that range: the ports freePort used to hand out.
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const picked = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  assert.ok(picked >= low && picked <= high, `the system picked ${picked}, outside ${low}-${high}`);
+  assert.deepEqual(ephemeralPorts(() => '32768\t60999\n'), { low: 32768, high: 60999 });
+  assert.deepEqual(ephemeralPorts(() => { throw new Error('no /proc'); }), { low: 49152, high: 65535 });
+  assert.deepEqual(ephemeralPorts(() => 'garbage'), { low: 49152, high: 65535 });
+  // A port something listens on is not free.
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(ports[0], '127.0.0.1', resolve));
+  assert.equal(await canListen(ports[0]!), false);
+  await new Promise((resolve) => holder.close(resolve));
+  assert.equal(await canListen(ports[0]!), true);
 });
