@@ -20,6 +20,7 @@ import { launchBrowser, ROOT } from './support.js';
 import { installPackedShop, type InstalledShop } from './tarball.js';
 import pg from 'pg';
 import { startPostgres, type ThrowawayPostgres } from '../../scripts/postgres.mjs';
+import { freePort } from '../../scripts/host.mjs';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -73,14 +74,6 @@ let serverFile = '';
 let bundle = '';
 /** Which way the checkout page loads the element: the README's CDN tag, or the shop's bundle. */
 let loading: 'cdn' | 'bundle' = 'cdn';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
 
 /** Output lines of a child process, and a wait for one that matches. */
 function watchOutput(child: ChildProcess): { lines: string[]; waitFor(pattern: RegExp, what: string, timeoutMs?: number): Promise<string> } {

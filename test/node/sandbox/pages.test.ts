@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { amountText } from '../../../src/sandbox/pages.js';
+import { freePort } from '../../../scripts/host.mjs';
 
 // Signatures are computed here with node:crypto, never with the code under test.
 const nodeSign = (message: string, key: string) =>
@@ -400,10 +401,7 @@ describe('sandbox pages and callbacks', () => {
     });
 
     test('records a connection error as an attempt and retries', async () => {
-      const closed = createServer();
-      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-      const port = (closed.address() as AddressInfo).port;
-      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      const port = await freePort();
       const data = await book(sandbox, `http://127.0.0.1:${port}/gone`);
       await postForm(`${data.deeplink}/confirm`, { mpin: '1234', method: 'wallet_balance' });
       await sandbox.whenCallbacksSettled();

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import type { PaymentHandler, PaymentHandlerOptions } from '../../../src/server/handler.js';
+import { freePort } from '../../../scripts/host.mjs';
 
 /** HMAC-SHA256 in base64 with node:crypto: the independent reference for every signature check. */
 export const nodeSign = (message: string, key: string): string =>
@@ -49,11 +50,9 @@ export function answer(status: number, contentType: string, body: string): Reque
   };
 }
 
-/** A port that had a server a moment ago and now refuses connections. */
+/** The URL of a free port (scripts/host.mjs), outside the ports the system hands out: nothing listens there. */
 export async function closedPortUrl(): Promise<string> {
-  const server = await listen(() => {});
-  await server.close();
-  return server.url;
+  return `http://127.0.0.1:${await freePort()}`;
 }
 
 /**
