@@ -45,8 +45,9 @@ export const outage = (a: Answer): boolean => a.status === 503 && a.code === 'IP
 export const lateService = (a: Answer): boolean => a.status === 504 && a.code === 'IP-504' && /payment service did not answer in time/.test(a.message ?? '');
 
 /**
- * Forks `worker` (a .ts file, bundled for plain node: ./bundled.ts) with `env` and resolves once it reports ready, within
- * 30 s; the child is added to `spawned` at once, so an `after` can kill it whatever happens.
+ * Forks `worker` (a .ts file, bundled for plain node: ./bundled.ts) with `env` and resolves once it
+ * reports ready, within 30 s; the child is added to `spawned` at once, so an `after` can kill it
+ * whatever happens.
  */
 export async function startWorker(worker: URL, env: Record<string, string>, spawned: ChildProcess[]): Promise<Worker> {
   const child = fork(await bundled(worker), { execArgv: ['--enable-source-maps'], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
