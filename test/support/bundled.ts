@@ -41,8 +41,6 @@ export function bundled(entry: string | URL): Promise<string> {
         external: [...external, ...external.map((name) => `${name}/*`)],
         sourcemap: 'inline',
         logLevel: 'silent',
-        // A bundle of ESM with CommonJS inside needs a require of its own.
-        banner: { js: "import { createRequire as __wpbCreateRequire } from 'node:module'; const require = __wpbCreateRequire(import.meta.url);" },
       });
       // The processes started from it have read it by then: nothing is left behind.
       process.once('exit', () => rmSync(outfile, { force: true }));
