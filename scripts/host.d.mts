@@ -14,8 +14,8 @@ export function findOrInstall<T>(options: {
 }): T;
 /** The ports the system hands out itself (Linux's ip_local_port_range, else the IANA range). */
 export function ephemeralPorts(read?: () => string): { low: number; high: number };
-/** A port free on 127.0.0.1 right now, outside the ports the system hands out itself. */
-export function freePort(): Promise<number>;
+/** A port free on 127.0.0.1 right now, outside the ports the system hands out itself (`range`, read from the system by default). */
+export function freePort(range?: { low: number; high: number }): Promise<number>;
 /** Whether a server could listen on `port` of 127.0.0.1 now. */
 export function canListen(port: number): Promise<boolean>;
 /** As root, gives `dir` to the system user `user`. */

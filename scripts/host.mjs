@@ -55,10 +55,13 @@ export function ephemeralPorts(read = () => readFileSync('/proc/sys/net/ipv4/ip_
  * another process's server on port 0, or to the local end of a connection, before the caller's server
  * listens: the caller then met "address already in use", or its client reached another test's server.
  */
-export async function freePort() {
-  const { low, high } = ephemeralPorts();
-  // Below the system's range when there is room, else above it.
+export async function freePort(range = ephemeralPorts()) {
+  const { low, high } = range;
+  // Below the system's range (above the usual servers' ports) when there is room, else above it.
   const [from, to] = low - 10_000 >= 1_000 ? [10_000, low - 1] : [high + 1, 65_535];
+  if (to - from + 1 < 1_000) {
+    throw new Error(`The system hands out ports ${low}-${high} itself, which leaves no 1,000 ports for the tests between 10000 and 65535: narrow net.ipv4.ip_local_port_range.`);
+  }
   for (let tries = 0; tries < 50; tries += 1) {
     const port = from + Math.floor(Math.random() * (to - from + 1));
     if (await canListen(port)) return port;

@@ -113,6 +113,10 @@ test('freePort never hands out a port the system may give a server on port 0 or 
   assert.deepEqual(ephemeralPorts(() => '32768\t60999\n'), { low: 32768, high: 60999 });
   assert.deepEqual(ephemeralPorts(() => { throw new Error('no /proc'); }), { low: 49152, high: 65535 });
   assert.deepEqual(ephemeralPorts(() => 'garbage'), { low: 49152, high: 65535 });
+  // A range that leaves no room on either side: a clear error, not a port of the system's.
+  await assert.rejects(freePort({ low: 10_500, high: 65_000 }), /hands out ports 10500-65000 itself.*ip_local_port_range/);
+  const above = await freePort({ low: 10_000, high: 60_000 });
+  assert.ok(above > 60_000, `${above} is above a range that leaves no room below it`);
   // A port something listens on is not free.
   const holder = createServer();
   await new Promise<void>((resolve) => holder.listen(ports[0], '127.0.0.1', resolve));
