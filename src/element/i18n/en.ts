@@ -44,10 +44,10 @@ export const EN = {
     'status.failure': 'The payment did not go through.',
     'status.cancelled': 'Payment cancelled.',
     'status.webview': 'Continue the payment in the app.',
-    'status.inapp': 'Pay in the wallet app or on the web. This page follows your payment by itself.',
+    'status.inapp': "Pay in the wallet app or on the web. We'll update this page when your payment is done.",
     'status.link-copied': 'Link copied. Paste it in your browser to continue there.',
     'status.copy-manually': 'Copy this link and open it in your browser:',
-    'status.paid': 'This order is already paid.',
+    'status.paid': 'Payment received, thank you.',
     'action.see-order': 'See your order',
     'action.open-app': 'Open the wallet app',
     'action.get-app': 'Get the wallet app',
@@ -79,7 +79,7 @@ export const EN = {
    */
   handoff: {
     'handoff.label': 'Pay with your phone',
-    'handoff.steps': 'Open the wallet app on your phone, scan this code and confirm the payment there. This page follows the payment by itself.',
+    'handoff.steps': "Open the wallet app on your phone, scan this code and confirm the payment there. We'll update this page when your payment is done.",
     'handoff.qr': 'QR code of the payment link: scan it with the wallet app on your phone',
     'handoff.open-here': 'Open on this device',
     'handoff.use-computer': 'Use this computer instead',

@@ -24,3 +24,69 @@ test('a table with a missing or an extra key is a type error', () => {
   const section: LanguageTable = { ...NE, footer: {} };
   assert.ok(!('button.pay' in missing.labels) && 'button.pay-now' in extra.labels && 'footer' in section);
 });
+
+/** Every text of a table, with its key, for the checks over what a shopper reads. */
+function texts(table: LanguageTable): Array<[string, string]> {
+  return Object.values(table).flatMap((section) => Object.entries(section as Readonly<Record<string, string>>));
+}
+
+const WAIT_EN = "We'll update this page when your payment is done.";
+const WAIT_NE = 'तपाईंको भुक्तानी पूरा भएपछि हामी यो पृष्ठ अपडेट गर्नेछौं।';
+
+test('while the shopper pays elsewhere, the page says we will update it when the payment is done', () => {
+  for (const key of ['status.inapp', 'handoff.steps'] as const) {
+    const section = key === 'status.inapp' ? 'payment' : 'handoff';
+    assert.ok((EN[section] as Readonly<Record<string, string>>)[key]!.endsWith(WAIT_EN), `en ${key}`);
+    assert.ok((NE[section] as Readonly<Record<string, string>>)[key]!.endsWith(WAIT_NE), `ne ${key}`);
+  }
+  // "Follows your payment by itself" read as if the page acted on its own; nothing says it any more.
+  for (const [key, text] of texts(EN)) assert.doesNotMatch(text, /by itself/, `en ${key}`);
+  for (const [key, text] of texts(NE)) assert.doesNotMatch(text, /आफैं|आफैँ/, `ne ${key}`);
+});
+
+test('a paid order thanks the shopper: "already paid" greeted one who had just paid elsewhere as if paying twice', () => {
+  assert.equal(EN.payment['status.paid'], 'Payment received, thank you.');
+  assert.equal(NE.payment['status.paid'], 'भुक्तानी प्राप्त भयो, धन्यवाद।');
+  for (const [key, text] of texts(EN)) assert.doesNotMatch(text, /already paid/i, `en ${key}`);
+  for (const [key, text] of texts(NE)) assert.doesNotMatch(text, /भइसकेको/, `ne ${key}`);
+});
+
+/**
+ * Words Nepali writes more than one way: each group lists the spellings met in practice, the first
+ * being the table's. A table that uses two of a group reads as careless to a Nepali reader.
+ */
+const SPELLINGS: ReadonlyArray<readonly [string, ...string[]]> = [
+  ['लिंक', 'लिङ्क', 'लिन्क'], // link
+  ['भुक्तानी', 'भुक्तान', 'भूक्तानी', 'भुक्तानि', 'भुगतान'], // payment
+  ['वालेट', 'वालेट्', 'वलेट', 'वाॅलेट', 'वालट'], // wallet
+  ['ब्राउजर', 'ब्राउज़र', 'ब्राउसर', 'ब्राउजर्'], // browser
+  ['एप', 'एप्प', 'एप्स', 'अप्प'], // app
+  ['इन्टरनेट', 'इन्टरनेट्', 'इंटरनेट', 'ईन्टरनेट'], // internet
+  ['अफलाइन', 'अफ्लाइन', 'अफ़लाइन'], // offline
+];
+
+/** The spellings of `group` a text uses, each counted where it is a whole word or a word's stem. */
+function spellingsUsed(allTexts: readonly string[], group: readonly string[]): string[] {
+  // Longer spellings first, so 'भुक्तानी' is not also counted as 'भुक्तान'.
+  const sorted = [...group].sort((a, b) => b.length - a.length);
+  const used = new Set<string>();
+  for (const text of allTexts) {
+    let rest = text;
+    for (const spelling of sorted) {
+      if (rest.includes(spelling)) used.add(spelling);
+      rest = rest.split(spelling).join(' ');
+    }
+  }
+  return [...used];
+}
+
+test('each Nepali word has one spelling across the table (link, payment, wallet, browser, app, internet, offline)', () => {
+  const all = texts(NE).map(([, text]) => text);
+  for (const group of SPELLINGS) {
+    const used = spellingsUsed(all, group);
+    assert.ok(used.length <= 1, `${group[0]}: the table spells it ${used.join(' and ')}; keep one`);
+  }
+  // The check itself: two spellings of "link" in one table are caught.
+  assert.deepEqual(spellingsUsed(['भुक्तानी लिङ्कको QR कोड', 'लिंक कपी गर्नुहोस्'], SPELLINGS[0]!).sort(), ['लिंक', 'लिङ्क'].sort());
+  assert.deepEqual(spellingsUsed(['भुक्तानी गर्नुहोस्', 'भुक्तान गर्नुहोस्'], SPELLINGS[1]!).sort(), ['भुक्तान', 'भुक्तानी'].sort());
+});

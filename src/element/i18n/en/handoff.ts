@@ -2,7 +2,7 @@
 /** The English texts of the phone hand-off's module. */
 export const HANDOFF_STRINGS_EN = {
   'handoff.label': 'Pay with your phone',
-  'handoff.steps': 'Open the wallet app on your phone, scan this code and confirm the payment there. This page follows the payment by itself.',
+  'handoff.steps': "Open the wallet app on your phone, scan this code and confirm the payment there. We'll update this page when your payment is done.",
   'handoff.qr': 'QR code of the payment link: scan it with the wallet app on your phone',
   'handoff.open-here': 'Open on this device',
   'handoff.use-computer': 'Use this computer instead',

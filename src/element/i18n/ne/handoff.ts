@@ -4,8 +4,8 @@ import type { HandoffStringKey } from '../en/handoff.js';
 /** The Nepali texts of the phone hand-off's module. */
 export const HANDOFF_STRINGS_NE: Readonly<Record<HandoffStringKey, string>> = {
   'handoff.label': 'फोनबाट भुक्तानी',
-  'handoff.steps': 'फोनमा वालेट एप खोल्नुहोस्, यो कोड स्क्यान गर्नुहोस् र त्यहीँ भुक्तानी पुष्टि गर्नुहोस्। यो पृष्ठले भुक्तानी आफैं हेरिरहन्छ।',
-  'handoff.qr': 'भुक्तानी लिङ्कको QR कोड: फोनको वालेट एपले स्क्यान गर्नुहोस्',
+  'handoff.steps': 'फोनमा वालेट एप खोल्नुहोस्, यो कोड स्क्यान गर्नुहोस् र त्यहीँ भुक्तानी पुष्टि गर्नुहोस्। तपाईंको भुक्तानी पूरा भएपछि हामी यो पृष्ठ अपडेट गर्नेछौं।',
+  'handoff.qr': 'भुक्तानी लिंकको QR कोड: फोनको वालेट एपले स्क्यान गर्नुहोस्',
   'handoff.open-here': 'यही उपकरणमा खोल्नुहोस्',
   'handoff.use-computer': 'बरु यही कम्प्युटर प्रयोग गर्नुहोस्',
   'handoff.cancel': 'भुक्तानी रद्द गर्नुहोस्',
@@ -14,5 +14,5 @@ export const HANDOFF_STRINGS_NE: Readonly<Record<HandoffStringKey, string>> = {
   'handoff.new-code': 'नयाँ कोड लिनुहोस्',
   'handoff.stalled': 'तपाईंको भुक्तानीबारे अन्तिम जवाफ अझै आएको छैन। फेरि जाँच गर्न वा भुक्तानी रद्द गर्न सक्नुहुन्छ।',
   'handoff.check-again': 'फेरि जाँच गर्नुहोस्',
-  'handoff.too-long': 'यो भुक्तानी लिङ्क कोडमा देखाउन धेरै लामो छ। बरु यही कम्प्युटरमा भुक्तानी गर्नुहोस्, वा भुक्तानी रद्द गर्नुहोस्।',
+  'handoff.too-long': 'यो भुक्तानी लिंक कोडमा देखाउन धेरै लामो छ। बरु यही कम्प्युटरमा भुक्तानी गर्नुहोस्, वा भुक्तानी रद्द गर्नुहोस्।',
 };
