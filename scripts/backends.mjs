@@ -1,10 +1,11 @@
 // Finds (or installs) what the example proxies in examples/backends/ need: PHP 8 with pdo_sqlite for
 // the PHP one, Python 3 (standard library, sqlite3) for the Python one. Order: $PHP_PATH / $PYTHON_PATH,
 // then the program on the PATH. On Debian, as root, a missing PHP is installed with apt-get
-// (`php-cli php-sqlite3`), the way scripts/browsers.mjs installs the browsers.
+// (`php-cli php-sqlite3`), waiting for apt's lock when another install holds it (scripts/ensure-apt.mjs).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { aptInstall, canInstallWithApt } from './host.mjs';
+import { aptInstall } from './ensure-apt.mjs';
+import { canInstallWithApt } from './host.mjs';
 
 /** Runs `program args` and returns its stdout, or undefined when it cannot be run or fails. */
 function run(program, args) {
