@@ -28,3 +28,23 @@ export function chargeOf(totalPaise: number, paidPaise: number, balancePaise: nu
 export function covers(paid: number, total: number): boolean {
   return toPaise(paid) >= toPaise(total);
 }
+
+/** What a `SUCCESS` is to its order: a payment it needed, one above what it still needed, or one it did not need at all. */
+export type PaymentVerdict =
+  | { kind: 'payment' }
+  /** The order's other payments had paid it in full: money taken twice, whatever this one's amount. */
+  | { kind: 'duplicate' }
+  /** More than the order still needed (`needed`, in paise): `excess` paise to refund. */
+  | { kind: 'overpayment'; needed: number; excess: number };
+
+/**
+ * What a payment of `paid` paise is to an order whose other payments add up to `others` paise and whose
+ * total, as its latest booking priced it, is `total` paise (what was paid before that booking, and what
+ * it booked): a balance booked after the total grew counts the payments before it in that total, so it
+ * is a payment, not a duplicate; a payment made after the order was paid in full is a duplicate.
+ */
+export function verdictOf(payment: { paid: number; others: number; total: number }): PaymentVerdict {
+  const needed = payment.total - payment.others;
+  if (needed <= 0) return { kind: 'duplicate' };
+  return payment.paid > needed ? { kind: 'overpayment', needed, excess: payment.paid - needed } : { kind: 'payment' };
+}

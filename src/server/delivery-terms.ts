@@ -11,9 +11,22 @@ export interface Delivery {
    * Hands a final result to `onPaymentResult` once per booking and status; rejects with
    * {@link ResultBusy} when another instance holds the delivery. With `hold` (a book delivering the
    * result of an old booking of the order it holds), rejects with {@link LeaseLost} once the order was
-   * taken over, and claims nothing.
+   * taken over, and claims nothing; a `SUCCESS` is claimed under the order's paid lease all the same.
    */
   deliver(result: PaymentResult, options?: { hold?: LeaseHold }): Promise<void>;
+}
+
+/**
+ * A result as delivery hands it to `onPaymentResult`: a {@link PaymentResult} that may also say it paid
+ * more than its order still needed (a field of `PaymentResult` to be).
+ */
+export interface DeliveredResult extends PaymentResult {
+  /**
+   * A `SUCCESS` above what its order still needed when it arrived (a stale screen's payment after the
+   * order's total fell, say): the rupees above it, to refund. Absent otherwise, and on a duplicate,
+   * which is to refund whole.
+   */
+  overpayment?: number;
 }
 
 /** Another instance holds the claim on this result and is delivering it. */

@@ -3,21 +3,27 @@
  * claim in the store that every instance respects (see `PaymentStore`), marked when it pays an order
  * twice, and never when it contradicts what is known of its booking.
  *
- * A second payment of one order: the kit keeps one payable booking per order, but two can still be
- * paid (a store that answered late or lost a booking, a service that took a stale app screen's
- * payment after the kit cancelled it). Such a `SUCCESS` is delivered marked as a duplicate of the
- * booking that paid first, and told to `onError` once it is delivered: the merchant refunds it. "Paid
- * first" is decided under a short lease per order (`paid:{order_key}`): the order's paid booking is
- * read, then the `SUCCESS` claimed, with no other `SUCCESS` of the order claimed between, so of two
- * payments arriving at once exactly one is the duplicate. The claim and that check are one step.
+ * A payment beyond what its order needs: the kit keeps one payable booking per order, but two can
+ * still be paid (a store that answered late or lost a booking, a service that took a stale app screen's
+ * payment after the kit cancelled it). A `SUCCESS` of an order its other payments had paid in full is
+ * delivered marked as a duplicate of the booking that paid it, whatever its amount; one above what the
+ * order still needed carries the excess (`overpayment`). Each is told to `onError` once delivered: the
+ * merchant refunds it. A result's amount is the booked one; a callback that says another is told too.
+ *
+ * The check runs under a short lease per order (`paid:{order_key}`), whichever path the result came
+ * by (a callback, a status check, reconcile, or a book closing the order's open bookings under the
+ * order's own lease): the order's payments are read, then the `SUCCESS` claimed under that lease's
+ * hold, so no other `SUCCESS` of the order is claimed between, and of two payments arriving at once
+ * exactly one is the duplicate. A holder paused past the lease claims nothing and checks again.
  */
-import { covers, toPaise } from './amounts.js';
+import { toPaise, toRupees, verdictOf } from './amounts.js';
 import type { Kit } from './context.js';
-import { ImpossibleTransition, LeaseLost, ResultBusy, type Delivery } from './delivery-terms.js';
+import { ImpossibleTransition, LeaseLost, ResultBusy, type DeliveredResult, type Delivery } from './delivery-terms.js';
 import { paidBeforeOf } from './fingerprint.js';
+import { ORDER_LEASE_MS } from './order-lock.js';
 import { orderKeyOf } from './order-tag.js';
-import type { LeaseHold, ResultClaim } from './store.js';
-import type { PaymentHandlerOptions, PaymentResult } from './types.js';
+import type { KnownResult, LeaseHold, OrderState, ResultClaim, StoredBooking } from './store.js';
+import type { ErrorContext, PaymentHandlerOptions, PaymentResult } from './types.js';
 
 /** Result delivery for one handler: `onPaymentResult` is the merchant's hook. */
 export function createDelivery(kit: Kit, onPaymentResult: PaymentHandlerOptions['onPaymentResult']): Delivery {
@@ -25,8 +31,9 @@ export function createDelivery(kit: Kit, onPaymentResult: PaymentHandlerOptions[
   const duplicates = createDuplicates(kit);
 
   /**
-   * Hands a final result to the hook once per booking and status. Concurrent deliveries in this process
-   * share one call; across processes the store's claim decides, and the losers get {@link ResultBusy}.
+   * Hands a final result to the hook once per booking and status, with its booked amount. Concurrent
+   * deliveries in this process share one call; across processes the store's claim decides, and the
+   * losers get {@link ResultBusy}.
    * A status that contradicts what is known of the booking (a failure after its `SUCCESS`, a refund of
    * a booking never paid) is told to `onError` and rejected with {@link ImpossibleTransition}. Under a
    * book's `hold`, a claim refused because the order was taken over rejects with {@link LeaseLost}.
@@ -38,17 +45,21 @@ export function createDelivery(kit: Kit, onPaymentResult: PaymentHandlerOptions[
     if (!pending) {
       pending = (async () => {
         const owner = kit.owner;
-        // A book's hold fences the claim when there is one; else the hold of the order's paid lease does.
-        const { claim, result: told } = await duplicates.claim(result, (paidHold) => {
-          const hold = options.hold ?? paidHold;
-          return kit.store.claimResult({ correlationId, status, owner, leaseMs: kit.leaseMs, ...(hold && { hold }) });
-        });
+        const booking = result.booking_id === undefined ? undefined : await kit.store.findBookingByCorrelationId({ correlationId });
+        // The booked amount is what the hook gets; a callback's own amount is compared with it.
+        const booked: PaymentResult = booking ? { ...result, amount: booking.amount } : result;
+        const { claim, result: told, errors } = await duplicates.claim(booked, booking, options.hold, (hold) =>
+          kit.store.claimResult({ correlationId, status, owner, leaseMs: kit.leaseMs, ...(hold && { hold }) }),
+        );
+        if (booking && result.amount !== undefined && toPaise(result.amount) !== toPaise(booking.amount)) {
+          errors.unshift(new AmountMismatchError(told, result.amount));
+        }
         if (claim === 'delivered') return;
         if (claim === 'busy') throw new ResultBusy(`Another instance is delivering ${status} for ${correlationId}.`);
         if (claim === 'stale') throw new LeaseLost(`The order of ${correlationId} was taken over; its ${status} is left to the next check.`);
         let handed = false;
         try {
-          await checkTransition(result);
+          await checkTransition(told);
           await onPaymentResult(told);
           handed = true;
           await kit.store.completeResult({ correlationId, status, owner });
@@ -58,7 +69,9 @@ export function createDelivery(kit: Kit, onPaymentResult: PaymentHandlerOptions[
           // it is not run again before the claim's lease ends.
           if (!handed) await kit.store.releaseResult({ correlationId, status, owner }).catch((release: unknown) => kit.report(release, { route: 'result' }));
         }
-        duplicates.delivered(told);
+        // Told once the hook took the result: a hook that threw gets it again, and only then is it told.
+        const context: ErrorContext = { route: result.source, correlation_id: correlationId, ...(result.booking_id !== undefined && { booking_id: result.booking_id }) };
+        for (const error of errors) kit.report(error, context);
       })();
       inFlightResults.set(id, pending);
       const forget = () => inFlightResults.delete(id);
@@ -107,75 +120,113 @@ export function createDelivery(kit: Kit, onPaymentResult: PaymentHandlerOptions[
   return { deliver };
 }
 
-/** A payment of an order another booking had already paid: refund it (docs/server.md, "A second payment"). */
+/** A payment of an order its other payments had paid in full: refund it (docs/server.md, "A second payment"). */
 export class DuplicatePaymentError extends Error {
   override name = 'DuplicatePaymentError';
 
   constructor(
     /** The duplicate, as `onPaymentResult` received it (`duplicate: true`, `duplicate_of`). */
     readonly result: PaymentResult,
+    /** The payment that paid the order before it, when the store named it. */
+    readonly first?: Pick<StoredBooking, 'booking_id' | 'amount'>,
   ) {
     super(
-      `Order ${result.order_id ?? JSON.stringify(result.order)} was paid twice: booking ${result.booking_id} ` +
-        `(reference_code ${result.reference_code ?? 'unknown'}, amount ${result.amount}) after booking ${result.duplicate_of}. ` +
-        'Refund the second payment with the provider; its REVERTED reaches onPaymentResult.',
+      `Order ${orderOf(result)} was paid twice: booking ${result.booking_id} ` +
+        `(reference_code ${result.reference_code ?? 'unknown'}, amount ${result.amount}) after booking ${result.duplicate_of ?? 'another'}` +
+        `${first ? ` (amount ${first.amount})` : ''}. Refund the second payment with the provider; its REVERTED reaches onPaymentResult.`,
     );
   }
 }
 
-/** How long the order's lease holds: it covers one read and one claim. */
+/** A payment above what its order still needed: refund the excess (docs/server.md, "A second payment"). */
+export class OverpaymentError extends Error {
+  override name = 'OverpaymentError';
+
+  constructor(
+    /** The payment, as `onPaymentResult` received it (`overpayment`: the excess). */
+    readonly result: DeliveredResult,
+    /** What the order still needed when it arrived, in rupees. */
+    readonly needed: number,
+  ) {
+    super(
+      `Order ${orderOf(result)} was overpaid: booking ${result.booking_id} paid ${result.amount} ` +
+        `(reference_code ${result.reference_code ?? 'unknown'}) when the order still needed ${needed}. Refund ${result.overpayment} with the provider.`,
+    );
+  }
+}
+
+/** A result whose amount is not its booking's: the hook got the booked amount; check the payment with the provider. */
+export class AmountMismatchError extends Error {
+  override name = 'AmountMismatchError';
+
+  constructor(
+    /** The result as `onPaymentResult` received it, with the booked amount. */
+    readonly result: PaymentResult,
+    /** The amount the callback (or status check) reported. */
+    readonly reported: number,
+  ) {
+    super(
+      `The ${result.source} reported ${reported} for booking ${result.booking_id}, booked at ${result.amount}: ` +
+        `onPaymentResult got ${result.status} with the booked amount. Check the payment with the provider.`,
+    );
+  }
+}
+
+function orderOf(result: PaymentResult): string {
+  return result.order_id ?? JSON.stringify(result.order);
+}
+
+/** How long the order's lease holds: it covers a few reads and one claim. */
 const PAID_LEASE_MS = 4_000;
 /** How long a delivery waits for another delivery of the same order before giving up (it is retried). */
 const PAID_WAIT_MS = 5_000;
+/** How often a delivery that lost the paid lease inside its claim checks again before it gives up (it is retried). */
+const PAID_TRIES = 3;
+
+/** What the duplicate check answers: the claim, the result to deliver, and what to tell `onError` once it is delivered. */
+interface Checked {
+  claim: ResultClaim;
+  result: DeliveredResult;
+  errors: Error[];
+}
 
 /** The duplicate check around a result's claim. */
 interface Duplicates {
   /**
-   * Runs `claim` (the store's claim of this result, under the paid lease's hold for a `SUCCESS`) and answers what it gave with the result to
-   * deliver: for a `SUCCESS` of a booking whose order another booking paid for at least its amount,
-   * marked `duplicate: true` with `duplicate_of`.
+   * Runs `take` (the store's claim of this result, under the hold it is given) and answers what it
+   * gave with the result to deliver. A `SUCCESS` of a stored booking is claimed under the order's paid
+   * lease and judged against the order's other payments; under a book's `orderHold`, the order is
+   * checked to be the book's just before (`stale` when not). Any other result is claimed under
+   * `orderHold`, when given.
    */
-  claim(result: PaymentResult, claim: (hold?: LeaseHold) => Promise<ResultClaim>): Promise<{ claim: ResultClaim; result: PaymentResult }>;
-  /** Tells `onError` of a duplicate, once `onPaymentResult` took it. */
-  delivered(result: PaymentResult): void;
+  claim(result: PaymentResult, booking: StoredBooking | undefined, orderHold: LeaseHold | undefined, take: (hold?: LeaseHold) => Promise<ResultClaim>): Promise<Checked>;
 }
 
 function createDuplicates(kit: Kit): Duplicates {
-  async function claim(result: PaymentResult, take: (hold?: LeaseHold) => Promise<ResultClaim>): Promise<{ claim: ResultClaim; result: PaymentResult }> {
+  async function claim(result: PaymentResult, booking: StoredBooking | undefined, orderHold: LeaseHold | undefined, take: (hold?: LeaseHold) => Promise<ResultClaim>): Promise<Checked> {
     const { booking_id: bookingId, order_id: orderId } = result;
     // A result without its booking's order (a booking the store lost) cannot be matched to a payment.
-    if (result.status !== 'SUCCESS' || bookingId === undefined || orderId === undefined) return { claim: await take(), result };
-    const orderKey = await orderKeyOf(orderId);
-    // One owner per delivery: two deliveries in this process must exclude each other too.
-    const hold = await acquire(`paid:${orderKey}`, `${kit.owner}:${result.correlation_id}`);
-    try {
-      const { paid, paidAmount } = await kit.store.getOrderState({ orderKey });
-      // Claimed under the hold: a holder paused past the lease (another read and claimed meanwhile) claims nothing.
-      const outcome = await take(hold);
-      const twice =
-        outcome === 'claimed' &&
-        paid !== undefined &&
-        paid.booking_id !== bookingId &&
-        covers(paid.amount, result.amount ?? 0) &&
-        !(await isBalance(result, paidAmount ?? paid.amount));
-      return { claim: outcome, result: twice ? { ...result, duplicate: true, duplicate_of: paid.booking_id } : result };
-    } finally {
-      await kit.store.releaseLease(hold).catch((error: unknown) => kit.report(error, { route: result.source, correlation_id: result.correlation_id }));
+    if (result.status !== 'SUCCESS' || bookingId === undefined || orderId === undefined) return { claim: await take(orderHold), result, errors: [] };
+    const lease = `paid:${await orderKeyOf(orderId)}`;
+    for (let tries = 1; ; tries++) {
+      // One owner per delivery: two deliveries in this process must exclude each other too.
+      const hold = await acquire(lease, `${kit.owner}:${result.correlation_id}`);
+      try {
+        const orderKey = lease.slice('paid:'.length);
+        const [state, known] = await Promise.all([kit.store.getOrderState({ orderKey }), kit.store.getResults({ correlationId: result.correlation_id })]);
+        // A book that lost its order goes no further; the order's next holder delivers this result.
+        if (orderHold && !(await kit.store.renewLease({ ...orderHold, leaseMs: ORDER_LEASE_MS }))) return { claim: 'stale', result, errors: [] };
+        // Claimed under the paid hold, whichever lease the delivery came under: a holder paused past it
+        // (another read and claimed meanwhile) claims nothing, and reads again.
+        const outcome = await take(hold);
+        if (outcome === 'stale' && tries < PAID_TRIES) continue;
+        if (outcome === 'stale') throw new ResultBusy(`Other payments of this order kept taking its paid lease (${lease}); ${result.correlation_id} is left to the next check.`);
+        if (outcome !== 'claimed') return { claim: outcome, result, errors: [] };
+        return { claim: outcome, ...judge(result, booking, state, known) };
+      } finally {
+        await kit.store.releaseLease(hold).catch((error: unknown) => kit.report(error, { route: result.source, correlation_id: result.correlation_id }));
+      }
     }
-  }
-
-  /**
-   * Whether the booking of `result` was made for what was left to pay after the order's other payments
-   * (`paid`, in rupees, as the order's read counts them): its `SUCCESS` then adds to them, it repeats none.
-   */
-  async function isBalance(result: PaymentResult, paid: number): Promise<boolean> {
-    const booking = await kit.store.findBookingByCorrelationId({ correlationId: result.correlation_id });
-    const before = booking === undefined ? 0 : paidBeforeOf(booking.fingerprint);
-    if (before === 0) return false;
-    // This booking's own SUCCESS is counted already when an earlier claim of it was given back.
-    const own = (await kit.store.getResults({ correlationId: result.correlation_id })).some((r) => r.status === 'SUCCESS');
-    const others = toPaise(paid) - (own ? toPaise(result.amount ?? 0) : 0);
-    return others <= before;
   }
 
   async function acquire(lease: string, owner: string): Promise<LeaseHold> {
@@ -188,11 +239,28 @@ function createDuplicates(kit: Kit): Duplicates {
     }
   }
 
-  function delivered(result: PaymentResult): void {
-    if (result.duplicate) {
-      kit.report(new DuplicatePaymentError(result), { route: result.source, correlation_id: result.correlation_id, booking_id: result.booking_id });
-    }
-  }
+  return { claim };
+}
 
-  return { claim, delivered };
+/**
+ * A `SUCCESS` judged against its order, as read before its claim: its amount against what the order's
+ * other payments left to pay of its total, as the order's latest booking priced it (see `verdictOf`).
+ */
+function judge(result: PaymentResult, booking: StoredBooking | undefined, state: OrderState, known: KnownResult[]): { result: DeliveredResult; errors: Error[] } {
+  const id = result.booking_id;
+  const paid = toPaise(result.amount ?? 0);
+  // This booking's own SUCCESS is counted already when an earlier claim of it lapsed (its process died).
+  const ownCounted = state.paidAmount === undefined ? state.paid?.booking_id === id : known.some((r) => r.status === 'SUCCESS');
+  const others = toPaise(state.paidAmount ?? state.paid?.amount ?? 0) - (ownCounted ? paid : 0);
+  const latest = [booking, state.paid, ...state.open].reduce<StoredBooking | undefined>((last, b) => (b && (!last || b.created_at > last.created_at) ? b : last), undefined);
+  if (!latest) return { result, errors: [] };
+  const verdict = verdictOf({ paid, others, total: paidBeforeOf(latest.fingerprint) + toPaise(latest.amount) });
+  if (verdict.kind === 'payment') return { result, errors: [] };
+  if (verdict.kind === 'overpayment') {
+    const overpaid: DeliveredResult = { ...result, overpayment: toRupees(verdict.excess) };
+    return { result: overpaid, errors: [new OverpaymentError(overpaid, toRupees(verdict.needed))] };
+  }
+  const first = state.paid && state.paid.booking_id !== id ? state.paid : state.open.find((b) => b.booking_id !== id && state.paidOpen?.includes(b.booking_id));
+  const duplicate: PaymentResult = { ...result, duplicate: true, ...(first && { duplicate_of: first.booking_id }) };
+  return { result: duplicate, errors: [new DuplicatePaymentError(duplicate, first)] };
 }
