@@ -21,6 +21,8 @@ export interface AdminContext {
   log: (line: string) => void;
   /** Called after the clock moved or a sticky scenario changed (the state file is written). */
   onChange?: () => void;
+  /** The ePay controls under `/sandbox/epay/`; true when they answered. */
+  epay?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
 }
 
 function ok(res: ServerResponse, message: string, data: unknown): void {
@@ -124,6 +126,7 @@ async function resendRoute(ctx: AdminContext, req: IncomingMessage, res: ServerR
 /** Answers a `/sandbox/...` control; false when the path is none of them. */
 export function createAdminRoutes(ctx: AdminContext) {
   return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
+    if (path.startsWith('/sandbox/epay/') && ctx.epay) return ctx.epay(req, res, path);
     const query = new URL(req.url ?? '/', 'http://sandbox.invalid').searchParams;
     if (path === '/sandbox/clock') await clockRoute(ctx, req, res);
     else if (path === '/sandbox/scenario') await stickyRoute(ctx, req, res);

@@ -11,6 +11,7 @@ import type { ActionResult, Operation, SandboxBooking, SandboxService } from './
 import { closedPage, messagePage, paymentPage, type PageKind } from './pages.js';
 import { pause, type Chaos } from './chaos.js';
 import { redirectorLocation } from './profiles.js';
+import { EPAY_API_PREFIX, EPAY_ERRORS } from './epay/rules.js';
 
 /** Largest request body read (64 KiB); larger bodies get IP-413. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -44,6 +45,10 @@ export interface HttpContext {
   linksRedirector?: boolean;
   /** The `/sandbox/` controls (clock, scenarios, callback desk); true when it answered. */
   admin?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
+  /** eSewa ePay v2 at eSewa's own paths (form, login page, status check); true when it answered. */
+  epay?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
+  /** Khalti KPG-2 at Khalti's own paths (initiate, lookup, refund, the pay page); true when it answered. */
+  khalti?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
 }
 
 class BodyTooLarge extends Error {}
@@ -148,6 +153,7 @@ async function withChaos(
   if (draw.fault === 'error') {
     await readBody(req).catch(() => undefined);
     if (path.startsWith(API_PREFIX)) sendFailure(res, CODES.INTERNAL, `Unexpected error in the sandbox (chaos #${draw.n}).`);
+    else if (path.startsWith(EPAY_API_PREFIX)) sendJson(res, 503, EPAY_ERRORS.statusUnavailable);
     else sendPage(res, 503, messagePage('Service unavailable', `The payment service is unavailable (chaos #${draw.n}).`));
     return;
   }
@@ -378,6 +384,8 @@ export function createServiceHandler(ctx: HttpContext) {
         return;
       }
     }
+    if (ctx.epay && (await ctx.epay(req, res, path))) return;
+    if (ctx.khalti && (await ctx.khalti(req, res, path))) return;
     if (path === '/web/pay') return webPaymentEntry(ctx, req, res);
     if (path.startsWith('/web/pay/') && (await pageRoutes(ctx, req, res, 'web', '/web/pay', path.slice('/web/pay'.length)))) return;
     const admin = /^\/sandbox\/bookings\/([^/]+)\/revert$/.exec(path);

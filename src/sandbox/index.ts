@@ -23,6 +23,11 @@ import { PROFILES, type ProfileName } from './profiles.js';
 import { findScenario } from './scenarios.js';
 import { ScenarioPlayer } from './player.js';
 import { SandboxService, type SandboxBooking } from './service.js';
+import { createEpayAdminRoutes } from './epay/admin.js';
+import { EpayLedger, type EpayTransaction } from './epay/ledger.js';
+import { EPAY_SESSION_IDLE_MS } from './epay/rules.js';
+import { createEpayRoutes } from './epay/routes.js';
+import { createKhaltiEmulation } from './khalti/index.js';
 
 export type { CallbackAttempt, CallbackDelivery, RetryPolicy } from './callbacks.js';
 export type { ChaosOptions } from './chaos.js';
@@ -77,6 +82,10 @@ export interface SandboxOptions {
   chaos?: ChaosOptions;
   /** `spec` (default) or `esewa-uat`: the provider's test service as public facts show it (docs/sandbox.md). */
   profile?: ProfileName;
+  /** Idle lifetime of an unfinished ePay v2 session before its status reads `NOT_FOUND`; default 5 minutes. */
+  epaySessionIdleMs?: number;
+  /** Seconds a Khalti payment link lives (`expires_in`); default 1800, Khalti's sample. */
+  khaltiExpiresIn?: number;
 }
 
 /** What the state file holds. */
@@ -89,6 +98,8 @@ interface SandboxState {
   clockOffsetMs?: number;
   /** Sticky scenarios by product code. */
   sticky?: Record<string, string>;
+  /** ePay v2 transactions. */
+  epay?: EpayTransaction[];
 }
 
 function readState(file: string): SandboxState | undefined {
@@ -183,6 +194,9 @@ function checkOptions(options: SandboxOptions): void {
   }
   if (options.bookingTtlMs !== undefined && !(Number.isFinite(options.bookingTtlMs) && options.bookingTtlMs > 0)) {
     throw new SandboxOptionError(`bookingTtlMs must be a positive number; got ${options.bookingTtlMs}.`);
+  }
+  if (options.epaySessionIdleMs !== undefined && !(Number.isFinite(options.epaySessionIdleMs) && options.epaySessionIdleMs > 0)) {
+    throw new SandboxOptionError(`epaySessionIdleMs must be a positive number; got ${options.epaySessionIdleMs}.`);
   }
   const retry = options.callbackRetry;
   if (retry !== undefined) {
@@ -365,7 +379,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let ports: { port?: number; linksPort?: number } = {};
   const save = () => {
     if (options.stateFile === undefined) return;
-    const state: SandboxState = { version: 1, ...ports, bookings: service.snapshot(), clockOffsetMs: clock.offsetMs(), sticky: service.stickyScenarios() };
+    const state: SandboxState = { version: 1, ...ports, bookings: service.snapshot(), epay: epay.snapshot(), clockOffsetMs: clock.offsetMs(), sticky: service.stickyScenarios() };
     writeState(options.stateFile, state);
   };
   let linksUrl = '';
@@ -385,6 +399,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     for (const [code, id] of Object.entries(saved.sticky ?? {})) service.setStickyScenario(code, findScenario(id));
   }
 
+  const epay = new EpayLedger({ now: () => clock.now(), idleMs: options.epaySessionIdleMs ?? EPAY_SESSION_IDLE_MS, onChange: save });
+  if (saved?.epay) epay.restore(saved.epay);
   const notifier = createNotifier(options, accessKey, retry, dispatcher, log);
   clock.settle = notifier.signed;
   const onStatusChange = (booking: SandboxBooking, shouldNotify: boolean): void => {
@@ -400,7 +416,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     onStatusChange,
     ...(chaos ? { chaos } : {}),
     linksRedirector: profile.linksRedirector,
-    admin: createAdminRoutes({ service, clock, dispatcher, productCodes, log, onChange: save }),
+    admin: createAdminRoutes({ service, clock, dispatcher, productCodes, log, onChange: save, epay: createEpayAdminRoutes(epay, log) }),
+    epay: createEpayRoutes({ ledger: epay, accessKey, productCodes, log }),
+    khalti: createKhaltiEmulation({ now: () => clock.now(), accessKey, baseUrl: () => baseUrl, log, ...(options.khaltiExpiresIn === undefined ? {} : { expiresIn: options.khaltiExpiresIn }) }),
   };
   const servers = await listenBoth(ctx, { port: options.port ?? saved?.port ?? 0, linksPort: options.linksPort ?? saved?.linksPort ?? 0 }, host, clock);
   const baseUrl = servers.baseUrl;
