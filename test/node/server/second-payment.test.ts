@@ -128,15 +128,15 @@ test("a callback whose amount is not the booked one is told with both amounts; t
 
 /**
  * The memory store on a clock the test moves, whose next `beginBooking` after `lag()` leaves out the
- * order's open bookings (so two bookings of one order are open), and whose claim of `pauseOn`'s
- * `SUCCESS` made under a hold stalls: the store's clock moves past every lease, `during()` runs, then
- * the claim goes on.
+ * order's open bookings (so two bookings of one order are open), and whose claims of one booking's
+ * `SUCCESS` made under a hold stall (the first `times`): the store's clock moves past every lease,
+ * `during(lease)` runs, then the claim goes on.
  */
 function stallingStore() {
   let shift = 0;
   const inner = createMemoryStore({ now: () => Date.now() + shift });
   let lagging = false;
-  const stall: { correlationId?: string; during?: () => Promise<void>; stalled: number } = { stalled: 0 };
+  const stall: { correlationId?: string; during?: (lease: string) => Promise<void>; times: number; stalled: number } = { times: 1, stalled: 0 };
   const store: PaymentStore = {
     ...inner,
     async beginBooking(start) {
@@ -148,10 +148,9 @@ function stallingStore() {
     async claimResult(claim) {
       if (claim.hold && claim.status === 'SUCCESS' && claim.correlationId === stall.correlationId && stall.during) {
         const { during } = stall;
-        stall.during = undefined;
-        stall.stalled++;
+        if (++stall.stalled >= stall.times) stall.during = undefined;
         shift += 5_000;
-        await during();
+        await during(claim.hold.lease);
       }
       return inner.claimResult(claim);
     },
@@ -193,6 +192,69 @@ test("a book delivering an old booking's SUCCESS stalls past the paid lease insi
       ],
     );
     assert.equal(told(shop, DuplicatePaymentError).length, 1);
+  } finally {
+    await shop.close();
+  }
+});
+
+test('a book whose order was taken over before it claims an old booking\'s SUCCESS claims nothing (IP-409); the next check delivers it once', async () => {
+  let shift = 0;
+  const inner = createMemoryStore({ now: () => Date.now() + shift });
+  let target: string | undefined;
+  let stolen = 0;
+  const store: PaymentStore = {
+    ...inner,
+    async getResults(query) {
+      // Inside the SUCCESS's check: the book pauses past the order's lease and another instance takes the order.
+      if (query.correlationId === target) {
+        target = undefined;
+        shift += 5_000;
+        const lease = `order:${(await inner.findBookingByCorrelationId(query))!.order_key}`;
+        if ((await inner.acquireLease({ lease, owner: 'another-instance', leaseMs: 60_000 })) !== undefined) stolen++;
+      }
+      return inner.getResults(query);
+    },
+  };
+  const { state, lookupOrder } = order('T-1', 500);
+  const shop = await openShop({ store, lookupOrder });
+  try {
+    state.scenario = 'WPS-007';
+    const phone = await shop.book('app', 'T-1');
+    state.scenario = undefined;
+    assert.equal(await shop.pay(phone), 303);
+    target = phone.correlation_id;
+    const second = await shop.post('book', { channel: 'app', order: { id: 'T-1' } }, { 'idempotency-key': crypto.randomUUID() });
+    assert.equal(stolen, 1, 'the order was taken over during the check');
+    assert.equal(second.body.code, 'IP-409', JSON.stringify(second.body));
+    assert.deepEqual(await inner.getResults({ correlationId: phone.correlation_id }), [], 'nothing claimed');
+    assert.equal(shop.results.length, 0);
+
+    await shop.handler.reconcile({ olderThanMs: 0 });
+    assert.deepEqual(successes(shop).map((r) => [r.booking_id, r.duplicate]), [[phone.booking_id, undefined]]);
+  } finally {
+    await shop.close();
+  }
+});
+
+test('a callback whose claim loses the paid lease three times is answered 5xx, nothing claimed; the service\'s retry delivers it once', async () => {
+  const { store, stall } = stallingStore();
+  const shop = await openShop({ store });
+  try {
+    const booked = await shop.book('app', 'R-1');
+    const thief = async (lease: string) => {
+      const token = await store.acquireLease({ lease, owner: 'another-delivery', leaseMs: 1_000 });
+      assert.notEqual(token, undefined, 'the paid lease had ended');
+      await store.releaseLease({ lease, owner: 'another-delivery', token: token! });
+    };
+    stall.correlationId = booked.correlation_id;
+    stall.times = 3;
+    stall.during = thief;
+    assert.equal(await shop.pay(booked), 303);
+    await shop.sandbox.whenCallbacksSettled();
+    assert.equal(stall.stalled, 3);
+    const attempts = shop.sandbox.callbackAttempts().filter((a) => a.booking_id === booked.booking_id);
+    assert.deepEqual(attempts.map((a) => a.status), [500, 200]);
+    assert.deepEqual(successes(shop).map((r) => [r.booking_id, r.duplicate]), [[booked.booking_id, undefined]]);
   } finally {
     await shop.close();
   }
