@@ -212,7 +212,12 @@ function contractSchemas(): Record<string, Schema> {
       required: ['channel', 'order'],
       additionalProperties: false,
       description: 'No amount or price: a body with any other field (a top-level amount, say) is IP-422.',
-      properties: { channel: ref('Channel'), order: ref('OrderReference'), handoff: { const: true } },
+      properties: {
+        channel: ref('Channel'),
+        order: ref('OrderReference'),
+        handoff: { const: true },
+        wallet: { type: 'string', pattern: '^[a-z][a-z0-9-]{0,31}$', description: 'The wallet the shopper chose, when the shop offers several (default: the proxy\'s first). One the shop does not take is IP-422.' },
+      },
     },
     WebPaymentInstruction: {
       type: 'object',
@@ -231,7 +236,8 @@ function contractSchemas(): Record<string, Schema> {
       properties: {
         booking_id: str(),
         correlation_id: str(),
-        channel: ref('Channel'),
+        channel: { ...ref('Channel'), description: 'The channel booked; a wallet paid on the web only answers web to an app request, and the browser follows it.' },
+        wallet: str('The wallet the booking is with.'),
         deeplink: { type: 'string', format: 'uri', description: 'For the app channel.' },
         web_payment: ref('WebPaymentInstruction'),
         receipt: str('Proof the server gave this browser the booking: sent back with /status and /cancel.'),

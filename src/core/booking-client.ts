@@ -219,12 +219,17 @@ export function createBookingClient(options: BookingClientOptions): BookingClien
   };
 }
 
-/** Validates a book answer's `data` for the channel that was asked for. */
-export function parseBookResult(data: Json, channel: BookRequest['channel']): BookResult {
+/**
+ * Validates a book answer's `data` for the channel that was asked for: the server may answer `web` to
+ * an `app` request (a wallet paid on the web only), and the answer's channel is followed.
+ */
+export function parseBookResult(data: Json, asked: BookRequest['channel']): BookResult {
   if (!nonEmptyString(data.booking_id)) missing('booking_id');
   if (!nonEmptyString(data.correlation_id)) missing('correlation_id');
-  if (data.channel !== undefined && data.channel !== channel) missing('channel');
+  if (data.channel !== undefined && data.channel !== asked && !(asked === 'app' && data.channel === 'web')) missing('channel');
+  const channel = data.channel === 'web' ? 'web' : asked;
   const result: BookResult = { booking_id: data.booking_id, correlation_id: data.correlation_id, channel };
+  if (nonEmptyString(data.wallet)) result.wallet = data.wallet;
   if (nonEmptyString(data.receipt)) result.receipt = data.receipt;
   if (channel === 'app') {
     if (!nonEmptyString(data.deeplink)) missing('deeplink');

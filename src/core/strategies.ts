@@ -61,7 +61,9 @@ export const STRATEGIES: Readonly<Record<PaymentPath, PaymentStrategy>> = {
   mobile: {
     async start(context) {
       const attempt = await context.book('app');
-      if (attempt) context.openApp(attempt);
+      // A wallet without an app channel at this shop answers a web payment: the phone follows it.
+      if (attempt?.result.web_payment) context.followWebPayment(attempt);
+      else if (attempt) context.openApp(attempt);
     },
   },
   webview: {
@@ -72,7 +74,9 @@ export const STRATEGIES: Readonly<Record<PaymentPath, PaymentStrategy>> = {
   inapp: {
     async start(context) {
       const attempt = await context.book('app');
-      if (attempt) context.showInApp(attempt);
+      // Paid on the web only: the web page is the one way, and it completes inside the app's browser.
+      if (attempt?.result.web_payment) context.followWebPayment(attempt);
+      else if (attempt) context.showInApp(attempt);
     },
   },
   handoff: {

@@ -166,8 +166,14 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
  * order record.
  */
 export interface BookRequest {
+  /**
+   * The path the browser is on: `app` (a phone) or `web` (a desktop). The server may answer a `web`
+   * booking to an `app` request when the wallet is paid on the web only; the browser follows the answer.
+   */
   channel: Channel;
   order: OrderReference;
+  /** The wallet the shopper chose (`esewa`, `khalti`), when the shop offers several. Default: the server's first. */
+  wallet?: string;
   /**
    * `true` for an `app` booking made on a desktop for the shopper's phone (the QR hand-off): the
    * phone, not this browser, comes back to the redirect URL. Absent otherwise.
@@ -200,7 +206,10 @@ export type WebPaymentInstruction =
 export interface BookResult {
   booking_id: string;
   correlation_id: string;
+  /** The channel booked: what the browser follows (a deeplink for `app`, a web payment for `web`). */
   channel: Channel;
+  /** The wallet the booking is with. */
+  wallet?: string;
   /** Present for the `app` channel: the address that opens the wallet app. */
   deeplink?: string;
   /** Present for the `web` channel. */

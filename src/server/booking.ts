@@ -4,8 +4,7 @@
  * `order-lock.ts` (one book of an order at a time) and `order-tag.ts` (the merchant key, which signs the
  * booking's `transaction_uuid` and the element's answer).
  */
-import { ALREADY_PROCESSED, CODES, IDEMPOTENCY_HEADER, isFinalStatus, type BookResult, type Channel, type OrderReference, type PaymentStatus, type WebPaymentInstruction } from '../protocol/contract.js';
-import { WEB_PAYMENT_SIGNED_FIELDS } from '../protocol/signature.js';
+import { ALREADY_PROCESSED, CODES, IDEMPOTENCY_HEADER, isFinalStatus, type BookResult, type Channel, type OrderReference } from '../protocol/contract.js';
 import { describeValue, isRecord } from '../protocol/values.js';
 import { chargeOf, toPaise, toRupees } from './amounts.js';
 import type { Kit } from './context.js';
@@ -16,6 +15,8 @@ import { MAX_ORDER_DEPTH } from './limits.js';
 import { createOrderLock, overtaken, type OrderLease } from './order-lock.js';
 import { alreadyPaid, payableOrder, type PayableOrder } from './order-lookup.js';
 import { orderKeyOf, type MerchantKey } from './order-tag.js';
+import type { PaymentProvider } from './provider.js';
+import type { Providers } from './provider-calls.js';
 import type { LeaseHold, OrderState, StoredBooking } from './store.js';
 import type { PaymentHandlerOptions } from './types.js';
 
@@ -32,8 +33,6 @@ export interface Booking {
 export interface BookingSettings {
   callbackUrl: string;
   redirectUrl: PaymentHandlerOptions['redirectUrl'];
-  /** Where a web booking's signed form posts. */
-  webPaymentUrl: string;
   /** The service's `timeoutMs`: a book of the order waits at most as long as the longest book holds it. */
   serviceTimeoutMs: number;
 }
@@ -41,7 +40,11 @@ export interface BookingSettings {
 /** One attempt's book: what the request asked and what the merchant's lookup priced. */
 interface Attempt {
   fingerprint: string;
+  /** The channel the browser asked for. */
   channel: Channel;
+  /** The provider that books it, and the channel it books (`web` where the wallet has no app channel). */
+  provider: PaymentProvider;
+  booked: Channel;
   order: OrderReference;
   details: PayableOrder;
   handoff: boolean;
@@ -54,25 +57,33 @@ export function createBooking(kit: Kit, settings: BookingSettings, delivery: Del
   const withOrderLock = createOrderLock(kit, 3 * settings.serviceTimeoutMs + 5_000);
 
   async function book(request: Request, text: string): Promise<BookResult> {
-    const { channel, order, handoff, key } = bookRequest(request, text);
+    const { channel, order, handoff, key, wallet } = bookRequest(request, text);
+    const { provider, channel: booked } = pickProvider(kit.providers, channel, wallet, handoff);
     // Every request runs the merchant's ownership check, a replay of a known key included: a leaked
     // key must not hand another session the booking's ids and signed form.
     const details = await payableOrder(kit, order, request);
     // The key's content is the merchant's own order, not the browser's spelling of it: `{"id":7}` and
     // `{"id":"7"}`, or `café-1` and `CAFÉ-1`, are one order when the lookup says so.
-    const fingerprint = JSON.stringify(handoff ? ['v2', channel, details.id, 'handoff'] : ['v2', channel, details.id]);
+    const fingerprint = JSON.stringify([
+      'v2',
+      channel,
+      details.id,
+      ...(handoff ? ['handoff'] : []),
+      // A wallet named by the browser is part of what the key books: the same key cannot switch wallets.
+      ...(wallet === undefined ? [] : [`wallet:${wallet}`]),
+    ]);
     const orderKey = await orderKeyOf(details.id);
     const flightKey = `${key}\n${details.amount}\n${details.balance ?? ''}`;
     let entry = inFlightBookings.get(flightKey);
     if (entry && entry.fingerprint !== fingerprint) throw conflict();
     if (!entry) {
       // Registered before any await, so a concurrent request with this key shares this promise.
-      entry = { fingerprint, promise: bookOnce(key, { fingerprint, channel, order, details, handoff, orderKey }) };
+      entry = { fingerprint, promise: bookOnce(key, { fingerprint, channel, provider, booked, order, details, handoff, orderKey }) };
       inFlightBookings.set(flightKey, entry);
       const forget = () => inFlightBookings.delete(flightKey);
       entry.promise.then(forget, forget);
     }
-    return bookResult(kit.key, settings.webPaymentUrl, await entry.promise);
+    return bookResult(kit, await entry.promise);
   }
 
   function known(booking: StoredBooking, fingerprint: string): StoredBooking {
@@ -129,9 +140,25 @@ export function createBooking(kit: Kit, settings: BookingSettings, delivery: Del
   return { book };
 }
 
+/**
+ * The provider that books the request: the first of the wallet (or of any wallet) with the channel, else
+ * one of it that pays on the web. A hand-off needs the app channel.
+ */
+function pickProvider(providers: Providers, channel: Channel, wallet: string | undefined, handoff: boolean): { provider: PaymentProvider; channel: Channel } {
+  const picked = providers.pick(channel, wallet);
+  if (!picked) {
+    const wallets = [...new Set(providers.list.map((provider) => provider.wallet))].join(', ');
+    throw new Refusal(CODES.INVALID_REQUEST, `"wallet" names no wallet this shop takes; got ${describeValue(wallet)} (it takes: ${wallets}).`);
+  }
+  if (handoff && picked.channel !== 'app') {
+    throw new Refusal(CODES.INVALID_REQUEST, `"handoff" needs a wallet app, and ${picked.provider.wallet} is paid on the web here: book the "web" channel.`);
+  }
+  return picked;
+}
+
 /** The book request's fields, checked. */
-function bookRequest(request: Request, text: string): { channel: Channel; order: OrderReference; handoff: boolean; key: string } {
-  const body = parseObject(text, ['channel', 'order'], ['handoff']);
+function bookRequest(request: Request, text: string): { channel: Channel; order: OrderReference; handoff: boolean; key: string; wallet: string | undefined } {
+  const body = parseObject(text, ['channel', 'order'], ['handoff', 'wallet']);
   if (body.channel !== 'app' && body.channel !== 'web') {
     throw new Refusal(CODES.INVALID_REQUEST, `"channel" must be "app" or "web"; got ${describeValue(body.channel)}.`);
   }
@@ -144,6 +171,10 @@ function bookRequest(request: Request, text: string): { channel: Channel; order:
   if (body.handoff !== undefined && (body.handoff !== true || body.channel !== 'app')) {
     throw new Refusal(CODES.INVALID_REQUEST, `"handoff" may only be true, on an "app" booking; got ${describeValue(body.handoff)}.`);
   }
+  if (body.wallet !== undefined && (typeof body.wallet !== 'string' || !/^[a-z][a-z0-9-]{0,31}$/.test(body.wallet))) {
+    throw new Refusal(CODES.INVALID_REQUEST, `"wallet" must be a wallet's name such as "esewa" or "khalti"; got ${describeValue(body.wallet)}.`);
+  }
+  const wallet = body.wallet as string | undefined;
   const channel: Channel = body.channel;
   const order = body.order as OrderReference;
   const handoff = body.handoff === true;
@@ -157,35 +188,43 @@ function bookRequest(request: Request, text: string): { channel: Channel; order:
       `The ${IDEMPOTENCY_HEADER} header must be 16 to 128 letters, digits, "-", "_", "." or ":" (a UUID fits).`,
     );
   }
-  return { channel, order, handoff, key };
+  return { channel, order, handoff, key, wallet };
 }
 
 /** Books `amount` at the service and saves it under `storeKey`, only while this book still holds the order. */
 async function bookNew(kit: Kit, settings: BookingSettings, storeKey: string, attempt: Attempt, amount: number, paidPaise: number, lease: OrderLease): Promise<{ booking: StoredBooking; made: boolean }> {
-  const { fingerprint, channel, order, details, handoff } = attempt;
+  const { fingerprint, channel, order, details, handoff, provider, booked } = attempt;
+  if (toPaise(amount) < toPaise(provider.capabilities.minAmount)) {
+    kit.report(new Error(`An order of Rs ${amount} was not booked with ${provider.name}: it takes at least Rs ${provider.capabilities.minAmount}.`), { route: 'book' });
+    throw new Refusal(CODES.UNKNOWN_ORDER, `This order cannot be paid with ${provider.wallet}: it takes at least Rs ${provider.capabilities.minAmount}.`);
+  }
   // The attempt's key AND what it books: after this server forgot the key (a restart, an expired or
   // evicted record), a replay of the key for the same order and amount gets the service's first
   // booking back, and the key sent with another order (or a changed amount) is a new booking.
   const transaction_uuid = await kit.key.bookingUuid(storeKey, fingerprint, order, amount);
   const { redirectUrl } = settings;
   const redirect_url = typeof redirectUrl === 'function' ? redirectUrl({ order, channel, transaction_uuid, amount, handoff }) : redirectUrl;
-  const booked = await kit.service.book({
+  const made = await kit.providers.book(provider, {
     amount,
-    transaction_uuid,
-    callback_url: settings.callbackUrl,
-    redirect_url,
+    reference: transaction_uuid,
+    channel: booked,
+    callbackUrl: settings.callbackUrl,
+    returnUrl: redirect_url,
+    orderId: details.id,
     // The kit's own property last: a merchant's `merchant_order` cannot rename the order at the service.
     properties: { ...details.properties, [ORDER_PROPERTY]: details.id },
   });
   const booking: StoredBooking = {
-    booking_id: booked.booking_id,
-    correlation_id: booked.correlation_id,
-    deeplink: booked.deeplink,
+    booking_id: made.booking_id,
+    correlation_id: made.correlation_id,
+    deeplink: made.deeplink ?? '',
+    provider: provider.name,
+    provider_data: made.data ?? '',
     transaction_uuid,
     idempotency_key: storeKey,
     // What the order had paid now goes with it: its SUCCESS after those payments is a balance, no duplicate.
     fingerprint: storedFingerprint(fingerprint, paidPaise),
-    channel,
+    channel: booked,
     order,
     order_key: attempt.orderKey,
     amount,
@@ -221,7 +260,10 @@ async function bookNew(kit: Kit, settings: BookingSettings, storeKey: string, at
  */
 async function cancelUnsaved(kit: Kit, booking: StoredBooking): Promise<void> {
   try {
-    await kit.client.cancel({ booking_id: booking.booking_id });
+    const provider = kit.providers.of(booking);
+    // A provider without cancel: its payment page never left this server, so nobody can pay it.
+    if (!provider.cancel || !provider.capabilities.cancel) return;
+    await provider.cancel(booking);
   } catch (error) {
     kit.report(
       new Error(`A booking made while this instance lost its order's lease (booking_id ${booking.booking_id}) could not be cancelled at the service; it was not handed to the shopper.`, { cause: error }),
@@ -244,18 +286,22 @@ async function closeOpenBookings(
 ): Promise<number> {
   let paid = 0;
   for (const old of open) {
-    let status: PaymentStatus;
-    let reference_code: string | undefined;
+    let answer;
     let source: 'cancel' | 'status' = 'cancel';
     try {
-      status = (await kit.service.cancel({ booking_id: old.booking_id }, 'book')).status;
+      answer = await kit.providers.cancel(old, 'book');
     } catch (error) {
       if (error instanceof Refusal && error.code === CODES.UNKNOWN_BOOKING) continue;
       if (!(error instanceof Refusal && error.code === ALREADY_PROCESSED)) throw error;
-      const answer = await kit.service.status({ booking_id: old.booking_id, correlation_id: old.correlation_id }, 'book');
-      ({ status, reference_code } = answer);
+    }
+    if (!answer) {
+      // Already processed, or a provider without cancel: asked instead. An open one of the latter is
+      // superseded (the new booking is the order's payable one) and checked by reconcile until it
+      // expires; a payment of it after all is delivered as what it is (a second payment is loud).
+      answer = await kit.providers.status(old, 'book');
       source = 'status';
     }
+    const { status, reference_code } = answer;
     if (isFinalStatus(status)) {
       await delivery.deliver({ source, status, correlation_id: old.correlation_id, reference_code, ...bookingFacts(old) }, { hold }).catch((error: unknown) => {
         // A book that lost its order goes no further (see withOrderLock); the result is delivered by the next check.
@@ -283,23 +329,14 @@ function conflict(): Refusal {
 }
 
 /**
- * The element's answer for a booking: its ids and receipt, with the deeplink of an app booking or the
- * signed form of a web payment; a web booking's form posts to `webPaymentUrl`.
+ * The element's answer for a booking: its ids, receipt and wallet, with what its provider says the
+ * browser follows (the deeplink of an app booking, or the web payment).
  */
-async function bookResult(key: MerchantKey, webPaymentUrl: string, booking: StoredBooking): Promise<BookResult> {
+async function bookResult({ key, providers }: { key: MerchantKey; providers: Providers }, booking: StoredBooking): Promise<BookResult> {
   const { booking_id, correlation_id, channel } = booking;
-  const receipt = await key.receiptOf(booking_id, correlation_id);
-  if (channel === 'app') return { booking_id, correlation_id, channel, deeplink: booking.deeplink, receipt };
-  const signed = { booking_id, correlation_id };
-  const web_payment: WebPaymentInstruction = {
-    url: webPaymentUrl,
-    method: 'POST',
-    fields: {
-      booking_id,
-      correlation_id,
-      signed_field_names: WEB_PAYMENT_SIGNED_FIELDS,
-      signature: await key.webPaymentSignature(signed),
-    },
-  };
-  return { booking_id, correlation_id, channel, web_payment, receipt };
+  const provider = providers.of(booking);
+  const [receipt, payment] = await Promise.all([key.receiptOf(booking_id, correlation_id), provider.payment(booking)]);
+  const wallet = provider.wallet;
+  if ('deeplink' in payment) return { booking_id, correlation_id, channel, wallet, deeplink: payment.deeplink, receipt };
+  return { booking_id, correlation_id, channel, wallet, web_payment: payment.web_payment, receipt };
 }

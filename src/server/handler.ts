@@ -7,8 +7,9 @@
  * `delivery.ts` (each result once to `onPaymentResult`), `reconcile.ts`, `order-route.ts`, `http.ts`
  * (parsing and envelopes), `context.ts` (what they share) and `guards.ts` (the order lookup and the store
  * under their deadlines, the store's outages as `IP-503`). Only this module reads the options, and builds
- * once what the parts use: the service client and caller (service-client.ts), the merchant key
- * (order-tag.ts), the order lookup and the store's guard (guards.ts).
+ * once what the parts use: the providers and their calls (provider-calls.ts; the options of the intent
+ * service alone build its adapter, as before providers were named), the merchant key (order-tag.ts),
+ * the order lookup and the store's guard (guards.ts).
  */
 import { CODES } from '../protocol/contract.js';
 import { attemptTag } from './attempt.js';
@@ -21,7 +22,9 @@ import { refuseMalformed } from './malformed.js';
 import { createOrderRoute } from './order-route.js';
 import { createReconciler } from './reconcile.js';
 import { createResultRoutes } from './result-routes.js';
-import { createServiceCaller, createServiceClient } from './service-client.js';
+import { esewaIntent } from '../providers/esewa-intent/adapter.js';
+import type { PaymentProvider } from './provider.js';
+import { createProviders } from './provider-calls.js';
 import { StoreUnavailableError } from './store-errors.js';
 import { asStoreOutage, createLookup, guardStore, storeUnavailable } from './guards.js';
 import { IN_MEMORY } from './memory-store.js';
@@ -42,9 +45,6 @@ export type {
   RedirectContext,
 } from './types.js';
 
-/** The path the service client adds to `serviceUrl`; a `serviceUrl` that already ends with it is a set-up mistake. */
-const API_PATH = '/api/client/intent/payment';
-
 /**
  * Creates the merchant's payment handler. Mount it under any path: it answers `POST .../book`,
  * `.../status`, `.../cancel`, `.../order` for the element and `POST .../callback` for the service.
@@ -54,6 +54,7 @@ const API_PATH = '/api/client/intent/payment';
  */
 export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHandler {
   checkOptions(options);
+  const providerList = providersOf(options);
   const leaseMs = options.leaseMs ?? 60_000;
   if (!Number.isFinite(leaseMs) || leaseMs <= 0) throw new TypeError('leaseMs must be a positive number.');
   const now = options.now ?? Date.now;
@@ -68,17 +69,10 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
   const report = (error: unknown, context: ErrorContext): void => {
     if (!(error instanceof StoreUnavailableError)) tell(error, context);
   };
-  const client = createServiceClient({
-    baseUrl: options.serviceUrl,
-    accessKey: options.accessKey,
-    productCode: options.productCode,
-    timeoutMs: options.timeoutMs,
-    fetch: options.fetch,
-  });
+  const [first] = providerList;
   const kit: Kit = {
-    client,
-    service: createServiceCaller(client, options.productCode, report),
-    key: createMerchantKey(options.productCode, options.accessKey),
+    providers: createProviders(providerList, report),
+    key: createMerchantKey(first!.account, first!.secret),
     lookup: createLookup(options.lookupOrder, lookupTimeoutMs, report),
     // Outages are told once each by the guard; the parts' own reports of them would repeat it per request.
     store: guardStore(options.store, (outage) => tell(outage, { route: 'store' }), storeTimeoutMs),
@@ -88,13 +82,12 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
     report,
   };
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
-  const webPaymentUrl = options.webPayment?.url ?? `${options.serviceUrl.replace(/\/+$/, '')}/web/pay`;
   const delivery = createDelivery(kit, options.onPaymentResult);
   const results = createResultRoutes(kit, delivery, options.resultTimeoutMs ?? 10_000);
   const reconcile = createReconciler(kit, delivery);
   const booking = createBooking(
     kit,
-    { callbackUrl: options.callbackUrl, redirectUrl: options.redirectUrl, webPaymentUrl, serviceTimeoutMs: options.timeoutMs ?? 10_000 },
+    { callbackUrl: options.callbackUrl ?? '', redirectUrl: options.redirectUrl, serviceTimeoutMs: options.timeoutMs ?? 10_000 },
     delivery,
   );
   const order = createOrderRoute(kit, delivery);
@@ -162,10 +155,46 @@ function deadlineOption(name: string, value: number | undefined, fallback: numbe
   return value;
 }
 
-function checkOptions(options: PaymentHandlerOptions): void {
-  for (const name of ['serviceUrl', 'productCode', 'accessKey', 'callbackUrl'] as const) {
-    if (typeof options[name] !== 'string' || options[name].length === 0) throw new TypeError(`${name} is required.`);
+/**
+ * The handler's providers: those the merchant lists, in order, then the intent service's when its
+ * options are given (its deeplinks serve the phones a web checkout listed first does not).
+ */
+function providersOf(options: PaymentHandlerOptions): PaymentProvider[] {
+  const listed = options.providers ?? [];
+  if (!Array.isArray(listed)) throw new TypeError('providers must be an array of providers, e.g. [esewaEpay({ ... })].');
+  const intent = options.serviceUrl !== undefined || options.productCode !== undefined || options.accessKey !== undefined;
+  const list = [
+    ...listed,
+    ...(intent
+      ? [esewaIntent({
+          serviceUrl: options.serviceUrl!,
+          productCode: options.productCode!,
+          accessKey: options.accessKey!,
+          webPaymentUrl: options.webPayment?.url,
+          timeoutMs: options.timeoutMs,
+          fetch: options.fetch,
+        })]
+      : []),
+  ];
+  if (list.length === 0) {
+    throw new TypeError(
+      'No provider: pass providers (e.g. [esewaEpay({ productCode, secretKey })] from wallet-pay-button/server/providers), ' +
+        "or the intent service's serviceUrl, productCode and accessKey.",
+    );
   }
+  const names = new Set<string>();
+  for (const provider of list) {
+    if (names.has(provider.name)) throw new TypeError(`Two providers are named "${provider.name}": list each provider once.`);
+    names.add(provider.name);
+  }
+  const needsCallback = list.some((provider) => provider.capabilities.outcome === 'signed-callback');
+  if (needsCallback && (typeof options.callbackUrl !== 'string' || options.callbackUrl.length === 0)) {
+    throw new TypeError('callbackUrl is required.');
+  }
+  return list;
+}
+
+function checkOptions(options: PaymentHandlerOptions): void {
   if (typeof options.lookupOrder !== 'function') throw new TypeError('lookupOrder is required.');
   if (typeof options.onPaymentResult !== 'function') throw new TypeError('onPaymentResult is required.');
   if (typeof options.redirectUrl !== 'string' && typeof options.redirectUrl !== 'function') {
@@ -180,18 +209,14 @@ function checkOptions(options: PaymentHandlerOptions): void {
         'Tests and demos only: createMemoryStore() from wallet-pay-button/server, whose bookings are lost on restart.',
     );
   }
-  const serviceUrl = absoluteUrl('serviceUrl', options.serviceUrl, "the provider's base address, e.g. https://pay.provider.example");
-  const path = serviceUrl.pathname.replace(/\/+$/, '');
-  if (path.endsWith(API_PATH) || /\/api\/client\/intent\/payment\/(book|status|cancel)$/.test(path)) {
-    throw new TypeError(
-      `serviceUrl must be the service's base address without the API path: got ${JSON.stringify(options.serviceUrl)}; ` +
-        `use ${JSON.stringify(serviceUrl.origin + path.slice(0, path.indexOf(API_PATH)))} (the kit adds ${API_PATH}/book, /status and /cancel).`,
-    );
+  const urls: [string, URL][] = [];
+  if (options.serviceUrl !== undefined) urls.push(['serviceUrl', absoluteUrl('serviceUrl', options.serviceUrl, "the provider's base address, e.g. https://pay.provider.example")]);
+  if (options.callbackUrl !== undefined) {
+    urls.push(['callbackUrl', absoluteUrl('callbackUrl', options.callbackUrl, "this handler's public callback address, e.g. https://shop.example/api/pay/callback")]);
   }
-  const callbackUrl = absoluteUrl('callbackUrl', options.callbackUrl, "this handler's public callback address, e.g. https://shop.example/api/pay/callback");
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   if (env?.NODE_ENV === 'production') {
-    for (const [name, url] of [['serviceUrl', serviceUrl], ['callbackUrl', callbackUrl]] as const) {
+    for (const [name, url] of urls) {
       if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
         console.warn(
           `wallet-pay-button: ${name} is plain http (${url.href}) under NODE_ENV=production. ` +

@@ -1,26 +1,23 @@
 /**
- * The merchant's access key, held in one place, and the order tag it signs. The key signs for the
- * browser (a booking's receipt, a web payment's form, the order tag a booking's `transaction_uuid`
- * ends with) and checks what comes back (a receipt, a lost booking's tag, the service's callbacks).
+ * The merchant's secret, held in one place, and the order tag it signs. The key (the first provider's
+ * secret) signs for the browser (a booking's receipt, the order tag a booking's `transaction_uuid` ends
+ * with) and checks what comes back (a receipt, a lost booking's tag).
  * The order tag ties a booking to the attempt and to the order it was made for, so that a booking this
  * server lost can be given back its order. Built once by the handler; no other part of it holds the key.
  */
 import type { OrderReference } from '../protocol/contract.js';
-import { createSignature, signMessage, verifyMessage, WEB_PAYMENT_SIGNED_FIELDS } from '../protocol/signature.js';
+import { signMessage, verifyMessage } from '../protocol/signature.js';
 import { canonical } from '../protocol/values.js';
-import { verifyCallback, type CallbackPayload } from './callback.js';
 
 /** Characters of the attempt's digest kept in a `transaction_uuid` (156 bits). */
 const ATTEMPT_CHARS = 26;
 /** Characters of the order tag (132 bits). */
 const TAG_CHARS = 22;
 
-/** What the handler signs and checks with the merchant's access key. */
+/** What the handler signs and checks with the merchant's secret. */
 export interface MerchantKey {
-  /** The merchant's product code at the service, which every message signed here names. */
+  /** The merchant's account at the first provider (a product code), which every message signed here names. */
   readonly productCode: string;
-  /** A callback's payload, its signature checked; else a `CallbackVerificationError`. */
-  verifiedCallback(rawBody: string): Promise<CallbackPayload>;
   /**
    * The book answer's `receipt`: an HMAC of the booking's ids. A browser sends it back with `/status`
    * and `/cancel`; only with it is a booking the store does not hold asked of the service, so made-up
@@ -29,8 +26,6 @@ export interface MerchantKey {
   receiptOf(bookingId: string, correlationId: string): Promise<string>;
   /** Whether `receipt` is the one given for these ids (checked in constant time). */
   isReceiptOf(receipt: unknown, bookingId: string, correlationId: string): Promise<boolean>;
-  /** The signature of a web payment's signed fields. */
-  webPaymentSignature(fields: { booking_id: string; correlation_id: string }): Promise<string>;
   /**
    * The booking's `transaction_uuid` for the attempt's idempotency `key` and what it books: the
    * attempt's digest ({@link transactionUuid}), and the order tag {@link MerchantKey.orderOfLostBooking} checks.
@@ -61,11 +56,9 @@ export function createMerchantKey(productCode: string, accessKey: string): Merch
 
   return {
     productCode,
-    verifiedCallback: (rawBody) => verifyCallback(rawBody, accessKey),
     receiptOf: (bookingId, correlationId) => signMessage(receiptMessage(bookingId, correlationId), accessKey),
     isReceiptOf: (receipt, bookingId, correlationId) =>
       typeof receipt === 'string' ? verifyMessage(receiptMessage(bookingId, correlationId), receipt, accessKey) : Promise.resolve(false),
-    webPaymentSignature: (fields) => createSignature(fields, WEB_PAYMENT_SIGNED_FIELDS, accessKey),
     async bookingUuid(key, fingerprint, order, amount) {
       const attempt = await transactionUuid(productCode, key, `${fingerprint}\n${amount}`);
       return `${attempt.slice(0, 4 + ATTEMPT_CHARS)}${await orderTag(order, amount)}`;

@@ -8,7 +8,8 @@
 import { ALREADY_PROCESSED, isFinalStatus, STATUS_CHECK_AFTER_MS, type PaymentStatus } from '../protocol/contract.js';
 import type { Kit } from './context.js';
 import { bookingFacts, ImpossibleTransition, ResultBusy, type Delivery } from './delivery-terms.js';
-import { ServiceError, type ServiceClient, type ServiceStatus } from './service-client.js';
+import type { PaymentProvider, ProviderStatus } from './provider.js';
+import { ServiceError } from './service-client.js';
 import type { StoredBooking } from './store.js';
 import type { PaymentResult, ReconcileOptions, ReconcileReport } from './types.js';
 
@@ -138,18 +139,20 @@ export function createReconciler(kit: Kit, delivery: Delivery): (options?: Recon
 
 /** Asks the service about one booking and delivers its final status; one still open past `cancelAfterMs` is cancelled. */
 async function check(kit: Kit, delivery: Delivery, booking: StoredBooking, pastCancel: boolean): Promise<'settled' | 'open' | 'cancelled'> {
-  const answer = await kit.client.status({ booking_id: booking.booking_id, correlation_id: booking.correlation_id });
+  const provider = kit.providers.of(booking);
+  const answer = await provider.status(booking);
   if (isFinalStatus(answer.status)) {
     await delivery.deliver(statusResult(booking, answer, 'reconcile'));
     return 'settled';
   }
-  if (!pastCancel) return 'open';
+  // A provider without cancel ends an unpaid booking itself (it answers it expired): asked until then.
+  if (!pastCancel || !provider.cancel || !provider.capabilities.cancel) return 'open';
   // Left without paying past the service's expiry: cancelled, so no stale screen pays it later.
-  const status = await cancelAtService(kit.client, booking, delivery);
+  const status = await cancelAtService(provider, booking, delivery);
   return status === 'CANCELED' ? 'cancelled' : isFinalStatus(status) ? 'settled' : 'open';
 }
 
-function statusResult(booking: StoredBooking, answer: ServiceStatus, source: 'reconcile'): PaymentResult {
+function statusResult(booking: StoredBooking, answer: ProviderStatus, source: 'reconcile'): PaymentResult {
   return {
     source,
     status: answer.status,
@@ -164,16 +167,16 @@ function statusResult(booking: StoredBooking, answer: ServiceStatus, source: 're
  * service says is already processed (paid, failed or expired meanwhile) is asked about instead, and
  * what it says is delivered (source `reconcile`). Answers the booking's status at the service now.
  */
-async function cancelAtService(client: ServiceClient, booking: StoredBooking, delivery: Delivery): Promise<PaymentStatus> {
-  const { booking_id, correlation_id } = booking;
+async function cancelAtService(provider: PaymentProvider, booking: StoredBooking, delivery: Delivery): Promise<PaymentStatus> {
+  const { correlation_id } = booking;
   try {
-    const { status } = await client.cancel({ booking_id });
+    const { status } = await provider.cancel!(booking);
     if (isFinalStatus(status)) await delivery.deliver({ source: 'cancel', status, correlation_id, ...bookingFacts(booking) });
     return status;
   } catch (error) {
     if (!(error instanceof ServiceError && error.kind === 'rejected' && error.code === ALREADY_PROCESSED)) throw error;
   }
-  const { status, reference_code } = await client.status({ booking_id, correlation_id });
+  const { status, reference_code } = await provider.status(booking);
   if (isFinalStatus(status)) await delivery.deliver({ source: 'reconcile', status, correlation_id, reference_code, ...bookingFacts(booking) });
   return status;
 }

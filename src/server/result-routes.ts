@@ -8,23 +8,27 @@
  */
 import { CODES, isFinalStatus, type CancelResult, type OrderReference, type PaymentStatus, type StatusResult } from '../protocol/contract.js';
 import { describeValue, isRecord } from '../protocol/values.js';
-import { CallbackVerificationError } from './callback.js';
 import type { Kit } from './context.js';
 import { bookingFacts, ImpossibleTransition, ResultBusy, type Delivery } from './delivery-terms.js';
 import { depthOf, parseObject, Refusal } from './http.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
 import { orderKeyOf } from './order-tag.js';
-import type { ServiceStatus } from './service-client.js';
+import type { PaymentProvider, ProviderStatus } from './provider.js';
 import { StoreUnavailableError } from './store-errors.js';
 import type { BookingState, StoredBooking } from './store.js';
 import type { PaymentResult } from './types.js';
 
-/** A booking a status or cancel names: the facts its results carry, and the service's answer when the store had lost it. */
+/** A booking the store lost, as its provider answered for it. */
+type LostBooking = ProviderStatus & { transaction_uuid: string; booking_id: string; correlation_id: string; provider: PaymentProvider };
+
+/** A booking a status or cancel names: the facts its results carry, and the provider's answer when the store had lost it. */
 interface Found {
   booking_id: string;
   correlation_id: string;
   facts: Partial<PaymentResult>;
-  lost?: ServiceStatus;
+  /** The stored booking (absent for a lost one). */
+  booking?: StoredBooking;
+  lost?: LostBooking;
   /** Statuses of a stored booking whose result was delivered already (none for a lost one). */
   delivered: BookingState['delivered'];
 }
@@ -62,27 +66,28 @@ export function createResultRoutes(kit: Kit, delivery: Delivery, resultTimeoutMs
     const state = await kit.store.getBookingState({ bookingId: booking_id });
     if (state) {
       if (state.booking.correlation_id !== correlation_id) throw unknownBooking();
-      return { booking_id, correlation_id, facts: bookingFacts(state.booking), delivered: state.delivered };
+      return { booking_id, correlation_id, booking: state.booking, facts: bookingFacts(state.booking), delivered: state.delivered };
     }
-    // Made-up ids must cost no signed call: only a browser the kit gave this booking asks the service.
-    if (!(await kit.key.isReceiptOf(body.receipt, booking_id, correlation_id))) throw unknownBooking();
-    let lost: ServiceStatus;
+    // Made-up ids must cost no signed call: only a browser the kit gave this booking asks the provider,
+    // and only a provider that can find a booking by the ids the browser holds.
+    const finder = kit.providers.list.find((provider) => provider.find);
+    if (!finder?.find || !(await kit.key.isReceiptOf(body.receipt, booking_id, correlation_id))) throw unknownBooking();
+    const find = finder.find.bind(finder);
+    let lost: LostBooking;
     try {
-      lost = await kit.service.status({ booking_id, correlation_id }, 'status');
+      lost = { ...(await find({ booking_id, correlation_id })), booking_id, correlation_id, provider: finder };
     } catch (error) {
-      throw error instanceof Refusal && error.code === CODES.UNKNOWN_BOOKING ? unknownBooking() : error;
+      const refusal = kit.providers.refusalOf(error, 'status', finder);
+      throw refusal instanceof Refusal && refusal.code === CODES.UNKNOWN_BOOKING ? unknownBooking() : refusal;
     }
-    if (lost.booking_id !== booking_id || lost.correlation_id !== correlation_id || lost.product_code !== kit.key.productCode) {
-      throw unknownBooking();
-    }
-    const proven = await kit.key.orderOfLostBooking(lost.transaction_id, body.order as PaymentResult['order']);
-    const facts = proven ? await adoptLostBooking(kit, lost, proven, request) : { booking_id, transaction_uuid: lost.transaction_id };
+    const proven = await kit.key.orderOfLostBooking(lost.transaction_uuid, body.order as PaymentResult['order']);
+    const facts = proven ? await adoptLostBooking(kit, lost, proven, request) : { booking_id, transaction_uuid: lost.transaction_uuid };
     return { booking_id, correlation_id, lost, facts, delivered: [] };
   }
 
   async function status(text: string, request: Request): Promise<StatusResult> {
-    const { booking_id, correlation_id, lost, facts, delivered } = await findBooking(text, request);
-    const answer = lost ?? (await kit.service.status({ booking_id, correlation_id }, 'status'));
+    const { booking_id, correlation_id, booking, lost, facts, delivered } = await findBooking(text, request);
+    const answer = lost ?? (await kit.providers.status(booking!, 'status'));
     // A result already delivered needs no claim: a paid booking's later status checks read the store once.
     if (isFinalStatus(answer.status) && !delivered.includes(answer.status)) {
       // The shopper learns the status either way, within the time limit; a hook that failed or is still
@@ -94,8 +99,17 @@ export function createResultRoutes(kit: Kit, delivery: Delivery, resultTimeoutMs
   }
 
   async function cancel(text: string, request: Request): Promise<CancelResult> {
-    const { booking_id, correlation_id, facts } = await findBooking(text, request);
-    const answer = await kit.service.cancel({ booking_id }, 'cancel');
+    const { booking_id, correlation_id, facts, booking, lost } = await findBooking(text, request);
+    const stored = booking ?? lostRef(lost!);
+    const answer = await kit.providers.cancel(stored, 'cancel');
+    if (!answer) {
+      // A provider without cancel: what it says now decides. An open booking is left to expire there
+      // (reconcile follows it); the shopper who asked to cancel is answered CANCELED and goes on.
+      const now = lost ?? (await kit.providers.status(stored, 'cancel'));
+      if (!isFinalStatus(now.status)) return { booking_id, status: 'CANCELED' };
+      await withinTime(kit, delivery.deliver({ source: 'status', status: now.status, correlation_id, reference_code: now.reference_code, ...facts }), resultTimeoutMs, 'cancel');
+      return { booking_id, status: now.status };
+    }
     if (isFinalStatus(answer.status)) {
       await withinTime(kit, delivery.deliver({ source: 'cancel', status: answer.status, correlation_id, ...facts }), resultTimeoutMs, 'cancel');
     }
@@ -129,22 +143,10 @@ async function withinTime(kit: Kit, delivery: Promise<void>, limitMs: number, ro
 
 /** Verifies a callback and delivers its final result; a result the merchant could not record yet is refused, so the service retries it. */
 async function callback(kit: Kit, delivery: Delivery, text: string): Promise<{ correlation_id: string; status: PaymentStatus }> {
-  let payload;
-  try {
-    payload = await kit.key.verifiedCallback(text);
-  } catch (error) {
-    if (!(error instanceof CallbackVerificationError)) throw error;
-    const code =
-      error.reason === 'bad_signature'
-        ? CODES.INVALID_SIGNATURE
-        : error.reason === 'wrong_signed_fields'
-          ? CODES.INVALID_SIGNED_FIELDS
-          : CODES.INVALID_REQUEST;
-    throw new Refusal(code, error.message);
-  }
-  if (payload.product_code !== kit.key.productCode) {
-    throw new Refusal(CODES.UNKNOWN_MERCHANT, `Callback refused: product_code "${payload.product_code}" is not this merchant's.`);
-  }
+  // The provider with signed server callbacks (the others tell the outcome on the shopper's return).
+  const provider = kit.providers.list.find((candidate) => candidate.callback);
+  if (!provider?.callback) throw new Refusal(CODES.NOT_FOUND, 'No provider of this shop sends callbacks.');
+  const payload = await provider.callback(text);
   if (isFinalStatus(payload.status)) {
     const booking = await kit.store.findBookingByCorrelationId({ correlationId: payload.correlation_id });
     if (!booking) {
@@ -154,7 +156,7 @@ async function callback(kit: Kit, delivery: Delivery, text: string): Promise<{ c
       kit.report(
         new Error(
           `A signed callback for a booking this store does not know was refused (correlation_id ${payload.correlation_id}, ` +
-            `status ${payload.status}, reference_code ${payload.reference_code}, amount ${payload.amount}). ` +
+            `status ${payload.status}, reference_code ${payload.reference_code ?? ''}, amount ${payload.amount ?? ''}). ` +
             'If another system books with the same product code, give each its own callbackUrl.',
         ),
         { route: 'callback', correlation_id: payload.correlation_id },
@@ -182,6 +184,25 @@ async function callback(kit: Kit, delivery: Delivery, text: string): Promise<{ c
   return { correlation_id: payload.correlation_id, status: payload.status };
 }
 
+/** What a provider needs of a lost booking to cancel or ask it: the ids the browser presented. */
+function lostRef(lost: LostBooking): StoredBooking {
+  return {
+    booking_id: lost.booking_id,
+    correlation_id: lost.correlation_id,
+    transaction_uuid: lost.transaction_uuid,
+    idempotency_key: '',
+    fingerprint: '',
+    channel: 'app',
+    order: {},
+    order_key: '',
+    amount: lost.amount ?? 0,
+    deeplink: '',
+    provider: lost.provider.name,
+    provider_data: '',
+    created_at: 0,
+  };
+}
+
 function unknownBooking(): Refusal {
   return new Refusal(CODES.UNKNOWN_BOOKING, 'No booking with this booking_id and correlation_id was made here.');
 }
@@ -199,11 +220,11 @@ const ADOPTED_PREFIX = 'lost/';
  */
 async function adoptLostBooking(
   kit: Kit,
-  lost: ServiceStatus,
+  lost: LostBooking,
   proven: { order: OrderReference; amount: number },
   request: Request,
 ): Promise<Partial<PaymentResult>> {
-  const plain: Partial<PaymentResult> = { booking_id: lost.booking_id, transaction_uuid: lost.transaction_id, ...proven };
+  const plain: Partial<PaymentResult> = { booking_id: lost.booking_id, transaction_uuid: lost.transaction_uuid, ...proven };
   let details: unknown;
   try {
     details = await kit.lookup(proven.order, request, 'status');
@@ -220,8 +241,8 @@ async function adoptLostBooking(
   const booking: StoredBooking = {
     booking_id: lost.booking_id,
     correlation_id: lost.correlation_id,
-    transaction_uuid: lost.transaction_id,
-    idempotency_key: `${ADOPTED_PREFIX}${lost.transaction_id}`,
+    transaction_uuid: lost.transaction_uuid,
+    idempotency_key: `${ADOPTED_PREFIX}${lost.transaction_uuid}`,
     // The channel is not known again; no request can name this key, so the fingerprint is never compared.
     fingerprint: JSON.stringify(['v2', 'app', id, 'adopted']),
     channel: 'app',
@@ -229,6 +250,8 @@ async function adoptLostBooking(
     order_key: await orderKeyOf(id),
     amount: proven.amount,
     deeplink: '',
+    provider: lost.provider.name,
+    provider_data: '',
     created_at: kit.now(),
   };
   // Saved once: a concurrent adoption of the same booking finds the key taken, which is as good.

@@ -1,16 +1,13 @@
 /**
  * The payment service as the kit calls it. A typed client of its three endpoints, book, status and
  * cancel: it signs each request with the spec's field list, POSTs JSON, and turns every answer into
- * typed data or a {@link ServiceError}. And, for the handler's routes, the one place where such a
- * failure becomes the code the browser sees, and a refusal of the merchant's own set-up is explained to
- * `onError` ({@link createServiceCaller}). Web APIs only (fetch, AbortController), so it runs in Node 20
- * and edge runtimes.
+ * typed data or a {@link ServiceError} (the error every provider adapter fails with; the handler's
+ * `provider-calls.ts` turns it into the code the browser sees). Web APIs only (fetch, AbortController),
+ * so it runs in Node 20 and edge runtimes.
  */
-import { CODES, isPaymentStatus, type PaymentStatus, type ResponseCode } from '../protocol/contract.js';
+import { CODES, isPaymentStatus, type PaymentStatus } from '../protocol/contract.js';
 import { createSignature, SIGNED_FIELDS } from '../protocol/signature.js';
 import { isRecord } from '../protocol/values.js';
-import { Refusal, type Route } from './http.js';
-import type { ErrorContext } from './types.js';
 
 /** Options of {@link createServiceClient}. */
 export interface ServiceClientOptions {
@@ -82,7 +79,10 @@ export interface ServiceClient {
 /** How a call failed: the service said no, it could not be used, or it did not answer in time. */
 export type ServiceErrorKind = 'rejected' | 'unavailable' | 'timeout';
 
-/** A failed call to the service. */
+/** The call that failed: a provider's book, status (lookup), cancel or refund. */
+export type ServiceOperation = 'book' | 'status' | 'cancel' | 'refund';
+
+/** A failed call to the service (or to any provider: every adapter fails with it). */
 export class ServiceError extends Error {
   override name = 'ServiceError';
   /** The service's own code for a refusal (`IP-410`, `IP-400`, ...), else `IP-502` or `IP-504`. */
@@ -91,9 +91,9 @@ export class ServiceError extends Error {
   readonly httpStatus: number | undefined;
   readonly kind: ServiceErrorKind;
   /** The endpoint that was called. */
-  readonly operation: 'book' | 'status' | 'cancel';
+  readonly operation: ServiceOperation;
   constructor(
-    operation: 'book' | 'status' | 'cancel',
+    operation: ServiceOperation,
     kind: ServiceErrorKind,
     code: string,
     httpStatus: number | undefined,
@@ -292,13 +292,13 @@ function requireStatus(operation: 'status' | 'cancel', { data, httpStatus }: Ans
 }
 
 /** An answer past the client's cap. */
-class AnswerTooLarge extends Error {}
+export class AnswerTooLarge extends Error {}
 
 /**
  * The answer's text, read chunk by chunk up to `limit` bytes: past it the body is cancelled (the
  * connection let go) and {@link AnswerTooLarge} thrown, so an endless or huge answer costs at most the cap.
  */
-async function readCapped(response: Response, limit: number): Promise<string> {
+export async function readCapped(response: Response, limit: number): Promise<string> {
   const declared = Number(response.headers.get('content-length'));
   if (declared > limit) {
     await response.body?.cancel().catch(() => undefined);
@@ -325,88 +325,4 @@ async function readCapped(response: Response, limit: number): Promise<string> {
     at += chunk.byteLength;
   }
   return new TextDecoder().decode(bytes);
-}
-
-// The service's codes a browser can act on; other refusals are the merchant's set-up or the service's trouble.
-const PASSED_THROUGH = new Set<string>([CODES.ALREADY_PROCESSED, CODES.UNKNOWN_BOOKING, CODES.IDEMPOTENCY_CONFLICT]);
-
-/**
- * Whether a failed call shows a set-up fault of the merchant's server that no retry can cure: the
- * service refused the signature (`IP-400`) or the product (`IP-401`), or another 4xx refusal of what
- * the kit sent; or the service URL answered 404 or with something that is not the service (an HTML
- * page, a body without the envelope) below HTTP 500. Timeouts, 5xx, 408, 429 and unreachable hosts
- * stay transient.
- */
-function isSetupFault(error: ServiceError): boolean {
-  if (error.kind === 'timeout' || error.httpStatus === undefined) return false;
-  if (error.kind === 'rejected' && (error.code === CODES.INVALID_SIGNATURE || error.code === CODES.UNKNOWN_MERCHANT)) return true;
-  const status = error.httpStatus;
-  return status < 500 && status !== 408 && status !== 429;
-}
-
-/**
- * What the merchant reads in `onError` for a refusal of its set-up: the service's own words, and which
- * option it refused (the service says only "Invalid Signature", which reads like a bad request).
- */
-function explainSetupFault(error: ServiceError, productCode: string): Error {
-  if (error.kind === 'rejected' && error.code === CODES.INVALID_SIGNATURE) {
-    return new Error(
-      `The payment service refused the signature of ${error.operation} (${error.code} "${error.message}"): the accessKey ` +
-        `given to createPaymentHandler is not the key the provider issued for productCode "${productCode}". ` +
-        'Check both options against the provider\'s credentials (a development key does not work in production).',
-      { cause: error },
-    );
-  }
-  if (error.kind === 'rejected' && error.code === CODES.UNKNOWN_MERCHANT) {
-    return new Error(
-      `The payment service does not know productCode "${productCode}" (${error.code} "${error.message}"): set the product ` +
-        'code the provider assigned, with its own accessKey.',
-      { cause: error },
-    );
-  }
-  return error;
-}
-
-/**
- * The service's calls as a route makes them: each failure is already the refusal the browser gets (a
- * code the browser can act on passes through as the refusal's `code`), and a set-up fault is told to
- * `onError` with the option to fix.
- */
-export interface ServiceCaller {
-  book(input: BookInput): Promise<ServiceBooking>;
-  status(ids: { booking_id: string; correlation_id: string }, route: Route): Promise<ServiceStatus>;
-  cancel(ids: { booking_id: string }, route: Route): Promise<ServiceCancellation>;
-}
-
-/** The handler's one service caller, over its signed `client`; `report` is the handler's `onError`. */
-export function createServiceCaller(client: ServiceClient, productCode: string, report: (error: unknown, context: ErrorContext) => void): ServiceCaller {
-  async function call<T>(route: Route, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      throw refusalOf(error, route, productCode, report);
-    }
-  }
-  return {
-    book: (input) => call('book', () => client.book(input)),
-    status: (ids, route) => call(route, () => client.status(ids)),
-    cancel: (ids, route) => call(route, () => client.cancel(ids)),
-  };
-}
-
-/** The refusal the browser gets for a failed call to the service. */
-function refusalOf(error: unknown, route: Route, productCode: string, report: (error: unknown, context: ErrorContext) => void): unknown {
-  if (!(error instanceof ServiceError)) return error;
-  if (error.kind === 'timeout') return new Refusal(CODES.UPSTREAM_TIMEOUT, 'The payment service did not answer in time; try again.');
-  if (error.kind === 'rejected' && PASSED_THROUGH.has(error.code)) return new Refusal(error.code as ResponseCode, error.message);
-  if (isSetupFault(error)) {
-    report(explainSetupFault(error, productCode), { route });
-    return new Refusal(
-      CODES.MERCHANT_SETUP,
-      'The shop cannot take this payment now because of a problem in its own set-up; please contact the shop.',
-    );
-  }
-  report(error, { route });
-  const detail = error.kind === 'rejected' ? ` (code ${error.code})` : '';
-  return new Refusal(CODES.UPSTREAM_UNAVAILABLE, `The payment service could not process this request${detail}.`);
 }

@@ -3,6 +3,7 @@
  * return, and what a reconcile pass reports.
  */
 import type { Channel, OrderReference, PaymentStatus } from '../protocol/contract.js';
+import type { PaymentProvider } from './provider.js';
 import type { PaymentStore } from './store.js';
 
 /** What the merchant's order lookup returns for a payable order. */
@@ -109,13 +110,21 @@ export interface LookupContext {
 
 /** Options of {@link createPaymentHandler}. */
 export interface PaymentHandlerOptions {
-  /** The service's `{base_url}`, without the API path (`https://pay.example`, not `.../api/client/intent/payment`). */
-  serviceUrl: string;
-  productCode: string;
-  /** The access key: signs requests, verifies callbacks, never reaches the browser. */
-  accessKey: string;
-  /** Absolute URL where the service reaches this handler's `/callback` (`https:` in production). */
-  callbackUrl: string;
+  /**
+   * The providers the shop takes, in the order it prefers them: a booking goes to the first that has
+   * the shopper's channel (and wallet, when the element names one), else to the first of the wallet
+   * that pays on the web. `esewaEpay(...)` and `khalti(...)` from `wallet-pay-button/server/providers`.
+   * The intent service's options below add its provider after these.
+   */
+  providers?: PaymentProvider[];
+  /** The intent service's `{base_url}`, without the API path (`https://pay.example`, not `.../api/client/intent/payment`). */
+  serviceUrl?: string;
+  /** The intent service's product code. */
+  productCode?: string;
+  /** The intent service's access key: signs requests, verifies callbacks, never reaches the browser. */
+  accessKey?: string;
+  /** Absolute URL where the service reaches this handler's `/callback` (`https:` in production); required with the intent service. */
+  callbackUrl?: string;
   /** Where the shopper lands after paying (the service adds `booking_id` and `status`). */
   redirectUrl: string | ((context: RedirectContext) => string);
   /**
@@ -133,7 +142,7 @@ export interface PaymentHandlerOptions {
    * resolves; if it throws, the callback gets a 5xx so the service retries.
    */
   onPaymentResult(result: PaymentResult): Promise<void> | void;
-  /** The provider's web payment page. Default `${serviceUrl}/web/pay`. */
+  /** The intent service's web payment page. Default `${serviceUrl}/web/pay`. */
   webPayment?: { url?: string };
   /** Per call to the service. Default 10 000 ms. */
   timeoutMs?: number;

@@ -106,8 +106,10 @@ export function funnelStep({ id, at }: Funnel, now: number): FunnelStep {
 }
 
 /** The booking to keep from a booking's answer (with its funnel), and the `booked` event that reports it. */
-export function bookedAttempt({ key, settings, environment }: Attempt, channel: Channel, result: BookResult, now: number, funnel: Funnel): BookedAttempt & { event: FlowEvent } {
+export function bookedAttempt({ key, settings, environment }: Attempt, asked: Channel, result: BookResult, now: number, funnel: Funnel): BookedAttempt & { event: FlowEvent } {
   const { booking_id, correlation_id, deeplink, receipt } = result;
+  // What the server booked: a wallet paid on the web only answers `web` to a phone's `app`.
+  const channel = result.channel ?? asked;
   const kept: KeptBooking = { booking_id, correlation_id, channel, idempotency_key: key, started_at: now, settings, attempt_id: funnel.id, attempt_at: funnel.at };
   if (deeplink) kept.deeplink = deeplink;
   if (receipt) kept.receipt = receipt;

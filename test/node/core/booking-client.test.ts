@@ -51,6 +51,15 @@ describe('booking client', () => {
     assert.deepEqual(JSON.parse(call!.init.body as string), { channel: 'app', order });
   });
 
+  it('follows a web answer to an app request: a wallet paid on the web only at this shop', async () => {
+    const web = { url: 'https://pay.wallet.test/form', method: 'POST', fields: { amount: '100' } };
+    const fetch = fakeFetch([ok({ booking_id: 'B1', correlation_id: 'C1', channel: 'web', wallet: 'esewa', web_payment: web })]);
+    const result = await client(fetch).book({ channel: 'app', order }, 'k');
+    assert.equal(result.channel, 'web');
+    assert.equal(result.wallet, 'esewa');
+    assert.deepEqual(result.web_payment, web);
+  });
+
   it('returns a web-payment instruction for the web channel', async () => {
     const web = { url: 'https://pay.wallet.test/form', method: 'POST', fields: { a: '1' } };
     const fetch = fakeFetch([ok({ booking_id: 'B1', correlation_id: 'C1', channel: 'web', web_payment: web })]);
@@ -79,7 +88,9 @@ describe('booking client', () => {
       [{ correlation_id: 'C1', deeplink: 'https://x' }, 'booking_id'],
       [{ booking_id: 'B1', deeplink: 'https://x' }, 'correlation_id'],
       [{ booking_id: 'B1', correlation_id: 'C1' }, 'deeplink'],
-      [{ booking_id: 'B1', correlation_id: 'C1', channel: 'web', deeplink: 'https://x' }, 'channel'],
+      // A web answer to an app request is followed as web, so it must carry the web payment.
+      [{ booking_id: 'B1', correlation_id: 'C1', channel: 'web', deeplink: 'https://x' }, 'web_payment'],
+      [{ booking_id: 'B1', correlation_id: 'C1', channel: 'sms', deeplink: 'https://x' }, 'channel'],
     ];
     for (const [data, field] of cases) {
       const error = await failure(client(fakeFetch([ok(data)])).book({ channel: 'app', order }, 'k'));

@@ -38,6 +38,18 @@ describe('payment strategies', () => {
     assert.deepEqual(calls, ['book:app', 'openApp']);
   });
 
+  it('a phone or an in-app browser follows the web payment a wallet paid on the web only answers', async () => {
+    const web: BookedAttempt = {
+      kept: { ...booked.kept, channel: 'web' },
+      result: { booking_id: 'B1', correlation_id: 'c', channel: 'web', web_payment: { url: 'https://pay.wallet.test/form', method: 'POST', fields: {} } },
+    };
+    for (const environment of ['mobile', 'inapp'] as const) {
+      const { context, calls } = recording(web);
+      await STRATEGIES[environment].start(context);
+      assert.deepEqual(calls, ['book:app', 'followWebPayment'], environment);
+    }
+  });
+
   it('the hand-off books on the app channel and shows the code', async () => {
     const { context, calls } = recording(booked);
     await STRATEGIES.handoff.start(context);

@@ -122,8 +122,9 @@ describe('payment handler against the sandbox', () => {
     assert.equal(answer.status, 200);
     assert.equal(answer.body.code, 'IP-201');
     const data = answer.body.data!;
-    assert.deepEqual(Object.keys(data).sort(), ['booking_id', 'channel', 'correlation_id', 'deeplink', 'receipt']);
+    assert.deepEqual(Object.keys(data).sort(), ['booking_id', 'channel', 'correlation_id', 'deeplink', 'receipt', 'wallet']);
     assert.equal(data.channel, 'app');
+    assert.equal(data.wallet, 'esewa');
     assert.equal(data.deeplink, `${sandbox.linksUrl}/pay/${encodeURIComponent(String(data.booking_id))}`);
     const booked = sandbox.getBooking(String(data.booking_id))!;
     assert.equal(booked.correlation_id, data.correlation_id);
@@ -144,7 +145,7 @@ describe('payment handler against the sandbox', () => {
     const answer = await book(handler, { channel: 'web', order: { id: 'A-2' } });
     assert.equal(answer.status, 200);
     const data = answer.body.data as { booking_id: string; correlation_id: string; channel: string; web_payment: { url: string; method: string; fields: Record<string, string> } };
-    assert.deepEqual(Object.keys(data).sort(), ['booking_id', 'channel', 'correlation_id', 'receipt', 'web_payment']);
+    assert.deepEqual(Object.keys(data).sort(), ['booking_id', 'channel', 'correlation_id', 'receipt', 'wallet', 'web_payment']);
     assert.equal(data.channel, 'web');
     assert.equal(sandbox.getBooking(data.booking_id)?.amount, 250.5);
     assert.deepEqual(data.web_payment, {
