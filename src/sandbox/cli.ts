@@ -2,7 +2,7 @@
  * `wallet-pay-sandbox`: starts the sandbox from the command line and stops it on Ctrl+C or SIGTERM.
  * Importing this module runs it (the `bin` launcher imports it).
  */
-import { CommandLineError, runCommandLine } from './command.js';
+import { CommandLineError, runCommandLine, startErrorMessage } from './command.js';
 import { ToolFailure } from './tools.js';
 
 try {
@@ -25,8 +25,7 @@ try {
     console.error(`wallet-pay-sandbox: ${error.message}`);
     process.exitCode = 1;
   } else {
-    const code = (error as NodeJS.ErrnoException).code;
-    console.error(`wallet-pay-sandbox: could not start: ${code === 'EADDRINUSE' ? 'a port is already in use (choose another with --port / --links-port)' : (error as Error).message}`);
+    console.error(`wallet-pay-sandbox: could not start: ${startErrorMessage(error)}`);
     process.exitCode = 1;
   }
 }

@@ -7,13 +7,15 @@ import { parseArgs } from 'node:util';
 import { parseChaos } from './chaos.js';
 import { SANDBOX_DEFAULTS, startSandbox, type Sandbox, type SandboxOptions } from './index.js';
 import { PROFILES, type ProfileName } from './profiles.js';
-import { runTool, TOOLS, UsageError } from './tools.js';
+import { argumentError, runTool, TOOLS, UsageError } from './tools.js';
 
 /** Usage text of `wallet-pay-sandbox --help`. */
 export const USAGE = `Usage: wallet-pay-sandbox [options]
        wallet-pay-sandbox scenarios [--json]
        wallet-pay-sandbox clock [advance <duration> | set <time>] [--url <base_url>]
        wallet-pay-sandbox scenario <WPS-nnn | none> [--product-code <code>] [--url <base_url>]
+       wallet-pay-sandbox callbacks [--dead] [--booking <booking_id>] [--json] [--url <base_url>]
+       wallet-pay-sandbox callbacks resend <CB-n> [--to <callback_url>] [--url <base_url>]
        wallet-pay-sandbox run <journey.json|.yaml> --endpoint <url> [--url <base_url>] [--junit <out.xml>]
 
 A local sandbox of the intent payment service (API, wallet page, web payment page, callbacks).
@@ -33,7 +35,7 @@ Options:
   --chaos <spec>          seeded faults, e.g. timeouts=0.16,errors=0.05,latency=200ms[,hold=10s]
   --seed <n>              the chaos seed (default 1): the same seed, the same faults in the same order
   --profile <name>        spec (default) or esewa-uat (the provider's test service as public facts show it)
-  --url <base_url>        (clock, scenario, run) the running sandbox (default http://127.0.0.1:${SANDBOX_DEFAULTS.cliPort})
+  --url <base_url>        (clock, scenario, callbacks, run) the running sandbox (default http://127.0.0.1:${SANDBOX_DEFAULTS.cliPort})
   -h, --help              show this help
 `;
 
@@ -45,10 +47,33 @@ export class CommandLineError extends Error {
 /** The parsed command line: options to start with, or a request for help. */
 export type CommandLine = { help: true } | { help: false; options: SandboxOptions };
 
+/** A right value of each flag, quoted in its errors. */
+const FLAG_EXAMPLES: Readonly<Record<string, string>> = {
+  port: '--port 4010',
+  'links-port': '--links-port 4011',
+  host: '--host 127.0.0.1',
+  'access-key': '--access-key sandbox-access-key',
+  'product-code': '--product-code SHOP01',
+  'booking-ttl': '--booking-ttl 900',
+  'callback-attempts': '--callback-attempts 5',
+  'callback-delay': '--callback-delay 1000',
+  strict: '--strict',
+  data: '--data .sandbox-data',
+  chaos: '--chaos timeouts=0.16,errors=0.05,latency=200ms',
+  seed: '--chaos errors=0.05 --seed 42',
+  profile: '--profile esewa-uat',
+  help: '--help',
+};
+
+/** A flag's error: what is wrong, then a right one. */
+function flagError(flag: string, problem: string): CommandLineError {
+  return new CommandLineError(`${problem}; e.g. ${FLAG_EXAMPLES[flag] ?? 'wallet-pay-sandbox --help'}.`);
+}
+
 function integer(flag: string, text: string | undefined, min: number, max: number): number | undefined {
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw new CommandLineError(`--${flag} must be a whole number from ${min} to ${max}; got "${text}".`);
+    throw flagError(flag, `--${flag} must be a whole number from ${min} to ${max}; got "${text}"`);
   }
   return Number(text);
 }
@@ -79,22 +104,27 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
       },
     }));
   } catch (error) {
-    throw new CommandLineError(`${(error as Error).message} (see --help)`);
+    if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+      const word = /'([^']+)'/.exec((error as Error).message)?.[1] ?? '';
+      throw new CommandLineError(`"${word}" is not a command; the commands are ${TOOLS.join(', ')} (or none, to start the sandbox); e.g. wallet-pay-sandbox clock advance 15m.`);
+    }
+    const flags = Object.fromEntries(Object.entries(FLAG_EXAMPLES).map(([name, example]) => [name, { example }]));
+    throw new CommandLineError(argumentError(error, 'wallet-pay-sandbox', flags, 'wallet-pay-sandbox --port 4010 --product-code SHOP01 (all options: --help)', args));
   }
   if (values.help) return { help: true };
   const port = integer('port', values.port, 0, 65535) ?? SANDBOX_DEFAULTS.cliPort;
   const linksPort = integer('links-port', values['links-port'], 0, 65535) ?? SANDBOX_DEFAULTS.cliLinksPort;
-  if (port !== 0 && port === linksPort) throw new CommandLineError(`--port and --links-port must differ; both are ${port}.`);
+  if (port !== 0 && port === linksPort) throw flagError('links-port', `--port and --links-port must differ; both are ${port}`);
   const accessKey = values['access-key'] ?? SANDBOX_DEFAULTS.accessKey;
-  if (accessKey.length === 0) throw new CommandLineError('--access-key must not be empty.');
+  if (accessKey.length === 0) throw flagError('access-key', '--access-key must not be empty');
   const profile = values.profile as ProfileName | undefined;
   if (profile !== undefined && !Object.hasOwn(PROFILES, profile)) {
-    throw new CommandLineError(`--profile must be one of ${Object.keys(PROFILES).join(', ')}; got "${profile}".`);
+    throw flagError('profile', `--profile must be one of ${Object.keys(PROFILES).join(', ')}; got "${profile}"`);
   }
   const productCodes = values['product-code'] ?? [(profile && PROFILES[profile].productCode) || SANDBOX_DEFAULTS.productCode];
   for (const code of productCodes) {
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(code)) {
-      throw new CommandLineError(`--product-code must be 1 to 64 letters, digits, "-" or "_"; got "${code}".`);
+      throw flagError('product-code', `--product-code must be 1 to 64 letters, digits, "-" or "_"; got "${code}"`);
     }
   }
   const ttlSeconds = integer('booking-ttl', values['booking-ttl'], 1, 7 * 24 * 3600);
@@ -123,15 +153,30 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
 
 function chaosOption(spec: string | undefined, seed: string | undefined): Pick<SandboxOptions, 'chaos'> {
   if (spec === undefined) {
-    if (seed !== undefined) throw new CommandLineError('--seed is the seed of --chaos; give --chaos too.');
+    if (seed !== undefined) throw flagError('seed', '--seed is the seed of --chaos; give --chaos too');
     return {};
   }
   try {
     return { chaos: { ...parseChaos(spec), seed: integer('seed', seed, 0, 2 ** 32 - 1) ?? 1 } };
   } catch (error) {
     if (error instanceof CommandLineError) throw error;
-    throw new CommandLineError(`--chaos: ${(error as Error).message}`);
+    throw flagError('chaos', `--chaos: ${(error as Error).message.replace(/\.$/, '')}`);
   }
+}
+
+/**
+ * Why the sandbox could not start, naming the flag to change and a right value: a port in use or not
+ * allowed, an address the host does not have, a data folder it cannot write.
+ */
+export function startErrorMessage(error: unknown): string {
+  const { code, syscall, path, message } = error as NodeJS.ErrnoException;
+  if (code === 'EADDRINUSE') return 'a port is already in use: choose others with --port and --links-port, e.g. --port 4020 --links-port 4021 (or 0 for any free one)';
+  if (code === 'EACCES' && syscall === 'listen') return `a port below 1024 needs root: choose another with --port and --links-port, e.g. ${FLAG_EXAMPLES['port']!}`;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `--host names no address of this machine (${message}); e.g. ${FLAG_EXAMPLES['host']!}`;
+  if (path !== undefined && (code === 'EACCES' || code === 'EROFS' || code === 'ENOTDIR' || code === 'EPERM')) {
+    return `--data: cannot write ${path} (${code}); give a folder you can write, e.g. ${FLAG_EXAMPLES['data']!}`;
+  }
+  return (error as Error).message;
 }
 
 /** Where the command line writes. */

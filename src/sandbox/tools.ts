@@ -1,19 +1,26 @@
 /**
  * The command line's tools beside starting the sandbox: `scenarios` lists the catalogue; `clock`,
- * `scenario` and `run` talk to a running sandbox over HTTP (its `/sandbox/` controls), so they work
- * from another terminal or a CI step.
+ * `scenario`, `callbacks` and `run` talk to a running sandbox over HTTP (its `/sandbox/` controls), so
+ * they work from another terminal or a CI step. Every bad argument is refused before any request, by
+ * name and with an example of a right one.
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { parseDuration } from './clock.js';
 import { junitReport, loadJourney, runJourney, JourneyError } from './journey.js';
-import { magicAmountOf, SCENARIOS } from './scenarios.js';
+import { findScenario, magicAmountOf, SCENARIOS } from './scenarios.js';
 
 /** The tools' names (the first argument). */
-export const TOOLS: readonly string[] = ['scenarios', 'clock', 'scenario', 'run'];
+export const TOOLS: readonly string[] = ['scenarios', 'clock', 'scenario', 'callbacks', 'run'];
 
 /** A tool ran and failed (exit code 1): a journey step failed, or the sandbox refused or was not there. */
 export class ToolFailure extends Error {
   override name = 'ToolFailure';
+}
+
+/** A bad tool command line; the command line turns it into its own error (exit code 2). */
+export class UsageError extends Error {
+  override name = 'UsageError';
 }
 
 interface Io {
@@ -22,39 +29,117 @@ interface Io {
 
 const DEFAULT_URL = 'http://127.0.0.1:4010';
 
-function options(args: readonly string[]): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+type Tool = 'scenarios' | 'clock' | 'scenario' | 'callbacks' | 'run';
+
+/** A right command line of each tool, quoted in its errors. */
+export const TOOL_EXAMPLES: Readonly<Record<Tool, string>> = {
+  scenarios: 'wallet-pay-sandbox scenarios --json',
+  clock: 'wallet-pay-sandbox clock advance 15m --url http://127.0.0.1:4010',
+  scenario: 'wallet-pay-sandbox scenario WPS-004 --product-code SANDBOX',
+  callbacks: 'wallet-pay-sandbox callbacks --dead, or wallet-pay-sandbox callbacks resend CB-3',
+  run: 'wallet-pay-sandbox run examples/journeys/pending-then-paid.yaml --endpoint http://127.0.0.1:8080/api/pay',
+};
+
+/** Each tool's options, with an example value of each. */
+const OPTIONS: Readonly<Record<Tool, Readonly<Record<string, { type: 'string' | 'boolean'; example: string }>>>> = {
+  scenarios: { json: { type: 'boolean', example: '--json' } },
+  clock: { url: { type: 'string', example: '--url http://127.0.0.1:4010' } },
+  scenario: { url: { type: 'string', example: '--url http://127.0.0.1:4010' }, 'product-code': { type: 'string', example: '--product-code SANDBOX' } },
+  callbacks: {
+    url: { type: 'string', example: '--url http://127.0.0.1:4010' },
+    dead: { type: 'boolean', example: '--dead' },
+    booking: { type: 'string', example: '--booking BK-1' },
+    json: { type: 'boolean', example: '--json' },
+    to: { type: 'string', example: '--to http://127.0.0.1:8080/api/pay/callback' },
+  },
+  run: {
+    url: { type: 'string', example: '--url http://127.0.0.1:4010' },
+    endpoint: { type: 'string', example: '--endpoint http://127.0.0.1:8080/api/pay' },
+    junit: { type: 'string', example: '--junit journey.xml' },
+  },
+};
+
+/**
+ * A `parseArgs` error as the command line says it: the argument by name and a right one. `options`
+ * are the flags allowed here with an example each; `example` is a whole right command line.
+ */
+export function argumentError(
+  error: unknown,
+  where: string,
+  options: Readonly<Record<string, { example: string }>>,
+  example: string,
+  args: readonly string[] = [],
+): string {
+  const { code, message } = error as { code?: string; message: string };
+  const quoted = /'([^']+)'/.exec(message)?.[1] ?? '';
+  const flags = Object.values(options).map((o) => o.example).join(', ');
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    // `-5m` reads as an option to parseArgs; a negative duration is what was meant.
+    if (where === 'clock' && /^-\d/.test(quoted)) {
+      const token = args.find((arg) => arg.startsWith(quoted)) ?? quoted;
+      return `${where}: "${token}" is not an option, and the clock never goes back: give a duration forward, e.g. ${TOOL_EXAMPLES.clock}.`;
+    }
+    return `${where}: unknown option ${quoted}; ${flags ? `the options here are ${flags}` : 'it takes no option'}; e.g. ${example}.`;
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const flag = /--[a-z-]+/.exec(quoted)?.[0] ?? quoted;
+    const right = Object.entries(options).find(([name]) => `--${name}` === flag)?.[1].example;
+    const problem = /does not take/.test(message) ? 'takes no value' : /ambiguous/.test(message) ? 'needs a value (one starting with "-" reads as an option)' : 'needs a value';
+    return `${where}: ${flag} ${problem}, e.g. ${right ?? example}.`;
+  }
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `${where}: "${quoted}" is not an argument here; e.g. ${example}.`;
+  return `${where}: ${message}; e.g. ${example}.`;
+}
+
+function options(tool: Tool, args: readonly string[]): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  const allowed = OPTIONS[tool];
   try {
-    return parseArgs({
+    const parsed = parseArgs({
       args: [...args],
       strict: true,
       allowPositionals: true,
-      options: { url: { type: 'string' }, 'product-code': { type: 'string' }, json: { type: 'boolean' }, endpoint: { type: 'string' }, junit: { type: 'string' } },
+      options: Object.fromEntries(Object.entries(allowed).map(([name, { type }]) => [name, { type }])),
     });
+    return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
   } catch (error) {
-    throw new UsageError(`${(error as Error).message} (see --help)`);
+    throw new UsageError(argumentError(error, tool, allowed, TOOL_EXAMPLES[tool], args));
   }
 }
 
-/** A bad tool command line; the command line turns it into its own error (exit code 2). */
-export class UsageError extends Error {
-  override name = 'UsageError';
+/** The sandbox's base URL from `--url`, checked before any request. */
+function baseUrl(tool: Tool, values: Record<string, string | boolean | undefined>): string {
+  const url = String(values['url'] ?? DEFAULT_URL);
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    throw new UsageError(`${tool}: --url must be the running sandbox's base URL, e.g. --url ${DEFAULT_URL}; got "${url}".`);
+  }
+  return url.replace(/\/+$/, '');
 }
 
-async function control(base: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+/** Asks a control of the running sandbox; `asked` and `example` say, in a refusal, what was asked and what would do. */
+async function control(base: string, path: string, request: { body?: unknown; asked: string; example: string }): Promise<unknown> {
   let response: Response;
   try {
-    response = await fetch(`${base.replace(/\/+$/, '')}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
+    response = await fetch(`${base}${path}`, {
+      method: request.body === undefined ? 'GET' : 'POST',
       headers: { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
       signal: AbortSignal.timeout(120_000),
     });
   } catch (error) {
-    throw new ToolFailure(`could not reach the sandbox at ${base} (${(error as { cause?: Error }).cause?.message ?? (error as Error).message}); is it running? Give its address with --url.`);
+    const cause = (error as { cause?: Error }).cause?.message ?? (error as Error).message;
+    throw new ToolFailure(`could not reach the sandbox at ${base} (${cause}); is it running? Give its address with --url, e.g. --url ${DEFAULT_URL}.`);
   }
   const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!response.ok) throw new ToolFailure(`the sandbox refused: ${String(answer['error_message'] ?? response.status)}`);
-  return answer['data'] as Record<string, unknown>;
+  if (!response.ok) {
+    throw new ToolFailure(`the sandbox refused ${request.asked}: ${String(answer['error_message'] ?? response.status)} (e.g. ${request.example})`);
+  }
+  return answer['data'];
 }
 
 function offsetText(ms: number): string {
@@ -62,32 +147,61 @@ function offsetText(ms: number): string {
   return minutes === 0 ? 'real time' : `${minutes > 0 ? '+' : ''}${minutes} min from real time`;
 }
 
+/** The body of a clock move, checked here so a wrong value is named before any request. */
+function clockMove(action: string | undefined, value: string | undefined, count: number): Record<string, string> | undefined {
+  if (action === undefined) return undefined;
+  if (action === 'advance' && value !== undefined && count === 2) {
+    try {
+      parseDuration(value);
+    } catch {
+      throw new UsageError(`clock advance: "${value}" is not a duration forward; write a number and a unit (15m, 90s, 2h, 1d), e.g. ${TOOL_EXAMPLES.clock}.`);
+    }
+    return { advance: value };
+  }
+  if (action === 'set' && value !== undefined && count === 2) {
+    if (Number.isNaN(Date.parse(value))) {
+      throw new UsageError(`clock set: "${value}" is not a time; write an ISO time, e.g. wallet-pay-sandbox clock set 2026-12-01T10:00:00Z.`);
+    }
+    return { set: value };
+  }
+  const got = [action, value].filter((part) => part !== undefined).join(' ');
+  throw new UsageError(`clock takes nothing, "advance <duration>" or "set <time>"; got "${got}"${count > 2 ? ' and more' : ''}; e.g. ${TOOL_EXAMPLES.clock}.`);
+}
+
 async function clock(args: readonly string[], io: Io): Promise<void> {
-  const { values, positionals } = options(args);
-  const url = String(values['url'] ?? DEFAULT_URL);
-  const [action, value] = positionals;
-  let data: Record<string, unknown>;
-  if (action === undefined) data = await control(url, '/sandbox/clock');
-  else if ((action === 'advance' || action === 'set') && value !== undefined && positionals.length === 2) {
-    data = await control(url, '/sandbox/clock', { [action]: value });
-  } else throw new UsageError('clock takes nothing, "advance <duration>" (15m, 2h, 1d) or "set <time>" (2026-12-01T10:00:00Z).');
+  const { values, positionals } = options('clock', args);
+  const move = clockMove(positionals[0], positionals[1], positionals.length);
+  const url = baseUrl('clock', values);
+  const data = (await control(url, '/sandbox/clock', {
+    ...(move ? { body: move } : {}),
+    asked: `clock ${positionals.join(' ')}`.trim(),
+    example: move?.['set'] ? "wallet-pay-sandbox clock set with a time after the sandbox's clock, which wallet-pay-sandbox clock shows" : TOOL_EXAMPLES.clock,
+  })) as Record<string, unknown>;
   io.out(`sandbox clock: ${String(data['now'])} (${offsetText(Number(data['offset_ms']))})`);
 }
 
 async function scenario(args: readonly string[], io: Io): Promise<void> {
-  const { values, positionals } = options(args);
+  const { values, positionals } = options('scenario', args);
   const [id] = positionals;
-  if (id === undefined || positionals.length !== 1) throw new UsageError('scenario takes one scenario ID (WPS-001 ...) or "none".');
-  const data = await control(String(values['url'] ?? DEFAULT_URL), '/sandbox/scenario', {
-    scenario: id === 'none' ? null : id,
-    ...(values['product-code'] ? { product_code: String(values['product-code']) } : {}),
-  });
+  if (id === undefined || positionals.length !== 1) {
+    throw new UsageError(`scenario takes one scenario ID or "none"; got ${positionals.length === 0 ? 'none' : `"${positionals.join(' ')}"`}; e.g. ${TOOL_EXAMPLES.scenario}.`);
+  }
+  if (id !== 'none' && !findScenario(id)) {
+    throw new UsageError(`scenario: "${id}" is not a scenario ID (wallet-pay-sandbox scenarios lists them); e.g. ${TOOL_EXAMPLES.scenario}.`);
+  }
+  const productCode = values['product-code'];
+  const data = (await control(baseUrl('scenario', values), '/sandbox/scenario', {
+    body: { scenario: id === 'none' ? null : id, ...(productCode ? { product_code: String(productCode) } : {}) },
+    asked: `scenario ${id}${productCode ? ` --product-code ${String(productCode)}` : ''}`,
+    example: `--product-code with one of the sandbox's product codes, ${TOOL_EXAMPLES.scenario}`,
+  })) as Record<string, unknown>;
   const entries = Object.entries(data);
   io.out(entries.length === 0 ? 'sticky scenarios: none' : `sticky scenarios: ${entries.map(([code, s]) => `${code} ${String(s)}`).join(', ')}`);
 }
 
 function scenarios(args: readonly string[], io: Io): void {
-  const { values } = options(args);
+  const { values, positionals } = options('scenarios', args);
+  if (positionals.length > 0) throw new UsageError(`scenarios takes no argument; got "${positionals.join(' ')}"; e.g. ${TOOL_EXAMPLES.scenarios}.`);
   if (values['json']) {
     io.out(JSON.stringify(SCENARIOS.map((s) => ({ ...s, magic_amount: magicAmountOf(s) })), null, 2));
     return;
@@ -95,19 +209,80 @@ function scenarios(args: readonly string[], io: Io): void {
   for (const s of SCENARIOS) io.out(`${s.id}  ${s.name.padEnd(27)} ${String(magicAmountOf(s)).padEnd(5)} ${s.summary}`);
 }
 
+/** One delivery of the desk as `GET /sandbox/callbacks` answers it (the fields the listing shows). */
+interface DeskDelivery {
+  id: string;
+  booking_id: string;
+  status: string;
+  state: string;
+  url: string;
+  created_at: string;
+  resend_of?: string;
+  attempts: Array<{ status?: number; error?: string; answer?: string; at: string }>;
+}
+
+/** One line of the listing: id, booking, status, state, attempts, the merchant's last answer, its time. */
+export function deliveryLine(d: DeskDelivery): string {
+  const last = d.attempts.at(-1);
+  const answer = last ? (last.status !== undefined ? `HTTP ${last.status}` : last.error ?? '') : 'not tried yet';
+  const tries = `${d.attempts.length} attempt${d.attempts.length === 1 ? '' : 's'}`;
+  return [d.id.padEnd(7), d.booking_id, d.status.padEnd(8), d.state.padEnd(9), tries.padEnd(10), answer, last?.at ?? d.created_at, d.resend_of ? `(resends ${d.resend_of})` : '']
+    .join('  ')
+    .trimEnd();
+}
+
+async function callbacks(args: readonly string[], io: Io): Promise<void> {
+  const { values, positionals } = options('callbacks', args);
+  const url = baseUrl('callbacks', values);
+  if (positionals[0] === 'resend') {
+    const id = positionals[1];
+    if (id === undefined || positionals.length !== 2 || !/^CB-\d+$/.test(id)) {
+      throw new UsageError(`callbacks resend takes one delivery ID such as CB-3 (wallet-pay-sandbox callbacks lists them); got ${id === undefined ? 'none' : `"${positionals.slice(1).join(' ')}"`}; e.g. wallet-pay-sandbox callbacks resend CB-3.`);
+    }
+    const to = values['to'];
+    const data = (await control(url, `/sandbox/callbacks/${encodeURIComponent(id)}/resend`, {
+      body: to === undefined ? {} : { url: String(to) },
+      asked: `callbacks resend ${id}${to === undefined ? '' : ` --to ${String(to)}`}`,
+      example: 'an ID wallet-pay-sandbox callbacks lists, and --to only to the callback\'s own origin or a loopback address',
+    })) as { id: string };
+    io.out(`resent ${id} as ${data.id}${to === undefined ? '' : ` to ${String(to)}`}`);
+    return;
+  }
+  if (positionals.length > 0) {
+    throw new UsageError(`callbacks takes nothing or "resend <ID>"; got "${positionals.join(' ')}"; e.g. ${TOOL_EXAMPLES.callbacks}.`);
+  }
+  if (values['to'] !== undefined) throw new UsageError(`callbacks: --to goes with resend, e.g. wallet-pay-sandbox callbacks resend CB-3 --to http://127.0.0.1:8080/api/pay/callback.`);
+  const query = new URLSearchParams({ ...(values['dead'] ? { state: 'dead' } : {}), ...(values['booking'] ? { booking_id: String(values['booking']) } : {}) });
+  const list = (await control(url, `/sandbox/callbacks${query.size ? `?${query}` : ''}`, { asked: 'callbacks', example: TOOL_EXAMPLES.callbacks })) as DeskDelivery[];
+  if (values['json']) {
+    io.out(JSON.stringify(list, null, 2));
+    return;
+  }
+  const [one, many] = values['dead'] ? ['dead letter', 'dead letters'] : ['callback delivery', 'callback deliveries'];
+  io.out(list.length === 0 ? `no ${many}` : `${list.length} ${list.length === 1 ? one : many}, newest first (resend one: wallet-pay-sandbox callbacks resend ID)`);
+  for (const delivery of list) io.out(deliveryLine(delivery));
+}
+
 async function run(args: readonly string[], io: Io): Promise<void> {
-  const { values, positionals } = options(args);
+  const { values, positionals } = options('run', args);
   const [file] = positionals;
-  if (file === undefined || positionals.length !== 1) throw new UsageError('run takes one journey file (.json, .yaml or .yml).');
-  if (typeof values['endpoint'] !== 'string') throw new UsageError('run needs --endpoint, the merchant\'s endpoint the element uses (e.g. http://127.0.0.1:8080/api/pay).');
+  if (file === undefined || positionals.length !== 1) {
+    throw new UsageError(`run takes one journey file (.json, .yaml or .yml); got ${file === undefined ? 'none' : `"${positionals.join(' ')}"`}; e.g. ${TOOL_EXAMPLES.run}.`);
+  }
+  const endpoint = values['endpoint'];
+  if (typeof endpoint !== 'string' || !/^https?:\/\/[^/]/.test(endpoint)) {
+    throw new UsageError(`run needs --endpoint, the merchant's endpoint the element uses${endpoint === undefined ? '' : ` (got "${String(endpoint)}")`}; e.g. ${TOOL_EXAMPLES.run}.`);
+  }
+  const sandboxUrl = baseUrl('run', values);
   let journey;
   try {
     journey = await loadJourney(file);
   } catch (error) {
-    if (error instanceof JourneyError) throw new UsageError(error.message);
+    if (error instanceof JourneyError) throw new UsageError(`run: ${error.message}`);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`run: no journey file "${file}"; e.g. ${TOOL_EXAMPLES.run}.`);
     throw error;
   }
-  const result = await runJourney(journey, { endpoint: values['endpoint'], sandboxUrl: String(values['url'] ?? DEFAULT_URL), log: io.out });
+  const result = await runJourney(journey, { endpoint, sandboxUrl, log: io.out });
   if (typeof values['junit'] === 'string') await writeFile(values['junit'], junitReport(result));
   const failed = result.steps.filter((s) => !s.ok).length;
   io.out(`${result.name}: ${result.ok ? 'passed' : 'FAILED'} (${result.steps.length - failed} of ${result.steps.length} steps)`);
@@ -119,5 +294,6 @@ export async function runTool(name: string, args: readonly string[], io: Io): Pr
   if (name === 'scenarios') return scenarios(args, io);
   if (name === 'clock') return clock(args, io);
   if (name === 'scenario') return scenario(args, io);
+  if (name === 'callbacks') return callbacks(args, io);
   return run(args, io);
 }

@@ -88,7 +88,7 @@ test('`clock` and `scenario` steer a running sandbox over HTTP; an unreachable o
     assert.match(set.out, /sandbox clock: 2099-01-01T00:00:0/);
     const backwards = await run(['clock', 'set', '2001-01-01T00:00:00Z', '--url', sandbox.baseUrl]);
     assert.equal(backwards.code, 1);
-    assert.match(backwards.err, /the sandbox refused: The clock moves forward only/);
+    assert.match(backwards.err, /the sandbox refused clock set 2001-01-01T00:00:00Z: The clock moves forward only.*\(e\.g\. wallet-pay-sandbox clock set with a time after/);
 
     const sticky = await run(['scenario', 'WPS-004', '--url', sandbox.baseUrl]);
     assert.equal(sticky.code, 0, sticky.err);
@@ -96,8 +96,10 @@ test('`clock` and `scenario` steer a running sandbox over HTTP; an unreachable o
     const { body } = await book(sandbox.baseUrl, { key: sandbox.accessKey, product: 'TOOL01' });
     assert.equal(sandbox.getBooking(body.data!['booking_id']!)?.scenario, 'WPS-004');
     assert.match((await run(['scenario', 'none', '--url', sandbox.baseUrl])).out, /sticky scenarios: none/);
+    // An ID the catalogue lacks is refused before any request, as a bad argument.
     const unknown = await run(['scenario', 'WPS-404', '--url', sandbox.baseUrl]);
-    assert.equal(unknown.code, 1);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.err, /"WPS-404" is not a scenario ID/);
 
     const usage = await run(['clock', 'advance']);
     assert.equal(usage.code, 2);
