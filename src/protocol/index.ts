@@ -1,8 +1,9 @@
 /**
  * `wallet-pay-button/protocol`: the JSON contract between the element and the merchant's own server,
  * for a merchant who writes that server without the kit, or types the answers of the one they have.
- * Types and constants only, no side effects, no DOM. Every export is named here and listed in
- * docs/contract.md; what is not listed is internal and may change in any release.
+ * Types, constants and one pure reader (eSewa's signed return, Web Crypto only); no side effects, no
+ * DOM. Every export is named here and listed in docs/contract.md; what is not listed is internal and
+ * may change in any release.
  */
 export {
   ATTEMPT_HEADER,
@@ -27,3 +28,10 @@ export {
   type SuccessEnvelope,
   type WebPaymentInstruction,
 } from './contract.js';
+export {
+  readEpayReturn,
+  type EpayReturn,
+  type EpayReturnOptions,
+  type EpayReturnReading,
+  type EpayReturnRefusal,
+} from '../providers/epay/return.js';
