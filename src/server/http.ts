@@ -74,7 +74,7 @@ function tooLarge(limit: number): Refusal {
   return new Refusal(CODES.PAYLOAD_TOO_LARGE, `The body is larger than ${limit} bytes.`);
 }
 
-/** Parses a JSON object holding exactly `fields`. */
+/** Parses a JSON object holding exactly `fields`, none of its ids holding a control character. */
 export function parseObject(text: string, fields: readonly string[], optional: readonly string[] = []): Record<string, unknown> {
   let value: unknown;
   try {
@@ -94,7 +94,49 @@ export function parseObject(text: string, fields: readonly string[], optional: r
       `Unexpected field(s): ${extra.map((n) => JSON.stringify(n)).join(', ')}; send only ${fields.join(' and ')}.`,
     );
   }
+  refuseControlInIds(value);
   return value;
+}
+
+/** The body fields that are ids; inside `order`, `id` and any name ending in `_id` or `Id` are ids too. */
+const TOP_LEVEL_IDS = ['booking_id', 'correlation_id'];
+/** How deep the order is searched for ids: deeper orders are refused by the routes anyway (limits.ts). */
+const ID_SEARCH_DEPTH = 33;
+
+/**
+ * Refuses (`IP-422`, naming the field) an id holding a control character (U+0000 to U+001F, U+007F):
+ * no id has one, and a NUL reaching a PostgreSQL store or lookup is an error there, never an answer.
+ * Checked while parsing, before any route reads the store or calls `lookupOrder`.
+ */
+function refuseControlInIds(body: Record<string, unknown>): void {
+  for (const name of TOP_LEVEL_IDS) refuseControl(body[name], name);
+  const stack: Array<[unknown, string, number]> = [[body.order, 'order', 1]];
+  while (stack.length > 0) {
+    const [item, path, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object' || depth > ID_SEARCH_DEPTH) continue;
+    for (const [key, child] of Object.entries(item as Record<string, unknown>)) {
+      const childPath = Array.isArray(item) ? `${path}[${key}]` : `${path}.${key}`;
+      if (!Array.isArray(item) && isIdName(key)) refuseControl(child, childPath);
+      stack.push([child, childPath, depth + 1]);
+    }
+  }
+}
+
+function isIdName(key: string): boolean {
+  return key === 'id' || key.endsWith('_id') || key.endsWith('Id');
+}
+
+function refuseControl(value: unknown, field: string): void {
+  if (typeof value !== 'string') return;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code <= 0x1f || code === 0x7f) {
+      throw new Refusal(
+        CODES.INVALID_REQUEST,
+        `"${field}" must not contain a control character (U+0000 to U+001F, U+007F); got U+${code.toString(16).toUpperCase().padStart(4, '0')} at position ${i}.`,
+      );
+    }
+  }
 }
 
 /**
