@@ -24,7 +24,9 @@ export interface EpayReturn {
   total_amount: number;
   /** `total_amount` exactly as the payload wrote it (`1000.0`, `"2,700.0"` without its quotes). */
   total_amount_text: string;
+  /** The merchant's id of the payment, as posted in the form. */
   transaction_uuid: string;
+  /** The merchant code, checked to be the merchant's own. */
   product_code: string;
 }
 

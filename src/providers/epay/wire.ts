@@ -154,9 +154,11 @@ export async function epayFormFields(input: EpayFormInput, secretKey: string): P
 
 /** What the status check is asked about: the posted amount (rupees, or its text) and the ids. */
 export interface EpayStatusQuery {
+  /** The merchant code the form was posted with. */
   productCode: string;
   /** Rupees, or an amount text as eSewa wrote it (`"2,700.0"`): either is sent without a comma. */
   totalAmount: number | string;
+  /** The `transaction_uuid` the form was posted with. */
   transactionUuid: string;
 }
 

@@ -5,6 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
+import fc from 'fast-check';
 import {
   EPAY_HOSTS,
   EPAY_REQUEST_SIGNED_FIELDS,
@@ -67,6 +68,17 @@ describe('epayAmountText', () => {
     assert.equal(epayAmountText(1.1 + 2.2), '3.30');
     assert.equal(epayAmountText(19.99 * 3), '59.97');
     assert.equal(epayAmountText(4.35 * 100 / 100), '4.35');
+  });
+
+  test('any sum of amounts in whole paisa, added as float rupees, is written as its exact paisa', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 10_000_000_000 }), { minLength: 1, maxLength: 4 }), (parts) => {
+        const paisa = parts.reduce((sum, part) => sum + part, 0);
+        const expected = paisa % 100 === 0 ? String(paisa / 100) : `${Math.floor(paisa / 100)}.${String(paisa % 100).padStart(2, '0')}`;
+        assert.equal(epayAmountText(parts.reduce((sum, part) => sum + part / 100, 0)), expected);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   test('refuses non-finite, negative and sub-paisa amounts, naming the value', () => {
