@@ -12,10 +12,15 @@
  *   const result = await runJourneyFile('examples/journeys/late-callback-then-refunds.json', { endpoint: 'http://127.0.0.1:8080/api/pay' });
  *   expect(result.ok).toBe(true);
  * });
+ * test('a cancelled payment sends no callback', async ({ expectCallback }) => {
+ *   // ... book and cancel `bookingId` ...
+ *   await expectCallback(bookingId, { count: 0, within: '2s' }); // fails as soon as one comes
+ * });
  * ```
  */
 import type { Page } from 'playwright';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/index.js';
+import { parseDuration } from '../sandbox/clock.js';
+import { startSandbox, type CallbackDelivery, type Sandbox, type SandboxOptions } from '../sandbox/index.js';
 import { loadJourney, runJourney, type Journey, type JourneyResult, type JourneyTarget } from '../sandbox/journey.js';
 
 export { loadJourney, runJourney, junitReport, JourneyError } from '../sandbox/journey.js';
@@ -37,6 +42,60 @@ export interface WalletPayFixtures {
    * `url` (a deeplink or the web payment page), picks the scenario, types the MPIN, confirms.
    */
   payOnPage: (url: string, options?: { scenario?: string; mpin?: string }) => Promise<void>;
+  /** {@link expectCallback} on the test's sandbox. */
+  expectCallback: (bookingId: string, expectation?: CallbackExpectation) => Promise<CallbackDelivery[]>;
+}
+
+/** What {@link expectCallback} waits for. */
+export interface CallbackExpectation {
+  /** Only callbacks reporting this payment status (`SUCCESS`, `REVERTED`, ...). */
+  status?: string;
+  /** Only deliveries in this state; default `delivered`, and with `count: 0` any state (a callback sent is one, answered or not). */
+  state?: CallbackDelivery['state'];
+  /** At least this many within the time; `0`: none within it, the whole time waited. Default 1. */
+  count?: number;
+  /** How long: milliseconds or a duration (`'500ms'`, `'15s'`, `'2m'`). Default 15 s. */
+  within?: number | string;
+}
+
+/** The sandbox's callback desk, as {@link expectCallback} reads it. */
+export interface CallbackDesk {
+  callbackDeliveries(filter?: { booking_id?: string }): CallbackDelivery[];
+}
+
+const POLL_MS = 25;
+
+/**
+ * Waits for a booking's callbacks at the sandbox's desk. With `count` n (default 1), resolves with the
+ * matching deliveries once there are n, and rejects when the time runs out first. With `count: 0`,
+ * "no callback within T": waits the whole time and rejects as soon as one matching callback is at
+ * the desk, delivered or not. The rejection says what the desk holds.
+ */
+export async function expectCallback(desk: CallbackDesk, bookingId: string, expectation: CallbackExpectation = {}): Promise<CallbackDelivery[]> {
+  const count = expectation.count ?? 1;
+  if (!Number.isInteger(count) || count < 0) throw new TypeError(`expectCallback: count must be a whole number of at least 0; got ${String(count)}.`);
+  const { within = 15_000, status } = expectation;
+  const ms = typeof within === 'string' ? parseDuration(within) : within;
+  if (!Number.isFinite(ms) || ms < 0) throw new TypeError(`expectCallback: within must be a duration such as 500ms or 15s; got ${String(within)}.`);
+  const state = expectation.state ?? (count === 0 ? undefined : 'delivered');
+  const what = `${status ? `${status} ` : ''}callback${state ? ` (${state})` : ''} of ${bookingId}`;
+  const started = Date.now();
+  for (;;) {
+    const all = desk.callbackDeliveries({ booking_id: bookingId });
+    const matching = all.filter((d) => (state === undefined || d.state === state) && (status === undefined || d.status === status));
+    const elapsed = Date.now() - started;
+    if (count === 0 && matching.length > 0) {
+      const first = matching.at(-1)!;
+      throw new Error(`expected no ${what} within ${ms} ms, but ${first.id} (${first.status}, ${first.state}) was at the desk after ${elapsed} ms.`);
+    }
+    if (count > 0 && matching.length >= count) return matching;
+    if (elapsed >= ms) {
+      if (count === 0) return [];
+      const seen = all.map((d) => `${d.id} ${d.status} ${d.state}`).join(', ') || 'nothing';
+      throw new Error(`expected ${count} ${what} within ${ms} ms; the desk has ${seen}.`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, ms - elapsed)));
+  }
 }
 
 type Use<T> = (value: T) => Promise<void>;
@@ -67,5 +126,8 @@ export const walletPayFixtures = {
       await page.locator('input[name="mpin"]').fill(options.mpin ?? '1234');
       await Promise.all([page.waitForURL((next) => next.href !== url), page.locator('button.confirm').click()]);
     });
+  },
+  expectCallback: async ({ walletPaySandbox }: { walletPaySandbox: Sandbox }, use: Use<WalletPayFixtures['expectCallback']>): Promise<void> => {
+    await use((bookingId, expectation) => expectCallback(walletPaySandbox, bookingId, expectation));
   },
 };
