@@ -1,7 +1,7 @@
 /**
  * `POST /order`: whether an order is paid, for a page that holds no booking of it (a fresh tab after
  * the browser dropped the old one, the shop's link followed again). "Paid" is decided as `/book`
- * decides it (order-lookup.ts: one reader of `lookupOrder`, one rule over the kit's delivered
+ * decides it (order-paid.ts: one reader of `lookupOrder`, one rule over the kit's delivered
  * payments). A booking of the order still open is asked about at the service, so a payment whose
  * callback has not come yet counts, and its result is delivered; each open booking is asked at most
  * once per {@link STATUS_WINDOW_MS}, however often and however many tabs ask.
@@ -13,7 +13,7 @@ import { depthOf, parseObject, Refusal } from './http.js';
 import type { Kit } from './context.js';
 import { bookingFacts, ImpossibleTransition, ResultBusy, type Delivery } from './delivery-terms.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
-import { countedOpen, isPaid, paidInRecords, paidPaiseOf, readOrder, type PayableOrder } from './order-lookup.js';
+import { countedOpen, isPaid, paidInRecords, paidPaiseOf, readOrder, type PayableOrder } from './order-paid.js';
 import type { ProviderStatus } from './provider.js';
 import type { OrderState, StoredBooking } from './store.js';
 

@@ -124,7 +124,7 @@ describe('one meaning of "paid" on every route', () => {
   }
 
   // The recovery of a lost booking reads lookupOrder through the one rule only once result-routes.ts
-  // calls it (readOrder and paidInRecords of order-lookup.ts); until then these cases are to do.
+  // calls it (readOrder and paidInRecords of order-paid.ts); until then these cases are to do.
   const RECOVERY_TODO = 'the recovery of a lost booking (result-routes.ts adoptLostBooking) reads lookupOrder by its own rule';
   for (const [n, c] of CASES.entries()) {
     if (!c.lost) continue;
