@@ -83,8 +83,11 @@ export interface ProviderStatus {
   status: PaymentStatus;
   /** What the provider says was paid, in rupees, when it says. */
   amount?: number;
-  /** What the provider says was refunded of a payment that stays `SUCCESS`, in rupees. */
-  refunded?: number;
+  /**
+   * A payment that stays `SUCCESS` with part of it refunded: `amount` in rupees when the provider says
+   * how much (eSewa's status check does not).
+   */
+  partialRefund?: { amount?: number };
   /** The provider's own reference of the payment. */
   reference_code?: string;
   /** When the provider last changed it (ISO 8601), when it says. */
