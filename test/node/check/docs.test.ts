@@ -78,8 +78,8 @@ test('the web payment form\'s vector is what the kit signs, and the docs quote t
   const { createSignature } = await import('../../../src/protocol/signature.js');
   const { WEB_PAYMENT_SIGNED_FIELDS } = await import('../../../src/protocol/signature.js');
   const { AMOUNT_WARNING } = await import('../../../src/check/clauses-callback.js');
-  const file = JSON.parse(read('signature-vectors.json')) as { web_payment: Array<{ fields: Record<string, string>; key: string; signature: string; web_payment: { fields: Record<string, string> } }> };
-  const [form] = file.web_payment;
+  const file = JSON.parse(read('signature-vectors.json')) as { vectors: Array<{ kind: string; fields: Record<string, string>; key: string; signature: string; web_payment: { fields: Record<string, string> } }> };
+  const form = file.vectors.find((vector) => vector.kind === 'web-payment');
   assert.equal(await createSignature(form!.fields, WEB_PAYMENT_SIGNED_FIELDS, form!.key), form!.signature);
   assert.equal(form!.web_payment.fields.signature, form!.signature);
   assert.ok(doc.replace(/`/g, '').replace(/\s+/g, ' ').includes(AMOUNT_WARNING), 'docs/backends.md says the warning the checker quotes');

@@ -20,7 +20,8 @@ interface WebPaymentVector {
   signature: string;
   web_payment: WebPaymentInstruction;
 }
-const file = JSON.parse(readFileSync(new URL('../../../signature-vectors.json', import.meta.url), 'utf8')) as { web_payment: WebPaymentVector[] };
+const file = JSON.parse(readFileSync(new URL('../../../signature-vectors.json', import.meta.url), 'utf8')) as { vectors: Array<WebPaymentVector & { kind: string }> };
+const webPaymentVectors = file.vectors.filter((vector) => vector.kind === 'web-payment');
 
 test('a POST instruction without fields is no WebPaymentInstruction; a GET may go without', () => {
   // @ts-expect-error a form is posted with its fields
@@ -42,8 +43,8 @@ test('the element refuses a POST web_payment without fields, by name, and takes 
 });
 
 test('signature-vectors.json has the web payment form\'s signature, made and verified by the kit\'s signing', async () => {
-  assert.ok(file.web_payment.length >= 1, 'a web_payment vector');
-  for (const vector of file.web_payment) {
+  assert.ok(webPaymentVectors.length >= 1, 'a web-payment vector');
+  for (const vector of webPaymentVectors) {
     assert.equal(vector.operation, 'web_payment');
     assert.equal(vector.signed_field_names, WEB_PAYMENT_SIGNED_FIELDS);
     assert.equal(signatureMessage(vector.fields, vector.signed_field_names), vector.message);
