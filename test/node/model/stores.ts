@@ -10,7 +10,7 @@ import { createMysqlStore, type MysqlQueryable } from '../../../src/server/mysql
 import { createRedisStore, type RedisScripting } from '../../../src/server/redis.js';
 import { freshDatabase, newPool, stopServer as stopMariadb } from '../server/mysql/mariadb-server.js';
 import { newClient, stopServer as stopRedis } from '../server/redis/redis-server.js';
-import type { Backend } from './world.js';
+import type { Backend } from './backends.js';
 
 /** One MariaDB database; each sequence starts from emptied tables, as on PostgreSQL. */
 export async function mysqlBackend(): Promise<Backend> {
