@@ -370,11 +370,14 @@ export class WalletPayButton extends ReactiveElement {
     // The settings of this moment (the environment rule reads the page as it is at the press).
     const run = (pay: Payment) => (this.#settings.read(), handoff ? pay.handOff() : pay.start());
     if (this.#payment) run(this.#payment);
-    // A press while the payment code is on its way is that load's press; a failed load is tried again.
-    else if (this.#code.status !== 'pending') this.#load().then((pay) => this.isConnected && run(pay), ignore);
-    // Now, not at the next render: assistive technology hears at once that the press was taken.
+    // A press while the payment code is on its way, whoever asked for it (this press, a kept booking,
+    // a paid order), awaits that load and is then made, as a press made after it would be: the flow
+    // ignores a press while busy, so presses made meanwhile start one payment. A failed load shows
+    // why with its way forward, and the next press asks for the code again.
+    else this.#load().then((pay) => this.isConnected && run(pay), ignore);
+    // Now, not at the next render: assistive technology hears at once that the press was taken. (The
+    // load, or the payment's flow, asks for the render when its state changes.)
     this.#button?.setAttribute('aria-busy', String(this.paymentState.busy));
-    this.requestUpdate();
   }
 
   /**

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ChunkError } from '../../../src/element/chunk.js';
-import { Load } from '../../../src/element/load.js';
+import { Load, LoadStatus } from '../../../src/element/load.js';
 
 /** A load the test settles by hand. */
 function held<T>(): { load: () => Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void; calls: () => number } {
@@ -69,4 +69,59 @@ test('a stale call settles nothing: the newer call decides, whichever ends last'
   later.reject(new ChunkError('network', undefined, 'offline'));
   await assert.rejects(second);
   assert.deepEqual([load.status, load.failure, load.value], ['error', 'network', 'new']);
+});
+
+test('the status is one of LoadStatus, as Task\'s TaskStatus', () => {
+  assert.deepEqual(LoadStatus, { INITIAL: 'initial', PENDING: 'pending', COMPLETE: 'complete', ERROR: 'error' });
+  assert.equal(new Load<number>().status, LoadStatus.INITIAL);
+});
+
+/** A host that counts the updates it is asked for and reads the status at each. */
+function countingHost() {
+  const seen: string[] = [];
+  let load: Load<number> | undefined;
+  const host = {
+    requestUpdate: () => seen.push(load!.status),
+    addController: () => {},
+    removeController: () => {},
+    updateComplete: Promise.resolve(true),
+  } as unknown as ConstructorParameters<typeof Load<number>>[0];
+  return { seen, use: (l: Load<number>) => (load = l), host };
+}
+
+test('the host is asked to update when a load starts and when it settles, not for a stale call', async () => {
+  const counted = countingHost();
+  const load = counted.use(new Load<number>(counted.host));
+  const stale = held<number>();
+  const fresh = held<number>();
+  const old = load.ask(stale.load);
+  assert.deepEqual(counted.seen, [LoadStatus.PENDING]);
+  const latest = load.ask(fresh.load, true);
+  assert.deepEqual(counted.seen, [LoadStatus.PENDING, LoadStatus.PENDING]);
+  stale.resolve(1);
+  await old;
+  assert.deepEqual(counted.seen, [LoadStatus.PENDING, LoadStatus.PENDING], 'a stale call asks for nothing');
+  fresh.resolve(2);
+  await latest;
+  assert.deepEqual(counted.seen, [LoadStatus.PENDING, LoadStatus.PENDING, LoadStatus.COMPLETE]);
+  assert.equal(load.value, 2);
+});
+
+test('taskComplete is the load under way: a press made meanwhile awaits it; it rejects when the load failed', async () => {
+  const load = new Load<number>();
+  const current = () => load.taskComplete;
+  assert.ok(current() === undefined, 'nothing asked yet');
+  const chunk = held<number>();
+  const asked = load.ask(chunk.load);
+  assert.equal(load.taskComplete, asked);
+  const pressed = load.taskComplete!.then((value) => `pressed with ${value}`);
+  chunk.resolve(5);
+  assert.equal(await pressed, 'pressed with 5');
+
+  const failing = held<number>();
+  const again = load.ask(failing.load, true);
+  failing.reject(new ChunkError('network', undefined, 'dropped'));
+  await assert.rejects(load.taskComplete!, ChunkError);
+  await assert.rejects(again);
+  assert.deepEqual([load.status, load.failure], [LoadStatus.ERROR, 'network']);
 });
