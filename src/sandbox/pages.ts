@@ -19,7 +19,8 @@ body{margin:0;background:#eef1f6;color:#111}
 main{max-width:min(26rem,100%);margin:2rem auto;padding:1.5rem;background:#fff;border-radius:12px;box-shadow:0 2px 12px #0002}
 h1{font-size:1.25rem;margin:0 0 .25rem}
 .badge{display:inline-block;font-size:.75rem;padding:.1rem .5rem;border-radius:1rem;background:#ffe7a3;color:#5a4300}
-.amount{font-size:2rem;font-weight:700;margin:1rem 0}
+.amount{font-size:2rem;font-weight:700;margin:1rem 0 .25rem}
+.product{font-size:1.1rem;margin:0 0 1rem}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem;font-size:.9rem}
 dt{color:#555}dd{margin:0;word-break:break-all}
 fieldset{border:1px solid #ccd;border-radius:8px;margin:1rem 0;padding:.75rem}
@@ -79,12 +80,42 @@ export function amountText(amount: number): string {
   return `${SANDBOX_CURRENCY} ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
 }
 
+/** Names a shopper reads for the properties the kit and the sandbox set themselves. */
+const PROPERTY_LABELS: Readonly<Record<string, string>> = {
+  merchant_order: 'Order',
+  sandbox_scenario: 'Sandbox scenario',
+  sandbox_outcome: 'Sandbox outcome',
+  sandbox_callback: 'Sandbox callback',
+};
+
+/** Short words a shopper reads in capitals. */
+const CAPITALS = new Set(['id', 'url', 'sku', 'vat', 'pan', 'qr']);
+
+/**
+ * The name a page shows for a property key (snake_case, as the service requires): the kit's and the
+ * sandbox's own by name (`merchant_order` is the "Order"), any other as words (`delivery_slot` is
+ * "Delivery slot", `order_id` "Order ID"). A provider's page shows what the merchant sends, never its keys.
+ */
+export function propertyLabel(key: string): string {
+  const known = PROPERTY_LABELS[key];
+  if (known) return known;
+  const words = key.split('_').filter(Boolean).map((word) => (CAPITALS.has(word) ? word.toUpperCase() : word));
+  if (words.length === 0) return key;
+  const [first = '', ...rest] = words;
+  return [first.charAt(0).toUpperCase() + first.slice(1), ...rest].join(' ');
+}
+
+/** Keys whose value names what is paid for, shown under the amount as a provider's page does. */
+const PRODUCT_KEYS = ['product_name', 'item_name', 'product', 'item'];
+
 function details(booking: SandboxBooking): string {
+  const product = PRODUCT_KEYS.find((key) => booking.properties[key]);
   const properties = Object.entries(booking.properties)
-    .map(([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${escapeHtml(value)}</dd>`)
+    .filter(([key]) => key !== product)
+    .map(([key, value]) => `<dt>${escapeHtml(propertyLabel(key))}</dt><dd>${escapeHtml(value)}</dd>`)
     .join('');
   return `<div class="amount">${escapeHtml(amountText(booking.amount))}</div>
-<dl>
+${product ? `<p class="product">${escapeHtml(booking.properties[product])}</p>\n` : ''}<dl>
 <dt>Merchant</dt><dd>${escapeHtml(booking.product_code)}</dd>
 <dt>Booking</dt><dd>${escapeHtml(booking.booking_id)}</dd>
 <dt>Reference</dt><dd>${escapeHtml(booking.reference_code)}</dd>

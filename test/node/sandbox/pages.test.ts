@@ -171,7 +171,8 @@ describe('sandbox pages and callbacks', () => {
       assert.ok(html.includes('A&#38;B &#34;1&#34;'));
       assert.match(html, /<div class="amount">NPR 1,250\.50<\/div>/, 'the amount with its currency');
       assert.ok(html.includes(data.booking_id));
-      assert.ok(html.includes('order_ref'));
+      assert.ok(html.includes('<dt>Order ref</dt>') && !html.includes('order_ref'), 'a property under its name, not its key');
+      assert.ok(html.includes('<p class="product">&#60;script&#62;'), 'what is paid for, under the amount');
       assert.match(html, /name="mpin"/);
       assert.match(html, /value="wallet_balance"/);
       assert.match(html, /value="bank_account"/);
