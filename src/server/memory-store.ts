@@ -69,8 +69,8 @@ function memoryState(maxEntries: number, now: () => number) {
   const leases = new Map<string, { owner: string; token: number; until: number }>();
   const copy = (booking: StoredBooking | undefined): StoredBooking | undefined => {
     if (!booking) return undefined;
-    const { booking_id, correlation_id, transaction_uuid, idempotency_key, fingerprint, channel, order, order_key, amount, deeplink, created_at } = booking;
-    return { booking_id, correlation_id, transaction_uuid, idempotency_key, fingerprint, channel, order: structuredClone(order), order_key, amount, deeplink, created_at };
+    const { booking_id, correlation_id, transaction_uuid, idempotency_key, fingerprint, channel, order, order_key, amount, deeplink, provider, provider_data, created_at } = booking;
+    return { booking_id, correlation_id, transaction_uuid, idempotency_key, fingerprint, channel, order: structuredClone(order), order_key, amount, deeplink, provider, provider_data, created_at };
   };
   const drop = (bookingId: string) => {
     const booking = bookings.get(bookingId);

@@ -10,6 +10,8 @@ import { COLUMNS, checkPrefix, orderState, toBooking, type SqlStoreOptions } fro
 import { checkDeadline, withinDeadline } from './store-deadline.js';
 import type { BookingInsertion, BookingOpening, KnownResult, PaymentStore, ResultClaim } from './store.js';
 
+export { postgresOutage } from './postgres-errors.js';
+
 /** What the store needs of a database client: node-postgres' `Pool`/`Client` and PGlite fit. */
 export interface Queryable {
   query(text: string, params?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
@@ -37,10 +39,11 @@ export interface PostgresStore extends PaymentStore {
  * 1 indexed only the open ones), so a book finds an order's paid booking as well as its open ones.
  * Version 3 adds the function `{prefix}begin_booking`, which starts a book in one round trip. Version 4
  * fences the order leases: a `token` on each lease from the sequence `{prefix}lease_tokens`, and lease
- * times read from the server's clock. {@link postgresSchema}'s statements move a version-1, 2 or 3
- * database to it.
+ * times read from the server's clock. Version 5 names each booking's provider (`provider`, and the
+ * adapter's `provider_data`); the bookings of a version-4 database read as `'esewa-intent'` with no
+ * provider data. {@link postgresSchema}'s statements move a version-1, 2, 3 or 4 database to it.
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** The server's clock in ms since the epoch: every lease and claim starts and ends by it, whatever the clocks of the processes. */
 const NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
@@ -48,8 +51,9 @@ const NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
 /**
  * The SQL that creates the store's tables (the same statements {@link createPostgresStore} runs), for
  * merchants who manage migrations themselves. Times are milliseconds since the epoch. Every statement
- * is idempotent, and together they also migrate a version-1, 2 or 3 database (the last four statements:
- * the order index that replaces version 1's, the fenced leases and the function of version 4, and the version).
+ * is idempotent, and together they also migrate a version-1, 2, 3 or 4 database (the last four
+ * statements: the order index that replaces version 1's; the fenced leases of version 4, the provider
+ * columns of version 5 and the function; and the version).
  */
 export function postgresSchema(tablePrefix = 'wpb_'): string[] {
   const p = checkPrefix(tablePrefix);
@@ -66,6 +70,8 @@ export function postgresSchema(tablePrefix = 'wpb_'): string[] {
   order_key text NOT NULL,
   amount double precision NOT NULL,
   deeplink text NOT NULL,
+  provider text NOT NULL DEFAULT 'esewa-intent',
+  provider_data text NOT NULL DEFAULT '',
   created_at bigint NOT NULL,
   settled boolean NOT NULL DEFAULT false,
   check_owner text,
@@ -89,11 +95,14 @@ export function postgresSchema(tablePrefix = 'wpb_'): string[] {
     // Version 1 to 2: every booking of an order, settled ones included, by one index.
     `CREATE INDEX IF NOT EXISTS ${p}bookings_order ON ${p}bookings (order_key)`,
     `DROP INDEX IF EXISTS ${p}bookings_order_open`,
-    // Version 4: fenced leases on the server's clock, and a book that starts in one round trip. Run under
-    // a lock, since two processes replacing one function at the same moment make one of them fail.
+    // Version 4: fenced leases on the server's clock, and a book that starts in one round trip; version 5:
+    // each booking's provider (the defaults are what every earlier booking was). Run under a lock, since
+    // two processes replacing one function at the same moment make one of them fail.
     `DO $do$ BEGIN
 PERFORM pg_advisory_xact_lock(hashtext('${p}schema'));
 ALTER TABLE ${p}leases ADD COLUMN IF NOT EXISTS token bigint NOT NULL DEFAULT 0;
+ALTER TABLE ${p}bookings ADD COLUMN IF NOT EXISTS provider text NOT NULL DEFAULT 'esewa-intent',
+  ADD COLUMN IF NOT EXISTS provider_data text NOT NULL DEFAULT '';
 CREATE SEQUENCE IF NOT EXISTS ${p}lease_tokens;
 DROP FUNCTION IF EXISTS ${p}begin_booking(text, text, text, text, bigint, bigint);
 CREATE OR REPLACE FUNCTION ${p}begin_booking(p_key text, p_order_key text, p_lease text, p_owner text, p_lease_ms bigint)
@@ -284,17 +293,17 @@ function bookingStatements(query: Query, p: string): Omit<PaymentStore, ResultMe
     // checked on the locked lease row and the lease ends in the same statement, so a holder that lost
     // the order saves nothing and the next holder finds what the current one saved.
     const rows = await query(
-      `WITH fence AS (${fence(11)}),
-       fresh AS (SELECT $11::text IS NULL OR EXISTS (SELECT 1 FROM fence) AS ok),
+      `WITH fence AS (${fence(13)}),
+       fresh AS (SELECT $13::text IS NULL OR EXISTS (SELECT 1 FROM fence) AS ok),
        saved AS (
          INSERT INTO ${p}bookings (${COLUMNS})
-         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, ${NOW_MS} WHERE (SELECT ok FROM fresh)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, ${NOW_MS} WHERE (SELECT ok FROM fresh)
          ON CONFLICT (idempotency_key) DO NOTHING RETURNING booking_id),
-       released AS (DELETE FROM ${p}leases WHERE name = $11 AND owner = $12 AND token = $13 RETURNING 1)
+       released AS (DELETE FROM ${p}leases WHERE name = $13 AND owner = $14 AND token = $15 RETURNING 1)
        SELECT (SELECT count(*) FROM saved) AS n, (SELECT ok FROM fresh) AS fresh,
          EXISTS (SELECT 1 FROM ${p}bookings WHERE idempotency_key = $4) AS taken`,
       [b.booking_id, b.correlation_id, b.transaction_uuid, b.idempotency_key, b.fingerprint, b.channel,
-        JSON.stringify(b.order), b.order_key, b.amount, b.deeplink, hold?.lease ?? null, hold?.owner ?? null, hold?.token ?? null],
+        JSON.stringify(b.order), b.order_key, b.amount, b.deeplink, b.provider, b.provider_data, hold?.lease ?? null, hold?.owner ?? null, hold?.token ?? null],
     );
     const row = rows[0];
     if (Number(row?.n) === 1) return 'saved';

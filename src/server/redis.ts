@@ -12,6 +12,7 @@
  * store acknowledged survive a crash of the Redis server (see docs/server.md).
  */
 import type { PaymentStatus } from '../protocol/contract.js';
+import { PREVIOUS_PROVIDER } from './sql-rows.js';
 import { checkDeadline, withinDeadline } from './store-deadline.js';
 import { StoreUnavailableError } from './store-errors.js';
 import type { BookingInsertion, BookingOpening, KnownResult, PaymentStore, ResultClaim, StoredBooking } from './store.js';
@@ -40,12 +41,16 @@ export interface RedisStoreOptions {
 
 /** A {@link PaymentStore} on Redis, with {@link ready} to check (or write) its data version ahead of the first request. */
 export interface RedisStore extends PaymentStore {
-  /** Writes the data version when missing and refuses a newer one. Every method awaits it first. */
+  /** Writes the data version when missing or older (see {@link REDIS_DATA_VERSION}) and refuses a newer one. Every method awaits it first. */
   ready(): Promise<void>;
 }
 
-/** The layout of keys this code reads and writes. */
-export const REDIS_DATA_VERSION = 1;
+/**
+ * The layout of keys this code reads and writes. Version 2 names each booking's provider in its JSON;
+ * a version-1 booking (none named) reads as `'esewa-intent'` with no provider data, so opening
+ * version-1 keys moves them to version 2 without rewriting a booking.
+ */
+export const REDIS_DATA_VERSION = 2;
 
 const PREFIX = /^[^\s]*\{[^{}\s]+\}[^\s]*$/;
 
@@ -98,7 +103,7 @@ end
 
 const SCRIPTS = {
   version: `local v = redis.call('HGET', P .. 'meta', 'version')
-if not v then redis.call('HSET', P .. 'meta', 'version', ARGV[1]) return ARGV[1] end
+if not v or tonumber(v) < tonumber(ARGV[1]) then redis.call('HSET', P .. 'meta', 'version', ARGV[1]) return ARGV[1] end
 return v`,
   byIndex: `local id = redis.call('GET', P .. ARGV[1] .. ARGV[2])
 if not id then return false end
@@ -283,13 +288,11 @@ function scriptRunner(client: RedisScripting, prefix: string, deadlineMs: number
         script.sha = String(await client.script('LOAD', script.text));
       }),
     );
-    const version = Number(await evaluate('version', [REDIS_DATA_VERSION]));
-    if (version !== REDIS_DATA_VERSION) {
-      throw new Error(
-        version > REDIS_DATA_VERSION
-          ? `The payment store's keys (${prefix}*) have data version ${version}; this code reads version ${REDIS_DATA_VERSION}.`
-          : `The payment store's keys (${prefix}*) have data version ${version}; this code reads version ${REDIS_DATA_VERSION} and cannot migrate them.`,
-      );
+    // The script writes this version over a missing or older one (in one step, so stores opening at
+    // once agree), and answers a newer one, which is refused.
+    const version = await evaluate('version', [REDIS_DATA_VERSION]);
+    if (Number(version) !== REDIS_DATA_VERSION) {
+      throw new Error(`The payment store's keys (${prefix}*) have data version ${String(version)}; this code reads version ${REDIS_DATA_VERSION}.`);
     }
   }
 
@@ -322,8 +325,8 @@ function scriptRunner(client: RedisScripting, prefix: string, deadlineMs: number
 
 /**
  * Creates a Redis-backed {@link PaymentStore}: `createRedisStore(new Redis(url))` with `ioredis` (or
- * `iovalkey`). Nothing needs creating; the store writes its data version on first use and refuses
- * data a newer version of this code wrote.
+ * `iovalkey`). Nothing needs creating; the store writes its data version on first use (moving an older
+ * one to it) and refuses data a newer version of this code wrote.
  */
 export function createRedisStore(client: RedisScripting, options: RedisStoreOptions = {}): RedisStore {
   if (!client || typeof client.evalsha !== 'function' || typeof client.eval !== 'function' || typeof client.script !== 'function') {
@@ -334,7 +337,7 @@ export function createRedisStore(client: RedisScripting, options: RedisStoreOpti
     throw new TypeError(`keyPrefix must hold a hash tag such as {wpb} and no spaces (every key of the store on one Cluster node); got ${JSON.stringify(prefix)}.`);
   }
   const { ready, run } = scriptRunner(client, prefix, checkDeadline(options.deadlineMs ?? 5_000));
-  const booking = (reply: unknown): StoredBooking | undefined => (typeof reply === 'string' ? (JSON.parse(reply) as StoredBooking) : undefined);
+  const booking = (reply: unknown): StoredBooking | undefined => (typeof reply === 'string' ? withProvider(JSON.parse(reply) as StoredBooking) : undefined);
   /** An order's bookings as the scripts list them: the booking, settled, paid, for each. */
   const orderState = (flat: unknown[]) => {
     const open: StoredBooking[] = [];
@@ -413,10 +416,15 @@ export function createRedisStore(client: RedisScripting, options: RedisStoreOpti
   };
 }
 
+/** A booking as saved; one saved by a version-1 store names no provider, and was made by the previous release's only one. */
+function withProvider(saved: Partial<Pick<StoredBooking, 'provider' | 'provider_data'>> & Omit<StoredBooking, 'provider' | 'provider_data'>): StoredBooking {
+  return { ...saved, provider: saved.provider ?? PREVIOUS_PROVIDER, provider_data: saved.provider_data ?? '' };
+}
+
 /** The booking's own fields, nothing more: what is stored is what is read back. */
 function copyOf(b: StoredBooking): StoredBooking {
-  const { booking_id, correlation_id, transaction_uuid, idempotency_key, fingerprint, channel, order, order_key, amount, deeplink, created_at } = b;
-  return { booking_id, correlation_id, transaction_uuid, idempotency_key, fingerprint, channel, order, order_key, amount, deeplink, created_at };
+  const { booking_id, correlation_id, transaction_uuid, idempotency_key, fingerprint, channel, order, order_key, amount, deeplink, provider, provider_data, created_at } = b;
+  return { booking_id, correlation_id, transaction_uuid, idempotency_key, fingerprint, channel, order, order_key, amount, deeplink, provider, provider_data, created_at };
 }
 
 // What ioredis reports when the server cannot be reached, dropped the connection, or is loading its

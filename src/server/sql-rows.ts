@@ -24,7 +24,10 @@ export interface SqlStoreOptions {
 }
 
 /** A booking's columns, in the order every statement reads them. */
-export const COLUMNS = 'booking_id, correlation_id, transaction_uuid, idempotency_key, fingerprint, channel, order_ref, order_key, amount, deeplink, created_at';
+export const COLUMNS = 'booking_id, correlation_id, transaction_uuid, idempotency_key, fingerprint, channel, order_ref, order_key, amount, deeplink, provider, provider_data, created_at';
+
+/** The provider of every booking saved before bookings named theirs: eSewa's intent service, the kit's only one then. */
+export const PREVIOUS_PROVIDER = 'esewa-intent';
 
 const PREFIX = /^[a-z_][a-z0-9_]{0,30}$/;
 
@@ -51,6 +54,9 @@ export function toBooking(row: Record<string, unknown> | undefined): StoredBooki
     // Both drivers may hand a bigint back as text, to keep its digits; these are milliseconds, well inside 2^53.
     amount: Number(row.amount),
     deeplink: String(row.deeplink),
+    // Rows of the release before these columns carry the column defaults; a NULL is MySQL's provider_data of such a row.
+    provider: row.provider == null ? PREVIOUS_PROVIDER : String(row.provider),
+    provider_data: row.provider_data == null ? '' : String(row.provider_data),
     created_at: Number(row.created_at),
   };
 }

@@ -38,6 +38,8 @@ export function sampleBooking(n: number, extra: Partial<StoredBooking> = {}): St
     order_key: `order-${n}`,
     amount: n + 0.5,
     deeplink: `http://links.test/pay/bk-${n}`,
+    provider: 'esewa-intent',
+    provider_data: '',
     created_at: 1_000 * n,
     ...extra,
   };
@@ -59,7 +61,7 @@ const unstamped = (value: unknown): unknown => JSON.parse(JSON.stringify(value) 
 export function storeSuite(name: string, makeStore: () => PaymentStore | Promise<PaymentStore>, { test, assert }: StoreSuiteRunner): void {
   const it: It = (title, run) => test(`${name}: ${title}`, async () => run(await makeStore()));
   const tools = suiteTools(assert);
-  for (const group of [bookingTests, leaseTests, resultTests, checkTests]) group(it, assert, tools);
+  for (const group of [bookingTests, providerTests, leaseTests, resultTests, checkTests]) group(it, assert, tools);
 }
 
 /** Registers one test of the suite on a fresh store. */
@@ -137,6 +139,39 @@ function bookingTests(it: It, assert: Assert, { begin, holdOf, claim, deliver }:
     assert.deepStrictEqual(next.status === 'leased' && next.order.open.map((b) => b.booking_id), ['bk-1', 'bk-2']);
     assert.strictEqual(await store.insertBooking({ booking: sampleBooking(3, { idempotency_key: 'key-2', order_key: 'same' }), hold: second }), 'taken');
     holdOf(await begin(store, 'key-4', 'c'), 'c');
+  });
+}
+
+/** A booking's provider and the adapter's text, as several adapters write them: each read back unchanged, by every read. */
+function providerTests(it: It, assert: Assert, { begin, holdOf }: Tools): void {
+  it("keeps each booking's provider and provider data unchanged, by every read that answers a booking", async (store) => {
+    // Text an adapter may keep: JSON with quotes, backslashes and line breaks, non-Latin script, a long
+    // value; and none at all.
+    const data = JSON.stringify({ pidx: 'HT6o6PEZRWFJ5ygavzHWd5', note: 'नेपाल "चिया" 🍵\n\\ \'x\'', pad: 'p'.repeat(5_000) });
+    const made = [
+      sampleBooking(1, { order_key: 'same', provider: 'khalti', provider_data: data }),
+      sampleBooking(2, { order_key: 'same', provider: 'esewa-epay', provider_data: '{"signed_field_names":"total_amount,transaction_uuid"}' }),
+      sampleBooking(3, { order_key: 'same', provider: 'esewa-intent', provider_data: '' }),
+    ];
+    const opening = await begin(store, 'key-1', 'a');
+    assert.strictEqual(await store.insertBooking({ booking: made[0]!, hold: holdOf(opening, 'a') }), 'saved');
+    for (const booking of made.slice(1)) assert.strictEqual(await store.insertBooking({ booking }), 'saved');
+    const fields = (b: StoredBooking | undefined) => b && [b.booking_id, b.provider, b.provider_data];
+    const expected = made.map(fields);
+    for (const [i, b] of made.entries()) {
+      assert.deepStrictEqual(fields(await store.getBookingByKey({ key: b.idempotency_key })), expected[i], `getBookingByKey of ${b.booking_id}`);
+      assert.deepStrictEqual(fields(await store.findBookingByCorrelationId({ correlationId: b.correlation_id })), expected[i], 'findBookingByCorrelationId');
+      assert.deepStrictEqual(fields((await store.getBookingState({ bookingId: b.booking_id }))?.booking), expected[i], 'getBookingState');
+      const known = await begin(store, b.idempotency_key, 'b');
+      assert.deepStrictEqual(fields(known.status === 'booked' ? known.booking : undefined), expected[i], 'beginBooking of a known key');
+    }
+    const sorted = (list: StoredBooking[]) => list.map(fields).sort((x, y) => String(x![0]).localeCompare(String(y![0])));
+    assert.deepStrictEqual(sorted((await store.getOrderState({ orderKey: 'same' })).open), expected, 'getOrderState');
+    const leased = await begin(store, 'key-9', 'c');
+    assert.deepStrictEqual(leased.status === 'leased' && sorted(leased.order.open), expected, "a book's read of the order");
+    const checked = await store.claimOpenBookings({ olderThanMs: 0, notCheckedForMs: 0, limit: 10, owner: 'd', leaseMs: HELD_MS });
+    assert.deepStrictEqual(sorted(checked), expected, 'claimOpenBookings');
+    assert.deepStrictEqual(unstamped(await store.getBookingByKey({ key: 'key-1' })), unstamped(made[0]), 'and every other field with them');
   });
 }
 

@@ -28,6 +28,16 @@ export interface StoredBooking {
   amount: number;
   deeplink: string;
   /**
+   * The name of the provider adapter that made it (`'esewa-intent'`, `'esewa-epay'`, `'khalti'`): the
+   * adapter that checks and cancels it. Bookings saved before the field existed read as `'esewa-intent'`.
+   */
+  provider: string;
+  /**
+   * Text the adapter keeps with the booking (`''` when none), saved and read back unchanged: the store
+   * never reads it.
+   */
+  provider_data: string;
+  /**
    * Milliseconds since the epoch, by the store's clock when {@link PaymentStore.insertBooking} saved it
    * (the value the handler passes is replaced), so reconcile's age of a booking does not depend on
    * which instance's clock made it.

@@ -58,6 +58,8 @@ const bookingOf = (orderKey: string, n: string): StoredBooking => ({
   order_key: orderKey,
   amount: 250,
   deeplink: `https://pay.example/${n}`,
+  provider: 'esewa-intent',
+  provider_data: '',
   created_at: 0,
 });
 

@@ -1,0 +1,301 @@
+/**
+ * The MySQL store's schema: its tables and the stored procedures that make each atomic step one
+ * `CALL`, as {@link mysqlSchema} hands them to a merchant who runs them as a migration.
+ */
+import { COLUMNS, checkPrefix } from './sql-rows.js';
+
+/**
+ * The schema version this code reads and writes. Version 2 names each booking's provider (`provider`,
+ * and the adapter's `provider_data`); the bookings of a version-1 database read as `'esewa-intent'`
+ * with no provider data. {@link mysqlSchema}'s statements move a version-1 database to it.
+ */
+export const MYSQL_SCHEMA_VERSION = 2;
+
+/**
+ * The procedures whose arguments or answer changed since version 1, by the names this code calls:
+ * a new name, not a replaced procedure, so that instances of the previous release still running during
+ * a deploy keep calling theirs (which write the column defaults), and no procedure is ever missing.
+ */
+export const PROCEDURES = { beginBooking: 'begin_booking_v2', insertBooking: 'insert_booking_v2', claimOpen: 'claim_open_v2' } as const;
+
+// Text arguments of the procedures: UTF-8 whatever the database's default, compared byte for byte
+// with the columns (utf8mb4_bin) by an explicit COLLATE.
+const TEXT = 'MEDIUMTEXT CHARACTER SET utf8mb4';
+const NAME = 'VARCHAR(255) CHARACTER SET utf8mb4';
+const BIN = 'COLLATE utf8mb4_bin';
+// A procedure whose statement fails leaves no transaction open on the pooled connection.
+/** The server's clock in ms since the epoch, whatever the session's time zone: every lease and claim starts and ends by it. */
+const NOW_MS = "(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) DIV 1000)";
+const ROLLBACK_ON_ERROR = 'DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;';
+
+/**
+ * The SQL that creates the store's tables and procedures (the statements {@link createMysqlStore}
+ * runs), for merchants who manage migrations themselves: each is one statement (no `DELIMITER`
+ * needed through a driver). Times are milliseconds since the epoch. Every statement is idempotent but
+ * `CREATE PROCEDURE`, which fails with error 1304 when the procedure exists, and the `ALTER TABLE` that
+ * adds version 2's columns to a version-1 database, which fails with error 1060 when they exist (the
+ * store ignores both). Together they also migrate a version-1 database.
+ */
+export function mysqlSchema(tablePrefix = 'wpb_'): string[] {
+  const p = checkPrefix(tablePrefix);
+  return [
+    ...tables(p),
+    ...bookingProcedures(p),
+    ...resultProcedures(p),
+    `UPDATE ${p}meta SET version = ${MYSQL_SCHEMA_VERSION} WHERE name = 'schema' AND version < ${MYSQL_SCHEMA_VERSION}`,
+  ];
+}
+
+const TABLE = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin';
+/** A procedure's lease row key: the SHA-256 of its `p_lease` argument. */
+const LEASE = 'UNHEX(SHA2(p_lease, 256))';
+
+/** The tables, and the schema version of a new database. */
+function tables(p: string): string[] {
+  return [
+    `CREATE TABLE IF NOT EXISTS ${p}meta (name VARCHAR(64) NOT NULL PRIMARY KEY, version INT NOT NULL) ${TABLE}`,
+    `CREATE TABLE IF NOT EXISTS ${p}bookings (
+  booking_id VARCHAR(255) NOT NULL PRIMARY KEY,
+  correlation_id VARCHAR(255) NOT NULL,
+  transaction_uuid VARCHAR(255) NOT NULL,
+  idempotency_key VARCHAR(255) NOT NULL,
+  fingerprint MEDIUMTEXT NOT NULL,
+  channel VARCHAR(32) NOT NULL,
+  order_ref MEDIUMTEXT NOT NULL,
+  order_key MEDIUMTEXT NOT NULL,
+  amount DOUBLE NOT NULL,
+  deeplink TEXT NOT NULL,
+  provider VARCHAR(64) NOT NULL DEFAULT 'esewa-intent',
+  provider_data MEDIUMTEXT NULL,
+  created_at BIGINT NOT NULL,
+  settled TINYINT(1) NOT NULL DEFAULT 0,
+  check_owner VARCHAR(255) NULL,
+  check_until BIGINT NOT NULL DEFAULT 0,
+  checked_at BIGINT NOT NULL DEFAULT 0,
+  UNIQUE KEY by_key (idempotency_key),
+  UNIQUE KEY by_correlation (correlation_id),
+  KEY by_order (order_key(255)),
+  KEY open_bookings (settled, created_at),
+  KEY by_created (created_at)
+) ${TABLE}`,
+    `CREATE TABLE IF NOT EXISTS ${p}results (
+  correlation_id VARCHAR(255) NOT NULL,
+  status VARCHAR(32) NOT NULL,
+  owner VARCHAR(255) NOT NULL,
+  lease_until BIGINT NOT NULL,
+  delivered_at BIGINT NULL,
+  created_at BIGINT NOT NULL,
+  PRIMARY KEY (correlation_id, status),
+  KEY by_created (created_at)
+) ${TABLE}`,
+    // Lease names hold an order's canonical JSON, longer than a key may be: keyed by their SHA-256.
+    `CREATE TABLE IF NOT EXISTS ${p}leases (
+  name_hash BINARY(32) NOT NULL PRIMARY KEY,
+  name MEDIUMTEXT NOT NULL,
+  owner VARCHAR(255) NOT NULL,
+  lease_until BIGINT NOT NULL,
+  token BIGINT NOT NULL,
+  KEY by_until (lease_until)
+) ${TABLE}`,
+    `INSERT INTO ${p}meta (name, version) VALUES ('schema', ${MYSQL_SCHEMA_VERSION}) ON DUPLICATE KEY UPDATE name = name`,
+    // Every fencing token comes from this counter (kept across restarts), so a lease taken again never
+    // hands out a token it had before.
+    `CREATE TABLE IF NOT EXISTS ${p}lease_tokens (token BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY) ${TABLE}`,
+    // Version 2: each booking's provider; the defaults are what every version-1 booking was (a NULL
+    // provider_data reads as ''; MySQL takes no plain default on a TEXT column).
+    `ALTER TABLE ${p}bookings ADD COLUMN provider VARCHAR(64) NOT NULL DEFAULT 'esewa-intent' AFTER deeplink,
+  ADD COLUMN provider_data MEDIUMTEXT NULL AFTER provider`,
+  ];
+}
+
+/** The procedures of a book: the fenced order lease taken, the book begun, the booking saved. */
+function bookingProcedures(p: string): string[] {
+  return [
+    // Takes the lease for p_owner under a new token when free, ended or already p_owner's; v_token is 0
+    // when another holds it. The row is created or locked first, so two takers of a new lease queue.
+    `CREATE PROCEDURE ${p}take_lease(p_lease ${TEXT}, p_owner ${NAME}, p_lease_ms BIGINT, OUT v_token BIGINT)
+BEGIN
+  DECLARE v_owner ${NAME};
+  DECLARE v_until BIGINT;
+  DECLARE v_now BIGINT DEFAULT ${NOW_MS};
+  SET v_token = 0;
+  INSERT INTO ${p}leases (name_hash, name, owner, lease_until, token) VALUES (${LEASE}, p_lease, p_owner, -1, 0)
+    ON DUPLICATE KEY UPDATE lease_until = lease_until;
+  SELECT owner, lease_until INTO v_owner, v_until FROM ${p}leases WHERE name_hash = ${LEASE} FOR UPDATE;
+  IF v_until < v_now OR v_owner = p_owner ${BIN} THEN
+    INSERT INTO ${p}lease_tokens () VALUES ();
+    SET v_token = LAST_INSERT_ID();
+    DELETE FROM ${p}lease_tokens WHERE token = v_token;
+    UPDATE ${p}leases SET owner = p_owner, lease_until = v_now + p_lease_ms, token = v_token WHERE name_hash = ${LEASE};
+  END IF;
+END`,
+    // A named lease on its own (the kit's paid:{order_key}), in a transaction of its own.
+    `CREATE PROCEDURE ${p}acquire_lease(p_lease ${TEXT}, p_owner ${NAME}, p_lease_ms BIGINT)
+BEGIN
+  DECLARE v_token BIGINT DEFAULT 0;
+  ${ROLLBACK_ON_ERROR}
+  START TRANSACTION;
+  CALL ${p}take_lease(p_lease, p_owner, p_lease_ms, v_token);
+  COMMIT;
+  SELECT v_token AS token;
+END`,
+    `CREATE PROCEDURE ${p}${PROCEDURES.beginBooking}(p_key ${NAME}, p_order_key ${TEXT}, p_lease ${TEXT}, p_owner ${NAME}, p_lease_ms BIGINT)
+BEGIN
+  DECLARE v_token BIGINT DEFAULT 0;
+  ${ROLLBACK_ON_ERROR}
+  IF EXISTS (SELECT 1 FROM ${p}bookings WHERE idempotency_key = p_key ${BIN}) THEN
+    SELECT 'booked' AS status;
+    SELECT ${COLUMNS} FROM ${p}bookings WHERE idempotency_key = p_key ${BIN};
+  ELSE
+    START TRANSACTION;
+    CALL ${p}take_lease(p_lease, p_owner, p_lease_ms, v_token);
+    IF v_token = 0 THEN
+      COMMIT;
+      SELECT 'busy' AS status;
+    -- The transaction's first plain read comes after the lease is taken: it sees what the lease's
+    -- previous holders saved before they let the lease go.
+    ELSEIF EXISTS (SELECT 1 FROM ${p}bookings WHERE idempotency_key = p_key ${BIN}) THEN
+      DELETE FROM ${p}leases WHERE name_hash = ${LEASE} AND token = v_token;
+      COMMIT;
+      SELECT 'booked' AS status;
+      SELECT ${COLUMNS} FROM ${p}bookings WHERE idempotency_key = p_key ${BIN};
+    ELSE
+      SELECT 'leased' AS status, v_token AS token;
+      SELECT ${COLUMNS}, settled, ${paidSql(p)} AS paid
+      FROM ${p}bookings b WHERE order_key = p_order_key ${BIN} ORDER BY created_at, booking_id;
+      COMMIT;
+    END IF;
+  END IF;
+END`,
+    // The hold is checked on the locked lease row, and the lease ends in the same transaction: a holder
+    // that lost the order saves nothing, and the next holder finds what the current one saved.
+    `CREATE PROCEDURE ${p}${PROCEDURES.insertBooking}(p_booking_id ${NAME}, p_correlation_id ${NAME}, p_transaction_uuid ${NAME}, p_key ${NAME},
+  p_fingerprint ${TEXT}, p_channel ${NAME}, p_order_ref ${TEXT}, p_order_key ${TEXT}, p_amount DOUBLE, p_deeplink ${TEXT},
+  p_provider ${NAME}, p_provider_data ${TEXT}, p_lease ${TEXT}, p_owner ${NAME}, p_token BIGINT)
+BEGIN
+  DECLARE v_fresh INT DEFAULT 1;
+  DECLARE v_taken INT DEFAULT 0;
+  DECLARE CONTINUE HANDLER FOR 1062 SET v_taken = 1;
+  ${ROLLBACK_ON_ERROR}
+  START TRANSACTION;
+  IF p_lease IS NOT NULL THEN
+    SELECT COUNT(*) INTO v_fresh FROM ${p}leases WHERE name_hash = ${LEASE} AND owner = p_owner ${BIN} AND token = p_token FOR UPDATE;
+    IF v_fresh THEN DELETE FROM ${p}leases WHERE name_hash = ${LEASE}; END IF;
+  END IF;
+  IF v_fresh THEN
+    INSERT INTO ${p}bookings (${COLUMNS}) VALUES (p_booking_id, p_correlation_id, p_transaction_uuid, p_key, p_fingerprint, p_channel,
+      p_order_ref, p_order_key, p_amount, p_deeplink, p_provider, p_provider_data, ${NOW_MS});
+  ELSE
+    SET v_taken = EXISTS (SELECT 1 FROM ${p}bookings WHERE idempotency_key = p_key ${BIN});
+  END IF;
+  COMMIT;
+  SELECT IF(v_taken, 'taken', IF(v_fresh, 'saved', 'stale')) AS outcome;
+END`,
+  ];
+}
+
+/** The procedures of a lease renewal, the result claims, the check claims and pruning. */
+function resultProcedures(p: string): string[] {
+  return [
+    `CREATE PROCEDURE ${p}renew_lease(p_lease ${TEXT}, p_owner ${NAME}, p_token BIGINT, p_lease_ms BIGINT)
+BEGIN
+  DECLARE v_held INT DEFAULT 0;
+  ${ROLLBACK_ON_ERROR}
+  START TRANSACTION;
+  SELECT COUNT(*) INTO v_held FROM ${p}leases WHERE name_hash = ${LEASE} AND owner = p_owner ${BIN} AND token = p_token FOR UPDATE;
+  IF v_held THEN UPDATE ${p}leases SET lease_until = ${NOW_MS} + p_lease_ms WHERE name_hash = ${LEASE}; END IF;
+  COMMIT;
+  SELECT v_held AS renewed;
+END`,
+    `CREATE PROCEDURE ${p}claim_result(p_correlation_id ${NAME}, p_status ${NAME}, p_owner ${NAME}, p_lease_ms BIGINT,
+  p_lease ${TEXT}, p_hold_owner ${NAME}, p_token BIGINT)
+BEGIN
+  DECLARE v_owner ${NAME};
+  DECLARE v_until BIGINT;
+  DECLARE v_delivered BIGINT;
+  DECLARE v_claim VARCHAR(16) DEFAULT 'busy';
+  DECLARE v_now BIGINT;
+  DECLARE v_fresh INT DEFAULT 1;
+  ${ROLLBACK_ON_ERROR}
+  START TRANSACTION;
+  SET v_now = ${NOW_MS};
+  IF p_lease IS NOT NULL THEN
+    SELECT COUNT(*) INTO v_fresh FROM ${p}leases WHERE name_hash = ${LEASE} AND owner = p_hold_owner ${BIN} AND token = p_token FOR UPDATE;
+  END IF;
+  IF NOT v_fresh THEN
+    SET v_claim = IF(EXISTS (SELECT 1 FROM ${p}results
+      WHERE correlation_id = p_correlation_id ${BIN} AND status = p_status ${BIN} AND delivered_at IS NOT NULL), 'delivered', 'stale');
+  ELSE
+    INSERT INTO ${p}results (correlation_id, status, owner, lease_until, created_at) VALUES (p_correlation_id, p_status, p_owner, -1, v_now)
+      ON DUPLICATE KEY UPDATE lease_until = lease_until;
+    SELECT owner, lease_until, delivered_at INTO v_owner, v_until, v_delivered FROM ${p}results
+      WHERE correlation_id = p_correlation_id ${BIN} AND status = p_status ${BIN} FOR UPDATE;
+    IF v_delivered IS NOT NULL THEN
+      SET v_claim = 'delivered';
+    ELSEIF v_until < v_now OR v_owner = p_owner ${BIN} THEN
+      UPDATE ${p}results SET owner = p_owner, lease_until = v_now + p_lease_ms WHERE correlation_id = p_correlation_id ${BIN} AND status = p_status ${BIN};
+      SET v_claim = 'claimed';
+    END IF;
+  END IF;
+  COMMIT;
+  SELECT v_claim AS claim;
+END`,
+    // The result and the booking's settlement are recorded together.
+    `CREATE PROCEDURE ${p}complete_result(p_correlation_id ${NAME}, p_status ${NAME}, p_owner ${NAME}, p_final INT)
+BEGIN
+  ${ROLLBACK_ON_ERROR}
+  START TRANSACTION;
+  UPDATE ${p}results SET delivered_at = ${NOW_MS}
+    WHERE correlation_id = p_correlation_id ${BIN} AND status = p_status ${BIN} AND owner = p_owner ${BIN} AND delivered_at IS NULL;
+  IF ROW_COUNT() > 0 AND p_final THEN UPDATE ${p}bookings SET settled = 1 WHERE correlation_id = p_correlation_id ${BIN}; END IF;
+  COMMIT;
+END`,
+    `CREATE PROCEDURE ${p}${PROCEDURES.claimOpen}(p_older_than_ms BIGINT, p_not_checked_ms BIGINT, p_limit INT, p_owner ${NAME}, p_lease_ms BIGINT)
+BEGIN
+  DECLARE v_now BIGINT DEFAULT ${NOW_MS};
+  ${ROLLBACK_ON_ERROR}
+  -- This call's candidates, so that it answers only what it claimed: a claim stamped by the same owner
+  -- in the same millisecond (an earlier call of one pass) is not this call's.
+  DROP TEMPORARY TABLE IF EXISTS ${p}claiming;
+  CREATE TEMPORARY TABLE ${p}claiming (booking_id VARCHAR(255) NOT NULL PRIMARY KEY) ${TABLE};
+  START TRANSACTION;
+  INSERT INTO ${p}claiming SELECT booking_id FROM ${p}bookings
+    WHERE settled = 0 AND created_at <= v_now - p_older_than_ms AND check_until < v_now AND checked_at <= v_now - p_not_checked_ms
+    ORDER BY created_at LIMIT p_limit FOR UPDATE SKIP LOCKED;
+  -- Candidates locked at once (no shared lock to upgrade, which deadlocks with a delivery); one another
+  -- instance holds is left to it, and the update reads the latest row.
+  UPDATE ${p}bookings b JOIN ${p}claiming c ON c.booking_id = b.booking_id
+    SET b.check_owner = p_owner, b.check_until = v_now + p_lease_ms, b.checked_at = v_now
+    WHERE b.settled = 0 AND b.check_until < v_now AND b.checked_at <= v_now - p_not_checked_ms;
+  SELECT ${COLUMNS.split(', ').map((c) => `b.${c}`).join(', ')} FROM ${p}bookings b JOIN ${p}claiming c ON c.booking_id = b.booking_id
+    WHERE b.settled = 0 AND b.check_owner = p_owner ${BIN} AND b.checked_at = v_now AND b.check_until = v_now + p_lease_ms
+    ORDER BY b.created_at, b.booking_id;
+  COMMIT;
+  DROP TEMPORARY TABLE ${p}claiming;
+END`,
+    `CREATE PROCEDURE ${p}prune(p_before BIGINT)
+BEGIN
+  DECLARE v_gone INT DEFAULT 0;
+  ${ROLLBACK_ON_ERROR}
+  START TRANSACTION;
+  -- A booking's results go with it, whenever they were claimed.
+  DELETE r FROM ${p}results r JOIN ${p}bookings b ON b.correlation_id = r.correlation_id WHERE b.created_at < p_before;
+  DELETE FROM ${p}results WHERE created_at < p_before;
+  DELETE FROM ${p}bookings WHERE created_at < p_before;
+  SET v_gone = ROW_COUNT();
+  DELETE FROM ${p}leases WHERE lease_until < LEAST(p_before, ${NOW_MS});
+  COMMIT;
+  SELECT v_gone AS gone;
+END`,
+  ];
+}
+
+/**
+ * Whether the booking `b` is paid: a `SUCCESS` of it is delivered or claimed by an instance delivering
+ * it (nothing else writes a result row), and no refund (`REVERTED`) of it has been delivered.
+ */
+export function paidSql(p: string): string {
+  return `(EXISTS (SELECT 1 FROM ${p}results s WHERE s.correlation_id = b.correlation_id AND s.status = 'SUCCESS')
+        AND NOT EXISTS (SELECT 1 FROM ${p}results r
+          WHERE r.correlation_id = b.correlation_id AND r.status = 'REVERTED' AND r.delivered_at IS NOT NULL))`;
+}
