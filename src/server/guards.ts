@@ -7,8 +7,7 @@
 import { CODES, type OrderReference } from '../protocol/contract.js';
 import { attemptTag } from './attempt.js';
 import { Refusal, type Route } from './http.js';
-import { postgresOutage } from './postgres-errors.js';
-import { StoreUnavailableError } from './store-errors.js';
+import { isStoreUnavailable, StoreUnavailableError } from './store-errors.js';
 import type { PaymentStore } from './store.js';
 import type { ErrorContext, PaymentHandlerOptions } from './types.js';
 
@@ -83,13 +82,12 @@ export function storeUnavailable(): Refusal {
 }
 
 /**
- * The store error as a {@link StoreUnavailableError} when it means the database cannot be reached or
- * did not answer in time (whether the store said so, or the error of a custom store's node-postgres
- * came through, read as the PostgreSQL store reads it), else `undefined`: any other store error is a
- * defect and stays `IP-500`.
+ * The store error when it is a {@link StoreUnavailableError} (the database cannot be reached or did
+ * not answer in time, as the store itself classified its driver's error), else `undefined`: any other
+ * store error is a defect and stays `IP-500`. No driver's codes are read here: each store knows its own.
  */
 export function asStoreOutage(error: unknown): StoreUnavailableError | undefined {
-  return postgresOutage(error);
+  return isStoreUnavailable(error) ? error : undefined;
 }
 
 const STORE_METHODS = [

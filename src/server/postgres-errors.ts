@@ -1,7 +1,7 @@
 /**
  * PostgreSQL's words for "the database is not there right now", as node-postgres reports them: the
- * PostgreSQL store's own reading of its driver's errors, which the handler also applies to a custom
- * store built on node-postgres.
+ * PostgreSQL store's own reading of its driver's errors, exported with the store for a custom store
+ * built on node-postgres (the handler reads only {@link StoreUnavailableError}).
  */
 import { StoreUnavailableError } from './store-errors.js';
 

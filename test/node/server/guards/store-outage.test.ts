@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandler } from '../../../../src/server/handler.js';
 import { createMemoryStore, type PaymentStore } from '../../../../src/server/index.js';
+import { postgresOutage } from '../../../../src/server/postgres.js';
 import { StoreUnavailableError } from '../../../../src/server/store-errors.js';
 import { postRoute, onSandbox } from '../helpers.js';
 
@@ -82,7 +83,7 @@ describe('a store that cannot answer', () => {
     assert.equal((await post(handler, 'status', ids)).body.data?.status, 'BOOKED');
   });
 
-  test("a driver's connection failure (ECONNREFUSED, SQLSTATE 57P01, a pool timeout) is IP-503 too; any other store error stays IP-500", async () => {
+  test("a driver's connection failure (ECONNREFUSED, SQLSTATE 57P01, a pool timeout), classified by its store, is IP-503 too; any other store error stays IP-500", async () => {
     const faults: Array<() => Error> = [
       () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
       () => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
@@ -92,7 +93,8 @@ describe('a store that cannot answer', () => {
     ];
     for (const fault of faults) {
       const errors: Array<[string, unknown]> = [];
-      const switched = switchableStore(fault);
+      // A store of the merchant's own on node-postgres, which reads its driver's errors as the PostgreSQL store does.
+      const switched = switchableStore(() => postgresOutage(fault()) ?? fault());
       switched.down = true;
       const answer = await post(handlerWith(switched.store, errors), 'book', { channel: 'app', order: { id: 'O-4' } }, newKey());
       assert.equal(answer.status, 503, `${fault().message}: ${JSON.stringify(answer.body)}`);
@@ -108,5 +110,30 @@ describe('a store that cannot answer', () => {
     assert.equal(answer.status, 500);
     assert.equal(answer.body.code, 'IP-500');
     assert.match(String(errors[0]?.[1]), /undefined is not a function/);
+  });
+
+  test("the handler reads no driver's codes: a store's unclassified driver error is a defect (IP-500), a StoreUnavailableError of another copy of the package is IP-503", async () => {
+    const raw = switchableStore(() => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    raw.down = true;
+    const rawErrors: Array<[string, unknown]> = [];
+    const refused = await post(handlerWith(raw.store, rawErrors), 'book', { channel: 'app', order: { id: 'O-6' } }, newKey());
+    assert.equal(refused.status, 500, JSON.stringify(refused.body));
+    assert.equal(refused.body.code, 'IP-500');
+    assert.ok(!(rawErrors[0]?.[1] instanceof StoreUnavailableError), 'told to onError as it came');
+
+    // A store bundled with its own copy of the package: its class is another, its mark the same.
+    class CopyOfStoreUnavailableError extends Error {
+      constructor(message: string) {
+        super(message);
+        Object.defineProperty(this, Symbol.for('wallet-pay-button.store-unavailable'), { value: true });
+      }
+    }
+    const copied = switchableStore(() => new CopyOfStoreUnavailableError('The database did not answer within 2000 ms.'));
+    copied.down = true;
+    const copiedErrors: Array<[string, unknown]> = [];
+    const answer = await post(handlerWith(copied.store, copiedErrors), 'book', { channel: 'app', order: { id: 'O-7' } }, newKey());
+    assert.equal(answer.status, 503, JSON.stringify(answer.body));
+    assert.equal(answer.body.code, 'IP-503');
+    assert.equal(copiedErrors.length, 1);
   });
 });
