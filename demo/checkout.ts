@@ -53,6 +53,16 @@ function selectEnvironment(value: string): void {
   localStorage.setItem(ENV_KEY, setting);
 }
 
+const WEB_KEY = 'playground:web-checkout';
+/** The endpoint whose handler lists ePay v2 first (its desktops pay on eSewa's web checkout), or the intent service first. */
+function selectWebCheckout(value: string): void {
+  const setting = value === 'epay' ? 'epay' : 'intent';
+  button!.setAttribute('endpoint', setting === 'epay' ? '/api/pay-epay' : '/api/pay');
+  const radio = document.querySelector<HTMLInputElement>(`input[name="web-checkout"][value="${setting}"]`);
+  if (radio) radio.checked = true;
+  localStorage.setItem(WEB_KEY, setting);
+}
+
 function showDetected(): void {
   detected!.textContent = detectEnvironment({
     userAgent: navigator.userAgent,
@@ -65,10 +75,15 @@ items.addEventListener('change', (event) => selectItem((event.target as HTMLInpu
 document.querySelector('#environment')?.addEventListener('change', (event) => {
   selectEnvironment((event.target as HTMLInputElement).value);
 });
+document.querySelector('#web-checkout')?.addEventListener('change', (event) => {
+  selectWebCheckout((event.target as HTMLInputElement).value);
+});
 window.addEventListener('resize', showDetected);
 
 selectItem(sessionStorage.getItem(ITEM_KEY) ?? CATALOG[0]!.id);
 selectEnvironment(localStorage.getItem(ENV_KEY) ?? 'auto');
+// `?web=epay` in the address picks the web checkout too (a link, a test).
+selectWebCheckout(new URLSearchParams(location.search).get('web') ?? localStorage.getItem(WEB_KEY) ?? 'intent');
 showDetected();
 followServerLog();
 

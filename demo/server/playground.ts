@@ -4,7 +4,10 @@
  * journey on one machine, with real HTTP on loopback and real signatures.
  *
  * Routes on the Vite server:
- * - `/api/pay/{book,status,cancel,callback}`: the merchant kit's handler (the element's endpoint).
+ * - `/api/pay/{book,status,cancel,callback}`: the merchant kit's handler (the element's endpoint), with
+ *   the intent service first: a desktop pays on the intent service's web page.
+ * - `/api/pay-epay/...`: the same kit, store and providers with eSewa's web checkout (ePay v2) first: a
+ *   desktop pays on ePay's page, as production does today (the checkout's "Web checkout" switch).
  * - `/api/merchant/bookings/{booking_id}`: the merchant's own record of a verified result; `?wait=MS` waits
  *   for it (10 s at most), for a page that can arrive before the service's callback.
  * - `/api/log`: Server-Sent Events with the proxy calls, the callbacks and the sandbox's lines.
@@ -20,7 +23,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { Plugin, PreviewServer, ViteDevServer } from 'vite';
-import { createMemoryStore, createPaymentHandler, type PaymentResult } from '../../src/server/index.js';
+import { createMemoryStore, createPaymentHandler, type PaymentHandlerOptions, type PaymentResult } from '../../src/server/index.js';
+import { esewaEpay } from '../../src/providers/epay/adapter.js';
+import { EPAY_TEST_CREDENTIALS } from '../../src/providers/epay/wire.js';
+import { esewaIntent } from '../../src/providers/esewa-intent/adapter.js';
 import { toNodeListener } from '../../src/server/node.js';
 import { createPostgresStore } from '../../src/server/postgres.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
@@ -121,10 +127,12 @@ export function playground(options: PlaygroundOptions = {}): Plugin {
       }
     }
 
-    const handler = createPaymentHandler({
-      serviceUrl: sandbox.baseUrl,
-      productCode: PLAYGROUND_PRODUCT_CODE,
-      accessKey: PLAYGROUND_ACCESS_KEY,
+    // Two handlers on one store, each knowing both providers (so either reads the other's bookings):
+    // the intent service first, or eSewa's web checkout (ePay v2) first, which takes the desktops.
+    const intent = esewaIntent({ serviceUrl: sandbox.baseUrl, productCode: PLAYGROUND_PRODUCT_CODE, accessKey: PLAYGROUND_ACCESS_KEY });
+    // eSewa's published test code and secret, as a merchant starts: the sandbox signs EPAYTEST with it.
+    const epay = esewaEpay({ ...EPAY_TEST_CREDENTIALS, baseUrl: sandbox.baseUrl });
+    const common: Omit<PaymentHandlerOptions, 'providers'> = {
       // The playground without a data folder is a throwaway demo: bookings in memory, lost on restart.
       store: store ?? createMemoryStore(),
       callbackUrl: `${origin}/api/pay/callback`,
@@ -159,9 +167,12 @@ export function playground(options: PlaygroundOptions = {}): Plugin {
         );
       },
       onError: (error, { route }) => log('merchant', `${route}: ${error instanceof Error ? error.message : String(error)}`),
-    });
+    };
+    const handler = createPaymentHandler({ ...common, providers: [intent, epay] });
+    const epayFirst = createPaymentHandler({ ...common, providers: [epay, intent] });
     const listener = toNodeListener(async (request) => {
-      const response = await handler(request);
+      const first = new URL(request.url).pathname.startsWith('/api/pay-epay/') ? epayFirst : handler;
+      const response = await first(request);
       const route = new URL(request.url).pathname.split('/').pop();
       log(route === 'callback' ? 'callback' : 'proxy', `POST ${route} → ${response.status}`);
       return response;
@@ -180,7 +191,7 @@ export function playground(options: PlaygroundOptions = {}): Plugin {
 
     const routes: Middleware = (req, res, next) => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
-      if (path.startsWith('/api/pay/')) {
+      if (path.startsWith('/api/pay/') || path.startsWith('/api/pay-epay/')) {
         listener(req, res, next);
         return;
       }
