@@ -1,0 +1,30 @@
+/**
+ * `wallet-pay-button/server/providers`: the payment providers the kit ships, to list in
+ * `createPaymentHandler({ providers: [...] })`, and the interface an adapter of your own implements
+ * (checked by `wallet-pay-button/server/provider-suite`).
+ *
+ * ```ts
+ * import { createPaymentHandler } from 'wallet-pay-button/server';
+ * import { esewaEpay } from 'wallet-pay-button/server/providers';
+ * const handler = createPaymentHandler({ providers: [esewaEpay({ productCode, secretKey, environment: 'live' })], ... });
+ * ```
+ */
+
+/** eSewa's web checkout, ePay v2: a signed form the browser posts, settled by eSewa's status check. */
+export { esewaEpay, type EsewaEpayOptions } from '../providers/epay/adapter.js';
+/** eSewa's intent payment service: signed book, status and cancel calls, a deeplink, a signed callback. */
+export { esewaIntent, type EsewaIntentOptions } from '../providers/esewa-intent/adapter.js';
+/** The provider interface the kit's core speaks, and what its calls take and answer. */
+export type {
+  PaymentProvider,
+  ProviderCapabilities,
+  OutcomeChannel,
+  ProviderBookInput,
+  ProviderBooking,
+  ProviderBookingRef,
+  ProviderStatus,
+  ProviderCallback,
+  ProviderPayment,
+} from './provider.js';
+/** What a provider's call fails with: `kind` says refused, unusable or too slow; `code` is the provider's or the kit's. */
+export { ServiceError, type ServiceErrorKind, type ServiceOperation } from './service-client.js';
