@@ -273,7 +273,7 @@ export interface KhaltiLookup {
  */
 export function readKhaltiLookup(status: number, text: string): KhaltiLookup {
   const body = parse(text);
-  if ((status === 200 || status === 400) && isObject(body) && typeof body['status'] === 'string' && typeof body['pidx'] === 'string') {
+  if ((status === 200 || status === 400) && isObject(body) && typeof body['status'] === 'string' && typeof body['pidx'] === 'string' && typeof body['total_amount'] === 'number') {
     const transactionId = body['transaction_id'];
     return {
       pidx: body['pidx'],

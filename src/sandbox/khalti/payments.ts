@@ -131,6 +131,7 @@ export class KhaltiPayments {
         status: payment.status,
         transaction_id: payment.transaction_id,
         fee: 0,
+        // The docs show `refunded: true` only beside `Refunded`; a partial refund leaves it false here.
         refunded: payment.status === 'Refunded',
       },
     };

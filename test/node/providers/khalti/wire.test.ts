@@ -164,6 +164,7 @@ describe('lookup answers', () => {
     assert.throws(() => readKhaltiLookup(401, '{"detail":"Invalid token.","status_code":401}'), KhaltiAuthError);
     assert.throws(() => readKhaltiLookup(400, '{"pidx":["This field is required."],"error_key":"validation_error"}'), (e: unknown) => e instanceof KhaltiAnswerError && e.kind === 'validation');
     assert.throws(() => readKhaltiLookup(200, 'not json'), /not the documented shape/);
+    assert.throws(() => readKhaltiLookup(200, '{"pidx":"p","status":"Completed"}'), /not the documented shape/);
   });
 });
 
