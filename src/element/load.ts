@@ -13,7 +13,11 @@
 import type { ReactiveControllerHost } from '@lit/reactive-element';
 import { ChunkError, reportMissing, type ChunkFailure } from './chunk.js';
 
-/** A load's status, as `@lit/task`'s `TaskStatus`: never asked, under way, `value` in, failed (`failure` says why). */
+/**
+ * A load's status, as `@lit/task`'s `TaskStatus`: never asked, under way, `value` in, failed (`failure`
+ * says why). The first module writes the values themselves, which the type checks: each
+ * `LoadStatus.X` read would cost it bytes that every visitor of a checkout waits for.
+ */
 export const LoadStatus = { INITIAL: 'initial', PENDING: 'pending', COMPLETE: 'complete', ERROR: 'error' } as const;
 /** One of {@link LoadStatus}'s values. */
 export type LoadStatus = (typeof LoadStatus)[keyof typeof LoadStatus];
