@@ -16,6 +16,7 @@ import { launchChromium } from '../../scripts/chromium.mjs';
 import { viteBuild } from '../../scripts/vite-build.mjs';
 import { cdnChunkFileName } from '../../vite.config.js';
 import type { Sandbox, SandboxBooking, SandboxOptions } from '../../src/sandbox/index.js';
+import { EPAY_TEST_LOGIN } from '../../src/sandbox/epay/rules.js';
 import { within } from '../support/within.js';
 
 /**
@@ -297,12 +298,13 @@ export async function withoutWalletApp(page: Page, sandbox: Sandbox): Promise<()
 }
 
 /**
- * Opens the checkout with one catalogue item chosen. Returns the tab's checkout: its orders are
+ * Opens the checkout with one catalogue item chosen (`search`, e.g. `?web=epay`, is added to its
+ * address). Returns the tab's checkout: its orders are
  * `<item>/<checkout>`, which {@link bookingsOf} finds among the bookings of tests running beside it.
  */
-export async function openCheckout(shopper: Shopper, origin: string, item = 'A-1001'): Promise<string> {
+export async function openCheckout(shopper: Shopper, origin: string, item = 'A-1001', search = ''): Promise<string> {
   const { page } = shopper;
-  await page.goto(`${origin}/`);
+  await page.goto(`${origin}/${search}`);
   await page.locator(`input[name="item"][value="${item}"]`).check();
   await element(page).pay.waitFor();
   // The order is the item in this tab's checkout: `A-1001/<checkout>`.
@@ -373,4 +375,37 @@ export async function until(predicate: () => boolean | Promise<boolean>, message
     if (Date.now() > end) throw new Error(`${message} (after ${timeout} ms)`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** What the shopper types on the sandbox's ePay login page; eSewa's published test login by default. */
+export interface EpayLogin {
+  esewaId: string;
+  password: string;
+  token: string;
+}
+
+/** eSewa's published test login, as the sandbox's ePay page takes it. */
+export const EPAY_LOGIN: EpayLogin = { esewaId: EPAY_TEST_LOGIN.ids[0], password: EPAY_TEST_LOGIN.password, token: EPAY_TEST_LOGIN.token };
+
+/** On the sandbox's ePay login page (waited for up to `timeout` ms): sign in and press Pay. */
+export async function signInOnEpayPage(page: Page, login: EpayLogin = EPAY_LOGIN, timeout = 10_000): Promise<void> {
+  await page.getByRole('heading', { name: 'eSewa: sign in to pay' }).waitFor({ timeout });
+  await page.getByLabel('eSewa ID').fill(login.esewaId);
+  await page.getByLabel('Password').fill(login.password);
+  await page.getByLabel('Token').fill(login.token);
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+}
+
+/** The transaction id (eSewa's `transaction_uuid`, the kit's booking id) the sandbox's ePay page shows. */
+export async function transactionOnEpayPage(page: Page): Promise<string> {
+  const text = await page.locator('dt:text-is("Transaction") + dd').textContent();
+  if (!text) throw new Error('The ePay page shows no transaction.');
+  return text.trim();
+}
+
+/** The sandbox's ePay transactions (its `GET /sandbox/epay/transactions` control), oldest first. */
+export async function epayTransactions(sandbox: Sandbox): Promise<Array<{ transaction_uuid: string; status: string; product_code: string }>> {
+  const response = await within(fetch(`${sandbox.baseUrl}/sandbox/epay/transactions`), 5_000, "the sandbox's list of ePay transactions");
+  if (!response.ok) throw new Error(`GET /sandbox/epay/transactions answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { data: Array<{ transaction_uuid: string; status: string; product_code: string }> }).data;
 }
