@@ -4,9 +4,9 @@
  * that serialize the books of one order, claims that hand each final result to the merchant once, and
  * claims that let one instance at a time check an open booking.
  *
- * Two stores ship with the kit: the in-memory store (`memory-store.ts`) keeps these rules inside one
- * process and is meant for tests, demos and a single development server; production with several
- * processes (or restarts) uses the PostgreSQL store from `wallet-pay-button/server/postgres`. A store
+ * The in-memory store (`memory-store.ts`) keeps these rules inside one process and is meant for tests,
+ * demos and a single development server; production with several processes (or restarts) uses the
+ * PostgreSQL, MySQL or Redis store (`wallet-pay-button/server/postgres`, `/mysql`, `/redis`). A store
  * of your own passes the suite of `wallet-pay-button/server/store-suite`.
  */
 import type { Channel, OrderReference, PaymentStatus } from '../protocol/contract.js';
@@ -213,7 +213,11 @@ export interface OpenBookingClaim {
  *   {@link claimOpenBookings} measures a booking's age by it too.
  * - **Retention**: {@link prune} drops what was made before a time.
  * - **Availability**: a call that cannot be answered in time, or whose database cannot be reached,
- *   rejects with `StoreUnavailableError` (store-errors.ts); each call changes all it changes or nothing.
+ *   rejects with `StoreUnavailableError` (store-errors.ts): the store reads its own driver's errors, and
+ *   the handler reads nothing else. Each call changes all it changes or nothing.
+ * - **Bookings as written**: every field of a {@link StoredBooking} reads back as saved, its
+ *   `provider` and `provider_data` too; a store that opens data of a release before those fields reads
+ *   its bookings as `'esewa-intent'` with `''`.
  */
 export interface PaymentStore {
   /** The booking made for `key`, if any. */
