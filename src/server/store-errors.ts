@@ -8,7 +8,7 @@
  * classifies its driver's errors itself.
  */
 
-/** The mark of the error, shared by every copy of this package loaded in one process. */
+/** The mark of the error, shared by every copy of this package loaded at once. */
 const MARK = Symbol.for('wallet-pay-button.store-unavailable');
 
 export class StoreUnavailableError extends Error {
@@ -24,8 +24,8 @@ export class StoreUnavailableError extends Error {
 }
 
 /**
- * Whether `error` is a {@link StoreUnavailableError}: of this copy of the package, or of another one
- * in the same process (a store bundled with its own copy), which `instanceof` would miss.
+ * Whether `error` is a {@link StoreUnavailableError}: of this copy of the package, or of another copy
+ * loaded beside it, which `instanceof` would miss: a store bundled with a copy of its own.
  */
 export function isStoreUnavailable(error: unknown): error is StoreUnavailableError {
   return error instanceof StoreUnavailableError || (error instanceof Error && (error as unknown as Record<symbol, unknown>)[MARK] === true);
