@@ -42,7 +42,7 @@ export interface MerchantRecord {
   order_id: string;
   amount: number | undefined;
   status: PaymentResult['status'];
-  verified_by: 'callback' | 'status-check' | 'cancel' | 'reconcile';
+  verified_by: 'callback' | 'status-check' | 'cancel' | 'reconcile' | 'refund';
 }
 
 /** The longest a record lookup waits for its record (`?wait=MS`): the sandbox's callback comes within it. */

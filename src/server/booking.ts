@@ -6,7 +6,7 @@
  */
 import { ALREADY_PROCESSED, CODES, IDEMPOTENCY_HEADER, isFinalStatus, type BookResult, type Channel, type OrderReference } from '../protocol/contract.js';
 import { describeValue, isRecord } from '../protocol/values.js';
-import { chargeOf, toPaise, toRupees } from './amounts.js';
+import { toPaise, toRupees } from './amounts.js';
 import type { Kit } from './context.js';
 import { bookingFacts, LeaseLost, ResultBusy, type Delivery } from './delivery-terms.js';
 import { contentOf, storedFingerprint } from './fingerprint.js';
@@ -14,6 +14,7 @@ import { depthOf, parseObject, Refusal } from './http.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
 import { createOrderLock, overtaken, type OrderLease } from './order-lock.js';
 import { alreadyPaid, payableOrder, type PayableOrder } from './order-lookup.js';
+import { countedOpen, owedPaise, paidPaiseOf } from './order-paid.js';
 import { orderKeyOf, type MerchantKey } from './order-tag.js';
 import type { PaymentProvider } from './provider.js';
 import type { Providers } from './provider-calls.js';
@@ -115,20 +116,18 @@ export function createBooking(kit: Kit, settings: BookingSettings, delivery: Del
     let made = false;
     const booking = await withOrderLock(storeKey, attempt.orderKey, async (state, lease) => {
       const { details } = attempt;
-      let paidPaise = toPaise(state.paidAmount ?? state.paid?.amount ?? 0);
-      const total = toPaise(details.amount);
-      const balance = details.balance === undefined ? undefined : toPaise(details.balance);
+      let paidPaise = paidPaiseOf(state);
       // Paid under another key, its result known (delivered or being delivered), for at least the
       // order's total now: refused without asking the service. A refund delivered since (REVERTED)
       // makes the order payable again; a payment below the total now leaves its balance to pay.
-      if (chargeOf(total, paidPaise, balance) <= 0) throw alreadyPaid();
+      if (owedPaise(details, paidPaise) <= 0) throw alreadyPaid();
       // A paid booking not settled yet (its delivery runs) is open and paid at once: never the answer, counted once.
       const counted = countedOpen(state);
       const payable = latest && !counted.has(latest.booking_id) && state.open.some((b) => b.booking_id === latest.booking_id);
-      if (payable && toPaise(latest.amount) === chargeOf(total, paidPaise, balance)) return latest;
+      if (payable && toPaise(latest.amount) === owedPaise(details, paidPaise)) return latest;
       paidPaise += await closeOpenBookings(kit, delivery, state.open, lease.hold, counted);
       lease.check();
-      const charge = chargeOf(total, paidPaise, balance);
+      const charge = owedPaise(details, paidPaise);
       if (charge <= 0) throw alreadyPaid();
       const saved = await bookNew(kit, settings, storeKey, attempt, toRupees(charge), paidPaise, lease);
       made = saved.made;
@@ -313,12 +312,6 @@ async function closeOpenBookings(
     if (status === 'SUCCESS' && !counted.has(old.booking_id)) paid += toPaise(old.amount);
   }
   return paid;
-}
-
-/** The open bookings the order's paid amount counts already: what the store names, else its `paid` alone (see {@link OrderState.paidOpen}). */
-function countedOpen(state: OrderState): ReadonlySet<string> {
-  const named = state.paidAmount === undefined ? undefined : state.paidOpen;
-  return new Set(named ?? (state.paid ? [state.paid.booking_id] : []));
 }
 
 function conflict(): Refusal {

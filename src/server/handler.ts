@@ -21,6 +21,7 @@ import { createMerchantKey } from './order-tag.js';
 import { refuseMalformed } from './malformed.js';
 import { createOrderRoute } from './order-route.js';
 import { createReconciler } from './reconcile.js';
+import { createRefund } from './refund.js';
 import { createResultRoutes } from './result-routes.js';
 import { esewaIntent } from '../providers/esewa-intent/adapter.js';
 import type { PaymentProvider } from './provider.js';
@@ -140,6 +141,7 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
   return Object.assign(handler, {
     reconcile,
     prune: () => kit.store.prune({ before: now() - (options.retentionMs ?? DEFAULT_RETENTION_MS) }),
+    refund: createRefund(kit, delivery),
   });
 }
 

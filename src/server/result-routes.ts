@@ -12,6 +12,7 @@ import type { Kit } from './context.js';
 import { bookingFacts, ImpossibleTransition, ResultBusy, type Delivery } from './delivery-terms.js';
 import { depthOf, parseObject, Refusal } from './http.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
+import { paidInRecords, readOrder, SetupRefusal } from './order-paid.js';
 import { orderKeyOf } from './order-tag.js';
 import type { PaymentProvider, ProviderStatus } from './provider.js';
 import { StoreUnavailableError } from './store-errors.js';
@@ -225,19 +226,17 @@ async function adoptLostBooking(
   request: Request,
 ): Promise<Partial<PaymentResult>> {
   const plain: Partial<PaymentResult> = { booking_id: lost.booking_id, transaction_uuid: lost.transaction_uuid, ...proven };
-  let details: unknown;
+  let standing: Awaited<ReturnType<typeof paidInRecords>>;
   try {
-    details = await kit.lookup(proven.order, request, 'status');
-  } catch {
-    // Told to onError by the lookup; the result still carries the proven order.
+    standing = await paidInRecords(kit, await readOrder(kit, proven.order, request, 'status'));
+  } catch (error) {
+    // A lookup the merchant must fix is refused as on every route; a failed lookup or an unknown
+    // order leaves the booking unsaved: its result still carries the proven order.
+    if (error instanceof SetupRefusal) throw error;
     return plain;
   }
-  if (!isRecord(details) || details.paid === true) return plain;
-  if (!((typeof details.id === 'string' && details.id.length > 0) || (typeof details.id === 'number' && Number.isFinite(details.id)))) {
-    kit.report(new TypeError(`lookupOrder returned the order id ${describeValue(details.id)} for a recovered booking; return the order's own id.`), { route: 'status' });
-    return plain;
-  }
-  const id = String(details.id);
+  if (standing.paid) return plain;
+  const id = standing.order.id;
   const booking: StoredBooking = {
     booking_id: lost.booking_id,
     correlation_id: lost.correlation_id,

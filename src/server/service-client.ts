@@ -98,8 +98,9 @@ export class ServiceError extends Error {
     code: string,
     httpStatus: number | undefined,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.operation = operation;
     this.kind = kind;
     this.code = code;

@@ -4,6 +4,7 @@
  */
 import type { Channel, OrderReference, PaymentStatus } from '../protocol/contract.js';
 import type { PaymentProvider } from './provider.js';
+import type { RefundReport, RefundRequest } from './refund.js';
 import type { PaymentStore } from './store.js';
 
 /** What the merchant's order lookup returns for a payable order. */
@@ -57,7 +58,7 @@ export interface PaymentResult {
    * Where it was learned: the service's signed callback, a status check the element asked for, a
    * cancel the handler made, or {@link PaymentHandler.reconcile}'s own status check.
    */
-  source: 'callback' | 'status' | 'cancel' | 'reconcile';
+  source: 'callback' | 'status' | 'cancel' | 'reconcile' | 'refund';
   /** A final status: SUCCESS, FAILED, CANCELED or REVERTED. */
   status: PaymentStatus;
   correlation_id: string;
@@ -242,4 +243,11 @@ export interface PaymentHandler {
   reconcile(options?: ReconcileOptions): Promise<ReconcileReport>;
   /** Drops bookings, keys and results older than `retentionMs` from the store; returns how many bookings. Run it daily. */
   prune(): Promise<number>;
+  /**
+   * Refunds a payment in full, or `amount` rupees of it, through its provider's refund API (Khalti's;
+   * eSewa has none: refund from its portal, and the kit sees it in a status). A full refund's
+   * `REVERTED` is delivered to `onPaymentResult` (source `refund`). Rejects with the provider's refusal,
+   * e.g. the limit Khalti puts on a new live account, named with its fix.
+   */
+  refund(request: RefundRequest): Promise<RefundReport>;
 }

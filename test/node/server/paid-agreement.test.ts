@@ -123,12 +123,9 @@ describe('one meaning of "paid" on every route', () => {
     });
   }
 
-  // The recovery of a lost booking reads lookupOrder through the one rule only once result-routes.ts
-  // calls it (readOrder and paidInRecords of order-paid.ts); until then these cases are to do.
-  const RECOVERY_TODO = 'the recovery of a lost booking (result-routes.ts adoptLostBooking) reads lookupOrder by its own rule';
   for (const [n, c] of CASES.entries()) {
     if (!c.lost) continue;
-    test(`/status of a lost booking agrees: ${c.name} is ${c.verdict}`, { todo: c.verdict === 'setup' ? RECOVERY_TODO : false }, async () => {
+    test(`/status of a lost booking agrees: ${c.name} is ${c.verdict}`, async () => {
       const id = `LOST-AGREE-${n}`;
       const booked = (await shop.post('book', { channel: 'app', order: { id } }, { 'idempotency-key': crypto.randomUUID() })).body.data as unknown as Booked & { receipt: string };
       if (c.answer) answers.set(id, c.answer);
