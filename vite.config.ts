@@ -50,6 +50,8 @@ function npmBuild(): UserConfig {
           'server/mysql': 'src/server/mysql.ts',
           'server/redis': 'src/server/redis.ts',
           'server/store-suite': 'src/server/store-suite.ts',
+          'server/providers': 'src/server/providers.ts',
+          'server/provider-suite': 'src/server/provider-suite.ts',
           'sandbox/index': 'src/sandbox/index.ts',
           'sandbox/cli': 'src/sandbox/cli.ts',
           'check/index': 'src/check/index.ts',

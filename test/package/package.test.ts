@@ -54,6 +54,8 @@ test('exports list the public entry points, each with its types first and no con
     './server/mysql',
     './server/redis',
     './server/store-suite',
+    './server/providers',
+    './server/provider-suite',
     './sandbox',
     './check',
     './testing',
@@ -96,7 +98,7 @@ test('npm pack ships the build, the bin, the README and the docs with their pict
     assert.ok(existsSync(join(ROOT, target)), `${target} exists after the build`);
   }
   // Every declaration a public module needs travels with it.
-  for (const entry of ['index', 'define', 'react', 'protocol/index', 'element/wallet-pay-button', 'element/events', 'server/index', 'server/node', 'server/postgres', 'server/mysql', 'server/redis', 'server/store-suite', 'sandbox/index', 'check/index', 'testing/index']) {
+  for (const entry of ['index', 'define', 'react', 'protocol/index', 'element/wallet-pay-button', 'element/events', 'server/index', 'server/node', 'server/postgres', 'server/mysql', 'server/redis', 'server/store-suite', 'server/providers', 'server/provider-suite', 'sandbox/index', 'check/index', 'testing/index']) {
     assert.ok(paths.includes(`dist/types/${entry}.d.ts`), `dist/types/${entry}.d.ts is packed`);
   }
 });
@@ -111,6 +113,8 @@ test('the built root imports in Node without a DOM; the protocol, the server kit
     const postgres = await import('wallet-pay-button/server/postgres');
     const mysql = await import('wallet-pay-button/server/mysql');
     const redis = await import('wallet-pay-button/server/redis');
+    const providers = await import('wallet-pay-button/server/providers');
+    const providerSuite = await import('wallet-pay-button/server/provider-suite');
     const sandbox = await import('wallet-pay-button/sandbox');
     console.log(JSON.stringify({
       document: typeof globalThis.document,
@@ -126,6 +130,8 @@ test('the built root imports in Node without a DOM; the protocol, the server kit
       postgres: typeof postgres.createPostgresStore,
       mysql: typeof mysql.createMysqlStore,
       redis: typeof redis.createRedisStore,
+      epay: typeof providers.esewaEpay,
+      providerSuite: typeof providerSuite.runProviderSuite,
       sandbox: typeof sandbox.startSandbox,
     }));`;
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, timeout: 120_000 });
@@ -144,6 +150,8 @@ test('the built root imports in Node without a DOM; the protocol, the server kit
     postgres: 'function',
     mysql: 'function',
     redis: 'function',
+    epay: 'function',
+    providerSuite: 'function',
     sandbox: 'function',
   });
 });
