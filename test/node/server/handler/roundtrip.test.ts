@@ -102,7 +102,10 @@ describe('round trip: element contract → handler on node:http → sandbox → 
     const booked = await book('app', 'R-1');
     const page = await fetch(booked.deeplink!);
     assert.equal(page.status, 200);
-    assert.match(await page.text(), /order_id/);
+    // The page shows the order's details under names a shopper reads, never the raw property key.
+    const html = await page.text();
+    assert.match(html, /<dt>Order ID<\/dt><dd>R-1<\/dd>/);
+    assert.doesNotMatch(html, /order_id/);
     const confirmed = await submit(`${booked.deeplink}/confirm`, { mpin: '1234', method: 'wallet_balance' });
     assert.equal(confirmed.status, 303);
     const redirect = new URL(confirmed.headers.get('location')!);
