@@ -28,7 +28,7 @@ test('desktop: an order paid in one tab shows paid, with no pay button, in a fre
   });
   await fresh.page.goto(`${suite.pg.origin}/?checkout=${checkout}`);
   const el = element(fresh.page);
-  await waitForText(el.status, 'This order is already paid.');
+  await waitForText(el.status, 'Payment received, thank you.');
   assert.equal(await el.pay.isVisible(), false);
   assert.equal(await el.host.getByRole('link', { name: 'See your order' }).getAttribute('href'), `${suite.pg.origin}/success.html`);
   assert.deepEqual(orderRequests.map((body) => JSON.parse(body) as unknown), [{ order: { id: `A-1001/${checkout}` } }]);

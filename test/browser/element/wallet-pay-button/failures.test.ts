@@ -141,7 +141,7 @@ describe('<wallet-pay-button> booking failures', () => {
     el.addEventListener('wallet-pay-error', () => errors++);
     payButton(el).click();
     await reach(el, 'paid');
-    expect(statusText(el)).to.equal('This order is already paid.');
+    expect(statusText(el)).to.equal('Payment received, thank you.');
     expect(payButton(el).disabled).to.equal(true);
     expect(part<HTMLAnchorElement>(el, 'see-order')!.href).to.equal(`${location.origin}/shop/done`);
     expect(part(el, 'retry')).to.equal(null);

@@ -24,7 +24,7 @@ describe('<wallet-pay-button> in an in-app browser', () => {
     await pressed(m);
     const { el, nav } = m;
     expect(nav.calls).to.deep.equal([]);
-    expect(statusText(el)).to.equal('Pay in the wallet app or on the web. This page follows your payment by itself.');
+    expect(statusText(el)).to.equal("Pay in the wallet app or on the web. We'll update this page when your payment is done.");
     expect(part(el, 'pay-web')!.textContent!.trim()).to.equal('Pay on the web');
     const link = part<HTMLAnchorElement>(el, 'open-app')!;
     expect([link.tagName, link.getAttribute('href')]).to.deep.equal(['A', 'https://links.wallet.test/pay/B1']);

@@ -23,7 +23,7 @@ describe('<wallet-pay-button> an order paid before, in a fresh tab', () => {
     const { el } = await mount(s);
     expect(await asked(s)).to.deep.equal([{ order: { id: 'A-1001' } }]);
     await reach(el, 'paid');
-    expect(statusText(el)).to.equal('This order is already paid.');
+    expect(statusText(el)).to.equal('Payment received, thank you.');
     expect(payButton(el).hidden).to.equal(true);
     expect(part<HTMLAnchorElement>(el, 'see-order')!.href).to.equal(`${location.origin}/shop/done`);
     await expect(el).to.be.accessible();

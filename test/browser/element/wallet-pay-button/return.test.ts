@@ -50,7 +50,7 @@ describe('<wallet-pay-button> fresh load with a kept booking', () => {
     // The shopper comes back to the checkout of the same order (the back button, a bookmark).
     const { el } = await mount(s);
     await reach(el, 'paid');
-    expect(statusText(el)).to.equal('This order is already paid.');
+    expect(statusText(el)).to.equal('Payment received, thank you.');
     expect(payButton(el).disabled).to.equal(true);
     expect(part<HTMLAnchorElement>(el, 'see-order')!.href).to.equal(done('SUCCESS'));
     await expect(el).to.be.accessible();
