@@ -1,7 +1,8 @@
 /**
  * The steps a generated sequence is made of, as fast-check commands: books from two tabs on two
- * instances, the shopper paying, failing or cancelling at the sandbox, callbacks delivered late, twice,
- * out of order or never, status checks, cancels, reconcile passes, a total that grows, restarts,
+ * instances, the shopper paying, failing or cancelling at the sandbox, a stale app screen's payment
+ * that lands after the merchant's cancel (WPS-006), callbacks delivered late, twice, out of order or
+ * never, status checks, cancels, reconcile passes, a total that grows or shrinks, restarts,
  * clocks that jump or drift apart, instances frozen inside a book or inside the hook, store faults and
  * a failing hook. Each step ends with the invariants (invariants.ts); a break fails the run. No step
  * has a precondition: one with nothing to act on yet (no booking handed out, no callback captured, no
@@ -10,7 +11,7 @@
  */
 import fc from 'fast-check';
 import { INVARIANTS } from './invariants.js';
-import { Instance, PAST_LEASES_MS, type FaultKind, type Model, type Run } from './world.js';
+import { Instance, PAST_LEASES_MS, within, type FaultKind, type Model, type Run } from './world.js';
 import { StoreUnavailableError } from '../../../src/server/index.js';
 
 /** Fails the run on any break, naming the circumstances it happened in. */
@@ -54,17 +55,21 @@ class Book extends Step {
     readonly on: Which,
     readonly freshKey: boolean,
     readonly freezeAfterServiceBook: boolean,
+    /** With a new key: the tab's app screen takes the payment even after the merchant cancels (WPS-006). */
+    readonly paidAfterCancel = false,
   ) {
     super();
   }
   async act(run: Run) {
     if (this.freshKey) run.keys[this.tab - 1] = run.newKey(this.tab);
+    if (this.freshKey && this.paidAfterCancel) run.paidAfterCancelKeys.add(run.keys[this.tab - 1]!);
     const instance = run.instances[this.on]!;
     if (this.freezeAfterServiceBook) instance.trap = 'service-book';
     await run.send(instance, 'book', { channel: 'app', order: { id: run.orderId } }, run.keys[this.tab - 1]);
   }
   toString() {
-    return `Book(tab${this.tab} on ${INSTANCES[this.on]}${this.freshKey ? ', new key' : ''}${this.freezeAfterServiceBook ? ', freeze after the service books' : ''})`;
+    const stale = this.freshKey && this.paidAfterCancel ? ', paid after a cancel' : '';
+    return `Book(tab${this.tab} on ${INSTANCES[this.on]}${this.freshKey ? ', new key' : ''}${stale}${this.freezeAfterServiceBook ? ', freeze after the service books' : ''})`;
   }
 }
 
@@ -159,17 +164,34 @@ class Reconcile extends Step {
   }
 }
 
-/** The order's total grows (an item added): lookupOrder answers the new total and the balance still owed. */
-class RaiseTotal extends Step {
-  override check(model: Readonly<Model>) {
-    void model;
-    return true;
+/** The order's total grows or shrinks (an item added or removed), from 500 to 2000: lookupOrder answers it and the balance still owed. */
+class ChangeTotal extends Step {
+  constructor(readonly by: number) {
+    super();
   }
   async act(run: Run) {
-    if (run.total < 2000) run.total += 500;
+    const total = run.total + this.by;
+    if (total >= 500 && total <= 2000) run.total = total;
   }
   toString() {
-    return 'RaiseTotal(+500)';
+    return `ChangeTotal(${this.by > 0 ? '+' : ''}${this.by})`;
+  }
+}
+
+/**
+ * The service's clock moves 30 s: a payment a stale app screen took (PENDING) lands, after the
+ * merchant's cancel too (WPS-006), and its callback, as the service retries it until answered, reaches
+ * an instance.
+ */
+class LateLanding extends Step {
+  constructor(readonly on: Which) {
+    super();
+  }
+  async act(run: Run) {
+    await lateLanding(run, run.instances[this.on]!);
+  }
+  toString() {
+    return `LateLanding(+30 s at the service, callbacks to ${INSTANCES[this.on]})`;
   }
 }
 
@@ -310,12 +332,21 @@ class Together extends Step {
   }
 }
 
+/** The service's clock moves 30 s, and the callbacks that sends go to `instance` (see {@link LateLanding}). */
+export async function lateLanding(run: Run, instance: Instance): Promise<void> {
+  const before = run.callbacks.length;
+  await run.stage.sandbox.clock.advance('30s');
+  await within(run.stage.sandbox.whenCallbacksSettled(), 5_000, "the sandbox's callbacks after its clock moved");
+  run.model.callbacks = run.callbacks.length;
+  await Promise.all(run.callbacks.slice(before).map((body) => run.send(instance, 'callback', body)));
+}
+
 /** Every step, with weights that keep sequences about money: books, payments and results first. */
 export function modelCommands(maxCommands: number): fc.Arbitrary<Step[]> {
   const index = fc.nat({ max: 7 });
   const book = fc
-    .record({ tab: fc.constantFrom<1 | 2>(1, 2), on: which, fresh: fc.boolean(), freeze: fc.integer({ min: 0, max: 3 }) })
-    .map(({ tab, on, fresh, freeze }) => new Book(tab, on, fresh, freeze === 0));
+    .record({ tab: fc.constantFrom<1 | 2>(1, 2), on: which, fresh: fc.boolean(), freeze: fc.integer({ min: 0, max: 3 }), stale: fc.boolean() })
+    .map(({ tab, on, fresh, freeze, stale }) => new Book(tab, on, fresh, freeze === 0, stale));
   const atService = fc.tuple(index, fc.constantFrom<'pay' | 'fail' | 'cancel'>('pay', 'pay', 'pay', 'fail', 'cancel')).map(([b, action]) => new AtService(b, action));
   const callback = fc.tuple(index, which, fc.boolean()).map(([c, on, twice]) => new Callback(c, on, twice));
   const reconcileArb = fc.tuple(which, fc.boolean()).map(([on, healthy]) => new Reconcile(on, healthy));
@@ -335,7 +366,11 @@ export function modelCommands(maxCommands: number): fc.Arbitrary<Step[]> {
       ask,
       ask,
       reconcileArb,
-      fc.constant(new RaiseTotal()),
+      // A total that grows or shrinks, and a stale screen's payment landing after the merchant's cancel.
+      fc.constantFrom(500, -500).map((by) => new ChangeTotal(by)),
+      fc.constantFrom(500, -500).map((by) => new ChangeTotal(by)),
+      which.map((on) => new LateLanding(on)),
+      which.map((on) => new LateLanding(on)),
       which.map((on) => new Restart(on)),
       fc.constantFrom(1_000, 5_000, PAST_LEASES_MS).map((ms) => new Advance(ms)),
       fc.constantFrom(1_000, 5_000, PAST_LEASES_MS).map((ms) => new Advance(ms)),

@@ -4,6 +4,8 @@
  * or killed), the faults armed on its store calls, and its hook, which records every call.
  */
 import { createPaymentHandler, DuplicatePaymentError, StoreUnavailableError, type PaymentHandler, type PaymentStore } from '../../../src/server/index.js';
+import { OverpaymentError } from '../../../src/server/delivery.js';
+import type { DeliveredResult } from '../../../src/server/delivery-terms.js';
 import type { HookCall } from './invariants.js';
 import type { Run } from './world.js';
 
@@ -110,7 +112,11 @@ export class Instance {
       // The service's bookings of this run, learned from its answers: the invariants read these, not the whole sandbox.
       if (url.endsWith('/book')) {
         const answer = (await response.clone().json().catch(() => ({}))) as { data?: { booking_id?: unknown } };
-        if (typeof answer.data?.booking_id === 'string') run.serviceIds.add(answer.data.booking_id);
+        const id = answer.data?.booking_id;
+        if (typeof id === 'string' && !run.serviceIds.has(id)) {
+          run.bookingTotals.set(id, run.pricedNow());
+          run.serviceIds.add(id);
+        }
       }
       if (this.trap === 'service-book' && url.endsWith('/book')) {
         this.trap = undefined;
@@ -134,12 +140,17 @@ export class Instance {
       lookupOrder: (order, context) => {
         if (order.id !== run.orderId) return undefined;
         run.pricedAt.set(context.request, run.total);
+        run.pricing.add(context.request);
         // As docs/server.md says: the order's total, and what the merchant's records say is still owed of it.
         const balance = Math.round(run.total * 100) - Math.round(run.merchantPaid() * 100);
-        return balance <= 0 ? { paid: true } : { id: run.orderId, amount: run.total, balance: balance / 100 };
+        // A key of a tab whose app screen will pay after the merchant's cancel: its bookings get the sandbox's WPS-006.
+        const stale = run.paidAfterCancelKeys.has(context.request.headers.get('idempotency-key') ?? '');
+        const properties = stale ? { properties: { sandbox_scenario: 'WPS-006' } } : {};
+        return balance <= 0 ? { paid: true } : { id: run.orderId, amount: run.total, balance: balance / 100, ...properties };
       },
       onPaymentResult: async (result) => {
-        const call: HookCall = { correlation_id: result.correlation_id, status: result.status, amount: result.amount, returned: false, duplicate: result.duplicate === true };
+        const { overpayment } = result as DeliveredResult;
+        const call: HookCall = { correlation_id: result.correlation_id, status: result.status, amount: result.amount, returned: false, duplicate: result.duplicate === true, overpayment };
         run.hookCalls.push(call);
         if (this.trap === 'hook') {
           this.trap = undefined;
@@ -154,13 +165,15 @@ export class Instance {
           throw new Error('injected failure of onPaymentResult');
         }
         call.returned = true;
-        run.log(`${this.name} hook ${result.status} ${result.correlation_id.slice(0, 8)} (${result.source})${result.duplicate ? ' duplicate' : ''} returned`);
+        const marks = `${result.duplicate ? ' duplicate' : ''}${overpayment ? ` overpaid ${overpayment}` : ''}`;
+        run.log(`${this.name} hook ${result.status} ${result.correlation_id.slice(0, 8)} (${result.source}) ${result.amount}${marks} returned`);
         // A duplicate is money received twice, to refund: it pays nothing of the order (docs/server.md).
         if (result.status === 'SUCCESS' && result.duplicate !== true) run.paidByCorrelation.set(result.correlation_id, result.amount ?? 0);
         if (result.status === 'REVERTED') run.paidByCorrelation.delete(result.correlation_id);
       },
       onError: (error) => {
         if (error instanceof DuplicatePaymentError) run.toldDuplicates.add(error.result.correlation_id);
+        if (error instanceof OverpaymentError) run.toldOverpayments.add(error.result.correlation_id);
       },
     });
   }
@@ -181,6 +194,11 @@ export class Instance {
   /** Ends the claim a store call settles: a claim not taken, or a delivery marked or given back. */
   private settleClaim(claim: string | undefined, property: string, args: unknown[], result: unknown): void {
     if (claim !== undefined && result !== 'claimed') this.run.claims.delete(claim);
+    // The order the store grants SUCCESS claims in is the order the kit judges them in.
+    const [asked] = args as Array<{ correlationId?: string; status?: string }>;
+    if (claim !== undefined && result === 'claimed' && asked?.status === 'SUCCESS' && asked.correlationId !== undefined) {
+      this.run.successClaims.push({ correlation_id: asked.correlationId, total: this.run.latestTotal() });
+    }
     if (property === 'completeResult' || property === 'releaseResult') this.run.claims.delete(`${this.name} ${resultOf(args)}`);
   }
 

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SandboxBooking } from '../../../src/sandbox/index.js';
-import { deliveredOnce, neverCalledPaid, oneSuccess, onePayable, reconciled, storeFault503, type Answer } from './invariants.js';
+import { deliveredOnce, neverCalledPaid, oneSuccess, onePayable, paidInFull, reconciled, storeFault503, type Answer } from './invariants.js';
 
 const booking = (booking_id: string, status: SandboxBooking['status'], amount = 1000): SandboxBooking =>
   ({ booking_id, correlation_id: `c-${booking_id}`, status, amount }) as SandboxBooking;
@@ -17,12 +17,33 @@ test('two open bookings handed to tabs are a break; an open one no tab holds, or
   assert.deepEqual(onePayable(bookings, new Set(['a', 'c'])), []);
 });
 
-test('payments above the total are a break; a second payment of the balance, a reported duplicate or one not delivered yet is not', () => {
+test('payments above the largest total are a break; a second payment of the balance, a reported duplicate or overpayment\'s excess, or one not delivered yet is not', () => {
   const both = new Set(['c-a', 'c-b']);
-  assert.equal(oneSuccess([booking('a', 'SUCCESS'), booking('b', 'SUCCESS')], 1000, new Set(), both).length, 1);
-  assert.deepEqual(oneSuccess([booking('a', 'SUCCESS'), booking('b', 'SUCCESS', 500)], 1500, new Set(), both), []);
-  assert.deepEqual(oneSuccess([booking('a', 'SUCCESS'), booking('b', 'SUCCESS')], 1000, new Set(['c-b']), both), []);
-  assert.deepEqual(oneSuccess([booking('a', 'SUCCESS'), booking('b', 'SUCCESS')], 1000, new Set(), new Set(['c-a'])), []);
+  const none = new Map<string, number>();
+  assert.equal(oneSuccess([booking('a', 'SUCCESS'), booking('b', 'SUCCESS')], 1000, none, both).length, 1);
+  assert.deepEqual(oneSuccess([booking('a', 'SUCCESS'), booking('b', 'SUCCESS', 500)], 1500, none, both), []);
+  assert.deepEqual(oneSuccess([booking('a', 'SUCCESS'), booking('b', 'SUCCESS')], 1000, new Map([['c-b', 1000]]), both), []);
+  assert.deepEqual(oneSuccess([booking('a', 'SUCCESS'), booking('b', 'SUCCESS')], 1000, none, new Set(['c-a'])), []);
+  // A stale screen's 1500 on a total of 1000: its excess reported, the rest fits; unreported, it does not.
+  assert.deepEqual(oneSuccess([booking('a', 'SUCCESS', 1500)], 1000, new Map([['c-a', 500]]), new Set(['c-a'])), []);
+  assert.equal(oneSuccess([booking('a', 'SUCCESS', 1500)], 1000, none, new Set(['c-a'])).length, 1);
+});
+
+test('a SUCCESS claimed once the payments before it covered the total, delivered as a payment, is a break whatever its amount; a balance, a duplicate or an undelivered one is not', () => {
+  const took = (correlation_id: string, amount: number, duplicate = false) => ({ correlation_id, status: 'SUCCESS', amount, returned: true, duplicate });
+  // WPS-006: tab 2 paid the new total of 1000; tab 1's stale 1500 after it.
+  const claims = [
+    { correlation_id: 'c-2', total: 1000 },
+    { correlation_id: 'c-1', total: 1000 },
+  ];
+  assert.equal(paidInFull(claims, [took('c-2', 1000), took('c-1', 1500)]).length, 1);
+  assert.deepEqual(paidInFull(claims, [took('c-2', 1000), took('c-1', 1500, true)]), []);
+  assert.deepEqual(paidInFull(claims, [took('c-2', 1000)]), []);
+  // Paid 1000, the total grew to 1500: the balance of 500 is a payment.
+  assert.deepEqual(paidInFull([{ correlation_id: 'c-a', total: 1000 }, { correlation_id: 'c-b', total: 1500 }], [took('c-a', 1000), took('c-b', 500)]), []);
+  // Claimed again after its hook threw: judged at its last claim, after the other payment.
+  const again = [{ correlation_id: 'c-1', total: 1000 }, { correlation_id: 'c-2', total: 1000 }, { correlation_id: 'c-1', total: 1000 }];
+  assert.equal(paidInFull(again, [took('c-2', 1000), took('c-1', 1000)]).length, 1);
 });
 
 test('a result returned twice by the hook is a break; a throw and its retry are not', () => {
@@ -31,8 +52,9 @@ test('a result returned twice by the hook is a break; a throw and its retry are 
   assert.deepEqual(deliveredOnce([{ ...call, returned: false }, { ...call, returned: true }]), []);
 });
 
-test('a SUCCESS at the service that never reached the hook is a break after reconcile()', () => {
+test('a SUCCESS at the service that never reached the hook is a break after reconcile(), unless the hook took its CANCELED first (learned from its callback alone)', () => {
   assert.equal(reconciled([booking('a', 'SUCCESS')], []).length, 1);
+  assert.deepEqual(reconciled([booking('a', 'SUCCESS')], [{ correlation_id: 'c-a', status: 'CANCELED', amount: 1000, returned: true }]), []);
   assert.deepEqual(reconciled([booking('a', 'SUCCESS')], [{ correlation_id: 'c-a', status: 'SUCCESS', amount: 1000, returned: true }]), []);
 });
 

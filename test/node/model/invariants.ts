@@ -9,6 +9,7 @@ import type { SandboxBooking } from '../../../src/sandbox/index.js';
 export const INVARIANTS = {
   onePayable: 'never two payable bookings for one order',
   oneSuccess: 'never two SUCCESS at the service for one order without the kit reporting the duplicate',
+  paidInFull: 'every SUCCESS after the order was paid in full is delivered as a duplicate',
   deliveredOnce: 'each final result delivered once',
   reconciled: 'an order paid at the service is delivered after one reconcile()',
   neverCalledPaid: 'an order not paid is never answered "paid"',
@@ -25,6 +26,18 @@ export interface HookCall {
   returned: boolean;
   /** The kit marked it `duplicate: true`: a second payment of the order. */
   duplicate?: boolean;
+  /** What the kit said was paid above what the order still needed (`overpayment`), in rupees. */
+  overpayment?: number;
+}
+
+/** A `SUCCESS` claim the store granted, in the order it granted them, with the order's total then. */
+export interface SuccessClaim {
+  correlation_id: string;
+  /**
+   * The total the order's latest booking was priced at when the claim was granted: the largest the
+   * order had while that booking's request was in flight, so never below what the kit booked it for.
+   */
+  total: number;
 }
 
 /** An answer of the handler to a tab, the service or the model. */
@@ -64,18 +77,39 @@ export function onePayable(bookings: readonly SandboxBooking[], handedOut: Reado
 }
 
 /**
- * No double charge: the SUCCESS payments of one order never add up past its total (the total only
- * grows in the model, so a second payment is fine when it paid a balance the order still owed),
- * leaving out the ones the kit reported as duplicates (`duplicate: true` to the hook and a
- * DuplicatePaymentError to onError, `reported` by correlation id). A payment the hook has not taken
- * yet may still be reported: the sum is judged once each of them reached the hook (`delivered`),
- * which one healthy reconcile() ensures.
+ * No double charge: the SUCCESS payments of one order never add up past the largest total it had (a
+ * second payment is fine when it paid a balance the order still owed; a payment booked before the total
+ * fell may exceed the total now), leaving out what the kit reported: a duplicate whole (`duplicate:
+ * true` to the hook and a DuplicatePaymentError to onError), an overpayment's excess (`overpayment` and
+ * an OverpaymentError). `reported`: rupees left out by correlation id. A payment the hook has not taken
+ * yet may still be reported: the sum is judged once each of them reached the hook (`delivered`), which
+ * one healthy reconcile() ensures.
  */
-export function oneSuccess(bookings: readonly SandboxBooking[], total: number, reported: ReadonlySet<string>, delivered: ReadonlySet<string>): Break[] {
-  const counted = bookings.filter((b) => b.status === 'SUCCESS' && !reported.has(b.correlation_id));
-  const paid = counted.reduce((sum, b) => sum + paise(b.amount), 0);
+export function oneSuccess(bookings: readonly SandboxBooking[], total: number, reported: ReadonlyMap<string, number>, delivered: ReadonlySet<string>): Break[] {
+  const counted = bookings.filter((b) => b.status === 'SUCCESS');
+  const paid = counted.reduce((sum, b) => sum + paise(b.amount) - paise(reported.get(b.correlation_id) ?? 0), 0);
   if (paid <= paise(total) || counted.some((b) => !delivered.has(b.correlation_id))) return [];
-  return [{ invariant: 'oneSuccess', detail: `paid ${paid / 100} for a total of ${total}, no duplicate reported: ${counted.map((b) => `${b.booking_id} (${b.amount})`).join(', ')}` }];
+  return [{ invariant: 'oneSuccess', detail: `paid ${paid / 100} for a total of ${total}, not reported: ${counted.map((b) => `${b.booking_id} (${b.amount})`).join(', ')}` }];
+}
+
+/**
+ * Once the order is paid in full, any further SUCCESS is a duplicate, whatever its amount: taken in
+ * the order the store granted their claims, a SUCCESS claimed when the payments before it (those the
+ * hook took, not as duplicates) covered the total then (`SuccessClaim.total`) reached the hook with
+ * `duplicate: true`. A result claimed again (its hook threw) is judged at its last claim; one the hook
+ * has not taken yet is judged once it has.
+ */
+export function paidInFull(claims: readonly SuccessClaim[], calls: readonly HookCall[]): Break[] {
+  const last = new Map(claims.map((claim, at) => [claim.correlation_id, at]));
+  const breaks: Break[] = [];
+  let paid = 0;
+  claims.forEach((claim, at) => {
+    const call = calls.find((c) => c.returned && c.status === 'SUCCESS' && c.correlation_id === claim.correlation_id);
+    if (last.get(claim.correlation_id) !== at || !call || call.duplicate) return;
+    if (paid >= paise(claim.total)) breaks.push({ invariant: 'paidInFull', detail: `${claim.correlation_id} (${call.amount}) delivered as a payment after ${paid / 100} paid of ${claim.total}` });
+    paid += paise(call.amount ?? 0);
+  });
+  return breaks;
 }
 
 /** A final result reaches the hook once: two calls that returned for one booking and status is a break. */
@@ -89,11 +123,16 @@ export function deliveredOnce(calls: readonly HookCall[]): Break[] {
   return [...count].filter(([, n]) => n > 1).map(([id, n]) => ({ invariant: 'deliveredOnce', detail: `${id} delivered ${n} times` }));
 }
 
-/** After one healthy `reconcile()`, every SUCCESS at the service has reached the hook. */
+/**
+ * After one healthy `reconcile()`, every SUCCESS at the service has reached the hook, but of a booking
+ * whose FAILED or CANCELED the hook took first: the kit settled it, and a payment that lands after the
+ * merchant's cancel (WPS-006) is learned from its callback, or the tab's status check, alone.
+ */
 export function reconciled(bookings: readonly SandboxBooking[], calls: readonly HookCall[]): Break[] {
   const delivered = new Set(calls.filter((c) => c.returned && c.status === 'SUCCESS').map((c) => c.correlation_id));
+  const settled = new Set(calls.filter((c) => c.returned && (c.status === 'FAILED' || c.status === 'CANCELED')).map((c) => c.correlation_id));
   return bookings
-    .filter((b) => b.status === 'SUCCESS' && !delivered.has(b.correlation_id))
+    .filter((b) => b.status === 'SUCCESS' && !delivered.has(b.correlation_id) && !settled.has(b.correlation_id))
     .map((b) => ({ invariant: 'reconciled', detail: `${b.booking_id} is SUCCESS at the service, not delivered after reconcile()` }));
 }
 

@@ -12,7 +12,7 @@ import type { PaymentStore } from '../../../src/server/index.js';
 import type { Backend } from './backends.js';
 import { ACCESS_KEY, CLAIM_LEASE_MS, Instance, PAST_LEASES_MS, PRODUCT, sleep, within, type Circumstance } from './instance.js';
 import { bodyOf, listen, type Loopback } from '../server/helpers.js';
-import { deliveredOnce, neverCalledPaid, oneSuccess, onePayable, reconciled, storeFault503, type Answer, type Break, type HookCall } from './invariants.js';
+import { deliveredOnce, neverCalledPaid, oneSuccess, onePayable, paidInFull, reconciled, storeFault503, type Answer, type Break, type HookCall, type SuccessClaim } from './invariants.js';
 
 /** The order lease of today's kit (booking.ts): a holder that has not renewed it for this long loses it. */
 const ORDER_LEASE_MS = 4_000;
@@ -81,23 +81,35 @@ export interface Model {
 /** One generated sequence against the stage: one order, two tabs, two instances. */
 export class Run {
   readonly orderId: string;
-  total = 1000;
+  private current = 1000;
+  /** The largest total the order had: a payment booked before it fell may exceed the total now. */
+  maxTotal = 1000;
   shift = 0;
   readonly keys: [string, string];
   readonly handedOut = new Set<string>();
-  /** Every booking the service made for this run. */
+  /** Every booking the service made for this run, in the order it answered them. */
   readonly serviceIds = new Set<string>();
+  /** Each booking's total as its book priced it, at most what the order had while the book ran (see {@link pricedNow}). */
+  readonly bookingTotals = new Map<string, number>();
+  /** The requests priced by a lookup and not answered yet. */
+  readonly pricing = new Set<Request>();
+  /** Keys whose bookings a stale app screen pays after the merchant's cancel (the sandbox's WPS-006). */
+  readonly paidAfterCancelKeys = new Set<string>();
+  /** The SUCCESS claims the store granted, in order, with the order's total then. */
+  readonly successClaims: SuccessClaim[] = [];
   readonly received: Array<{ booking_id: string; correlation_id: string }> = [];
   readonly hookCalls: HookCall[] = [];
   /** Results whose hook was frozen past its claim: delivered at least once, not once. */
   readonly atLeastOnce = new Set<string>();
-  /** The order's total each request's lookup answered (the total only grows). */
+  /** The order's total each request's lookup answered. */
   readonly pricedAt = new WeakMap<Request, number>();
   /** `instance correlation_id status` of each result claim asked and not yet settled, with the world's time it was asked at. */
   readonly claims = new Map<string, number>();
   readonly paidByCorrelation = new Map<string, number>();
   /** Correlation ids onError was told a DuplicatePaymentError of. */
   readonly toldDuplicates = new Set<string>();
+  /** Correlation ids onError was told an OverpaymentError of. */
+  readonly toldOverpayments = new Set<string>();
   readonly breaks: Break[] = [];
   /** Every answer that reached a tab, the service or the model, in the order they came. */
   readonly answers: Answer[] = [];
@@ -132,6 +144,29 @@ export class Run {
     return Date.now() + this.shift;
   }
 
+  /**
+   * The total a booking the service makes now was priced at, or more: the largest of the total now and
+   * the totals the lookups of the requests in flight answered (one of them made it).
+   */
+  pricedNow(): number {
+    return Math.max(this.total, ...[...this.pricing].map((request) => this.pricedAt.get(request) ?? 0));
+  }
+
+  /** The order's total as its latest booking was priced at (before any booking, the total now). */
+  latestTotal(): number {
+    return this.bookingTotals.get([...this.serviceIds].at(-1) ?? '') ?? this.total;
+  }
+
+  /** The order's total: set, it changes (an item added or removed), and lookupOrder answers it from now on. */
+  get total(): number {
+    return this.current;
+  }
+
+  set total(total: number) {
+    this.current = total;
+    this.maxTotal = Math.max(this.maxTotal, total);
+  }
+
   merchantPaid(): number {
     let sum = 0;
     for (const amount of this.paidByCorrelation.values()) sum += amount;
@@ -152,7 +187,7 @@ export class Run {
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
     const flight = (async () => {
-      const response = await instance.handler(request);
+      const response = await instance.handler(request).finally(() => this.pricing.delete(request));
       const json = (await response.json()) as { code: string; data?: Record<string, unknown> };
       // A killed process's answers never reach anyone.
       if (instance.killed) return;
@@ -216,9 +251,15 @@ export class Run {
   checkStep(): void {
     const bookings = this.serviceBookings();
     const returned = this.hookCalls.filter((call) => call.returned && call.status === 'SUCCESS');
-    const reported = new Set(returned.filter((call) => call.duplicate && this.toldDuplicates.has(call.correlation_id)).map((call) => call.correlation_id));
+    // What the kit reported of each payment: a duplicate whole, an overpayment's excess.
+    const reported = new Map<string, number>();
+    for (const call of returned) {
+      if (call.duplicate && this.toldDuplicates.has(call.correlation_id)) reported.set(call.correlation_id, call.amount ?? 0);
+      else if (call.overpayment && this.toldOverpayments.has(call.correlation_id)) reported.set(call.correlation_id, call.overpayment);
+    }
     const delivered = new Set(returned.map((call) => call.correlation_id));
-    this.breaks.push(...onePayable(bookings, this.handedOut), ...oneSuccess(bookings, this.total, reported, delivered));
+    this.breaks.push(...onePayable(bookings, this.handedOut), ...oneSuccess(bookings, this.maxTotal, reported, delivered));
+    this.breaks.push(...paidInFull(this.successClaims, this.hookCalls));
     this.breaks.push(...deliveredOnce(this.hookCalls.filter((call) => !this.atLeastOnce.has(`${call.correlation_id} ${call.status}`))));
   }
 
