@@ -16,6 +16,7 @@ import { build } from 'vite';
 import { cdnBuild } from '../../vite.config.js';
 import { launchChromium } from '../../scripts/chromium.mjs';
 import { createMemoryStore, createPaymentHandler } from '../../src/server/index.js';
+import type { PaymentProvider } from '../../src/server/provider.js';
 import { toNodeListener } from '../../src/server/node.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 
@@ -56,6 +57,11 @@ export interface MerchantOptions {
   htmlHeaders?: (origin: string, sandbox: Sandbox, path: string) => Record<string, string>;
   /** Where the provider sends the shopper back; default `/checkout.html`. */
   returnPath?: string;
+  /**
+   * The handler's providers, made for the started sandbox; default none listed, the intent service
+   * configured by its own options (the sandbox's access key and product code).
+   */
+  providers?: (sandbox: Sandbox) => PaymentProvider[];
 }
 
 /** A running merchant server with its sandbox. */
@@ -80,9 +86,7 @@ export async function startMerchant(options: MerchantOptions = {}): Promise<Merc
   const cspReports: unknown[] = [];
   let origin = '';
   const handler = createPaymentHandler({
-    serviceUrl: sandbox.baseUrl,
-    productCode: PRODUCT_CODE,
-    accessKey: ACCESS_KEY,
+    ...(options.providers ? { providers: options.providers(sandbox) } : { serviceUrl: sandbox.baseUrl, productCode: PRODUCT_CODE, accessKey: ACCESS_KEY }),
     callbackUrl: 'http://127.0.0.1:9/unused-callback',
     // The shopper comes back to the checkout of the order they paid (a fresh load is a new order).
     redirectUrl: ({ order }) => `${origin}${options.returnPath ?? '/checkout.html'}?order=${encodeURIComponent(String(order.id))}`,
