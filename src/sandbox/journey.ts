@@ -179,6 +179,21 @@ async function within<T>(ms: number, what: string, check: () => Promise<{ value?
   }
 }
 
+/**
+ * Polls for the whole of `ms` and fails as soon as `check` finds a match: "none within T" is only
+ * known when T is over, so a count of 0 never passes early.
+ */
+async function noneWithin(ms: number, what: string, check: () => Promise<{ matching: unknown[]; seen: string }>): Promise<[]> {
+  const started = Date.now();
+  for (;;) {
+    const { matching, seen } = await check();
+    const elapsed = Date.now() - started;
+    if (matching.length > 0) throw new JourneyError(`expected no ${what} within ${ms} ms, but the desk had ${seen} after ${elapsed} ms.`);
+    if (elapsed >= ms) return [];
+    await new Promise((resolve) => setTimeout(resolve, Math.min(100, ms - elapsed)));
+  }
+}
+
 function text(value: unknown, field: string, kind: string): string {
   if (typeof value !== 'string' || value === '') throw new JourneyError(`${kind} needs "${field}" (a string).`);
   return value;
@@ -223,14 +238,23 @@ const STEPS: Record<Exclude<Kind, 'repeat'>, Runner> = {
   scenario: async (arg, t) => ok(await call(`${t.sandboxUrl}/sandbox/scenario`, { json: arg }), 'scenario'),
   expectCallback: async (arg, t) => {
     const booking = text(arg['booking'], 'booking', 'expectCallback');
-    const state = (arg['state'] as string | undefined) ?? 'delivered';
     const count = (arg['count'] as number | undefined) ?? 1;
+    if (!Number.isInteger(count) || count < 0) throw new JourneyError(`expectCallback: "count" is a whole number of at least 0; got ${JSON.stringify(arg['count'])}.`);
+    // "No callback" means none sent, answered or not, unless the step names a state; a count of n
+    // waits for delivered ones unless it names another.
+    const state = (arg['state'] as string | undefined) ?? (count === 0 ? undefined : 'delivered');
     const ms = typeof arg['within'] === 'string' ? parseDuration(arg['within']) : t.waitMs;
-    return within(ms, `${count} ${state} callback(s) of ${booking}${arg['status'] ? ` with status ${String(arg['status'])}` : ''}`, async () => {
+    const what = `${arg['status'] ? `${String(arg['status'])} ` : ''}callback(s)${state ? ` (${state})` : ''} of ${booking}`;
+    const desk = async () => {
       const answer = ok(await call(`${t.sandboxUrl}/sandbox/callbacks?booking_id=${encodeURIComponent(booking)}`), 'the callback desk');
       const all = answer['data'] as Array<{ state: string; status: string }>;
-      const matching = all.filter((d) => d.state === state && (arg['status'] === undefined || d.status === arg['status']));
-      return { ...(matching.length >= count ? { value: matching } : {}), seen: JSON.stringify(all.map((d) => `${d.status}:${d.state}`)) };
+      const matching = all.filter((d) => (state === undefined || d.state === state) && (arg['status'] === undefined || d.status === arg['status']));
+      return { matching, seen: JSON.stringify(all.map((d) => `${d.status}:${d.state}`)) };
+    };
+    if (count === 0) return noneWithin(ms, what, desk);
+    return within(ms, `${count} ${what}`, async () => {
+      const { matching, seen } = await desk();
+      return { ...(matching.length >= count ? { value: matching } : {}), seen };
     });
   },
   expectStatus: async (arg, t) => {

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { checkJourney, JourneyError, junitReport, loadJourney, resolve, runJourney } from '../../../src/sandbox/journey.js';
+import { checkJourney, JourneyError, junitReport, loadJourney, resolve, runJourney, type JourneyStep } from '../../../src/sandbox/journey.js';
 import { walletPayFixtures } from '../../../src/testing/index.js';
 import { launchChromium } from '../../../scripts/chromium.mjs';
 import { book, startKit } from './support.js';
@@ -87,6 +87,34 @@ describe('the example journeys against the kit on loopback', () => {
     const usage = await cli(['run', failing]);
     assert.equal(usage.code, 2);
     assert.match(usage.err, /run needs --endpoint/);
+  });
+
+  test('expectCallback with count 0: a delivered callback fails the step, one never sent passes after the whole time, a named state filters', async () => {
+    const run = (steps: JourneyStep[]) => runJourney({ name: 'no callback', steps }, { endpoint: kit.endpoint, sandboxUrl: sandbox.baseUrl, waitMs: 5_000 });
+    const booked = (id: string): JourneyStep => ({ as: 'o', book: { order: { id } } });
+    const paid = await run([
+      booked('NONE-1'),
+      { pay: { booking: '${o.data.booking_id}' } },
+      { expectCallback: { booking: '${o.data.booking_id}', status: 'SUCCESS' } },
+      { expectCallback: { booking: '${o.data.booking_id}', count: 0, within: '300ms' } },
+    ]);
+    assert.equal(paid.ok, false, 'a count of 0 after a delivered callback fails');
+    assert.match(paid.steps[3]!.error ?? '', /expected no callback\(s\) of BK-[\w-]+ within 300 ms, but the desk had \["SUCCESS:delivered"\]/);
+
+    const quiet = await run([booked('NONE-2'), { expectCallback: { booking: '${o.data.booking_id}', count: 0, within: '400ms' } }]);
+    assert.ok(quiet.ok, JSON.stringify(quiet.steps));
+    assert.ok(quiet.steps[1]!.ms >= 400, `the whole time is waited: ${quiet.steps[1]!.ms} ms`);
+
+    const otherState = await run([
+      booked('NONE-3'),
+      { pay: { booking: '${o.data.booking_id}' } },
+      { expectCallback: { booking: '${o.data.booking_id}', status: 'SUCCESS' } },
+      { expectCallback: { booking: '${o.data.booking_id}', count: 0, state: 'dead', within: '200ms' } },
+    ]);
+    assert.ok(otherState.ok, JSON.stringify(otherState.steps));
+
+    const negative = await run([booked('NONE-4'), { expectCallback: { booking: '${o.data.booking_id}', count: -1 } }]);
+    assert.match(negative.steps[1]!.error ?? '', /"count" is a whole number of at least 0; got -1/);
   });
 });
 
