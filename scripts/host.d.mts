@@ -2,7 +2,7 @@
 export function isRoot(): boolean;
 /** Whether missing programs may be installed here: Debian, as root, with apt-get. */
 export function canInstallWithApt(): boolean;
-/** Installs Debian packages with apt-get (non-interactive). */
+/** Installs Debian packages with apt-get (non-interactive, waiting for apt's lock): ensure-apt.mjs's. */
 export function aptInstall(packages: string[], options?: { recommends?: boolean }): void;
 /** Finds a program, installing Debian's packages when possible; throws an error naming the fixes otherwise. */
 export function findOrInstall<T>(options: {
@@ -11,6 +11,8 @@ export function findOrInstall<T>(options: {
   packages: string[];
   fixes: string[];
   log?: (line: string) => void;
+  /** Whether apt-get may be used; default canInstallWithApt. */
+  canInstall?: () => boolean;
 }): T;
 /** The ports the system hands out itself (Linux's ip_local_port_range, else the IANA range). */
 export function ephemeralPorts(read?: () => string): { low: number; high: number };

@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { aptInstall } from './ensure-apt.mjs';
 
 /** Whether this process runs as root (servers that refuse root then run as their system user). */
 export const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
@@ -12,21 +13,20 @@ export function canInstallWithApt() {
   return process.platform === 'linux' && isRoot() && existsSync('/usr/bin/apt-get') && existsSync('/etc/debian_version');
 }
 
-/** Installs Debian packages with apt-get (non-interactive), after refreshing the package lists. */
-export function aptInstall(packages, { recommends = false } = {}) {
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  execFileSync('apt-get', ['install', '-y', '-qq', ...(recommends ? [] : ['--no-install-recommends']), ...packages], { stdio: 'inherit', env });
-}
+// One apt-get for every installer: ensure-apt.mjs's waits for apt's lock, where a second apt-get would
+// fail at once while an unattended upgrade or another test run installs. Re-exported for the scripts
+// that take it from here.
+export { aptInstall };
 
 /**
- * Finds a program with `find`; when it is missing and apt-get may be used, installs Debian's
- * `packages` and looks again; otherwise throws an error whose lines (`fixes`) name the fixes.
+ * Finds a program with `find`; when it is missing and apt-get may be used (`canInstall`, by default
+ * {@link canInstallWithApt}), installs Debian's `packages` and looks again; otherwise throws an error
+ * whose lines (`fixes`) name the fixes.
  */
-export function findOrInstall({ find, label, packages, fixes, log = console.error }) {
+export function findOrInstall({ find, label, packages, fixes, log = console.error, canInstall = canInstallWithApt }) {
   const found = find();
   if (found) return found;
-  if (canInstallWithApt()) {
+  if (canInstall()) {
     log(`No ${label} found: installing Debian's ${packages.join(' ')} (apt-get)...`);
     aptInstall(packages);
     const installed = find();
