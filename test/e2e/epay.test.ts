@@ -32,12 +32,20 @@ after(async () => {
 });
 
 const WEB_EPAY = '?web=epay';
+/** Each shopper's calls to the ePay-first endpoint (`book`, `status`, `cancel`), in order. */
+const proxyCalls = new Map<Shopper, string[]>();
 /** The ePay form's address on the sandbox: the POST answers the login page there. */
 const formUrl = () => `${suite.pg.sandbox.baseUrl}/api/epay/main/v2/form`;
 
 async function shopper(...args: Parameters<typeof openShopper> extends [unknown, ...infer Rest] ? Rest : never): Promise<Shopper> {
   const s = await openShopper(suite.browser, ...args);
   shoppers.push(s);
+  const calls: string[] = [];
+  proxyCalls.set(s, calls);
+  s.page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path.startsWith('/api/pay-epay/') && !path.endsWith('/order')) calls.push(path.slice('/api/pay-epay/'.length));
+  });
   return s;
 }
 
@@ -69,10 +77,10 @@ async function waitForResultPage(s: Shopper, name: 'success' | 'failure'): Promi
     await s.page.waitForURL(new RegExp(`/${name}\\.html\\?`), { timeout: 15_000 });
   } catch (error) {
     const status = await element(s.page).status.textContent({ timeout: 1_000 }).catch(() => '(no status region)');
-    const events = await elementEvents(s.page).catch(() => []);
+    const events = (await elementEvents(s.page).catch(() => [])).map((event) => event.type);
     throw new Error(
       `the ${name} page within 15 s; the tab is at ${s.page.url()}, its status says ${JSON.stringify(status?.trim())}, ` +
-        `the element fired ${JSON.stringify(events)}`,
+        `the element fired ${events.join(', ') || 'nothing'} and called ${proxyCalls.get(s)?.join(', ') || 'nothing'}`,
       { cause: error },
     );
   }
