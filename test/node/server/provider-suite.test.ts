@@ -25,9 +25,10 @@ async function failingTitles(
   sandbox: Sandbox,
   breaking: (provider: PaymentProvider) => PaymentProvider,
   overrides: Partial<ProviderSuiteOptions> = {},
+  onSandbox = epayOnSandbox,
 ): Promise<string[]> {
   const registered: Array<{ title: string; run: () => Promise<void> }> = [];
-  const harness = epayOnSandbox(() => sandbox);
+  const harness = onSandbox(() => sandbox);
   runProviderSuite({
     name: 'broken',
     test: (title, run) => registered.push({ title, run }),
@@ -75,7 +76,15 @@ describe('the provider suite fails an adapter that breaks the contract', () => {
     assert.deepEqual(failed, ['a provider that cannot be reached fails with a ServiceError of its kind']);
   });
 
+  test('an app deeplink that runs code, and a cancel of a paid booking that succeeds: the suite fails them', async () => {
+    const script = await failingTitles(sandbox, (p) => ({ ...p, payment: async (ref) => (ref.channel === 'app' ? { deeplink: 'javascript:alert(1)' } : p.payment(ref)) }), {}, intentOnSandbox);
+    assert.ok(script.some((title) => title.startsWith('payment answers')), JSON.stringify(script));
+    const cancelled = await failingTitles(sandbox, (p) => ({ ...p, cancel: async (ref) => ({ status: (await p.status(ref)).status === 'SUCCESS' ? 'SUCCESS' : (await p.cancel!(ref)).status }) }), {}, intentOnSandbox);
+    assert.deepEqual(cancelled, ['cancel is there exactly with capabilities.cancel: an open booking is CANCELED, a paid one fails with IP-410']);
+  });
+
   test('the adapters as they are: the suite fails none of its tests', async () => {
     assert.deepEqual(await failingTitles(sandbox, (p) => p), []);
+    assert.deepEqual(await failingTitles(sandbox, (p) => p, {}, intentOnSandbox), []);
   });
 });
