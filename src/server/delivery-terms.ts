@@ -24,7 +24,7 @@ export interface DeliveredResult extends PaymentResult {
   /**
    * A `SUCCESS` above what its order still needed when it arrived (a stale screen's payment after the
    * order's total fell, say): the rupees above it, to refund. Absent otherwise, and on a duplicate,
-   * which is to refund whole.
+   * which is to refund whole (docs/server.md, "A payment beyond what the order needs").
    */
   overpayment?: number;
 }

@@ -1,7 +1,7 @@
 /**
  * Result delivery: each final result reaches `onPaymentResult` once per booking and status, through a
- * claim in the store that every instance respects (see `PaymentStore`), marked when it pays an order
- * twice, and never when it contradicts what is known of its booking.
+ * claim in the store that every instance respects (see `PaymentStore`), marked when it pays more than
+ * its order needs, and never when it contradicts what is known of its booking.
  *
  * A payment beyond what its order needs: the kit keeps one payable booking per order, but two can
  * still be paid (a store that answered late or lost a booking, a service that took a stale app screen's
@@ -120,7 +120,7 @@ export function createDelivery(kit: Kit, onPaymentResult: PaymentHandlerOptions[
   return { deliver };
 }
 
-/** A payment of an order its other payments had paid in full: refund it (docs/server.md, "A second payment"). */
+/** A payment of an order its other payments had paid in full: refund it (docs/server.md, "A payment beyond what the order needs"). */
 export class DuplicatePaymentError extends Error {
   override name = 'DuplicatePaymentError';
 
@@ -138,7 +138,7 @@ export class DuplicatePaymentError extends Error {
   }
 }
 
-/** A payment above what its order still needed: refund the excess (docs/server.md, "A second payment"). */
+/** A payment above what its order still needed: refund the excess (docs/server.md, "A payment beyond what the order needs"). */
 export class OverpaymentError extends Error {
   override name = 'OverpaymentError';
 
