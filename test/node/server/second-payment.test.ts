@@ -22,6 +22,8 @@ function order(id: string, total: number) {
   return { state, lookupOrder };
 }
 
+const ids = ({ booking_id, correlation_id }: Booked) => ({ booking_id, correlation_id });
+
 /** Waits until `done()` holds, polling; fails naming `what` after `ms`. */
 async function until(done: () => boolean, what: string, ms = 5_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -96,6 +98,31 @@ test('WPS-006, the stale payment first: 1500 for an order that needed 1000 is an
     assert.deepEqual([second.booking_id, second.duplicate, second.duplicate_of], [tab2.booking_id, true, tab1.booking_id]);
     assert.equal(told(shop, DuplicatePaymentError).length, 1);
     assert.equal(told(shop, OverpaymentError).length, 1);
+  } finally {
+    await shop.close();
+  }
+});
+
+test('WPS-006 with every callback lost: the tabs\' status checks deliver both payments, and the stale one is the duplicate', async () => {
+  const { state, lookupOrder } = order('W-3', 1500);
+  // A callback URL nothing listens on: the service's callbacks never arrive.
+  const shop = await openShop({ lookupOrder, callbackUrl: 'http://127.0.0.1:9/api/pay/callback' });
+  try {
+    const { tab1, tab2 } = await paidAfterCancel(shop, state, 'W-3');
+    assert.equal(await shop.pay(tab2), 303);
+    assert.equal((await shop.post('status', ids(tab2))).body.data?.status, 'SUCCESS');
+    await shop.sandbox.clock.advance('30s');
+    assert.equal((await shop.post('status', ids(tab1))).body.data?.status, 'SUCCESS');
+    await shop.sandbox.whenCallbacksSettled();
+    assert.equal(shop.sandbox.callbackAttempts().filter((a) => a.delivered).length, 0, 'no callback arrived');
+    assert.deepEqual(
+      successes(shop).map((r) => [r.source, r.booking_id, r.duplicate, r.duplicate_of]),
+      [
+        ['status', tab2.booking_id, undefined, undefined],
+        ['status', tab1.booking_id, true, tab2.booking_id],
+      ],
+    );
+    assert.equal(told(shop, DuplicatePaymentError).length, 1);
   } finally {
     await shop.close();
   }
