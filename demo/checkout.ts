@@ -54,10 +54,16 @@ function selectEnvironment(value: string): void {
 }
 
 const WEB_KEY = 'playground:web-checkout';
-/** The endpoint whose handler lists ePay v2 first (its desktops pay on eSewa's web checkout), or the intent service first. */
+/**
+ * The endpoint whose handler lists ePay v2 first with Khalti beside it (its desktops pay on eSewa's or
+ * Khalti's web checkout, a button each), or the intent service first (eSewa alone).
+ */
 function selectWebCheckout(value: string): void {
   const setting = value === 'epay' ? 'epay' : 'intent';
   button!.setAttribute('endpoint', setting === 'epay' ? '/api/pay-epay' : '/api/pay');
+  // The wallets go with the endpoint: only the /api/pay-epay handler lists Khalti.
+  if (setting === 'epay') button!.setAttribute('wallets', 'esewa khalti');
+  else button!.removeAttribute('wallets');
   const radio = document.querySelector<HTMLInputElement>(`input[name="web-checkout"][value="${setting}"]`);
   if (radio) radio.checked = true;
   localStorage.setItem(WEB_KEY, setting);

@@ -6,8 +6,9 @@
  * Routes on the Vite server:
  * - `/api/pay/{book,status,cancel,callback}`: the merchant kit's handler (the element's endpoint), with
  *   the intent service first: a desktop pays on the intent service's web page.
- * - `/api/pay-epay/...`: the same kit, store and providers with eSewa's web checkout (ePay v2) first: a
- *   desktop pays on ePay's page, as production does today (the checkout's "Web checkout" switch).
+ * - `/api/pay-epay/...`: the same kit, store and providers with eSewa's web checkout (ePay v2) first and
+ *   Khalti (KPG-2) beside it: a desktop pays on ePay's page, as production does today, or on Khalti's
+ *   when the shopper picks that wallet (the checkout's "Web checkout" switch).
  * - `/api/merchant/bookings/{booking_id}`: the merchant's own record of a verified result; `?wait=MS` waits
  *   for it (10 s at most), for a page that can arrive before the service's callback.
  * - `/api/log`: Server-Sent Events with the proxy calls, the callbacks and the sandbox's lines.
@@ -27,6 +28,7 @@ import { createMemoryStore, createPaymentHandler, type PaymentHandlerOptions, ty
 import { esewaEpay } from '../../src/providers/epay/adapter.js';
 import { EPAY_TEST_CREDENTIALS } from '../../src/providers/epay/wire.js';
 import { esewaIntent } from '../../src/providers/esewa-intent/adapter.js';
+import { khalti } from '../../src/providers/khalti/adapter.js';
 import { toNodeListener } from '../../src/server/node.js';
 import { createPostgresStore } from '../../src/server/postgres.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
@@ -127,11 +129,14 @@ export function playground(options: PlaygroundOptions = {}): Plugin {
       }
     }
 
-    // Two handlers on one store, each knowing both providers (so either reads the other's bookings):
-    // the intent service first, or eSewa's web checkout (ePay v2) first, which takes the desktops.
+    // Two handlers on one store, each knowing every provider (so either reads, and reconcile checks,
+    // the other's bookings): the intent service first, or eSewa's web checkout (ePay v2) first, which
+    // takes the desktops, with Khalti for a shopper who picks it.
     const intent = esewaIntent({ serviceUrl: sandbox.baseUrl, productCode: PLAYGROUND_PRODUCT_CODE, accessKey: PLAYGROUND_ACCESS_KEY });
     // eSewa's published test code and secret, as a merchant starts: the sandbox signs EPAYTEST with it.
     const epay = esewaEpay({ ...EPAY_TEST_CREDENTIALS, baseUrl: sandbox.baseUrl });
+    // Khalti's secret key is the sandbox's access key there; Khalti asks for the shop's own site with every payment.
+    const khaltiProvider = khalti({ secretKey: sandbox.accessKey, websiteUrl: origin, baseUrl: sandbox.baseUrl });
     const common: Omit<PaymentHandlerOptions, 'providers'> = {
       // The playground without a data folder is a throwaway demo: bookings in memory, lost on restart.
       store: store ?? createMemoryStore(),
@@ -168,8 +173,9 @@ export function playground(options: PlaygroundOptions = {}): Plugin {
       },
       onError: (error, { route }) => log('merchant', `${route}: ${error instanceof Error ? error.message : String(error)}`),
     };
-    const handler = createPaymentHandler({ ...common, providers: [intent, epay] });
-    const epayFirst = createPaymentHandler({ ...common, providers: [epay, intent] });
+    // Khalti last on /api/pay: it books there only for a book that names the wallet, which that endpoint's element does not.
+    const handler = createPaymentHandler({ ...common, providers: [intent, epay, khaltiProvider] });
+    const epayFirst = createPaymentHandler({ ...common, providers: [epay, khaltiProvider, intent] });
     const listener = toNodeListener(async (request) => {
       const first = new URL(request.url).pathname.startsWith('/api/pay-epay/') ? epayFirst : handler;
       const response = await first(request);
