@@ -248,7 +248,7 @@ test('every file or folder of the repository the docs name exists', () => {
 
 /** The names a public entry exports (read from its source: values and types alike). */
 function exportedByEntries(): Set<string> {
-  const entries = ['src/index.ts', 'src/define.ts', 'src/react.ts', 'src/server/index.ts', 'src/server/node.ts', 'src/server/postgres.ts', 'src/server/mysql.ts', 'src/server/redis.ts', 'src/server/store-suite.ts', 'src/sandbox/index.ts', 'src/protocol/index.ts', 'src/check/index.ts', 'src/testing/index.ts'];
+  const entries = ['src/index.ts', 'src/define.ts', 'src/react.ts', 'src/server/index.ts', 'src/server/node.ts', 'src/server/postgres.ts', 'src/server/mysql.ts', 'src/server/redis.ts', 'src/server/store-suite.ts', 'src/server/providers.ts', 'src/server/provider-suite.ts', 'src/sandbox/index.ts', 'src/protocol/index.ts', 'src/check/index.ts', 'src/testing/index.ts'];
   const names = new Set<string>();
   for (const entry of entries) {
     const source = read(entry);
