@@ -5,6 +5,9 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseChaos } from './chaos.js';
+import { parseDuration } from './clock.js';
+import { KHALTI_DEFAULT_EXPIRES_IN_S } from './khalti/index.js';
+import { EPAY_SESSION_IDLE_MS } from './epay/rules.js';
 import { SANDBOX_DEFAULTS, startSandbox, type Sandbox, type SandboxOptions } from './index.js';
 import { PROFILES, type ProfileName } from './profiles.js';
 import { argumentError, runTool, TOOLS, UsageError } from './tools.js';
@@ -18,7 +21,8 @@ export const USAGE = `Usage: wallet-pay-sandbox [options]
        wallet-pay-sandbox callbacks resend <CB-n> [--to <callback_url>] [--url <base_url>]
        wallet-pay-sandbox run <journey.json|.yaml> --endpoint <url> [--url <base_url>] [--junit <out.xml>]
 
-A local sandbox of the intent payment service (API, wallet page, web payment page, callbacks).
+A local sandbox of the intent payment service (API, wallet page, web payment page, callbacks), of
+eSewa's web checkout (ePay v2) and of Khalti (KPG-2), on one origin.
 
 Options:
   --port <n>              API and web payment page port (default ${SANDBOX_DEFAULTS.cliPort})
@@ -35,6 +39,11 @@ Options:
   --chaos <spec>          seeded faults, e.g. timeouts=0.16,errors=0.05,latency=200ms[,hold=10s]
   --seed <n>              the chaos seed (default 1): the same seed, the same faults in the same order
   --profile <name>        spec (default) or esewa-uat (the provider's test service as public facts show it)
+  --epay-session-idle <duration>
+                          idle lifetime of an unfinished ePay v2 session before its status reads
+                          NOT_FOUND, e.g. 90s or 10m (default ${EPAY_SESSION_IDLE_MS / 60_000}m)
+  --khalti-expires-in <seconds>
+                          lifetime of a Khalti payment link, its expires_in (default ${KHALTI_DEFAULT_EXPIRES_IN_S})
   --url <base_url>        (clock, scenario, callbacks, run) the running sandbox (default http://127.0.0.1:${SANDBOX_DEFAULTS.cliPort})
   -h, --help              show this help
 `;
@@ -62,6 +71,8 @@ const FLAG_EXAMPLES: Readonly<Record<string, string>> = {
   chaos: '--chaos timeouts=0.16,errors=0.05,latency=200ms',
   seed: '--chaos errors=0.05 --seed 42',
   profile: '--profile esewa-uat',
+  'epay-session-idle': '--epay-session-idle 10m',
+  'khalti-expires-in': '--khalti-expires-in 1800',
   help: '--help',
 };
 
@@ -76,6 +87,18 @@ function integer(flag: string, text: string | undefined, min: number, max: numbe
     throw flagError(flag, `--${flag} must be a whole number from ${min} to ${max}; got "${text}"`);
   }
   return Number(text);
+}
+
+function duration(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  let ms: number;
+  try {
+    ms = parseDuration(text);
+  } catch {
+    throw flagError(flag, `--${flag} must be a duration such as 90s or 10m; got "${text}"`);
+  }
+  if (ms < 1) throw flagError(flag, `--${flag} must be longer than 0; got "${text}"`);
+  return ms;
 }
 
 /** Parses `wallet-pay-sandbox` arguments (without `node` and the script). */
@@ -100,6 +123,8 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
         chaos: { type: 'string' },
         seed: { type: 'string' },
         profile: { type: 'string' },
+        'epay-session-idle': { type: 'string' },
+        'khalti-expires-in': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -130,6 +155,8 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
   const ttlSeconds = integer('booking-ttl', values['booking-ttl'], 1, 7 * 24 * 3600);
   const attempts = integer('callback-attempts', values['callback-attempts'], 1, 20);
   const baseDelayMs = integer('callback-delay', values['callback-delay'], 0, 3_600_000);
+  const khaltiExpiresIn = integer('khalti-expires-in', values['khalti-expires-in'], 1, 30 * 24 * 3600);
+  const epaySessionIdleMs = duration('epay-session-idle', values['epay-session-idle']);
   return {
     help: false,
     options: {
@@ -147,6 +174,8 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
       ...(values.data !== undefined ? { stateFile: join(values.data, 'sandbox.json') } : {}),
       ...chaosOption(values.chaos, values.seed),
       ...(profile !== undefined ? { profile } : {}),
+      ...(epaySessionIdleMs !== undefined ? { epaySessionIdleMs } : {}),
+      ...(khaltiExpiresIn !== undefined ? { khaltiExpiresIn } : {}),
     },
   };
 }
@@ -212,6 +241,9 @@ export async function runCommandLine(args: readonly string[], io: CommandLineIo)
       `  API:                 ${sandbox.baseUrl}/api/client/intent/payment/{book,status,cancel}`,
       `  web payment page:    ${sandbox.webPaymentUrl}`,
       `  links (links_url):   ${sandbox.linksUrl}/pay/{booking_id}`,
+      `  eSewa ePay v2 form:  ${sandbox.baseUrl}/api/epay/main/v2/form`,
+      `  ePay v2 status:      ${sandbox.baseUrl}/api/epay/transaction/status/   (esewaEpay's baseUrl: ${sandbox.baseUrl})`,
+      `  Khalti API base:     ${sandbox.baseUrl}/api/v2/   (khalti's baseUrl: ${sandbox.baseUrl})`,
       // The deeplinks and the web payment page are on two origins: the element must allow both.
       `  allowed-hosts:       ${sandbox.allowedHosts}   (paste into <wallet-pay-button allowed-hosts="...">)`,
       `  product codes:       ${sandbox.productCodes.join(', ')}`,

@@ -1,5 +1,5 @@
 /**
- * The command line's tools beside starting the sandbox: `scenarios` lists the catalogue; `clock`,
+ * The command line's tools beside starting the sandbox: `scenarios` lists the catalogues; `clock`,
  * `scenario`, `callbacks` and `run` talk to a running sandbox over HTTP (its `/sandbox/` controls), so
  * they work from another terminal or a CI step. Every bad argument is refused before any request, by
  * name and with an example of a right one.
@@ -9,6 +9,8 @@ import { parseArgs } from 'node:util';
 import { parseDuration } from './clock.js';
 import { junitReport, loadJourney, runJourney, JourneyError } from './journey.js';
 import { findScenario, magicAmountOf, SCENARIOS } from './scenarios.js';
+import { EPAY_SCENARIOS, epayMagicAmountOf } from './epay/scenarios.js';
+import { KHALTI_MAGIC_PAISA_BASE, KHALTI_SCENARIOS } from './khalti/scenarios.js';
 
 /** The tools' names (the first argument). */
 export const TOOLS: readonly string[] = ['scenarios', 'clock', 'scenario', 'callbacks', 'run'];
@@ -206,7 +208,13 @@ function scenarios(args: readonly string[], io: Io): void {
     io.out(JSON.stringify(SCENARIOS.map((s) => ({ ...s, magic_amount: magicAmountOf(s) })), null, 2));
     return;
   }
-  for (const s of SCENARIOS) io.out(`${s.id}  ${s.name.padEnd(27)} ${String(magicAmountOf(s)).padEnd(5)} ${s.summary}`);
+  const line = (s: { id: string; name: string; summary: string }, amount: number) => `${s.id}  ${s.name.padEnd(27)} ${String(amount).padEnd(5)} ${s.summary}`;
+  for (const s of SCENARIOS) io.out(line(s, magicAmountOf(s)));
+  // The other providers' catalogues, each with how its magic amount is written (their APIs differ).
+  io.out('\neSewa ePay v2 (total_amount in rupees, or the login page\'s picker):');
+  for (const s of EPAY_SCENARIOS) io.out(line(s, epayMagicAmountOf(s)));
+  io.out('\nKhalti (amount in paisa, the Wallet-Pay-Scenario header, merchant_scenario, or the pay page\'s picker):');
+  for (const s of KHALTI_SCENARIOS) io.out(line(s, KHALTI_MAGIC_PAISA_BASE + Number(s.id.slice('KHALTI-'.length))));
 }
 
 /** One delivery of the desk as `GET /sandbox/callbacks` answers it (the fields the listing shows). */
