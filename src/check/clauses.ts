@@ -9,6 +9,9 @@ const SECTIONS = {
   idempotency: 'backends.md rule 2 (one booking per Idempotency-Key); contract.md "One booking per attempt."',
   paid: 'backends.md rule 3 (one payable booking per order); contract.md "One payable booking per order."',
   callback: 'backends.md rule 4 (verify every callback); contract.md "Readings of the spec\'s gaps"',
+  late: 'backends.md rule 4 (verify every callback: a SUCCESS after a cancel is delivered, never dropped)',
+  handoff: 'backends.md "The desktop answer and the hand-off\'s return"',
+  epay: 'backends.md "eSewa ePay v2"',
   status: 'backends.md rule 5 (the status comes from the service); contract.md "Both ids."',
   book: 'contract.md "Requests" (the book answer)',
   codes: 'contract.md "The codes"',
@@ -28,6 +31,8 @@ export interface Clause {
   title: string;
   /** Where the rule is written; named when the clause fails. */
   section: string;
+  /** Which backends it proves: the intent service's (no mark), ePay v2's (`epay`), or both (`any`). */
+  provider?: 'epay' | 'any';
 }
 
 /** Every clause, in the order they run. */
@@ -58,16 +63,29 @@ export const CLAUSES = [
   { id: 'forged-success-not-paid', title: 'a forged SUCCESS callback never makes the order paid (a new booking of it still works)', section: SECTIONS.callback },
   { id: 'success-replay-after-refund', title: 'the SUCCESS callback replayed after the REVERTED leaves the refunded order payable', section: SECTIONS.finality },
   { id: 'failed-after-success', title: 'a signed FAILED after a SUCCESS leaves the order paid', section: SECTIONS.finality },
+  { id: 'paid-after-cancel', title: 'a payment that lands after the merchant\'s cancel (its SUCCESS callback) makes the order paid', section: SECTIONS.late },
+  { id: 'handoff-page', title: 'the redirect_url of a hand-off booking is a page of its own, not the checkout', section: SECTIONS.handoff },
   { id: 'reconcile-asks-service', title: 'with its SUCCESS callback lost, the proxy\'s reconciliation asks the service and the order is paid', section: SECTIONS.reconcile },
-  { id: 'method-not-allowed', title: 'a method other than POST is 405 with Allow: POST', section: SECTIONS.answers },
-  { id: 'payload-too-large', title: 'a body of 1 MiB is IP-413', section: SECTIONS.body },
-  { id: 'unsupported-media-type', title: 'a body that is not application/json is IP-415', section: SECTIONS.body },
-  { id: 'failure-not-2xx', title: 'a failure is never answered 2xx, and a 2xx is always a success envelope', section: SECTIONS.answers },
-  { id: 'no-redirect', title: 'no answer is a redirect', section: SECTIONS.answers },
-  { id: 'content-type-json', title: 'every answer is Content-Type: application/json; charset=utf-8', section: SECTIONS.answers },
-  { id: 'no-store', title: 'every answer carries Cache-Control: no-store', section: SECTIONS.answers },
-  { id: 'nosniff', title: 'every answer carries X-Content-Type-Options: nosniff', section: SECTIONS.answers },
+  { id: 'epay-book', title: '(ePay) book "web" and "app" answer channel "web" and eSewa\'s eleven signed form fields, total_amount their sum', section: SECTIONS.epay, provider: 'epay' },
+  { id: 'epay-return-forged-refused', title: '(ePay) a return signed with another key or altered under its signature is refused with a 4xx and fulfils nothing', section: SECTIONS.epay, provider: 'epay' },
+  { id: 'epay-return-raw-text', title: '(ePay) a signed return verifies on its raw text: total_amount 1000.0 (a JSON number) or "2,700.0"', section: SECTIONS.epay, provider: 'epay' },
+  { id: 'epay-status-decides', title: '(ePay) a signed COMPLETE return fulfils nothing until the status check says COMPLETE', section: SECTIONS.epay, provider: 'epay' },
+  { id: 'epay-ambiguous-open', title: '(ePay) AMBIGUOUS is not fulfilled: /status answers PENDING', section: SECTIONS.epay, provider: 'epay' },
+  { id: 'epay-full-refund-reverted', title: '(ePay) FULL_REFUND is answered REVERTED and the order is unpaid again', section: SECTIONS.epay, provider: 'epay' },
+  { id: 'method-not-allowed', title: 'a method other than POST is 405 with Allow: POST', section: SECTIONS.answers, provider: 'any' },
+  { id: 'payload-too-large', title: 'a body of 1 MiB is IP-413', section: SECTIONS.body, provider: 'any' },
+  { id: 'unsupported-media-type', title: 'a body that is not application/json is IP-415', section: SECTIONS.body, provider: 'any' },
+  { id: 'failure-not-2xx', title: 'a failure is never answered 2xx, and a 2xx is always a success envelope', section: SECTIONS.answers, provider: 'any' },
+  { id: 'no-redirect', title: 'no answer is a redirect', section: SECTIONS.answers, provider: 'any' },
+  { id: 'content-type-json', title: 'every answer is Content-Type: application/json; charset=utf-8', section: SECTIONS.answers, provider: 'any' },
+  { id: 'no-store', title: 'every answer carries Cache-Control: no-store', section: SECTIONS.answers, provider: 'any' },
+  { id: 'nosniff', title: 'every answer carries X-Content-Type-Options: nosniff', section: SECTIONS.answers, provider: 'any' },
 ] as const satisfies readonly Clause[];
 
 /** The id of one clause. */
 export type ClauseId = (typeof CLAUSES)[number]['id'];
+
+/** The clauses a run proves: the intent service's backend (the default) or one in its ePay v2 mode. */
+export function clausesFor(provider: 'intent' | 'epay' = 'intent'): readonly Clause[] {
+  return CLAUSES.filter((clause: Clause) => (clause.provider ?? 'intent') === provider || clause.provider === 'any');
+}

@@ -9,7 +9,7 @@ import { runCheck, checkOptions, productionWarning, type CheckOptions, type Chec
 
 /** Usage text of `wallet-pay-check --help`. */
 const CHECK_USAGE = `Usage: wallet-pay-check --endpoint <url> --sandbox-port <port> --order-prefix <prefix> --amount <n>
-                        [--reconcile-command <cmd>] [--callback-origin <origin>]... [--json]
+                        [--reconcile-command <cmd>] [--callback-origin <origin>]... [--provider epay] [--json]
 
 Proves a running book proxy against the contract of <wallet-pay-button>. Starts the sandbox of the
 payment service on --sandbox-port (default access key and product code); the proxy must use
@@ -25,6 +25,8 @@ Options:
                           "php proxy.php reconcile"; without it that clause is skipped
   --callback-origin <o>   another origin the proxy's callback URL may be on (repeatable); callbacks
                           go to no other origin than these and --endpoint's
+  --provider <p>          intent (default) or epay: a backend in its ePay v2 mode, its EPAY_FORM_URL
+                          and EPAY_STATUS_URL on the sandbox, runs the ePay clauses instead
   --json                  print { clauses: [{ id, title, ok, detail }], passed, failed } on stdout
   -h, --help              show this help
 
@@ -60,6 +62,7 @@ export function parseCheckArgs(args: readonly string[]): CheckCommand {
         amount: { type: 'string' },
         'reconcile-command': { type: 'string' },
         'callback-origin': { type: 'string', multiple: true },
+        provider: { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -82,6 +85,7 @@ export function parseCheckArgs(args: readonly string[]): CheckCommand {
     amount: Number(amount),
     ...(values['reconcile-command'] !== undefined ? { reconcile: values['reconcile-command'] } : {}),
     ...(values['callback-origin'] !== undefined ? { callbackOrigins: values['callback-origin'] } : {}),
+    ...(values.provider !== undefined ? { provider: values.provider as CheckOptions['provider'] } : {}),
   };
   if (options.reconcile !== undefined && String(options.reconcile).trim() === '') throw new CheckCommandError('--reconcile-command is empty.');
   try {

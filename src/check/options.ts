@@ -29,6 +29,12 @@ export interface CheckOptions {
    * with a 60 s limit) or a function. Without it, that clause is skipped.
    */
   reconcile?: string | (() => Promise<unknown>);
+  /**
+   * The backend's provider: the intent service (`intent`, the default) or eSewa's web checkout, ePay v2
+   * (`epay`: the backend's form and status URLs point at the sandbox, product code EPAYTEST and its
+   * published secret), which runs the ePay clauses and the transport ones.
+   */
+  provider?: 'intent' | 'epay';
 }
 
 /** The verdict on one clause. */

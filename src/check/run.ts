@@ -6,9 +6,11 @@
  * wallet page, and learns the proxy's callback URL from the bookings the proxy makes.
  */
 import { startSandbox } from '../sandbox/index.js';
-import { CLAUSES, type ClauseId } from './clauses.js';
+import { clausesFor, type ClauseId } from './clauses.js';
 import * as book from './clauses-book.js';
 import * as callback from './clauses-callback.js';
+import * as epay from './clauses-epay.js';
+import * as late from './clauses-late.js';
 import * as order from './clauses-order.js';
 import * as replays from './clauses-replays.js';
 import * as results from './clauses-results.js';
@@ -45,6 +47,9 @@ export function checkOptions(options: CheckOptions): void {
     if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.origin !== origin.replace(/\/+$/, '')) {
       throw new TypeError(`--callback-origin must be an origin such as https://shop.example; got "${origin}".`);
     }
+  }
+  if (options.provider !== undefined && options.provider !== 'intent' && options.provider !== 'epay') {
+    throw new TypeError(`--provider must be "intent" or "epay"; got "${String(options.provider)}".`);
   }
   if (options.requestTimeoutMs !== undefined && !(Number.isInteger(options.requestTimeoutMs) && options.requestTimeoutMs >= 100)) {
     throw new TypeError(`requestTimeoutMs must be a whole number of at least 100; got ${options.requestTimeoutMs}.`);
@@ -97,8 +102,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
   });
   const verdicts: ClauseResult[] = [];
   try {
-    for (const clause of CLAUSES) {
-      const verdict = await judge(steps, clause.id, clause.title, clause.section, options.clauseTimeoutMs ?? 60_000);
+    for (const clause of clausesFor(options.provider)) {
+      const verdict = await judge(steps, clause.id as ClauseId, clause.title, clause.section, options.clauseTimeoutMs ?? 60_000);
       verdicts.push(verdict);
       if (!verdict.ok && !verdict.skipped) steps.failedClauses.add(clause.id);
       options.onClause?.(verdict);
@@ -140,7 +145,15 @@ const BODIES: Record<ClauseId, (steps: Steps) => Promise<string | void>> = {
   'forged-success-not-paid': callback.forgedSuccessNotPaid,
   'success-replay-after-refund': replays.successReplayAfterRefund,
   'failed-after-success': replays.failedAfterSuccess,
+  'paid-after-cancel': late.paidAfterCancel,
+  'handoff-page': late.handoffPage,
   'reconcile-asks-service': replays.reconcileAsksService,
+  'epay-book': epay.epayBook,
+  'epay-return-forged-refused': epay.epayForgedReturn,
+  'epay-return-raw-text': epay.epayRawText,
+  'epay-status-decides': epay.epayStatusDecides,
+  'epay-ambiguous-open': epay.epayAmbiguous,
+  'epay-full-refund-reverted': epay.epayFullRefund,
   'method-not-allowed': transport.methodNotAllowed,
   'payload-too-large': transport.payloadTooLarge,
   'unsupported-media-type': transport.unsupportedMediaType,

@@ -33,9 +33,10 @@ export interface HeldBooking {
 
 /**
  * The scenarios of the sandbox's catalogue (src/sandbox/scenarios.ts) a clause pays through: paid
- * (`WPS-001`) and paid with the callback lost (`WPS-007`).
+ * (`WPS-001`), paid with the callback lost (`WPS-007`), and paid after the merchant's cancel (`WPS-006`,
+ * PENDING at the confirm).
  */
-export type PaidScenario = 'WPS-001' | 'WPS-007';
+export type PaidScenario = 'WPS-001' | 'WPS-006' | 'WPS-007';
 
 /** The MPIN the sandbox accepts (any 4 to 6 digits but 0000). */
 const GOOD_MPIN = '1234';
@@ -184,7 +185,7 @@ export class Steps {
    * Pays a booking on the sandbox's wallet page, as the shopper would, picking the scenario that plays
    * it (`WPS-001`, paid, unless a clause needs another); the clause's verdict names it.
    */
-  async pay(bookingId: string, scenario: PaidScenario = 'WPS-001'): Promise<void> {
+  async pay(bookingId: string, scenario: PaidScenario = 'WPS-001', leaves: 'SUCCESS' | 'PENDING' = 'SUCCESS'): Promise<void> {
     if (!this.driven.includes(scenario)) this.driven.push(scenario);
     const response = await fetch(`${this.sandbox.linksUrl}/pay/${encodeURIComponent(bookingId)}/confirm`, {
       method: 'POST',
@@ -195,7 +196,7 @@ export class Steps {
     });
     await response.body?.cancel();
     const status = this.sandbox.getBooking(bookingId)?.status;
-    if (status !== 'SUCCESS') throw new Error(`paying ${bookingId} at the sandbox left it ${status} (HTTP ${response.status}).`);
+    if (status !== leaves) throw new Error(`paying ${bookingId} at the sandbox left it ${status} (HTTP ${response.status}).`);
   }
 
   /** Waits until the sandbox has delivered (or given up on) the callback of a booking. */

@@ -6,13 +6,16 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import pg from 'pg';
-import { CLAUSES, type CheckReport } from '../../../src/check/index.js';
+import type { CheckReport } from '../../../src/check/index.js';
 import { createPostgresStore } from '../../../src/server/postgres.js';
 import { createMemoryStore } from '../../../src/server/index.js';
 import { SCENARIOS } from '../../../src/sandbox/scenarios.js';
 import { freshDatabase, stopServer } from '../server/postgres/pg-server.js';
 import { AMOUNT, checkProxy, freePort, kitUnderTest, PREFIX, serve, startKitProxy } from './support.js';
 import { bundled } from '../../support/bundled.js';
+import { clausesFor } from '../../../src/check/clauses.js';
+
+const INTENT_CLAUSES = clausesFor();
 
 const pools: pg.Pool[] = [];
 after(async () => {
@@ -26,8 +29,8 @@ describe('the checker against the kit', () => {
   test('every clause passes on node:http with the memory store', async () => {
     const { report, ms } = await checkProxy((port) => kitUnderTest(port, { store: createMemoryStore() }));
     assert.deepEqual(failures(report), []);
-    assert.equal(report.passed, CLAUSES.length);
-    assert.deepEqual(report.clauses.map((c) => c.id), CLAUSES.map((c) => c.id));
+    assert.equal(report.passed, INTENT_CLAUSES.length);
+    assert.deepEqual(report.clauses.map((c) => c.id), INTENT_CLAUSES.map((c) => c.id));
     // The report names the scenarios each clause drove, every one an ID of the sandbox's catalogue.
     const driven = Object.fromEntries(report.clauses.filter((c) => c.scenarios).map((c) => [c.id, c.scenarios]));
     assert.deepEqual(driven['status-follows-service'], ['WPS-001']);
@@ -67,9 +70,9 @@ describe('wallet-pay-check on the command line', () => {
       const { code, stdout, stderr } = await runCli(['--endpoint', proxy.endpoint, '--sandbox-port', String(port), '--order-prefix', PREFIX, '--amount', String(AMOUNT), '--reconcile-command', proxy.reconcileCommand]);
       assert.equal(code, 0, stderr);
       const lines = stdout.trim().split('\n');
-      assert.equal(lines.length, CLAUSES.length + 1);
-      CLAUSES.forEach((clause, i) => assert.match(lines[i]!, new RegExp(`^PASS ${clause.id}  `)));
-      assert.equal(lines.at(-1), `${CLAUSES.length} passed, 0 failed`);
+      assert.equal(lines.length, INTENT_CLAUSES.length + 1);
+      INTENT_CLAUSES.forEach((clause, i) => assert.match(lines[i]!, new RegExp(`^PASS ${clause.id}  `)));
+      assert.equal(lines.at(-1), `${INTENT_CLAUSES.length} passed, 0 failed`);
       // Each line names the sandbox scenarios its clause drove, by their catalogue IDs.
       const line = (id: string) => lines.find((l) => l.startsWith(`PASS ${id}  `))!;
       assert.match(line('status-follows-service'), / \[WPS-001\]$/);
@@ -94,9 +97,9 @@ describe('wallet-pay-check on the command line', () => {
     assert.deepEqual(skipped.map((c) => c.id), ['failed-after-success', 'reconcile-asks-service']);
     assert.match(skipped[0]!.detail, /^skipped: not judged: .*paid-order-refused failed/);
     assert.match(skipped[1]!.detail, /^skipped: give --reconcile-command/);
-    assert.equal(report.failed, CLAUSES.length - 2);
+    assert.equal(report.failed, INTENT_CLAUSES.length - 2);
     assert.match(report.clauses[0]!.detail, /sent: POST \/pay\/book .*got: no answer.*breaks: /);
-    assert.equal(stderr.trim().split('\n').at(-1), `0 passed, ${CLAUSES.length - 2} failed, 2 skipped`);
+    assert.equal(stderr.trim().split('\n').at(-1), `0 passed, ${INTENT_CLAUSES.length - 2} failed, 2 skipped`);
   });
 
   test('a sandbox port already in use exits 2 and says so', async () => {

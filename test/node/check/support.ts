@@ -54,7 +54,8 @@ export function kitOptions(sandboxPort: number, proxyUrl: string, store: Payment
     productCode: SANDBOX_DEFAULTS.productCode,
     accessKey: SANDBOX_DEFAULTS.accessKey,
     callbackUrl: `${proxyUrl}/pay/callback`,
-    redirectUrl: `${proxyUrl}/return`,
+    // The phone of a hand-off returns to a page of its own, never to the checkout (handoff-page).
+    redirectUrl: ({ handoff }) => (handoff ? `${proxyUrl}/pay/handoff` : `${proxyUrl}/return`),
     store,
     lookupOrder: (order) => (typeof order.id === 'string' && order.id.startsWith(PREFIX) ? { id: order.id, amount: AMOUNT, properties: { order_id: order.id } } : undefined),
     onPaymentResult: () => {},
