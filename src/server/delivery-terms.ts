@@ -16,18 +16,8 @@ export interface Delivery {
   deliver(result: PaymentResult, options?: { hold?: LeaseHold }): Promise<void>;
 }
 
-/**
- * A result as delivery hands it to `onPaymentResult`: a {@link PaymentResult} that may also say it paid
- * more than its order still needed (a field of `PaymentResult` to be).
- */
-export interface DeliveredResult extends PaymentResult {
-  /**
-   * A `SUCCESS` above what its order still needed when it arrived (a stale screen's payment after the
-   * order's total fell, say): the rupees above it, to refund. Absent otherwise, and on a duplicate,
-   * which is to refund whole (docs/server.md, "A payment beyond what the order needs").
-   */
-  overpayment?: number;
-}
+/** A result as delivery hands it to `onPaymentResult` (with `overpayment` where it says so). */
+export type DeliveredResult = PaymentResult;
 
 /** Another instance holds the claim on this result and is delivering it. */
 export class ResultBusy extends Error {

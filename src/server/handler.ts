@@ -32,7 +32,7 @@ import { IN_MEMORY } from './memory-store.js';
 import type { PaymentStore } from './store.js';
 import type { ErrorContext, PaymentHandler, PaymentHandlerOptions } from './types.js';
 
-export { DuplicatePaymentError } from './delivery.js';
+export { AmountMismatchError, DuplicatePaymentError, OverpaymentError } from './delivery.js';
 export type {
   ErrorContext,
   LookupContext,

@@ -28,6 +28,8 @@ export {
 export {
   createPaymentHandler,
   DuplicatePaymentError,
+  OverpaymentError,
+  AmountMismatchError,
   type ErrorContext,
   type LookupContext,
   type PaymentHandler,

@@ -74,19 +74,26 @@ export interface PaymentResult {
   order_id?: string;
   transaction_uuid?: string;
   /**
-   * The callback's amount, or the booked amount for a status check or cancel. Compare it with the
-   * order's total before marking the order paid: an order that grew after its booking is not paid in full.
+   * The booked amount (a callback or status that names another amount is told to `onError` as an
+   * `AmountMismatchError`, with both). Compare it with the order's total before marking the order
+   * paid: an order that grew after its booking is not paid in full.
    */
   amount?: number;
   /** The service's reference code, when the callback or status check gave one. */
   reference_code?: string;
   /**
-   * A `SUCCESS` of a second booking of an order already paid by another booking for at least this
-   * amount: money taken twice. Record it, do not ship twice, and refund it (docs/server.md). Absent otherwise.
+   * A `SUCCESS` of an order its other payments had paid in full, whatever its amount: money taken
+   * twice. Record it, do not ship twice, and refund it (docs/server.md). Absent otherwise.
    */
   duplicate?: true;
   /** With {@link duplicate}: the booking that paid the order first. */
   duplicate_of?: string;
+  /**
+   * A `SUCCESS` above what its order still needed when it arrived (a stale screen's payment after the
+   * order's total fell, say): the rupees above it, to refund (told to `onError` as an
+   * `OverpaymentError`). Absent otherwise, and on a duplicate, which is refunded whole.
+   */
+  overpayment?: number;
 }
 
 /**
