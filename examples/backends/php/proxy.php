@@ -1,7 +1,8 @@
 <?php
 // A book proxy for <wallet-pay-button> in plain PHP 8: no framework, SQLite through PDO.
-// Run: PHP_CLI_SERVER_WORKERS=4 php -S 127.0.0.1:8080 proxy.php   (routes: POST /api/pay/{book,status,cancel,order,callback}, GET /api/pay/handoff)
+// Run: PHP_CLI_SERVER_WORKERS=4 php -S 127.0.0.1:8080 proxy.php   (routes: POST /api/pay/{book,status,cancel,order,callback}, GET /api/pay/{handoff,return})
 // Reconcile (cron, every minute): php proxy.php reconcile
+// PROVIDER=epay books through eSewa's web checkout, ePay v2, instead of the intent service (EPAY_*: eSewa's test service by default).
 declare(strict_types=1);
 
 $cfg = [
@@ -15,6 +16,16 @@ $cfg = [
     'demo_amount' => getenv('DEMO_ORDER_AMOUNT') ?: '1000',
     'reconcile_after' => (int) (getenv('RECONCILE_AFTER_SECONDS') === false ? 300 : getenv('RECONCILE_AFTER_SECONDS')),  // the spec's five minutes
 ];
+$epay = [
+    'on' => getenv('PROVIDER') === 'epay',
+    'product' => getenv('EPAY_PRODUCT_CODE') ?: 'EPAYTEST',
+    'secret' => getenv('EPAY_SECRET') ?: '8gBm/:&EnhH.1/q',                  // eSewa's published test secret; never sent to the browser
+    'form' => rtrim(getenv('EPAY_FORM_URL') ?: 'https://rc-epay.esewa.com.np', '/') . '/api/epay/main/v2/form',
+    'status' => rtrim(getenv('EPAY_STATUS_URL') ?: 'https://rc.esewa.com.np', '/') . '/api/epay/transaction/status/',
+    'lifetime' => (int) (getenv('EPAY_SESSION_SECONDS') ?: 1800),          // eSewa names none for the form: an unknown uuid is expired after this
+];
+$cfg['epay'] = $epay;
+const EPAY_MAP = ['COMPLETE' => 'SUCCESS', 'PARTIAL_REFUND' => 'SUCCESS', 'FULL_REFUND' => 'REVERTED', 'PENDING' => 'PENDING', 'AMBIGUOUS' => 'PENDING'];
 const MAX_BODY = 16384;
 const CALLBACK_FIELDS = 'product_code,amount,reference_code,correlation_id,status';
 const FINAL_STATUSES = ['SUCCESS', 'FAILED', 'CANCELED', 'REVERTED'];
@@ -93,17 +104,38 @@ function canonical(mixed $v): mixed {
     return is_array($v) ? array_map('canonical', $v) : $v;
 }
 
-/** Records a final status once: a final status stays, but a refund (REVERTED) may follow a SUCCESS.
- *  So a SUCCESS replayed after its refund, or a FAILED after a SUCCESS, changes nothing. */
+/** Records a final status once: a final status stays, but a refund (REVERTED) may follow a SUCCESS, and a
+ *  SUCCESS may follow a CANCELED. So a SUCCESS replayed after its refund, or a FAILED after a SUCCESS, changes nothing. */
 function record(PDO $db, array $booking, string $status): void {
     $q = $db->prepare("UPDATE bookings SET status = ? WHERE booking_id = ? AND (status IN ('BOOKED', 'PENDING') OR (status = 'SUCCESS' AND ? = 'REVERTED'))");
     $q->execute([$status, $booking['booking_id'], $status]);
-    if ($q->rowCount() === 1 && ($status === 'SUCCESS' || $status === 'REVERTED')) {
+    $changed = $q->rowCount() === 1;
+    if (!$changed && $status === 'SUCCESS') {
+        // Paid after our cancel (the wallet took the money anyway): delivered, never dropped, or the shopper pays twice.
+        $late = $db->prepare("UPDATE bookings SET status = 'SUCCESS' WHERE booking_id = ? AND status = 'CANCELED'");
+        $late->execute([$booking['booking_id']]);
+        $changed = $late->rowCount() === 1;
+        $paid = $db->prepare('SELECT paid FROM orders WHERE id = ?');
+        $paid->execute([$booking['order_id']]);
+        if ($changed && $paid->fetchColumn()) error_log("duplicate payment: {$booking['booking_id']} paid order {$booking['order_id']} again; refund one");
+    }
+    if ($changed && ($status === 'SUCCESS' || $status === 'REVERTED')) {
         $db->prepare('UPDATE orders SET paid = ? WHERE id = ?')->execute([$status === 'SUCCESS' ? 1 : 0, $booking['order_id']]);
     }
 }
 
+/** The eleven fields eSewa's form takes; total_amount is the sum (no tax or charges here), signed as posted. */
+function epay_answer(array $cfg, array $b): array {
+    [$e, $uuid, $total] = [$cfg['epay'], $b['booking_id'], $b['amount']];
+    $fields = ['amount' => $total, 'tax_amount' => '0', 'product_service_charge' => '0', 'product_delivery_charge' => '0', 'total_amount' => $total,
+        'transaction_uuid' => $uuid, 'product_code' => $e['product'], 'success_url' => "{$cfg['public']}/api/pay/return",
+        'failure_url' => "{$cfg['public']}/api/pay/return?booking_id=$uuid", 'signed_field_names' => 'total_amount,transaction_uuid,product_code'];
+    $fields['signature'] = sign("total_amount=$total,transaction_uuid=$uuid,product_code={$e['product']}", $e['secret']);
+    return ['booking_id' => $uuid, 'correlation_id' => $uuid, 'channel' => 'web', 'wallet' => 'esewa', 'web_payment' => ['url' => $e['form'], 'method' => 'POST', 'fields' => $fields]];
+}
+
 function book_answer(array $cfg, array $b): array {
+    if ($cfg['epay']['on']) return epay_answer($cfg, $b);
     $data = ['booking_id' => $b['booking_id'], 'correlation_id' => $b['correlation_id'], 'channel' => $b['channel']];
     if ($b['channel'] === 'app') return $data + ['deeplink' => $b['deeplink']];
     $fields = ['booking_id' => $b['booking_id'], 'correlation_id' => $b['correlation_id'], 'signed_field_names' => 'booking_id,correlation_id'];
@@ -142,6 +174,12 @@ function book(PDO $db, array $cfg, stdClass $body): array {
         $open = $db->prepare("SELECT * FROM bookings WHERE order_id = ? AND status IN ('BOOKED', 'PENDING')");
         $open->execute([$order['id']]);
         foreach ($open->fetchAll() as $old) {   // a new attempt replaces an open one, unless it was paid meanwhile
+            if ($cfg['epay']['on']) {   // eSewa has no cancel: the old one is cancelled here, and a payment landing later is still delivered
+                $status = ask_epay($db, $cfg, $old)['status'];
+                record($db, $old, in_array($status, ['BOOKED', 'PENDING'], true) ? 'CANCELED' : $status);
+                if ($status === 'SUCCESS') throw new Refusal(409, 'IP-412', 'This order is already paid.');
+                continue;
+            }
             [, $st] = service($cfg, 'status', ['booking_id' => $old['booking_id'], 'product_code' => $cfg['product'], 'correlation_id' => $old['correlation_id']], 'booking_id,product_code,correlation_id');
             $status = $st['data']['status'] ?? 'BOOKED';
             if (in_array($status, ['BOOKED', 'PENDING'], true)) {
@@ -150,6 +188,14 @@ function book(PDO $db, array $cfg, stdClass $body): array {
             }
             record($db, $old, $status);
             if ($status === 'SUCCESS') throw new Refusal(409, 'IP-412', 'This order is already paid.');
+        }
+        if ($cfg['epay']['on']) {   // no call: the booking is the signed form, its uuid letters, digits and "-"
+            $uuid = 'tx-' . substr(hash('sha256', "$key|$fingerprint|{$order['amount']}"), 0, 40);
+            $row = ['idem_key' => $key, 'fingerprint' => $fingerprint, 'order_id' => $order['id'], 'channel' => 'web', 'booking_id' => $uuid,
+                'correlation_id' => $uuid, 'deeplink' => '', 'amount' => $order['amount'], 'status' => 'BOOKED', 'created_at' => time()];
+            $db->prepare('INSERT INTO bookings (idem_key, fingerprint, order_id, channel, booking_id, correlation_id, deeplink, amount, status, created_at)
+                VALUES (:idem_key, :fingerprint, :order_id, :channel, :booking_id, :correlation_id, :deeplink, :amount, :status, :created_at)')->execute($row);
+            return book_answer($cfg, $row);
         }
         $amount = str_contains($order['amount'], '.') ? (float) $order['amount'] : (int) $order['amount'];
         [$http, $res] = service($cfg, 'book', [
@@ -186,8 +232,74 @@ function own_booking(PDO $db, stdClass $body): array {
     return $q->fetchAll()[0] ?? throw new Refusal(404, 'IP-404', 'No booking with this booking_id and correlation_id was made here.');
 }
 
+/** eSewa's status check of a booking made here, mapped and, when final, recorded: only its COMPLETE fulfils. */
+function ask_epay(PDO $db, array $cfg, array $b): array {
+    $e = $cfg['epay'];
+    $query = http_build_query(['product_code' => $e['product'], 'total_amount' => $b['amount'], 'transaction_uuid' => $b['booking_id']]);
+    $text = @file_get_contents("{$e['status']}?$query", false, stream_context_create(['http' => ['timeout' => 10, 'follow_location' => 0]]));
+    $v = $text === false ? null : json_decode($text, true);
+    if (!is_array($v) || ($v['transaction_uuid'] ?? null) !== $b['booking_id'] || ($v['product_code'] ?? null) !== $e['product']) {
+        throw new Refusal(502, 'IP-502', "eSewa's status check did not answer about this transaction.");
+    }
+    $status = match ($v['status'] ?? null) {
+        'NOT_FOUND' => time() > $b['created_at'] + $e['lifetime'] ? 'CANCELED' : 'BOOKED',   // not posted yet, or the session ended at eSewa
+        'CANCELED' => $b['status'] === 'SUCCESS' ? 'REVERTED' : 'CANCELED',                    // reversed by eSewa
+        default => EPAY_MAP[$v['status'] ?? ''] ?? throw new Refusal(502, 'IP-502', "eSewa's status check gave no status."),
+    };
+    if (in_array($status, FINAL_STATUSES, true)) record($db, $b, $status);
+    return ['status' => $status];
+}
+
+/** eSewa's success redirect: its data (base64 JSON) read from the raw text (1000.0 stays 1000.0, a "," dropped from
+ *  total_amount) and checked in constant time. A hint only: the booking it names is then asked of eSewa's status check. */
+function read_epay_return(PDO $db, array $cfg, string $query): array {
+    $e = $cfg['epay'];
+    $json = preg_match('/(?:^|[?&])data=([^&?]*)/', $query, $m) ? base64_decode(str_replace(' ', '+', rawurldecode($m[1])), true) : false;
+    $v = is_string($json) ? json_decode($json, true) : null;
+    // The numbers' own text: json_decode makes 1000.0 a float written 1000.
+    if (!is_array($v) || !preg_match('/"total_amount"\s*:\s*"?([0-9.,]+)"?/', (string) $json, $amount) || !is_string($v['signed_field_names'] ?? null)) {
+        throw new Refusal(400, 'IP-400', "Not eSewa's return.");
+    }
+    $signed = explode(',', $v['signed_field_names']);
+    $text = fn ($n) => $n === 'total_amount' ? str_replace(',', '', $amount[1]) : (is_string($v[$n] ?? null) ? $v[$n] : null);
+    $message = implode(',', array_map(fn ($n) => "$n=" . $text($n), $signed));
+    $covered = !array_diff(['total_amount', 'transaction_uuid', 'status', 'product_code'], $signed) && !in_array(null, array_map($text, $signed), true);
+    if (!$covered || !is_string($v['signature'] ?? null) || !hash_equals(sign($message, $e['secret']), $v['signature']) || $v['product_code'] !== $e['product']) {
+        throw new Refusal(400, 'IP-400', "Not eSewa's return: the signature does not match.");
+    }
+    $q = $db->prepare('SELECT * FROM bookings WHERE booking_id = ?');
+    $q->execute([$v['transaction_uuid']]);
+    $b = $q->fetchAll()[0] ?? null;
+    if (!$b || (float) str_replace(',', '', $amount[1]) !== (float) $b['amount']) throw new Refusal(404, 'IP-404', 'No such payment here.');
+    return $b;
+}
+
+/** Where eSewa sends the shopper back (success with data, failure with our booking_id): asks eSewa, then the checkout. */
+function epay_return(PDO $db, array $cfg, string $query): void {
+    try {
+        if (str_contains($query, 'data=')) $b = read_epay_return($db, $cfg, $query);
+        else {
+            $q = $db->prepare('SELECT * FROM bookings WHERE booking_id = ?');
+            $q->execute([(string) ($_GET['booking_id'] ?? '')]);
+            $b = $q->fetchAll()[0] ?? throw new Refusal(404, 'IP-404', 'No such payment here.');
+        }
+        $status = ask_epay($db, $cfg, $b)['status'];
+    } catch (Refusal $r) {
+        page($r->http, $r->getMessage());
+        return;
+    }
+    if (json_decode($b['fingerprint'])[2] ?? false) {
+        page(200, HANDOFF_TEXT[$status] ?? 'Not paid. Go back to your computer to try again.');
+        return;
+    }
+    http_response_code(303);   // the checkout asks /status itself
+    header('Cache-Control: no-store');
+    header('Location: ' . str_replace('{order_id}', rawurlencode($b['order_id']), $cfg['redirect']));
+}
+
 /** The service's status of a booking made here; a final one is recorded. */
 function ask_service(PDO $db, array $cfg, array $b): array {
+    if ($cfg['epay']['on']) return ask_epay($db, $cfg, $b);
     [$http, $res] = service($cfg, 'status', ['booking_id' => $b['booking_id'], 'product_code' => $cfg['product'], 'correlation_id' => $b['correlation_id']], 'booking_id,product_code,correlation_id');
     if ($http !== 200 || !is_string($res['data']['status'] ?? null)) throw new Refusal(502, 'IP-502', 'The payment service did not give the status.');
     if (in_array($res['data']['status'], FINAL_STATUSES, true)) record($db, $b, $res['data']['status']);
@@ -211,21 +323,22 @@ function reconcile(PDO $db, array $cfg): int {
     return count($rows);
 }
 
+const HANDOFF_TEXT = [
+    'SUCCESS' => 'Payment received. Go back to your computer: the order is paid there.',
+    'BOOKED' => 'Not paid yet. Finish in the wallet app, or go back to your computer.',
+    'PENDING' => 'The payment is being processed. Go back to your computer to see the result.',
+];
+
 /** Where the phone of a QR hand-off lands: it asks the service (never the status= of its address) and shows no order. */
 function handoff_page(PDO $db, array $cfg, string $bookingId): void {
     $q = $db->prepare('SELECT * FROM bookings WHERE booking_id = ?');
     $q->execute([$bookingId]);
     $b = $q->fetchAll()[0] ?? null;
-    $text = match (true) {
-        !$b => 'No such payment here.',
-        default => match (ask_service($db, $cfg, $b)['status']) {
-            'SUCCESS' => 'Payment received. Go back to your computer: the order is paid there.',
-            'BOOKED' => 'Not paid yet. Finish in the wallet app, or go back to your computer.',
-            'PENDING' => 'The payment is being processed. Go back to your computer to see the result.',
-            default => 'Not paid. Go back to your computer to try again.',
-        },
-    };
-    http_response_code($b ? 200 : 404);
+    page($b ? 200 : 404, $b ? HANDOFF_TEXT[ask_service($db, $cfg, $b)['status']] ?? 'Not paid. Go back to your computer to try again.' : 'No such payment here.');
+}
+
+function page(int $http, string $text): void {
+    http_response_code($http);
     header('Content-Type: text/html; charset=utf-8');
     header('Cache-Control: no-store');
     header('X-Content-Type-Options: nosniff');
@@ -235,6 +348,11 @@ function handoff_page(PDO $db, array $cfg, string $bookingId): void {
 
 function cancel(PDO $db, array $cfg, stdClass $body): array {
     $b = own_booking($db, $body);
+    if ($cfg['epay']['on']) {   // eSewa has no cancel: a paid one is refused, an open one ends here (and a later payment is still delivered)
+        if (!in_array(ask_epay($db, $cfg, $b)['status'], ['BOOKED', 'PENDING'], true)) throw new Refusal(409, 'IP-410', 'This booking is already processed.');
+        record($db, $b, 'CANCELED');
+        return ['booking_id' => $b['booking_id'], 'status' => 'CANCELED'];
+    }
     [$http, $res] = service($cfg, 'cancel', ['booking_id' => $b['booking_id'], 'product_code' => $cfg['product']], 'booking_id,product_code');
     if (($res['code'] ?? '') === 'IP-410') throw new Refusal(409, 'IP-410', 'This booking is already processed.');
     if ($http !== 200) throw new Refusal(502, 'IP-502', 'The payment service did not cancel the booking.');
@@ -267,6 +385,7 @@ if (PHP_SAPI === 'cli' && realpath($_SERVER['argv'][0] ?? '') === __FILE__ && ($
     $route = basename(parse_url($_SERVER['REQUEST_URI'], PHP_URL_PATH) ?: '/');
     try {
         if ($route === 'handoff' && $_SERVER['REQUEST_METHOD'] === 'GET') return handoff_page(db($cfg), $cfg, (string) ($_GET['booking_id'] ?? ''));
+        if ($route === 'return' && $epay['on'] && $_SERVER['REQUEST_METHOD'] === 'GET') return epay_return(db($cfg), $cfg, (string) ($_SERVER['QUERY_STRING'] ?? ''));
         if (!in_array($route, ['book', 'status', 'cancel', 'order', 'callback'], true)) throw new Refusal(404, 'IP-444', 'No such endpoint; use POST .../book, .../status, .../cancel, .../order.');
         if ($_SERVER['REQUEST_METHOD'] !== 'POST') throw new Refusal(405, 'IP-405', "Use POST for /$route.", ['Allow' => 'POST']);
         $type = strtolower(trim($_SERVER['CONTENT_TYPE'] ?? ''));

@@ -1,7 +1,8 @@
 """A book proxy for <wallet-pay-button> in Python 3, standard library only, SQLite for the store.
 
-Run: python3 proxy.py   (routes: POST /api/pay/{book,status,cancel,order,callback}, GET /api/pay/handoff on PORT, default 8080)
+Run: python3 proxy.py   (routes: POST /api/pay/{book,status,cancel,order,callback}, GET /api/pay/{handoff,return} on PORT, default 8080)
 Reconcile (cron, every minute): python3 proxy.py reconcile
+PROVIDER=epay books through eSewa's web checkout, ePay v2, instead of the intent service (EPAY_*: eSewa's test service by default).
 """
 import base64, contextlib, fcntl, hashlib, hmac, html, json, os, re, socket, sqlite3, sys, tempfile, time, urllib.error, urllib.parse, urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -17,6 +18,16 @@ CFG = {
     "demo_amount": os.environ.get("DEMO_ORDER_AMOUNT", "1000"),
     "reconcile_after": int(os.environ.get("RECONCILE_AFTER_SECONDS", "300")),  # the spec's five minutes
 }
+EPAY = {
+    "on": os.environ.get("PROVIDER", "intent") == "epay",
+    "product": os.environ.get("EPAY_PRODUCT_CODE", "EPAYTEST"),
+    "secret": os.environ.get("EPAY_SECRET", "8gBm/:&EnhH.1/q"),  # eSewa's published test secret; never sent to the browser
+    "form": os.environ.get("EPAY_FORM_URL", "https://rc-epay.esewa.com.np").rstrip("/") + "/api/epay/main/v2/form",
+    "status": os.environ.get("EPAY_STATUS_URL", "https://rc.esewa.com.np").rstrip("/") + "/api/epay/transaction/status/",
+    "lifetime": int(os.environ.get("EPAY_SESSION_SECONDS", "1800")),  # eSewa names none for the form: an unknown uuid is expired after this
+}
+EPAY_MAP = {"COMPLETE": "SUCCESS", "PARTIAL_REFUND": "SUCCESS", "FULL_REFUND": "REVERTED", "PENDING": "PENDING", "AMBIGUOUS": "PENDING"}
+EPAY_MUST_SIGN = {"total_amount", "transaction_uuid", "status", "product_code"}
 MAX_BODY = 16384
 CALLBACK_FIELDS = "product_code,amount,reference_code,correlation_id,status"
 FINAL = ("SUCCESS", "FAILED", "CANCELED", "REVERTED")
@@ -89,15 +100,32 @@ def find_order(conn, order_id):
 
 
 def record(conn, booking, status):
-    """Records a final status once: a final status stays, but a refund (REVERTED) may follow a SUCCESS.
-    So a SUCCESS replayed after its refund, or a FAILED after a SUCCESS, changes nothing."""
+    """Records a final status once: a final status stays, but a refund (REVERTED) may follow a SUCCESS,
+    and a SUCCESS may follow a CANCELED. So a SUCCESS replayed after its refund, or a FAILED after a SUCCESS, changes nothing."""
     changed = conn.execute("""UPDATE bookings SET status = ? WHERE booking_id = ?
         AND (status IN ('BOOKED', 'PENDING') OR (status = 'SUCCESS' AND ? = 'REVERTED'))""", (status, booking["booking_id"], status)).rowcount
+    if not changed and status == "SUCCESS":
+        # Paid after our cancel (the wallet took the money anyway): delivered, never dropped, or the shopper pays twice.
+        changed = conn.execute("UPDATE bookings SET status = 'SUCCESS' WHERE booking_id = ? AND status = 'CANCELED'", (booking["booking_id"],)).rowcount
+        if changed and find_order(conn, booking["order_id"])["paid"]:
+            print(f"duplicate payment: {booking['booking_id']} paid order {booking['order_id']} again; refund one", file=sys.stderr, flush=True)
     if changed and status in ("SUCCESS", "REVERTED"):
         conn.execute("UPDATE orders SET paid = ? WHERE id = ?", (1 if status == "SUCCESS" else 0, booking["order_id"]))
 
 
+def epay_answer(b):
+    """The eleven fields eSewa's form takes; total_amount is the sum (no tax or charges here), signed as posted."""
+    uuid, total = b["booking_id"], b["amount"]
+    fields = {"amount": total, "tax_amount": "0", "product_service_charge": "0", "product_delivery_charge": "0", "total_amount": total,
+              "transaction_uuid": uuid, "product_code": EPAY["product"], "success_url": f"{CFG['public']}/api/pay/return",
+              "failure_url": f"{CFG['public']}/api/pay/return?booking_id={uuid}", "signed_field_names": "total_amount,transaction_uuid,product_code"}
+    fields["signature"] = sign(f"total_amount={total},transaction_uuid={uuid},product_code={EPAY['product']}", EPAY["secret"])
+    return {"booking_id": uuid, "correlation_id": uuid, "channel": "web", "wallet": "esewa", "web_payment": {"url": EPAY["form"], "method": "POST", "fields": fields}}
+
+
 def book_answer(b):
+    if EPAY["on"]:
+        return epay_answer(b)
     data = {"booking_id": b["booking_id"], "correlation_id": b["correlation_id"], "channel": b["channel"]}
     if b["channel"] == "app":
         return dict(data, deeplink=b["deeplink"])
@@ -139,6 +167,12 @@ def book(conn, body, key):
         if order["paid"]:
             raise Refusal(409, "IP-412", "This order is already paid.")
         for old in conn.execute("SELECT * FROM bookings WHERE order_id = ? AND status IN ('BOOKED', 'PENDING')", (order["id"],)).fetchall():
+            if EPAY["on"]:  # eSewa has no cancel: the old one is cancelled here, and a payment landing later is still delivered
+                status = ask_epay(conn, old)["status"]
+                record(conn, old, "CANCELED" if status in ("BOOKED", "PENDING") else status)
+                if status == "SUCCESS":
+                    raise Refusal(409, "IP-412", "This order is already paid.")
+                continue
             # A new attempt replaces an open one, unless it was paid meanwhile.
             _, st = service("status", {"booking_id": old["booking_id"], "product_code": CFG["product"], "correlation_id": old["correlation_id"]}, "booking_id,product_code,correlation_id")
             status = st.get("data", {}).get("status", "BOOKED")
@@ -152,6 +186,13 @@ def book(conn, body, key):
         # Derived from the key and the content: a retry after a crash gets the service's first booking back.
         uuid = "tx_" + hashlib.sha256(f"{key}|{fingerprint}|{order['amount']}".encode()).hexdigest()[:40]
         # The phone of a hand-off has no session here: it returns to a page that asks the service, not to the checkout.
+        if EPAY["on"]:  # no call: the booking is the signed form, its uuid letters, digits and "-"
+            uuid = "tx-" + uuid[3:]
+            row = {"idem_key": key, "fingerprint": fingerprint, "order_id": order["id"], "channel": "web", "booking_id": uuid,
+                   "correlation_id": uuid, "deeplink": "", "amount": order["amount"], "status": "BOOKED", "created_at": int(time.time())}
+            conn.execute("""INSERT INTO bookings (idem_key, fingerprint, order_id, channel, booking_id, correlation_id, deeplink, amount, status, created_at)
+                VALUES (:idem_key, :fingerprint, :order_id, :channel, :booking_id, :correlation_id, :deeplink, :amount, :status, :created_at)""", row)
+            return book_answer(row)
         back = f"{CFG['public']}/api/pay/handoff" if body.get("handoff") else CFG["redirect"].replace("{order_id}", urllib.parse.quote(order["id"], safe=""))
         http, res = service("book", {"product_code": CFG["product"], "amount": amount, "transaction_uuid": uuid,
                                      "callback_url": f"{CFG['public']}/api/pay/callback", "redirect_url": back,
@@ -179,8 +220,67 @@ def own_booking(conn, body):
     return row
 
 
+def ask_epay(conn, b):
+    """eSewa's status check of a booking made here, mapped and, when final, recorded: only its COMPLETE fulfils."""
+    query = urllib.parse.urlencode({"product_code": EPAY["product"], "total_amount": b["amount"], "transaction_uuid": b["booking_id"]})
+    try:
+        with urllib.request.urlopen(f"{EPAY['status']}?{query}", timeout=10) as response:
+            v = json.loads(response.read())
+    except (OSError, ValueError):
+        raise Refusal(502, "IP-502", "eSewa's status check could not be reached.")
+    if not isinstance(v, dict) or v.get("transaction_uuid") != b["booking_id"] or v.get("product_code") != EPAY["product"]:
+        raise Refusal(502, "IP-502", "eSewa's status check answered about another transaction.")
+    if v.get("status") == "NOT_FOUND":  # not posted yet, or the session ended at eSewa
+        status = "CANCELED" if time.time() > b["created_at"] + EPAY["lifetime"] else "BOOKED"
+    elif v.get("status") == "CANCELED":  # reversed by eSewa
+        status = "REVERTED" if b["status"] == "SUCCESS" else "CANCELED"
+    elif v.get("status") in EPAY_MAP:
+        status = EPAY_MAP[v["status"]]
+    else:
+        raise Refusal(502, "IP-502", "eSewa's status check gave no status.")
+    if status in FINAL:
+        record(conn, b, status)
+    return {"status": status}
+
+
+def read_epay_return(conn, query):
+    """eSewa's success redirect: its data (base64 JSON) read from the raw text (1000.0 stays 1000.0, a "," dropped from
+    total_amount) and checked in constant time. A hint only: the booking it names is then asked of eSewa's status check."""
+    m = re.search(r"(?:^|[?&])data=([^&?]*)", query)
+    try:
+        data = urllib.parse.unquote(m.group(1)).replace(" ", "+")
+        v = json.loads(base64.b64decode(data + "=" * (-len(data) % 4), validate=True).decode(), parse_float=str, parse_int=str)
+        signed = v["signed_field_names"].split(",")
+        message = ",".join(f"{n}={v[n].replace(',', '') if n == 'total_amount' else v[n]}" for n in signed)
+        ok = EPAY_MUST_SIGN <= set(signed) and all(isinstance(v[n], str) for n in EPAY_MUST_SIGN | {"signature"})
+    except (AttributeError, ValueError, TypeError, KeyError):
+        raise Refusal(400, "IP-400", "Not eSewa's return.")
+    if not ok or not hmac.compare_digest(sign(message, EPAY["secret"]).encode(), v["signature"].encode()) or v["product_code"] != EPAY["product"]:
+        raise Refusal(400, "IP-400", "Not eSewa's return: the signature does not match.")
+    b = conn.execute("SELECT * FROM bookings WHERE booking_id = ?", (v["transaction_uuid"],)).fetchone()
+    if b is None or float(v["total_amount"].replace(",", "")) != float(b["amount"]):
+        raise Refusal(404, "IP-404", "No such payment here.")
+    return b
+
+
+def epay_return(conn, query):
+    """Where eSewa sends the shopper back (success with data, failure with our booking_id): asks eSewa, then the checkout."""
+    if "data=" in query:
+        b = read_epay_return(conn, query)
+    else:
+        b = conn.execute("SELECT * FROM bookings WHERE booking_id = ?", (urllib.parse.parse_qs(query).get("booking_id", [""])[0],)).fetchone()
+        if b is None:
+            raise Refusal(404, "IP-404", "No such payment here.")
+    status = ask_epay(conn, b)["status"]
+    if json.loads(b["fingerprint"])[2]:  # a hand-off: the phone has no checkout session
+        return 200, HANDOFF_TEXT.get(status, "Not paid. Go back to your computer to try again."), None
+    return 303, "", CFG["redirect"].replace("{order_id}", urllib.parse.quote(b["order_id"], safe=""))
+
+
 def ask_service(conn, b):
     """The service's status of a booking made here; a final one is recorded."""
+    if EPAY["on"]:
+        return ask_epay(conn, b)
     http, res = service("status", {"booking_id": b["booking_id"], "product_code": CFG["product"], "correlation_id": b["correlation_id"]}, "booking_id,product_code,correlation_id")
     if http != 200:
         raise Refusal(502, "IP-502", "The payment service did not give the status.")
@@ -223,6 +323,11 @@ def handoff_page(conn, query):
 
 def cancel(conn, body):
     b = own_booking(conn, body)
+    if EPAY["on"]:  # eSewa has no cancel: a paid one is refused, an open one ends here (and a later payment is still delivered)
+        if ask_epay(conn, b)["status"] not in ("BOOKED", "PENDING"):
+            raise Refusal(409, "IP-410", "This booking is already processed.")
+        record(conn, b, "CANCELED")
+        return {"booking_id": b["booking_id"], "status": "CANCELED"}
     http, res = service("cancel", {"booking_id": b["booking_id"], "product_code": CFG["product"]}, "booking_id,product_code")
     if res.get("code") == "IP-410":
         raise Refusal(409, "IP-410", "This booking is already processed.")
@@ -261,7 +366,12 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def page(self, http, text):
+    def page(self, http, text, location=None):
+        if location:
+            self.send_response(303)
+            for name, value in {"Location": location, "Cache-Control": "no-store", "Content-Length": "0"}.items():
+                self.send_header(name, value)
+            return self.end_headers()
         data = f'<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Payment</title><p>{html.escape(text)}</p>'.encode()
         self.send_response(http)
         for name, value in {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
@@ -307,10 +417,12 @@ class Handler(BaseHTTPRequestHandler):
         path, _, query = self.path.partition("?")
         route = path.rstrip("/").rsplit("/", 1)[-1]
         try:
-            if route == "handoff" and self.command == "GET":
+            if (route == "handoff" or (route == "return" and EPAY["on"])) and self.command == "GET":
                 conn = db()
                 try:
-                    return self.page(*handoff_page(conn, query))
+                    return self.page(*(handoff_page(conn, query) if route == "handoff" else epay_return(conn, query)))
+                except Refusal as r:
+                    return self.page(r.http, str(r))
                 finally:
                     conn.close()
             if route not in ("book", "status", "cancel", "order", "callback"):

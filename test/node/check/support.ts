@@ -93,6 +93,8 @@ export interface ProxyUnderTest {
   reconcile?: string | (() => Promise<unknown>);
   /** Other origins its callback URL may be on. */
   callbackOrigins?: string[];
+  /** `epay`: it runs in its ePay v2 mode, and the checker runs the ePay clauses. */
+  provider?: 'epay';
   stop(): Promise<void>;
   output?(): string;
 }
@@ -115,6 +117,7 @@ export async function checkProxy(start: (sandboxPort: number) => Promise<ProxyUn
         amount: AMOUNT,
         ...(proxy.reconcile ? { reconcile: proxy.reconcile } : {}),
         ...(proxy.callbackOrigins ? { callbackOrigins: proxy.callbackOrigins } : {}),
+        ...(proxy.provider ? { provider: proxy.provider } : {}),
       });
       return { report, ms: Date.now() - started, output: proxy.output?.() ?? '' };
     } catch (error) {
