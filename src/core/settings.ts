@@ -55,6 +55,11 @@ export interface PaymentSettings {
   readonly bookTimeoutMs: number;
   /** Where the booking of this endpoint and order is kept in the tab. */
   readonly storageKey: string;
+  /**
+   * The wallet the shopper pressed (`esewa`, `khalti`), sent as the book request's `wallet`; absent
+   * with one button, so the server books its first. Kept with the booking, so the way back knows it.
+   */
+  readonly wallet?: string;
 }
 
 /** One set-up mistake: the attribute, its value, and a sentence that names both and the fix. */
@@ -179,6 +184,7 @@ export function isPaymentSettings(value: unknown): value is PaymentSettings {
     isStringList(v.returnOrigins) &&
     typeof v.bookTimeoutMs === 'number' &&
     v.bookTimeoutMs > 0 &&
-    isString(v.storageKey)
+    isString(v.storageKey) &&
+    (v.wallet === undefined || isString(v.wallet))
   );
 }

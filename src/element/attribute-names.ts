@@ -22,6 +22,8 @@ export const ELEMENT_ATTRIBUTES: readonly string[] = [
   'label',
   'phone-handoff',
   'lang',
+  'wallets',
+  'wallet-order',
 ];
 
 /** Global attributes a page may set on the tag; `data-…` and `aria-…` are allowed too. */

@@ -23,7 +23,8 @@ import { browserWay } from '../core/open-in-browser.js';
 import { inAppPanel, type CopyState } from './inapp-panel.js';
 import { action } from './action.js';
 import { statusKey } from './status-keys.js';
-import { VARIANTS, misspelledAttributes, oneOf, report } from './setup-check.js';
+import { VARIANTS, misspelledAttributes, oneOf, report, type Notice } from './setup-check.js';
+import { WALLETS, names, orderWallets } from './wallets.js';
 import { diagnoseReturnPage } from './diagnostics.js';
 import { REQUEST_TIMEOUT_MS, askPaid } from './order-check.js';
 import type { StringKey, StringTable } from './i18n/index.js';
@@ -41,6 +42,7 @@ export { reportsSettled } from './setup-check.js';
 /** Draws what a payment renders into the element's shadow root: Lit's `render`, which comes with this module. */
 export { render as draw } from 'lit/html.js';
 export { TEXTS_EN } from './i18n/en/texts.js';
+export { drawWallets } from './pay-buttons.js';
 
 /**
  * Reads and checks `host`'s settings with the page's `signals` of the moment: the check the element's
@@ -77,7 +79,25 @@ export function checkSetup(host: PaymentElement, read: SettingsResult, onPaid?: 
     ...oneOf('variant', host.variant, VARIANTS, 'dark'),
     ...oneOf('label', host.label ?? 'pay', LABELS, 'pay'),
     ...misspelledAttributes(host.getAttributeNames(), attributeNames(host)),
+    ...walletNotices(host.getAttribute('wallets'), host.getAttribute('wallet-order')),
   ]);
+}
+
+/**
+ * The names of `wallets` the element has no words for, and those of `order` (`wallet-order`) that
+ * `wallets` does not offer: each is ignored, and said once, naming the wallets it knows.
+ */
+export function walletNotices(wallets: string | null, order: string | null): Notice[] {
+  const offered = orderWallets(wallets);
+  const known = offered.join(', ') || 'none';
+  return [
+    ...names(wallets)
+      .filter((name) => !WALLETS.includes(name))
+      .map((name) => `wallets names "${name}", which is not a wallet the element knows (${WALLETS.join(', ')}): it is ignored.`),
+    ...names(order)
+      .filter((name) => !offered.includes(name))
+      .map((name) => `wallet-order names "${name}", which is not among the wallets offered (${known}): it is ignored.`),
+  ].map((message) => ({ kind: 'problem', message }));
 }
 
 const ignore = (): void => {};
@@ -245,9 +265,9 @@ export class Payment implements ReactiveController {
     return this.#flow?.state ?? IDLE_STATE;
   }
 
-  /** The shopper pressed the button (with the settings configured at that press). */
-  start(): void {
-    this.#run.start();
+  /** The shopper pressed the button (`wallet`'s, where there are several; with the settings configured at that press). */
+  start(wallet?: string): void {
+    this.#run.start(wallet);
   }
 
   /**

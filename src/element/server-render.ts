@@ -15,6 +15,7 @@ import { LABELS_EN } from './i18n/en/labels.js';
 import { LABELS_NE } from './i18n/ne/labels.js';
 import { isNepali, wordingOf } from './i18n/lang.js';
 import { styles } from './styles.js';
+import { orderWallets } from './wallets.js';
 
 /** An attribute's value: a string or number is written; `true` writes the bare attribute; `false`, `null` and `undefined` leave it out. */
 export type AttributeValue = string | number | boolean | null | undefined;
@@ -50,12 +51,16 @@ function escapeText(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** Set on the host while a press made before the element's script ran waits; its value says which button. */
+/**
+ * Set on the host while a press made before the element's script ran waits; its value says which
+ * button: `pay`, `handoff` (the offer), or a wallet's name (its `button-<wallet>` part).
+ */
 const EARLY_PRESS_ATTRIBUTE = 'data-early-press';
 
 /**
  * Records a press on a button that is not live yet: once per page, on the document, in the capture
- * phase. The click is retargeted to the host; the shadow path tells the pay button from the offer.
+ * phase. The click is retargeted to the host; the shadow path tells the pay button (and its wallet)
+ * from the offer.
  * `aria-busy` shows at once that the press was taken (the styles give it a progress cursor and a
  * lighter button, at the same size). Once the element is defined and has rendered, the press is made
  * again on its own button, so it goes the element's ordinary way; the element needs no code for it.
@@ -67,10 +72,11 @@ const EARLY_PRESS_SCRIPT =
   // The first button on the path inside the host; a host without a shadow root (a page with the
   // :not(:defined) rule instead) is its pay button as a whole.
   `var p=e.composedPath?e.composedPath():[t],k=null,i;for(i=0;i<p.length&&p[i]!==h;i++)if(p[i].localName==='button'){k=p[i];break}` +
-  `if(k?k.disabled:h.shadowRoot&&t===h)return;var o=!!k&&k.classList.contains('action'),w=h.hasAttribute(A);` +
-  `h.setAttribute(A,o?'handoff':'pay');if(k&&!o)k.setAttribute('aria-busy','true');if(w)return;` +
+  `if(k?k.disabled:h.shadowRoot&&t===h)return;var o=!!k&&k.classList.contains('action'),w=h.hasAttribute(A),` +
+  `m=k&&/(?:^| )button-(\\S+)/.exec(k.getAttribute('part'));` +
+  `h.setAttribute(A,o?'handoff':m?m[1]:'pay');if(k&&!o)k.setAttribute('aria-busy','true');if(w)return;` +
   `c.whenDefined('wallet-pay-button').then(function(){return h.updateComplete}).then(function(){var v=h.getAttribute(A);` +
-  `if(v===null)return;h.removeAttribute(A);var b=h.shadowRoot&&h.shadowRoot.querySelector(v==='handoff'?'[part~="pay-on-phone"]':'[part~="button"]');` +
+  `if(v===null)return;h.removeAttribute(A);var b=h.shadowRoot&&h.shadowRoot.querySelector('[part~="'+(v==='handoff'?'pay-on-phone':v==='pay'?'button':'button-'+v)+'"]');` +
   `if(b&&h.isConnected)b.click()})},true)})(document)`;
 
 /**
@@ -128,9 +134,16 @@ export function renderWalletPayButton(attributes: Readonly<Record<string, Attrib
   // The element's viewport rule (settings-controller.ts) with a touch screen: a phone, no offer.
   const narrow = offer && wide ? `<style${nonce}>@media (max-width: ${MOBILE_MAX_WIDTH}.98px) and (any-pointer: coarse){[part~="pay-on-phone"]{display:none}}</style>` : '';
   const script = options.earlyPress === false ? '' : `<script${nonce}>${EARLY_PRESS_SCRIPT}</script>`;
+  // The element's buttons (pay-buttons.ts): one per wallet when there are two or more, else the one pay button.
+  const wallets = orderWallets(read('wallets'), read('wallet-order'));
+  const button = (part: string, content: string) =>
+    `<button part="${part}" class="button" type="button"${disabled} aria-busy="false" aria-describedby="status">${content}</button>`;
+  const buttons =
+    wallets.length > 1
+      ? wallets.map((wallet) => button(`button button-${wallet}`, `<slot name="logo-${wallet}"></slot>${escapeText(texts[`wallet.${wallet}` as keyof typeof texts])}`)).join('')
+      : button('button', `<slot>${escapeText(text)}</slot>`);
   return (
     `<wallet-pay-button${tagAttributes}><template shadowrootmode="open"><style${nonce}>${styles.cssText}</style>` +
-    `<button part="button" class="button" type="button"${disabled} aria-busy="false" aria-describedby="status"><slot>${escapeText(text)}</slot></button>` +
-    `${narrow}${offer}<div id="status" part="status" class="status" role="status"></div></template></wallet-pay-button>${script}`
+    `${buttons}${narrow}${offer}<div id="status" part="status" class="status" role="status"></div></template></wallet-pay-button>${script}`
   );
 }

@@ -56,6 +56,7 @@ const ignore = (): void => {};
  * script every visitor of a checkout waits for carries no template engine.
  *
  * @slot - The button's label (default: the `label` variant's text, e.g. "Pay with wallet").
+ * @slot logo-esewa - A logo before "Pay with eSewa", with two wallets or more (none is shipped: use one you are licensed to use); `logo-khalti` likewise.
  * @fires wallet-pay-shown - Funnel: the button was shown (`attempt_id`, `elapsed_ms` on every funnel step).
  * @fires wallet-pay-pressed - Funnel: the shopper pressed the button (`path`).
  * @fires wallet-pay-booked - The proxy booked the payment.
@@ -72,7 +73,8 @@ const ignore = (): void => {};
  * @fires wallet-pay-error - A failure the shopper is told about (request, refused URL, framing, set-up).
  * The host itself is the layout box (a column: button, status, panel); there is no wrapper part, so
  * style the `wallet-pay-button` element for what a wrapper would take (e.g. `gap`, `flex-direction`).
- * @csspart button - The native pay button.
+ * @csspart button - The native pay button; with two wallets or more, each wallet's.
+ * @csspart button-esewa - eSewa's button, with two wallets or more; `button-khalti` likewise.
  * @csspart status - The `role="status"` region.
  * @csspart panel - The choices shown when the app did not open or the payment is waiting.
  * @csspart action - Every secondary action (links and buttons in the panel, retry, check again).
@@ -140,6 +142,8 @@ export class WalletPayButton extends ReactiveElement {
     clock: { attribute: false },
     phoneHandoff: { attribute: 'phone-handoff' },
     langAttr: { attribute: 'lang' },
+    wallets: {},
+    walletOrder: { attribute: 'wallet-order' },
   };
 
   /** Base URL of the merchant's proxy (`{endpoint}/book`, `/status`, `/cancel`); may be relative. */
@@ -175,6 +179,18 @@ export class WalletPayButton extends ReactiveElement {
    * scanning a code with the wallet app on a phone. Any other value, or none, shows it on the desktop path.
    */
   phoneHandoff?: string;
+  /**
+   * The wallets the shop's server offers, space-separated, in its order (`esewa khalti`: the merchant
+   * writes its handler's `wallets.join(' ')`). Two or more show one button per wallet, each booking
+   * its own, drawn by the payment code (the first render waits for it; a server render stays painted
+   * meanwhile). Fewer show the one pay button, which books the server's first.
+   */
+  wallets?: string;
+  /**
+   * Wallets to show first, space-separated (as Stripe's `paymentMethodOrder`): the others follow in
+   * the server's order. A name `wallets` does not offer is ignored, with a console warning.
+   */
+  walletOrder?: string;
   /** Replaces the browser navigator (tests, hosts that route themselves). */
   navigation?: PageNavigator | null;
   /** Overrides of the flow's delays (fallback panel, status backoff, the five-minute check). */
@@ -252,10 +268,21 @@ export class WalletPayButton extends ReactiveElement {
     );
   }
 
-  /** A shadow root that came with the page (`renderWalletPayButton`) is emptied, then drawn afresh in this task. */
+  /** What a shadow root that came with the page (`renderWalletPayButton`) held: the first render removes it. */
+  #served?: ChildNode[];
+
+  /** A shadow root that came with the page is kept painted until the first render draws it afresh. */
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
-    this.shadowRoot?.replaceChildren();
+    this.#served = [...(this.shadowRoot?.childNodes ?? [])];
     return super.createRenderRoot();
+  }
+
+  /**
+   * Two wallets or more are drawn by the payment code: the first render (and any while the code is
+   * on its way) waits for it, so a server render's buttons stay until the same buttons replace them.
+   */
+  protected override scheduleUpdate(): void | Promise<unknown> {
+    return /\S\s+\S/.test(this.wallets!) && !code.value ? this.#track(loadCode()).catch(ignore).then(() => super.scheduleUpdate()) : super.scheduleUpdate();
   }
 
   /**
@@ -364,11 +391,11 @@ export class WalletPayButton extends ReactiveElement {
     );
   }
 
-  /** The pay button (`handoff` false) or the offer to pay on the phone (`handoff` true) was pressed. */
-  #press(handoff = false): void {
+  /** The pay button (`wallet`'s, if any) or the offer to pay on the phone (`handoff` true) was pressed. */
+  #press(handoff?: boolean, wallet?: string): void {
     if (this.disabled) return;
     // The settings of this moment (the environment rule reads the page as it is at the press).
-    const run = (pay: Payment) => (this.#settings.read(), handoff ? pay.handOff() : pay.start());
+    const run = (pay: Payment) => (this.#settings.read(), handoff ? pay.handOff() : pay.start(wallet));
     if (this.#payment) run(this.#payment);
     // A press while the payment code is on its way, whoever asked for it (this press, a kept booking,
     // a paid order), awaits that load and is then made, as a press made after it would be: the flow
@@ -421,13 +448,17 @@ export class WalletPayButton extends ReactiveElement {
       region.id = region.className = 'status';
       region.setAttribute('part', 'status');
       region.setAttribute('role', 'status');
+      for (const node of this.#served!) node.remove();
       root.append(button, region);
       const id = doc.defaultView?.crypto.randomUUID?.() ?? Math.random().toString(36).slice(2);
       this.#funnel = { id, at: this.clock?.now() ?? Date.now() };
       this.dispatchEvent(new WalletPayEvent('shown', { attempt_id: id, elapsed_ms: 0 }));
     }
+    // Two wallets or more: the payment code draws their buttons before this one, which then hides.
+    const wallets = code.value?.drawWallets(this, button, state, t, (wallet) => this.#press(false, wallet));
     // A paid order shows no pay button at all: nothing on the page would pay it again.
-    const paid = (button.hidden = state.name === 'paid');
+    const paid = state.name === 'paid';
+    button.hidden = paid || !!wallets;
     button.disabled = this.disabled || paid;
     button.setAttribute('aria-busy', String(state.busy));
     text(this.#slot!, t[`button.${label}`]);

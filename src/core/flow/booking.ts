@@ -91,7 +91,10 @@ export function nextAttempt(
   if (!pressed) return current;
   // The shopper acted again: the settings of this press, the attempt's key and path; another path
   // (the hand-off after a failed web booking, or back) is another attempt with its own key.
-  return (current.environment === 'handoff') === (path === 'handoff') ? { ...current, settings } : { key: newKey(), environment: path, settings };
+  // Another wallet is another body too: a key of its own rather than the server's IP-409.
+  return (current.environment === 'handoff') === (path === 'handoff') && current.settings.wallet === settings.wallet
+    ? { ...current, settings }
+    : { key: newKey(), environment: path, settings };
 }
 
 /** The funnel of an attempt: its id and when it began, in ms since the epoch. */

@@ -113,10 +113,10 @@ export class PaymentFlow {
   }
 
   /**
-   * The shopper pressed the pay button: pays with the settings last {@link configure}d. Ignored while
-   * busy. Returns whether it started something.
+   * The shopper pressed the pay button (`wallet`'s, where the shop offers several): pays with the
+   * settings last {@link configure}d. Ignored while busy. Returns whether it started something.
    */
-  start(): boolean {
+  start(wallet?: string): boolean {
     const read = this.#read;
     if (this.#state.busy || !read) return false;
     if (!read.ok) {
@@ -126,7 +126,8 @@ export class PaymentFlow {
       return false;
     }
     this.#pressed(read.settings.environment);
-    this.#pay(read.settings, true);
+    // The wallet rides in the press's settings snapshot: the book request and the kept booking carry it.
+    this.#pay(wallet ? { ...read.settings, wallet } : read.settings, true);
     return true;
   }
 
@@ -192,8 +193,10 @@ export class PaymentFlow {
    */
   startAgain(): boolean {
     if (this.#state.busy) return false;
+    // With the wallet the lost booking was for: "Start again" is the same choice, booked anew.
+    const wallet = this.#state.booking?.settings.wallet ?? this.#attempt?.settings.wallet;
     this.#attempt = null;
-    return this.start();
+    return this.start(wallet);
   }
 
   /**
@@ -343,7 +346,8 @@ export class PaymentFlow {
     this.#set('booking', null);
     try {
       const handoff = environment === 'handoff';
-      const result = await this.#client(settings).book({ channel, order: settings.order, ...(handoff && { handoff }) }, key, run.signal, this.#funnel.id);
+      const { order, wallet } = settings;
+      const result = await this.#client(settings).book({ channel, order, ...(wallet && { wallet }), ...(handoff && { handoff }) }, key, run.signal, this.#funnel.id);
       if (!this.#live(run)) return null;
       const { event, ...booked } = bookedAttempt(attempt, channel, result, this.#deps.clock.now(), this.#funnel);
       this.#deps.emit(event);

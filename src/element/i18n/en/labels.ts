@@ -5,6 +5,8 @@ export const LABELS_EN = {
   'button.checkout': 'Check out with wallet',
   'button.buy': 'Buy with wallet',
   'button.donate': 'Donate with wallet',
+  'wallet.esewa': 'Pay with eSewa',
+  'wallet.khalti': 'Pay with Khalti',
   'action.retry': 'Try again',
   'error.network': 'We could not reach the payment service. Check your connection and try again.',
   'error.offline': 'You are offline. Connect to the internet and try again.',
