@@ -72,6 +72,56 @@ const BROKEN: BrokenExample[] = [
   },
   {
     kind: 'python',
+    name: 'ignores a SUCCESS after its CANCELED (the shopper paid, the order stays unpaid)',
+    fault: 'paid-after-cancel',
+    changes: [['    if not changed and status == "SUCCESS":\n', '    if False:\n']],
+  },
+  {
+    kind: 'php',
+    name: 'sends the phone of a hand-off back to the checkout',
+    fault: 'handoff-page',
+    changes: [['\'redirect_url\' => ($body->handoff ?? false) ? "{$cfg[\'public\']}/api/pay/handoff" : ', '\'redirect_url\' => ']],
+  },
+  {
+    kind: 'python',
+    name: 'in its ePay mode, takes a return without checking its signature',
+    fault: 'epay-return-forged-refused',
+    changes: [['if not ok or not hmac.compare_digest(sign(message, EPAY["secret"]).encode(), v["signature"].encode()) or', 'if not ok or']],
+    settings: { provider: 'epay' },
+  },
+  {
+    kind: 'python',
+    name: 'in its ePay mode, reads the return\'s numbers as floats (1000.0 signed as 1000)',
+    fault: 'epay-return-raw-text',
+    changes: [['.decode(), parse_float=str, parse_int=str)', '.decode(), parse_float=lambda t: str(float(t)), parse_int=str)']],
+    settings: { provider: 'epay' },
+  },
+  {
+    kind: 'php',
+    name: 'in its ePay mode, fulfils on a signed return\'s COMPLETE without asking the status check',
+    fault: 'epay-status-decides',
+    changes: [[
+      "        $status = ask_epay($db, $cfg, $b)['status'];\n",
+      "        $status = str_contains($query, 'data=') ? 'SUCCESS' : ask_epay($db, $cfg, $b)['status'];\n        if ($status === 'SUCCESS') record($db, $b, 'SUCCESS');\n",
+    ]],
+    settings: { provider: 'epay' },
+  },
+  {
+    kind: 'python',
+    name: 'in its ePay mode, takes AMBIGUOUS for paid',
+    fault: 'epay-ambiguous-open',
+    changes: [['"AMBIGUOUS": "PENDING"', '"AMBIGUOUS": "SUCCESS"']],
+    settings: { provider: 'epay' },
+  },
+  {
+    kind: 'php',
+    name: 'in its ePay mode, takes FULL_REFUND for paid',
+    fault: 'epay-full-refund-reverted',
+    changes: [["'FULL_REFUND' => 'REVERTED'", "'FULL_REFUND' => 'SUCCESS'"]],
+    settings: { provider: 'epay' },
+  },
+  {
+    kind: 'python',
     name: 'runs with a wrong PUBLIC_URL',
     fault: 'callback-url-origin',
     settings: { publicUrl: 'http://127.0.0.1:9' },
@@ -114,7 +164,7 @@ describe('the checker fails each broken example on exactly the clause that names
           ...(folder ? { dir: folder } : {}),
           ...broken.settings,
         });
-        return { ...proxy, reconcile: proxy.reconcile };
+        return { ...proxy, reconcile: proxy.reconcile, ...(broken.settings?.provider ? { provider: broken.settings.provider } : {}) };
       });
       const failed = report.clauses.filter((c) => !c.ok && !c.skipped);
       assert.deepEqual(failed.map((c) => c.id), [broken.fault], `${failed.map((c) => `${c.id}: ${c.detail}`).join('\n')}\n${output}`);
