@@ -139,6 +139,7 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
     }
   };
   return Object.assign(handler, {
+    wallets: Object.freeze([...new Set(kit.providers.list.map((provider) => provider.wallet))]),
     reconcile,
     prune: () => kit.store.prune({ before: now() - (options.retentionMs ?? DEFAULT_RETENTION_MS) }),
     refund: createRefund(kit, delivery),

@@ -237,6 +237,11 @@ export interface ReconcileReport {
 export interface PaymentHandler {
   (request: Request): Promise<Response>;
   /**
+   * The wallets this handler's providers book (`esewa`, `khalti`), in the providers' order, each
+   * once: what the checkout offers. Write it into the element as `wallets="${handler.wallets.join(' ')}"`.
+   */
+  readonly wallets: readonly string[];
+  /**
    * The spec's "when no response arrives within five minutes, the merchant calls the status check
    * API": asks the service about every booking this handler made that has no final result yet and is
    * at least `olderThanMs` old, and hands each final status to `onPaymentResult` (source
