@@ -20,8 +20,8 @@ const INTENT_CLAUSES = clausesFor();
 
 const VECTORS_PATH = fileURLToPath(new URL('../../../signature-vectors.json', import.meta.url));
 const vectors = JSON.parse(readFileSync(VECTORS_PATH, 'utf8')) as {
-  vectors: Array<{ id: string; operation: string; key: string; message: string; signature: string; body?: string; fields: Record<string, string> }>;
-  must_fail: Array<{ id: string; key: string; message: string; signature: string; expected_signature: string }>;
+  vectors: Array<{ id: string; kind: string; operation: string; key: string; message: string; signature: string; signed_field_names: string; body?: string; data?: string; fields: Record<string, string> }>;
+  must_fail: Array<{ id: string; key: string; message: string; signature: string; expected_signature: string; why: string }>;
 };
 const exampleDir = (kind: ExampleKind) => fileURLToPath(new URL(`../../../examples/backends/${kind}/`, import.meta.url));
 
@@ -59,6 +59,12 @@ print(json.dumps({v["id"]: proxy.sign(v["message"], v["key"]) for v in f["vector
   ],
 };
 
+/** Each example's own ePay form code, fed the booking of eSewa's published form example (uuid 241028, total 110). */
+const EPAY_FORM: Record<ExampleKind, (program: string) => [string, string[]]> = {
+  php: (php) => [php, ['-r', `require 'proxy.php'; echo json_encode(epay_answer($cfg, ['booking_id' => '241028', 'amount' => '110']));`]],
+  python: (python) => [python, ['-c', 'import json, proxy\nprint(json.dumps(proxy.epay_answer({"booking_id": "241028", "amount": "110"})))']],
+};
+
 /** Reads the example's SQLite file with Python's sqlite3 (Node 20 has no SQLite of its own). */
 async function paidFlag(db: string, orderId: string): Promise<number | null> {
   const out = await run(programs.python, ['-c', 'import sqlite3, sys, json; r = sqlite3.connect(sys.argv[1]).execute("SELECT paid FROM orders WHERE id = ?", (sys.argv[2],)).fetchone(); print(json.dumps(r[0] if r else None))', db, orderId], dir);
@@ -75,6 +81,15 @@ for (const kind of EXAMPLE_KINDS) {
       assert.deepEqual(report.clauses.filter((c) => !c.ok).map((c) => `${c.id}: ${c.detail}`), [], output);
       assert.equal(report.passed, INTENT_CLAUSES.length);
       console.log(`checker against the ${kind} example: ${ms} ms`);
+    });
+
+    test('in its ePay mode (PROVIDER=epay, eSewa on the sandbox) passes every ePay clause and the transport ones', async () => {
+      const { report, output } = await checkProxy(async (port) => ({
+        ...(await startExample(kind, { sandboxPort: port, db: freshDb(), orderPrefix: PREFIX, amount: AMOUNT, provider: 'epay' })),
+        provider: 'epay' as const,
+      }));
+      assert.deepEqual(report.clauses.filter((c) => !c.ok).map((c) => `${c.id}: ${c.detail}`), [], output);
+      assert.deepEqual(report.clauses.map((c) => c.id), clausesFor('epay').map((c) => c.id));
     });
 
     test('signs every message of signature-vectors.json as the file says (the web payment form too), and no must-fail case matches', async () => {
@@ -104,6 +119,37 @@ for (const kind of EXAMPLE_KINDS) {
           assert.deepEqual(await post(rewritten), { status: 401, code: 'IP-400' }, `${v.id} with its amount rewritten`);
           assert.deepEqual(await post(v.body!.replace(/"status":"[A-Z]+"/, '"status":"REVERTED"')), { status: 401, code: 'IP-400' }, `${v.id} with its status changed`);
         }
+      } finally {
+        await proxy.stop();
+      }
+    });
+
+    test('in its ePay mode, signs eSewa\'s published form vector with its own form code, and its return page verifies the return vectors as written (1000.0, "2,700.0") and refuses them altered', async () => {
+      const request = vectors.vectors.find((v) => v.kind === 'epay-request')!;
+      const [program, args] = EPAY_FORM[kind](kind === 'php' ? programs.php : programs.python);
+      const form = JSON.parse(await run(program, args, exampleDir(kind), { PROVIDER: 'epay', EPAY_PRODUCT_CODE: request.fields.product_code!, EPAY_SECRET: request.key })) as {
+        web_payment: { fields: Record<string, string> };
+      };
+      assert.equal(form.web_payment.fields.signature, request.signature);
+      assert.equal(form.web_payment.fields.signed_field_names, request.signed_field_names);
+      const proxy = await startExample(kind, { sandboxPort: await freePort(), db: freshDb(), orderPrefix: PREFIX, amount: AMOUNT, provider: 'epay' });
+      const visit = async (data: string) => {
+        const response = await fetch(`${proxy.url}/api/pay/return?data=${data}`, { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+        await response.body?.cancel();
+        return response.status;
+      };
+      const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+      try {
+        for (const v of vectors.vectors.filter((x) => x.kind === 'epay-return')) {
+          // Signed right, for a payment this proxy never booked: past the signature, refused as unknown.
+          assert.equal(await visit(v.data!), 404, v.id);
+          assert.equal(await visit(b64(v.body!.replace('"COMPLETE"', '"PENDING"'))), 400, `${v.id} with its status changed`);
+        }
+        const docs = vectors.vectors.find((x) => x.id === 'epay-return-docs')!;
+        const rewritten = vectors.must_fail.find((x) => x.id === 'epay-return-amount-rewritten')!;
+        assert.equal(await visit(b64(docs.body!.replace('"total_amount":1000.0', '"total_amount":1000'))), 400, rewritten.why);
+        assert.equal(await visit(b64(docs.body!.replace('"total_amount":1000.0', '"total_amount":"1000.0"'))), 404, 'the same amount as text verifies too');
+        assert.equal(await visit('not-base64!'), 400);
       } finally {
         await proxy.stop();
       }
