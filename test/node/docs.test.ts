@@ -347,7 +347,7 @@ test('docs/element.md: each event\'s detail lists exactly the members of its typ
     const type = nameIn(row[0]!).replace(/^wallet-pay-/, '');
     const declared = membersOf(bracedAfter(map, new RegExp(`(?:^|\\n)\\s*${type}:\\s*\\{`)));
     assert.ok(declared.length > 0, `${type} has members`);
-    const cell = /`(\{[^`]*\})`/.exec(row[2]!)?.[1];
+    const cell = /`(\{[^`]*\})`/.exec(row.at(-1)!)?.[1];
     assert.ok(cell, `${type}: the detail column gives the object`);
     assert.deepEqual(documentedMembers(cell).sort(), declared.sort(), `wallet-pay-${type}: the detail documented is the detail fired`);
   }
