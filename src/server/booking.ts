@@ -194,7 +194,7 @@ function bookRequest(request: Request, text: string): { channel: Channel; order:
 async function bookNew(kit: Kit, settings: BookingSettings, storeKey: string, attempt: Attempt, amount: number, paidPaise: number, lease: OrderLease): Promise<{ booking: StoredBooking; made: boolean }> {
   const { fingerprint, channel, order, details, handoff, provider, booked } = attempt;
   if (toPaise(amount) < toPaise(provider.capabilities.minAmount)) {
-    kit.report(new Error(`An order of Rs ${amount} was not booked with ${provider.name}: it takes at least Rs ${provider.capabilities.minAmount}.`), { route: 'book' });
+    kit.report(new Error(`An order of Rs ${amount} was not booked with ${provider.name}: it takes at least Rs ${provider.capabilities.minAmount}.`), { route: 'book', wallet: provider.wallet, provider: provider.name });
     throw new Refusal(CODES.UNKNOWN_ORDER, `This order cannot be paid with ${provider.wallet}: it takes at least Rs ${provider.capabilities.minAmount}.`);
   }
   // The attempt's key AND what it books: after this server forgot the key (a restart, an expired or

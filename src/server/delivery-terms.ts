@@ -32,12 +32,14 @@ export class LeaseLost extends Error {
 /** The facts of a stored booking that a result carries. */
 export function bookingFacts(
   booking: StoredBooking,
-): Pick<PaymentResult, 'booking_id' | 'order' | 'order_id' | 'transaction_uuid' | 'amount'> {
-  const facts: Pick<PaymentResult, 'booking_id' | 'order' | 'order_id' | 'transaction_uuid' | 'amount'> = {
+): Pick<PaymentResult, 'booking_id' | 'order' | 'order_id' | 'transaction_uuid' | 'amount' | 'provider'> {
+  const facts: Pick<PaymentResult, 'booking_id' | 'order' | 'order_id' | 'transaction_uuid' | 'amount' | 'provider'> = {
     booking_id: booking.booking_id,
     order: booking.order,
     transaction_uuid: booking.transaction_uuid,
     amount: booking.amount,
+    // A booking saved before bookings named their provider was the intent service's.
+    provider: booking.provider || 'esewa-intent',
   };
   const id = orderIdOf(booking.fingerprint);
   if (id !== undefined) facts.order_id = id;

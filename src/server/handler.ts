@@ -83,7 +83,13 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
     report,
   };
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
-  const delivery = createDelivery(kit, options.onPaymentResult);
+  // Each result names its wallet, from the provider that made its booking (set on the result itself,
+  // so an error that carries the result carries the same object the hook got).
+  const onPaymentResult: PaymentHandlerOptions['onPaymentResult'] = (result) => {
+    if (result.provider && !result.wallet) result.wallet = kit.providers.of(result).wallet;
+    return options.onPaymentResult(result);
+  };
+  const delivery = createDelivery(kit, onPaymentResult);
   const results = createResultRoutes(kit, delivery, options.resultTimeoutMs ?? 10_000);
   const reconcile = createReconciler(kit, delivery);
   const booking = createBooking(

@@ -51,14 +51,15 @@ export function createProviders(list: readonly PaymentProvider[], report: (error
     if (!(error instanceof ServiceError)) return error;
     if (error.kind === 'timeout') return new Refusal(CODES.UPSTREAM_TIMEOUT, 'The payment service did not answer in time; try again.');
     if (error.kind === 'rejected' && PASSED_THROUGH.has(error.code)) return new Refusal(error.code as ResponseCode, error.message);
+    const named = { route, wallet: provider.wallet, provider: provider.name };
     if (isSetupFault(error)) {
-      report(provider.explain?.(error) ?? error, { route });
+      report(provider.explain?.(error) ?? error, named);
       return new Refusal(
         CODES.MERCHANT_SETUP,
         'The shop cannot take this payment now because of a problem in its own set-up; please contact the shop.',
       );
     }
-    report(error, { route });
+    report(error, named);
     const detail = error.kind === 'rejected' ? ` (code ${error.code})` : '';
     return new Refusal(CODES.UPSTREAM_UNAVAILABLE, `The payment service could not process this request${detail}.`);
   }

@@ -62,6 +62,10 @@ export interface PaymentResult {
   /** A final status: SUCCESS, FAILED, CANCELED or REVERTED. */
   status: PaymentStatus;
   correlation_id: string;
+  /** The wallet the shopper paid with (`esewa`, `khalti`), when the booking is known. */
+  wallet?: string;
+  /** The provider that made the booking (`esewa-epay`, `esewa-intent`, `khalti`), when the booking is known. */
+  provider?: string;
   /** Absent only when a callback names a booking the store no longer holds. */
   booking_id?: string;
   /**
@@ -103,6 +107,9 @@ export interface PaymentResult {
  */
 export interface ErrorContext {
   route: string;
+  /** The wallet and provider the error concerns, when one does. */
+  wallet?: string;
+  provider?: string;
   correlation_id?: string;
   booking_id?: string;
   attempt?: string;

@@ -468,6 +468,8 @@ describe('payment handler against the sandbox', () => {
         transaction_uuid: sandbox.getBooking(ids.booking_id)?.transaction_uuid,
         amount: 700,
         reference_code: undefined,
+        wallet: 'esewa',
+        provider: 'esewa-intent',
       },
     );
     assert.equal(reported[0]!.reference_code, sandbox.getBooking(ids.booking_id)?.reference_code);

@@ -129,6 +129,8 @@ describe('round trip: element contract → handler on node:http → sandbox → 
         order_id: 'R-1',
         transaction_uuid: sandbox.getBooking(booked.booking_id)!.transaction_uuid,
         amount: 1000,
+        wallet: 'esewa',
+        provider: 'esewa-intent',
       },
     ]);
 
