@@ -134,13 +134,15 @@ export function renderWalletPayButton(attributes: Readonly<Record<string, Attrib
   // The element's viewport rule (settings-controller.ts) with a touch screen: a phone, no offer.
   const narrow = offer && wide ? `<style${nonce}>@media (max-width: ${MOBILE_MAX_WIDTH}.98px) and (any-pointer: coarse){[part~="pay-on-phone"]{display:none}}</style>` : '';
   const script = options.earlyPress === false ? '' : `<script${nonce}>${EARLY_PRESS_SCRIPT}</script>`;
-  // The element's buttons (pay-buttons.ts): one per wallet when there are two or more, else the one pay button.
+  // The element's buttons: with two wallets or more, one per wallet (pay-buttons.ts) before the one
+  // pay button, which hides; else that one alone.
   const wallets = orderWallets(read('wallets'), read('wallet-order'));
-  const button = (part: string, content: string) =>
-    `<button part="${part}" class="button" type="button"${disabled} aria-busy="false" aria-describedby="status">${content}</button>`;
+  const button = (part: string, content: string, hidden = '') =>
+    `<button part="${part}" class="button" type="button"${hidden}${disabled} aria-busy="false" aria-describedby="status">${content}</button>`;
   const buttons =
     wallets.length > 1
-      ? wallets.map((wallet) => button(`button button-${wallet}`, `<slot name="logo-${wallet}"></slot>${escapeText(texts[`wallet.${wallet}` as keyof typeof texts])}`)).join('')
+      ? wallets.map((wallet) => button(`button button-${wallet}`, `<slot name="logo-${wallet}"></slot>${escapeText(texts[`wallet.${wallet}` as keyof typeof texts])}`)).join('') +
+        button('button', `<slot>${escapeText(text)}</slot>`, ' hidden')
       : button('button', `<slot>${escapeText(text)}</slot>`);
   return (
     `<wallet-pay-button${tagAttributes}><template shadowrootmode="open"><style${nonce}>${styles.cssText}</style>` +
