@@ -3,27 +3,12 @@
  * the provider has one), and what the provider then says of it delivered to `onPaymentResult` (a full
  * refund is `REVERTED`, source `refund`).
  */
-import { isFinalStatus, type PaymentStatus } from '../protocol/contract.js';
+import { isFinalStatus } from '../protocol/contract.js';
 import { toPaise } from './amounts.js';
 import type { Kit } from './context.js';
 import { bookingFacts, ImpossibleTransition, ResultBusy, type Delivery } from './delivery-terms.js';
 import { ServiceError } from './service-client.js';
-
-/** What {@link PaymentHandler.refund} is asked. */
-export interface RefundRequest {
-  /** The booking whose payment is refunded (`PaymentResult.booking_id`). */
-  booking_id: string;
-  /** Rupees to refund; the whole payment when left out. */
-  amount?: number;
-}
-
-/** What a refund did. */
-export interface RefundReport {
-  /** The payment's status at the provider after the refund: `REVERTED` for a full one, `SUCCESS` for a part. */
-  status: PaymentStatus;
-  /** Rupees refunded by this call. */
-  amount: number;
-}
+import type { RefundReport, RefundRequest } from './types.js';
 
 /** The refund half of the handler. */
 export function createRefund(kit: Kit, delivery: Delivery): (request: RefundRequest) => Promise<RefundReport> {

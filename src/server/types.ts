@@ -4,7 +4,6 @@
  */
 import type { Channel, OrderReference, PaymentStatus } from '../protocol/contract.js';
 import type { PaymentProvider } from './provider.js';
-import type { RefundReport, RefundRequest } from './refund.js';
 import type { PaymentStore } from './store.js';
 
 /** What the merchant's order lookup returns for a payable order. */
@@ -269,4 +268,20 @@ export interface PaymentHandler {
    * e.g. the limit Khalti puts on a new live account, named with its fix.
    */
   refund(request: RefundRequest): Promise<RefundReport>;
+}
+
+/** What {@link PaymentHandler.refund} is asked. */
+export interface RefundRequest {
+  /** The booking whose payment is refunded (`PaymentResult.booking_id`). */
+  booking_id: string;
+  /** Rupees to refund; the whole payment when left out. */
+  amount?: number;
+}
+
+/** What a refund did. */
+export interface RefundReport {
+  /** The payment's status at the provider after the refund: `REVERTED` for a full one, `SUCCESS` for a part. */
+  status: PaymentStatus;
+  /** Rupees refunded by this call. */
+  amount: number;
 }
