@@ -86,7 +86,9 @@ document.querySelector('#web-checkout')?.addEventListener('change', (event) => {
 });
 window.addEventListener('resize', showDetected);
 
-selectItem(sessionStorage.getItem(ITEM_KEY) ?? CATALOG[0]!.id);
+// The return address names the item too (a fresh browser, where the wallet's app sent the shopper back).
+const linkedItem = new URLSearchParams(location.search).get('item');
+selectItem((linked && findItem(linkedItem) ? linkedItem : null) ?? sessionStorage.getItem(ITEM_KEY) ?? CATALOG[0]!.id);
 selectEnvironment(localStorage.getItem(ENV_KEY) ?? 'auto');
 // `?web=epay` in the address picks the web checkout too (a link, a test).
 selectWebCheckout(new URLSearchParams(location.search).get('web') ?? localStorage.getItem(WEB_KEY) ?? 'intent');

@@ -79,6 +79,12 @@ export interface PlaygroundState {
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 type LogLine = { source: string; text: string };
 
+/** The checkout's own query for an order id (`A-1001/k3f9x2`): its checkout number and item. */
+export function returnQuery(orderId: string): string {
+  const [item = '', checkout = ''] = orderId.split('/');
+  return new URLSearchParams({ checkout, item }).toString();
+}
+
 /** The playground plugin. */
 export function playground(options: PlaygroundOptions = {}): Plugin {
   const records = new Map<string, MerchantRecord>();
@@ -144,7 +150,10 @@ export function playground(options: PlaygroundOptions = {}): Plugin {
       // The shopper comes back to the checkout, where the element verifies the status and routes; a
       // phone that paid from the code on a computer's checkout (a hand-off) has nothing to follow there:
       // it gets a page that shows the result and says the computer carries on.
-      redirectUrl: ({ handoff }) => (handoff ? `${origin}/phone.html` : `${origin}/`),
+      // The checkout's address names its order (`?checkout=…&item=…`): the wallet often sends the shopper
+      // back to the phone's default browser, not the tab that started, and that browser must find the
+      // order (and show it paid) without the first tab's storage.
+      redirectUrl: ({ handoff, order }) => (handoff ? `${origin}/phone.html` : `${origin}/?${returnQuery(String(order.id))}`),
       lookupOrder: async (order) => {
         const item = itemOfOrder(order.id);
         // An order is the item's id and a per-checkout suffix (`A-1001/x1`): the whole id is the order's own.

@@ -313,6 +313,15 @@ export async function openCheckout(shopper: Shopper, origin: string, item = 'A-1
   return orderId!.slice(item.length + 1);
 }
 
+/**
+ * The checkout's return address the provider sends the shopper to: the checkout naming its order
+ * (`?checkout=…&item=…`), then what the provider adds (`rest`, e.g. `booking_id=…&status=SUCCESS`).
+ */
+export function returnAddress(origin: string, rest: string, exact = true): RegExp {
+  const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escaped(origin)}/\\?checkout=[a-z0-9]+&item=[\\w-]+&${escaped(rest)}${exact ? '$' : ''}`);
+}
+
 /** Waits (Playwright's auto-waiting) until the status region shows a text, and returns all of it. */
 export async function waitForText(locator: Locator, expected: string | RegExp, timeout = 10_000): Promise<string> {
   const matching = locator.filter({ hasText: expected });
