@@ -5,7 +5,7 @@
  */
 import { ATTEMPT_HEADER, CODES, HTTP_STATUS_OF_CODE, IDEMPOTENCY_HEADER, PAYMENT_STATUSES } from '../protocol/contract.js';
 import { SIGNED_FIELDS } from '../protocol/signature.js';
-import { CLAUSES } from './clauses.js';
+import { CLAUSES, type Clause } from './clauses.js';
 
 /**
  * The code a proxy answers when its own database is unavailable for a moment (HTTP 503 with
@@ -43,7 +43,7 @@ export const MONEY_RULES = [
   'The amount comes from your own order, never from the browser: the book body carries an order reference and nothing priced.',
   'One booking per Idempotency-Key: the same key asked again, in sequence or at once, answers the same booking; with another order or channel it is IP-409.',
   'One payable booking per order: once a booking of an order reached SUCCESS, a new booking of it is refused with IP-412.',
-  'Verify every callback: HMAC-SHA256 over the signed fields exactly as the body writes them, with the access key; a forged or altered callback is refused with a 4xx and changes nothing.',
+  'Verify every callback: HMAC-SHA256 over the signed fields exactly as the body writes them, with the access key; a forged or altered callback is refused with a 4xx and changes nothing. A final status stays final, but a refund (REVERTED) may follow a SUCCESS and a SUCCESS may follow a CANCELED: a payment that lands after a cancel is delivered, never dropped.',
   'A status comes from the service: /status answers what the service says for a booking this proxy made (its booking id and correlation id together), never what a browser or an unverified callback claims.',
 ] as const;
 
@@ -299,6 +299,40 @@ function contractSchemas(): Record<string, Schema> {
   };
 }
 
+/** The pages a backend serves the shopper's browser (HTML, not API answers), and in which mode. */
+const PAGES = [
+  {
+    method: 'GET',
+    route: '/handoff',
+    provider: 'both',
+    summary: 'The redirect_url of a handoff: true booking, never the checkout: the phone, back from the wallet with ?booking_id=, is shown what the service says (never the status= of its address) and told to go back to its computer.',
+  },
+  {
+    method: 'GET',
+    route: '/return',
+    provider: 'epay',
+    summary: 'eSewa\'s success_url (query-free: eSewa appends ?data=) and failure_url (?booking_id=): verifies data on its raw text, asks the status check, then sends the shopper to the checkout.',
+  },
+] as const;
+
+/** Every route and page a backend owes, in one list: the example READMEs' tables are generated from it. */
+function contractRoutes(): Array<{ method: string; route: string; provider: string; summary: string }> {
+  const paths = Object.entries(contractPaths()).map(([route, item]) => ({ method: 'POST', route, provider: 'both', summary: String((item['post'] as Schema)['summary']) }));
+  const callback = (contractWebhooks()['paymentStatus'] as { post: { summary: string } }).post.summary;
+  return [...paths, { method: 'POST', route: '/callback', provider: 'intent', summary: callback }, ...PAGES];
+}
+
+/** A backend in its ePay v2 mode, as the checker's `--provider epay` proves it. */
+const EPAY_MODE = {
+  summary:
+    'eSewa\'s web checkout instead of the intent service. book (web, and app answered web) makes no call: it answers { booking_id, correlation_id, channel: "web", wallet: "esewa", web_payment: { url: <form URL>, method: "POST", fields } } with eSewa\'s eleven fields, total_amount their sum, signed over total_amount,transaction_uuid,product_code (HMAC-SHA256, base64). /status asks GET {status base}/api/epay/transaction/status/?product_code=&total_amount=&transaction_uuid= and only its COMPLETE fulfils. eSewa sends no callback and has no cancel: /cancel ends an open booking locally, and a COMPLETE after it is still delivered. The return\'s data (base64 JSON) is verified on its raw text (1000.0 stays 1000.0; "," dropped from total_amount), in constant time, and is a hint only.',
+  form_path: '/api/epay/main/v2/form',
+  status_path: '/api/epay/transaction/status/',
+  request_signed_field_names: 'total_amount,transaction_uuid,product_code',
+  return_signed_field_names: 'transaction_code,status,total_amount,transaction_uuid,product_code,signed_field_names',
+  statuses: { COMPLETE: 'SUCCESS', PENDING: 'PENDING', AMBIGUOUS: 'PENDING', NOT_FOUND: 'BOOKED, or CANCELED after the session\'s lifetime', FULL_REFUND: 'REVERTED', PARTIAL_REFUND: 'SUCCESS', CANCELED: 'REVERTED after a SUCCESS, else CANCELED' },
+} as const;
+
 /** The OpenAPI 3.1 document of the book proxy contract. */
 export function buildContractDocument(): Record<string, unknown> {
   const rules = MONEY_RULES.map((rule, i) => `${i + 1}. ${rule}`).join('\n');
@@ -319,6 +353,8 @@ export function buildContractDocument(): Record<string, unknown> {
     components: { schemas: contractSchemas() },
     'x-codes': contractCodes().map(({ code, http }) => ({ code, http, meaning: CODE_MEANINGS[code] ?? '' })),
     'x-money-rules': [...MONEY_RULES],
-    'x-clauses': CLAUSES.map(({ id, title, section }) => ({ id, title, section })),
+    'x-routes': contractRoutes(),
+    'x-epay': EPAY_MODE,
+    'x-clauses': CLAUSES.map((clause: Clause) => ({ id: clause.id, title: clause.title, section: clause.section, provider: clause.provider ?? 'intent' })),
   };
 }

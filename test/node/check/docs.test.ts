@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { CLAUSES } from '../../../src/check/index.js';
 import { MONEY_RULES } from '../../../src/check/openapi.js';
+import { contractRoutesOf, ROUTE_READMES, routesBlock, withRoutes } from '../../../src/check/readme-routes.js';
 
 const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
 const doc = read('docs/backends.md');
@@ -60,7 +61,7 @@ test('the worked example is the vector book-amount-1000, byte for byte', () => {
 
 // PHP's carries its production recipe too (PHP-FPM's pool and nginx's server block, run as written by
 // test/node/check/php-production.test.ts), since `php -S` cannot be one.
-for (const [kind, lines] of [['php', 110], ['python', 60]] as const) {
+for (const [kind, lines] of [['php', 130], ['python', 85]] as const) {
   test(`examples/backends/${kind}/README.md is at most ${lines} lines and names how to run it`, () => {
     const readme = read(`examples/backends/${kind}/README.md`);
     assert.ok(readme.trimEnd().split('\n').length <= lines, `${readme.trimEnd().split('\n').length} lines`);
@@ -95,4 +96,26 @@ test('docs/backends.md documents the check instance end to end, away from port 4
   assert.match(doc, /transaction_uuid[\s\S]{0,200}1 to 64 of `\[A-Za-z0-9_-\]`/);
   assert.match(doc, /`correlation_id`[^.]*\(it carries no `booking_id`\)/);
   assert.match(doc, /any 2xx/);
+});
+
+test('each example README lists every route and page of contract.json\'s x-routes, as generated (npx tsx src/check/readme-routes.ts)', () => {
+  const routes = contractRoutesOf(read('contract.json'));
+  // The pages a backend owes besides the API: the hand-off page, and eSewa's return in the ePay mode.
+  assert.deepEqual(routes.map((r) => `${r.method} ${r.route}`), ['POST /book', 'POST /status', 'POST /cancel', 'POST /order', 'POST /callback', 'GET /handoff', 'GET /return']);
+  const block = routesBlock(routes);
+  for (const path of ROUTE_READMES) {
+    const readme = read(path);
+    assert.equal(withRoutes(readme, block), readme, `${path}'s routes table is not contract.json's: run npx tsx src/check/readme-routes.ts`);
+  }
+  assert.throws(() => withRoutes('# no table', block), /markers are missing/);
+});
+
+test('docs/backends.md rule 4 delivers a SUCCESS after a cancel, and describes the ePay mode the checker proves with --provider epay', () => {
+  const rules = doc.slice(doc.indexOf('## The five rules'), doc.indexOf('## The desktop answer'));
+  assert.match(rules, /SUCCESS[^.]*after[^.]*cancel[^.]*delivered/i);
+  assert.doesNotMatch(rules, /nothing after `REVERTED`, `FAILED` or `CANCELED`/);
+  const epay = doc.slice(doc.indexOf('## eSewa ePay v2'));
+  for (const needle of ['--provider epay', 'total_amount,transaction_uuid,product_code', '/api/epay/transaction/status/', 'COMPLETE', 'AMBIGUOUS', 'FULL_REFUND', '1000.0']) {
+    assert.ok(epay.includes(needle), needle);
+  }
 });
