@@ -1,6 +1,6 @@
 // `npm test` runs this first: it finds (or installs) the browsers of the browser tests and prints
 // each engine's version, so a failure on another machine can be set against the versions known to
-// pass (docs/testing.md).
+// pass (CONTRIBUTING.md).
 import { engineVersions, ensureChromiumHeadless, ensureExecutables, neededForBrowserTests } from './browsers.mjs';
 
 try {

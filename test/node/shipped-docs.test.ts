@@ -44,7 +44,7 @@ const REPOSITORY_ONLY = /(?<![\w./-])(?:(?:src|test|bench|scripts|demo)\/[\w./*-
  * What a shipped doc says to its reader. Left out: in the README, the two set-up commands it opens with
  * and its "Working on this repository" section, which say they are for a clone of the repository
  * (the README is the repository's front page as well as the package's); in an example's README, the
- * `npm run` scripts its own package.json defines. docs/testing.md is not shipped (package.json
+ * `npm run` scripts its own package.json defines. CONTRIBUTING.md is not shipped (package.json
  * `files` leaves it out): it is for contributors, so it names the repository's files freely.
  */
 function forPackageUsers(doc: string, text: string): string {
@@ -75,8 +75,8 @@ function linkTargets(text: string): string[] {
 test('the shipped docs are found by package.json files', () => {
   for (const doc of ['README.md', 'CHANGELOG.md', 'docs/backends.md', 'docs/server.md', 'examples/backends/php/README.md']) assert.ok(DOCS.includes(doc), doc);
   assert.ok(!shipped('src/check/run.ts') && !shipped('test/node/shipped-docs.test.ts') && !shipped('demo/phone.html'));
-  // docs/testing.md is for contributors (the suite's installs and versions): it stays in the repository.
-  assert.ok(!DOCS.includes('docs/testing.md') && !shipped('docs/testing.md'));
+  // CONTRIBUTING.md is for contributors (the suite's installs and versions): it stays in the repository.
+  assert.ok(!DOCS.includes('CONTRIBUTING.md') && !shipped('CONTRIBUTING.md'));
 });
 
 test('README.md: every link is a versioned CDN address of a shipped file, at package.json\'s version', () => {

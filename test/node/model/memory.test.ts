@@ -1,6 +1,6 @@
 /**
  * Generated interleavings on the memory store: two handler instances sharing it, the real sandbox on
- * loopback, 50 seeded sequences (docs/testing.md says how to replay one).
+ * loopback, 50 seeded sequences (CONTRIBUTING.md says how to replay one).
  */
 import { after, before, test } from 'node:test';
 import { checkModel, fromEnvironment } from './run.js';

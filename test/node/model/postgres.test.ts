@@ -1,6 +1,6 @@
 /**
  * Generated interleavings on PostgreSQL (a throwaway server): two handler instances sharing one database, the real sandbox on
- * loopback, 100 seeded sequences (docs/testing.md says how to replay one).
+ * loopback, 100 seeded sequences (CONTRIBUTING.md says how to replay one).
  */
 import { after, before, test } from 'node:test';
 import { checkModel, fromEnvironment } from './run.js';

@@ -1,6 +1,6 @@
 /**
  * Generated interleavings on the Redis store (a throwaway server): two handler instances sharing it, the real
- * sandbox on loopback, 25 seeded sequences (docs/testing.md says how to replay one).
+ * sandbox on loopback, 25 seeded sequences (CONTRIBUTING.md says how to replay one).
  */
 import { after, before, test } from 'node:test';
 import { checkModel, fromEnvironment } from './run.js';

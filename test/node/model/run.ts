@@ -2,7 +2,7 @@
  * Runs generated sequences against a stage (memory store or PostgreSQL): each sequence a fresh order
  * and store, its steps checked as they go, then healed, reconciled once and checked again. A failure
  * throws fast-check's report: the seed, the path and the shrunk sequence, to replay with `MODEL_SEED`
- * and `MODEL_PATH` (docs/testing.md).
+ * and `MODEL_PATH` (CONTRIBUTING.md).
  */
 import fc from 'fast-check';
 import { modelCommands, verdict } from './commands.js';
