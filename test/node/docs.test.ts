@@ -233,7 +233,7 @@ function namedPaths(markdown: string): string[] {
 test('every file or folder of the repository the docs name exists', () => {
   const missing: string[] = [];
   let checked = 0;
-  for (const { file, text } of allDocs()) {
+  for (const { file, text } of [...allDocs(), { file: 'CONTRIBUTING.md', text: read('CONTRIBUTING.md') }]) {
     for (const path of namedPaths(text)) {
       // Patterns (`test/browser/...`, `handoff-*.min.js`) name no one file.
       if (/\.\.\.|\*|\[/.test(path)) continue;
