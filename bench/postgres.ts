@@ -3,7 +3,8 @@
  * the database round trips a booking costs (counted by a counting pool around the real pg Pool), the
  * handler's added latency over calling the sandbox directly (p50, p99), and bookings per second with
  * the PostgreSQL store against the memory store, both handlers in the benchmark's own process, 8
- * clients at a time, measured round by round against one shared sandbox.
+ * clients at a time, measured round by round against one shared sandbox; and the round trips of a
+ * new booking made through each provider (bench/round-trips.ts).
  */
 import pg from 'pg';
 import { startPostgres } from '../scripts/postgres.mjs';
@@ -13,6 +14,7 @@ import { createPostgresStore } from '../src/server/postgres.js';
 import { countingPostgres } from '../test/support/counting.js';
 import { listen, type Loopback } from '../test/node/server/helpers.js';
 import { BENCH_ACCESS_KEY, BENCH_PRODUCT_CODE, startMerchant, withPayRoutes, type Merchant } from './merchant.js';
+import { providerRoundTrips, type ProviderRoundTrips } from './round-trips.js';
 import { bookThroughHandler, measureLatency } from './server.js';
 import { repeat, summarize, type Summary } from './stats.js';
 
@@ -25,6 +27,8 @@ export interface PostgresBenchOptions {
   concurrentClients: number;
   bookingsPerClient: number;
   throughputRounds: number;
+  /** Bookings per client, {@link concurrentClients} at a time, each provider makes for its round-trip count. */
+  roundTripBookingsPerClient: number;
 }
 
 export const POSTGRES_DEFAULTS: PostgresBenchOptions = {
@@ -36,6 +40,7 @@ export const POSTGRES_DEFAULTS: PostgresBenchOptions = {
   // ratio compares the two stores under the same drift.
   bookingsPerClient: 15,
   throughputRounds: 31,
+  roundTripBookingsPerClient: 5,
 };
 
 /** The PostgreSQL figures. */
@@ -64,6 +69,8 @@ export interface PostgresResults {
   ratio: Summary;
   bookingErrors: number;
   bookingsAttempted: number;
+  /** Round trips per new booking through each provider on this store. */
+  providers: ProviderRoundTrips[];
 }
 
 /** `clients` concurrent clients book through `url`, each `perClient` times; the seconds it took. */
@@ -159,6 +166,7 @@ export async function benchPostgres(options: PostgresBenchOptions = POSTGRES_DEF
       const rate = await pairedRound(memory, postgres, o, counts, round++ % 2 === 1);
       return { memory: rate.a, postgres: rate.b };
     });
+    const providers = await providerRoundTrips(store, counting, sandbox, { concurrentClients: o.concurrentClients, bookingsPerClient: o.roundTripBookingsPerClient });
 
     return {
       roundTripsPerBooking: postgresRoundTrips / postgresBookings,
@@ -174,6 +182,7 @@ export async function benchPostgres(options: PostgresBenchOptions = POSTGRES_DEF
       ratio: summarize(rounds.map((r) => r.postgres / r.memory)),
       bookingErrors: counts.errors + merchants.postgres.errors.length + merchants.memory.errors.length,
       bookingsAttempted: counts.attempted,
+      providers,
     };
   } finally {
     await pool.end();

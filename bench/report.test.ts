@@ -1,9 +1,57 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { consoleReport, goalRows, markdownReport, type BenchResults } from './report.js';
+import { BENCH_PROVIDERS, type BenchProvider } from './merchant.js';
+import { consoleReport, goalRows, markdownReport, roundTripFailures, storesReport, type BenchResults } from './report.js';
+import type { ProviderRoundTrips } from './round-trips.js';
+import type { ProviderServerResults } from './server.js';
+import type { StoreBenchResults } from './stores.js';
 import { summarize } from './stats.js';
 
 const s = (...values: number[]) => summarize(values);
+
+function serverRow(provider: BenchProvider, added = 0.5, errors = 0): ProviderServerResults {
+  return {
+    provider,
+    addedP50Ms: s(added),
+    addedP99Ms: s(2),
+    directP50Ms: s(1),
+    handlerP50Ms: s(1.5),
+    bookingsPerSecond: s(900),
+    bookingErrors: errors,
+    bookingsAttempted: 1500,
+  };
+}
+
+/** Round trips of each provider on one store: `perBooking` for all, or per provider. */
+function trips(perBooking: number | Partial<Record<BenchProvider, number>> = 2, errors = 0): ProviderRoundTrips[] {
+  return BENCH_PROVIDERS.map((provider) => ({
+    provider,
+    perBooking: typeof perBooking === 'number' ? perBooking : (perBooking[provider] ?? 2),
+    renewalsPerBooking: 0,
+    bookings: 41,
+    bookingErrors: errors,
+    sample: ['SELECT wallet_pay_book($1)', 'UPDATE wallet_pay_bookings'],
+  }));
+}
+
+function storeResults(store: 'mysql' | 'redis', perBooking: number | Partial<Record<BenchProvider, number>> = 2): StoreBenchResults {
+  return {
+    store,
+    roundTripsPerBooking: 2,
+    renewalsPerBooking: 0,
+    bookings: 1000,
+    addedP50Ms: s(1.5),
+    addedP99Ms: s(4),
+    handlerP50Ms: s(2.5),
+    concurrentClients: 8,
+    storePerSecond: s(600),
+    memoryPerSecond: s(700),
+    ratio: s(0.86),
+    bookingErrors: 0,
+    bookingsAttempted: 2000,
+    providers: trips(perBooking),
+  };
+}
 
 function results(over: { renderRounds?: number; ratio?: number; overhead?: number; added?: number; errors?: number; pageRatio?: number; prefetched?: number; cold?: number; pgAdded?: number; pgRatio?: number; pgTrips?: number } = {}): BenchResults {
   const tap = (path: 'desktop' | 'phone') => ({
@@ -66,14 +114,8 @@ function results(over: { renderRounds?: number; ratio?: number; overhead?: numbe
     },
     server: {
       signaturesPerSecond: s(20000),
-      addedP50Ms: s(over.added ?? 0.5),
-      addedP99Ms: s(2),
-      directP50Ms: s(1),
-      handlerP50Ms: s(1.5),
-      bookingsPerSecond: s(900),
-      bookingErrors: over.errors ?? 0,
-      bookingsAttempted: 1500,
       concurrentClients: 50,
+      providers: [serverRow('esewa-intent', over.added, over.errors), serverRow('esewa-epay'), serverRow('khalti')],
     },
     postgres: {
       addedP50Ms: s(over.pgAdded ?? 1.2),
@@ -89,6 +131,7 @@ function results(over: { renderRounds?: number; ratio?: number; overhead?: numbe
       ratio: s(over.pgRatio ?? 0.85),
       bookingErrors: 0,
       bookingsAttempted: 3000,
+      providers: trips(),
     },
   };
 }
@@ -97,7 +140,8 @@ const verdicts = (r: BenchResults) => goalRows(r).filter((row) => row.goal !== '
 
 test('every goal is met when each figure is within it', () => {
   const rows = verdicts(results());
-  assert.equal(rows.length, 9);
+  // Checkout 3; per provider added p50 and failed bookings 6; PostgreSQL 4 and a round-trip row per provider 3.
+  assert.equal(rows.length, 16);
   for (const row of rows) assert.match(row, /: met$/);
 });
 
@@ -125,7 +169,7 @@ test('the render ratio is the median of at least 21 paired rounds, printed with 
 });
 
 test('the PostgreSQL goals: at most 2 round trips per booking, added p50 at most 3 ms, at least 80 % of the memory store', () => {
-  const pgRows = (r: BenchResults) => verdicts(r).filter((row) => /PostgreSQL/.test(row));
+  const pgRows = (r: BenchResults) => verdicts(r).filter((row) => /PostgreSQL/.test(row) && !/booked through/.test(row));
   assert.deepEqual(pgRows(results({ pgTrips: 2, pgAdded: 3, pgRatio: 0.8 })).map((row) => row.split(': ').at(-1)), ['met', 'met', 'met']);
   assert.deepEqual(pgRows(results({ pgTrips: 2.01, pgAdded: 3.01, pgRatio: 0.79 })).map((row) => row.split(': ').at(-1)), ['missed', 'missed', 'missed']);
   assert.match(goalRows(results()).find((row) => /PostgreSQL store \/ memory store/.test(row.measure))!.median, /^85 %$/);
@@ -176,4 +220,68 @@ test('the console report shows the budgeted files and counts the others', () => 
   assert.match(text, /dist\/cdn\/wallet-pay-button\.min\.js\s+30000\s+9000\s+8000\s+10240 met/);
   assert.match(text, /\(1 more shipped files in bench\/results\.md\)/);
   assert.doesNotMatch(text, /dist\/index\.js/);
+});
+
+test('the server prints a row per provider: added latency over its call (p50 with a goal, p99), the call alone, bookings per second', () => {
+  const rows = goalRows(results());
+  for (const label of ["eSewa's intent service", 'eSewa ePay v2', 'Khalti']) {
+    const p50 = rows.find((row) => row.measure === `handler added latency over the provider call, ${label}, memory store, p50`);
+    assert.ok(p50, `${label}: an added p50 row`);
+    assert.deepEqual([p50.median, p50.goal, p50.verdict], ['0.50 ms', 'under 2 ms', 'met']);
+    assert.match(p50.spread, /^IQR 0\.50 ms to 0\.50 ms; min 0\.50 ms, max 0\.50 ms; n=1$/);
+    const p99 = rows.find((row) => row.measure === `handler added latency over the provider call, ${label}, memory store, p99`);
+    assert.equal(p99?.median, '2.00 ms', `${label}: a p99 row`);
+    const rate = rows.find((row) => row.measure === `bookings/s through handler and sandbox, ${label}, 50 clients`);
+    assert.equal(rate?.median, '900/s', `${label}: a rate row`);
+  }
+  // ePay v2's booking calls no provider: its direct figure says what it is.
+  assert.equal(rows.filter((row) => /the adapter alone \(signs the form; a booking calls no provider\), p50/.test(row.measure)).length, 1);
+  assert.equal(rows.filter((row) => /the provider call alone, straight to the sandbox, p50/.test(row.measure)).length, 2);
+  const epay = results();
+  epay.server.providers[1] = serverRow('esewa-epay', 2);
+  const missed = goalRows(epay).filter((row) => row.verdict === 'missed').map((row) => row.measure);
+  assert.deepEqual(missed, ['handler added latency over the provider call, eSewa ePay v2, memory store, p50']);
+});
+
+test('round trips per new booking: a row per provider on every store, at most 2 each', () => {
+  const r = results();
+  r.stores = [storeResults('mysql'), storeResults('redis', { khalti: 3 })];
+  const rows = goalRows(r).filter((row) => / booked through /.test(row.measure));
+  assert.equal(rows.length, 9);
+  for (const store of ['PostgreSQL store', 'MySQL store (MariaDB)', 'Redis store (appendfsync always)']) {
+    for (const provider of ["eSewa's intent service", 'eSewa ePay v2', 'Khalti']) {
+      const row = rows.find((x) => x.measure === `database round trips per new booking, ${store}, booked through ${provider}`);
+      assert.ok(row, `${store} with ${provider}`);
+      assert.equal(row.goal, 'at most 2');
+      assert.match(row.spread, /^mean over 41 bookings; plus 0\.0000 lease renewals per booking$/);
+    }
+  }
+  assert.deepEqual(rows.filter((row) => row.verdict === 'missed').map((row) => row.median), ['3.000']);
+  // The --stores table carries the same rows.
+  assert.equal(storesReport(r.postgres, r.stores).match(/ booked through /g)?.length, 9);
+  assert.match(markdownReport(r), /\| database round trips per new booking, Redis store \(appendfsync always\), booked through Khalti \| 3\.000 \| at most 2 \| missed \|/);
+});
+
+test('round-trip failures name the store, the provider, the figure and what the first booking asked; none when all hold', () => {
+  const r = results();
+  assert.deepEqual(roundTripFailures(r.postgres, [storeResults('mysql'), storeResults('redis')]), []);
+  r.postgres.providers = trips({ 'esewa-epay': 2.5 });
+  const failures = roundTripFailures(r.postgres, [storeResults('mysql', { khalti: 2.001 })]);
+  assert.deepEqual(failures, [
+    'PostgreSQL store booked through eSewa ePay v2: 2.500 round trips per new booking, more than 2; the first booking asked: SELECT wallet_pay_book($1); UPDATE wallet_pay_bookings.',
+    'MySQL store (MariaDB) booked through Khalti: 2.001 round trips per new booking, more than 2; the first booking asked: SELECT wallet_pay_book($1); UPDATE wallet_pay_bookings.',
+  ]);
+});
+
+test('round-trip failures also name bookings that failed while counted, a figure that is not a number, and the store under load', () => {
+  const r = results();
+  r.postgres.providers = trips(2, 3);
+  r.postgres.roundTripsPerBooking = 2.2;
+  const failures = roundTripFailures(r.postgres);
+  assert.equal(failures[0], 'PostgreSQL store: 2.200 round trips per new booking under load, more than 2.');
+  assert.equal(failures.filter((f) => /: 3 of 44 bookings failed while their round trips were counted\.$/.test(f)).length, 3);
+  assert.equal(goalRows(r).filter((row) => / booked through /.test(row.measure) && row.verdict === 'missed').length, 3);
+  r.postgres.providers = trips(Number.NaN);
+  r.postgres.roundTripsPerBooking = 2;
+  assert.equal(roundTripFailures(r.postgres).length, 3);
 });

@@ -19,8 +19,9 @@ import { buildBenchPage, buildMinimalCdn, buildPackage, ROOT } from './build.js'
 import { cdnPieces } from '../scripts/size.mjs';
 import { benchBytes } from './bytes.js';
 import { benchFirstPaint, FIRST_PAINT_DEFAULTS } from './first-paint.js';
-import { consoleReport, markdownReport, postgresReport, storesReport, type BenchResults, type RunInfo } from './report.js';
-import { benchPostgres, POSTGRES_DEFAULTS, type PostgresBenchOptions } from './postgres.js';
+import { consoleReport, markdownReport, postgresReport, roundTripFailures, storesReport, type BenchResults, type RunInfo } from './report.js';
+import { benchPostgres, POSTGRES_DEFAULTS, type PostgresBenchOptions, type PostgresResults } from './postgres.js';
+import { MAX_ROUND_TRIPS } from './round-trips.js';
 import { benchServer, SERVER_DEFAULTS, type ServerBenchOptions } from './server.js';
 import { benchStores, type StoreBenchResults } from './stores.js';
 
@@ -33,7 +34,7 @@ const QUICK_SERVER: ServerBenchOptions = {
   rounds: 3,
   throughputRounds: 2,
 };
-const QUICK_POSTGRES: PostgresBenchOptions = { ...POSTGRES_DEFAULTS, latencyPairsPerRound: 100, bookingsPerClient: 30, rounds: 3, throughputRounds: 3 };
+const QUICK_POSTGRES: PostgresBenchOptions = { ...POSTGRES_DEFAULTS, latencyPairsPerRound: 100, bookingsPerClient: 30, rounds: 3, throughputRounds: 3, roundTripBookingsPerClient: 3 };
 
 /** A mistake in the command line: reported by its message alone. */
 class UsageError extends Error {}
@@ -57,11 +58,24 @@ function commit(): string {
 
 const step = (text: string) => console.error(`bench: ${text}`);
 
+/**
+ * Fails the run, loudly, when a new booking cost more round trips than allowed on any store with any
+ * provider (or bookings failed while they were counted): a regression of the stores, not of the machine.
+ */
+function failOnRoundTrips(postgres: PostgresResults | undefined, stores: StoreBenchResults[] = []): void {
+  const failures = roundTripFailures(postgres, stores);
+  if (failures.length === 0) return;
+  console.error(`bench: FAILED: database round trips per new booking (at most ${MAX_ROUND_TRIPS}):`);
+  for (const failure of failures) console.error(`bench:   ${failure}`);
+  process.exitCode = 1;
+}
+
 /** `--postgres`: the PostgreSQL store's rows alone, for working on the store without the browsers. */
 async function postgresOnly(quick: boolean): Promise<void> {
   step(`server with the PostgreSQL store: round trips, added latency, PostgreSQL against the memory store (load ${(loadavg()[0] ?? 0).toFixed(2)})...`);
   const postgres = await benchPostgres(quick ? QUICK_POSTGRES : POSTGRES_DEFAULTS);
   console.log(postgresReport(postgres));
+  failOnRoundTrips(postgres);
   if (postgres.bookingErrors > 0) {
     console.error(`bench: ${postgres.bookingErrors} booking(s) failed under load; the throughput figures are not valid.`);
     process.exitCode = 1;
@@ -81,6 +95,7 @@ async function storesOnly(quick: boolean): Promise<void> {
   const postgres = await benchPostgres(quick ? QUICK_POSTGRES : POSTGRES_DEFAULTS);
   const stores = await benchStores(quick ? QUICK_POSTGRES : POSTGRES_DEFAULTS);
   console.log(storesReport(postgres, stores));
+  failOnRoundTrips(postgres, stores);
   if (storeFailures(stores) || postgres.bookingErrors > 0) process.exitCode = 1;
 }
 
@@ -119,9 +134,9 @@ async function main(): Promise<void> {
   step('first paint to button on screen, three ways (script only, :not(:defined), server-rendered)...');
   const firstPaint = await benchFirstPaint(quick ? { rounds: 3 } : FIRST_PAINT_DEFAULTS);
 
-  step('server: signatures, handler latency, 50 concurrent clients...');
+  step('server: signatures; per provider (intent service, ePay v2, Khalti) handler latency and 50 concurrent clients...');
   const server = await benchServer(quick ? QUICK_SERVER : SERVER_DEFAULTS);
-  step('server with the PostgreSQL store: round trips, added latency, PostgreSQL against the memory store in one process...');
+  step('server with the PostgreSQL store: round trips (per provider), added latency, PostgreSQL against the memory store in one process...');
   const postgres = await benchPostgres(quick ? QUICK_POSTGRES : POSTGRES_DEFAULTS);
   step('server with the MySQL and Redis stores: the same measures on a throwaway MariaDB and Redis server...');
   const stores = await benchStores(quick ? QUICK_POSTGRES : POSTGRES_DEFAULTS);
@@ -144,11 +159,13 @@ async function main(): Promise<void> {
     step('wrote bench/results.md');
   }
   step(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  if (server.bookingErrors > 0 || postgres.bookingErrors > 0) {
-    console.error(`bench: ${server.bookingErrors + postgres.bookingErrors} booking(s) failed under load; the throughput figures are not valid.`);
+  const serverErrors = server.providers.reduce((sum, p) => sum + p.bookingErrors, 0);
+  if (serverErrors > 0 || postgres.bookingErrors > 0) {
+    console.error(`bench: ${serverErrors + postgres.bookingErrors} booking(s) failed under load; the throughput figures are not valid.`);
     process.exitCode = 1;
   }
   if (storeFailures(stores)) process.exitCode = 1;
+  failOnRoundTrips(postgres, stores);
 }
 
 main().catch((error: unknown) => {

@@ -1,14 +1,28 @@
 /**
- * Server figures: signatures per second, the merchant handler's added latency over calling the
- * sandbox directly, and bookings per second through handler and sandbox under 50 concurrent clients.
- * Everything listens on 127.0.0.1; every loop has a fixed number of iterations, so it ends by itself.
+ * Server figures: signatures per second and, for each provider the kit books through (eSewa's intent
+ * service, eSewa ePay v2, Khalti), the merchant handler's added latency over the provider call the
+ * handler makes (the same adapter called directly: a signed book at the intent service, an initiate
+ * at Khalti, only signing at ePay v2, which a booking does not call) and bookings per second through
+ * handler and sandbox under 50 concurrent clients. Everything listens on 127.0.0.1; every loop has a
+ * fixed number of iterations, so it ends by itself.
  */
-import { createSignature, SIGNED_FIELDS } from '../src/server/index.js';
+import { createSignature, SIGNED_FIELDS } from '../src/protocol/signature.js';
+import { startSandbox } from '../src/sandbox/index.js';
 import { listen } from '../test/node/server/helpers.js';
-import { BENCH_ACCESS_KEY, BENCH_AMOUNT, BENCH_PRODUCT_CODE, PAY_PATH, startMerchant, withPayRoutes, type Merchant } from './merchant.js';
+import {
+  BENCH_ACCESS_KEY,
+  BENCH_AMOUNT,
+  BENCH_PRODUCT_CODE,
+  BENCH_PROVIDERS,
+  PAY_PATH,
+  startMerchant,
+  withPayRoutes,
+  type BenchProvider,
+  type Merchant,
+} from './merchant.js';
 import { repeat, summarize, type Summary } from './stats.js';
 
-/** How much work each measure does; the defaults keep the server part under a minute on 2 cores. */
+/** How much work each measure does; the defaults keep the server part near a minute per provider on 2 cores. */
 export interface ServerBenchOptions {
   signaturesPerRound: number;
   latencyPairsPerRound: number;
@@ -29,10 +43,10 @@ export const SERVER_DEFAULTS: ServerBenchOptions = {
   throughputRounds: 3,
 };
 
-/** The server figures. */
-export interface ServerResults {
-  signaturesPerSecond: Summary;
-  /** Per round: p50 (and p99) of handler latency minus p50 (p99) of direct latency, in ms. */
+/** One provider's figures, with the memory store. */
+export interface ProviderServerResults {
+  provider: BenchProvider;
+  /** Per round: p50 (and p99) of handler latency minus p50 (p99) of the direct provider call, in ms. */
   addedP50Ms: Summary;
   addedP99Ms: Summary;
   directP50Ms: Summary;
@@ -41,7 +55,14 @@ export interface ServerResults {
   /** Failed bookings over every throughput round (warm-up included): a healthy run has 0. */
   bookingErrors: number;
   bookingsAttempted: number;
+}
+
+/** The server figures. */
+export interface ServerResults {
+  signaturesPerSecond: Summary;
   concurrentClients: number;
+  /** A row each, in {@link BENCH_PROVIDERS}' order. */
+  providers: ProviderServerResults[];
 }
 
 let counter = 0;
@@ -57,25 +78,31 @@ async function signaturesPerSecond(count: number): Promise<number> {
   return count / ((performance.now() - start) / 1000);
 }
 
+/** What the element sends to `/book` besides the order: the intent service's app channel by default. */
+export type BookBody = Merchant['book'];
+
 /** One booking through the merchant handler, as the element makes it; throws unless it is booked. */
-export async function bookThroughHandler(kitUrl: string): Promise<void> {
+export async function bookThroughHandler(kitUrl: string, book: BookBody = { channel: 'app' }): Promise<void> {
   const response = await fetch(`${kitUrl}${PAY_PATH}book`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
-    body: JSON.stringify({ channel: 'app', order: { id: uniqueId('order') } }),
+    body: JSON.stringify({ ...book, order: { id: uniqueId('order') } }),
   });
   const text = await response.text();
   if (response.status !== 200) throw new Error(`The handler answered ${response.status}: ${text.slice(0, 200)}`);
 }
 
-/** The same booking made straight against the sandbox with the kit's own service client. */
+/** The provider call of the same booking, made by the same adapter without the handler. */
 async function bookDirect(merchant: Merchant, kitUrl: string): Promise<void> {
-  await merchant.direct.book({
+  const orderId = uniqueId('order');
+  await merchant.adapter.book({
     amount: BENCH_AMOUNT,
-    transaction_uuid: uniqueId('direct'),
-    callback_url: `${kitUrl}${PAY_PATH}callback`,
-    redirect_url: `${kitUrl}/`,
-    properties: { order_id: uniqueId('order') },
+    reference: uniqueId('direct'),
+    channel: merchant.book.channel,
+    returnUrl: `${kitUrl}/`,
+    callbackUrl: `${kitUrl}${PAY_PATH}callback`,
+    orderId,
+    properties: { order_id: orderId },
   });
 }
 
@@ -85,7 +112,7 @@ async function timed(run: () => Promise<void>): Promise<number> {
   return performance.now() - start;
 }
 
-/** Per round: the p50 and p99 of bookings through the handler at `kitUrl` and straight to the sandbox. */
+/** Per round: the p50 and p99 of bookings through the handler at `kitUrl` and of the provider call alone. */
 export async function measureLatency(
   merchant: Merchant,
   kitUrl: string,
@@ -97,34 +124,26 @@ export async function measureLatency(
     const direct: number[] = [];
     for (let i = 0; i < o.latencyPairsPerRound; i++) {
       if (i % 2 === 0) {
-        viaHandler.push(await timed(() => bookThroughHandler(kitUrl)));
+        viaHandler.push(await timed(() => bookThroughHandler(kitUrl, merchant.book)));
         direct.push(await timed(() => bookDirect(merchant, kitUrl)));
       } else {
         direct.push(await timed(() => bookDirect(merchant, kitUrl)));
-        viaHandler.push(await timed(() => bookThroughHandler(kitUrl)));
+        viaHandler.push(await timed(() => bookThroughHandler(kitUrl, merchant.book)));
       }
     }
     return { handler: summarize(viaHandler), direct: summarize(direct) };
   });
 }
 
-/** Runs the server measures against a fresh sandbox and handler. */
-export async function benchServer(options: ServerBenchOptions = SERVER_DEFAULTS): Promise<ServerResults> {
-  const o = options;
-  const sigRates = await repeat(o.warmupRounds, o.rounds, () => signaturesPerSecond(o.signaturesPerRound));
-
+/** One provider's measures: its handler on a loopback server of its own, in front of `sandbox`. */
+async function benchProvider(provider: BenchProvider, sandbox: Merchant['sandbox'], o: ServerBenchOptions): Promise<ProviderServerResults> {
   let merchant: Merchant | undefined;
-  const kit = await listen(
-    (request, response) => {
-      if (!merchant) {
-        response.writeHead(503).end();
-        return;
-      }
-      withPayRoutes(merchant, (_req, res) => res.writeHead(404).end())(request, response);
-    },
-  );
+  const kit = await listen((request, response) => {
+    if (!merchant) response.writeHead(503).end();
+    else withPayRoutes(merchant, (_req, res) => res.writeHead(404).end())(request, response);
+  });
   try {
-    merchant = await startMerchant(kit.url);
+    merchant = await startMerchant(kit.url, { sandbox, provider });
     const m = merchant;
     const latencyRounds = await measureLatency(m, kit.url, o);
 
@@ -135,7 +154,7 @@ export async function benchServer(options: ServerBenchOptions = SERVER_DEFAULTS)
       const client = async () => {
         for (let i = 0; i < o.bookingsPerClient; i++) {
           bookingsAttempted++;
-          await bookThroughHandler(kit.url).catch(() => {
+          await bookThroughHandler(kit.url, m.book).catch(() => {
             bookingErrors++;
           });
         }
@@ -145,7 +164,7 @@ export async function benchServer(options: ServerBenchOptions = SERVER_DEFAULTS)
     });
 
     return {
-      signaturesPerSecond: summarize(sigRates),
+      provider,
       addedP50Ms: summarize(latencyRounds.map((r) => r.handler.median - r.direct.median)),
       addedP99Ms: summarize(latencyRounds.map((r) => r.handler.p99 - r.direct.p99)),
       directP50Ms: summarize(latencyRounds.map((r) => r.direct.median)),
@@ -153,10 +172,23 @@ export async function benchServer(options: ServerBenchOptions = SERVER_DEFAULTS)
       bookingsPerSecond: summarize(rates),
       bookingErrors: bookingErrors + m.errors.length,
       bookingsAttempted,
-      concurrentClients: o.concurrentClients,
     };
   } finally {
     await merchant?.close();
     await kit.close();
+  }
+}
+
+/** Runs the server measures: signatures, then each provider in turn against one sandbox that plays all three. */
+export async function benchServer(options: ServerBenchOptions = SERVER_DEFAULTS, providers: readonly BenchProvider[] = BENCH_PROVIDERS): Promise<ServerResults> {
+  const o = options;
+  const sigRates = await repeat(o.warmupRounds, o.rounds, () => signaturesPerSecond(o.signaturesPerRound));
+  const sandbox = await startSandbox({ accessKey: BENCH_ACCESS_KEY, productCode: BENCH_PRODUCT_CODE });
+  try {
+    const rows: ProviderServerResults[] = [];
+    for (const provider of providers) rows.push(await benchProvider(provider, sandbox, o));
+    return { signaturesPerSecond: summarize(sigRates), concurrentClients: o.concurrentClients, providers: rows };
+  } finally {
+    await sandbox.close();
   }
 }

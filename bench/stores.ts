@@ -3,7 +3,8 @@
  * scripts/redis.mjs, the latter with the durable settings docs/server.md names): the round trips a
  * booking costs (every query or CALL, every EVALSHA or EVAL, counted by a counting client), the
  * handler's added latency over calling the sandbox directly, and bookings per second against the
- * memory store, measured as bench/postgres.ts measures the PostgreSQL store.
+ * memory store, measured as bench/postgres.ts measures the PostgreSQL store; and the round trips of a
+ * new booking made through each provider (bench/round-trips.ts).
  */
 import mysql from 'mysql2/promise';
 import { Redis } from 'ioredis';
@@ -17,6 +18,7 @@ import type { PaymentStore } from '../src/server/store.js';
 import { countingMysql, countingRedis } from '../test/support/counting.js';
 import { BENCH_ACCESS_KEY, BENCH_PRODUCT_CODE, startMerchant, type Merchant } from './merchant.js';
 import { pairedRound, POSTGRES_DEFAULTS, serve, type PostgresBenchOptions, type RoundSide } from './postgres.js';
+import { providerRoundTrips, type ProviderRoundTrips, type RoundTripCounter } from './round-trips.js';
 import { measureLatency } from './server.js';
 import { repeat, summarize, type Summary } from './stats.js';
 
@@ -42,11 +44,13 @@ export interface StoreBenchResults {
   ratio: Summary;
   bookingErrors: number;
   bookingsAttempted: number;
+  /** Round trips per new booking through each provider on this store. */
+  providers: ProviderRoundTrips[];
 }
 
 interface Opened {
   store: PaymentStore & { ready(): Promise<void> };
-  counting: { readonly count: number; reset(): void };
+  counting: RoundTripCounter;
   close(): Promise<void>;
 }
 
@@ -124,6 +128,7 @@ export async function benchStore(kind: BenchedStore, options: PostgresBenchOptio
       const rate = await pairedRound(memory, measured, o, counts, round++ % 2 === 1);
       return { memory: rate.a, store: rate.b };
     });
+    const providers = await providerRoundTrips(opened.store, opened.counting, sandbox, { concurrentClients: o.concurrentClients, bookingsPerClient: o.roundTripBookingsPerClient });
 
     return {
       store: kind,
@@ -139,6 +144,7 @@ export async function benchStore(kind: BenchedStore, options: PostgresBenchOptio
       ratio: summarize(rounds.map((r) => r.store / r.memory)),
       bookingErrors: counts.errors + merchants.store.errors.length + merchants.memory.errors.length,
       bookingsAttempted: counts.attempted,
+      providers,
     };
   } finally {
     await merchants.store?.close();
