@@ -9,7 +9,7 @@ import { CODES, HTTP_STATUS_OF_CODE, type ResponseCode } from '../protocol/contr
 import { verifySignature, WEB_PAYMENT_SIGNED_FIELDS } from '../protocol/signature.js';
 import type { ActionResult, Operation, SandboxBooking, SandboxService } from './service.js';
 import { closedPage, messagePage, paymentPage, type PageKind } from './pages.js';
-import { pause, type Chaos } from './chaos.js';
+import { bufferBody, decideFault, DEFAULT_HOLD_MS, FAULTS, pause, type Chaos, type ChaosKey, type ChaosKeyOf, type FaultDecision } from './chaos.js';
 import { redirectorLocation } from './profiles.js';
 import { EPAY_API_PREFIX, EPAY_ERRORS } from './epay/rules.js';
 
@@ -46,10 +46,13 @@ export interface HttpContext {
   /** The `/sandbox/` controls (clock, scenarios, callback desk); true when it answered. */
   admin?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
   /** eSewa ePay v2 at eSewa's own paths (form, login page, status check); true when it answered. */
-  epay?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
+  epay?: ProviderRoutes;
   /** Khalti KPG-2 at Khalti's own paths (initiate, lookup, refund, the pay page); true when it answered. */
-  khalti?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
+  khalti?: ProviderRoutes;
 }
+
+/** A provider emulation's routes; `chaosKey` names what a request of theirs is about, for chaos. */
+export type ProviderRoutes = ((req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>) & { chaosKey?: ChaosKeyOf };
 
 class BodyTooLarge extends Error {}
 
@@ -121,12 +124,13 @@ function redirectToMerchant(res: ServerResponse, booking: SandboxBooking): void 
 function logged(
   ctx: HttpContext,
   origin: string,
+  keyOf: ChaosKeyOf,
   handler: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void>,
 ) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const path = new URL(req.url ?? '/', 'http://sandbox.invalid').pathname;
     res.on('finish', () => ctx.log(`${origin} ${req.method} ${path} -> ${res.statusCode}`));
-    withChaos(ctx, origin, req, res, path, handler).catch((error: unknown) => {
+    withFaults(ctx, origin, keyOf, req, res, path, handler).catch((error: unknown) => {
       ctx.log(`${origin} ${req.method} ${path} failed: ${(error as Error)?.stack ?? String(error)}`);
       if (!res.headersSent) sendFailure(res, CODES.INTERNAL, 'Unexpected error in the sandbox.');
       else res.destroy();
@@ -135,29 +139,49 @@ function logged(
 }
 
 /**
- * Applies one chaos draw to a request: latency first; an error is answered at once without running
- * the handler; a timeout runs the handler (the booking is made, as when a real answer is lost) but
- * swallows its answer and drops the connection after the hold.
+ * Decides a request's fault, or answers it: an unknown `Wallet-Pay-Fault` is a 400 naming the known
+ * ones. A POST body is read first when chaos is on, so the draw can name the booking.
  */
-async function withChaos(
+async function decide(ctx: HttpContext, origin: string, keyOf: ChaosKeyOf, req: IncomingMessage, res: ServerResponse, path: string): Promise<FaultDecision | undefined> {
+  const decision = await decideFault({
+    ...(ctx.chaos ? { chaos: ctx.chaos } : {}),
+    header: req.headers['wallet-pay-fault'],
+    target: `${origin} ${req.method} ${path}`,
+    key: async () => keyOf(req, path, req.method === 'POST' ? await bufferBody(req, MAX_BODY_BYTES, DRAIN_LIMIT_BYTES) : ''),
+    log: ctx.log,
+  });
+  if (!('unknown' in decision)) return decision;
+  await readBody(req).catch(() => undefined);
+  sendJson(res, 400, { error_message: `Wallet-Pay-Fault must be one of ${FAULTS.join(', ')}; got "${decision.unknown}".`, allowed: FAULTS });
+  return undefined;
+}
+
+/**
+ * Applies a request's fault: latency first; an error is answered at once without running the
+ * handler; a timeout runs the handler (the booking is made, as when a real answer is lost) but
+ * swallows its answer and drops the connection after the hold; `slow` is latency alone.
+ */
+async function withFaults(
   ctx: HttpContext,
   origin: string,
+  keyOf: ChaosKeyOf,
   req: IncomingMessage,
   res: ServerResponse,
   path: string,
   handler: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void>,
 ): Promise<void> {
-  if (!ctx.chaos || path.startsWith('/sandbox/')) return handler(req, res, path);
-  const draw = ctx.chaos.draw(`${origin} ${req.method} ${path}`);
-  await pause(draw.latencyMs);
-  if (draw.fault === 'error') {
+  if (path.startsWith('/sandbox/')) return handler(req, res, path);
+  const decision = await decide(ctx, origin, keyOf, req, res, path);
+  if (!decision) return;
+  await pause(decision.latencyMs);
+  if (decision.fault === 'error') {
     await readBody(req).catch(() => undefined);
-    if (path.startsWith(API_PREFIX)) sendFailure(res, CODES.INTERNAL, `Unexpected error in the sandbox (chaos #${draw.n}).`);
+    if (path.startsWith(API_PREFIX)) sendFailure(res, CODES.INTERNAL, `Unexpected error in the sandbox (${decision.label}).`);
     else if (path.startsWith(EPAY_API_PREFIX)) sendJson(res, 503, EPAY_ERRORS.statusUnavailable);
-    else sendPage(res, 503, messagePage('Service unavailable', `The payment service is unavailable (chaos #${draw.n}).`));
+    else sendPage(res, 503, messagePage('Service unavailable', `The payment service is unavailable (${decision.label}).`));
     return;
   }
-  if (draw.fault === 'timeout') {
+  if (decision.fault === 'timeout') {
     const swallow = function (this: ServerResponse) {
       return this;
     };
@@ -167,7 +191,7 @@ async function withChaos(
     try {
       await handler(req, res, path);
     } finally {
-      setTimeout(() => res.destroy(), ctx.chaos.holdMs).unref();
+      setTimeout(() => res.destroy(), ctx.chaos?.holdMs ?? DEFAULT_HOLD_MS).unref();
     }
     return;
   }
@@ -352,9 +376,41 @@ function bookingIdIn(raw: string): string {
   }
 }
 
+const PAGE_PATH = /^\/(web\/pay|pay|app)\/([^/]+)(?:\/(confirm|cancel))?$/;
+
+/** The fields of a JSON object body; none when it is not one. */
+function jsonFields(body: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(body);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * What an intent service request is about, for chaos: the API operation or page, and the booking's
+ * `transaction_uuid` (the merchant's id; booking ids are random, so they would differ run to run).
+ */
+function intentChaosKey(ctx: HttpContext, path: string, body: string): ChaosKey | undefined {
+  const uuidOf = (id: unknown): string => (typeof id === 'string' ? (ctx.service.getBooking(id)?.transaction_uuid ?? id) : '');
+  if (path.startsWith(API_PREFIX)) {
+    const operation = path.slice(API_PREFIX.length);
+    const fields = jsonFields(body);
+    const uuid = fields['transaction_uuid'];
+    return { kind: operation, subject: operation === 'book' ? (typeof uuid === 'string' ? uuid : '') : uuidOf(fields['booking_id']) };
+  }
+  if (path === '/web/pay') return { kind: 'web page', subject: uuidOf(new URLSearchParams(body).get('booking_id') ?? undefined) };
+  const page = PAGE_PATH.exec(path);
+  if (page) return { kind: `${page[1] === 'web/pay' ? 'web' : 'wallet'} ${page[3] ?? 'page'}`, subject: uuidOf(decodeSegment(page[2]!)) };
+  return undefined;
+}
+
 /** Request handler of the service origin. */
 export function createServiceHandler(ctx: HttpContext) {
-  return logged(ctx, 'service', async (req, res, path) => {
+  ctx.chaos?.resolveBookings((id) => ctx.service.getBooking(id)?.transaction_uuid);
+  const keyOf: ChaosKeyOf = (req, path, body) => intentChaosKey(ctx, path, body) ?? ctx.epay?.chaosKey?.(req, path, body) ?? ctx.khalti?.chaosKey?.(req, path, body);
+  return logged(ctx, 'service', keyOf, async (req, res, path) => {
     if (path.startsWith(API_PREFIX)) {
       const operation = path.slice(API_PREFIX.length) as Operation;
       if (OPERATIONS.includes(operation)) {
@@ -397,7 +453,7 @@ export function createServiceHandler(ctx: HttpContext) {
 
 /** Request handler of the links origin (the wallet page). */
 export function createLinksHandler(ctx: HttpContext) {
-  return logged(ctx, 'links', async (req, res, path) => {
+  return logged(ctx, 'links', (_req, path, body) => intentChaosKey(ctx, path, body), async (req, res, path) => {
     if (ctx.linksRedirector) {
       const link = /^\/pay\/([^/]+)$/.exec(path);
       if (link && (req.method === 'GET' || req.method === 'HEAD')) {

@@ -6,7 +6,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { signatureMessage, signMessage } from '../../protocol/signature.js';
-import { sendJson, sendPage } from '../http.js';
+import type { ChaosKey } from '../chaos.js';
+import { sendJson, sendPage, type ProviderRoutes } from '../http.js';
 import { checkEpayForm } from './form.js';
 import type { EpayLedger, EpayResult, EpayTransaction } from './ledger.js';
 import { epayLoginPage, epayMessagePage } from './page.js';
@@ -193,9 +194,22 @@ function statusRoute(ctx: EpayContext, req: IncomingMessage, res: ServerResponse
   res.end(text);
 }
 
+/**
+ * What an ePay request is about, for chaos: the form, a page action or the status check, and the
+ * merchant's `transaction_uuid` (a session id is random, so it is looked up; the lookup touches nothing).
+ */
+function epayChaosKey(ctx: EpayContext, req: IncomingMessage, path: string, body: string): ChaosKey | undefined {
+  if (path === EPAY_FORM_PATH) return { kind: 'epay form', subject: new URLSearchParams(body).get('transaction_uuid') ?? '' };
+  if (path === EPAY_STATUS_PATH) return { kind: 'epay status', subject: new URL(req.url ?? '/', 'http://sandbox.invalid').searchParams.get('transaction_uuid') ?? '' };
+  const session = /^([^/]+)(?:\/(pay|fail|cancel))?$/.exec(path.startsWith(EPAY_SESSION_PREFIX) ? path.slice(EPAY_SESSION_PREFIX.length) : '');
+  if (!session) return undefined;
+  const found = ctx.ledger.snapshot().find((transaction) => transaction.session_id === session[1]);
+  return { kind: `epay ${session[2] ?? 'page'}`, subject: found?.transaction_uuid ?? session[1]! };
+}
+
 /** Answers an ePay path of the service origin; false when the path is none of them. */
-export function createEpayRoutes(ctx: EpayContext) {
-  return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
+export function createEpayRoutes(ctx: EpayContext): ProviderRoutes {
+  const routes = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
     if (path === EPAY_FORM_PATH) await formRoute(ctx, req, res);
     else if (path === EPAY_STATUS_PATH) statusRoute(ctx, req, res);
     else if (path.startsWith(EPAY_SESSION_PREFIX)) {
@@ -211,4 +225,5 @@ export function createEpayRoutes(ctx: EpayContext) {
     } else return false;
     return true;
   };
+  return Object.assign(routes, { chaosKey: (req: IncomingMessage, path: string, body: string) => epayChaosKey(ctx, req, path, body) });
 }

@@ -8,7 +8,8 @@
  * `GET /sandbox/khalti/payments/{pidx}`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MAX_BODY_BYTES, sendJson, sendPage } from '../http.js';
+import type { ChaosKey } from '../chaos.js';
+import { MAX_BODY_BYTES, sendJson, sendPage, type ProviderRoutes } from '../http.js';
 import { khaltiMessagePage, khaltiPayPage } from './page.js';
 import { maskKhaltiId, type KhaltiAnswer, type KhaltiPayment, type KhaltiPayments } from './payments.js';
 import { KHALTI_MAGIC_PAISA_BASE, KHALTI_SCENARIOS } from './scenarios.js';
@@ -134,7 +135,7 @@ function showPayment(res: ServerResponse, payment: KhaltiPayment | undefined, pi
   sendPage(res, status, khaltiPayPage(payment, KHALTI_PAY_PATH, error));
 }
 
-async function payPage(ctx: KhaltiRoutesContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function payPage(ctx: KhaltiRoutesContext, req: IncomingMessage, res: ServerResponse, paid: (payment: KhaltiPayment) => void): Promise<void> {
   if (req.method === 'GET' || req.method === 'HEAD') {
     const pidx = new URL(req.url ?? '/', 'http://sandbox.invalid').searchParams.get('pidx') ?? '';
     showPayment(res, ctx.payments.get(pidx), pidx);
@@ -157,6 +158,7 @@ async function payPage(ctx: KhaltiRoutesContext, req: IncomingMessage, res: Serv
       ? ctx.payments.cancel(pidx)
       : ctx.payments.pay(pidx, { khaltiId: form.get('khalti_id') ?? '', mpin: form.get('mpin') ?? '', otp: form.get('otp') ?? '', scenario: form.get('scenario') ?? '' });
   if (outcome.ok) {
+    paid(outcome.payment);
     ctx.log(`khalti ${pidx} -> ${outcome.payment.status}${outcome.payment.scenario ? ` [${outcome.payment.scenario}]` : ''}`);
     res.writeHead(302, { location: returnLocation(outcome.payment), 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
     res.end();
@@ -166,9 +168,37 @@ async function payPage(ctx: KhaltiRoutesContext, req: IncomingMessage, res: Serv
   else showPayment(res, outcome.payment, pidx);
 }
 
+/**
+ * What a Khalti request is about, for chaos: the API call or page, and the merchant's
+ * `purchase_order_id` (a `pidx` or `transaction_id` is random, so it is looked up).
+ */
+function khaltiChaosKey(ctx: KhaltiRoutesContext, orders: Map<string, string>, req: IncomingMessage, path: string, body: string): ChaosKey | undefined {
+  const fields = (): Record<string, unknown> => {
+    try {
+      return (JSON.parse(body) as Record<string, unknown> | null) ?? {};
+    } catch {
+      return {};
+    }
+  };
+  const orderOf = (pidx: unknown): string => (typeof pidx === 'string' ? (ctx.payments.get(pidx)?.purchase_order_id ?? pidx) : '');
+  if (path === API.initiate) return { kind: 'khalti initiate', subject: String(fields()['purchase_order_id'] ?? '') };
+  if (path === API.lookup) return { kind: 'khalti lookup', subject: orderOf(fields()['pidx']) };
+  const refund = REFUND.exec(path);
+  if (refund) return { kind: 'khalti refund', subject: orders.get(segment(refund[1]!)) ?? segment(refund[1]!) };
+  if (path !== KHALTI_PAY_PATH) return undefined;
+  if (req.method !== 'POST') return { kind: 'khalti page', subject: orderOf(new URL(req.url ?? '/', 'http://sandbox.invalid').searchParams.get('pidx') ?? '') };
+  const form = new URLSearchParams(body);
+  return { kind: `khalti ${form.get('action') === 'cancel' ? 'cancel' : 'pay'}`, subject: orderOf(form.get('pidx') ?? '') };
+}
+
 /** The Khalti routes; false when a path is none of them. */
-export function createKhaltiRoutes(ctx: KhaltiRoutesContext) {
-  return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
+export function createKhaltiRoutes(ctx: KhaltiRoutesContext): ProviderRoutes {
+  // transaction_id -> purchase_order_id of paid payments, so chaos keys a refund on its order.
+  const orders = new Map<string, string>();
+  const paid = (payment: KhaltiPayment) => {
+    if (payment.transaction_id) orders.set(payment.transaction_id, payment.purchase_order_id);
+  };
+  const routes = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
     if (path === API.initiate) {
       const header = req.headers['wallet-pay-scenario'];
       await apiCall(ctx, req, res, (body) => {
@@ -185,7 +215,7 @@ export function createKhaltiRoutes(ctx: KhaltiRoutesContext) {
     } else if (REFUND.test(path)) {
       const transactionId = segment(REFUND.exec(path)![1]!);
       await apiCall(ctx, req, res, (body) => ctx.payments.refund(transactionId, body));
-    } else if (path === KHALTI_PAY_PATH) await payPage(ctx, req, res);
+    } else if (path === KHALTI_PAY_PATH) await payPage(ctx, req, res, paid);
     else if (path === '/sandbox/khalti/scenarios') {
       sendJson(res, 200, KHALTI_SCENARIOS.map((s) => ({ ...s, magic_amount_paisa: KHALTI_MAGIC_PAISA_BASE + Number(s.id.slice(-3)) })));
     } else if (path.startsWith('/sandbox/khalti/payments/')) {
@@ -195,4 +225,5 @@ export function createKhaltiRoutes(ctx: KhaltiRoutesContext) {
     } else return false;
     return true;
   };
+  return Object.assign(routes, { chaosKey: (req: IncomingMessage, path: string, body: string) => khaltiChaosKey(ctx, orders, req, path, body) });
 }
