@@ -24,6 +24,7 @@ async function settledCallback(s: Steps, bookingId: string, status: string, time
  * where a proxy that ignores anything after CANCELED leaves it unpaid and asks the shopper to pay again.
  */
 export async function paidAfterCancel(s: Steps): Promise<string> {
+  s.relyOn('order-paid', 'whether the order is paid from /order');
   const scenario = findScenario('WPS-006')!;
   const booking = await s.freshBooking();
   s.callbackTarget(booking.service);

@@ -94,12 +94,13 @@ describe('wallet-pay-check on the command line', () => {
     // Without --reconcile-command, the reconciliation clause is skipped and says how to run it; a clause
     // that reads a paid order from IP-412 is not judged once paid-order-refused failed.
     const skipped = report.clauses.filter((c) => c.skipped);
-    assert.deepEqual(skipped.map((c) => c.id), ['failed-after-success', 'reconcile-asks-service']);
+    assert.deepEqual(skipped.map((c) => c.id), ['failed-after-success', 'paid-after-cancel', 'reconcile-asks-service']);
     assert.match(skipped[0]!.detail, /^skipped: not judged: .*paid-order-refused failed/);
-    assert.match(skipped[1]!.detail, /^skipped: give --reconcile-command/);
-    assert.equal(report.failed, INTENT_CLAUSES.length - 2);
+    assert.match(skipped[1]!.detail, /^skipped: not judged: .*order-paid failed/);
+    assert.match(skipped[2]!.detail, /^skipped: give --reconcile-command/);
+    assert.equal(report.failed, INTENT_CLAUSES.length - 3);
     assert.match(report.clauses[0]!.detail, /sent: POST \/pay\/book .*got: no answer.*breaks: /);
-    assert.equal(stderr.trim().split('\n').at(-1), `0 passed, ${INTENT_CLAUSES.length - 2} failed, 2 skipped`);
+    assert.equal(stderr.trim().split('\n').at(-1), `0 passed, ${INTENT_CLAUSES.length - 3} failed, 3 skipped`);
   });
 
   test('a sandbox port already in use exits 2 and says so', async () => {
