@@ -9,4 +9,4 @@
  * ```
  */
 export { runCheck, type CheckOptions, type CheckReport, type ClauseResult } from './run.js';
-export { CLAUSES, type Clause, type ClauseId } from './clauses.js';
+export { CLAUSES, type ClauseId } from './clauses.js';

@@ -28,10 +28,4 @@ export {
   type SuccessEnvelope,
   type WebPaymentInstruction,
 } from './contract.js';
-export {
-  readEpayReturn,
-  type EpayReturn,
-  type EpayReturnOptions,
-  type EpayReturnReading,
-  type EpayReturnRefusal,
-} from '../providers/epay/return.js';
+export { readEpayReturn, type EpayReturn, type EpayReturnReading } from '../providers/epay/return.js';

@@ -29,12 +29,10 @@ import { EPAY_SESSION_IDLE_MS } from './epay/rules.js';
 import { createEpayRoutes } from './epay/routes.js';
 import { createKhaltiEmulation } from './khalti/index.js';
 
-export type { CallbackAttempt, CallbackDelivery, RetryPolicy } from './callbacks.js';
-export type { ChaosOptions } from './chaos.js';
-export type { ProfileName } from './profiles.js';
-export type { Scenario, CallbackTwist } from './scenarios.js';
+// The types of the options' and the handle's members are reached through `SandboxOptions` and `Sandbox`;
+// the bookings a test reads are named, since a test writes that type.
 export { SCENARIOS } from './scenarios.js';
-export type { SandboxBooking, StatusChange, PaymentMethod } from './service.js';
+export type { SandboxBooking } from './service.js';
 
 /** Options of `startSandbox`. */
 export interface SandboxOptions {

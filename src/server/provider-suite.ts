@@ -1,6 +1,8 @@
 /**
- * `wallet-pay-button/server/provider-suite`: the contract every {@link PaymentProvider} keeps, as one
- * suite of tests an adapter runs against its provider's sandbox (the kit's own adapters pass it too).
+ * `wallet-pay-button/server/provider-suite`: for an adapter of your own, the interface it implements
+ * (`PaymentProvider`; an object literal typed with it gets every call's argument and answer types) and
+ * the contract every {@link PaymentProvider} keeps, as one suite of tests an adapter runs against its
+ * provider's sandbox (the kit's own adapters pass it too).
  * Like the store suite it brings no test runner: it registers its tests with the runner's `test` and
  * checks with the `assert` it is given, so node:test, Vitest and Jest all serve.
  *
@@ -20,8 +22,10 @@ import type { Channel } from '../protocol/contract.js';
 import type { PaymentProvider, ProviderBooking, ProviderBookingRef, ProviderPayment, ProviderStatus } from './provider.js';
 import { ServiceError } from './service-client.js';
 
+export type { PaymentProvider } from './provider.js';
+
 /** The runner's parts the suite uses: node:test's, Vitest's and Jest's `test` fit, and node:assert's or Chai's `assert`. */
-export interface ProviderSuiteRunner {
+interface ProviderSuiteRunner {
   /** Registers one test; the suite's tests each finish within a few seconds on a local sandbox. */
   test(name: string, run: () => Promise<void>): unknown;
   assert: {

@@ -1,7 +1,7 @@
 /**
  * `wallet-pay-button/server/providers`: the payment providers the kit ships, to list in
- * `createPaymentHandler({ providers: [...] })`, and the interface an adapter of your own implements
- * (checked by `wallet-pay-button/server/provider-suite`).
+ * `createPaymentHandler({ providers: [...] })`, and the error their calls fail with. The interface an
+ * adapter of your own implements is `wallet-pay-button/server/provider-suite`'s, beside its checks.
  *
  * ```ts
  * import { createPaymentHandler } from 'wallet-pay-button/server';
@@ -19,17 +19,5 @@ export { esewaEpay, type EsewaEpayOptions } from '../providers/epay/adapter.js';
 export { khalti, type KhaltiOptions } from '../providers/khalti/adapter.js';
 /** eSewa's intent payment service: signed book, status and cancel calls, a deeplink, a signed callback. */
 export { esewaIntent, type EsewaIntentOptions } from '../providers/esewa-intent/adapter.js';
-/** The provider interface the kit's core speaks, and what its calls take and answer. */
-export type {
-  PaymentProvider,
-  ProviderCapabilities,
-  OutcomeChannel,
-  ProviderBookInput,
-  ProviderBooking,
-  ProviderBookingRef,
-  ProviderStatus,
-  ProviderCallback,
-  ProviderPayment,
-} from './provider.js';
 /** What a provider's call fails with: `kind` says refused, unusable or too slow; `code` is the provider's or the kit's. */
-export { ServiceError, type ServiceErrorKind, type ServiceOperation } from './service-client.js';
+export { ServiceError } from './service-client.js';

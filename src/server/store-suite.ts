@@ -1,6 +1,8 @@
 /**
  * `wallet-pay-button/server/store-suite`: the rules every {@link PaymentStore} keeps, as one suite of
- * tests a merchant runs against a store of their own (the memory and PostgreSQL stores pass it too).
+ * tests a merchant runs against a store of their own (the memory and PostgreSQL stores pass it too),
+ * and the record a store keeps (`StoredBooking`). The store implements `PaymentStore` from
+ * `wallet-pay-button/server`; an object literal typed with it gets every method's argument and answer types.
  * It brings no test runner: it registers its tests with the runner's `test` and checks with the
  * `assert` it is given, so node:test, Vitest and Jest all serve.
  *
@@ -14,8 +16,10 @@
 import type { PaymentStatus } from '../protocol/contract.js';
 import type { BookingOpening, LeaseHold, OrderState, PaymentStore, StoredBooking } from './store.js';
 
+export type { StoredBooking } from './store.js';
+
 /** The runner's parts the suite uses: node:test's, Vitest's and Jest's `test` fit, and node:assert's or Chai's `assert`. */
-export interface StoreSuiteRunner {
+interface StoreSuiteRunner {
   /** Registers one test; the suite's tests each finish within a few seconds. */
   test(name: string, run: () => Promise<void>): unknown;
   assert: {

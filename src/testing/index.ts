@@ -20,11 +20,12 @@
  */
 import type { Page } from 'playwright';
 import { parseDuration } from '../sandbox/clock.js';
-import { startSandbox, type CallbackDelivery, type Sandbox, type SandboxOptions } from '../sandbox/index.js';
+import type { CallbackDelivery } from '../sandbox/callbacks.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/index.js';
 import { loadJourney, runJourney, type Journey, type JourneyResult, type JourneyTarget } from '../sandbox/journey.js';
 
-export { loadJourney, runJourney, junitReport, JourneyError } from '../sandbox/journey.js';
-export type { Journey, JourneyResult, JourneyStep, JourneyTarget, StepResult } from '../sandbox/journey.js';
+export { loadJourney, runJourney } from '../sandbox/journey.js';
+export type { Journey } from '../sandbox/journey.js';
 
 /** What the fixtures give a test. */
 export interface WalletPayFixtures {
@@ -47,7 +48,7 @@ export interface WalletPayFixtures {
 }
 
 /** What {@link expectCallback} waits for. */
-export interface CallbackExpectation {
+interface CallbackExpectation {
   /** Only callbacks reporting this payment status (`SUCCESS`, `REVERTED`, ...). */
   status?: string;
   /** Only deliveries in this state; default `delivered`, and with `count: 0` any state (a callback sent is one, answered or not). */
@@ -59,7 +60,7 @@ export interface CallbackExpectation {
 }
 
 /** The sandbox's callback desk, as {@link expectCallback} reads it. */
-export interface CallbackDesk {
+interface CallbackDesk {
   callbackDeliveries(filter?: { booking_id?: string }): CallbackDelivery[];
 }
 
