@@ -115,7 +115,10 @@ test('the built root imports in Node without a DOM; the protocol, the server kit
     const redis = await import('wallet-pay-button/server/redis');
     const providers = await import('wallet-pay-button/server/providers');
     const providerSuite = await import('wallet-pay-button/server/provider-suite');
+    const storeSuite = await import('wallet-pay-button/server/store-suite');
     const sandbox = await import('wallet-pay-button/sandbox');
+    const check = await import('wallet-pay-button/check');
+    const testing = await import('wallet-pay-button/testing');
     console.log(JSON.stringify({
       document: typeof globalThis.document,
       rootUrl: import.meta.resolve('wallet-pay-button'),
@@ -132,7 +135,11 @@ test('the built root imports in Node without a DOM; the protocol, the server kit
       redis: typeof redis.createRedisStore,
       epay: typeof providers.esewaEpay,
       providerSuite: typeof providerSuite.runProviderSuite,
+      storeSuite: typeof storeSuite.storeSuite,
       sandbox: typeof sandbox.startSandbox,
+      check: typeof check.runCheck,
+      testing: typeof testing.walletPayFixtures,
+      serverInternals: ['createServiceClient', 'verifyCallback', 'createSignature', 'SIGNED_FIELDS'].filter((name) => name in server),
     }));`;
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, timeout: 120_000 });
   const result = JSON.parse(stdout.trim()) as Record<string, unknown>;
@@ -152,7 +159,11 @@ test('the built root imports in Node without a DOM; the protocol, the server kit
     redis: 'function',
     epay: 'function',
     providerSuite: 'function',
+    storeSuite: 'function',
     sandbox: 'function',
+    check: 'function',
+    testing: 'object',
+    serverInternals: [],
   });
 });
 
