@@ -361,7 +361,11 @@ Render: 1,000 elements of each kind created, first-rendered and laid out in one 
 production build minified for both Lit cases. Tap: from the click's dispatch on the page to the
 element's \`wallet-pay-navigate\`, minus the \`/book\` round trip from Resource Timing; the control is the
 same tap with the same request made by a bare fetch and no element (what the browser alone adds); the
-proxy is the real merchant handler in front of the real sandbox on loopback. Server: one Node process on loopback.
+proxy is the real merchant handler in front of the real sandbox on loopback. Server: one Node process on loopback,
+a handler per provider (eSewa's intent service, eSewa ePay v2, Khalti) in front of one sandbox that plays all
+three; added latency is over the same adapter's booking call made directly (ePay v2's booking calls no
+provider: its adapter signs the form in process). Round trips per provider: on each store, the first
+booking alone, then ${results.postgres.concurrentClients} clients at a time.
 PostgreSQL: a throwaway local PostgreSQL server (fsync off); round trips counted by a counting pool around
 the real pg Pool; the rate comparison runs both stores in the benchmark's own process, in the same rounds,
 against one shared sandbox. MySQL and Redis: the same measures on a throwaway MariaDB server and a
