@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: builds what it needs, measures bytes, render cost, tap-to-navigation overhead and
- * the server, prints every figure beside its goal and writes bench/results.md.
+ * the server (a row per provider), prints every figure beside its goal and writes bench/results.md.
  *
  * The PostgreSQL, MySQL and Redis figures need their servers' binaries: scripts/postgres.mjs,
  * scripts/mariadb.mjs and scripts/redis.mjs find them or install Debian's packages, as `npm test` does.
@@ -8,7 +8,8 @@
  * Options: `--quick` takes fewer samples (a smoke run; its figures are noisier); `--no-write` prints
  * without touching bench/results.md; `--postgres` runs only the PostgreSQL store's figures, `--stores` those of
  * the PostgreSQL, MySQL and Redis stores in one run (printed, never written). A missed timing goal is reported, not turned into a failure:
- * timings depend on the machine. Failed bookings or a crash exit non-zero.
+ * timings depend on the machine. Failed bookings, a new booking that costs more than 2 database round
+ * trips on any store with any provider (the intent service, ePay v2, Khalti), or a crash exit non-zero.
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
