@@ -8,8 +8,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createSignature, verifyCallback, verifySignature, SIGNED_FIELDS } from '../../../src/server/index.js';
-import { signatureMessage, signMessage, verifyMessage, WEB_PAYMENT_SIGNED_FIELDS } from '../../../src/protocol/signature.js';
+import { verifyCallback } from '../../../src/server/callback.js';
+import { createSignature, signatureMessage, signMessage, SIGNED_FIELDS, verifyMessage, verifySignature, WEB_PAYMENT_SIGNED_FIELDS } from '../../../src/protocol/signature.js';
 import { readRawJsonObject } from '../../../src/protocol/raw-json.js';
 import { EPAY_REQUEST_SIGNED_FIELDS, epayFormFields } from '../../../src/providers/epay/wire.js';
 import { readEpayReturn } from '../../../src/providers/epay/return.js';
