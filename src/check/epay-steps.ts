@@ -34,7 +34,7 @@ export async function epayBooking(s: Steps, channel: 'web' | 'app' = 'web'): Pro
   const ids = s.booked(exchange, `an ePay booking of channel "${channel}"`);
   const { data } = ids;
   const payment = data.web_payment as { url?: unknown; method?: unknown; fields?: unknown } | undefined;
-  if (data.channel !== 'web' || data.wallet !== 'esewa') fail(`an ePay booking answers channel "web" and wallet "esewa" (a wallet paid on the web only); ${describe(exchange)}`);
+  if (data.channel !== 'web' || data.wallet !== 'esewa') fail(`an ePay booking answers channel "web" and wallet "esewa" (a wallet paid on the web only): is the backend in its ePay mode, EPAY_FORM_URL set to the sandbox?; ${describe(exchange)}`);
   const formUrl = `${s.sandbox.baseUrl}${EPAY_FORM_PATH}`;
   if (payment?.url !== formUrl || payment.method !== 'POST') fail(`data.web_payment must POST to eSewa's form, here ${formUrl} (EPAY_FORM_URL set to the sandbox); ${describe(exchange)}`);
   const fields = (payment!.fields ?? {}) as Record<string, unknown>;

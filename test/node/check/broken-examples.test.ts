@@ -172,3 +172,13 @@ describe('the checker fails each broken example on exactly the clause that names
     });
   });
 });
+
+test('a proxy in its intent mode checked with --provider epay fails every ePay clause, saying where its form must go', async () => {
+  const { report, output } = await checkProxy(async (port) => ({
+    ...(await startExample('python', { sandboxPort: port, db: join(dir, `broken-${++dbCount}.sqlite`), orderPrefix: PREFIX, amount: AMOUNT })),
+    provider: 'epay' as const,
+  }));
+  const failed = report.clauses.filter((c) => !c.ok && !c.skipped);
+  assert.deepEqual(failed.map((c) => c.id), report.clauses.filter((c) => c.id.startsWith('epay-')).map((c) => c.id), output);
+  for (const clause of failed) assert.match(clause.detail, /EPAY_FORM_URL set to the sandbox.*breaks: backends\.md "eSewa ePay v2"/);
+});

@@ -150,6 +150,13 @@ for (const kind of EXAMPLE_KINDS) {
         assert.equal(await visit(b64(docs.body!.replace('"total_amount":1000.0', '"total_amount":1000'))), 400, rewritten.why);
         assert.equal(await visit(b64(docs.body!.replace('"total_amount":1000.0', '"total_amount":"1000.0"'))), 404, 'the same amount as text verifies too');
         assert.equal(await visit('not-base64!'), 400);
+        // eSewa's status check out of reach (nothing listens on the proxy's EPAY_STATUS_URL): /status is IP-502, never a guess.
+        const key = `epay-down-${crypto.randomUUID()}`;
+        const booked = (await (await fetch(`${proxy.endpoint}/book`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify({ channel: 'app', order: { id: `${PREFIX}down-1` } }), signal: AbortSignal.timeout(10_000) })).json()) as { data: { booking_id: string; correlation_id: string; channel: string } };
+        assert.equal(booked.data.channel, 'web', 'app is answered web');
+        const status = await fetch(`${proxy.endpoint}/status`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ booking_id: booked.data.booking_id, correlation_id: booked.data.correlation_id }), signal: AbortSignal.timeout(15_000) });
+        assert.equal(status.status, 502);
+        assert.equal(((await status.json()) as { code: string }).code, 'IP-502');
       } finally {
         await proxy.stop();
       }

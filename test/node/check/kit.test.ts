@@ -148,5 +148,12 @@ describe('the checker\'s options', () => {
     assert.throws(() => checkOptions({ ...base, orderPrefix: '' }), /--order-prefix/);
     assert.throws(() => checkOptions({ ...base, sandboxPort: 0 }), /--sandbox-port/);
     assert.throws(() => checkOptions({ ...base, endpoint: 'not a url' }), /--endpoint/);
+    assert.throws(() => checkOptions({ ...base, provider: 'khalti' as never }), /--provider must be "intent" or "epay"/);
+    assert.doesNotThrow(() => checkOptions({ ...base, provider: 'epay' }));
+    const { parseCheckArgs } = await import('../../../src/check/command.js');
+    const args = ['--endpoint', 'http://127.0.0.1:1/pay', '--sandbox-port', '4020', '--order-prefix', 'A-', '--amount', '10'];
+    const parsed = parseCheckArgs([...args, '--provider', 'epay']);
+    assert.equal(!parsed.help && parsed.options.provider, 'epay');
+    assert.throws(() => parseCheckArgs([...args, '--provider', 'stripe']), /--provider must be/);
   });
 });
