@@ -30,7 +30,7 @@ import { StoreUnavailableError } from './store-errors.js';
 import { asStoreOutage, createLookup, guardStore, storeUnavailable } from './guards.js';
 import { IN_MEMORY } from './memory-store.js';
 import type { PaymentStore } from './store.js';
-import type { ErrorContext, PaymentHandler, PaymentHandlerOptions } from './types.js';
+import type { ErrorContext, PaymentHandler, PaymentHandlerOptions, PaymentResult } from './types.js';
 
 export { AmountMismatchError, DuplicatePaymentError, OverpaymentError } from './delivery.js';
 export type {
@@ -85,11 +85,26 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
   // Each result names its wallet, from the provider that made its booking (set on the result itself,
   // so an error that carries the result carries the same object the hook got).
-  const onPaymentResult: PaymentHandlerOptions['onPaymentResult'] = (result) => {
+  const onPaymentResult: PaymentHandlerOptions['onPaymentResult'] = async (result) => {
     if (result.provider && !result.wallet) result.wallet = kit.providers.of(result).wallet;
-    return options.onPaymentResult(result);
+    await options.onPaymentResult(result);
+    if (options.refundDuplicates) refundExtra(result);
   };
   const delivery = createDelivery(kit, onPaymentResult);
+  const refund = createRefund(kit, delivery);
+  /**
+   * `refundDuplicates`: a second payment is refunded whole, an overpayment's excess in part, through the
+   * provider's refund API where it has one (after the hook took the result); a refund that fails, or a
+   * provider without one, is told to `onError`, naming the booking to refund by hand.
+   */
+  function refundExtra(result: PaymentResult): void {
+    if (result.status !== 'SUCCESS' || !result.booking_id || !(result.duplicate || result.overpayment)) return;
+    const context = { route: 'refund', booking_id: result.booking_id, correlation_id: result.correlation_id, wallet: result.wallet, provider: result.provider };
+    const amount = result.duplicate ? undefined : result.overpayment;
+    void refund({ booking_id: result.booking_id, ...(amount === undefined ? {} : { amount }) }).catch((error: unknown) =>
+      tell(new Error(`The ${result.duplicate ? 'second payment' : 'overpayment'} of booking ${result.booking_id} was not refunded automatically: ${(error as Error).message} Refund it from the provider's merchant portal.`, { cause: error }), context),
+    );
+  }
   const results = createResultRoutes(kit, delivery, options.resultTimeoutMs ?? 10_000);
   const reconcile = createReconciler(kit, delivery);
   const booking = createBooking(
@@ -148,7 +163,7 @@ export function createPaymentHandler(options: PaymentHandlerOptions): PaymentHan
     wallets: Object.freeze([...new Set(kit.providers.list.map((provider) => provider.wallet))]),
     reconcile,
     prune: () => kit.store.prune({ before: now() - (options.retentionMs ?? DEFAULT_RETENTION_MS) }),
-    refund: createRefund(kit, delivery),
+    refund,
   });
 }
 

@@ -199,6 +199,13 @@ export interface PaymentHandlerOptions {
   maxBodyBytes?: number;
   /** Told about failures the response does not show in full (service refusals, hook errors). */
   onError?(error: unknown, context: ErrorContext): void;
+  /**
+   * Refund money taken beyond what an order needs, automatically, where the provider has a refund API
+   * (Khalti): a second payment (`duplicate`) in full, an overpayment's excess in part, once the hook
+   * took the result; the refund's `REVERTED` (of a duplicate) is delivered too. Without a refund API,
+   * or when the refund fails, `onError` names the booking to refund by hand. Default `false`.
+   */
+  refundDuplicates?: boolean;
 }
 
 /** Options of {@link PaymentHandler.reconcile}. */

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { createMemoryStore, createPaymentHandler, DuplicatePaymentError, type PaymentHandler, type PaymentResult } from '../../../src/server/index.js';
 import { postRoute } from './helpers.js';
-import { epayOn } from '../providers/epay/harness.js';
+import { epayOn, payForm } from '../providers/epay/harness.js';
 import { khaltiOn, onPage, type WebPayment } from '../providers/khalti/harness.js';
 
 interface Booked {
@@ -28,8 +28,9 @@ describe('eSewa (ePay v2) and Khalti in one handler, on the sandbox', () => {
   const errors: Array<{ error: unknown; context: Record<string, unknown> }> = [];
   let orders = 0;
 
-  const make = (khaltiKey?: string) =>
+  const make = (khaltiKey?: string, refundDuplicates = false) =>
     createPaymentHandler({
+      refundDuplicates,
       providers: [epayOn(sandbox), khaltiOn(sandbox, khaltiKey ? { secretKey: khaltiKey } : {})],
       store: createMemoryStore({ now: () => sandbox.clock.now() }),
       now: () => sandbox.clock.now(),
@@ -73,6 +74,48 @@ describe('eSewa (ePay v2) and Khalti in one handler, on the sandbox', () => {
       assert.equal(booked.web_payment.method, 'POST');
       assert.equal(booked.web_payment.fields?.['product_code'], 'EPAYTEST');
     }
+  });
+
+  test('refundDuplicates: a stale Khalti tab paying an order paid with eSewa is refunded at Khalti, and its REVERTED delivered', async () => {
+    handler = make(undefined, true);
+    const id = order();
+    const stale = await book(id, 'khalti');
+    const paid = await book(id, 'esewa');
+    // Paid with eSewa on its page, as a shopper does.
+    await payForm(sandbox.baseUrl, { web_payment: paid.web_payment });
+    assert.equal(await status(paid), 'SUCCESS');
+    await onPage(stale.web_payment);
+    assert.equal(await status(stale), 'SUCCESS');
+    const deadline = Date.now() + 5_000;
+    while (!resultsOf(stale).some((result) => result.status === 'REVERTED') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(
+      resultsOf(stale).map((result) => [result.status, result.source, result.duplicate ?? false]),
+      [['SUCCESS', 'status', true], ['REVERTED', 'refund', false]],
+      JSON.stringify(errors.map(({ error }) => String(error))),
+    );
+    const khalti = await fetch(`${sandbox.baseUrl}/api/v2/epayment/lookup/`, {
+      method: 'POST',
+      headers: { authorization: `Key ${sandbox.accessKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ pidx: stale.booking_id }),
+    }).then((r) => r.json() as Promise<{ status: string }>);
+    assert.equal(khalti.status, 'Refunded', 'refunded at Khalti itself');
+  });
+
+  test('refundDuplicates with a provider that has no refund API (eSewa): onError names the booking to refund by hand', async () => {
+    handler = make(undefined, true);
+    const id = order();
+    const stale = await book(id, 'esewa');
+    const paid = await book(id, 'khalti');
+    await onPage(paid.web_payment);
+    assert.equal(await status(paid), 'SUCCESS');
+    await payForm(sandbox.baseUrl, { web_payment: stale.web_payment });
+    assert.equal(await status(stale), 'SUCCESS');
+    const deadline = Date.now() + 5_000;
+    const told = () => errors.filter(({ context }) => context['route'] === 'refund');
+    while (told().length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(told().length, 1, JSON.stringify(errors.map(({ error, context }) => [String(error), context])));
+    assert.match(String((told()[0]!.error as Error).message), new RegExp(`second payment of booking ${stale.booking_id} was not refunded.*no refund API.*merchant portal`));
+    assert.deepEqual(told()[0]!.context['wallet'], 'esewa');
   });
 
   test('a wallet the shop does not take is IP-422, naming the ones it takes; nothing is booked', async () => {
