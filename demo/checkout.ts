@@ -95,10 +95,17 @@ selectWebCheckout(new URLSearchParams(location.search).get('web') ?? localStorag
 showDetected();
 followServerLog();
 
-// The playground plays the app around a WebView: whenever its page runs as one (the switch, or a
-// WebView's user agent), the host app takes the payment, as a shop's own app does by calling
-// preventDefault(). A third-party in-app browser (Instagram's, TikTok's) takes nothing.
+/** A host app's bridge, as docs/webview.md's listener looks for one (Android, iOS, Flutter, React Native). */
+function hostBridge(): boolean {
+  const w = window as unknown as Record<string, unknown> & { webkit?: { messageHandlers?: Record<string, unknown> } };
+  return !!(w['WalletPayBridge'] ?? w['WalletPayChannel'] ?? w['ReactNativeWebView'] ?? w.webkit?.messageHandlers);
+}
+
+// The playground plays the host app only when asked (the switch on webview) or when a bridge says one
+// is there, as a shop's own app takes the payment by calling preventDefault(). Any other WebView (an
+// app that merely opened the link) takes nothing: the element offers its in-app panel, as on a shop's page.
 button.addEventListener('wallet-pay-webview', (event) => {
+  if (button.getAttribute('environment') !== 'webview' && !hostBridge()) return;
   event.preventDefault();
   log('element', 'the host app took the payment (preventDefault on wallet-pay-webview)');
 });

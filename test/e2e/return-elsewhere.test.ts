@@ -1,0 +1,254 @@
+/**
+ * The way back in another browser: the wallet sends the shopper to the phone's default browser, not to
+ * the tab that started the payment. The first tab pays on the provider's page, but the provider's
+ * redirect is taken from it (as the wallet app hands it to another browser) and opened in a fresh
+ * browser context, with none of the first tab's storage, before the merchant heard anything: the
+ * sandbox holds back every callback of this file (`sendCallback`), and eSewa's ePay v2 sends none. The
+ * checkout's return address names its order, the element asks `POST {endpoint}/order`, the kit asks the
+ * provider, and the shopper reads "Payment received, thank you" within seconds, never a pay button.
+ *
+ * And the playground plays a host app only when asked: a WebView's user agent with the switch on auto
+ * gets the element's in-app panel and pays through "Pay on the web"; the switch on webview hands over.
+ */
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright';
+import { USER_AGENT_CASES } from '../fixtures/user-agents.js';
+import {
+  bookingIdOnProviderPage,
+  bookingsOf,
+  cleanConsole,
+  confirmOnProviderPage,
+  element,
+  elementEvents,
+  openCheckout,
+  openShopper,
+  resultPage,
+  returnAddress,
+  signInOnEpayPage,
+  transactionOnEpayPage,
+  until,
+  useSuite,
+  waitForText,
+  type ProfileName,
+  type Shopper,
+} from './support.js';
+import { within } from '../support/within.js';
+
+// No callback reaches the merchant in this file: every return comes before it.
+const suite = useSuite({ sandbox: { sendCallback: () => false } });
+const shoppers: Shopper[] = [];
+after(async () => {
+  for (const s of shoppers) await s.context.close().catch(() => undefined);
+});
+
+/** How soon the fresh browser must say the order is paid. */
+const PAID_WITHIN_MS = 5_000;
+const PAID_TEXT = 'Payment received, thank you';
+
+async function shopper(profile: ProfileName, userAgent?: string): Promise<Shopper> {
+  const s = await openShopper(suite.browser, profile, userAgent ? { userAgent } : {});
+  shoppers.push(s);
+  return s;
+}
+
+/**
+ * Takes the provider's redirect back to the checkout away from the first tab: the provider page's form
+ * POST is sent without following its redirect, and a redirect to the checkout is answered 204 instead,
+ * so the tab stays on the provider's page. Resolves with the redirect's address, within 15 s.
+ */
+async function redirectTakenFrom(page: Page, pay: () => Promise<void>): Promise<string> {
+  const { origin, sandbox } = suite.pg;
+  const providers = new Set([new URL(sandbox.baseUrl).origin, new URL(sandbox.linksUrl).origin]);
+  let taken!: (url: string) => void;
+  const address = new Promise<string>((resolve) => {
+    taken = resolve;
+  });
+  await page.route(
+    (url) => providers.has(url.origin),
+    async (route) => {
+      const request = route.request();
+      if (request.method() !== 'POST' || !request.isNavigationRequest()) return route.fallback();
+      const response = await route.fetch({ maxRedirects: 0 });
+      const location = response.headers()['location'];
+      const target = location ? new URL(location, request.url()) : undefined;
+      if (target?.origin !== origin) return route.fulfill({ response });
+      taken(target.href);
+      return route.fulfill({ status: 204 });
+    },
+  );
+  await pay();
+  return within(address, 15_000, "the provider's redirect back to the checkout");
+}
+
+/**
+ * Opens `back` in a fresh context (no storage of the first tab) and waits for the paid text. Records,
+ * from the page's first script on, whether the element's pay button was ever visible.
+ */
+async function openInAnotherBrowser(profile: ProfileName, back: string): Promise<{ s: Shopper; orderAnswers: unknown[] }> {
+  const s = await shopper(profile);
+  // A string, not a function: the test's compiler would name the function with a helper the page lacks.
+  // Records how long a pay button was visible before the paid text, from the first frame on.
+  await s.context.addInitScript(`(() => {
+    const look = () => {
+      const root = document.querySelector('wallet-pay-button')?.shadowRoot;
+      const shown = [...(root ? root.querySelectorAll('button[part~="button"]') : [])].some((b) => b.checkVisibility());
+      const paid = (root?.querySelector('[role="status"]')?.textContent ?? '').includes(${JSON.stringify(PAID_TEXT)});
+      if (shown && !paid) {
+        const first = Number(sessionStorage.getItem('e2e:pay-shown-from') ?? performance.now());
+        sessionStorage.setItem('e2e:pay-shown-from', String(first));
+        sessionStorage.setItem('e2e:pay-shown-ms', String(Math.round(performance.now() - first)));
+      }
+      if (!paid) requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  })();`);
+  const answers: Array<Promise<unknown>> = [];
+  s.page.on('response', (response) => {
+    if (response.url().endsWith('/order')) answers.push(response.json().catch((error: unknown) => `unreadable: ${String(error)}`));
+  });
+  const orderAnswers = () => within(Promise.all(answers), 5_000, 'the /order answers to be read');
+  await s.page.goto(back);
+  const el = element(s.page);
+  try {
+    await waitForText(el.status, PAID_TEXT, PAID_WITHIN_MS);
+  } catch (error) {
+    const status = await el.status.textContent({ timeout: 1_000 }).catch(() => '(no status region)');
+    const payShown = (await el.host.locator('button[part~="button"]:visible').count()) > 0;
+    throw new Error(
+      `"${PAID_TEXT}" within ${PAID_WITHIN_MS} ms at ${back}; the status says ${JSON.stringify(status?.trim())}, ` +
+        `the pay button is ${payShown ? 'shown' : 'hidden'}, /order answered ${JSON.stringify(await orderAnswers())}`,
+      { cause: error },
+    );
+  }
+  return { s, orderAnswers: await orderAnswers() };
+}
+
+/**
+ * What a paid order shows in a tab with nothing kept (docs/element.md, "Coming back"): the paid text
+ * and "See your order", no pay button at any moment, and no routing: the page stays where it landed.
+ */
+async function assertShownPaid(s: Shopper, back: string): Promise<void> {
+  const el = element(s.page);
+  assert.equal(await el.host.locator('button[part~="button"]:visible').count(), 0, 'no pay button beside the paid text');
+  assert.equal(await el.host.getByRole('link', { name: 'See your order' }).getAttribute('href'), `${suite.pg.origin}/success.html`);
+  assert.deepEqual(s.visited, [back], 'a paid order in a tab with nothing kept is shown, not routed');
+  assert.deepEqual((await elementEvents(s.page)).map((event) => event.type), []);
+  assert.deepEqual(cleanConsole(s), []);
+}
+
+/** Paid at the intent service from a phone's wallet page: the return opened in another browser. */
+async function intentReturn(): Promise<{ s: Shopper; back: string }> {
+  const first = await shopper('pixel7');
+  const checkout = await openCheckout(first, suite.pg.origin);
+  let bookingId = '';
+  const back = await redirectTakenFrom(first.page, async () => {
+    await element(first.page).pay.tap();
+    await first.page.waitForURL(new RegExp(`^${suite.pg.sandbox.linksUrl}/pay/BK-`));
+    bookingId = await bookingIdOnProviderPage(first.page);
+    await confirmOnProviderPage(first.page, '1234');
+  });
+  assert.equal(suite.pg.sandbox.getBooking(bookingId)?.status, 'SUCCESS');
+  assert.equal(suite.pg.records.get(bookingId), undefined, 'the merchant knows nothing yet');
+
+  const { s, orderAnswers } = await openInAnotherBrowser('pixel7', back);
+  await assertShownPaid(s, back);
+  assert.match(back, returnAddress(suite.pg.origin, `booking_id=${bookingId}&status=SUCCESS`));
+  assert.deepEqual(orderAnswers.map((answer) => (answer as { data?: unknown }).data), [{ paid: true, status: 'SUCCESS' }]);
+  // The kit asked the service and delivered what it learned; no callback came.
+  assert.deepEqual([suite.pg.records.get(bookingId)?.status, suite.pg.records.get(bookingId)?.verified_by], ['SUCCESS', 'status-check']);
+  assert.deepEqual(suite.pg.sandbox.callbackAttempts().filter((attempt) => attempt.booking_id === bookingId), []);
+  assert.equal(bookingsOf(suite.pg.sandbox, checkout).length, 1, 'nothing booked again');
+  return { s, back };
+}
+
+/** Paid on eSewa's ePay v2 page from a desktop's `?web=epay` checkout: the return opened in another browser. */
+async function epayReturn(): Promise<{ s: Shopper; back: string }> {
+  const first = await shopper('desktop');
+  // The ePay endpoint lists eSewa and Khalti: a button for each wallet, the module's own hidden.
+  await first.page.goto(`${suite.pg.origin}/?web=epay`);
+  const payWithEsewa = element(first.page).host.getByRole('button', { name: 'Pay with eSewa' });
+  await payWithEsewa.waitFor({ timeout: 10_000 });
+  const checkout = (await element(first.page).host.getAttribute('order-id'))!.replace(/^A-1001\//, '');
+  let uuid = '';
+  const back = await redirectTakenFrom(first.page, async () => {
+    await payWithEsewa.click();
+    await first.page.waitForURL(`${suite.pg.sandbox.baseUrl}/api/epay/main/v2/form`, { timeout: 10_000 });
+    uuid = await transactionOnEpayPage(first.page);
+    await signInOnEpayPage(first.page);
+  });
+  assert.equal(suite.pg.records.get(uuid), undefined, 'the merchant knows nothing yet');
+
+  const { s } = await openInAnotherBrowser('desktop', back);
+  await assertShownPaid(s, back);
+  assert.match(back, returnAddress(suite.pg.origin, `booking_id=${uuid}?data=`, false));
+  const record = suite.pg.records.get(uuid);
+  assert.deepEqual([record?.status, record?.order_id, record?.verified_by], ['SUCCESS', `A-1001/${checkout}`, 'status-check']);
+  return { s, back };
+}
+
+/** How long, in ms, a pay button was visible in the fresh browser before the paid text; null when never. */
+async function payButtonShownFor(s: Shopper): Promise<number | null> {
+  const [from, ms] = await s.page.evaluate(() => [sessionStorage.getItem('e2e:pay-shown-from'), sessionStorage.getItem('e2e:pay-shown-ms')]);
+  return from === null ? null : Number(ms);
+}
+
+describe('paid, then back in another browser before the callback', () => {
+  test('pixel7, the intent service: the wallet page pays, the return opens in a fresh context and shows the order paid', async () => {
+    await intentReturn();
+  });
+
+  test("desktop, ?web=epay: eSewa's page pays, the return (its ?data= glued on) opens in a fresh context and shows the order paid", async () => {
+    await epayReturn();
+  });
+
+  // The element draws its buttons before `/order` answers: a shopper can press one during that time.
+  test('no pay button is drawn before the paid text, at the intent service or on ePay', { todo: 'the element draws its buttons while /order is asked' }, async () => {
+    for (const journey of [intentReturn, epayReturn]) {
+      const { s } = await journey();
+      const shownFor = await payButtonShownFor(s);
+      assert.equal(shownFor, null, `a pay button was visible for ${shownFor} ms before the paid text (${journey.name})`);
+    }
+  });
+});
+
+describe('the playground plays a host app only when asked', () => {
+  const webview = USER_AGENT_CASES.find((row) => row.name === 'Android WebView')!.userAgent;
+
+  test('an Android WebView, the switch on auto: the in-app panel, and a payment through "Pay on the web"', async () => {
+    const s = await shopper('pixel7', webview);
+    const checkout = await openCheckout(s, suite.pg.origin);
+    assert.equal(await s.page.locator('#detected').textContent(), 'webview');
+    const el = element(s.page);
+    await el.pay.tap();
+    await el.host.locator('[part~="inapp"]').waitFor({ timeout: 10_000 });
+    await waitForText(el.status, 'Pay in the wallet app or on the web.');
+    assert.deepEqual(s.visited, [`${suite.pg.origin}/`]);
+    const [appBooking] = bookingsOf(suite.pg.sandbox, checkout);
+    assert.ok(appBooking, 'an app booking was made: no host app took the payment');
+
+    await el.host.getByRole('button', { name: 'Pay on the web', exact: true }).tap();
+    await s.page.waitForURL(suite.pg.sandbox.webPaymentUrl);
+    const bookingId = await bookingIdOnProviderPage(s.page);
+    await confirmOnProviderPage(s.page, '1234');
+    await s.page.waitForURL(/\/success\.html\?/, { timeout: 15_000 });
+    assert.deepEqual([(await resultPage(s.page)).status, suite.pg.sandbox.getBooking(bookingId)?.status], ['SUCCESS', 'SUCCESS']);
+    assert.equal(suite.pg.sandbox.getBooking(appBooking.booking_id)?.status, 'CANCELED');
+    assert.deepEqual(cleanConsole(s), []);
+  });
+
+  test('an Android WebView, the switch on webview: the host app takes the payment, nothing is booked', async () => {
+    const s = await shopper('pixel7', webview);
+    const checkout = await openCheckout(s, suite.pg.origin);
+    await s.page.locator('input[name="environment"][value="webview"]').check();
+    await until(async () => (await element(s.page).host.getAttribute('environment')) === 'webview', 'the element takes the switch', 5_000);
+    const el = element(s.page);
+    await el.pay.tap();
+    await waitForText(el.status, 'Continue the payment in the app.');
+    assert.deepEqual((await elementEvents(s.page)).map((event) => event.type), ['webview']);
+    assert.equal(await el.host.locator('[part~="inapp"]').count(), 0);
+    assert.deepEqual(s.visited, [`${suite.pg.origin}/`]);
+    assert.equal(bookingsOf(suite.pg.sandbox, checkout).length, 0);
+    assert.deepEqual(cleanConsole(s), []);
+  });
+});
