@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CODES } from '../protocol/contract.js';
 import type { CallbackDispatcher, CallbackDelivery } from './callbacks.js';
-import { parseDuration, type SandboxClock } from './clock.js';
+import { CLOCK_LIMIT_MS, parseDuration, type SandboxClock } from './clock.js';
 import { readJsonRequest, sendFailure, sendJson, sendPage } from './http.js';
 import { deskPage } from './pages.js';
 import { findScenario, magicAmountOf, SCENARIOS } from './scenarios.js';
@@ -54,8 +54,12 @@ async function clockRoute(ctx: AdminContext, req: IncomingMessage, res: ServerRe
   const { advance, set } = body;
   try {
     if (typeof advance === 'string' && set === undefined) await ctx.clock.advance(parseDuration(advance));
-    else if (typeof set === 'string' && advance === undefined && !Number.isNaN(Date.parse(set))) await ctx.clock.set(Date.parse(set));
-    else throw new RangeError('Send {"advance":"15m"} or {"set":"2026-12-01T10:00:00Z"}.');
+    else if (typeof set === 'string' && advance === undefined) {
+      // Date.parse gives NaN for a time no Date holds (past year 275760) as well as for a malformed one.
+      const at = Date.parse(set);
+      if (Number.isNaN(at)) throw new RangeError(`"${set}" is not a time the clock takes: send an ISO time up to ${new Date(CLOCK_LIMIT_MS).toISOString()}, e.g. {"set":"2030-01-01T00:00:00Z"}.`);
+      await ctx.clock.set(at);
+    } else throw new RangeError('Send {"advance":"15m"} or {"set":"2026-12-01T10:00:00Z"}.');
   } catch (error) {
     sendFailure(res, CODES.INVALID_REQUEST, (error as Error).message);
     return;

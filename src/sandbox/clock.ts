@@ -13,6 +13,31 @@ export function parseDuration(text: string): number {
   return Math.round(Number(match[1]) * unit);
 }
 
+/**
+ * The latest time the clock reaches: 9999-12-31T23:59:59.999Z, the last one written with four year
+ * digits. A JavaScript Date ends at year 275760, and every answer and record the sandbox writes turns
+ * the clock into a Date, so a move past this is refused rather than left to fail each later call.
+ */
+export const CLOCK_LIMIT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+const LIMIT_TEXT = new Date(CLOCK_LIMIT_MS).toISOString();
+const DAY_MS = 86_400_000;
+
+/** A move the clock refuses because it would leave its range; the message names the limit and a move that fits. */
+export class ClockRangeError extends RangeError {
+  override name = 'ClockRangeError';
+}
+
+/** Whole days (or minutes, below a day) of a duration, for the refusals. */
+function durationText(ms: number): string {
+  if (!Number.isFinite(ms)) return 'an endless time';
+  return ms >= DAY_MS ? `${Math.floor(ms / DAY_MS)}d` : `${Math.max(0, Math.floor(ms / 60_000))}m`;
+}
+
+/** A time as ISO text, or as milliseconds when no Date holds it. */
+function timeText(ms: number): string {
+  return Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : `${ms} ms`;
+}
+
 interface Task {
   at: number;
   seq: number;
@@ -38,10 +63,22 @@ export class SandboxClock {
    */
   settle: () => Promise<void> = () => Promise.resolve();
 
+  /**
+   * `offsetMs` is where an earlier run left the clock (the state file's `clockOffsetMs`). One that puts
+   * the clock out of its range (written before moves were bounded) throws a `ClockRangeError` naming the
+   * fix, rather than making every later answer that shows the time fail.
+   */
   constructor(
     private readonly base: () => number,
     offsetMs = 0,
   ) {
+    const at = base() + offsetMs;
+    if (!Number.isFinite(offsetMs) || !Number.isFinite(at) || Math.abs(at) > CLOCK_LIMIT_MS) {
+      throw new ClockRangeError(
+        `The saved clock is out of range: an offset of ${String(offsetMs)} ms puts it past ${LIMIT_TEXT}, the latest it reaches. ` +
+          'Remove "clockOffsetMs" from the state file (sandbox.json in the --data folder) to restart the clock at real time, or start with a new --data folder.',
+      );
+    }
     this.offset = offsetMs;
   }
 
@@ -79,15 +116,31 @@ export class SandboxClock {
    * awaited (a callback attempt's answer included), before the clock settles at the target.
    */
   advance(ms: number): Promise<number> {
-    if (!Number.isFinite(ms) || ms < 0) return Promise.reject(new RangeError(`The clock moves forward only; got ${ms} ms.`));
-    return this.serialize(() => this.runUntil(this.now() + ms));
+    if (Number.isNaN(ms) || ms < 0) return Promise.reject(new RangeError(`The clock moves forward only; got ${ms} ms.`));
+    return this.serialize(async () => {
+      const from = this.now();
+      if (!(from + ms <= CLOCK_LIMIT_MS)) {
+        throw new ClockRangeError(
+          `The clock reaches no later than ${LIMIT_TEXT}: advancing ${durationText(ms)} from ${timeText(from)} would pass it. ` +
+            (CLOCK_LIMIT_MS - from >= 15 * 60_000 ? `Advance by at most ${durationText(CLOCK_LIMIT_MS - from)}, e.g. 15m.` : 'The clock is at its limit; no move forward fits.'),
+        );
+      }
+      return this.runUntil(from + ms);
+    });
   }
 
-  /** Sets the clock to `at` (epoch milliseconds); a time in the past is refused, since bookings already hold later times. */
+  /**
+   * Sets the clock to `at` (epoch milliseconds); a time in the past is refused, since bookings already
+   * hold later times, and so is one past {@link CLOCK_LIMIT_MS}.
+   */
   set(at: number): Promise<number> {
-    if (!Number.isFinite(at)) return Promise.reject(new RangeError('The clock needs a valid time.'));
+    if (Number.isNaN(at)) return Promise.reject(new RangeError('The clock needs a valid time.'));
     return this.serialize(async () => {
-      if (at < this.now()) throw new RangeError(`The clock moves forward only: ${new Date(at).toISOString()} is before ${new Date(this.now()).toISOString()}.`);
+      if (!(at <= CLOCK_LIMIT_MS)) {
+        const example = new Date(Math.min(this.now() + 365 * DAY_MS, CLOCK_LIMIT_MS)).toISOString();
+        throw new ClockRangeError(`The clock reaches no later than ${LIMIT_TEXT}; set a time up to it, e.g. ${example}.`);
+      }
+      if (at < this.now()) throw new RangeError(`The clock moves forward only: ${timeText(at)} is before ${timeText(this.now())}.`);
       return this.runUntil(at);
     });
   }
