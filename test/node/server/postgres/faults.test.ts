@@ -15,6 +15,8 @@ import { startPostgres, type ThrowawayPostgres } from '../../../../scripts/postg
 import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import { closedPortUrl } from '../helpers.js';
 import { lateService, outage, payOnServicePage, postTo, startWorker, type Answer, type Message, type Worker } from '../../../support/handler-processes.js';
+import { pollUntil } from '../../../support/poll.js';
+import { bookPayAndAsk, withTraffic as sharedWithTraffic } from '../../../support/traffic.js';
 
 const KEY = 'faults-access-key';
 const PRODUCT = 'FAULT01';
@@ -78,50 +80,17 @@ describe('database faults with two handler processes and traffic running', () =>
   };
   const pay = (deeplink: string) => payOnServicePage(deeplink, ANSWER_LIMIT_MS);
 
-  /** One shopper: books a fresh order (retrying a failure with the same key, on either process), pays every other one, asks the status until it is answered. */
-  async function shopper(index: number, round: number): Promise<void> {
-    const key = `shop-${round}-${index}-${crypto.randomUUID()}`;
-    const order = { id: `F-${round}-${index}-${crypto.randomUUID()}` };
-    let booked: Answer | undefined;
-    for (let attempt = 0; attempt < 20 && !booked; attempt++) {
-      const answer = await post(workers[(index + attempt) % workers.length]!, 'book', { channel: 'app', order }, { 'idempotency-key': key });
-      if (answer.status === 200) booked = answer;
-      else await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    if (!booked) return;
-    const ids = bookedByKey.get(key) ?? new Set();
-    ids.add(booked.data!.booking_id!);
-    bookedByKey.set(key, ids);
-    if (index % 2 === 0) await pay(booked.data!.deeplink!);
-    const { booking_id, correlation_id } = booked.data!;
-    for (let attempt = 0; attempt < 20; attempt++) {
-      const answer = await post(workers[attempt % workers.length]!, 'status', { booking_id, correlation_id });
-      if (answer.status === 200) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-
-  /** Shoppers book and pay while `fault` runs, and for a while after it. */
-  async function withTraffic(fault: () => Promise<void>, shoppers = 6): Promise<void> {
-    let running = true;
-    let round = 0;
-    const loops = Array.from({ length: shoppers }, async (_, index) => {
-      while (running) {
-        await shopper(index, round++);
-        // A shopper's pause between orders: traffic all through the fault, without the two cores spent on it alone.
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+  /** Shoppers book and pay while `fault` runs, and for a while after it (test/support/traffic.ts). */
+  const withTraffic = (fault: () => Promise<void>, shoppers = 6): Promise<void> =>
+    sharedWithTraffic(fault, {
+      shoppers,
+      round: bookPayAndAsk({
+        workers,
+        post: (worker, route, body, headers) => post(worker, route, body, headers),
+        pay,
+        onBooked: (key, answer) => bookedByKey.set(key, (bookedByKey.get(key) ?? new Set()).add(answer.data!.booking_id!)),
+      }),
     });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    try {
-      await fault();
-    } finally {
-      // Traffic after the fault shows the processes recovered.
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      running = false;
-      await Promise.all(loops);
-    }
-  }
 
   /** The checks every fault ends with. */
   async function verify(label: string): Promise<void> {
@@ -251,20 +220,20 @@ describe('database faults with two handler processes and traffic running', () =>
       assert.equal((await post(doomed, 'status', { booking_id, correlation_id })).data?.status, 'SUCCESS');
       // The status answers after RESULT_TIMEOUT_MS without waiting for the hook, which starts once the
       // duplicate check (the order's paid lease, its read) is done: later than the answer on a loaded machine.
-      const hookBy = Date.now() + 20_000;
-      while (!doomed.messages.some((m) => m.type === 'hook-started' && m.correlation_id === correlation_id) && Date.now() < hookBy) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      assert.ok(doomed.messages.some((m) => m.type === 'hook-started' && m.correlation_id === correlation_id));
+      await pollUntil(() => doomed.messages.some((m) => m.type === 'hook-started' && m.correlation_id === correlation_id), {
+        what: 'the hook to start in the doomed process',
+        timeoutMs: 20_000,
+      });
       const gone = new Promise((resolve) => doomed.child.once('exit', resolve));
       doomed.child.kill('SIGKILL');
       await gone;
-      const deadline = Date.now() + ANSWER_LIMIT_MS;
       const deliveredHere = () => workers.flatMap((w) => w.messages).filter((m) => m.type === 'delivered' && m.correlation_id === correlation_id);
-      while (deliveredHere().length === 0 && Date.now() < deadline) {
-        await post(workers[1]!, 'status', { booking_id, correlation_id });
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      // Each poll asks the status, as the shopper's element would: that is what makes the other process deliver.
+      await pollUntil(async () => (await post(workers[1]!, 'status', { booking_id, correlation_id }), deliveredHere().length > 0), {
+        what: 'the other process to deliver the result',
+        timeoutMs: ANSWER_LIMIT_MS,
+        intervalMs: 100,
+      });
       assert.equal(deliveredHere().length, 1, 'delivered by the other process');
     });
     await verify('killed inside the hook');
@@ -292,12 +261,13 @@ describe('database faults with two handler processes and traffic running', () =>
       const gone = new Promise((resolve) => doomed.child.once('exit', resolve));
       doomed.child.kill('SIGKILL');
       await gone;
-      const deadline = Date.now() + ANSWER_LIMIT_MS;
       const deliveredHere = () => workers.flatMap((w) => w.messages).filter((m) => m.type === 'delivered' && m.correlation_id === correlation_id);
-      while (deliveredHere().length === 0 && Date.now() < deadline) {
-        await post(workers[0]!, 'status', { booking_id, correlation_id });
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      // Each poll asks the status, as the shopper's element would: that is what makes the other process deliver.
+      await pollUntil(async () => (await post(workers[0]!, 'status', { booking_id, correlation_id }), deliveredHere().length > 0), {
+        what: 'the other process to deliver the result',
+        timeoutMs: ANSWER_LIMIT_MS,
+        intervalMs: 100,
+      });
       assert.equal(deliveredHere().length, 1, 'delivered again by the other process');
       const { rows } = await db.query(`SELECT delivered_at FROM wpb_results WHERE correlation_id = $1 AND status = 'SUCCESS'`, [correlation_id]);
       assert.notEqual(rows[0]?.delivered_at, null, 'and marked delivered');
