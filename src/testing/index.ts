@@ -23,9 +23,11 @@ import { parseDuration } from '../sandbox/clock.js';
 import type { CallbackDelivery } from '../sandbox/callbacks.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/index.js';
 import { loadJourney, runJourney, type Journey, type JourneyResult, type JourneyTarget } from '../sandbox/journey.js';
+import { payOnPage, type PayOnPageOptions, type PayOnPageResult } from './pay-on-page.js';
 
 export { loadJourney, runJourney } from '../sandbox/journey.js';
 export type { Journey } from '../sandbox/journey.js';
+export { payOnPage, type PayOnPageOptions } from './pay-on-page.js';
 
 /** What the fixtures give a test. */
 export interface WalletPayFixtures {
@@ -39,10 +41,11 @@ export interface WalletPayFixtures {
    */
   runJourneyFile: (journey: string | Journey, target: Omit<JourneyTarget, 'sandboxUrl'> & { sandboxUrl?: string }) => Promise<JourneyResult>;
   /**
-   * Pays on the sandbox's wallet or web payment page in the test's browser page, as a shopper: opens
-   * `url` (a deeplink or the web payment page), picks the scenario, types the MPIN, confirms.
+   * {@link payOnPage} in the test's browser page: pays, fails or cancels as a shopper on any sandbox
+   * payment page (intent wallet and web payment pages, eSewa ePay v2's login page, Khalti's pay
+   * page), opening `url` first when given; fails naming the page it found when it is none of them.
    */
-  payOnPage: (url: string, options?: { scenario?: string; mpin?: string }) => Promise<void>;
+  payOnPage: (url?: string, options?: PayOnPageOptions) => Promise<PayOnPageResult>;
   /** {@link expectCallback} on the test's sandbox. */
   expectCallback: (bookingId: string, expectation?: CallbackExpectation) => Promise<CallbackDelivery[]>;
 }
@@ -121,12 +124,7 @@ export const walletPayFixtures = {
     );
   },
   payOnPage: async ({ page }: { page: Page }, use: Use<WalletPayFixtures['payOnPage']>): Promise<void> => {
-    await use(async (url, options = {}) => {
-      await page.goto(url);
-      if (options.scenario) await page.locator('select[name="scenario"]').selectOption(options.scenario);
-      await page.locator('input[name="mpin"]').fill(options.mpin ?? '1234');
-      await Promise.all([page.waitForURL((next) => next.href !== url), page.locator('button.confirm').click()]);
-    });
+    await use((url, options) => payOnPage(page, url, options));
   },
   expectCallback: async ({ walletPaySandbox }: { walletPaySandbox: Sandbox }, use: Use<WalletPayFixtures['expectCallback']>): Promise<void> => {
     await use((bookingId, expectation) => expectCallback(walletPaySandbox, bookingId, expectation));
