@@ -10,25 +10,22 @@
  * order still needed carries the excess (`overpayment`). Each is told to `onError` once delivered: the
  * merchant refunds it. A result's amount is the booked one; a callback that says another is told too.
  *
- * The check runs under a short lease per order (`paid:{order_key}`), whichever path the result came
- * by (a callback, a status check, reconcile, or a book closing the order's open bookings under the
- * order's own lease): the order's payments are read, then the `SUCCESS` claimed under that lease's
- * hold, so no other `SUCCESS` of the order is claimed between, and of two payments arriving at once
- * exactly one is the duplicate. A holder paused past the lease claims nothing and checks again.
+ * The check is part of the result's claim, whichever path the result came by (a callback, a status
+ * check, reconcile, or a book closing the order's open bookings under the order's own lease): the store
+ * reads the order's payments and claims the `SUCCESS` in one atomic step, serialized per order
+ * (`PaymentStore.claimResult`'s `judge`), so no other `SUCCESS` of the order is claimed between, and of
+ * two payments arriving at once exactly one is the duplicate. A delivery costs the claim and its mark.
  */
 import { toPaise, toRupees, verdictOf } from './amounts.js';
 import type { Kit } from './context.js';
 import { ImpossibleTransition, LeaseLost, ResultBusy, type DeliveredResult, type Delivery } from './delivery-terms.js';
 import { paidBeforeOf } from './fingerprint.js';
-import { ORDER_LEASE_MS } from './order-lock.js';
-import { orderKeyOf } from './order-tag.js';
-import type { KnownResult, LeaseHold, OrderState, ResultClaim, StoredBooking } from './store.js';
+import type { KnownResult, LeaseHold, OrderState, StoredBooking } from './store.js';
 import type { ErrorContext, PaymentHandlerOptions, PaymentResult } from './types.js';
 
 /** Result delivery for one handler: `onPaymentResult` is the merchant's hook. */
 export function createDelivery(kit: Kit, onPaymentResult: PaymentHandlerOptions['onPaymentResult']): Delivery {
   const inFlightResults = new Map<string, Promise<void>>();
-  const duplicates = createDuplicates(kit);
 
   /**
    * Hands a final result to the hook once per booking and status, with its booked amount. Concurrent
@@ -45,12 +42,21 @@ export function createDelivery(kit: Kit, onPaymentResult: PaymentHandlerOptions[
     if (!pending) {
       pending = (async () => {
         const owner = kit.owner;
-        const booking = result.booking_id === undefined ? undefined : await kit.store.findBookingByCorrelationId({ correlationId });
+        // One round trip: the claim answers the booking, its known results and (for a SUCCESS) its order.
+        const answer = await kit.store.claimResult({
+          correlationId,
+          status,
+          owner,
+          leaseMs: kit.leaseMs,
+          ...(options.hold && { hold: options.hold }),
+          ...(judged(result) && { judge: true }),
+        });
+        // A result without its booking id is of a booking the store lost: its own facts are all there is.
+        const booking = result.booking_id === undefined ? undefined : answer.booking;
         // The booked amount is what the hook gets; a callback's own amount is compared with it.
         const booked: PaymentResult = booking ? { ...result, amount: booking.amount } : result;
-        const { claim, result: told, errors } = await duplicates.claim(booked, booking, options.hold, (hold) =>
-          kit.store.claimResult({ correlationId, status, owner, leaseMs: kit.leaseMs, ...(hold && { hold }) }),
-        );
+        const { claim } = answer;
+        const { result: told, errors } = claim === 'claimed' && answer.order ? judge(booked, booking, answer.order) : { result: booked, errors: [] as Error[] };
         if (booking && result.amount !== undefined && toPaise(result.amount) !== toPaise(booking.amount)) {
           errors.unshift(new AmountMismatchError(told, result.amount));
         }
@@ -59,7 +65,7 @@ export function createDelivery(kit: Kit, onPaymentResult: PaymentHandlerOptions[
         if (claim === 'stale') throw new LeaseLost(`The order of ${correlationId} was taken over; its ${status} is left to the next check.`);
         let handed = false;
         try {
-          await checkTransition(told);
+          await checkTransition(told, answer.known);
           await onPaymentResult(told);
           handed = true;
           await kit.store.completeResult({ correlationId, status, owner });
@@ -87,12 +93,12 @@ export function createDelivery(kit: Kit, onPaymentResult: PaymentHandlerOptions[
    * `SUCCESS`: one seen but never delivered (its hook failed, the kit lost the booking, or the booking
    * ended `FAILED` or `CANCELED` first, which is told to `onError`) is delivered first. A `FAILED` or
    * `CANCELED` after a `SUCCESS` is told and not delivered (only a `REVERTED` gives money back). What is
-   * known is read from the store in one read, with the deliveries this process runs now.
+   * known is what the claim read, with the deliveries this process runs now.
    */
-  async function checkTransition(result: PaymentResult): Promise<void> {
+  async function checkTransition(result: PaymentResult, results: KnownResult[]): Promise<void> {
     if (result.status === 'SUCCESS') return;
     const { correlation_id } = result;
-    const known = new Set((await kit.store.getResults({ correlationId: correlation_id })).map((r) => r.status));
+    const known = new Set(results.map((r) => r.status));
     for (const status of ['SUCCESS', 'FAILED', 'CANCELED'] as const) if (inFlightResults.has(`${correlation_id}\n${status}`)) known.add(status);
     if (result.status === 'REVERTED') {
       if (known.has('SUCCESS')) return;
@@ -176,81 +182,20 @@ function orderOf(result: PaymentResult): string {
   return result.order_id ?? JSON.stringify(result.order);
 }
 
-/** How long the order's lease holds: it covers a few reads and one claim. */
-const PAID_LEASE_MS = 4_000;
-/** How long a delivery waits for another delivery of the same order before giving up (it is retried). */
-const PAID_WAIT_MS = 5_000;
-/** How often a delivery that lost the paid lease inside its claim checks again before it gives up (it is retried). */
-const PAID_TRIES = 3;
-
-/** What the duplicate check answers: the claim, the result to deliver, and what to tell `onError` once it is delivered. */
-interface Checked {
-  claim: ResultClaim;
-  result: DeliveredResult;
-  errors: Error[];
-}
-
-/** The duplicate check around a result's claim. */
-interface Duplicates {
-  /**
-   * Runs `take` (the store's claim of this result, under the hold it is given) and answers what it
-   * gave with the result to deliver. A `SUCCESS` of a stored booking is claimed under the order's paid
-   * lease and judged against the order's other payments; under a book's `orderHold`, the order is
-   * checked to be the book's just before (`stale` when not). Any other result is claimed under
-   * `orderHold`, when given.
-   */
-  claim(result: PaymentResult, booking: StoredBooking | undefined, orderHold: LeaseHold | undefined, take: (hold?: LeaseHold) => Promise<ResultClaim>): Promise<Checked>;
-}
-
-function createDuplicates(kit: Kit): Duplicates {
-  async function claim(result: PaymentResult, booking: StoredBooking | undefined, orderHold: LeaseHold | undefined, take: (hold?: LeaseHold) => Promise<ResultClaim>): Promise<Checked> {
-    const { booking_id: bookingId, order_id: orderId } = result;
-    // A result without its booking's order (a booking the store lost) cannot be matched to a payment.
-    if (result.status !== 'SUCCESS' || bookingId === undefined || orderId === undefined) return { claim: await take(orderHold), result, errors: [] };
-    const lease = `paid:${await orderKeyOf(orderId)}`;
-    for (let tries = 1; ; tries++) {
-      // One owner per delivery: two deliveries in this process must exclude each other too.
-      const hold = await acquire(lease, `${kit.owner}:${result.correlation_id}`);
-      try {
-        const orderKey = lease.slice('paid:'.length);
-        const [state, known] = await Promise.all([kit.store.getOrderState({ orderKey }), kit.store.getResults({ correlationId: result.correlation_id })]);
-        // A book that lost its order goes no further; the order's next holder delivers this result.
-        if (orderHold && !(await kit.store.renewLease({ ...orderHold, leaseMs: ORDER_LEASE_MS }))) return { claim: 'stale', result, errors: [] };
-        // Claimed under the paid hold, whichever lease the delivery came under: a holder paused past it
-        // (another read and claimed meanwhile) claims nothing, and reads again.
-        const outcome = await take(hold);
-        if (outcome === 'stale' && tries < PAID_TRIES) continue;
-        if (outcome === 'stale') throw new ResultBusy(`Other payments of this order kept taking its paid lease (${lease}); ${result.correlation_id} is left to the next check.`);
-        if (outcome !== 'claimed') return { claim: outcome, result, errors: [] };
-        return { claim: outcome, ...judge(result, booking, state, known) };
-      } finally {
-        await kit.store.releaseLease(hold).catch((error: unknown) => kit.report(error, { route: result.source, correlation_id: result.correlation_id }));
-      }
-    }
-  }
-
-  async function acquire(lease: string, owner: string): Promise<LeaseHold> {
-    const deadline = kit.now() + PAID_WAIT_MS;
-    for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
-      const token = await kit.store.acquireLease({ lease, owner, leaseMs: PAID_LEASE_MS });
-      if (token !== undefined) return { lease, owner, token };
-      if (kit.now() >= deadline) throw new ResultBusy(`Another payment of this order is being recorded (${lease}).`);
-      await new Promise((resolve) => setTimeout(resolve, wait * (0.5 + Math.random())));
-    }
-  }
-
-  return { claim };
+/** Whether a result is judged against its order: a `SUCCESS` of a booking the kit knows, with its order's id. */
+function judged(result: PaymentResult): boolean {
+  return result.status === 'SUCCESS' && result.booking_id !== undefined && result.order_id !== undefined;
 }
 
 /**
- * A `SUCCESS` judged against its order, as read before its claim: its amount against what the order's
- * other payments left to pay of its total, as the order's latest booking priced it (see `verdictOf`).
+ * A `SUCCESS` judged against its order, as read in the step of its claim: its amount against what the
+ * order's other payments left to pay of its total, as the order's latest booking priced it (see `verdictOf`).
  */
-function judge(result: PaymentResult, booking: StoredBooking | undefined, state: OrderState, known: KnownResult[]): { result: DeliveredResult; errors: Error[] } {
+function judge(result: PaymentResult, booking: StoredBooking | undefined, state: OrderState): { result: DeliveredResult; errors: Error[] } {
   const id = result.booking_id;
   const paid = toPaise(result.amount ?? 0);
   // This booking's own SUCCESS is counted already when an earlier claim of it lapsed (its process died).
-  const ownCounted = state.paidAmount === undefined ? state.paid?.booking_id === id : known.some((r) => r.status === 'SUCCESS');
+  const ownCounted = state.paid?.booking_id === id || (state.paidOpen?.includes(id!) ?? false);
   const others = toPaise(state.paidAmount ?? state.paid?.amount ?? 0) - (ownCounted ? paid : 0);
   const latest = [booking, state.paid, ...state.open].reduce<StoredBooking | undefined>((last, b) => (b && (!last || b.created_at > last.created_at) ? b : last), undefined);
   if (!latest) return { result, errors: [] };

@@ -3,7 +3,7 @@
  * and one development server.
  */
 import type { PaymentStatus } from '../protocol/contract.js';
-import type { KnownResult, LeaseHold, OrderState, PaymentStore, StoredBooking } from './store.js';
+import type { KnownResult, LeaseHold, OrderState, PaymentStore, ResultClaim, StoredBooking } from './store.js';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -211,17 +211,26 @@ type ResultMethods = 'claimResult' | 'completeResult' | 'releaseResult' | 'getRe
 
 /** The methods of results, reconcile's checks and pruning. */
 function resultMethods(state: MemoryState): Pick<PaymentStore, ResultMethods> {
-  const { now, bookings, byCorrelation, results, orphans, leases, copy, drop, result, track, setResult, deleteResult, current } = state;
+  const { now, bookings, byCorrelation, results, orphans, leases, copy, drop, result, track, setResult, deleteResult, current, orderState } = state;
   return {
-  async claimResult({ correlationId, status, owner, leaseMs, hold }) {
+  async claimResult({ correlationId, status, owner, leaseMs, hold, judge }) {
+    const id = byCorrelation.get(correlationId);
+    const stored = id === undefined ? undefined : bookings.get(id);
+    const known: KnownResult[] = [];
+    for (const [s, r] of results.get(correlationId) ?? []) known.push({ status: s, state: r.delivered ? 'delivered' : 'claimed' });
+    const answer = (claim: ResultClaim) => ({ claim, booking: copy(stored), known });
     const row = result(correlationId, status);
-    if (row?.delivered) return 'delivered';
+    if (row?.delivered) return answer('delivered');
     const at = now();
-    if (hold && !current(hold)) return 'stale';
-    if (row && row.owner !== owner && row.until >= at) return 'busy';
+    if (hold && !current(hold)) return answer('stale');
+    if (row && row.owner !== owner && row.until >= at) return answer('busy');
+    // A judged claim waits while another owner holds the order's paid lease; one process runs one step at a time.
+    const paid = stored && judge ? leases.get(`paid:${stored.order_key}`) : undefined;
+    if (paid && paid.owner !== owner && paid.until >= at) return answer('busy');
+    const order = stored && judge ? orderState(stored.order_key) : undefined;
     setResult(correlationId, status, { created: row?.created ?? at, owner, until: at + leaseMs, delivered: false });
     if (status === 'SUCCESS') track(correlationId);
-    return 'claimed';
+    return { ...answer('claimed'), ...(order && { order }) };
   },
   async completeResult({ correlationId, status, owner }) {
     const row = result(correlationId, status);

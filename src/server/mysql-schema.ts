@@ -7,16 +7,17 @@ import { COLUMNS, checkPrefix } from './sql-rows.js';
 /**
  * The schema version this code reads and writes. Version 2 names each booking's provider (`provider`,
  * and the adapter's `provider_data`); the bookings of a version-1 database read as `'esewa-intent'`
- * with no provider data. {@link mysqlSchema}'s statements move a version-1 database to it.
+ * with no provider data. Version 3 claims a result with what its delivery judges it by, in one `CALL`
+ * (`claim_result_v3`). {@link mysqlSchema}'s statements move a version-1 or 2 database to it.
  */
-export const MYSQL_SCHEMA_VERSION = 2;
+export const MYSQL_SCHEMA_VERSION = 3;
 
 /**
  * The procedures whose arguments or answer changed since version 1, by the names this code calls:
  * a new name, not a replaced procedure, so that instances of the previous release still running during
  * a deploy keep calling theirs (which write the column defaults), and no procedure is ever missing.
  */
-export const PROCEDURES = { beginBooking: 'begin_booking_v2', insertBooking: 'insert_booking_v2', claimOpen: 'claim_open_v2' } as const;
+export const PROCEDURES = { beginBooking: 'begin_booking_v2', insertBooking: 'insert_booking_v2', claimOpen: 'claim_open_v2', claimResult: 'claim_result_v3' } as const;
 
 // Text arguments of the procedures: UTF-8 whatever the database's default, compared byte for byte
 // with the columns (utf8mb4_bin) by an explicit COLLATE.
@@ -239,6 +240,58 @@ BEGIN
   END IF;
   COMMIT;
   SELECT v_claim AS claim;
+END`,
+    // Answers, in this order, the result's known rows, its booking, (judged) its order's rows as they
+    // were before the claim, and the claim with whether it was judged. A judged claim locks the order's
+    // paid lease row first; the transaction's first plain read comes after, so it sees what the order's
+    // claim before it saved.
+    `CREATE PROCEDURE ${p}${PROCEDURES.claimResult}(p_correlation_id ${NAME}, p_status ${NAME}, p_owner ${NAME}, p_lease_ms BIGINT,
+  p_lease ${TEXT}, p_hold_owner ${NAME}, p_token BIGINT, p_judge INT)
+BEGIN
+  DECLARE v_owner ${NAME};
+  DECLARE v_until BIGINT;
+  DECLARE v_delivered BIGINT;
+  DECLARE v_claim VARCHAR(16) DEFAULT 'busy';
+  DECLARE v_now BIGINT;
+  DECLARE v_fresh INT DEFAULT 1;
+  DECLARE v_judged INT DEFAULT 0;
+  DECLARE v_order ${TEXT} DEFAULT NULL;
+  ${ROLLBACK_ON_ERROR}
+  SET v_order = (SELECT order_key FROM ${p}bookings WHERE correlation_id = p_correlation_id ${BIN});
+  START TRANSACTION;
+  SET v_now = ${NOW_MS};
+  IF p_judge AND v_order IS NOT NULL THEN
+    INSERT INTO ${p}leases (name_hash, name, owner, lease_until, token) VALUES (UNHEX(SHA2(CONCAT('paid:', v_order), 256)), CONCAT('paid:', v_order), '', -1, 0)
+      ON DUPLICATE KEY UPDATE lease_until = lease_until;
+    SELECT owner, lease_until INTO v_owner, v_until FROM ${p}leases WHERE name_hash = UNHEX(SHA2(CONCAT('paid:', v_order), 256)) FOR UPDATE;
+    SET v_judged = IF(v_owner = '' OR v_owner = p_owner ${BIN} OR v_until < v_now, 1, 0);
+  END IF;
+  IF p_lease IS NOT NULL THEN
+    SELECT COUNT(*) INTO v_fresh FROM ${p}leases WHERE name_hash = ${LEASE} AND owner = p_hold_owner ${BIN} AND token = p_token FOR UPDATE;
+  END IF;
+  SELECT status, delivered_at IS NOT NULL AS delivered FROM ${p}results WHERE correlation_id = p_correlation_id ${BIN};
+  SELECT ${COLUMNS} FROM ${p}bookings WHERE correlation_id = p_correlation_id ${BIN};
+  IF v_judged THEN
+    SELECT ${COLUMNS}, settled, ${paidSql(p)} AS paid
+    FROM ${p}bookings b WHERE order_key = v_order ${BIN} ORDER BY created_at, booking_id;
+  END IF;
+  IF NOT v_fresh OR (p_judge AND v_order IS NOT NULL AND NOT v_judged) THEN
+    SET v_claim = IF(EXISTS (SELECT 1 FROM ${p}results
+      WHERE correlation_id = p_correlation_id ${BIN} AND status = p_status ${BIN} AND delivered_at IS NOT NULL), 'delivered', IF(v_fresh, 'busy', 'stale'));
+  ELSE
+    INSERT INTO ${p}results (correlation_id, status, owner, lease_until, created_at) VALUES (p_correlation_id, p_status, p_owner, -1, v_now)
+      ON DUPLICATE KEY UPDATE lease_until = lease_until;
+    SELECT owner, lease_until, delivered_at INTO v_owner, v_until, v_delivered FROM ${p}results
+      WHERE correlation_id = p_correlation_id ${BIN} AND status = p_status ${BIN} FOR UPDATE;
+    IF v_delivered IS NOT NULL THEN
+      SET v_claim = 'delivered';
+    ELSEIF v_until < v_now OR v_owner = p_owner ${BIN} THEN
+      UPDATE ${p}results SET owner = p_owner, lease_until = v_now + p_lease_ms WHERE correlation_id = p_correlation_id ${BIN} AND status = p_status ${BIN};
+      SET v_claim = 'claimed';
+    END IF;
+  END IF;
+  COMMIT;
+  SELECT v_claim AS claim, v_judged AS judged;
 END`,
     // The result and the booking's settlement are recorded together.
     `CREATE PROCEDURE ${p}complete_result(p_correlation_id ${NAME}, p_status ${NAME}, p_owner ${NAME}, p_final INT)

@@ -11,7 +11,7 @@ import { connect, type MysqlQueryable } from './mysql-connection.js';
 import { PROCEDURES, paidSql } from './mysql-schema.js';
 import { COLUMNS, checkPrefix, orderState, toBooking, type SqlStoreOptions } from './sql-rows.js';
 import { checkDeadline } from './store-deadline.js';
-import type { BookingInsertion, BookingOpening, KnownResult, PaymentStore, ResultClaim } from './store.js';
+import type { BookingInsertion, BookingOpening, KnownResult, PaymentStore, ResultClaim, ResultClaimAnswer } from './store.js';
 
 export type { MysqlQueryable } from './mysql-connection.js';
 export { MYSQL_SCHEMA_VERSION, mysqlSchema } from './mysql-schema.js';
@@ -96,9 +96,17 @@ export function createMysqlStore(pool: MysqlQueryable, options: MysqlStoreOption
       );
       return orderState(rows);
     },
-    async claimResult({ correlationId, status, owner, leaseMs, hold }): Promise<ResultClaim> {
-      const [rows] = await call('claim_result', [correlationId, status, owner, Math.ceil(leaseMs), hold?.lease ?? null, hold?.owner ?? null, hold?.token ?? null]);
-      return rows?.[0]?.claim as ResultClaim;
+    async claimResult({ correlationId, status, owner, leaseMs, hold, judge }): Promise<ResultClaimAnswer> {
+      const values = [correlationId, status, owner, Math.ceil(leaseMs), hold?.lease ?? null, hold?.owner ?? null, hold?.token ?? null, judge ? 1 : 0];
+      const [known = [], booked = [], ...rest] = await call(PROCEDURES.claimResult, values);
+      const head = rest[rest.length - 1]?.[0];
+      const claim = head?.claim as ResultClaim;
+      return {
+        claim,
+        booking: toBooking(booked[0]),
+        known: known.map((row): KnownResult => ({ status: String(row.status) as PaymentStatus, state: Number(row.delivered) === 1 ? 'delivered' : 'claimed' })),
+        ...(claim === 'claimed' && Number(head?.judged) === 1 && { order: orderState(rest[0] ?? []) }),
+      };
     },
     async completeResult({ correlationId, status, owner }) {
       await call('complete_result', [correlationId, status, owner, status !== 'BOOKED' && status !== 'PENDING' ? 1 : 0]);

@@ -8,7 +8,7 @@ import type { PaymentStatus } from '../protocol/contract.js';
 import { postgresOutage } from './postgres-errors.js';
 import { COLUMNS, checkPrefix, orderState, toBooking, type SqlStoreOptions } from './sql-rows.js';
 import { checkDeadline, withinDeadline } from './store-deadline.js';
-import type { BookingInsertion, BookingOpening, KnownResult, PaymentStore, ResultClaim } from './store.js';
+import type { BookingInsertion, BookingOpening, KnownResult, PaymentStore, ResultClaim, ResultClaimAnswer } from './store.js';
 
 export { postgresOutage } from './postgres-errors.js';
 
@@ -41,9 +41,10 @@ export interface PostgresStore extends PaymentStore {
  * fences the order leases: a `token` on each lease from the sequence `{prefix}lease_tokens`, and lease
  * times read from the server's clock. Version 5 names each booking's provider (`provider`, and the
  * adapter's `provider_data`); the bookings of a version-4 database read as `'esewa-intent'` with no
- * provider data. {@link postgresSchema}'s statements move a version-1, 2, 3 or 4 database to it.
+ * provider data. Version 6 adds `{prefix}claim_result`, which claims a result and reads what its
+ * delivery judges it by in one round trip. {@link postgresSchema}'s statements move any earlier version to it.
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** The server's clock in ms since the epoch: every lease and claim starts and ends by it, whatever the clocks of the processes. */
 const NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
@@ -130,6 +131,49 @@ BEGIN
   RETURN jsonb_build_object('status', 'leased', 'token', fence, 'bookings', COALESCE((
     SELECT jsonb_agg(to_jsonb(o) ORDER BY o.created_at, o.booking_id) FROM (
       SELECT ${COLUMNS}, settled, ${paidSql(p)} AS paid FROM ${p}bookings b WHERE order_key = p_order_key AND ${readByBook(p)}) o), '[]'::jsonb));
+END
+$fn$;
+CREATE OR REPLACE FUNCTION ${p}claim_result(p_corr text, p_status text, p_owner text, p_lease_ms bigint, p_lease text, p_holder text, p_token bigint, p_judge boolean)
+RETURNS jsonb LANGUAGE plpgsql AS $fn$
+DECLARE
+  booked jsonb;
+  v_order text;
+  v_owner text;
+  v_until bigint;
+  v_known jsonb;
+  v_state jsonb;
+  v_claimed int;
+BEGIN
+  SELECT to_jsonb(b), b.order_key INTO booked, v_order FROM (SELECT ${COLUMNS} FROM ${p}bookings WHERE correlation_id = p_corr) b;
+  IF p_judge AND v_order IS NOT NULL THEN
+    -- The order's paid lease row, locked until this call ends: the order's judged claims run one by one,
+    -- and each reads (in the statements below, each a fresh snapshot) what the one before it claimed.
+    INSERT INTO ${p}leases AS l (name, owner, lease_until, token) VALUES ('paid:' || v_order, '', 0, 0)
+      ON CONFLICT (name) DO UPDATE SET lease_until = l.lease_until RETURNING l.owner, l.lease_until INTO v_owner, v_until;
+  END IF;
+  SELECT COALESCE(jsonb_agg(jsonb_build_object('status', status, 'delivered', delivered_at IS NOT NULL)), '[]'::jsonb) INTO v_known
+    FROM ${p}results WHERE correlation_id = p_corr;
+  IF EXISTS (SELECT 1 FROM ${p}results WHERE correlation_id = p_corr AND status = p_status AND delivered_at IS NOT NULL) THEN
+    RETURN jsonb_build_object('claim', 'delivered', 'booking', booked, 'known', v_known);
+  END IF;
+  IF p_lease IS NOT NULL THEN
+    PERFORM 1 FROM ${p}leases WHERE name = p_lease AND owner = p_holder AND token = p_token FOR UPDATE;
+    IF NOT FOUND THEN RETURN jsonb_build_object('claim', 'stale', 'booking', booked, 'known', v_known); END IF;
+  END IF;
+  IF v_owner IS NOT NULL AND v_owner NOT IN ('', p_owner) AND v_until >= ${NOW_MS} THEN
+    RETURN jsonb_build_object('claim', 'busy', 'booking', booked, 'known', v_known);
+  END IF;
+  IF p_judge AND v_order IS NOT NULL THEN
+    SELECT COALESCE(jsonb_agg(to_jsonb(o) ORDER BY o.created_at, o.booking_id), '[]'::jsonb) INTO v_state FROM (
+      SELECT ${COLUMNS}, settled, ${paidSql(p)} AS paid FROM ${p}bookings b WHERE order_key = v_order AND ${readByBook(p)}) o;
+  END IF;
+  INSERT INTO ${p}results (correlation_id, status, owner, lease_until, created_at)
+    VALUES (p_corr, p_status, p_owner, ${NOW_MS} + p_lease_ms, ${NOW_MS})
+    ON CONFLICT (correlation_id, status) DO UPDATE SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until
+    WHERE ${p}results.delivered_at IS NULL AND (${p}results.lease_until < ${NOW_MS} OR ${p}results.owner = EXCLUDED.owner);
+  GET DIAGNOSTICS v_claimed = ROW_COUNT;
+  RETURN jsonb_build_object('claim', CASE WHEN v_claimed = 1 THEN 'claimed' ELSE 'busy' END, 'booking', booked, 'known', v_known,
+    'bookings', CASE WHEN v_claimed = 1 THEN v_state END);
 END
 $fn$;
 END $do$`,
@@ -367,29 +411,20 @@ type ResultMethods = 'claimResult' | 'completeResult' | 'releaseResult' | 'getRe
 
 /** The statements of results, reconcile's checks and pruning. */
 function resultStatements(query: Query, p: string): Pick<PaymentStore, ResultMethods> {
-  const fence = (lease: number) => fenceSql(p, lease);
   return {
-  async claimResult({ correlationId, status, owner, leaseMs, hold }): Promise<ResultClaim> {
-    // One statement: the claim (refused under a stale hold), and what stood in its way. The last reads
-    // see the rows as the statement began; one delivered by another instance in the very same moment
-    // reads as busy.
-    const rows = await query(
-      `WITH fence AS (${fence(5)}),
-       fresh AS (SELECT $5::text IS NULL OR EXISTS (SELECT 1 FROM fence) AS ok),
-       claim AS (
-         INSERT INTO ${p}results (correlation_id, status, owner, lease_until, created_at)
-         SELECT $1, $2, $3, ${NOW_MS} + $4, ${NOW_MS} WHERE (SELECT ok FROM fresh)
-         ON CONFLICT (correlation_id, status) DO UPDATE SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until
-         WHERE ${p}results.delivered_at IS NULL AND (${p}results.lease_until < ${NOW_MS} OR ${p}results.owner = EXCLUDED.owner)
-         RETURNING owner)
-       SELECT (SELECT count(*) FROM claim) AS claimed, (SELECT ok FROM fresh) AS fresh,
-         EXISTS (SELECT 1 FROM ${p}results WHERE correlation_id = $1 AND status = $2 AND delivered_at IS NOT NULL) AS delivered`,
-      [correlationId, status, owner, Math.ceil(leaseMs), hold?.lease ?? null, hold?.owner ?? null, hold?.token ?? null],
-    );
-    const row = rows[0];
-    if (Number(row?.claimed) === 1) return 'claimed';
-    if (row?.delivered === true) return 'delivered';
-    return row?.fresh === true ? 'busy' : 'stale';
+  async claimResult({ correlationId, status, owner, leaseMs, hold, judge }): Promise<ResultClaimAnswer> {
+    // One call of the function: the claim (refused under a stale hold), what stood in its way, and what
+    // delivery judges it by, read under the order's paid lease row when judged.
+    const rows = await query(`SELECT ${p}claim_result($1, $2, $3, $4, $5, $6, $7, $8) AS answer`, [
+      correlationId, status, owner, Math.ceil(leaseMs), hold?.lease ?? null, hold?.owner ?? null, hold?.token ?? null, judge === true,
+    ]);
+    const answer = rows[0]?.answer as { claim: ResultClaim; booking: Record<string, unknown> | null; known: Array<{ status: string; delivered: boolean }>; bookings?: Array<Record<string, unknown>> | null };
+    return {
+      claim: answer.claim,
+      booking: toBooking(answer.booking ?? undefined),
+      known: answer.known.map((r): KnownResult => ({ status: r.status as PaymentStatus, state: r.delivered ? 'delivered' : 'claimed' })),
+      ...(answer.bookings && { order: orderState(answer.bookings) }),
+    };
   },
   async completeResult({ correlationId, status, owner }) {
     const final = status !== 'BOOKED' && status !== 'PENDING';

@@ -15,7 +15,7 @@ import type { PaymentStatus } from '../protocol/contract.js';
 import { PREVIOUS_PROVIDER } from './sql-rows.js';
 import { checkDeadline, withinDeadline } from './store-deadline.js';
 import { StoreUnavailableError } from './store-errors.js';
-import type { BookingInsertion, BookingOpening, KnownResult, PaymentStore, ResultClaim, StoredBooking } from './store.js';
+import type { BookingInsertion, BookingOpening, KnownResult, PaymentStore, ResultClaim, ResultClaimAnswer, StoredBooking } from './store.js';
 
 /** What the store needs of a Redis client: an `ioredis` or `iovalkey` client (standalone or Cluster) fits. */
 export interface RedisScripting {
@@ -99,6 +99,23 @@ local function order_state(order)
   end
   return out
 end
+local function known_results(corr)
+  local out = {}
+  local fields = redis.call('HGETALL', P .. 'r:' .. corr)
+  local delivered = {}
+  for i = 1, #fields, 2 do
+    local status = string.match(fields[i], '^(.*):d$')
+    if status then delivered[status] = true end
+  end
+  for i = 1, #fields, 2 do
+    local status = string.match(fields[i], '^(.*):o$')
+    if status then
+      out[#out + 1] = status
+      out[#out + 1] = delivered[status] and 'delivered' or 'claimed'
+    end
+  end
+  return out
+end
 `;
 
 const SCRIPTS = {
@@ -153,19 +170,31 @@ for i = 1, #fields, 2 do
   if status then out[#out + 1] = status end
 end
 return out`,
-  claim: `local corr, s, owner, leaseMs, lease, holder, token = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5], ARGV[6], ARGV[7]
+  claim: `local corr, s, owner, leaseMs, lease, holder, token, judge = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5], ARGV[6], ARGV[7], ARGV[8]
 local k = P .. 'r:' .. corr
+local id = redis.call('GET', P .. 'c:' .. corr)
+local b = id and redis.call('HMGET', P .. 'b:' .. id, 'data', 'order') or {}
+local data = b[1] or ''
+local known = known_results(corr)
 local r = redis.call('HMGET', k, s .. ':o', s .. ':u', s .. ':d')
-if r[3] then return 'delivered' end
-if lease ~= '' and not is_current(lease, holder, token) then return 'stale' end
+if r[3] then return {'delivered', data, known} end
+if lease ~= '' and not is_current(lease, holder, token) then return {'stale', data, known} end
 local now = now_ms()
-if r[1] and r[1] ~= owner and tonumber(r[2]) >= now then return 'busy' end
+if r[1] and r[1] ~= owner and tonumber(r[2]) >= now then return {'busy', data, known} end
+local order = {}
+if judge == '1' and b[2] then
+  -- The script runs alone: the order's state read here is the one this claim is judged by.
+  local paid = redis.call('HMGET', P .. 'l:paid:' .. b[2], 'owner', 'until')
+  if paid[1] and paid[1] ~= owner and tonumber(paid[2]) >= now then return {'busy', data, known} end
+  order = {'1'}
+  for _, field in ipairs(order_state(b[2])) do order[#order + 1] = field end
+end
 if not r[1] then
   redis.call('HSET', k, s .. ':c', text(now))
   redis.call('ZADD', P .. 'results', text(now), corr .. '\\n' .. s)
 end
 redis.call('HSET', k, s .. ':o', owner, s .. ':u', text(now + leaseMs))
-return 'claimed'`,
+return {'claimed', data, known, order}`,
   complete: `local corr, s, owner, final = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local k = P .. 'r:' .. corr
 local r = redis.call('HMGET', k, s .. ':o', s .. ':d')
@@ -186,21 +215,7 @@ if r[1] ~= owner or r[2] then return 0 end
 redis.call('HDEL', k, s .. ':o', s .. ':u', s .. ':c')
 redis.call('ZREM', P .. 'results', corr .. '\\n' .. s)
 return 1`,
-  results: `local out = {}
-local fields = redis.call('HGETALL', P .. 'r:' .. ARGV[1])
-local delivered = {}
-for i = 1, #fields, 2 do
-  local status = string.match(fields[i], '^(.*):d$')
-  if status then delivered[status] = true end
-end
-for i = 1, #fields, 2 do
-  local status = string.match(fields[i], '^(.*):o$')
-  if status then
-    out[#out + 1] = status
-    out[#out + 1] = delivered[status] and 'delivered' or 'claimed'
-  end
-end
-return out`,
+  results: `return known_results(ARGV[1])`,
   claimOpen: `local olderThanMs, notCheckedMs, limit, owner, leaseMs = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
 local now = now_ms()
 local before = text(now - olderThanMs)
@@ -338,6 +353,12 @@ export function createRedisStore(client: RedisScripting, options: RedisStoreOpti
   }
   const { ready, run } = scriptRunner(client, prefix, checkDeadline(options.deadlineMs ?? 5_000));
   const booking = (reply: unknown): StoredBooking | undefined => (typeof reply === 'string' ? withProvider(JSON.parse(reply) as StoredBooking) : undefined);
+  /** A booking's results as the scripts list them: status, then `claimed` or `delivered`, for each. */
+  const knownOf = (flat: string[]) => {
+    const known: KnownResult[] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) known.push({ status: flat[i] as PaymentStatus, state: flat[i + 1] === 'delivered' ? 'delivered' : 'claimed' });
+    return known;
+  };
   /** An order's bookings as the scripts list them: the booking, settled, paid, for each. */
   const orderState = (flat: unknown[]) => {
     const open: StoredBooking[] = [];
@@ -391,20 +412,24 @@ export function createRedisStore(client: RedisScripting, options: RedisStoreOpti
       return { booking: booking(data)!, delivered: delivered as PaymentStatus[] };
     },
     getOrderState: async ({ orderKey }) => orderState((await run('orderState', [orderKey])) as unknown[]),
-    claimResult: async ({ correlationId, status, owner, leaseMs, hold }) =>
-      (await run('claim', [correlationId, status, owner, Math.ceil(leaseMs), hold?.lease ?? '', hold?.owner ?? '', hold?.token ?? ''])) as ResultClaim,
+    async claimResult({ correlationId, status, owner, leaseMs, hold, judge }): Promise<ResultClaimAnswer> {
+      const args = [correlationId, status, owner, Math.ceil(leaseMs), hold?.lease ?? '', hold?.owner ?? '', hold?.token ?? '', judge ? '1' : '0'];
+      const [claim, data, known, order] = (await run('claim', args)) as [ResultClaim, string, string[], string[] | undefined];
+      return {
+        claim,
+        booking: booking(data === '' ? undefined : data),
+        known: knownOf(known),
+        // A judged order's list starts with a mark, so that an order read with no bookings is told from none read.
+        ...(order && order.length > 0 && { order: orderState(order.slice(1)) }),
+      };
+    },
     async completeResult({ correlationId, status, owner }) {
       await run('complete', [correlationId, status, owner, status !== 'BOOKED' && status !== 'PENDING' ? '1' : '0']);
     },
     async releaseResult({ correlationId, status, owner }) {
       await run('releaseResult', [correlationId, status, owner]);
     },
-    async getResults({ correlationId }) {
-      const flat = (await run('results', [correlationId])) as string[];
-      const known: KnownResult[] = [];
-      for (let i = 0; i + 1 < flat.length; i += 2) known.push({ status: flat[i] as PaymentStatus, state: flat[i + 1] === 'delivered' ? 'delivered' : 'claimed' });
-      return known;
-    },
+    getResults: async ({ correlationId }) => knownOf((await run('results', [correlationId])) as string[]),
     async claimOpenBookings({ olderThanMs, notCheckedForMs, limit, owner, leaseMs }) {
       const reply = (await run('claimOpen', [Math.ceil(olderThanMs), Math.ceil(notCheckedForMs), limit, owner, Math.ceil(leaseMs)])) as unknown[];
       return reply.map((item) => booking(item)!);

@@ -65,7 +65,7 @@ const unstamped = (value: unknown): unknown => JSON.parse(JSON.stringify(value) 
 export function storeSuite(name: string, makeStore: () => PaymentStore | Promise<PaymentStore>, { test, assert }: StoreSuiteRunner): void {
   const it: It = (title, run) => test(`${name}: ${title}`, async () => run(await makeStore()));
   const tools = suiteTools(assert);
-  for (const group of [bookingTests, providerTests, leaseTests, resultTests, checkTests]) group(it, assert, tools);
+  for (const group of [bookingTests, providerTests, leaseTests, resultTests, judgedTests, checkTests]) group(it, assert, tools);
 }
 
 /** Registers one test of the suite on a fresh store. */
@@ -83,8 +83,8 @@ function suiteTools(assert: Assert) {
     assert.ok(Number.isSafeInteger(token), `a fencing token is an integer; got ${String(token)}`);
     return { lease: `order:${orderKey}`, owner, token };
   };
-  const claim = (store: PaymentStore, correlationId: string, status: PaymentStatus, owner: string, leaseMs = HELD_MS, hold?: LeaseHold) =>
-    store.claimResult({ correlationId, status, owner, leaseMs, ...(hold && { hold }) });
+  const claim = async (store: PaymentStore, correlationId: string, status: PaymentStatus, owner: string, leaseMs = HELD_MS, hold?: LeaseHold) =>
+    (await store.claimResult({ correlationId, status, owner, leaseMs, ...(hold && { hold }) })).claim;
   const deliver = async (store: PaymentStore, correlationId: string, status: PaymentStatus, owner = 'x') => {
     assert.strictEqual(await claim(store, correlationId, status, owner), 'claimed');
     await store.completeResult({ correlationId, status, owner });
@@ -95,6 +95,52 @@ function suiteTools(assert: Assert) {
   };
 
   return { begin, holdOf, claim, deliver, order };
+}
+
+/** Judged claims: a claim answers its booking, its known results and, judged, its order, read in its own step. */
+function judgedTests(it: It, assert: Assert, { deliver }: Tools): void {
+  const judged = (store: PaymentStore, n: number, owner = 'a', status: PaymentStatus = 'SUCCESS') =>
+    store.claimResult({ correlationId: `cr-${n}`, status, owner, leaseMs: HELD_MS, judge: true });
+  const counted = (state: OrderState | undefined) => [state?.paidAmount, state?.paidOpen, state?.open.map((b) => b.booking_id)];
+
+  it('a claim answers its booking and the results known before it; judged, its order as it was before the claim', async (store) => {
+    for (const n of [1, 2]) await store.insertBooking({ booking: sampleBooking(n, { order_key: 'same' }) });
+    await deliver(store, 'cr-1', 'PENDING');
+    const plain = await store.claimResult({ correlationId: 'cr-1', status: 'FAILED', owner: 'a', leaseMs: HELD_MS });
+    assert.deepStrictEqual([plain.claim, unstamped(plain.booking), plain.known, plain.order], ['claimed', unstamped(sampleBooking(1, { order_key: 'same' })), [{ status: 'PENDING', state: 'delivered' }], undefined]);
+    await store.releaseResult({ correlationId: 'cr-1', status: 'FAILED', owner: 'a' });
+    const first = await judged(store, 1);
+    assert.deepStrictEqual([first.claim, counted(first.order)], ['claimed', [0, [], ['bk-1', 'bk-2']]], 'nothing paid before the first');
+    const second = await judged(store, 2, 'b');
+    assert.deepStrictEqual([second.claim, counted(second.order)], ['claimed', [1.5, ['bk-1'], ['bk-1', 'bk-2']]], 'the first counts once claimed');
+    const unknown = await judged(store, 9);
+    assert.deepStrictEqual([unknown.claim, unknown.booking, unknown.order], ['claimed', undefined, undefined], 'a result of no booking is claimed unjudged');
+    await store.completeResult({ correlationId: 'cr-1', status: 'SUCCESS', owner: 'a' });
+    const again = await judged(store, 1, 'c');
+    assert.deepStrictEqual([again.claim, again.order, again.known.find((r) => r.status === 'SUCCESS')?.state], ['delivered', undefined, 'delivered']);
+  });
+
+  it('two judged claims of one order at once: exactly one reads the other as paid', async (store) => {
+    for (let round = 0; round < 5; round++) {
+      const orderKey = `twice-${round}`;
+      const [x, y] = [10 + 2 * round, 11 + 2 * round];
+      for (const n of [x, y]) await store.insertBooking({ booking: sampleBooking(n, { order_key: orderKey }) });
+      const answers = await Promise.all([judged(store, x, 'a'), judged(store, y, 'b')]);
+      assert.deepStrictEqual(answers.map((a) => a.claim), ['claimed', 'claimed']);
+      const sawOther = answers.map((a, i) => a.order?.paidOpen?.includes(`bk-${i === 0 ? y : x}`) === true);
+      assert.deepStrictEqual(sawOther.filter(Boolean).length, 1, `round ${round}: ${JSON.stringify(sawOther)}`);
+    }
+  });
+
+  it("a judged claim is busy while another owner holds the order's paid lease, and claims nothing", async (store) => {
+    await store.insertBooking({ booking: sampleBooking(1, { order_key: 'same' }) });
+    const token = await store.acquireLease({ lease: 'paid:same', owner: 'tool', leaseMs: HELD_MS });
+    assert.ok(token !== undefined, 'the paid lease is free');
+    assert.strictEqual((await judged(store, 1)).claim, 'busy');
+    assert.deepStrictEqual(await store.getResults({ correlationId: 'cr-1' }), [], 'nothing claimed');
+    await store.releaseLease({ lease: 'paid:same', owner: 'tool', token: token! });
+    assert.strictEqual((await judged(store, 1)).claim, 'claimed', 'free once let go');
+  });
 }
 
 /** Bookings: one per key, and the step that begins a book. */

@@ -146,6 +146,28 @@ export interface ResultClaimRequest {
   leaseMs: number;
   /** When the claim is made under an order's lease: refused (`stale`) once that hold is no longer the lease's. */
   hold?: LeaseHold;
+  /**
+   * Judge the claim against the booking's order: the store reads the order's state and claims in one
+   * atomic step, serialized with every other judged claim of the order (under the lease
+   * `paid:{order_key}`: `busy` while another owner holds that lease by {@link PaymentStore.acquireLease}),
+   * and answers that state ({@link ResultClaimAnswer.order}). Of two `SUCCESS` results of one order
+   * claimed at once, the second therefore reads the first as paid.
+   */
+  judge?: boolean;
+}
+
+/** What {@link PaymentStore.claimResult} answers, all read in the atomic step of the claim. */
+export interface ResultClaimAnswer {
+  claim: ResultClaim;
+  /** The booking with the claim's correlation id; `undefined` when the store has none. */
+  booking: StoredBooking | undefined;
+  /** The booking's results claimed or delivered before this claim (as {@link PaymentStore.getResults} reads them). */
+  known: KnownResult[];
+  /**
+   * With `judge`, when the booking is known and the claim is `claimed`: its order's state read before
+   * this claim was recorded (a lapsed earlier claim of this result counts the booking paid already).
+   */
+  order?: OrderState;
 }
 
 /**
@@ -206,7 +228,9 @@ export interface OpenBookingClaim {
  *   {@link releaseResult} gives it back when the hook threw. A claim whose lease ended (its process died
  *   inside the hook) may be claimed again: delivery is once when the hook succeeds within the lease, at
  *   least once when a process dies inside it. {@link getResults} reads which results of a booking are
- *   claimed or delivered, without claiming anything.
+ *   claimed or delivered, without claiming anything. A judged claim reads its order and claims in one
+ *   atomic step, serialized per order, so one `SUCCESS` delivery costs two round trips and of two
+ *   payments of an order at once exactly one reads the other as paid.
  * - **Check claims** ({@link claimOpenBookings}): `reconcile()` claims the open bookings it asks the
  *   service about, so each is checked by one instance at a time.
  * - **Creation time**: {@link insertBooking} stamps `created_at` by the store's clock, and
@@ -239,8 +263,8 @@ export interface PaymentStore {
   /**
    * Takes the lease `lease` for `owner` when it is free, ended, or `owner`'s, for `leaseMs` by the
    * store's clock, under a new fencing token (answered); `undefined`, and nothing changed, when another
-   * owner holds it. The kit serializes the `SUCCESS` deliveries of one order under `paid:{order_key}`
-   * and claims each under the hold it got, so a holder paused past the lease claims nothing.
+   * owner holds it. A judged {@link claimResult} of the order is `busy` while another owner holds
+   * `paid:{order_key}`: a merchant's tool can hold back the order's payments by it.
    */
   acquireLease(request: { lease: string; owner: string; leaseMs: number }): Promise<number | undefined>;
   /** Extends a hold by `leaseMs` from now (the store's clock): `false`, and nothing changed, once its token is no longer the lease's. */
@@ -249,8 +273,12 @@ export interface PaymentStore {
   releaseLease(hold: LeaseHold): Promise<void>;
   /** Saves a new booking, unless its key has one or its `hold` went stale (see {@link BookingInsert}). */
   insertBooking(insert: BookingInsert): Promise<BookingInsertion>;
-  /** Claims the delivery of one final result (booking and status: a refund after a success is a new result); see {@link ResultClaim}. */
-  claimResult(claim: ResultClaimRequest): Promise<ResultClaim>;
+  /**
+   * Claims the delivery of one final result (booking and status: a refund after a success is a new
+   * result); see {@link ResultClaim}. Answers, from the same atomic step, what delivery needs to judge
+   * it (see {@link ResultClaimAnswer}), so a delivery costs the claim and its completion.
+   */
+  claimResult(claim: ResultClaimRequest): Promise<ResultClaimAnswer>;
   /** Marks a result claimed by `owner` delivered; a final status settles the booking (it leaves the open lists). */
   completeResult(result: ResultRef): Promise<void>;
   /** Gives a result claimed by `owner` back (the hook threw), so the next status check, callback or pass retries. */

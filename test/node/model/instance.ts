@@ -193,10 +193,11 @@ export class Instance {
 
   /** Ends the claim a store call settles: a claim not taken, or a delivery marked or given back. */
   private settleClaim(claim: string | undefined, property: string, args: unknown[], result: unknown): void {
-    if (claim !== undefined && result !== 'claimed') this.run.claims.delete(claim);
+    const claimed = (result as { claim?: unknown } | undefined)?.claim === 'claimed';
+    if (claim !== undefined && !claimed) this.run.claims.delete(claim);
     // The order the store grants SUCCESS claims in is the order the kit judges them in.
     const [asked] = args as Array<{ correlationId?: string; status?: string }>;
-    if (claim !== undefined && result === 'claimed' && asked?.status === 'SUCCESS' && asked.correlationId !== undefined) {
+    if (claim !== undefined && claimed && asked?.status === 'SUCCESS' && asked.correlationId !== undefined) {
       this.run.successClaims.push({ correlation_id: asked.correlationId, total: this.run.latestTotal() });
     }
     if (property === 'completeResult' || property === 'releaseResult') this.run.claims.delete(`${this.name} ${resultOf(args)}`);

@@ -58,7 +58,7 @@ test("a run's trace names each step's answers, store calls and hook calls, and a
     await run.send(a!, 'callback', run.callbacks[0]!);
     await within(run.heal(), 30_000, 'the callback');
     const trace = run.trace.join('\n');
-    assert.match(trace, /A store\.claimResult\(.*\) -> "claimed"/, trace);
+    assert.match(trace, /A store\.claimResult\(.*\) -> \{"claim":"claimed"/, trace);
     assert.match(trace, /A hook SUCCESS \w+ \(callback\) [\d.]+ returned/, trace);
     assert.match(trace, /book \(tab1-.*\) -> 200 IP-20\d/, trace);
   } finally {

@@ -2,14 +2,15 @@
  * Every payment beyond what an order needs is told, whatever its amount, on every path a result takes:
  * a stale app screen that pays more than the order's new total after the kit cancelled it (the
  * sandbox's WPS-006), a payment above what the order still needed, a callback whose amount is not the
- * booked one, and a book that delivers an old booking's `SUCCESS` while its claim stalls past the
- * order's paid lease.
+ * booked one, a book that delivers an old booking's `SUCCESS` while its claim stalls past the order's
+ * lease, and a delivery held back by the order's paid lease.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { signMessage } from '../../../src/protocol/signature.js';
 import { AmountMismatchError, DuplicatePaymentError, OverpaymentError } from '../../../src/server/delivery.js';
 import { createMemoryStore, type PaymentResult, type PaymentStore } from '../../../src/server/index.js';
+import type { LeaseHold } from '../../../src/server/store.js';
 import { KEY, openShop, PRODUCT, type Booked, type Shop } from './shop.js';
 
 const successes = (shop: Shop) => shop.results.filter((r) => r.status === 'SUCCESS');
@@ -185,7 +186,7 @@ function stallingStore() {
   return { store, stall, lag: () => (lagging = true) };
 }
 
-test("a book delivering an old booking's SUCCESS stalls past the paid lease inside its claim while the other payment is delivered: exactly one is the duplicate", async () => {
+test("a book delivering an old booking's SUCCESS stalls past the order's lease inside its claim while the other payment is delivered: exactly one is the duplicate", async () => {
   const { store, stall, lag } = stallingStore();
   const { state, lookupOrder } = order('L-1', 500);
   const shop = await openShop({ store, lookupOrder });
@@ -231,15 +232,15 @@ test('a book whose order was taken over before it claims an old booking\'s SUCCE
   let stolen = 0;
   const store: PaymentStore = {
     ...inner,
-    async getResults(query) {
-      // Inside the SUCCESS's check: the book pauses past the order's lease and another instance takes the order.
-      if (query.correlationId === target) {
+    async claimResult(claim) {
+      // Just before the SUCCESS's claim: the book pauses past the order's lease and another instance takes the order.
+      if (claim.correlationId === target) {
         target = undefined;
         shift += 5_000;
-        const lease = `order:${(await inner.findBookingByCorrelationId(query))!.order_key}`;
+        const lease = `order:${(await inner.findBookingByCorrelationId(claim))!.order_key}`;
         if ((await inner.acquireLease({ lease, owner: 'another-instance', leaseMs: 60_000 })) !== undefined) stolen++;
       }
-      return inner.getResults(query);
+      return inner.claimResult(claim);
     },
   };
   const { state, lookupOrder } = order('T-1', 500);
@@ -263,22 +264,34 @@ test('a book whose order was taken over before it claims an old booking\'s SUCCE
   }
 });
 
-test('a callback whose claim loses the paid lease three times is answered 5xx, nothing claimed; the service\'s retry delivers it once', async () => {
-  const { store, stall } = stallingStore();
+test("a callback whose judged claim finds the order's paid lease held by another owner is answered 5xx, nothing claimed; the service's retry delivers it once", async () => {
+  const inner = createMemoryStore();
+  let held: LeaseHold | undefined;
+  let refused = 0;
+  const store: PaymentStore = {
+    ...inner,
+    async claimResult(claim) {
+      const answer = await inner.claimResult(claim);
+      // The holder (a merchant's tool) lets the order go once the first delivery was held back.
+      if (held && claim.judge && answer.claim === 'busy') {
+        refused++;
+        assert.deepEqual(await inner.getResults(claim), [], 'nothing claimed while held back');
+        await inner.releaseLease(held);
+        held = undefined;
+      }
+      return answer;
+    },
+  };
   const shop = await openShop({ store });
   try {
     const booked = await shop.book('app', 'R-1');
-    const thief = async (lease: string) => {
-      const token = await store.acquireLease({ lease, owner: 'another-delivery', leaseMs: 1_000 });
-      assert.notEqual(token, undefined, 'the paid lease had ended');
-      await store.releaseLease({ lease, owner: 'another-delivery', token: token! });
-    };
-    stall.correlationId = booked.correlation_id;
-    stall.times = 3;
-    stall.during = thief;
+    const lease = `paid:${(await inner.findBookingByCorrelationId({ correlationId: booked.correlation_id }))!.order_key}`;
+    const token = await inner.acquireLease({ lease, owner: 'merchant-tool', leaseMs: 60_000 });
+    assert.notEqual(token, undefined, 'the paid lease was free');
+    held = { lease, owner: 'merchant-tool', token: token! };
     assert.equal(await shop.pay(booked), 303);
     await shop.sandbox.whenCallbacksSettled();
-    assert.equal(stall.stalled, 3);
+    assert.equal(refused, 1);
     const attempts = shop.sandbox.callbackAttempts().filter((a) => a.booking_id === booked.booking_id);
     assert.deepEqual(attempts.map((a) => a.status), [500, 200]);
     assert.deepEqual(successes(shop).map((r) => [r.booking_id, r.duplicate]), [[booked.booking_id, undefined]]);

@@ -79,7 +79,7 @@ async function pastBookings(store: PaymentStore, orderKey: string, count: number
     const n = `${orderKey}-${i}`;
     await book(store, orderKey, n);
     const status = i % 2 === 0 ? 'CANCELED' : 'FAILED';
-    assert.equal(await store.claimResult({ correlationId: `c-${n}`, status, owner: 'me', leaseMs: 4_000 }), 'claimed');
+    assert.equal((await store.claimResult({ correlationId: `c-${n}`, status, owner: 'me', leaseMs: 4_000 })).claim, 'claimed');
     await store.completeResult({ correlationId: `c-${n}`, status, owner: 'me' });
   }
 }

@@ -7,7 +7,7 @@ describe('memory store', () => {
   storeSuite('memory store', () => createMemoryStore(), { test, assert });
 
   const claim = (store: ReturnType<typeof createMemoryStore>, correlationId: string, status: 'PENDING' | 'SUCCESS', owner: string) =>
-    store.claimResult({ correlationId, status, owner, leaseMs: 60_000 });
+    store.claimResult({ correlationId, status, owner, leaseMs: 60_000 }).then((answer) => answer.claim);
   const deliver = async (store: ReturnType<typeof createMemoryStore>, correlationId: string, status: 'PENDING' | 'SUCCESS') => {
     assert.equal(await claim(store, correlationId, status, 'a'), 'claimed');
     await store.completeResult({ correlationId, status, owner: 'a' });
@@ -61,11 +61,11 @@ describe('memory store', () => {
     assert.equal((await store.beginBooking({ key: 'k2', orderKey: 'o', lease: 'order:o', owner: 'b', leaseMs: 4_000 })).status, 'busy');
     now = 5_001;
     assert.equal((await store.beginBooking({ key: 'k2', orderKey: 'o', lease: 'order:o', owner: 'b', leaseMs: 4_000 })).status, 'leased');
-    assert.equal(await store.claimResult({ correlationId: 'c', status: 'SUCCESS', owner: 'a', leaseMs: 100 }), 'claimed');
+    assert.equal((await store.claimResult({ correlationId: 'c', status: 'SUCCESS', owner: 'a', leaseMs: 100 })).claim, 'claimed');
     now = 5_100;
-    assert.equal(await store.claimResult({ correlationId: 'c', status: 'SUCCESS', owner: 'b', leaseMs: 100 }), 'busy');
+    assert.equal((await store.claimResult({ correlationId: 'c', status: 'SUCCESS', owner: 'b', leaseMs: 100 })).claim, 'busy');
     now = 5_102;
-    assert.equal(await store.claimResult({ correlationId: 'c', status: 'SUCCESS', owner: 'b', leaseMs: 100 }), 'claimed');
+    assert.equal((await store.claimResult({ correlationId: 'c', status: 'SUCCESS', owner: 'b', leaseMs: 100 })).claim, 'claimed');
   });
 
   test('refuses bounds and clocks that make no sense', async () => {
