@@ -12,6 +12,7 @@ import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import type { PaymentStore } from '../../../../src/server/store.js';
 import { closedPortUrl } from '../helpers.js';
 import { lateService, outage, payOnServicePage, postTo, startWorker, type Answer, type Message, type Worker } from '../../../support/handler-processes.js';
+import { bookPayAndAsk, withTraffic as sharedWithTraffic } from '../../../support/traffic.js';
 
 const KEY = 'fleet-access-key';
 const PRODUCT = 'FLEET01';
@@ -102,47 +103,17 @@ export function fleetTests(name: string, db: FleetDatabase): void {
     const deliveries = (correlationId: string) => messages().filter((m) => m.type === 'delivered' && m.correlation_id === correlationId);
     const ofOrder = (id: string) => sandbox.listBookings().filter((b) => b.properties.merchant_order === id);
 
-    /** One shopper: books a fresh order (retrying a failure with the same key, on either process), pays every other one, asks the status until answered. */
-    async function shopper(index: number, round: number): Promise<void> {
-      const key = `shop-${round}-${index}-${crypto.randomUUID()}`;
-      const orderId = `F-${round}-${index}-${crypto.randomUUID()}`;
-      let booked: Answer | undefined;
-      for (let attempt = 0; attempt < 20 && !booked; attempt++) {
-        const answer = await book(workers[(index + attempt) % workers.length]!, key, orderId);
-        if (answer.status === 200) booked = answer;
-        else await sleep(100);
-      }
-      if (!booked) return;
-      if (index % 2 === 0) await pay(booked.data!.deeplink!);
-      const { booking_id, correlation_id } = booked.data!;
-      for (let attempt = 0; attempt < 20; attempt++) {
-        const answer = await post(workers[attempt % workers.length]!, 'status', { booking_id, correlation_id });
-        if (answer.status === 200) return;
-        await sleep(100);
-      }
-    }
-
-    /** Shoppers book and pay while `fault` runs, and for a while after it. */
-    async function withTraffic(fault: () => Promise<void>, shoppers = 4): Promise<void> {
-      let running = true;
-      let round = 0;
-      const loops = Array.from({ length: shoppers }, async (_, index) => {
-        while (running) {
-          await shopper(index, round++);
-          // A shopper's pause between orders: traffic all through the fault, without the two cores spent on it alone.
-          await sleep(50);
-        }
+    /** Shoppers book and pay while `fault` runs, and for a while after it (test/support/traffic.ts). */
+    const withTraffic = (fault: () => Promise<void>, shoppers = 4): Promise<void> =>
+      sharedWithTraffic(fault, {
+        shoppers,
+        round: bookPayAndAsk({
+          workers,
+          post: (worker, route, body, headers) => post(worker, route, body, headers),
+          pay,
+          onBooked: (key, answer) => bookedByKey.set(key, (bookedByKey.get(key) ?? new Set()).add(answer.data!.booking_id!)),
+        }),
       });
-      await sleep(500);
-      try {
-        await fault();
-      } finally {
-        // Traffic after the fault shows the processes recovered.
-        await sleep(1_500);
-        running = false;
-        await Promise.all(loops);
-      }
-    }
 
     /** Nothing lost, nothing twice: read back through the store itself. */
     async function verify(label: string): Promise<void> {
