@@ -1,0 +1,126 @@
+/**
+ * Two wallets rendered by the server: every wallet's button painted before the script, nothing moving
+ * when the element (whose first render waits for the payment code that draws them) takes over, and a
+ * press on the second wallet's button before the script books that wallet once the element is ready.
+ * Each page is a frame of its own (its own custom element registry) whose element script is held
+ * back, as on a slow connection.
+ */
+import { expect, waitUntil } from '@open-wc/testing';
+import { renderWalletPayButton } from '../../../src/element/server-render.js';
+import type { WalletPayButton } from '../../../src/element/wallet-pay-button.js';
+import { answer, scenario } from '../../support/proxy.js';
+
+/** How long the element's script is held back. */
+const SCRIPT_DELAY_MS = 1500;
+
+interface Frame {
+  frame: HTMLIFrameElement;
+  win: Window & { __shifts?: number[]; __layoutShiftSupported?: boolean; __definedAt?: number };
+  doc: Document;
+}
+
+afterEach(() => {
+  sessionStorage.clear();
+  for (const frame of document.querySelectorAll('iframe[data-server-render-wallets]')) frame.remove();
+});
+
+/** A page in a frame: `body` as written, a layout-shift observer first, the element's script after SCRIPT_DELAY_MS. */
+async function openPage(body: string): Promise<Frame> {
+  const frame = document.createElement('iframe');
+  frame.dataset.serverRenderWallets = '';
+  frame.style.cssText = 'width: 900px; height: 500px; border: 0';
+  frame.srcdoc = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<script>
+  window.__shifts = [];
+  try {
+    new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__shifts.push(entry.value); }).observe({ type: 'layout-shift', buffered: true });
+    window.__layoutShiftSupported = true;
+  } catch { window.__layoutShiftSupported = false; }
+</script>
+<script type="module">
+  await new Promise((done) => setTimeout(done, ${SCRIPT_DELAY_MS}));
+  await import('${new URL('/src/define.ts', location.href).href}');
+  window.__definedAt = performance.now();
+</script>
+</head>
+<body style="margin: 0; font: 16px/1.4 sans-serif">
+<p id="above">Your order: A-1001</p>
+${body}
+<p id="below">Delivery in two days.</p>
+</body>
+</html>`;
+  const loaded = new Promise((done) => frame.addEventListener('load', done, { once: true }));
+  document.body.append(frame);
+  await loaded;
+  return { frame, win: frame.contentWindow as Frame['win'], doc: frame.contentDocument! };
+}
+
+const host = ({ doc }: Frame) => doc.querySelector('wallet-pay-button') as WalletPayButton;
+
+/** The boxes of the host, each visible button and the paragraph below, rounded to 1/100 px. */
+function boxes(page: Frame) {
+  const round = (rect: DOMRect) => [rect.x, rect.y, rect.width, rect.height].map((value) => Math.round(value * 100) / 100);
+  const buttons = [...host(page).shadowRoot!.querySelectorAll('button')].filter((button) => button.getClientRects().length > 0);
+  return {
+    host: round(host(page).getBoundingClientRect()),
+    buttons: buttons.map((button) => [button.getAttribute('part'), button.textContent!.trim(), ...round(button.getBoundingClientRect())]),
+    below: round(page.doc.getElementById('below')!.getBoundingClientRect()),
+  };
+}
+
+/** Waits (past the held-back script and the payment code) until the element is defined and has rendered. */
+async function upgraded(page: Frame): Promise<WalletPayButton> {
+  await waitUntil(() => page.win.__definedAt !== undefined, 'the element script never ran in the frame', { timeout: SCRIPT_DELAY_MS + 6000 });
+  const el = host(page);
+  let rendered = false;
+  void el.updateComplete.then(() => (rendered = true));
+  await waitUntil(() => rendered, 'the element did not render within 6 s (its payment code did not come?)', { timeout: 6000 });
+  // Two frames, so a shift the upgrade caused would have been painted and reported.
+  await new Promise((done) => page.win.requestAnimationFrame(() => page.win.requestAnimationFrame(done)));
+  return el;
+}
+
+const ATTRIBUTES = { 'allow-framed': true, 'order-id': 'A-1001', environment: 'desktop', 'allowed-hosts': 'links.wallet.test pay.wallet.test', wallets: 'esewa khalti' };
+
+describe('<wallet-pay-button wallets> rendered by the server', function () {
+  this.timeout(SCRIPT_DELAY_MS + 15_000);
+
+  it("paints every wallet's button before the script, and nothing moves when the element takes over", async () => {
+    const s = await scenario({});
+    const page = await openPage(renderWalletPayButton({ ...ATTRIBUTES, endpoint: s.endpoint, 'wallet-order': 'khalti' }));
+    expect(page.win.customElements.get('wallet-pay-button')).to.equal(undefined);
+    const painted = boxes(page);
+    expect(painted.buttons.map(([part, name]) => [part, name])).to.deep.equal([
+      ['button button-khalti', 'Pay with Khalti'],
+      ['button button-esewa', 'Pay with eSewa'],
+      ['action pay-on-phone', 'Pay with the app on your phone'],
+    ]);
+    const served = host(page).shadowRoot!.querySelector('[part~="button-khalti"]');
+
+    const el = await upgraded(page);
+    expect(el.shadowRoot!.querySelector('[part~="button-khalti"]'), 'the element drew its own buttons').to.not.equal(served);
+    expect(boxes(page)).to.deep.equal(painted);
+    if (page.win.__layoutShiftSupported) expect(page.win.__shifts!.reduce((sum, value) => sum + value, 0)).to.equal(0);
+  });
+
+  it("a press on the second wallet's button before the script books that wallet once the element is ready", async () => {
+    const s = await scenario({ book: [answer.failure(422, 'IP-424', 'unknown order')] });
+    const page = await openPage(renderWalletPayButton({ ...ATTRIBUTES, endpoint: s.endpoint, 'phone-handoff': 'off' }));
+    expect(page.win.customElements.get('wallet-pay-button')).to.equal(undefined);
+    const early = host(page).shadowRoot!.querySelector('[part~="button-khalti"]') as HTMLButtonElement;
+    early.click();
+    expect(early.getAttribute('aria-busy'), 'the button says at once that the press was taken').to.equal('true');
+    expect(host(page).getAttribute('data-early-press')).to.equal('khalti');
+    expect((await s.received()).book).to.have.length(0);
+
+    const el = await upgraded(page);
+    await waitUntil(async () => (await s.received()).book.length === 1, `the early press did not book (the element is ${JSON.stringify(el.paymentState)})`, { timeout: 6000 });
+    expect((await s.received()).book[0]!.body).to.deep.equal({ channel: 'web', order: { id: 'A-1001' }, wallet: 'khalti' });
+    expect(el.hasAttribute('data-early-press'), 'the press is taken once').to.equal(false);
+    await waitUntil(() => el.paymentState.name === 'error', 'the refused booking was not shown', { timeout: 6000 });
+    expect((await s.received()).book).to.have.length(1);
+  });
+});
