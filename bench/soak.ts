@@ -4,15 +4,17 @@
  * the given time: payments with a retry of their key on the other process, two tabs per order,
  * refusals, cancels, refunds, callbacks whose first delivery fails and is retried, reconcile passes.
  * It prints the requests, the answers by code, p50/p99, each process's memory at start and end, and
- * checks the end state against the sandbox's records: every final result delivered once, no order paid
- * twice, nothing lost, no 5xx to the shoppers. Exit code 1 when a check fails. `--model` runs the
- * generated interleavings instead (bench/soak-model.ts).
+ * checks the end state against each booking's record at the sandbox, kept by the soak for the whole run
+ * (bench/soak-ledger.ts): every final result delivered once, no order paid twice, nothing lost, no 5xx
+ * to the shoppers. Exit code 1 when a check fails. `--model` runs the generated interleavings instead
+ * (bench/soak-model.ts).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startPostgres } from '../scripts/postgres.mjs';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
+import { judge, SoakLedger, type BookingRecords, type Delivered } from './soak-ledger.js';
 import { summarize } from './stats.js';
 
 const PRODUCT = 'SOAK01';
@@ -22,11 +24,18 @@ const SHOPPERS = 6;
 /** A shopper's request waits at most this long; a status poll at most this many times. */
 const REQUEST_TIMEOUT_MS = 15_000;
 const STATUS_POLLS = 40;
+/** How often the sandbox's list is read for bookings no shopper was answered. */
+const SWEEP_MS = 2_000;
 
 /** Options of {@link runSoak}. */
 export interface SoakOptions {
   minutes: number;
   log?: (line: string) => void;
+  /**
+   * Reads only the newest this many bookings from the sandbox's list, as if it kept no more (it keeps
+   * 10,000): a short run then goes past the list's bound, to show the checks never count from it.
+   */
+  listBound?: number;
 }
 
 /** What a soak measured and found. */
@@ -39,7 +48,10 @@ export interface SoakReport {
   scenarios: Record<string, number>;
   /** Each process's memory after the warm-up (a tenth of the run, at most 60 s) and at the end. */
   memory: Array<{ pid: number; start: { rss: number; heapUsed: number }; end: { rss: number; heapUsed: number } }>;
+  /** Bookings the soak saw at the service, the whole run. */
   bookings: number;
+  /** Bookings the sandbox's list held at the end (at most its bound). */
+  listed: number;
   paid: number;
   injected: { hookFailures: number; callbackRetries: number };
   /** Each check and the problems it found (empty when it holds). */
@@ -52,22 +64,16 @@ interface Worker {
   ask<T>(message: Record<string, unknown>): Promise<T>;
 }
 
-interface Delivered {
-  correlation_id: string;
-  booking_id?: string;
-  status: string;
-  source: string;
-  order_id?: string;
-  amount?: number;
-}
-
 type Answer = { status: number; body: { code: string; data?: Record<string, string>; error_message?: string } };
 
 /** Runs the soak and returns its report (the processes, the sandbox and the database are stopped). */
-export async function runSoak({ minutes, log = () => {} }: SoakOptions): Promise<SoakReport> {
+export async function runSoak({ minutes, log = () => {}, listBound }: SoakOptions): Promise<SoakReport> {
   if (!Number.isFinite(minutes) || minutes <= 0) throw new TypeError(`--minutes must be a positive number; got ${minutes}.`);
   const postgres = await startPostgres();
   const sandbox = await startSandbox({ accessKey: ACCESS_KEY, productCode: PRODUCT, callbackRetry: { attempts: 4, baseDelayMs: 100 } });
+  const records = listBound === undefined ? sandbox : boundedList(sandbox, listBound);
+  const ledger = new SoakLedger(records);
+  let sweeper: ReturnType<typeof setInterval> | undefined;
   const workers: Worker[] = [];
   const delivered: Delivered[] = [];
   const hookFailures: unknown[] = [];
@@ -103,7 +109,10 @@ export async function runSoak({ minutes, log = () => {} }: SoakOptions): Promise
       const code = `${parsed.code} (${response.status})`;
       byCode[code] = (byCode[code] ?? 0) + 1;
       if (response.status >= 500) problems.push(`5xx to a shopper: ${route} ${code} ${parsed.error_message ?? ''}`);
-      if (route === 'book' && parsed.data?.booking_id) received.add(parsed.data.booking_id);
+      if (route === 'book' && parsed.data?.booking_id) {
+        received.add(parsed.data.booking_id);
+        ledger.follow(parsed.data.booking_id);
+      }
       return { status: response.status, body: parsed };
     }
 
@@ -169,6 +178,7 @@ export async function runSoak({ minutes, log = () => {} }: SoakOptions): Promise
         if ((await settle(booking)) !== 'SUCCESS') return;
         sandbox.revert(booking.booking_id!);
         const status = await settle(booking);
+        ledger.read(booking.booking_id!);
         if (status !== 'REVERTED') problems.push(`a refund ended ${status}`);
       },
       async twoTabs() {
@@ -199,8 +209,10 @@ export async function runSoak({ minutes, log = () => {} }: SoakOptions): Promise
         const name = pick(weights);
         scenarios[name] = (scenarios[name] ?? 0) + 1;
         await plays[name]!().catch((error: unknown) => problems.push(`${name}: ${String(error)}`));
+        ledger.poll();
       }
     });
+    sweeper = setInterval(() => ledger.sweep(), SWEEP_MS);
     let reconciling = true;
     const reconciler = (async () => {
       while (reconciling && Date.now() < deadline) {
@@ -222,8 +234,12 @@ export async function runSoak({ minutes, log = () => {} }: SoakOptions): Promise
     for (let i = 0; i < 2; i++) await Promise.all(workers.map((w) => w.ask({ type: 'reconcile' })));
     const memoryEnd = await Promise.all(workers.map((w) => w.ask<{ rss: number; heapUsed: number }>({ type: 'memory' })));
 
-    const checks = await check(sandbox, databaseUrl, delivered, received, problems);
+    clearInterval(sweeper);
+    ledger.sweep();
+    ledger.poll();
+    const checks = await judge(ledger, databaseUrl, delivered, received, problems);
     const attempts = sandbox.callbackAttempts();
+    const seen = ledger.bookings();
     const report: SoakReport = {
       seconds,
       requests: latencies.length,
@@ -232,13 +248,15 @@ export async function runSoak({ minutes, log = () => {} }: SoakOptions): Promise
       p99Ms: summarize(latencies).p99,
       scenarios,
       memory: workers.map((w, i) => ({ pid: w.child.pid!, start: memoryStart[i]!, end: memoryEnd[i]! })),
-      bookings: sandbox.listBookings().length,
-      paid: sandbox.listBookings().filter((b) => b.status === 'SUCCESS' || b.status === 'REVERTED').length,
+      bookings: seen.length,
+      listed: records.listBookings().length,
+      paid: seen.filter((b) => b.status === 'SUCCESS' || b.status === 'REVERTED').length,
       injected: { hookFailures: hookFailures.length, callbackRetries: attempts.filter((a) => a.attempt > 1).length },
       checks,
     };
     return report;
   } finally {
+    clearInterval(sweeper);
     for (const worker of workers) worker.child.kill('SIGTERM');
     await sandbox.close();
     await postgres.stop();
@@ -296,59 +314,19 @@ async function startWorker(
   };
 }
 
-/** The end state against the sandbox's records and the kit's tables. */
-async function check(
-  sandbox: Sandbox,
-  databaseUrl: string,
-  delivered: Delivered[],
-  received: Set<string>,
-  problems: string[],
-): Promise<Record<string, string[]>> {
-  const bookings = sandbox.listBookings();
-  const deliveredOnce: string[] = [];
-  const count = new Map<string, number>();
-  for (const d of delivered) count.set(`${d.correlation_id}\n${d.status}`, (count.get(`${d.correlation_id}\n${d.status}`) ?? 0) + 1);
-  for (const booking of bookings) {
-    const finals = booking.status === 'REVERTED' ? ['SUCCESS', 'REVERTED'] : ['SUCCESS', 'FAILED', 'CANCELED'].includes(booking.status) ? [booking.status] : [];
-    for (const status of finals) {
-      const n = count.get(`${booking.correlation_id}\n${status}`) ?? 0;
-      if (n !== 1) deliveredOnce.push(`${booking.booking_id} ${status} delivered ${n} times`);
-    }
-  }
-  for (const [id, n] of count) if (n > 1 && !deliveredOnce.some((line) => line.includes(id.split('\n')[1]!))) deliveredOnce.push(`${id.replace('\n', ' ')} delivered ${n} times`);
-
-  const paidTwice: string[] = [];
-  const paidByOrder = new Map<string, number>();
-  for (const booking of bookings) {
-    if (booking.status !== 'SUCCESS' && booking.status !== 'REVERTED') continue;
-    const order = booking.properties.merchant_order ?? '?';
-    paidByOrder.set(order, (paidByOrder.get(order) ?? 0) + 1);
-  }
-  for (const [order, n] of paidByOrder) if (n > 1) paidTwice.push(`order ${order} paid ${n} times`);
-
-  const lost: string[] = [];
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    const { rows } = await db.query<{ booking_id: string }>('SELECT booking_id FROM wpb_bookings');
-    const stored = new Set(rows.map((row) => row.booking_id));
-    const atService = new Set(bookings.map((b) => b.booking_id));
-    for (const id of received) {
-      if (!stored.has(id)) lost.push(`${id}: answered to a shopper, not in the kit's table`);
-      if (!atService.has(id)) lost.push(`${id}: answered to a shopper, unknown to the service`);
-    }
-    for (const booking of bookings) if (!stored.has(booking.booking_id)) lost.push(`${booking.booking_id}: at the service, not in the kit's table`);
-  } finally {
-    await db.end();
-  }
-  return { 'every final result delivered once': deliveredOnce, 'no order paid twice': paidTwice, 'nothing lost': lost, 'no 5xx and no unexpected error': problems };
+/**
+ * The sandbox with its list cut to the newest `bound` bookings: what a run past the sandbox's own bound
+ * sees, reached in seconds. A booking's own record is read as the sandbox answers it.
+ */
+function boundedList(sandbox: Sandbox, bound: number): BookingRecords {
+  return { getBooking: (id) => sandbox.getBooking(id), listBookings: () => sandbox.listBookings().slice(-bound) };
 }
 
 /** Prints a report the way a merchant reads it. */
 export function formatReport(report: SoakReport): string {
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
   const lines = [
-    `Soak: ${report.seconds.toFixed(0)} s, ${report.requests} requests to the handlers, ${report.bookings} bookings at the service, ${report.paid} paid`,
+    `Soak: ${report.seconds.toFixed(0)} s, ${report.requests} requests to the handlers, ${report.bookings} bookings at the service (${report.listed} in its list at the end), ${report.paid} paid`,
     `Scenarios: ${Object.entries(report.scenarios).map(([name, n]) => `${name} ${n}`).join(', ')}`,
     `Answers by code: ${Object.entries(report.byCode).sort().map(([code, n]) => `${code} ${n}`).join(', ')}`,
     `Latency: p50 ${report.p50Ms.toFixed(1)} ms, p99 ${report.p99Ms.toFixed(1)} ms`,
