@@ -6,12 +6,15 @@
  * after 10,000 newer ones), keeps a small copy of each without bound, and the checks read the ledger.
  */
 import pg from 'pg';
+import type { CallbackAttempt } from '../src/sandbox/callbacks.js';
 import type { SandboxBooking } from '../src/sandbox/index.js';
 
-/** What the soak reads from the sandbox: a booking's own record, and the list of those it keeps. */
+/** What the soak reads from the sandbox: a booking's own record, the list of those it keeps, its callback attempts. */
 export interface BookingRecords {
   getBooking(bookingId: string): SandboxBooking | undefined;
   listBookings(): SandboxBooking[];
+  /** The newest callback attempts (the sandbox keeps 5,000): each sweep adds the retries among them. */
+  callbackAttempts?(): CallbackAttempt[];
 }
 
 /** What the ledger keeps of a booking: what the checks read, nothing more, so a long run stays small. */
@@ -39,6 +42,8 @@ export class SoakLedger {
   private readonly entries = new Map<string, LedgerEntry>();
   /** Bookings answered to a shopper and not yet read final. */
   private readonly open = new Set<string>();
+  /** Callback retries (attempts after the first) seen, by booking, attempt and time. */
+  private readonly retried = new Set<string>();
 
   constructor(private readonly records: BookingRecords) {}
 
@@ -66,6 +71,12 @@ export class SoakLedger {
   /** Adds what the sandbox's list holds now: bookings the service made that no shopper was answered. */
   sweep(): void {
     for (const booking of this.records.listBookings()) this.keep(booking);
+    for (const a of this.records.callbackAttempts?.() ?? []) if (a.attempt > 1) this.retried.add(`${a.booking_id} ${a.attempt} ${a.at}`);
+  }
+
+  /** Callback retries seen by the sweeps, the whole run. */
+  callbackRetries(): number {
+    return this.retried.size;
   }
 
   /** Every booking seen, in the order first seen. */
