@@ -124,3 +124,38 @@ describe('<wallet-pay-button wallets> rendered by the server', function () {
     expect((await s.received()).book).to.have.length(1);
   });
 });
+
+describe('<wallet-pay-button wallets> whose payment code does not come', function () {
+  this.timeout(15_000);
+
+  it("shows the one pay button (the server's first wallet) instead of nothing, and a press asks for the code again", async () => {
+    const s = await scenario({});
+    const missing = new URL('/test-proxy/missing-payment-code.js', location.href).href;
+    // The page's import map sends the payment code's URL to a file that is not there.
+    const map = { imports: Object.fromEntries(['payment.js', 'payment.ts'].map((name) => [new URL(`/src/element/${name}`, location.href).href, missing])) };
+    const frame = document.createElement('iframe');
+    frame.dataset.serverRenderWallets = '';
+    frame.style.cssText = 'width: 600px; height: 300px; border: 0';
+    frame.srcdoc = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<script type="importmap">${JSON.stringify(map)}</script>
+<script type="module">await import('${new URL('/src/define.ts', location.href).href}'); window.__definedAt = 1;</script>
+</head><body><wallet-pay-button endpoint="${s.endpoint}" order-id="A-1001" environment="desktop" phone-handoff="off" allowed-hosts="pay.wallet.test" allow-framed wallets="esewa khalti"></wallet-pay-button></body></html>`;
+    const loaded = new Promise((done) => frame.addEventListener('load', done, { once: true }));
+    document.body.append(frame);
+    await loaded;
+    const win = frame.contentWindow as Window & { __definedAt?: number };
+    await waitUntil(() => win.__definedAt !== undefined, 'the element script never ran in the frame', { timeout: 6000 });
+    const el = frame.contentDocument!.querySelector('wallet-pay-button') as WalletPayButton;
+    let rendered = false;
+    void el.updateComplete.then(() => (rendered = true));
+    await waitUntil(() => rendered, 'the element never rendered without its payment code', { timeout: 8000 });
+    const visible = () => [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('button')].filter((button) => !button.hidden).map((button) => button.getAttribute('part'));
+    expect(visible()).to.deep.equal(['button']);
+    el.shadowRoot!.querySelector<HTMLButtonElement>('[part="button"]')!.click();
+    await waitUntil(() => el.paymentState.name === 'error', `the press did not show the missing code (now ${el.paymentState.name})`, { timeout: 8000 });
+    // A missing file where the engine names the mapped URL; Firefox names the module asked for, which
+    // is there, so it reads as a dropped load (with "Try again").
+    expect(['config', 'network']).to.include(el.paymentState.error?.kind);
+    expect((await s.received()).book).to.have.length(0);
+  });
+});
