@@ -5,6 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { pollUntil } from '../../support/poll.js';
 import { memoryBackend, postgresBackend, startStage, within, type Backend, type Instance, type Run, type Stage } from './world.js';
 
 const settle = (run: Run) => within(run.heal(), 30_000, 'the requests in flight');
@@ -12,17 +13,9 @@ const settle = (run: Run) => within(run.heal(), 30_000, 'the requests in flight'
 async function stopInHook(run: Run, instance: Instance | undefined, callback: number): Promise<void> {
   instance!.trap = 'hook';
   await run.send(instance!, 'callback', run.callbacks[callback]!);
-  await waitUntil(() => instance!.isFrozen, `${instance!.name} to stop inside the hook`);
+  await pollUntil(() => instance!.isFrozen, { what: `${instance!.name} to stop inside the hook`, timeoutMs: 10_000, intervalMs: 10 });
 }
 const book = (run: Run, instance: Instance | undefined, tab: 0 | 1) => run.send(instance!, 'book', { channel: 'app', order: { id: run.orderId } }, run.keys[tab]);
-
-async function waitUntil(done: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`waited 10 s for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 for (const [name, backend] of [
   ['memory', memoryBackend],
@@ -94,7 +87,7 @@ for (const [name, backend] of [
       run.total = 1500;
       // Not settled: that would wake A.
       await book(run, b, 1);
-      await waitUntil(() => run.received.length === 2, "tab 2's booking");
+      await pollUntil(() => run.received.length === 2, { what: "tab 2's booking", timeoutMs: 10_000, intervalMs: 10 });
       await run.atService(run.received[1]!.booking_id, 'pay');
       await stopInHook(run, b, 1);
       // Both payments are claimed and not settled: each is open and paid at once.
