@@ -113,6 +113,18 @@ describe('<wallet-pay-button wallets>', () => {
     }
   });
 
+  it('a wallet the element has no words for is left out, with one console warning naming the wallets it knows', async () => {
+    const warnings = watchWarnings();
+    try {
+      const { el } = await mountWallets(await scenario({}), 'paypal khalti esewa');
+      await el.loadsSettled();
+      expect(shown(el).map(([p]) => p)).to.deep.equal(['button button-khalti', 'button button-esewa']);
+      expect(warnings).to.deep.equal(['<wallet-pay-button>: wallets names "paypal", which is not a wallet the element knows (esewa, khalti): it is ignored.']);
+    } finally {
+      warnings.restore();
+    }
+  });
+
   it('a press on Khalti books with wallet "khalti": its button shows progress, eSewa\'s is disabled, the kept booking remembers the wallet', async () => {
     const s = await scenario({ book: [{ ...answer.bookWeb('K1', WEB), delay: 300 }] });
     const { el, nav } = await mountWallets(s, 'esewa khalti');
