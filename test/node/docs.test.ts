@@ -242,7 +242,8 @@ test('every file or folder of the repository the docs name exists', () => {
       if (!existsSync(join(ROOT, path))) missing.push(`${file}: ${path}`);
     }
   }
-  assert.ok(checked > 20, `the docs name files (${checked})`);
+  // A guard that the path reader reads at all (the merchant docs name fewer paths since the contributors' guide left docs/).
+  assert.ok(checked > 10, `the docs name files (${checked})`);
   assert.deepEqual(missing, []);
 });
 
