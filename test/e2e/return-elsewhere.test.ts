@@ -202,6 +202,42 @@ describe('paid, then back in another browser before the callback', () => {
     await epayReturn();
   });
 
+  test('pixel7: a press in the other browser before /order answers books nothing and ends on the paid text', async () => {
+    const first = await shopper('pixel7');
+    const checkout = await openCheckout(first, suite.pg.origin);
+    let bookingId = '';
+    const back = await redirectTakenFrom(first.page, async () => {
+      await element(first.page).pay.tap();
+      await first.page.waitForURL(new RegExp(`^${suite.pg.sandbox.linksUrl}/pay/BK-`));
+      bookingId = await bookingIdOnProviderPage(first.page);
+      await confirmOnProviderPage(first.page, '1234');
+    });
+    const s = await shopper('pixel7');
+    // `/order` held until the button was pressed: the shopper is quicker than the shop's server.
+    let pressed!: () => void;
+    const press = new Promise<void>((resolve) => {
+      pressed = resolve;
+    });
+    await s.page.route(`${suite.pg.origin}/api/pay/order`, async (route) => {
+      await within(press, 10_000, 'the press before /order is answered');
+      await route.continue();
+    });
+    const bookAnswers: Array<Promise<unknown>> = [];
+    s.page.on('response', (response) => {
+      if (response.url().endsWith('/api/pay/book')) bookAnswers.push(response.json());
+    });
+    await s.page.goto(back);
+    const el = element(s.page);
+    await el.pay.tap();
+    pressed();
+    await waitForText(el.status, PAID_TEXT, PAID_WITHIN_MS);
+    const codes = (await within(Promise.all(bookAnswers), 5_000, 'the /book answers')).map((answer) => (answer as { code?: string }).code);
+    assert.deepEqual(codes, ['IP-412'], 'the kit refused to book the paid order again');
+    assert.deepEqual(bookingsOf(suite.pg.sandbox, checkout).map((booking) => [booking.booking_id, booking.status]), [[bookingId, 'SUCCESS']]);
+    assert.equal(await el.host.locator('button[part~="button"]:visible').count(), 0);
+    assert.deepEqual(cleanConsole(s), []);
+  });
+
   // The element draws its buttons before `/order` answers: a shopper can press one during that time.
   test('no pay button is drawn before the paid text, at the intent service or on ePay', { todo: 'the element draws its buttons while /order is asked' }, async () => {
     for (const journey of [intentReturn, epayReturn]) {
@@ -236,6 +272,24 @@ describe('the playground plays a host app only when asked', () => {
     assert.equal(suite.pg.sandbox.getBooking(appBooking.booking_id)?.status, 'CANCELED');
     assert.deepEqual(cleanConsole(s), []);
   });
+
+  // A host app's bridge, installed before the page's scripts as the app installs it.
+  for (const { bridge, install } of [
+    { bridge: 'window.ReactNativeWebView', install: 'window.ReactNativeWebView = { postMessage() {} };' },
+    { bridge: 'window.webkit.messageHandlers', install: 'window.webkit = { messageHandlers: { walletPay: { postMessage() {} } } };' },
+  ]) {
+    test(`an Android WebView with ${bridge}, the switch on auto: the host app takes the payment`, async () => {
+      const s = await shopper('pixel7', webview);
+      await s.context.addInitScript(install);
+      const checkout = await openCheckout(s, suite.pg.origin);
+      const el = element(s.page);
+      await el.pay.tap();
+      await waitForText(el.status, 'Continue the payment in the app.');
+      assert.deepEqual((await elementEvents(s.page)).map((event) => event.type), ['webview']);
+      assert.equal(bookingsOf(suite.pg.sandbox, checkout).length, 0);
+      assert.deepEqual(cleanConsole(s), []);
+    });
+  }
 
   test('an Android WebView, the switch on webview: the host app takes the payment, nothing is booked', async () => {
     const s = await shopper('pixel7', webview);
