@@ -66,6 +66,124 @@ interface Worker {
 
 type Answer = { status: number; body: { code: string; data?: Record<string, string>; error_message?: string } };
 
+/** What the shoppers send and what they were answered. */
+interface Traffic {
+  latencies: number[];
+  byCode: Record<string, number>;
+  /** Every booking answered to a shopper. */
+  received: Set<string>;
+  plays: Record<string, () => Promise<void>>;
+  /** The plays, weighted: a shopper picks one of these each round. */
+  weights: string[];
+}
+
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
+
+/** The shoppers' scenarios against the two processes, each answer counted and each booking followed in the ledger. */
+function createTraffic(workers: Worker[], sandbox: Sandbox, ledger: SoakLedger, problems: string[]): Traffic {
+  const latencies: number[] = [];
+  const byCode: Record<string, number> = {};
+  const received = new Set<string>();
+  let orders = 0;
+
+  async function call(worker: Worker, route: string, body: unknown, key?: string): Promise<Answer> {
+    const started = performance.now();
+    const response = await fetch(`${worker.url}/${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    const parsed = (await response.json()) as Answer['body'];
+    latencies.push(performance.now() - started);
+    const code = `${parsed.code} (${response.status})`;
+    byCode[code] = (byCode[code] ?? 0) + 1;
+    if (response.status >= 500) problems.push(`5xx to a shopper: ${route} ${code} ${parsed.error_message ?? ''}`);
+    if (route === 'book' && parsed.data?.booking_id) {
+      received.add(parsed.data.booking_id);
+      ledger.follow(parsed.data.booking_id);
+    }
+    return { status: response.status, body: parsed };
+  }
+
+  async function pay(bookingId: string, mpin: string): Promise<void> {
+    await fetch(`${sandbox.linksUrl}/pay/${encodeURIComponent(bookingId)}/confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ mpin, method: 'wallet_balance' }).toString(),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+  }
+
+  /** Asks /status (on either process) until the booking is final; the status it ended with. */
+  async function settle(booking: Record<string, string>): Promise<string> {
+    for (let i = 0; i < STATUS_POLLS; i++) {
+      const answer = await call(pick(workers), 'status', { booking_id: booking.booking_id, correlation_id: booking.correlation_id });
+      const status = answer.body.data?.status ?? answer.body.code;
+      if (['SUCCESS', 'FAILED', 'CANCELED', 'REVERTED'].includes(status)) return status;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return 'not final';
+  }
+
+  /** Books an order with a key on one process and replays the key on the other: one booking. */
+  async function bookWithRetry(order: string): Promise<Record<string, string> | undefined> {
+    const key = `soak-${crypto.randomUUID()}`;
+    const [first, second] = [...workers].sort(() => Math.random() - 0.5) as [Worker, Worker];
+    const channel = pick(['app', 'web'] as const);
+    const booked = await call(first, 'book', { channel, order: { id: order } }, key);
+    const again = await call(second, 'book', { channel, order: { id: order } }, key);
+    if (booked.body.data?.booking_id !== again.body.data?.booking_id) {
+      problems.push(`a replayed key got another booking: ${JSON.stringify([booked.body, again.body])}`);
+    }
+    return booked.body.data;
+  }
+
+  const plays: Record<string, () => Promise<void>> = {
+    async payment() {
+      const booking = await bookWithRetry(`S-${++orders}`);
+      if (!booking) return;
+      await pay(booking.booking_id!, '1234');
+      const status = await settle(booking);
+      if (status !== 'SUCCESS') problems.push(`a payment ended ${status}`);
+    },
+    async refusal() {
+      const booking = await bookWithRetry(`S-${++orders}`);
+      if (!booking) return;
+      await pay(booking.booking_id!, '0000');
+      const status = await settle(booking);
+      if (status !== 'FAILED') problems.push(`a refused payment ended ${status}`);
+    },
+    async cancel() {
+      const booking = await bookWithRetry(`S-${++orders}`);
+      if (!booking) return;
+      const answer = await call(pick(workers), 'cancel', { booking_id: booking.booking_id, correlation_id: booking.correlation_id });
+      if (answer.body.data?.status !== 'CANCELED') problems.push(`a cancel answered ${JSON.stringify(answer.body)}`);
+    },
+    async refund() {
+      const booking = await bookWithRetry(`S-${++orders}`);
+      if (!booking) return;
+      await pay(booking.booking_id!, '1234');
+      if ((await settle(booking)) !== 'SUCCESS') return;
+      sandbox.revert(booking.booking_id!);
+      const status = await settle(booking);
+      ledger.read(booking.booking_id!);
+      if (status !== 'REVERTED') problems.push(`a refund ended ${status}`);
+    },
+    async twoTabs() {
+      const order = `S-${++orders}`;
+      const tabs = await Promise.all(workers.map((worker) => call(worker, 'book', { channel: 'app', order: { id: order } }, `soak-${crypto.randomUUID()}`)));
+      const booked = tabs.map((answer) => answer.body.data).filter((data): data is Record<string, string> => data !== undefined);
+      // The shopper pays in both tabs: at most one can succeed.
+      await Promise.all(booked.map((booking) => pay(booking.booking_id!, '1234')));
+      await Promise.all(booked.map((booking) => settle(booking)));
+    },
+  };
+  const weights: Array<keyof typeof plays> = ['payment', 'payment', 'payment', 'refusal', 'cancel', 'refund', 'twoTabs', 'twoTabs'];
+  return { latencies, byCode, received, plays, weights };
+}
+
 /** Runs the soak and returns its report (the processes, the sandbox and the database are stopped). */
 export async function runSoak({ minutes, log = () => {}, listBound }: SoakOptions): Promise<SoakReport> {
   if (!Number.isFinite(minutes) || minutes <= 0) throw new TypeError(`--minutes must be a positive number; got ${minutes}.`);
@@ -89,108 +207,8 @@ export async function runSoak({ minutes, log = () => {}, listBound }: SoakOption
     }
     log(`soak: 2 handler processes (${workers.map((w) => w.child.pid).join(', ')}) on PostgreSQL ${postgres.url}, sandbox ${sandbox.baseUrl}, ${minutes} min`);
 
-    const latencies: number[] = [];
-    const byCode: Record<string, number> = {};
     const scenarios: Record<string, number> = {};
-    const received = new Set<string>();
-    let orders = 0;
-    const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
-
-    async function call(worker: Worker, route: string, body: unknown, key?: string): Promise<Answer> {
-      const started = performance.now();
-      const response = await fetch(`${worker.url}/${route}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-      const parsed = (await response.json()) as Answer['body'];
-      latencies.push(performance.now() - started);
-      const code = `${parsed.code} (${response.status})`;
-      byCode[code] = (byCode[code] ?? 0) + 1;
-      if (response.status >= 500) problems.push(`5xx to a shopper: ${route} ${code} ${parsed.error_message ?? ''}`);
-      if (route === 'book' && parsed.data?.booking_id) {
-        received.add(parsed.data.booking_id);
-        ledger.follow(parsed.data.booking_id);
-      }
-      return { status: response.status, body: parsed };
-    }
-
-    async function pay(bookingId: string, mpin: string): Promise<void> {
-      await fetch(`${sandbox.linksUrl}/pay/${encodeURIComponent(bookingId)}/confirm`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ mpin, method: 'wallet_balance' }).toString(),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-    }
-
-    /** Asks /status (on either process) until the booking is final; the status it ended with. */
-    async function settle(booking: Record<string, string>): Promise<string> {
-      for (let i = 0; i < STATUS_POLLS; i++) {
-        const answer = await call(pick(workers), 'status', { booking_id: booking.booking_id, correlation_id: booking.correlation_id });
-        const status = answer.body.data?.status ?? answer.body.code;
-        if (['SUCCESS', 'FAILED', 'CANCELED', 'REVERTED'].includes(status)) return status;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      return 'not final';
-    }
-
-    /** Books an order with a key on one process and replays the key on the other: one booking. */
-    async function bookWithRetry(order: string): Promise<Record<string, string> | undefined> {
-      const key = `soak-${crypto.randomUUID()}`;
-      const [first, second] = [...workers].sort(() => Math.random() - 0.5) as [Worker, Worker];
-      const channel = pick(['app', 'web'] as const);
-      const booked = await call(first, 'book', { channel, order: { id: order } }, key);
-      const again = await call(second, 'book', { channel, order: { id: order } }, key);
-      if (booked.body.data?.booking_id !== again.body.data?.booking_id) {
-        problems.push(`a replayed key got another booking: ${JSON.stringify([booked.body, again.body])}`);
-      }
-      return booked.body.data;
-    }
-
-    const plays: Record<string, () => Promise<void>> = {
-      async payment() {
-        const booking = await bookWithRetry(`S-${++orders}`);
-        if (!booking) return;
-        await pay(booking.booking_id!, '1234');
-        const status = await settle(booking);
-        if (status !== 'SUCCESS') problems.push(`a payment ended ${status}`);
-      },
-      async refusal() {
-        const booking = await bookWithRetry(`S-${++orders}`);
-        if (!booking) return;
-        await pay(booking.booking_id!, '0000');
-        const status = await settle(booking);
-        if (status !== 'FAILED') problems.push(`a refused payment ended ${status}`);
-      },
-      async cancel() {
-        const booking = await bookWithRetry(`S-${++orders}`);
-        if (!booking) return;
-        const answer = await call(pick(workers), 'cancel', { booking_id: booking.booking_id, correlation_id: booking.correlation_id });
-        if (answer.body.data?.status !== 'CANCELED') problems.push(`a cancel answered ${JSON.stringify(answer.body)}`);
-      },
-      async refund() {
-        const booking = await bookWithRetry(`S-${++orders}`);
-        if (!booking) return;
-        await pay(booking.booking_id!, '1234');
-        if ((await settle(booking)) !== 'SUCCESS') return;
-        sandbox.revert(booking.booking_id!);
-        const status = await settle(booking);
-        ledger.read(booking.booking_id!);
-        if (status !== 'REVERTED') problems.push(`a refund ended ${status}`);
-      },
-      async twoTabs() {
-        const order = `S-${++orders}`;
-        const tabs = await Promise.all(workers.map((worker) => call(worker, 'book', { channel: 'app', order: { id: order } }, `soak-${crypto.randomUUID()}`)));
-        const booked = tabs.map((answer) => answer.body.data).filter((data): data is Record<string, string> => data !== undefined);
-        // The shopper pays in both tabs: at most one can succeed.
-        await Promise.all(booked.map((booking) => pay(booking.booking_id!, '1234')));
-        await Promise.all(booked.map((booking) => settle(booking)));
-      },
-    };
-    const weights: Array<keyof typeof plays> = ['payment', 'payment', 'payment', 'refusal', 'cancel', 'refund', 'twoTabs', 'twoTabs'];
+    const { latencies, byCode, received, plays, weights } = createTraffic(workers, sandbox, ledger, problems);
 
     const started = Date.now();
     const deadline = started + minutes * 60_000;
