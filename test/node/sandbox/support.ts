@@ -9,6 +9,7 @@ import { createHmac } from 'node:crypto';
 import { createMemoryStore, createPaymentHandler } from '../../../src/server/index.js';
 import { toNodeListener } from '../../../src/server/node.js';
 import { freePort, serve } from '../check/support.js';
+import { pollUntil } from '../../support/poll.js';
 
 /** One callback the receiver got. */
 export interface Received {
@@ -134,13 +135,12 @@ export async function control<T = unknown>(baseUrl: string, path: string, body?:
   return { status: response.status, data: parsed['data'] as T, body: parsed };
 }
 
-/** Waits (at most `ms`) until `check` holds; fails with `what` otherwise. */
+/**
+ * Waits (at most `ms`) until `check` holds; fails with `what` otherwise. The shared test/support/poll.ts
+ * under its older name, kept for the files that still call it: new waits call `pollUntil` itself.
+ */
 export async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await pollUntil(check, { what, timeoutMs: ms });
 }
 
 /**

@@ -6,7 +6,8 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import { SCENARIOS, findScenario, magicAmountOf, scenarioOfAmount } from '../../../../src/sandbox/scenarios.js';
-import { book, cancel, control, pay, startReceiver, status, until, type Receiver } from '../support.js';
+import { pollUntil } from '../../../support/poll.js';
+import { book, cancel, control, pay, startReceiver, status, type Receiver } from '../support.js';
 
 const KEY = 'scenario-key';
 const PRODUCT = 'SCN01';
@@ -160,7 +161,7 @@ describe('scenarios on a running sandbox', () => {
     await sandbox.whenCallbacksSettled();
     assert.deepEqual(statuses(), []);
     await sandbox.clock.advance('1m');
-    await until(() => statuses().length > 0, 'the REVERTED callback');
+    await pollUntil(() => statuses().length > 0, { what: 'the REVERTED callback' });
     assert.deepEqual(statuses(), ['REVERTED']);
     await sandbox.clock.advance('10s');
     await sandbox.whenCallbacksSettled();
@@ -222,7 +223,7 @@ describe('scenarios on a running sandbox', () => {
   test('WPS-015: the first two attempts are lost on the network, the third is delivered', async () => {
     const data = await booked({ amount: 9015 });
     await pay(sandbox.baseUrl, data['booking_id']!);
-    await until(() => sandbox.callbackAttempts().some((a) => a.booking_id === data['booking_id']), 'the first attempt');
+    await pollUntil(() => sandbox.callbackAttempts().some((a) => a.booking_id === data['booking_id']), { what: 'the first attempt' });
     await sandbox.clock.advance('3m');
     await sandbox.whenCallbacksSettled();
     const attempts = sandbox.callbackAttempts().filter((a) => a.booking_id === data['booking_id']);
