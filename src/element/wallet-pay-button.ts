@@ -282,7 +282,7 @@ export class WalletPayButton extends ReactiveElement {
    * on its way) waits for it, so a server render's buttons stay until the same buttons replace them.
    */
   protected override scheduleUpdate(): void | Promise<unknown> {
-    return /\S\s+\S/.test(this.wallets!) && !code.value ? this.#track(loadCode()).catch(ignore).then(() => super.scheduleUpdate()) : super.scheduleUpdate();
+    return /\S\s+\S/.test(this.wallets ?? '') && !code.value ? this.#track(loadCode()).catch(ignore).then(() => super.scheduleUpdate()) : super.scheduleUpdate();
   }
 
   /**
