@@ -227,6 +227,8 @@ test('WebView: no booking, no navigation, the hand-off event carries what the ho
     if (request.url().startsWith(`${suite.pg.origin}/api/pay/`) && !request.url().endsWith('/order')) proxyCalls.push(request.url());
   });
   const checkout = await openCheckout(s, suite.pg.origin);
+  // The playground plays the host app only when asked: its switch says WebView.
+  await s.page.locator('input[name="environment"][value="webview"]').check();
   const el = element(s.page);
   await el.pay.tap();
   await waitForText(el.status, 'Continue the payment in the app.');

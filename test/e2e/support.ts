@@ -274,7 +274,9 @@ export function element(page: Page) {
   const host = page.locator('wallet-pay-button');
   return {
     host,
-    pay: page.getByRole('button', { name: 'Pay with wallet' }),
+    // One wallet: "Pay with wallet"; the eSewa-first checkout's two wallets: eSewa's button.
+    pay: page.getByRole('button', { name: /^Pay with (wallet|eSewa)$/ }),
+    payWith: (wallet: 'eSewa' | 'Khalti') => page.getByRole('button', { name: `Pay with ${wallet}`, exact: true }),
     status: host.locator('[role="status"]'),
     panel: host.getByRole('group', { name: 'Other ways to pay' }),
     openApp: host.getByRole('link', { name: 'Open the wallet app' }),

@@ -458,15 +458,20 @@ export class PaymentFlow {
 
   /**
    * Back from the provider's web page with the booking still open: the shopper left without paying.
-   * It is cancelled at the service (no stale page can pay it later) and the button is ready again.
+   * It is cancelled at the service (no stale page can pay it later) and the button is ready again. When
+   * the provider itself sent the shopper to the return address naming this booking (a web checkout's
+   * failure redirect: eSewa's names no status, and its status check cannot tell a failed payment from
+   * one never started), the payment ended there: the shopper goes on to the failure page.
    */
   #abandonBack(kept: KeptBooking): void {
     const run = this.#begin('cancelling', kept);
+    const sentBack = returnedFor(this.#read, kept.booking_id);
     this.#client(kept.settings)
       .cancel(ids(kept), run.signal)
       .then(
         () => {
           if (!this.#live(run)) return;
+          if (sentBack) return this.#finish(kept, 'CANCELED');
           this.#deps.store.clear(kept.settings.storageKey);
           this.#attempt = null;
           this.#step('abandoned', { booking_id: kept.booking_id, reason: 'back' }, kept);
@@ -613,5 +618,18 @@ export class PaymentFlow {
   #set(name: FlowStateName, booking: KeptBooking | null, extra: Partial<Omit<FlowState, 'name' | 'busy' | 'booking'>> = {}): void {
     this.#state = flowState(name, booking, extra);
     this.#deps.onChange(this.#state);
+  }
+}
+
+/**
+ * Whether this page is the return address the provider sent the shopper to for `bookingId` (its
+ * `booking_id` parameter; a value eSewa glued `?data=` onto is read up to its `?`).
+ */
+function returnedFor(read: SettingsResult | undefined, bookingId: string): boolean {
+  if (!read?.ok) return false;
+  try {
+    return new URL(read.settings.pageUrl).searchParams.get('booking_id')?.split('?')[0] === bookingId;
+  } catch {
+    return false;
   }
 }
