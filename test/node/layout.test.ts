@@ -77,8 +77,6 @@ const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
   'src/server/provider-calls.ts': 'test/node/server/provider-suite.test.ts',
   'src/server/refund.ts': 'test/node/server/payment-verdict.test.ts',
   'src/server/sql-rows.ts': 'test/node/server/postgres/, test/node/server/mysql/',
-  'src/server/store-deadline.ts': 'test/node/server/guards/deadlines.test.ts, */deadlines.test.ts',
-  'src/server/store-errors.ts': 'test/node/server/guards/store-outage.test.ts',
   'src/testing/index.ts': 'test/node/sandbox/testing-callbacks.test.ts, test/package/',
 };
 
