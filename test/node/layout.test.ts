@@ -67,7 +67,6 @@ const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
   'src/sandbox/player.ts': 'test/node/sandbox/scenarios/catalogue.test.ts',
   'src/sandbox/request.ts': 'test/node/sandbox/service.test.ts',
   'src/server/booking.ts': 'test/node/server/handler/ (orders, roundtrip)',
-  'src/server/delivery-terms.ts': 'test/node/server/delivery.test.ts',
   'src/server/http.ts': 'test/node/server/handler/hardening.test.ts',
   'src/server/mysql-connection.ts': 'test/node/server/mysql/',
   'src/server/mysql-schema.ts': 'test/node/server/mysql/ (store, previous-release)',
@@ -76,7 +75,6 @@ const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
   'src/server/order-tag.ts': 'test/node/server/handler/contract.test.ts',
   'src/server/provider-calls.ts': 'test/node/server/provider-suite.test.ts',
   'src/server/refund.ts': 'test/node/server/payment-verdict.test.ts',
-  'src/server/sql-rows.ts': 'test/node/server/postgres/, test/node/server/mysql/',
   'src/testing/index.ts': 'test/node/sandbox/testing-callbacks.test.ts, test/package/',
 };
 
