@@ -63,7 +63,6 @@ const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
   'src/sandbox/khalti/payments.ts': 'test/node/sandbox/khalti/ (api, flow)',
   'src/sandbox/khalti/routes.ts': 'test/node/sandbox/khalti/ (api, flow)',
   'src/sandbox/khalti/scenarios.ts': 'test/node/sandbox/command-providers.test.ts',
-  'src/sandbox/khalti/validate.ts': 'test/node/sandbox/khalti/api.test.ts',
   'src/sandbox/player.ts': 'test/node/sandbox/scenarios/catalogue.test.ts',
   'src/sandbox/request.ts': 'test/node/sandbox/service.test.ts',
   'src/server/booking.ts': 'test/node/server/handler/ (orders, roundtrip)',
