@@ -56,7 +56,6 @@ const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
   'src/sandbox/epay/ledger.ts': 'test/node/sandbox/epay/flow.test.ts',
   'src/sandbox/epay/page.ts': 'test/node/sandbox/epay/form.test.ts',
   'src/sandbox/epay/routes.ts': 'test/node/sandbox/epay/ (flow, form)',
-  'src/sandbox/epay/rules.ts': 'test/node/sandbox/epay/form.test.ts',
   'src/sandbox/epay/scenarios.ts': 'test/node/sandbox/command-providers.test.ts',
   'src/sandbox/http.ts': 'test/node/sandbox/service.test.ts, fault-header.test.ts',
   'src/sandbox/khalti/page.ts': 'test/node/sandbox/khalti/flow.test.ts',
