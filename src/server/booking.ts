@@ -12,13 +12,13 @@ import { bookingFacts, LeaseLost, ResultBusy, type Delivery } from './delivery-t
 import { contentOf, storedFingerprint } from './fingerprint.js';
 import { depthOf, parseObject, Refusal } from './http.js';
 import { MAX_ORDER_DEPTH } from './limits.js';
-import { createOrderLock, overtaken, type OrderLease } from './order-lock.js';
+import { createOrderLock, ORDER_LEASE_MS, overtaken, type OrderLease } from './order-lock.js';
 import { alreadyPaid, payableOrder, type PayableOrder } from './order-lookup.js';
 import { countedOpen, owedPaise, paidPaiseOf } from './order-paid.js';
 import { orderKeyOf, type MerchantKey } from './order-tag.js';
 import type { PaymentProvider } from './provider.js';
 import type { Providers } from './provider-calls.js';
-import type { LeaseHold, OrderState, StoredBooking } from './store.js';
+import type { LeaseHold, StoredBooking } from './store.js';
 import type { PaymentHandlerOptions } from './types.js';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{16,128}$/;
@@ -190,6 +190,9 @@ function bookRequest(request: Request, text: string): { channel: Channel; order:
   return { channel, order, handoff, key, wallet };
 }
 
+/** How much longer than its lease a book that gave up on its insert waits before it reads what was saved: clocks that run at slightly different rates. */
+const LEASE_END_MARGIN_MS = 250;
+
 /** Books `amount` at the service and saves it under `storeKey`, only while this book still holds the order. */
 async function bookNew(kit: Kit, settings: BookingSettings, storeKey: string, attempt: Attempt, amount: number, paidPaise: number, lease: OrderLease): Promise<{ booking: StoredBooking; made: boolean }> {
   const { fingerprint, channel, order, details, handoff, provider, booked } = attempt;
@@ -232,11 +235,19 @@ async function bookNew(kit: Kit, settings: BookingSettings, storeKey: string, at
   // Saved and the lease let go in one step, only while this book still holds the order: the next
   // book of the order finds this booking, and a book that lost the order saves nothing.
   let saved: Awaited<ReturnType<typeof kit.store.insertBooking>>;
+  const sentAt = performance.now();
   try {
     saved = await kit.store.insertBooking({ booking, hold: lease.end() });
   } catch (error) {
-    // Not known to be saved (the store missed its deadline, or is gone): the booking must not stay
-    // open at the service with no record of it here. The shopper's retry books again.
+    // Not known to be saved (the store missed its deadline, or is gone), and the write may still be on
+    // its way. The store saves it only while its hold's lease lasts, which nothing renews now: once the
+    // lease has ended, a write still on its way is refused, and what was saved by then can be read. Saved:
+    // the shopper gets it. Not: it is cancelled at the service, so it never stays open there with no
+    // record of it here, and the shopper's retry books anew.
+    const leaseLeft = ORDER_LEASE_MS + LEASE_END_MARGIN_MS - (performance.now() - sentAt);
+    if (leaseLeft > 0) await new Promise((resolve) => setTimeout(resolve, leaseLeft));
+    const stored = await kit.store.getBookingByKey({ key: storeKey }).catch(() => undefined);
+    if (stored?.booking_id === booking.booking_id) return { booking: stored, made: true };
     await cancelUnsaved(kit, booking);
     throw error;
   }

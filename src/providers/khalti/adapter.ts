@@ -22,7 +22,6 @@ import {
   readKhaltiInitiate,
   readKhaltiLookup,
   readKhaltiRefund,
-  toPaisa,
 } from './wire.js';
 
 /** Options of {@link khalti}. */
