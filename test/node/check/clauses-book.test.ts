@@ -1,0 +1,85 @@
+/**
+ * The booking clauses, called one by one against the kit on loopback (with a real sandbox): each
+ * passes there, and fails, naming the fault, when a layer in front of the kit breaks its rule.
+ */
+import { after, before, beforeEach, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { amountFromMerchant, bookApp, bookHandoff, bookWeb, keyConflict, keyInvalid, oneBookingPerKey, topLevelAmount, unknownOrder } from '../../../src/check/clauses-book.js';
+import { ClauseFailure, Steps } from '../../../src/check/steps.js';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { AMOUNT, PREFIX, startKitProxy, type Fetch } from './support.js';
+
+/** The rule the layer breaks, if any. */
+type Fault = 'none' | 'own-deeplink' | 'web-elsewhere' | 'drops-amount' | 'key-per-request' | 'fills-key' | 'sells-anything';
+let fault: Fault = 'none';
+
+/** Rewrites a book request (its body and key) before the kit sees it, and its answer after. */
+const layer = (kit: Fetch): Fetch => async (request) => {
+  if (!request.url.endsWith('/book') || request.method !== 'POST' || fault === 'none') return kit(request);
+  const body = JSON.parse(await request.text()) as Record<string, unknown> & { order: { id: string } };
+  const headers = new Headers(request.headers);
+  if (fault === 'drops-amount') delete body['amount'];
+  if (fault === 'key-per-request') headers.set('idempotency-key', `layer-${randomUUID()}`);
+  if (fault === 'fills-key' && !/^[A-Za-z0-9_.:-]{16,128}$/.test(headers.get('idempotency-key') ?? '')) headers.set('idempotency-key', `layer-${randomUUID()}`);
+  if (fault === 'sells-anything' && !body.order.id.startsWith(PREFIX)) body.order.id = `${PREFIX}${body.order.id}`;
+  const answer = await kit(new Request(request.url, { method: 'POST', headers, body: JSON.stringify(body) }));
+  const json = (await answer.json()) as { data?: Record<string, unknown> };
+  if (fault === 'own-deeplink' && json.data?.['deeplink']) json.data['deeplink'] = 'https://wallet.example/pay';
+  if (fault === 'web-elsewhere' && json.data?.['web_payment']) (json.data['web_payment'] as { url: string }).url = 'https://pay.example/web';
+  return new Response(JSON.stringify(json), { status: answer.status, headers: answer.headers });
+};
+
+let sandbox: Sandbox;
+let proxy: Awaited<ReturnType<typeof startKitProxy>>;
+before(async () => {
+  sandbox = await startSandbox({ callbackRetry: { attempts: 1, baseDelayMs: 10 } });
+  proxy = await startKitProxy(Number(new URL(sandbox.baseUrl).port), { wrap: layer });
+});
+after(async () => {
+  await proxy?.close();
+  await sandbox?.close();
+});
+beforeEach(() => {
+  fault = 'none';
+});
+
+/** The clause's verdict on a fresh run: undefined when it passes, else its failure's message. */
+async function failureOf(clause: (s: Steps) => Promise<unknown>): Promise<string | undefined> {
+  const steps = new Steps({ endpoint: proxy.endpoint, sandboxPort: 1, orderPrefix: PREFIX, amount: AMOUNT });
+  steps.sandbox = sandbox;
+  try {
+    await clause(steps);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ClauseFailure)) throw error;
+    return error.message;
+  }
+}
+
+const cases: Array<{ name: string; clause: (s: Steps) => Promise<unknown>; breaks: Fault; says: RegExp }> = [
+  { name: 'book-app', clause: bookApp, breaks: 'own-deeplink', says: /^data\.deeplink must be the service's deeplink http:\/\/127\.0\.0\.1:\d+\/pay\/BK/ },
+  { name: 'book-web', clause: bookWeb, breaks: 'web-elsewhere', says: /^data\.web_payment\.url must be on the service \(http:\/\/127\.0\.0\.1:\d+\);/ },
+  { name: 'book-handoff', clause: bookHandoff, breaks: 'own-deeplink', says: /^data\.deeplink must be the service's deeplink/ },
+  { name: 'top-level-amount-refused', clause: topLevelAmount, breaks: 'drops-amount', says: /^a book body with a top-level "amount": expected 422 IP-422; .*got: 200/ },
+  { name: 'one-booking-per-key', clause: oneBookingPerKey, breaks: 'key-per-request', says: /^the same key asked again gave booking BK\S+, not BK/ },
+  { name: 'key-conflict', clause: keyConflict, breaks: 'key-per-request', says: /^the key of one order sent with another order: expected 409 IP-409; .*got: 200/ },
+  { name: 'key-invalid', clause: keyInvalid, breaks: 'fills-key', says: /^a book without Idempotency-Key: expected 422 IP-422; .*got: 200/ },
+  { name: 'unknown-order', clause: unknownOrder, breaks: 'sells-anything', says: /^an order id without the payable prefix: expected 422 IP-424; .*got: 200/ },
+];
+
+for (const { name, clause, breaks, says } of cases) {
+  test(`${name} passes on the kit and fails when a layer breaks its rule (${breaks})`, async () => {
+    assert.equal(await failureOf(clause), undefined);
+    fault = breaks;
+    const failure = await failureOf(clause);
+    assert.ok(failure, 'the broken proxy passed');
+    assert.match(failure, says);
+  });
+}
+
+test('amount-from-merchant passes on the kit, which prices the order itself whatever the browser writes in it', async () => {
+  assert.equal(await failureOf(amountFromMerchant), undefined);
+  const priced = sandbox.listBookings().at(-1)!;
+  assert.equal(priced.amount, AMOUNT);
+});
