@@ -420,3 +420,35 @@ export async function epayTransactions(sandbox: Sandbox): Promise<Array<{ transa
   if (!response.ok) throw new Error(`GET /sandbox/epay/transactions answered ${response.status}: ${await response.text()}`);
   return ((await response.json()) as { data: Array<{ transaction_uuid: string; status: string; product_code: string }> }).data;
 }
+
+/** The sandbox's Khalti payment as its control shows it (`GET /sandbox/khalti/payments/{pidx}`). */
+export interface KhaltiPaymentSeen {
+  pidx: string;
+  status: string;
+  purchase_order_id: string;
+  transaction_id: string | null;
+  amount: number;
+}
+
+/** The sandbox's Khalti payment `pidx`, through its control; fails naming the answer when it has none. */
+export async function khaltiPayment(sandbox: Sandbox, pidx: string): Promise<KhaltiPaymentSeen> {
+  const response = await within(fetch(`${sandbox.baseUrl}/sandbox/khalti/payments/${encodeURIComponent(pidx)}`), 5_000, `the sandbox's Khalti payment ${pidx}`);
+  if (!response.ok) throw new Error(`GET /sandbox/khalti/payments/${pidx} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as KhaltiPaymentSeen;
+}
+
+/**
+ * Waits (up to `timeout` ms) for the tab to show the sandbox's Khalti pay page and returns its address
+ * and `pidx` (the kit's booking id); fails naming where the tab is instead.
+ */
+export async function onKhaltiPage(page: Page, sandbox: Sandbox, timeout = 10_000): Promise<{ url: string; pidx: string }> {
+  const prefix = `${sandbox.baseUrl}/khalti/pay/?pidx=`;
+  try {
+    await page.waitForURL((url) => url.href.startsWith(prefix), { timeout });
+    await page.getByRole('heading', { name: 'Pay with Khalti' }).waitFor({ timeout });
+  } catch (error) {
+    throw new Error(`Khalti's pay page (${prefix}…) within ${timeout} ms; the tab is at ${page.url()}`, { cause: error });
+  }
+  const url = page.url();
+  return { url, pidx: new URL(url).searchParams.get('pidx') ?? '' };
+}
