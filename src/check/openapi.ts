@@ -243,7 +243,17 @@ function contractSchemas(): Record<string, Schema> {
         receipt: str('Proof the server gave this browser the booking: sent back with /status and /cancel.'),
       },
     },
-    StatusRequest: bookingReference(),
+    StatusRequest: {
+      ...bookingReference(),
+      properties: {
+        ...(bookingReference().properties as Record<string, Schema>),
+        return: {
+          type: 'string',
+          maxLength: 4096,
+          description: "Optional: the query of the return address the shopper came back to (eSewa ePay v2's signed data). A hint: the server checks it and tells the merchant of a forged one; the status check decides.",
+        },
+      },
+    },
     StatusResult: {
       type: 'object',
       required: ['booking_id', 'correlation_id', 'status'],

@@ -234,6 +234,11 @@ export interface StatusRequest {
   order?: OrderReference;
   /** The book answer's {@link BookResult.receipt}: without it, a booking the server lost is `IP-404`. */
   receipt?: string;
+  /**
+   * The query of the return address the shopper came back to (eSewa's signed `data`), when the page
+   * has one: a hint the server checks and reports if forged; the status check decides.
+   */
+  return?: string;
 }
 
 /** `data` of a successful status answer. */

@@ -104,6 +104,9 @@ export interface ProviderCallback {
   reference_code?: string;
 }
 
+/** A return address read: the status it claims, or why it was refused. */
+export type ProviderReturn = { ok: true; status?: PaymentStatus } | { ok: false; reason: string; message: string };
+
 /** What the shopper's browser follows for a booking: a deeplink, or a web payment. */
 export type ProviderPayment = { deeplink: string } | { web_payment: WebPaymentInstruction };
 
@@ -138,6 +141,12 @@ export interface PaymentProvider {
    * find a booking by these ids leave it out.
    */
   find?(ids: { booking_id: string; correlation_id: string }): Promise<ProviderStatus & { transaction_uuid: string }>;
+  /**
+   * Reads the shopper's return address (its query, as the browser had it) for a stored booking, with
+   * `outcome: 'signed-return'`: a hint, never a verdict (the status check decides). A return that is
+   * not the provider's, or not this booking's, is refused by name, so the kit can tell the merchant.
+   */
+  readReturn?(query: string, booking: ProviderBookingRef): Promise<ProviderReturn>;
   /** Refunds a payment in full, or `amount` rupees of it (with `capabilities.refund`). */
   refund?(booking: ProviderBookingRef, amount?: number): Promise<void>;
   /**

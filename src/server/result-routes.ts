@@ -30,6 +30,8 @@ interface Found {
   /** The stored booking (absent for a lost one). */
   booking?: StoredBooking;
   lost?: LostBooking;
+  /** The query of the return address the shopper came back to, when the browser sent it (a hint). */
+  returned?: string;
   /** Statuses of a stored booking whose result was delivered already (none for a lost one). */
   delivered: BookingState['delivered'];
 }
@@ -52,7 +54,10 @@ export function createResultRoutes(kit: Kit, delivery: Delivery, resultTimeoutMs
    * stored booking comes with the statuses of it already delivered, read in the same round trip.
    */
   async function findBooking(text: string, request: Request): Promise<Found> {
-    const body = parseObject(text, ['booking_id', 'correlation_id'], ['order', 'receipt']);
+    const body = parseObject(text, ['booking_id', 'correlation_id'], ['order', 'receipt', 'return']);
+    if (body.return !== undefined && (typeof body.return !== 'string' || body.return.length > MAX_RETURN_CHARS)) {
+      throw new Refusal(CODES.INVALID_REQUEST, `"return" must be the return address's query, at most ${MAX_RETURN_CHARS} characters; got ${describeValue(body.return)}.`);
+    }
     for (const name of ['booking_id', 'correlation_id'] as const) {
       const value = body[name];
       if (typeof value !== 'string' || value.length === 0 || value.length > 128) {
@@ -67,7 +72,7 @@ export function createResultRoutes(kit: Kit, delivery: Delivery, resultTimeoutMs
     const state = await kit.store.getBookingState({ bookingId: booking_id });
     if (state) {
       if (state.booking.correlation_id !== correlation_id) throw unknownBooking();
-      return { booking_id, correlation_id, booking: state.booking, facts: bookingFacts(state.booking), delivered: state.delivered };
+      return { booking_id, correlation_id, booking: state.booking, facts: bookingFacts(state.booking), delivered: state.delivered, returned: body.return as string | undefined };
     }
     // Made-up ids must cost no signed call: only a browser the kit gave this booking asks the provider,
     // and only a provider that can find a booking by the ids the browser holds.
@@ -87,8 +92,8 @@ export function createResultRoutes(kit: Kit, delivery: Delivery, resultTimeoutMs
   }
 
   async function status(text: string, request: Request): Promise<StatusResult> {
-    const { booking_id, correlation_id, booking, lost, facts, delivered } = await findBooking(text, request);
-    const answer = lost ?? (await kit.providers.status(booking!, 'status'));
+    const { booking_id, correlation_id, booking, lost, facts, delivered, returned } = await findBooking(text, request);
+    const [answer] = await Promise.all([lost ?? kit.providers.status(booking!, 'status'), booking && returned !== undefined && readReturn(booking, returned)]);
     // A result already delivered needs no claim: a paid booking's later status checks read the store once.
     if (isFinalStatus(answer.status) && !delivered.includes(answer.status)) {
       // The shopper learns the status either way, within the time limit; a hook that failed or is still
@@ -118,6 +123,25 @@ export function createResultRoutes(kit: Kit, delivery: Delivery, resultTimeoutMs
       await withinTime(kit, delivery.deliver({ source: 'cancel', status: answer.status, correlation_id, ...facts }), resultTimeoutMs, 'cancel');
     }
     return { booking_id, status: answer.status };
+  }
+
+  /**
+   * The return address a browser sent with its status check, read by a provider that signs it: a hint
+   * only (the status check decides), but one that is not the provider's, or names another payment, is
+   * a forged or replayed return, told to `onError`.
+   */
+  async function readReturn(booking: StoredBooking, query: string): Promise<void> {
+    const provider = kit.providers.of(booking);
+    if (!provider.readReturn) return;
+    const reading = await provider.readReturn(query, booking).catch((error: unknown) => ({ ok: false as const, reason: 'unreadable', message: String(error) }));
+    if (reading.ok) return;
+    kit.report(new ReturnRefusedError(`A return to booking ${booking.booking_id} was refused (${reading.reason}): ${reading.message} The status check decided the payment; the return may be forged or replayed.`, reading.reason), {
+      route: 'status',
+      booking_id: booking.booking_id,
+      correlation_id: booking.correlation_id,
+      wallet: provider.wallet,
+      provider: provider.name,
+    });
   }
 
   return { status, cancel, callback: (text) => callback(kit, delivery, text) };
@@ -205,6 +229,20 @@ function lostRef(lost: LostBooking): StoredBooking {
     provider_data: '',
     created_at: 0,
   };
+}
+
+/** The longest return query read (a signed return is a few hundred characters). */
+const MAX_RETURN_CHARS = 4096;
+
+/** A return address a provider refused: told to `onError`, never to the shopper (the status check decides). */
+export class ReturnRefusedError extends Error {
+  override name = 'ReturnRefusedError';
+  /** The provider's reason (`signature`, `product-code`, `booking`, ...). */
+  readonly reason: string;
+  constructor(message: string, reason: string) {
+    super(message);
+    this.reason = reason;
+  }
 }
 
 function unknownBooking(): Refusal {

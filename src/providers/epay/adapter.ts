@@ -9,7 +9,8 @@
 import { CODES } from '../../protocol/contract.js';
 import type { PaymentProvider, ProviderBookingRef, ProviderStatus } from '../../server/provider.js';
 import { AnswerTooLarge, readCapped, ServiceError } from '../../server/service-client.js';
-import { EPAY_HOSTS, EPAY_TEST_CREDENTIALS, EpayAnswerError, epayFormFields, epayStatusUrl, kitStatusOfEpay, readEpayStatus } from './wire.js';
+import { readEpayReturn } from './return.js';
+import { EPAY_HOSTS, EPAY_TEST_CREDENTIALS, EpayAnswerError, epayFormFields, epayPaisa, epayStatusUrl, kitStatusOfEpay, readEpayStatus } from './wire.js';
 
 /** Options of {@link esewaEpay}. */
 export interface EsewaEpayOptions {
@@ -139,6 +140,23 @@ export function esewaEpay(options: EsewaEpayOptions): PaymentProvider {
 
     status,
 
+    async readReturn(query, booking) {
+      const data = dataOf(query);
+      if (data === undefined) return { ok: true };
+      const reading = await readEpayReturn(data, { secretKey, productCode });
+      if (!reading.ok) return { ok: false, reason: reading.reason, message: reading.message };
+      const { value } = reading;
+      // Signed by eSewa for this merchant, yet about another payment: replayed from another booking.
+      if (value.transaction_uuid !== booking.booking_id || epayPaisa(value.total_amount) !== epayPaisa(booking.amount)) {
+        return {
+          ok: false,
+          reason: 'booking',
+          message: `eSewa's signed return names transaction ${value.transaction_uuid} for ${value.total_amount_text}, not booking ${booking.booking_id} for ${booking.amount}.`,
+        };
+      }
+      return { ok: true, ...(value.status === 'COMPLETE' ? { status: 'SUCCESS' as const } : {}) };
+    },
+
     explain(error) {
       if (error instanceof ServiceError && error.operation === 'status' && error.httpStatus !== undefined && error.httpStatus < 500) {
         return new Error(
@@ -161,6 +179,21 @@ function withBooking(returnUrl: string, uuid: string): string {
   const url = new URL(returnUrl);
   url.searchParams.set('booking_id', uuid);
   return url.href;
+}
+
+/**
+ * The `data` of a return address's query, read defensively: eSewa glues `?data=` onto a URL that has a
+ * query already (`…&booking_id=X?data=…`), so it is found after a `?` or `&` anywhere, and its value
+ * is taken raw up to the next `&` (a `+` in base64 must not become a space).
+ */
+function dataOf(query: string): string | undefined {
+  const match = /(?:^|[?&])data=([^&#]*)/.exec(query);
+  if (!match) return undefined;
+  try {
+    return decodeURIComponent(match[1]!);
+  } catch {
+    return match[1];
+  }
 }
 
 function checkUrl(name: string, value: string): void {
