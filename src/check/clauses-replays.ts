@@ -100,8 +100,8 @@ function runReconcile(reconcile: string | (() => Promise<unknown>)): Promise<voi
 /** `reconcile-asks-service`: a payment whose callback was lost is settled by the proxy's reconciliation. */
 export async function reconcileAsksService(s: Steps): Promise<string> {
   const reconcile = s.options.reconcile;
-  if (reconcile === undefined) {
-    throw new ClauseSkipped('give --reconcile-command (how the proxy runs its reconciliation, e.g. "php proxy.php reconcile") to run it');
+  if (reconcile === false || reconcile === undefined) {
+    throw new ClauseSkipped('the backend has no reconciliation (--no-reconcile): payments whose shopper never came back stay unsettled');
   }
   s.relyOn('paid-order-refused', 'a paid order from the IP-412 of a new key');
   const booking = await s.freshBooking();

@@ -54,6 +54,7 @@ export const CLAUSES = [
   { id: 'cancel-paid', title: 'cancelling a paid booking is IP-410', section: SECTIONS.codes },
   { id: 'paid-order-refused', title: 'after a SUCCESS, a new key for the same order is IP-412', section: SECTIONS.paid },
   { id: 'order-paid', title: '/order answers paid: false for an order never paid, and paid: true once its booking is paid', section: SECTIONS.order },
+  { id: 'order-paid-before-callback', title: '/order answers paid: true within seconds, and /status SUCCESS, for a booking paid at the service whose callback has not come', section: SECTIONS.order },
   { id: 'open-booking-replaced', title: 'a new key while an older booking of the order is open books anew and cancels the older one at the service', section: SECTIONS.paid },
   { id: 'callback-signed', title: 'the service\'s signed callback is answered 2xx', section: SECTIONS.callback },
   { id: 'callback-replay', title: 'the same signed callback sent again is answered 2xx', section: SECTIONS.callback },

@@ -5,11 +5,12 @@
  */
 import { parseArgs } from 'node:util';
 import { printable } from './exchange.js';
-import { runCheck, checkOptions, productionWarning, type CheckOptions, type CheckReport, type ClauseResult } from './run.js';
+import { runCheck, checkOptions, runWarnings, type CheckOptions, type CheckReport, type ClauseResult } from './run.js';
 
 /** Usage text of `wallet-pay-check --help`. */
 const CHECK_USAGE = `Usage: wallet-pay-check --endpoint <url> --sandbox-port <port> --order-prefix <prefix> --amount <n>
-                        [--reconcile-command <cmd>] [--callback-origin <origin>]... [--provider epay] [--json]
+                        (--reconcile-command <cmd> | --no-reconcile) [--callback-origin <origin>]...
+                        [--provider epay] [--json]
 
 Proves a running book proxy against the contract of <wallet-pay-button>. Starts the sandbox of the
 payment service on --sandbox-port (default access key and product code); the proxy must use
@@ -22,12 +23,15 @@ Options:
   --order-prefix <text>   order ids the proxy sells
   --amount <n>            what the proxy charges for them
   --reconcile-command <c> how the proxy runs its reconciliation once (a shell command), e.g.
-                          "php proxy.php reconcile"; without it that clause is skipped
+                          "php proxy.php reconcile"; this or --no-reconcile is required
+  --no-reconcile          the backend has no reconciliation: that clause is skipped and the report
+                          warns that payments whose shopper never came back stay unsettled
   --callback-origin <o>   another origin the proxy's callback URL may be on (repeatable); callbacks
                           go to no other origin than these and --endpoint's
   --provider <p>          intent (default) or epay: a backend in its ePay v2 mode, its EPAY_FORM_URL
                           and EPAY_STATUS_URL on the sandbox, runs the ePay clauses instead
-  --json                  print { clauses: [{ id, title, ok, detail }], passed, failed } on stdout
+  --json                  print { clauses: [{ id, title, ok, detail }], passed, failed, skipped,
+                          warnings } on stdout
   -h, --help              show this help
 
 Use a check instance of the proxy (its own port and database, a sandbox service URL), never the
@@ -61,6 +65,7 @@ export function parseCheckArgs(args: readonly string[]): CheckCommand {
         'order-prefix': { type: 'string' },
         amount: { type: 'string' },
         'reconcile-command': { type: 'string' },
+        'no-reconcile': { type: 'boolean' },
         'callback-origin': { type: 'string', multiple: true },
         provider: { type: 'string' },
         json: { type: 'boolean' },
@@ -78,20 +83,28 @@ export function parseCheckArgs(args: readonly string[]): CheckCommand {
   const amount = values.amount!;
   if (!/^\d+$/.test(port)) throw new CheckCommandError(`--sandbox-port must be a whole number from 1 to 65535; got "${port}".`);
   if (!/^\d+(\.\d{1,2})?$/.test(amount)) throw new CheckCommandError(`--amount must be a positive amount with at most two decimals; got "${amount}".`);
+  const reconcile = values['reconcile-command'];
+  if (reconcile !== undefined && reconcile.trim() === '') throw new CheckCommandError('--reconcile-command is empty.');
   const options: CheckOptions = {
     endpoint: values.endpoint!,
     sandboxPort: Number(port),
     orderPrefix: values['order-prefix']!,
     amount: Number(amount),
-    ...(values['reconcile-command'] !== undefined ? { reconcile: values['reconcile-command'] } : {}),
+    reconcile: reconcile ?? false,
     ...(values['callback-origin'] !== undefined ? { callbackOrigins: values['callback-origin'] } : {}),
     ...(values.provider !== undefined ? { provider: values.provider as CheckOptions['provider'] } : {}),
   };
-  if (options.reconcile !== undefined && String(options.reconcile).trim() === '') throw new CheckCommandError('--reconcile-command is empty.');
   try {
     checkOptions(options);
   } catch (error) {
     throw new CheckCommandError((error as Error).message);
+  }
+  // Asked for after the values are known good, so a bad value is named first.
+  if (reconcile !== undefined && values['no-reconcile']) throw new CheckCommandError('--reconcile-command and --no-reconcile exclude each other: give one.');
+  if (reconcile === undefined && !values['no-reconcile']) {
+    throw new CheckCommandError(
+      '--reconcile-command <cmd> (how the proxy reconciles once) is required; or --no-reconcile for a backend that has none, where payments whose shopper never came back stay unsettled.',
+    );
   }
   return { help: false, json: values.json ?? false, options };
 }
@@ -136,8 +149,8 @@ export async function runCheckCommand(args: readonly string[], output: CheckOutp
     output.out(CHECK_USAGE);
     return 0;
   }
-  const warning = productionWarning(command.options.endpoint);
-  if (warning) output.err(warning);
+  // Said before the run, where a reader looks first, and again in the JSON document.
+  for (const warning of runWarnings(command.options)) output.err(warning);
   let report: CheckReport;
   try {
     report = await runCheck({ ...command.options, ...(command.json ? {} : { onClause: (result) => output.out(formatResult(result)) }) });
@@ -149,7 +162,7 @@ export async function runCheckCommand(args: readonly string[], output: CheckOutp
     return 2;
   }
   if (command.json) {
-    output.out(JSON.stringify({ clauses: report.clauses, passed: report.passed, failed: report.failed, skipped: report.skipped }, null, 2));
+    output.out(JSON.stringify({ clauses: report.clauses, passed: report.passed, failed: report.failed, skipped: report.skipped, warnings: report.warnings }, null, 2));
     output.err(formatSummary(report));
   } else {
     output.out(formatSummary(report));

@@ -26,9 +26,11 @@ export interface CheckOptions {
   callbackOrigins?: string[];
   /**
    * The proxy's reconciliation, run once by the `reconcile-asks-service` clause: a shell command (run
-   * with a 60 s limit) or a function. Without it, that clause is skipped.
+   * with a 60 s limit) or a function. Required: `false` says the backend has none (`--no-reconcile`),
+   * which skips that clause and warns in the report, as payments whose shopper never came back then
+   * stay unsettled.
    */
-  reconcile?: string | (() => Promise<unknown>);
+  reconcile: string | (() => Promise<unknown>) | false;
   /**
    * The backend's provider: the intent service (`intent`, the default) or eSewa's web checkout, ePay v2
    * (`epay`: the backend's form and status URLs point at the sandbox, product code EPAYTEST and its
@@ -59,6 +61,9 @@ export interface CheckReport {
   passed: number;
   failed: number;
   skipped: number;
-  /** Things the checker warns about before it runs (an endpoint that looks like production). */
+  /** What the checker warns about: an endpoint that looks like production, a backend without reconciliation. */
   warnings: string[];
 }
+
+/** What the steps of a clause read: the run's options, where a clause that runs no reconciliation needs none. */
+export type StepOptions = Omit<CheckOptions, 'reconcile'> & Partial<Pick<CheckOptions, 'reconcile'>>;

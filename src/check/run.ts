@@ -48,6 +48,11 @@ export function checkOptions(options: CheckOptions): void {
       throw new TypeError(`--callback-origin must be an origin such as https://shop.example; got "${origin}".`);
     }
   }
+  if (options.reconcile === undefined || !(options.reconcile === false || typeof options.reconcile === 'function' || (typeof options.reconcile === 'string' && options.reconcile.trim() !== ''))) {
+    throw new TypeError(
+      `reconcile must be the proxy's reconciliation (--reconcile-command), or false (--no-reconcile) for a backend that has none; got ${options.reconcile === undefined ? 'none' : JSON.stringify(options.reconcile)}.`,
+    );
+  }
   if (options.provider !== undefined && options.provider !== 'intent' && options.provider !== 'epay') {
     throw new TypeError(`--provider must be "intent" or "epay"; got "${String(options.provider)}".`);
   }
@@ -84,6 +89,17 @@ export function productionWarning(endpoint: string): string | undefined {
   );
 }
 
+/** The risk a run without reconciliation (`reconcile: false`, `--no-reconcile`) names in its report. */
+export const NO_RECONCILE_WARNING =
+  'warning: no reconciliation (--no-reconcile): a payment whose shopper never came back (the tab closed, its callback lost; ePay sends none) stays unsettled, ' +
+  'the order unpaid though the money was taken, and a booking left open is never cancelled; the spec asks for a status check when no answer came within five minutes.';
+
+/** The run's warnings: a production-looking endpoint, a backend without reconciliation. */
+export function runWarnings(options: Pick<CheckOptions, 'endpoint' | 'reconcile'>): string[] {
+  const production = productionWarning(options.endpoint);
+  return [...(production ? [production] : []), ...(options.reconcile === false ? [NO_RECONCILE_WARNING] : [])];
+}
+
 /**
  * Runs every clause against the proxy at `options.endpoint` and returns the verdicts. Starts and stops
  * the sandbox itself; never throws for a proxy's fault (that is a failed clause).
@@ -113,8 +129,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
   }
   const passed = verdicts.filter((r) => r.ok).length;
   const skipped = verdicts.filter((r) => r.skipped).length;
-  const warning = productionWarning(options.endpoint);
-  return { clauses: verdicts, passed, failed: verdicts.length - passed - skipped, skipped, warnings: warning ? [warning] : [] };
+  return { clauses: verdicts, passed, failed: verdicts.length - passed - skipped, skipped, warnings: runWarnings(options) };
 }
 
 /** What each clause does; a clause passes when it returns (a note, maybe) and fails when it throws. */
@@ -136,6 +151,7 @@ const BODIES: Record<ClauseId, (steps: Steps) => Promise<string | void>> = {
   'cancel-paid': results.cancelPaid,
   'paid-order-refused': results.paidOrderRefused,
   'order-paid': order.orderPaid,
+  'order-paid-before-callback': order.orderPaidBeforeCallback,
   'open-booking-replaced': results.openBookingReplaced,
   'callback-signed': callback.callbackSigned,
   'callback-replay': callback.callbackReplay,

@@ -7,7 +7,7 @@ import type { Sandbox, SandboxBooking } from '../sandbox/index.js';
 import { ATTEMPT_HEADER, IDEMPOTENCY_HEADER, type PaymentStatus, type StatusRequest } from '../protocol/contract.js';
 import { createSignature, SIGNED_FIELDS } from '../protocol/signature.js';
 import { codeOf, dataOf, describe, printable, Recorder, type Exchange } from './exchange.js';
-import type { CheckOptions } from './options.js';
+import type { StepOptions } from './options.js';
 
 /** Thrown inside a clause: the proxy broke it. */
 export class ClauseFailure extends Error {}
@@ -60,7 +60,7 @@ export class Steps {
   /** The sandbox scenarios (`WPS-…`) the running clause drove, in order; emptied before each clause. */
   driven: string[] = [];
 
-  constructor(readonly options: CheckOptions) {
+  constructor(readonly options: StepOptions) {
     this.endpoint = options.endpoint.replace(/\/+$/, '');
     this.http = new Recorder(options.requestTimeoutMs);
     this.callbackOrigins = new Set([new URL(options.endpoint).origin, ...(options.callbackOrigins ?? []).map((o) => new URL(o).origin)]);

@@ -86,27 +86,28 @@ describe('wallet-pay-check on the command line', () => {
   test('--json prints the report as one document on stdout, the summary last on stderr; a failure exits 1', async () => {
     const port = await freePort();
     // A proxy that is not there: every clause fails with "no answer", and says what it sent.
-    const { code, stdout, stderr } = await runCli(['--endpoint', `http://127.0.0.1:${await freePort()}/pay`, '--sandbox-port', String(port), '--order-prefix', PREFIX, '--amount', '1000', '--json']);
+    const { code, stdout, stderr } = await runCli(['--endpoint', `http://127.0.0.1:${await freePort()}/pay`, '--sandbox-port', String(port), '--order-prefix', PREFIX, '--amount', '1000', '--no-reconcile', '--json']);
     assert.equal(code, 1);
     const report = JSON.parse(stdout) as { clauses: Array<{ id: string; title: string; ok: boolean; skipped?: boolean; detail: string }>; passed: number; failed: number; skipped: number };
-    assert.deepEqual(Object.keys(report), ['clauses', 'passed', 'failed', 'skipped']);
+    assert.deepEqual(Object.keys(report), ['clauses', 'passed', 'failed', 'skipped', 'warnings']);
     assert.deepEqual(Object.keys(report.clauses[0]!), ['id', 'title', 'ok', 'detail']);
-    // Without --reconcile-command, the reconciliation clause is skipped and says how to run it; a clause
-    // that reads a paid order from IP-412 is not judged once paid-order-refused failed.
+    // With --no-reconcile, the reconciliation clause is skipped and says what that risks; a clause that
+    // reads a paid order from IP-412 or /order is not judged once the clause of that rule failed.
     const skipped = report.clauses.filter((c) => c.skipped);
-    assert.deepEqual(skipped.map((c) => c.id), ['failed-after-success', 'paid-after-cancel', 'reconcile-asks-service']);
-    assert.match(skipped[0]!.detail, /^skipped: not judged: .*paid-order-refused failed/);
-    assert.match(skipped[1]!.detail, /^skipped: not judged: .*order-paid failed/);
-    assert.match(skipped[2]!.detail, /^skipped: give --reconcile-command/);
-    assert.equal(report.failed, INTENT_CLAUSES.length - 3);
+    assert.deepEqual(skipped.map((c) => c.id), ['order-paid-before-callback', 'failed-after-success', 'paid-after-cancel', 'reconcile-asks-service']);
+    assert.match(skipped[0]!.detail, /^skipped: not judged: .*order-paid failed/);
+    assert.match(skipped[1]!.detail, /^skipped: not judged: .*paid-order-refused failed/);
+    assert.match(skipped[2]!.detail, /^skipped: not judged: .*order-paid failed/);
+    assert.match(skipped[3]!.detail, /^skipped: the backend has no reconciliation \(--no-reconcile\)/);
+    assert.equal(report.failed, INTENT_CLAUSES.length - 4);
     assert.match(report.clauses[0]!.detail, /sent: POST \/pay\/book .*got: no answer.*breaks: /);
-    assert.equal(stderr.trim().split('\n').at(-1), `0 passed, ${INTENT_CLAUSES.length - 3} failed, 3 skipped`);
+    assert.equal(stderr.trim().split('\n').at(-1), `0 passed, ${INTENT_CLAUSES.length - 4} failed, 4 skipped`);
   });
 
   test('a sandbox port already in use exits 2 and says so', async () => {
     const busy = await serve((_req, res) => res.end());
     try {
-      const { code, stderr } = await runCli(['--endpoint', 'http://127.0.0.1:1/pay', '--sandbox-port', String(busy.port), '--order-prefix', 'A-', '--amount', '10']);
+      const { code, stderr } = await runCli(['--endpoint', 'http://127.0.0.1:1/pay', '--sandbox-port', String(busy.port), '--order-prefix', 'A-', '--amount', '10', '--no-reconcile']);
       assert.equal(code, 2);
       assert.match(stderr, new RegExp(`could not start the sandbox: port ${busy.port} is already in use`));
     } finally {
@@ -126,7 +127,8 @@ describe('wallet-pay-check on the command line', () => {
     assert.match(endpoint.stderr, /--endpoint must be an http\(s\) URL/);
     const { parseCheckArgs } = await import('../../../src/check/command.js');
     const base = ['--endpoint', 'http://127.0.0.1:1/pay', '--sandbox-port', '4020', '--order-prefix', 'A-', '--amount', '10'];
-    assert.throws(() => parseCheckArgs([...base, '--callback-origin', 'https://shop.example/path']), /--callback-origin must be an origin/);
+    assert.throws(() => parseCheckArgs([...base, '--callback-origin', 'https://a.example']), /--reconcile-command <cmd> .* is required; or --no-reconcile/);
+    assert.throws(() => parseCheckArgs([...base, '--no-reconcile', '--callback-origin', 'https://shop.example/path']), /--callback-origin must be an origin/);
     assert.throws(() => parseCheckArgs([...base, '--reconcile-command', ' ']), /--reconcile-command is empty/);
     const parsed = parseCheckArgs([...base, '--callback-origin', 'https://a.example', '--callback-origin', 'https://b.example', '--reconcile-command', 'php proxy.php reconcile']);
     assert.ok(!parsed.help && parsed.options.reconcile === 'php proxy.php reconcile');
@@ -142,7 +144,7 @@ test('wallet-pay-button/check exports running the check and its clauses, not its
 describe('the checker\'s options', () => {
   test('amounts with at most two decimals pass, others and bad endpoints or prefixes are refused by name', async () => {
     const { checkOptions } = await import('../../../src/check/run.js');
-    const base = { endpoint: 'http://127.0.0.1:1/pay', sandboxPort: 4010, orderPrefix: 'CHK-', amount: 1 };
+    const base = { endpoint: 'http://127.0.0.1:1/pay', sandboxPort: 4010, orderPrefix: 'CHK-', amount: 1, reconcile: false as const };
     for (const amount of [0.29, 1250.5, 1000, 999_999_999.99]) assert.doesNotThrow(() => checkOptions({ ...base, amount }), String(amount));
     for (const amount of [0, -1, 10.125, Number.NaN, 1e12]) assert.throws(() => checkOptions({ ...base, amount }), /--amount/, String(amount));
     assert.throws(() => checkOptions({ ...base, orderPrefix: '' }), /--order-prefix/);
@@ -151,7 +153,7 @@ describe('the checker\'s options', () => {
     assert.throws(() => checkOptions({ ...base, provider: 'khalti' as never }), /--provider must be "intent" or "epay"/);
     assert.doesNotThrow(() => checkOptions({ ...base, provider: 'epay' }));
     const { parseCheckArgs } = await import('../../../src/check/command.js');
-    const args = ['--endpoint', 'http://127.0.0.1:1/pay', '--sandbox-port', '4020', '--order-prefix', 'A-', '--amount', '10'];
+    const args = ['--endpoint', 'http://127.0.0.1:1/pay', '--sandbox-port', '4020', '--order-prefix', 'A-', '--amount', '10', '--no-reconcile'];
     const parsed = parseCheckArgs([...args, '--provider', 'epay']);
     assert.equal(!parsed.help && parsed.options.provider, 'epay');
     assert.throws(() => parseCheckArgs([...args, '--provider', 'stripe']), /--provider must be/);

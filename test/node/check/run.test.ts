@@ -1,9 +1,9 @@
 /** The run's own checks: options refused by name before anything starts, and the production warning. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkOptions, productionWarning, runCheck, type CheckOptions } from '../../../src/check/run.js';
+import { checkOptions, NO_RECONCILE_WARNING, productionWarning, runCheck, runWarnings, type CheckOptions } from '../../../src/check/run.js';
 
-const GOOD: CheckOptions = { endpoint: 'http://127.0.0.1:8080/api/pay', sandboxPort: 4099, orderPrefix: 'CHK-', amount: 1000 };
+const GOOD: CheckOptions = { endpoint: 'http://127.0.0.1:8080/api/pay', sandboxPort: 4099, orderPrefix: 'CHK-', amount: 1000, reconcile: 'php proxy.php reconcile' };
 
 test('good options pass, whatever optional parts they carry', () => {
   checkOptions(GOOD);
@@ -27,11 +27,24 @@ test('each bad option is refused with a TypeError naming it', () => {
     [{ amount: 0 }, /^--amount must be a positive amount with at most two decimals; got 0\.$/],
     [{ amount: 10.005 }, /--amount/],
     [{ amount: 1_000_000_000 }, /--amount/],
+    [{ reconcile: undefined as unknown as false }, /^reconcile must be the proxy's reconciliation \(--reconcile-command\), or false \(--no-reconcile\) for a backend that has none; got none\.$/],
+    [{ reconcile: '  ' }, /^reconcile must be .*got " {2}"\.$/],
+    [{ reconcile: true as unknown as false }, /^reconcile must be .*got true\.$/],
   ];
   for (const [change, message] of cases) assert.throws(() => checkOptions({ ...GOOD, ...change }), (error: Error) => error instanceof TypeError && message.test(error.message), JSON.stringify(change));
 });
 
+test('a backend without reconciliation is checked only when told so, and its warning names the risk', () => {
+  checkOptions({ ...GOOD, reconcile: false });
+  checkOptions({ ...GOOD, reconcile: async () => {} });
+  assert.deepEqual(runWarnings(GOOD), []);
+  assert.deepEqual(runWarnings({ ...GOOD, reconcile: false }), [NO_RECONCILE_WARNING]);
+  assert.match(NO_RECONCILE_WARNING, /--no-reconcile.*shopper never came back.*stays unsettled/);
+  assert.equal(runWarnings({ endpoint: 'https://shop.example.com/pay', reconcile: false }).length, 2, 'both warnings, production first');
+});
+
 test('runCheck refuses bad options before it starts anything', async () => {
+  await assert.rejects(runCheck({ ...GOOD, reconcile: undefined as unknown as false }), { name: 'TypeError', message: /--no-reconcile/ });
   await assert.rejects(runCheck({ ...GOOD, sandboxPort: -1 }), { name: 'TypeError', message: /--sandbox-port/ });
 });
 

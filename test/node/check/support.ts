@@ -115,7 +115,8 @@ export async function checkProxy(start: (sandboxPort: number) => Promise<ProxyUn
         sandboxPort: port,
         orderPrefix: PREFIX,
         amount: AMOUNT,
-        ...(proxy.reconcile ? { reconcile: proxy.reconcile } : {}),
+        // A proxy started without one is checked as a backend that has none (the clause skipped, warned).
+        reconcile: proxy.reconcile ?? false,
         ...(proxy.callbackOrigins ? { callbackOrigins: proxy.callbackOrigins } : {}),
         ...(proxy.provider ? { provider: proxy.provider } : {}),
       });
