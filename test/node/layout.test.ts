@@ -31,7 +31,6 @@ const EXEMPT: Readonly<Record<string, string>> = {
  * through other modules. A module leaves this list when its test file comes (a test below says so).
  */
 const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
-  'src/check/clauses-callback.ts': 'clause verdicts per id (test/node/check/broken.test.ts, hostile.test.ts)',
   'src/check/clauses-epay.ts': 'the ePay runs of test/node/check/examples.test.ts',
   'src/check/clauses-late.ts': 'clause verdicts per id (test/node/check/broken.test.ts, newcomer.test.ts)',
   'src/check/clauses-order.ts': 'test/node/check/order-paid-clause.test.ts',

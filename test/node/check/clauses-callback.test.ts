@@ -1,0 +1,113 @@
+/**
+ * The callback clauses, called one by one against the kit on loopback (with a real sandbox that
+ * delivers its callbacks there): each passes, and fails naming the fault when a layer in front of the
+ * kit refuses good callbacks, takes any, or trusts one it never verified.
+ */
+import { after, before, beforeEach, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  amountWritings,
+  callbackAmountAsWritten,
+  callbackForgeries,
+  callbackReplay,
+  callbackSigned,
+  callbackUnknownBooking,
+  callbackUrlOrigin,
+  forgedSuccessNotPaid,
+} from '../../../src/check/clauses-callback.js';
+import { ClauseFailure, Steps } from '../../../src/check/steps.js';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { AMOUNT, PREFIX, startKitProxy, type Fetch } from './support.js';
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
+
+/** The rule the layer breaks, if any. */
+type Fault = 'none' | 'refuses-callbacks' | 'takes-any-callback' | 'trusts-callbacks';
+let fault: Fault = 'none';
+/** Each booking's order, by correlation id, from the kit's book answers. */
+const orderOf = new Map<string, string>();
+/** Orders the trusting layer calls paid on an unverified SUCCESS. */
+const trustedPaid = new Set<string>();
+
+const layer = (kit: Fetch): Fetch => async (request) => {
+  const route = new URL(request.url).pathname.split('/').at(-1);
+  if (route === 'callback') {
+    if (fault === 'refuses-callbacks') return envelope(400, { code: 'IP-400', error_message: 'Invalid signature.' });
+    if (fault === 'takes-any-callback') return envelope(200, { code: 'IP-201', message: 'ok', data: {} });
+    if (fault === 'trusts-callbacks') {
+      const body = (await request.clone().json()) as { correlation_id: string; status: string };
+      const order = orderOf.get(body.correlation_id);
+      if (body.status === 'SUCCESS' && order) trustedPaid.add(order);
+    }
+    return kit(request);
+  }
+  if (route !== 'book') return kit(request);
+  const text = await request.text();
+  const orderId = (JSON.parse(text) as { order: { id: string } }).order.id;
+  if (fault === 'trusts-callbacks' && trustedPaid.has(orderId)) return envelope(409, { code: 'IP-412', error_message: 'This order is already paid.' });
+  const answer = await kit(new Request(request.url, { method: 'POST', headers: request.headers, body: text }));
+  const json = (await answer.clone().json()) as { data?: { correlation_id?: string } };
+  if (json.data?.correlation_id) orderOf.set(json.data.correlation_id, orderId);
+  return answer;
+};
+
+let sandbox: Sandbox;
+let proxy: Awaited<ReturnType<typeof startKitProxy>>;
+before(async () => {
+  // Three quick tries, so a refused callback is given up on at once.
+  sandbox = await startSandbox({ callbackRetry: { attempts: 3, baseDelayMs: 5 } });
+  proxy = await startKitProxy(Number(new URL(sandbox.baseUrl).port), { wrap: layer });
+});
+after(async () => {
+  await proxy?.close();
+  await sandbox?.close();
+});
+beforeEach(() => {
+  fault = 'none';
+});
+
+/** The clause's verdict on a fresh run: undefined when it passes, else its failure's message. */
+async function failureOf(clause: (s: Steps) => Promise<unknown>, endpoint = proxy.endpoint): Promise<string | undefined> {
+  const steps = new Steps({ endpoint, sandboxPort: 1, orderPrefix: PREFIX, amount: AMOUNT });
+  steps.sandbox = sandbox;
+  try {
+    await clause(steps);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ClauseFailure)) throw error;
+    return error.message;
+  }
+}
+
+test('amountWritings: the ways the service may write an amount, each once', () => {
+  assert.deepEqual(amountWritings(1250.5), ['1250.5', '1250.50', '1250.500']);
+  assert.deepEqual(amountWritings(1000), ['1000', '1000.00', '1000.0']);
+  assert.deepEqual(amountWritings(0.25), ['0.25', '0.250']);
+});
+
+const cases: Array<{ name: string; clause: (s: Steps) => Promise<unknown>; breaks: Fault; says: RegExp }> = [
+  { name: 'callback-signed', clause: callbackSigned, breaks: 'refuses-callbacks', says: /^the service's signed SUCCESS callback to http:\/\/127\.0\.0\.1:\d+\/pay\/callback was answered HTTP 400, HTTP 400, HTTP 400, not 2xx$/ },
+  { name: 'callback-replay', clause: callbackReplay, breaks: 'refuses-callbacks', says: /^the signed SUCCESS callback sent again must be answered 2xx; .*got: 400/ },
+  { name: 'callback-amount-as-written', clause: callbackAmountAsWritten, breaks: 'refuses-callbacks', says: /^the service's signed SUCCESS callback with its amount written 1250\.5 was refused; .*The docs warn/ },
+  { name: 'callback-forgeries-refused', clause: callbackForgeries, breaks: 'takes-any-callback', says: /^a SUCCESS signed with another key must be refused with a 4xx; .*got: 200/ },
+  { name: 'callback-unknown-booking', clause: callbackUnknownBooking, breaks: 'takes-any-callback', says: /^a signed callback for a booking the proxy never made must be refused with a 4xx;/ },
+  { name: 'forged-success-not-paid', clause: forgedSuccessNotPaid, breaks: 'trusts-callbacks', says: /^after a forged SUCCESS callback the order reads as paid \(a new key is IP-412\);/ },
+];
+
+for (const { name, clause, breaks, says } of cases) {
+  test(`${name} passes on the kit and fails when a layer breaks its rule (${breaks})`, async () => {
+    assert.equal(await failureOf(clause), undefined);
+    fault = breaks;
+    const failure = await failureOf(clause);
+    assert.ok(failure, 'the broken proxy passed');
+    assert.match(failure, says);
+  });
+}
+
+test("callback-url-origin passes when the callback URL is on --endpoint's origin, and fails naming both when it is not", async () => {
+  assert.equal(await failureOf(callbackUrlOrigin), undefined);
+  // The same proxy asked by another name: its callback URL (127.0.0.1) is not on that origin.
+  const failure = await failureOf(callbackUrlOrigin, proxy.endpoint.replace('127.0.0.1', 'localhost'));
+  assert.match(failure ?? '', /^the callback URL the proxy registered, http:\/\/127\.0\.0\.1:\d+\/pay\/callback, is not on --endpoint's origin http:\/\/localhost:\d+: a wrong public URL/);
+});
