@@ -3,17 +3,27 @@
  * a merchant's endpoint (the element's contract: `{endpoint}/book`, `/status`, `/cancel`) and the
  * sandbox that merchant talks to. Steps book, pay through a scenario, move the clock, expect a
  * callback or a status, and repeat; `${name.path}` refers to an earlier step's answer, `${env.NAME}`
- * to the environment and `${i}` to a repeat's round.
+ * to the environment and `${i}` to a repeat's round. `headers` (on the journey, a step, or the target)
+ * go with every request to the merchant's endpoint, never to the sandbox: the shopper's session
+ * cookie, so a shop whose `lookupOrder` checks the login books as it would for the signed-in shopper.
  */
 import { readFile } from 'node:fs/promises';
 import { parseDuration } from './clock.js';
 
-/** One step of a journey; exactly one of the step keys, with an optional `name` and `as`. */
-export type JourneyStep = Record<string, unknown> & { name?: string; as?: string };
+/** Request headers for the merchant's endpoint, e.g. `{ "cookie": "session=${env.SHOP_SESSION}" }`. */
+export type JourneyHeaders = Record<string, string>;
+
+/**
+ * One step of a journey; exactly one of the step keys, with an optional `name`, `as` and `headers`
+ * (this step's requests to the merchant; a header named here replaces the journey's of that name).
+ */
+export type JourneyStep = Record<string, unknown> & { name?: string; as?: string; headers?: JourneyHeaders };
 
 /** A journey, as a file holds it. */
 export interface Journey {
   name?: string;
+  /** Sent with every request to the merchant's endpoint (book, status, cancel, expectStatus); references resolve. */
+  headers?: JourneyHeaders;
   steps: JourneyStep[];
 }
 
@@ -23,6 +33,8 @@ export interface JourneyTarget {
   endpoint: string;
   /** The sandbox's `{base_url}`; default `http://127.0.0.1:4010`. */
   sandboxUrl?: string;
+  /** Sent with every request to the merchant's endpoint; the journey's and a step's headers replace these by name. */
+  headers?: JourneyHeaders;
   /** Values for `${env.NAME}`; default `process.env`. */
   env?: Record<string, string | undefined>;
   /** Longest wait of an `expect…` step without its own `within`; default 15 s. */
@@ -50,6 +62,9 @@ export interface JourneyResult {
 export class JourneyError extends Error {
   override name = 'JourneyError';
 }
+
+/** The keys a step may have beside its one kind. */
+const STEP_OPTIONS = ['name', 'as', 'headers'];
 
 const KINDS = ['book', 'pay', 'cancel', 'status', 'clock', 'scenario', 'expectCallback', 'expectStatus', 'repeat'] as const;
 type Kind = (typeof KINDS)[number];
@@ -88,11 +103,13 @@ export function checkJourney(data: unknown, where = 'journey'): Journey {
   if (typeof data !== 'object' || data === null || !Array.isArray(journey.steps) || journey.steps.length === 0) {
     throw new JourneyError(`${where}: a journey is an object with a non-empty "steps" array.`);
   }
+  checkHeaders(journey.headers, `${where}: the journey's`);
   const walk = (steps: unknown[], path: string) =>
     steps.forEach((step, index) => {
       const place = `${where}: ${path}step ${index + 1}`;
       if (typeof step !== 'object' || step === null) throw new JourneyError(`${place} is not an object.`);
-      const kinds = Object.keys(step).filter((key) => key !== 'name' && key !== 'as');
+      checkHeaders((step as JourneyStep).headers, `${place}'s`);
+      const kinds = Object.keys(step).filter((key) => !STEP_OPTIONS.includes(key));
       if (kinds.length !== 1 || !KINDS.includes(kinds[0] as Kind)) {
         throw new JourneyError(`${place} has ${kinds.length === 0 ? 'no step' : `"${kinds.join('", "')}"`}; a step is exactly one of ${KINDS.join(', ')}.`);
       }
@@ -106,6 +123,21 @@ export function checkJourney(data: unknown, where = 'journey'): Journey {
     });
   walk(journey.steps, '');
   return journey;
+}
+
+/**
+ * Headers are an object of names and strings: a list or a number would reach fetch as something
+ * other than what the file says, so the shape is checked before any request (and again once
+ * references resolved, as `${ref}` may stand for an object).
+ */
+function checkHeaders(headers: unknown, place: string): void {
+  if (headers === undefined) return;
+  const entries = typeof headers === 'object' && headers !== null && !Array.isArray(headers) ? Object.entries(headers) : undefined;
+  const bad = entries?.find(([name, value]) => typeof value !== 'string' || !/^[!#$%&'*+.^_`|~\w-]+$/.test(name));
+  if (!entries || bad) {
+    const what = bad ? `"${bad[0]}": ${JSON.stringify(bad[1])}` : JSON.stringify(headers);
+    throw new JourneyError(`${place} "headers" must be an object of header names and string values, e.g. {"cookie": "session=\${env.SHOP_SESSION}"}; got ${what}.`);
+  }
 }
 
 interface Scope {
@@ -147,12 +179,18 @@ export function resolve(value: unknown, scope: Scope): unknown {
   return value;
 }
 
-async function call(url: string, init: RequestInit & { json?: unknown } = {}): Promise<{ status: number; body: Record<string, unknown> }> {
-  const { json, ...rest } = init;
+/** Layers of headers in order, a later one replacing an earlier one's header of the same name (any case). */
+function mergeHeaders(...layers: Array<JourneyHeaders | undefined>): JourneyHeaders {
+  const merged = new Headers();
+  for (const layer of layers) for (const [name, value] of Object.entries(layer ?? {})) merged.set(name, value);
+  return Object.fromEntries(merged);
+}
+
+async function call(url: string, init: { json?: unknown; headers?: JourneyHeaders } = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+  const { json, headers } = init;
   const response = await fetch(url, {
-    ...rest,
     ...(json !== undefined ? { method: 'POST', body: JSON.stringify(json) } : {}),
-    headers: { 'content-type': 'application/json', ...(rest.headers as Record<string, string> | undefined) },
+    headers: mergeHeaders({ 'content-type': 'application/json' }, headers),
     redirect: 'manual',
     signal: AbortSignal.timeout(30_000),
   });
@@ -204,18 +242,21 @@ function ok(answer: { status: number; body: Record<string, unknown> }, what: str
   return answer.body;
 }
 
-type Runner = (arg: Record<string, unknown>, target: Required<Pick<JourneyTarget, 'endpoint' | 'sandboxUrl' | 'waitMs'>>) => Promise<unknown>;
+/** Where a step runs; `headers` are this step's for the merchant's endpoint (the target's, the journey's, the step's). */
+type StepTarget = Required<Pick<JourneyTarget, 'endpoint' | 'sandboxUrl' | 'waitMs' | 'headers'>>;
+
+type Runner = (arg: Record<string, unknown>, target: StepTarget) => Promise<unknown>;
 
 const STEPS: Record<Exclude<Kind, 'repeat'>, Runner> = {
   book: async (arg, t) =>
     call(`${t.endpoint}/book`, {
       json: { channel: arg['channel'] ?? 'app', order: arg['order'], ...(arg['handoff'] ? { handoff: true } : {}) },
-      headers: { 'idempotency-key': typeof arg['key'] === 'string' ? arg['key'] : `journey-${crypto.randomUUID()}` },
+      headers: { ...t.headers, 'idempotency-key': typeof arg['key'] === 'string' ? arg['key'] : `journey-${crypto.randomUUID()}` },
     }).then((a) => ok(a, 'book')),
   cancel: async (arg, t) =>
-    ok(await call(`${t.endpoint}/cancel`, { json: { booking_id: arg['booking'], correlation_id: arg['correlation'] } }), 'cancel'),
+    ok(await call(`${t.endpoint}/cancel`, { json: { booking_id: arg['booking'], correlation_id: arg['correlation'] }, headers: t.headers }), 'cancel'),
   status: async (arg, t) =>
-    ok(await call(`${t.endpoint}/status`, { json: { booking_id: arg['booking'], correlation_id: arg['correlation'] } }), 'status'),
+    ok(await call(`${t.endpoint}/status`, { json: { booking_id: arg['booking'], correlation_id: arg['correlation'] }, headers: t.headers }), 'status'),
   pay: async (arg, t) => {
     const booking = text(arg['booking'], 'booking', 'pay');
     const form = new URLSearchParams({
@@ -264,7 +305,7 @@ const STEPS: Record<Exclude<Kind, 'repeat'>, Runner> = {
     const merchant = (arg['via'] ?? 'merchant') === 'merchant';
     return within(ms, `status ${want} of ${booking} (${merchant ? 'the merchant' : 'the sandbox'})`, async () => {
       const answer = merchant
-        ? await call(`${t.endpoint}/status`, { json: { booking_id: booking, correlation_id: arg['correlation'] } })
+        ? await call(`${t.endpoint}/status`, { json: { booking_id: booking, correlation_id: arg['correlation'] }, headers: t.headers })
         : await call(`${t.sandboxUrl}/sandbox/bookings/${encodeURIComponent(booking)}`);
       const status = (answer.body['data'] as { status?: string } | undefined)?.status;
       return { ...(status === want ? { value: answer.body } : {}), seen: `${answer.status} ${status ?? JSON.stringify(answer.body).slice(0, 200)}` };
@@ -275,6 +316,7 @@ const STEPS: Record<Exclude<Kind, 'repeat'>, Runner> = {
 /** Runs a journey; a failed step ends it (the rest are reported as not run). */
 export async function runJourney(journey: Journey, target: JourneyTarget): Promise<JourneyResult> {
   checkJourney(journey);
+  checkHeaders(target.headers, "the target's");
   const t = { endpoint: target.endpoint.replace(/\/+$/, ''), sandboxUrl: (target.sandboxUrl ?? 'http://127.0.0.1:4010').replace(/\/+$/, ''), waitMs: target.waitMs ?? 15_000 };
   const log = target.log ?? (() => undefined);
   const results: StepResult[] = [];
@@ -282,7 +324,7 @@ export async function runJourney(journey: Journey, target: JourneyTarget): Promi
   let failed = false;
   const runSteps = async (steps: JourneyStep[], prefix: string): Promise<void> => {
     for (const [index, step] of steps.entries()) {
-      const kind = Object.keys(step).find((key) => key !== 'name' && key !== 'as') as Kind;
+      const kind = Object.keys(step).find((key) => !STEP_OPTIONS.includes(key)) as Kind;
       const name = `${prefix}${index + 1} ${step.name ?? kind}`;
       if (failed) {
         results.push({ name, ok: false, ms: 0, error: 'not run: an earlier step failed' });
@@ -303,7 +345,9 @@ export async function runJourney(journey: Journey, target: JourneyTarget): Promi
         const shorthand =
           kind === 'clock' && typeof raw === 'string' ? { advance: raw } : kind === 'scenario' && (typeof raw === 'string' || raw === null) ? { scenario: raw } : raw;
         const arg = resolve(shorthand, scope);
-        const answer = await STEPS[kind](arg as Record<string, unknown>, t);
+        const headers = [journey.headers, step.headers].map((layer) => resolve(layer, scope) as JourneyHeaders | undefined);
+        headers.forEach((layer, n) => checkHeaders(layer, n === 0 ? "the journey's" : "the step's"));
+        const answer = await STEPS[kind](arg as Record<string, unknown>, { ...t, headers: mergeHeaders(target.headers, ...headers) });
         if (step.as) scope.saved[step.as] = answer;
         results.push({ name, ok: true, ms: Date.now() - started });
         log(`ok   ${name}`);
