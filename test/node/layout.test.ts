@@ -32,7 +32,6 @@ const EXEMPT: Readonly<Record<string, string>> = {
  */
 const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
   'src/check/clauses-epay.ts': 'the ePay runs of test/node/check/examples.test.ts',
-  'src/check/clauses-late.ts': 'clause verdicts per id (test/node/check/broken.test.ts, newcomer.test.ts)',
   'src/check/clauses-order.ts': 'test/node/check/order-paid-clause.test.ts',
   'src/check/clauses-replays.ts': 'clause verdicts per id (test/node/check/broken.test.ts, php-production.test.ts)',
   'src/check/epay-steps.ts': 'the ePay runs of test/node/check/examples.test.ts',

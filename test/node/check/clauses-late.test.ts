@@ -1,0 +1,75 @@
+/**
+ * The clauses on what comes back late or elsewhere, called against the kit on loopback with a real
+ * sandbox: a SUCCESS after the merchant's cancel, and the hand-off's own return page. Each passes on
+ * the kit and fails, naming the fault, on a proxy that drops the late SUCCESS or returns the phone to
+ * the checkout.
+ */
+import { after, before, beforeEach, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { handoffPage, paidAfterCancel } from '../../../src/check/clauses-late.js';
+import { ClauseFailure, Steps } from '../../../src/check/steps.js';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { AMOUNT, PREFIX, startKitProxy, type Fetch } from './support.js';
+
+let dropsSuccess = false;
+/** A layer that answers a SUCCESS callback 200 without recording it, when `dropsSuccess` is set. */
+const layer = (kit: Fetch): Fetch => async (request) => {
+  if (dropsSuccess && request.url.endsWith('/callback')) {
+    const body = (await request.clone().json()) as { status?: string };
+    if (body.status === 'SUCCESS') return new Response('{"code":"IP-201","message":"ok","data":{}}', { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } });
+  }
+  return kit(request);
+};
+
+let sandbox: Sandbox;
+let proxy: Awaited<ReturnType<typeof startKitProxy>>;
+/** A kit that sends every booking back to the checkout, the hand-off's too. */
+let oneReturn: Awaited<ReturnType<typeof startKitProxy>>;
+before(async () => {
+  sandbox = await startSandbox({ callbackRetry: { attempts: 3, baseDelayMs: 5 } });
+  const port = Number(new URL(sandbox.baseUrl).port);
+  proxy = await startKitProxy(port, { wrap: layer });
+  oneReturn = await startKitProxy(port, { overrides: { redirectUrl: 'http://127.0.0.1:9/checkout' } });
+});
+after(async () => {
+  await proxy?.close();
+  await oneReturn?.close();
+  await sandbox?.close();
+});
+beforeEach(() => {
+  dropsSuccess = false;
+});
+
+/** The clause's verdict on a fresh run against `endpoint`: undefined when it passes, else its failure's message. */
+async function failureOf(clause: (s: Steps) => Promise<unknown>, endpoint = proxy.endpoint): Promise<string | undefined> {
+  const steps = new Steps({ endpoint, sandboxPort: 1, orderPrefix: PREFIX, amount: AMOUNT });
+  steps.sandbox = sandbox;
+  try {
+    await clause(steps);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ClauseFailure)) throw error;
+    return error.message;
+  }
+}
+
+test('paid-after-cancel passes on the kit, and fails on a proxy that drops the SUCCESS after its cancel', async () => {
+  assert.equal(await failureOf(paidAfterCancel), undefined);
+  dropsSuccess = true;
+  assert.match(
+    (await failureOf(paidAfterCancel)) ?? '',
+    /^the booking was cancelled while PENDING, then paid at the service \(its signed SUCCESS callback answered HTTP 200\), and \/order still calls the order unpaid:/,
+  );
+});
+
+test('paid-after-cancel is not judged when order-paid failed: it reads /order', async () => {
+  const steps = new Steps({ endpoint: proxy.endpoint, sandboxPort: 1, orderPrefix: PREFIX, amount: AMOUNT });
+  steps.sandbox = sandbox;
+  steps.failedClauses.add('order-paid');
+  await assert.rejects(paidAfterCancel(steps), { message: 'not judged: it reads whether the order is paid from /order, and order-paid failed' });
+});
+
+test("handoff-page passes on the kit, and fails on a proxy that returns the phone to the checkout", async () => {
+  assert.equal(await failureOf(handoffPage), undefined);
+  assert.match((await failureOf(handoffPage, oneReturn.endpoint)) ?? '', /^the hand-off booking returns the phone to http:\/\/127\.0\.0\.1:9\/checkout, the checkout an ordinary booking of the order returns to/);
+});
