@@ -33,7 +33,6 @@ const EXEMPT: Readonly<Record<string, string>> = {
 const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
   'src/check/clauses-epay.ts': 'the ePay runs of test/node/check/examples.test.ts',
   'src/check/clauses-order.ts': 'test/node/check/order-paid-clause.test.ts',
-  'src/check/clauses-replays.ts': 'clause verdicts per id (test/node/check/broken.test.ts, php-production.test.ts)',
   'src/check/epay-steps.ts': 'the ePay runs of test/node/check/examples.test.ts',
   'src/core/detect-environment.ts': 'test/node/core/in-app-browsers.test.ts, test/browser/core/environment.test.ts',
   'src/core/flow/machine.ts': 'test/node/core/flow/ (booking, index, runs, wallet)',
