@@ -32,12 +32,10 @@ const EXEMPT: Readonly<Record<string, string>> = {
  */
 const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
   'src/check/clauses-epay.ts': 'the ePay runs of test/node/check/examples.test.ts',
-  'src/check/clauses-order.ts': 'test/node/check/order-paid-clause.test.ts',
+  'src/check/clauses-order.ts': 'test/node/check/order-paid-clause.test.ts calls its clauses directly (named clauses-order.test.ts, it would be the mirror)',
   'src/check/epay-steps.ts': 'the ePay runs of test/node/check/examples.test.ts',
-  'src/core/detect-environment.ts': 'test/node/core/in-app-browsers.test.ts, test/browser/core/environment.test.ts',
   'src/core/flow/machine.ts': 'test/node/core/flow/ (booking, index, runs, wallet)',
   'src/core/flow/state.ts': 'test/node/core/flow/ (booking, index, runs, wallet)',
-  'src/core/open-in-browser.ts': 'test/node/core/in-app-browsers.test.ts',
   'src/element/events.ts': 'test/browser/element/wallet-pay-button/ (every event is awaited there)',
   'src/element/i18n/handoff.ts': 'test/node/element/i18n.test.ts, test/browser/element/handoff/',
   'src/element/i18n/lang.ts': 'test/node/element/i18n.test.ts',

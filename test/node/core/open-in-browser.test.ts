@@ -1,0 +1,28 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BROWSER_ESCAPES, browserWay } from '../../../src/core/open-in-browser.js';
+import { IN_APP_USER_AGENTS } from '../../fixtures/user-agents.js';
+import { IN_APP_BROWSERS } from '../../../src/core/in-app-browsers.js';
+
+const FACEBOOK_ANDROID = IN_APP_USER_AGENTS.find((ua) => ua.app === 'facebook' && ua.platform === 'android')!.userAgent;
+const FACEBOOK_IOS = IN_APP_USER_AGENTS.find((ua) => ua.app === 'facebook' && ua.platform === 'ios')!.userAgent;
+
+test('every known in-app browser has its way out on Android and on iOS', () => {
+  assert.deepEqual(Object.keys(BROWSER_ESCAPES).sort(), IN_APP_BROWSERS.map((app) => app.id).sort());
+});
+
+test("an intent keeps the page's scheme, path and query, and drops its fragment", () => {
+  assert.deepEqual(browserWay('http://shop.test:8080/pay?o=1#top', FACEBOOK_ANDROID), {
+    kind: 'link',
+    href: 'intent://shop.test:8080/pay?o=1#Intent;scheme=http;end',
+    url: 'http://shop.test:8080/pay?o=1',
+  });
+  assert.deepEqual(browserWay('https://shop.test/pay#x', FACEBOOK_IOS), { kind: 'link', href: 'x-safari-https://shop.test/pay', url: 'https://shop.test/pay' });
+});
+
+test("a browser that is no known in-app one, or a desktop's, gets the address to copy; a page that is not http(s) gets nothing", () => {
+  const chrome = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36';
+  assert.deepEqual(browserWay('https://shop.test/pay', chrome), { kind: 'copy', url: 'https://shop.test/pay' });
+  assert.deepEqual(browserWay('https://shop.test/pay', 'Mozilla/5.0 (Windows NT 10.0) [FBAN/FBIOS]'), { kind: 'copy', url: 'https://shop.test/pay' });
+  for (const page of ['javascript:alert(1)', 'not a url', 'https://u:p@shop.test/']) assert.equal(browserWay(page, FACEBOOK_ANDROID), null, page);
+});
