@@ -15,6 +15,8 @@ $cfg = [
     'demo_prefix' => getenv('DEMO_ORDER_PREFIX') ?: '',              // stand-in for the shop's own orders
     'demo_amount' => getenv('DEMO_ORDER_AMOUNT') ?: '1000',
     'reconcile_after' => (int) (getenv('RECONCILE_AFTER_SECONDS') === false ? 300 : getenv('RECONCILE_AFTER_SECONDS')),  // the spec's five minutes
+    'cancel_after' => (int) (getenv('CANCEL_AFTER_SECONDS') ?: 900),      // the service's booking lifetime (the sandbox's 15 minutes)
+    'ask_every' => (int) (getenv('ORDER_ASK_SECONDS') ?: 3),              // /order asks the service about a booking at most this often
 ];
 $epay = [
     'on' => getenv('PROVIDER') === 'epay',
@@ -72,8 +74,15 @@ function db(array $cfg): PDO {
     $pdo->exec('CREATE TABLE IF NOT EXISTS bookings (idem_key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, order_id TEXT NOT NULL,
         channel TEXT NOT NULL, booking_id TEXT NOT NULL UNIQUE, correlation_id TEXT NOT NULL UNIQUE, deeplink TEXT NOT NULL, amount TEXT NOT NULL, status TEXT NOT NULL,
         created_at INTEGER NOT NULL DEFAULT 0)');
+    // When reconcile asks next, at what interval, until when a cancelled one is asked again, when /order last asked.
+    foreach (['next_check_at', 'check_every', 'recheck_until', 'asked_at'] as $column) {
+        try { $pdo->exec("ALTER TABLE bookings ADD COLUMN $column INTEGER NOT NULL DEFAULT 0"); } catch (PDOException) {}   // there already
+    }
     return $pdo;
 }
+
+/** How long the provider keeps a booking payable: eSewa's session, or the service's booking lifetime. */
+function lifetime(array $cfg): int { return $cfg['epay']['on'] ? $cfg['epay']['lifetime'] : $cfg['cancel_after']; }
 
 /** POSTs signed JSON to the service; returns [http status, decoded body]. */
 function service(array $cfg, string $op, array $fields, string $signed): array {
@@ -105,11 +114,16 @@ function canonical(mixed $v): mixed {
 }
 
 /** Records a final status once: a final status stays, but a refund (REVERTED) may follow a SUCCESS, and a
- *  SUCCESS may follow a CANCELED. So a SUCCESS replayed after its refund, or a FAILED after a SUCCESS, changes nothing. */
-function record(PDO $db, array $booking, string $status): void {
+ *  SUCCESS may follow a CANCELED. So a SUCCESS replayed after its refund, or a FAILED after a SUCCESS, changes nothing.
+ *  A CANCELED is asked about again by reconcile for the booking's lifetime: a payment may land after it. */
+function record(PDO $db, array $booking, string $status, ?int $now = null): void {
+    global $cfg;
     $q = $db->prepare("UPDATE bookings SET status = ? WHERE booking_id = ? AND (status IN ('BOOKED', 'PENDING') OR (status = 'SUCCESS' AND ? = 'REVERTED'))");
     $q->execute([$status, $booking['booking_id'], $status]);
     $changed = $q->rowCount() === 1;
+    if ($changed && $status === 'CANCELED') {
+        $db->prepare('UPDATE bookings SET recheck_until = ?, next_check_at = 0, check_every = 0 WHERE booking_id = ?')->execute([($now ?? time()) + lifetime($cfg), $booking['booking_id']]);
+    }
     if (!$changed && $status === 'SUCCESS') {
         // Paid after our cancel (the wallet took the money anyway): delivered, never dropped, or the shopper pays twice.
         $late = $db->prepare("UPDATE bookings SET status = 'SUCCESS' WHERE booking_id = ? AND status = 'CANCELED'");
@@ -143,11 +157,20 @@ function book_answer(array $cfg, array $b): array {
     return $data + ['web_payment' => ['url' => "{$cfg['service']}/web/pay", 'method' => 'POST', 'fields' => $fields]];
 }
 
-/** Whether the order is paid, from this shop's own record (a verified SUCCESS, not refunded since). */
+/** Whether the order is paid: a verified SUCCESS in this shop's records (not refunded since), or one the service, asked
+ *  about a booking of the order still open, says now (recorded). The shopper is often back, in another browser, before
+ *  the callback, and ePay v2 sends none. A booking is asked at most once per ORDER_ASK_SECONDS, however many tabs ask. */
 function order_state(PDO $db, array $cfg, stdClass $body): array {
     if (array_keys((array) $body) !== ['order'] || !($body->order instanceof stdClass)) throw new Refusal(422, 'IP-422', 'Send exactly {"order": {...}}, the order as sent to /book.');
     $order = find_order($db, $cfg, $body->order->id ?? null) ?? throw new Refusal(422, 'IP-424', 'This order is unknown or cannot be paid.');
-    return $order['paid'] ? ['paid' => true, 'status' => 'SUCCESS'] : ['paid' => false];
+    $open = $db->prepare("SELECT * FROM bookings WHERE order_id = ? AND status IN ('BOOKED', 'PENDING')");
+    $open->execute([$order['id']]);
+    foreach ($order['paid'] ? [] : $open->fetchAll() as $b) {
+        $claim = $db->prepare('UPDATE bookings SET asked_at = ? WHERE booking_id = ? AND asked_at <= ?');
+        $claim->execute([time(), $b['booking_id'], time() - $cfg['ask_every']]);
+        if ($claim->rowCount() === 1) { try { ask_service($db, $cfg, $b); } catch (Refusal) {} }   // out of reach: the records answer
+    }
+    return find_order($db, $cfg, $order['id'])['paid'] ? ['paid' => true, 'status' => 'SUCCESS'] : ['paid' => false];
 }
 
 function book(PDO $db, array $cfg, stdClass $body): array {
@@ -233,8 +256,8 @@ function own_booking(PDO $db, stdClass $body): array {
 }
 
 /** eSewa's status check of a booking made here, mapped and, when final, recorded: only its COMPLETE fulfils. */
-function ask_epay(PDO $db, array $cfg, array $b): array {
-    $e = $cfg['epay'];
+function ask_epay(PDO $db, array $cfg, array $b, ?int $now = null): array {
+    [$e, $now] = [$cfg['epay'], $now ?? time()];
     $query = http_build_query(['product_code' => $e['product'], 'total_amount' => $b['amount'], 'transaction_uuid' => $b['booking_id']]);
     $text = @file_get_contents("{$e['status']}?$query", false, stream_context_create(['http' => ['timeout' => 10, 'follow_location' => 0]]));
     $v = $text === false ? null : json_decode($text, true);
@@ -242,11 +265,11 @@ function ask_epay(PDO $db, array $cfg, array $b): array {
         throw new Refusal(502, 'IP-502', "eSewa's status check did not answer about this transaction.");
     }
     $status = match ($v['status'] ?? null) {
-        'NOT_FOUND' => time() > $b['created_at'] + $e['lifetime'] ? 'CANCELED' : 'BOOKED',   // not posted yet, or the session ended at eSewa
+        'NOT_FOUND' => $b['status'] === 'CANCELED' || $now > $b['created_at'] + $e['lifetime'] ? 'CANCELED' : 'BOOKED',   // not posted yet, or the session ended at eSewa
         'CANCELED' => $b['status'] === 'SUCCESS' ? 'REVERTED' : 'CANCELED',                    // reversed by eSewa
         default => EPAY_MAP[$v['status'] ?? ''] ?? throw new Refusal(502, 'IP-502', "eSewa's status check gave no status."),
     };
-    if (in_array($status, FINAL_STATUSES, true)) record($db, $b, $status);
+    if (in_array($status, FINAL_STATUSES, true)) record($db, $b, $status, $now);
     return ['status' => $status];
 }
 
@@ -298,11 +321,11 @@ function epay_return(PDO $db, array $cfg, string $query): void {
 }
 
 /** The service's status of a booking made here; a final one is recorded. */
-function ask_service(PDO $db, array $cfg, array $b): array {
-    if ($cfg['epay']['on']) return ask_epay($db, $cfg, $b);
+function ask_service(PDO $db, array $cfg, array $b, ?int $now = null): array {
+    if ($cfg['epay']['on']) return ask_epay($db, $cfg, $b, $now);
     [$http, $res] = service($cfg, 'status', ['booking_id' => $b['booking_id'], 'product_code' => $cfg['product'], 'correlation_id' => $b['correlation_id']], 'booking_id,product_code,correlation_id');
     if ($http !== 200 || !is_string($res['data']['status'] ?? null)) throw new Refusal(502, 'IP-502', 'The payment service did not give the status.');
-    if (in_array($res['data']['status'], FINAL_STATUSES, true)) record($db, $b, $res['data']['status']);
+    if (in_array($res['data']['status'], FINAL_STATUSES, true)) record($db, $b, $res['data']['status'], $now);
     return $res['data'];
 }
 
@@ -312,15 +335,45 @@ function status(PDO $db, array $cfg, stdClass $body): array {
     return ['booking_id' => $b['booking_id'], 'correlation_id' => $b['correlation_id'], 'status' => $st['status'], 'updated_at' => $st['updated_at'] ?? null];
 }
 
-/** The spec's five-minute rule: asks the service about every booking still open after RECONCILE_AFTER_SECONDS. */
-function reconcile(PDO $db, array $cfg): int {
-    $q = $db->prepare("SELECT * FROM bookings WHERE status IN ('BOOKED', 'PENDING') AND created_at <= ?");
-    $q->execute([time() - $cfg['reconcile_after']]);
+/** The spec's five-minute rule, and what follows it: asks the service about every booking still open RECONCILE_AFTER_SECONDS
+ *  after it was made, a PENDING one less and less often (every 1, 2, 4 ... 60 minutes); cancels one still open past the
+ *  provider's lifetime (eSewa has no cancel: its NOT_FOUND past the session's lifetime is the CANCELED); and asks again, for
+ *  that lifetime, about one cancelled, since a payment may land after the cancel with its callback lost. */
+function reconcile(PDO $db, array $cfg, int $now): int {
+    // A cron run a few seconds early still asks (the 10 s).
+    $q = $db->prepare("SELECT * FROM bookings WHERE next_check_at <= ? + 10 AND ((status IN ('BOOKED', 'PENDING') AND created_at <= ?)
+        OR (status = 'CANCELED' AND recheck_until > 0))");
+    $q->execute([$now, $now - $cfg['reconcile_after']]);
     $rows = $q->fetchAll();
     foreach ($rows as $b) {
-        try { echo "{$b['booking_id']}: " . ask_service($db, $cfg, $b)['status'] . "\n"; } catch (Refusal $r) { fwrite(STDERR, "{$b['booking_id']}: {$r->getMessage()}\n"); }
+        try { echo "{$b['booking_id']}: " . reconcile_one($db, $cfg, $b, $now) . "\n"; } catch (Refusal $r) { fwrite(STDERR, "{$b['booking_id']}: {$r->getMessage()}\n"); }
     }
     return count($rows);
+}
+
+/** Asks a booking less and less often: 1, 2, 4 ... 60 minutes apart, and at $until at the latest. */
+function back_off(PDO $db, array $b, int $now, int $until): void {
+    $every = min(3600, max(60, $b['check_every'] * 2));
+    $db->prepare('UPDATE bookings SET check_every = ?, next_check_at = ? WHERE booking_id = ?')->execute([$every, min($now + $every, $until), $b['booking_id']]);
+}
+
+function reconcile_one(PDO $db, array $cfg, array $b, int $now): string {
+    $status = ask_service($db, $cfg, $b, $now)['status'];
+    if ($b['status'] === 'CANCELED') {   // a recheck; a SUCCESS is recorded (delivered, never dropped)
+        if ($status === 'SUCCESS' || $now >= $b['recheck_until']) $db->prepare('UPDATE bookings SET recheck_until = 0 WHERE booking_id = ?')->execute([$b['booking_id']]);
+        else back_off($db, $b, $now, (int) $b['recheck_until']);
+        return $status;
+    }
+    if (!in_array($status, ['BOOKED', 'PENDING'], true)) return $status;
+    $ends = $b['created_at'] + lifetime($cfg);
+    if ($now >= $ends && !$cfg['epay']['on']) {   // left open past the service's lifetime: cancelled, so no stale screen pays it
+        [$http, $res] = service($cfg, 'cancel', ['booking_id' => $b['booking_id'], 'product_code' => $cfg['product']], 'booking_id,product_code');
+        if ($http === 200) { record($db, $b, 'CANCELED', $now); return 'CANCELED'; }
+        if (($res['code'] ?? '') === 'IP-410') return ask_service($db, $cfg, $b, $now)['status'];   // processed meanwhile: recorded
+        throw new Refusal(502, 'IP-502', 'The payment service did not cancel the booking.');
+    }
+    if ($status === 'PENDING') back_off($db, $b, $now, $now < $ends ? $ends : $now + 3600);
+    return $status;
 }
 
 const HANDOFF_TEXT = [
@@ -380,7 +433,8 @@ function callback(PDO $db, array $cfg, string $raw, stdClass $body): array {
 
 // `php proxy.php reconcile` from cron; serve only under a web server: `require 'proxy.php'` from a test gets the functions alone.
 if (PHP_SAPI === 'cli' && realpath($_SERVER['argv'][0] ?? '') === __FILE__ && ($_SERVER['argv'][1] ?? '') === 'reconcile') {
-    echo 'reconciled ' . reconcile(db($cfg), $cfg) . " open booking(s)\n";
+    // RECONCILE_NOW (epoch seconds) is the clock of a test's pass, e.g. a sandbox's moved one; else now.
+    echo 'reconciled ' . reconcile(db($cfg), $cfg, (int) (getenv('RECONCILE_NOW') ?: time())) . " booking(s)\n";
 } elseif (PHP_SAPI !== 'cli') {
     $route = basename(parse_url($_SERVER['REQUEST_URI'], PHP_URL_PATH) ?: '/');
     try {

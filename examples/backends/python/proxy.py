@@ -17,6 +17,8 @@ CFG = {
     "demo_prefix": os.environ.get("DEMO_ORDER_PREFIX", ""),  # stand-in for the shop's own orders
     "demo_amount": os.environ.get("DEMO_ORDER_AMOUNT", "1000"),
     "reconcile_after": int(os.environ.get("RECONCILE_AFTER_SECONDS", "300")),  # the spec's five minutes
+    "cancel_after": int(os.environ.get("CANCEL_AFTER_SECONDS", "900")),  # the service's booking lifetime (the sandbox's 15 minutes)
+    "ask_every": int(os.environ.get("ORDER_ASK_SECONDS", "3")),  # /order asks the service about a booking at most this often
 }
 EPAY = {
     "on": os.environ.get("PROVIDER", "intent") == "epay",
@@ -27,6 +29,7 @@ EPAY = {
     "lifetime": int(os.environ.get("EPAY_SESSION_SECONDS", "1800")),  # eSewa names none for the form: an unknown uuid is expired after this
 }
 EPAY_MAP = {"COMPLETE": "SUCCESS", "PARTIAL_REFUND": "SUCCESS", "FULL_REFUND": "REVERTED", "PENDING": "PENDING", "AMBIGUOUS": "PENDING"}
+LIFETIME = EPAY["lifetime"] if EPAY["on"] else CFG["cancel_after"]  # how long a booking stays payable: eSewa's session, the service's booking
 EPAY_MUST_SIGN = {"total_amount", "transaction_uuid", "status", "product_code"}
 MAX_BODY = 16384
 CALLBACK_FIELDS = "product_code,amount,reference_code,correlation_id,status"
@@ -69,7 +72,12 @@ def db():
     conn.execute("""CREATE TABLE IF NOT EXISTS bookings (idem_key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, order_id TEXT NOT NULL,
         channel TEXT NOT NULL, booking_id TEXT NOT NULL UNIQUE, correlation_id TEXT NOT NULL UNIQUE, deeplink TEXT NOT NULL,
         amount TEXT NOT NULL, status TEXT NOT NULL, created_at INTEGER NOT NULL DEFAULT 0)""")
+    # When reconcile asks next, at what interval, until when a cancelled one is asked again, when /order last asked.
+    for column in ("next_check_at", "check_every", "recheck_until", "asked_at"):
+        with contextlib.suppress(sqlite3.OperationalError):  # there already (an older file's store gets them once)
+            conn.execute(f"ALTER TABLE bookings ADD COLUMN {column} INTEGER NOT NULL DEFAULT 0")
     return conn
+
 
 
 def service(op, fields, signed):
@@ -81,10 +89,8 @@ def service(op, fields, signed):
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, json.loads(response.read())
     except urllib.error.HTTPError as error:
-        try:
+        with contextlib.suppress(ValueError):
             return error.code, json.loads(error.read())
-        except ValueError:
-            pass
     except (OSError, ValueError):
         pass
     raise Refusal(502, "IP-502", "The payment service could not be reached.")
@@ -99,11 +105,14 @@ def find_order(conn, order_id):
     return conn.execute("SELECT id, amount, paid FROM orders WHERE id = ?", (order_id,)).fetchone()
 
 
-def record(conn, booking, status):
+def record(conn, booking, status, now=None):
     """Records a final status once: a final status stays, but a refund (REVERTED) may follow a SUCCESS,
-    and a SUCCESS may follow a CANCELED. So a SUCCESS replayed after its refund, or a FAILED after a SUCCESS, changes nothing."""
+    and a SUCCESS may follow a CANCELED. So a SUCCESS replayed after its refund, or a FAILED after a SUCCESS, changes nothing.
+    A CANCELED is asked about again by reconcile for the booking's lifetime: a payment may land after it."""
     changed = conn.execute("""UPDATE bookings SET status = ? WHERE booking_id = ?
         AND (status IN ('BOOKED', 'PENDING') OR (status = 'SUCCESS' AND ? = 'REVERTED'))""", (status, booking["booking_id"], status)).rowcount
+    if changed and status == "CANCELED":
+        conn.execute("UPDATE bookings SET recheck_until = ?, next_check_at = 0, check_every = 0 WHERE booking_id = ?", (int(now or time.time()) + LIFETIME, booking["booking_id"]))
     if not changed and status == "SUCCESS":
         # Paid after our cancel (the wallet took the money anyway): delivered, never dropped, or the shopper pays twice.
         changed = conn.execute("UPDATE bookings SET status = 'SUCCESS' WHERE booking_id = ? AND status = 'CANCELED'", (booking["booking_id"],)).rowcount
@@ -135,12 +144,19 @@ def book_answer(b):
 
 
 def order_state(conn, body):
-    """Whether the order is paid, from this shop's own record (a verified SUCCESS, not refunded since)."""
+    """Paid: a verified SUCCESS in the records (not refunded since), or one the service says now of a booking still open (recorded): the shopper
+    is often back, in another browser, before the callback, and ePay v2 sends none. Each booking is asked at most once per ORDER_ASK_SECONDS."""
     if set(body) != {"order"} or not isinstance(body["order"], dict):
         raise Refusal(422, "IP-422", 'Send exactly {"order": {...}}, the order as sent to /book.')
     order = find_order(conn, body["order"].get("id"))
     if order is None:
         raise Refusal(422, "IP-424", "This order is unknown or cannot be paid.")
+    now = int(time.time())
+    for b in [] if order["paid"] else conn.execute("SELECT * FROM bookings WHERE order_id = ? AND status IN ('BOOKED', 'PENDING')", (order["id"],)).fetchall():
+        if conn.execute("UPDATE bookings SET asked_at = ? WHERE booking_id = ? AND asked_at <= ?", (now, b["booking_id"], now - CFG["ask_every"])).rowcount:
+            with contextlib.suppress(Refusal):  # out of reach: the records answer, and the next ask may know
+                ask_service(conn, b)
+    order = find_order(conn, order["id"])
     return {"paid": True, "status": "SUCCESS"} if order["paid"] else {"paid": False}
 
 
@@ -187,20 +203,16 @@ def book(conn, body, key):
         uuid = "tx_" + hashlib.sha256(f"{key}|{fingerprint}|{order['amount']}".encode()).hexdigest()[:40]
         # The phone of a hand-off has no session here: it returns to a page that asks the service, not to the checkout.
         if EPAY["on"]:  # no call: the booking is the signed form, its uuid letters, digits and "-"
-            uuid = "tx-" + uuid[3:]
-            row = {"idem_key": key, "fingerprint": fingerprint, "order_id": order["id"], "channel": "web", "booking_id": uuid,
-                   "correlation_id": uuid, "deeplink": "", "amount": order["amount"], "status": "BOOKED", "created_at": int(time.time())}
-            conn.execute("""INSERT INTO bookings (idem_key, fingerprint, order_id, channel, booking_id, correlation_id, deeplink, amount, status, created_at)
-                VALUES (:idem_key, :fingerprint, :order_id, :channel, :booking_id, :correlation_id, :deeplink, :amount, :status, :created_at)""", row)
-            return book_answer(row)
-        back = f"{CFG['public']}/api/pay/handoff" if body.get("handoff") else CFG["redirect"].replace("{order_id}", urllib.parse.quote(order["id"], safe=""))
-        http, res = service("book", {"product_code": CFG["product"], "amount": amount, "transaction_uuid": uuid,
-                                     "callback_url": f"{CFG['public']}/api/pay/callback", "redirect_url": back,
-                                     "properties": {"order_id": order["id"]}}, "product_code,amount,transaction_uuid")
-        if http != 200:
-            raise Refusal(502 if http >= 500 else 500, "IP-502" if http >= 500 else "IP-501", f"The payment service refused the booking: {res.get('error_message', http)}")
-        row = {"idem_key": key, "fingerprint": fingerprint, "order_id": order["id"], "channel": body["channel"], "booking_id": res["data"]["booking_id"],
-               "correlation_id": res["data"]["correlation_id"], "deeplink": res["data"]["deeplink"], "amount": order["amount"], "status": "BOOKED", "created_at": int(time.time())}
+            made = {"channel": "web", "booking_id": "tx-" + uuid[3:], "correlation_id": "tx-" + uuid[3:], "deeplink": ""}
+        else:
+            back = f"{CFG['public']}/api/pay/handoff" if body.get("handoff") else CFG["redirect"].replace("{order_id}", urllib.parse.quote(order["id"], safe=""))
+            http, res = service("book", {"product_code": CFG["product"], "amount": amount, "transaction_uuid": uuid,
+                                         "callback_url": f"{CFG['public']}/api/pay/callback", "redirect_url": back,
+                                         "properties": {"order_id": order["id"]}}, "product_code,amount,transaction_uuid")
+            if http != 200:
+                raise Refusal(502 if http >= 500 else 500, "IP-502" if http >= 500 else "IP-501", f"The payment service refused the booking: {res.get('error_message', http)}")
+            made = dict(channel=body["channel"], **{n: res["data"][n] for n in ("booking_id", "correlation_id", "deeplink")})
+        row = dict(made, idem_key=key, fingerprint=fingerprint, order_id=order["id"], amount=order["amount"], status="BOOKED", created_at=int(time.time()))
         conn.execute("""INSERT INTO bookings (idem_key, fingerprint, order_id, channel, booking_id, correlation_id, deeplink, amount, status, created_at)
             VALUES (:idem_key, :fingerprint, :order_id, :channel, :booking_id, :correlation_id, :deeplink, :amount, :status, :created_at)""", row)
         return book_answer(row)
@@ -220,8 +232,9 @@ def own_booking(conn, body):
     return row
 
 
-def ask_epay(conn, b):
+def ask_epay(conn, b, now=None):
     """eSewa's status check of a booking made here, mapped and, when final, recorded: only its COMPLETE fulfils."""
+    now = time.time() if now is None else now
     query = urllib.parse.urlencode({"product_code": EPAY["product"], "total_amount": b["amount"], "transaction_uuid": b["booking_id"]})
     try:
         with urllib.request.urlopen(f"{EPAY['status']}?{query}", timeout=10) as response:
@@ -230,16 +243,13 @@ def ask_epay(conn, b):
         raise Refusal(502, "IP-502", "eSewa's status check could not be reached.")
     if not isinstance(v, dict) or v.get("transaction_uuid") != b["booking_id"] or v.get("product_code") != EPAY["product"]:
         raise Refusal(502, "IP-502", "eSewa's status check answered about another transaction.")
-    if v.get("status") == "NOT_FOUND":  # not posted yet, or the session ended at eSewa
-        status = "CANCELED" if time.time() > b["created_at"] + EPAY["lifetime"] else "BOOKED"
-    elif v.get("status") == "CANCELED":  # reversed by eSewa
-        status = "REVERTED" if b["status"] == "SUCCESS" else "CANCELED"
-    elif v.get("status") in EPAY_MAP:
-        status = EPAY_MAP[v["status"]]
-    else:
+    status = dict(EPAY_MAP, **{  # NOT_FOUND: not posted yet, or the session ended at eSewa; CANCELED: reversed by eSewa
+        "NOT_FOUND": "CANCELED" if b["status"] == "CANCELED" or now > b["created_at"] + EPAY["lifetime"] else "BOOKED",
+        "CANCELED": "REVERTED" if b["status"] == "SUCCESS" else "CANCELED"}).get(v.get("status"))
+    if status is None:
         raise Refusal(502, "IP-502", "eSewa's status check gave no status.")
     if status in FINAL:
-        record(conn, b, status)
+        record(conn, b, status, now)
     return {"status": status}
 
 
@@ -277,15 +287,15 @@ def epay_return(conn, query):
     return 303, "", CFG["redirect"].replace("{order_id}", urllib.parse.quote(b["order_id"], safe=""))
 
 
-def ask_service(conn, b):
+def ask_service(conn, b, now=None):
     """The service's status of a booking made here; a final one is recorded."""
     if EPAY["on"]:
-        return ask_epay(conn, b)
+        return ask_epay(conn, b, now)
     http, res = service("status", {"booking_id": b["booking_id"], "product_code": CFG["product"], "correlation_id": b["correlation_id"]}, "booking_id,product_code,correlation_id")
     if http != 200:
         raise Refusal(502, "IP-502", "The payment service did not give the status.")
     if res["data"]["status"] in FINAL:
-        record(conn, b, res["data"]["status"])
+        record(conn, b, res["data"]["status"], now)
     return res["data"]
 
 
@@ -295,15 +305,48 @@ def status(conn, body):
     return {"booking_id": b["booking_id"], "correlation_id": b["correlation_id"], "status": st["status"], "updated_at": st.get("updated_at")}
 
 
-def reconcile(conn):
-    """The spec's five-minute rule: asks the service about every booking still open after RECONCILE_AFTER_SECONDS."""
-    rows = conn.execute("SELECT * FROM bookings WHERE status IN ('BOOKED', 'PENDING') AND created_at <= ?", (int(time.time()) - CFG["reconcile_after"],)).fetchall()
+def reconcile(conn, now):
+    """The spec's five-minute rule and after: asks about each booking open RECONCILE_AFTER_SECONDS after it was made, a PENDING one every 1, 2, 4 ... 60
+    minutes; cancels one open past LIFETIME (eSewa has no cancel: its NOT_FOUND then is the CANCELED); asks about a cancelled one again for LIFETIME."""
+    rows = conn.execute("""SELECT * FROM bookings WHERE next_check_at <= ? + 10 AND ((status IN ('BOOKED', 'PENDING') AND created_at <= ?)
+        OR (status = 'CANCELED' AND recheck_until > 0))""", (now, now - CFG["reconcile_after"])).fetchall()
     for b in rows:
         try:
-            print(f"{b['booking_id']}: {ask_service(conn, b)['status']}", flush=True)
+            print(f"{b['booking_id']}: {reconcile_one(conn, b, now)}", flush=True)
         except Refusal as r:
             print(f"{b['booking_id']}: {r}", file=sys.stderr, flush=True)
     return len(rows)
+
+
+def back_off(conn, b, now, until):
+    """Asks a booking less and less often: 1, 2, 4 ... 60 minutes apart, and at `until` at the latest."""
+    every = min(3600, max(60, b["check_every"] * 2))
+    conn.execute("UPDATE bookings SET check_every = ?, next_check_at = ? WHERE booking_id = ?", (every, min(now + every, until), b["booking_id"]))
+
+
+def reconcile_one(conn, b, now):
+    """One booking of a reconcile pass (a cron run a few seconds early still asks: the 10 s above)."""
+    status = ask_service(conn, b, now)["status"]
+    if b["status"] == "CANCELED":  # a recheck; a SUCCESS is recorded (delivered, never dropped)
+        if status == "SUCCESS" or now >= b["recheck_until"]:
+            conn.execute("UPDATE bookings SET recheck_until = 0 WHERE booking_id = ?", (b["booking_id"],))
+        else:
+            back_off(conn, b, now, b["recheck_until"])
+        return status
+    if status not in ("BOOKED", "PENDING"):
+        return status
+    ends = b["created_at"] + LIFETIME
+    if now >= ends and not EPAY["on"]:  # left open past the service's lifetime: cancelled, so no stale screen pays it
+        http, res = service("cancel", {"booking_id": b["booking_id"], "product_code": CFG["product"]}, "booking_id,product_code")
+        if http == 200:
+            record(conn, b, "CANCELED", now)
+            return "CANCELED"
+        if res.get("code") == "IP-410":  # processed meanwhile: what it became is recorded
+            return ask_service(conn, b, now)["status"]
+        raise Refusal(502, "IP-502", "The payment service did not cancel the booking.")
+    if status == "PENDING":
+        back_off(conn, b, now, ends if now < ends else now + 3600)
+    return status
 
 
 HANDOFF_TEXT = {"SUCCESS": "Payment received. Go back to your computer: the order is paid there.",
@@ -357,32 +400,24 @@ def callback(conn, raw):
 
 
 class Handler(BaseHTTPRequestHandler):
-    def answer(self, http, body, headers=None):
-        data = json.dumps(body, ensure_ascii=False).encode()
+    def send(self, http, headers, data=b""):
         self.send_response(http)
-        for name, value in {"Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store",
-                            "X-Content-Type-Options": "nosniff", "Content-Length": str(len(data)), **(headers or {})}.items():
+        for name, value in dict(headers, **{"Cache-Control": "no-store", "Content-Length": str(len(data))}).items():
             self.send_header(name, value)
         self.end_headers()
         self.wfile.write(data)
+
+    def answer(self, http, body, headers=None):
+        self.send(http, {"Content-Type": "application/json; charset=utf-8", "X-Content-Type-Options": "nosniff", **(headers or {})}, json.dumps(body, ensure_ascii=False).encode())
 
     def page(self, http, text, location=None):
         if location:
-            self.send_response(303)
-            for name, value in {"Location": location, "Cache-Control": "no-store", "Content-Length": "0"}.items():
-                self.send_header(name, value)
-            return self.end_headers()
-        data = f'<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Payment</title><p>{html.escape(text)}</p>'.encode()
-        self.send_response(http)
-        for name, value in {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
-                            "Content-Security-Policy": "default-src 'none'", "Content-Length": str(len(data))}.items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(data)
+            return self.send(303, {"Location": location})
+        data = f'<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Payment</title><p>{html.escape(text)}</p>'
+        self.send(http, {"Content-Type": "text/html; charset=utf-8", "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'"}, data.encode())
 
     def linger(self):
-        """After refusing a body it did not read: the answer sent, the rest of the body read and dropped for
-        at most 2 s and 64 MiB before closing, so the client reads the refusal instead of a reset."""
+        """After refusing a body it did not read: the rest read and dropped (2 s, 64 MiB at most), so the client reads the refusal, not a reset."""
         try:
             self.wfile.flush()
             self.connection.shutdown(socket.SHUT_WR)
@@ -456,7 +491,8 @@ class Handler(BaseHTTPRequestHandler):
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["reconcile"]:
-    print(f"reconciled {reconcile(db())} open booking(s)", flush=True)
+    # RECONCILE_NOW (epoch seconds) is the clock of a test's pass, e.g. a sandbox's moved one; else now.
+    print(f"reconciled {reconcile(db(), int(os.environ.get('RECONCILE_NOW') or time.time()))} booking(s)", flush=True)
 elif __name__ == "__main__":
     db().close()
     server = ThreadingHTTPServer(("127.0.0.1", int(os.environ.get("PORT", "8080"))), Handler)

@@ -78,6 +78,12 @@ const BROKEN: BrokenExample[] = [
   },
   {
     kind: 'php',
+    name: 'answers /order from its records alone (an order paid at the service is "not paid" until its callback)',
+    fault: 'order-paid-before-callback',
+    changes: [["        if ($claim->rowCount() === 1) { try { ask_service($db, $cfg, $b); } catch (Refusal) {} }", '']],
+  },
+  {
+    kind: 'php',
     name: 'sends the phone of a hand-off back to the checkout',
     fault: 'handoff-page',
     changes: [['\'redirect_url\' => ($body->handoff ?? false) ? "{$cfg[\'public\']}/api/pay/handoff" : ', '\'redirect_url\' => ']],

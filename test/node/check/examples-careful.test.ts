@@ -185,8 +185,8 @@ for (const kind of EXAMPLE_KINDS) {
         assert.equal((await book(proxy, { id: `${PREFIX}young` })).status, 200);
         const run = (command: string) =>
           new Promise<string>((resolve, reject) => execFile('/bin/sh', ['-c', command], { timeout: 30_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout))));
-        assert.match(await run(proxy.reconcile.replace('RECONCILE_AFTER_SECONDS=0 ', '')), /reconciled 0 open booking\(s\)/);
-        assert.match(await run(proxy.reconcile), /: BOOKED\nreconciled 1 open booking\(s\)/);
+        assert.match(await run(proxy.reconcile.replace('RECONCILE_AFTER_SECONDS=0 ', '')), /reconciled 0 booking\(s\)/);
+        assert.match(await run(proxy.reconcile), /: BOOKED\nreconciled 1 booking\(s\)/);
       } finally {
         await proxy.stop();
         await sandbox.close();
