@@ -3,7 +3,8 @@
  * RECONCILE_NOW): a PENDING booking is asked less and less often, one still open past the service's
  * 15 minutes is cancelled there, a cancelled one is asked again for that lifetime (and then no more),
  * a payment that lands after the cancel with its callback lost is found; in the ePay mode, eSewa's
- * NOT_FOUND is CANCELED only past the session's lifetime. No callback is ever sent.
+ * NOT_FOUND is CANCELED only past the session's lifetime. And /order asks the service about an open
+ * booking, at most once per few seconds. No callback is ever sent.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -114,6 +115,21 @@ for (const kind of EXAMPLE_KINDS) {
         assert.deepEqual((await post(proxy, 'order', { order })).data, { paid: false }, 'no callback came: the records still say CANCELED');
         assert.match(await reconcileAt(proxy, sandbox), new RegExp(`${ids.booking_id}: SUCCESS`));
         assert.deepEqual((await post(proxy, 'order', { order })).data, { paid: true, status: 'SUCCESS' });
+      } finally {
+        await close();
+      }
+    });
+
+    test('/order asks the service about an open booking at most once per 3 s, however often it is asked', async () => {
+      const { proxy, log, close } = await setUp(kind);
+      try {
+        const order = { id: `${PREFIX}asked-${++count}` };
+        const booked = await post(proxy, 'book', { channel: 'app', order }, `reconcile-${crypto.randomUUID()}`);
+        const started = Date.now();
+        const answers = await Promise.all(Array.from({ length: 6 }, () => post(proxy, 'order', { order })));
+        assert.ok(Date.now() - started < 3000, 'the six were asked within the 3 s');
+        assert.deepEqual(answers.map((a) => a.data), Array.from({ length: 6 }, () => ({ paid: false })));
+        assert.equal(asked(log, String(booked.data.booking_id)), 1, 'six /order at once asked the service once');
       } finally {
         await close();
       }
