@@ -58,7 +58,6 @@ const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
   'src/sandbox/player.ts': 'test/node/sandbox/scenarios/catalogue.test.ts',
   'src/sandbox/request.ts': 'test/node/sandbox/service.test.ts',
   'src/server/booking.ts': 'test/node/server/handler/ (orders, roundtrip)',
-  'src/server/http.ts': 'test/node/server/handler/hardening.test.ts',
   'src/server/mysql-connection.ts': 'test/node/server/mysql/',
   'src/server/mysql-schema.ts': 'test/node/server/mysql/ (store, previous-release)',
   'src/server/node.ts': 'test/node/server/handler/hardening.test.ts',
