@@ -85,19 +85,18 @@ export function checkSetup(host: PaymentElement, read: SettingsResult, onPaid?: 
 
 /**
  * The names of `wallets` the element has no words for, and those of `order` (`wallet-order`) that
- * `wallets` does not offer: each is ignored, and said once, naming the wallets it knows.
+ * `wallets` does not offer: each is ignored, and said once, naming the wallets it knows (or offers).
  */
 export function walletNotices(wallets: string | null, order: string | null): Notice[] {
   const offered = orderWallets(wallets);
-  const known = offered.join(', ') || 'none';
   return [
     ...names(wallets)
       .filter((name) => !WALLETS.includes(name))
-      .map((name) => `wallets names "${name}", which is not a wallet the element knows (${WALLETS.join(', ')}): it is ignored.`),
+      .map((name): Notice => ({ kind: 'wallet', name, known: WALLETS })),
     ...names(order)
       .filter((name) => !offered.includes(name))
-      .map((name) => `wallet-order names "${name}", which is not among the wallets offered (${known}): it is ignored.`),
-  ].map((message) => ({ kind: 'problem', message }));
+      .map((name): Notice => ({ kind: 'wallet-order', name, offered })),
+  ];
 }
 
 const ignore = (): void => {};

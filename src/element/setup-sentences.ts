@@ -18,7 +18,11 @@ export type Notice =
   /** The shop's server answered something else than the handler's JSON. */
   | { kind: 'endpoint'; endpoint: string; url: string; response: Response }
   /** A provider host missing from `allowed-hosts`. */
-  | { kind: 'allowed-hosts'; allowedHosts: string; host: string };
+  | { kind: 'allowed-hosts'; allowedHosts: string; host: string }
+  /** A name in `wallets` the element has no words for (`known`: those it has). */
+  | { kind: 'wallet'; name: string; known: readonly string[] }
+  /** A name in `wallet-order` that `wallets` does not offer (`offered`: those it does). */
+  | { kind: 'wallet-order'; name: string; offered: readonly string[] };
 
 const warned = new Set<string>();
 
@@ -48,6 +52,10 @@ async function sentence(notice: Notice): Promise<string> {
       );
     case 'endpoint':
       return `endpoint="${notice.endpoint}": POST ${notice.url} answered ${await describe(notice.response)}, not the payment handler's JSON: set endpoint to the path the handler is mounted on.`;
+    case 'wallet':
+      return `wallets names "${notice.name}", which is not a wallet the element knows (${notice.known.join(', ')}): it is ignored.`;
+    case 'wallet-order':
+      return `wallet-order names "${notice.name}", which is not among the wallets offered (${notice.offered.join(', ') || 'none'}): it is ignored.`;
     case 'allowed-hosts':
       return `allowed-hosts="${notice.allowedHosts}" does not list ${notice.host}, so the service's address was refused and the booking cancelled. Add ${notice.host}: list the deeplinks' host (phones) and the web payment host (desktops).`;
   }
