@@ -58,7 +58,6 @@ export function contextFixture(overrides: Partial<PaymentSettings> = {}, timings
   const shownAtEvent: FlowState[] = [];
   const host = { visible: true, preventNavigation: false, hostTakes: false, keys: 0 };
   const again = { verify: [] as { kept: KeptBooking; checkNumber: number; returning: boolean | undefined }[], pay: [] as { settings: PaymentSettings; pressed: boolean }[] };
-  let ctx!: FlowContext;
   const deps: FlowDeps = {
     navigator: () => navigator,
     store,
@@ -75,7 +74,8 @@ export function contextFixture(overrides: Partial<PaymentSettings> = {}, timings
     onChange: (state) => void states.push(state),
     funnel: { id: 'funnel-1', at: clock.now() },
   };
-  ctx = flowContext(deps, {
+  // The host's emit reads the context's state: it is only called once the context exists.
+  const ctx: FlowContext = flowContext(deps, {
     verify: (kept, checkNumber, returning) => void again.verify.push({ kept, checkNumber, returning }),
     pay: (settings, pressed) => void again.pay.push({ settings, pressed }),
   });
