@@ -193,6 +193,23 @@ function bookRequest(request: Request, text: string): { channel: Channel; order:
 /** How much longer than its lease a book that gave up on its insert waits before it reads what was saved: clocks that run at slightly different rates. */
 const LEASE_END_MARGIN_MS = 250;
 
+/**
+ * The service references each handler gave up on (their booking cancelled, never saved), so the
+ * shopper's retry with the same key books anew instead of getting the cancelled booking back. Kept per
+ * process, the most recent {@link SPENT_KEPT}: a retry that reaches another instance is not covered.
+ */
+const spentByKit = new WeakMap<Kit, Set<string>>();
+const SPENT_KEPT = 1_000;
+const spentReferences = (kit: Kit): Set<string> => spentByKit.get(kit) ?? spentByKit.set(kit, new Set()).get(kit)!;
+function spend(kit: Kit, reference: string): void {
+  const spent = spentReferences(kit);
+  spent.add(reference);
+  for (const oldest of spent) {
+    if (spent.size <= SPENT_KEPT) break;
+    spent.delete(oldest);
+  }
+}
+
 /** Books `amount` at the service and saves it under `storeKey`, only while this book still holds the order. */
 async function bookNew(kit: Kit, settings: BookingSettings, storeKey: string, attempt: Attempt, amount: number, paidPaise: number, lease: OrderLease): Promise<{ booking: StoredBooking; made: boolean }> {
   const { fingerprint, channel, order, details, handoff, provider, booked } = attempt;
@@ -203,7 +220,9 @@ async function bookNew(kit: Kit, settings: BookingSettings, storeKey: string, at
   // The attempt's key AND what it books: after this server forgot the key (a restart, an expired or
   // evicted record), a replay of the key for the same order and amount gets the service's first
   // booking back, and the key sent with another order (or a changed amount) is a new booking.
-  const transaction_uuid = await kit.key.bookingUuid(storeKey, fingerprint, order, amount);
+  let transaction_uuid = await kit.key.bookingUuid(storeKey, fingerprint, order, amount);
+  // A reference this process gave up on and cancelled: the service would hand the cancelled booking back.
+  for (let n = 1; spentReferences(kit).has(transaction_uuid); n++) transaction_uuid = await kit.key.bookingUuid(`${storeKey}#${n}`, fingerprint, order, amount);
   const { redirectUrl } = settings;
   const redirect_url = typeof redirectUrl === 'function' ? redirectUrl({ order, channel, transaction_uuid, amount, handoff }) : redirectUrl;
   const made = await kit.providers.book(provider, {
@@ -248,6 +267,7 @@ async function bookNew(kit: Kit, settings: BookingSettings, storeKey: string, at
     if (leaseLeft > 0) await new Promise((resolve) => setTimeout(resolve, leaseLeft));
     const stored = await kit.store.getBookingByKey({ key: storeKey }).catch(() => undefined);
     if (stored?.booking_id === booking.booking_id) return { booking: stored, made: true };
+    spend(kit, transaction_uuid);
     await cancelUnsaved(kit, booking);
     throw error;
   }

@@ -139,9 +139,10 @@ function memoryState(maxEntries: number, now: () => number) {
     leases.set(name, { owner, token, until: at + leaseMs });
     return token;
   };
+  /** The hold's lease, while the hold is its current one and it has not ended: an ended lease is revived by nothing. */
   const current = (hold: LeaseHold) => {
     const held = leases.get(hold.lease);
-    return held !== undefined && held.owner === hold.owner && held.token === hold.token ? held : undefined;
+    return held !== undefined && held.owner === hold.owner && held.token === hold.token && held.until >= now() ? held : undefined;
   };
 
   return { now, maxEntries, bookings, byKey, byCorrelation, byOrder, results, orphans, leases, copy, drop, result, track, setResult, deleteResult, orderState, takeLease, current };
@@ -187,7 +188,8 @@ function bookingMethods(state: MemoryState): Omit<PaymentStore, ResultMethods> {
     return true;
   },
   async releaseLease(hold) {
-    if (current(hold)) leases.delete(hold.lease);
+    const held = leases.get(hold.lease);
+    if (held?.owner === hold.owner && held.token === hold.token) leases.delete(hold.lease);
   },
   async insertBooking({ booking, hold }) {
     const fresh = hold === undefined || current(hold) !== undefined;

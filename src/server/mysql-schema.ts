@@ -8,7 +8,8 @@ import { COLUMNS, checkPrefix } from './sql-rows.js';
  * The schema version this code reads and writes. Version 2 names each booking's provider (`provider`,
  * and the adapter's `provider_data`); the bookings of a version-1 database read as `'esewa-intent'`
  * with no provider data. Version 3 claims a result with what its delivery judges it by, in one `CALL`
- * (`claim_result_v3`). {@link mysqlSchema}'s statements move a version-1 or 2 database to it.
+ * (`claim_result_v3`), and refuses a write or renewal under a hold whose lease ended (`insert_booking_v3`,
+ * `renew_lease_v3`). {@link mysqlSchema}'s statements move a version-1 or 2 database to it.
  */
 export const MYSQL_SCHEMA_VERSION = 3;
 
@@ -17,7 +18,13 @@ export const MYSQL_SCHEMA_VERSION = 3;
  * a new name, not a replaced procedure, so that instances of the previous release still running during
  * a deploy keep calling theirs (which write the column defaults), and no procedure is ever missing.
  */
-export const PROCEDURES = { beginBooking: 'begin_booking_v2', insertBooking: 'insert_booking_v2', claimOpen: 'claim_open_v2', claimResult: 'claim_result_v3' } as const;
+export const PROCEDURES = {
+  beginBooking: 'begin_booking_v2',
+  insertBooking: 'insert_booking_v3',
+  renewLease: 'renew_lease_v3',
+  claimOpen: 'claim_open_v2',
+  claimResult: 'claim_result_v3',
+} as const;
 
 // Text arguments of the procedures: UTF-8 whatever the database's default, compared byte for byte
 // with the columns (utf8mb4_bin) by an explicit COLLATE.
@@ -180,7 +187,8 @@ BEGIN
   ${ROLLBACK_ON_ERROR}
   START TRANSACTION;
   IF p_lease IS NOT NULL THEN
-    SELECT COUNT(*) INTO v_fresh FROM ${p}leases WHERE name_hash = ${LEASE} AND owner = p_owner ${BIN} AND token = p_token FOR UPDATE;
+    SELECT COUNT(*) INTO v_fresh FROM ${p}leases WHERE name_hash = ${LEASE} AND owner = p_owner ${BIN} AND token = p_token
+      AND lease_until >= ${NOW_MS} FOR UPDATE;
     IF v_fresh THEN DELETE FROM ${p}leases WHERE name_hash = ${LEASE}; END IF;
   END IF;
   IF v_fresh THEN
@@ -198,12 +206,14 @@ END`,
 /** The procedures of a lease renewal, the result claims, the check claims and pruning. */
 function resultProcedures(p: string): string[] {
   return [
-    `CREATE PROCEDURE ${p}renew_lease(p_lease ${TEXT}, p_owner ${NAME}, p_token BIGINT, p_lease_ms BIGINT)
+    // An ended lease is renewed by nothing: a renewal that reaches the server late revives no hold.
+    `CREATE PROCEDURE ${p}${PROCEDURES.renewLease}(p_lease ${TEXT}, p_owner ${NAME}, p_token BIGINT, p_lease_ms BIGINT)
 BEGIN
   DECLARE v_held INT DEFAULT 0;
   ${ROLLBACK_ON_ERROR}
   START TRANSACTION;
-  SELECT COUNT(*) INTO v_held FROM ${p}leases WHERE name_hash = ${LEASE} AND owner = p_owner ${BIN} AND token = p_token FOR UPDATE;
+  SELECT COUNT(*) INTO v_held FROM ${p}leases WHERE name_hash = ${LEASE} AND owner = p_owner ${BIN} AND token = p_token
+    AND lease_until >= ${NOW_MS} FOR UPDATE;
   IF v_held THEN UPDATE ${p}leases SET lease_until = ${NOW_MS} + p_lease_ms WHERE name_hash = ${LEASE}; END IF;
   COMMIT;
   SELECT v_held AS renewed;
@@ -267,7 +277,8 @@ BEGIN
     SET v_judged = IF(v_owner = '' OR v_owner = p_owner ${BIN} OR v_until < v_now, 1, 0);
   END IF;
   IF p_lease IS NOT NULL THEN
-    SELECT COUNT(*) INTO v_fresh FROM ${p}leases WHERE name_hash = ${LEASE} AND owner = p_hold_owner ${BIN} AND token = p_token FOR UPDATE;
+    SELECT COUNT(*) INTO v_fresh FROM ${p}leases WHERE name_hash = ${LEASE} AND owner = p_hold_owner ${BIN} AND token = p_token
+      AND lease_until >= ${NOW_MS} FOR UPDATE;
   END IF;
   SELECT status, delivered_at IS NOT NULL AS delivered FROM ${p}results WHERE correlation_id = p_correlation_id ${BIN};
   SELECT ${COLUMNS} FROM ${p}bookings WHERE correlation_id = p_correlation_id ${BIN};

@@ -68,7 +68,7 @@ export function createMysqlStore(pool: MysqlQueryable, options: MysqlStoreOption
       return token > 0 ? token : undefined;
     },
     async renewLease({ lease, owner, token, leaseMs }) {
-      const [rows] = await call('renew_lease', [lease, owner, token, Math.ceil(leaseMs)]);
+      const [rows] = await call(PROCEDURES.renewLease, [lease, owner, token, Math.ceil(leaseMs)]);
       return Number(rows?.[0]?.renewed) === 1;
     },
     async releaseLease({ lease, owner, token }) {

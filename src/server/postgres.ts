@@ -157,7 +157,7 @@ BEGIN
     RETURN jsonb_build_object('claim', 'delivered', 'booking', booked, 'known', v_known);
   END IF;
   IF p_lease IS NOT NULL THEN
-    PERFORM 1 FROM ${p}leases WHERE name = p_lease AND owner = p_holder AND token = p_token FOR UPDATE;
+    PERFORM 1 FROM ${p}leases WHERE name = p_lease AND owner = p_holder AND token = p_token AND lease_until >= ${NOW_MS} FOR UPDATE;
     IF NOT FOUND THEN RETURN jsonb_build_object('claim', 'stale', 'booking', booked, 'known', v_known); END IF;
   END IF;
   IF v_owner IS NOT NULL AND v_owner NOT IN ('', p_owner) AND v_until >= ${NOW_MS} THEN
@@ -320,9 +320,12 @@ function hash53(text: string, seed: number): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
-// The hold's lease row, locked: a take-over running at the same moment either waits for this statement
-// (and then reads what it saved) or went first (and this statement sees the new token and refuses).
-const fenceSql = (p: string, lease: number) => `SELECT 1 FROM ${p}leases WHERE name = $${lease} AND owner = $${lease + 1} AND token = $${lease + 2} FOR UPDATE`;
+// The hold's lease row, locked, while it has not ended by the server's clock: a take-over running at the
+// same moment either waits for this statement (and then reads what it saved) or went first (and this
+// statement sees the new token and refuses); a write that reaches the server after its lease ended (a
+// book that gave up on it and cancelled its booking) is refused too.
+const fenceSql = (p: string, lease: number) =>
+  `SELECT 1 FROM ${p}leases WHERE name = $${lease} AND owner = $${lease + 1} AND token = $${lease + 2} AND lease_until >= ${NOW_MS} FOR UPDATE`;
 
 /** The statements of bookings and leases. */
 function bookingStatements(query: Query, p: string): Omit<PaymentStore, ResultMethods> {
@@ -373,7 +376,7 @@ function bookingStatements(query: Query, p: string): Omit<PaymentStore, ResultMe
   },
   async renewLease({ lease, owner, token, leaseMs }) {
     const rows = await query(
-      `UPDATE ${p}leases SET lease_until = ${NOW_MS} + $4 WHERE name = $1 AND owner = $2 AND token = $3 RETURNING 1`,
+      `UPDATE ${p}leases SET lease_until = ${NOW_MS} + $4 WHERE name = $1 AND owner = $2 AND token = $3 AND lease_until >= ${NOW_MS} RETURNING 1`,
       [lease, owner, token, Math.ceil(leaseMs)],
     );
     return rows.length === 1;

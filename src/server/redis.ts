@@ -78,9 +78,10 @@ local function take_lease(name, owner, leaseMs, now)
   redis.call('ZADD', P .. 'leases', untilText, name)
   return token
 end
+-- A hold is current while it is the lease's and the lease has not ended: an ended one is revived by nothing.
 local function is_current(name, owner, token)
-  local held = redis.call('HMGET', P .. 'l:' .. name, 'owner', 'token')
-  return held[1] == owner and held[2] == token
+  local held = redis.call('HMGET', P .. 'l:' .. name, 'owner', 'token', 'until')
+  return held[1] == owner and held[2] == token and tonumber(held[3]) >= now_ms()
 end
 local function end_lease(name)
   redis.call('DEL', P .. 'l:' .. name)
@@ -158,7 +159,8 @@ local untilText = text(now_ms() + leaseMs)
 redis.call('HSET', P .. 'l:' .. lease, 'until', untilText)
 redis.call('ZADD', P .. 'leases', untilText, lease)
 return 1`,
-  release: `if is_current(ARGV[1], ARGV[2], ARGV[3]) then end_lease(ARGV[1]) end
+  release: `local held = redis.call('HMGET', P .. 'l:' .. ARGV[1], 'owner', 'token')
+if held[1] == ARGV[2] and held[2] == ARGV[3] then end_lease(ARGV[1]) end
 return 0`,
   orderState: `return order_state(ARGV[1])`,
   bookingState: `local b = redis.call('HMGET', P .. 'b:' .. ARGV[1], 'data', 'corr')

@@ -132,6 +132,18 @@ function judgedTests(it: It, assert: Assert, { deliver }: Tools): void {
     }
   });
 
+  it('a hold whose lease ended is current no more, though nobody took it over: its insert and claim are stale, and it is not renewed', async (store) => {
+    const opening = await store.beginBooking({ key: 'key-1', orderKey: 'same', lease: 'order:same', owner: 'a', leaseMs: ENDED_MS });
+    assert.strictEqual(opening.status, 'leased');
+    const hold: LeaseHold = { lease: 'order:same', owner: 'a', token: opening.status === 'leased' ? opening.token : NaN };
+    await pastEnd();
+    assert.strictEqual(await store.renewLease({ ...hold, leaseMs: HELD_MS }), false, 'an ended lease is not renewed');
+    await store.insertBooking({ booking: sampleBooking(2, { order_key: 'same' }) });
+    assert.strictEqual((await store.claimResult({ correlationId: 'cr-2', status: 'CANCELED', owner: 'a', leaseMs: HELD_MS, hold })).claim, 'stale', 'a claim under it');
+    assert.strictEqual(await store.insertBooking({ booking: sampleBooking(1, { order_key: 'same' }), hold }), 'stale', 'an insert under it');
+    assert.strictEqual(await store.getBookingByKey({ key: 'key-1' }), undefined, 'nothing saved');
+  });
+
   it("a judged claim is busy while another owner holds the order's paid lease, and claims nothing", async (store) => {
     await store.insertBooking({ booking: sampleBooking(1, { order_key: 'same' }) });
     const token = await store.acquireLease({ lease: 'paid:same', owner: 'tool', leaseMs: HELD_MS });
@@ -227,11 +239,10 @@ function providerTests(it: It, assert: Assert, { begin, holdOf }: Tools): void {
 
 /** Fenced leases: the order's, and named ones. */
 function leaseTests(it: It, assert: Assert, { begin, holdOf, claim }: Tools): void {
-  it('a fenced lease: renewed and released under its token only; taken over once ended, and the old hold can write nothing', async (store) => {
+  it('a fenced lease: renewed and released under its token only, never once ended; taken over once ended, and the old hold can write nothing', async (store) => {
     const first = holdOf(await begin(store, 'key-1', 'a', ENDED_MS), 'a');
     await pastEnd();
-    assert.strictEqual(await store.renewLease({ ...first, leaseMs: ENDED_MS }), true, 'ended but not taken over: still its holder');
-    await pastEnd();
+    assert.strictEqual(await store.renewLease({ ...first, leaseMs: ENDED_MS }), false, 'ended, though not taken over: renewed by nothing');
     const second = holdOf(await begin(store, 'key-2', 'b'), 'b');
     assert.ok(second.token > first.token, `a take-over gets a greater token: ${first.token}, then ${second.token}`);
     assert.strictEqual(await store.renewLease({ ...first, leaseMs: HELD_MS }), false, 'the old holder cannot renew');

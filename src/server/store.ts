@@ -218,8 +218,10 @@ export interface OpenBookingClaim {
  *   the caller's own) and hands out a fencing token greater than any before it; {@link renewLease}
  *   extends it while the token is current; a booking ({@link insertBooking}) or a result claim
  *   ({@link claimResult}) made under a `hold` whose token is no longer current is refused (`stale`) in
- *   the same atomic step that would record it. A holder paused past its lease (a long GC, a frozen VM)
- *   therefore cannot save the booking it made meanwhile: it cancels it at the service.
+ *   the same atomic step that would record it. A hold is current only until its lease ends by the
+ *   store's clock, taken over or not, and nothing renews an ended lease: a write that reaches the store
+ *   after its lease ended (a paused holder, or a database that held the write while the kit gave up on
+ *   it and cancelled its booking) saves nothing.
  * - **A book in two steps**: {@link beginBooking} answers the key's booking, or takes the order's lease
  *   and reads the order's state after taking it, as one atomic step; {@link insertBooking} saves the
  *   new booking and ends the lease as another. A database store does each in one round trip.
@@ -267,7 +269,7 @@ export interface PaymentStore {
    * `paid:{order_key}`: a merchant's tool can hold back the order's payments by it.
    */
   acquireLease(request: { lease: string; owner: string; leaseMs: number }): Promise<number | undefined>;
-  /** Extends a hold by `leaseMs` from now (the store's clock): `false`, and nothing changed, once its token is no longer the lease's. */
+  /** Extends a hold by `leaseMs` from now (the store's clock): `false`, and nothing changed, once its token is no longer the lease's or its lease ended. */
   renewLease(renewal: LeaseHold & { leaseMs: number }): Promise<boolean>;
   /** Ends a hold (nothing when the lease was taken over since). */
   releaseLease(hold: LeaseHold): Promise<void>;

@@ -186,7 +186,7 @@ function stallingStore() {
   return { store, stall, lag: () => (lagging = true) };
 }
 
-test("a book delivering an old booking's SUCCESS stalls past the order's lease inside its claim while the other payment is delivered: exactly one is the duplicate", async () => {
+test("a book delivering an old booking's SUCCESS stalls past the order's lease inside its claim while the other payment is delivered: the book claims nothing (IP-409), and of the two exactly one is the duplicate", async () => {
   const { store, stall, lag } = stallingStore();
   const { state, lookupOrder } = order('L-1', 500);
   const shop = await openShop({ store, lookupOrder });
@@ -205,11 +205,14 @@ test("a book delivering an old booking's SUCCESS stalls past the order's lease i
       assert.equal(await shop.pay(computer), 303);
       await until(() => successes(shop).some((r) => r.booking_id === computer.booking_id), "the computer's SUCCESS reaching the hook");
     };
-    // A third tab books: it cancels the order's open bookings, finds the phone's paid, and delivers it.
+    // A third tab books: it cancels the order's open bookings and finds the phone's paid; its claim of
+    // the phone's SUCCESS stalls past the order's lease, so it claims nothing and the book is refused.
     const third = await shop.post('book', { channel: 'app', order: { id: 'L-1' } }, { 'idempotency-key': crypto.randomUUID() });
-    assert.equal(third.body.code, 'IP-412', JSON.stringify(third.body));
+    assert.equal(third.body.code, 'IP-409', JSON.stringify(third.body));
     assert.equal(stall.stalled, 1, "the phone's claim stalled");
     await shop.sandbox.whenCallbacksSettled();
+    // The next check delivers the phone's SUCCESS, judged against the computer's.
+    await shop.handler.reconcile({ olderThanMs: 0 });
 
     const paid = successes(shop);
     assert.deepEqual(
