@@ -16,6 +16,7 @@ import { SCENARIOS, magicAmountOf } from '../../../src/sandbox/scenarios.js';
 import { parseCommandLine } from '../../../src/sandbox/command.js';
 import { book, status } from './support.js';
 import { bundled } from '../../support/bundled.js';
+import { pollUntil } from '../../support/poll.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CLI = await bundled(join(ROOT, 'src/sandbox/cli.ts'));
@@ -38,12 +39,14 @@ function start(args: string[]) {
     err: () => err,
     /** Resolves with stdout once it matches, at most 30 s. */
     waitFor: async (pattern: RegExp) => {
-      const deadline = Date.now() + 30_000;
-      while (!pattern.test(out)) {
-        if (child.exitCode !== null) throw new Error(`exited ${child.exitCode} before ${pattern}: ${err}`);
-        if (Date.now() > deadline) throw new Error(`no ${pattern} within 30 s: ${out}${err}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await pollUntil(
+        () => {
+          if (pattern.test(out)) return true;
+          if (child.exitCode !== null) throw new Error(`exited ${child.exitCode} before ${pattern}: ${err}`);
+          return false;
+        },
+        { what: `${pattern} on stdout (so far: ${out}${err})`, timeoutMs: 30_000, intervalMs: 50 },
+      );
       return out;
     },
   };
