@@ -74,9 +74,10 @@ function db(array $cfg): PDO {
     $pdo->exec('CREATE TABLE IF NOT EXISTS bookings (idem_key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, order_id TEXT NOT NULL,
         channel TEXT NOT NULL, booking_id TEXT NOT NULL UNIQUE, correlation_id TEXT NOT NULL UNIQUE, deeplink TEXT NOT NULL, amount TEXT NOT NULL, status TEXT NOT NULL,
         created_at INTEGER NOT NULL DEFAULT 0)');
-    // When reconcile asks next, at what interval, until when a cancelled one is asked again, when /order last asked.
-    foreach (['next_check_at', 'check_every', 'recheck_until', 'asked_at'] as $column) {
-        try { $pdo->exec("ALTER TABLE bookings ADD COLUMN $column INTEGER NOT NULL DEFAULT 0"); } catch (PDOException) {}   // there already
+    // Reconcile's next ask, its interval, a cancel's recheck end, /order's last ask: added once to an older file's store.
+    $have = array_column($pdo->query('PRAGMA table_info(bookings)')->fetchAll(), 'name');
+    foreach (array_diff(['next_check_at', 'check_every', 'recheck_until', 'asked_at'], $have) as $column) {
+        try { $pdo->exec("ALTER TABLE bookings ADD COLUMN $column INTEGER NOT NULL DEFAULT 0"); } catch (PDOException) {}   // another process added it first
     }
     return $pdo;
 }

@@ -72,9 +72,9 @@ def db():
     conn.execute("""CREATE TABLE IF NOT EXISTS bookings (idem_key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, order_id TEXT NOT NULL,
         channel TEXT NOT NULL, booking_id TEXT NOT NULL UNIQUE, correlation_id TEXT NOT NULL UNIQUE, deeplink TEXT NOT NULL,
         amount TEXT NOT NULL, status TEXT NOT NULL, created_at INTEGER NOT NULL DEFAULT 0)""")
-    # When reconcile asks next, at what interval, until when a cancelled one is asked again, when /order last asked.
-    for column in ("next_check_at", "check_every", "recheck_until", "asked_at"):
-        with contextlib.suppress(sqlite3.OperationalError):  # there already (an older file's store gets them once)
+    have = {c[1] for c in conn.execute("PRAGMA table_info(bookings)")}  # reconcile's next ask, its interval, a cancel's recheck end, /order's last ask:
+    for column in {"next_check_at", "check_every", "recheck_until", "asked_at"} - have:  # added once to an older file's store
+        with contextlib.suppress(sqlite3.OperationalError):  # another process added it first
             conn.execute(f"ALTER TABLE bookings ADD COLUMN {column} INTEGER NOT NULL DEFAULT 0")
     return conn
 

@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { ensureBackends } from '../../../scripts/backends.mjs';
 import { EXAMPLE_KINDS, startExample, type ExampleKind, type RunningExample } from './examples.js';
 import { AMOUNT, PREFIX } from './support.js';
 
@@ -23,13 +24,13 @@ before(() => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 let count = 0;
 
-/** A sandbox that sends no callback, its log kept, and an example proxy on it. */
-async function setUp(kind: ExampleKind, provider?: 'epay') {
+/** A sandbox that sends no callback, its log kept, and an example proxy on it (on the SQLite file `db`, when given). */
+async function setUp(kind: ExampleKind, provider?: 'epay', db?: string) {
   const log: string[] = [];
   const sandbox: Sandbox = await startSandbox({ sendCallback: () => false, log: (line) => log.push(line) });
   const proxy = await startExample(kind, {
     sandboxPort: Number(new URL(sandbox.baseUrl).port),
-    db: join(dir, `shop-${++count}.sqlite`),
+    db: db ?? join(dir, `shop-${++count}.sqlite`),
     orderPrefix: PREFIX,
     amount: AMOUNT,
     ...(provider ? { provider } : {}),
@@ -130,6 +131,36 @@ for (const kind of EXAMPLE_KINDS) {
         assert.ok(Date.now() - started < 3000, 'the six were asked within the 3 s');
         assert.deepEqual(answers.map((a) => a.data), Array.from({ length: 6 }, () => ({ paid: false })));
         assert.equal(asked(log, String(booked.data.booking_id)), 1, 'six /order at once asked the service once');
+      } finally {
+        await close();
+      }
+    });
+
+    test('a store made by the earlier file (no reconcile or /order columns) gets them: a payment whose callback is lost is paid on /order', async () => {
+      const db = join(dir, `old-${++count}.sqlite`);
+      const { python } = ensureBackends({ log: () => {} }) as { python: string };
+      await new Promise<void>((resolve, reject) =>
+        execFile(python, ['-c', `import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("CREATE TABLE orders (id TEXT PRIMARY KEY, amount TEXT NOT NULL, paid INTEGER NOT NULL DEFAULT 0)")
+c.execute("CREATE TABLE bookings (idem_key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, order_id TEXT NOT NULL, channel TEXT NOT NULL, booking_id TEXT NOT NULL UNIQUE, correlation_id TEXT NOT NULL UNIQUE, deeplink TEXT NOT NULL, amount TEXT NOT NULL, status TEXT NOT NULL, created_at INTEGER NOT NULL DEFAULT 0)")
+c.commit()`, db], { timeout: 15_000 }, (error) => (error ? reject(error) : resolve())),
+      );
+      const { sandbox, proxy, close } = await setUp(kind, undefined, db);
+      try {
+        const order = { id: `${PREFIX}old-${count}` };
+        const booked = await post(proxy, 'book', { channel: 'app', order }, `reconcile-${crypto.randomUUID()}`);
+        assert.equal(booked.code, 'IP-201', JSON.stringify(booked));
+        const paid = await fetch(`${sandbox.linksUrl}/pay/${String(booked.data.booking_id)}/confirm`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'mpin=1234&method=wallet_balance&scenario=WPS-007',
+          redirect: 'manual',
+          signal: AbortSignal.timeout(10_000),
+        });
+        await paid.body?.cancel();
+        assert.deepEqual((await post(proxy, 'order', { order })).data, { paid: true, status: 'SUCCESS' });
+        assert.match(await reconcileAt(proxy, sandbox), /reconciled 0 booking\(s\)/);
       } finally {
         await close();
       }
