@@ -4,7 +4,7 @@
  * against the proxy and returns the verdicts; `npx wallet-pay-check` is its command line.
  *
  * ```ts
- * const report = await runCheck({ endpoint: 'http://127.0.0.1:8080/api/pay', sandboxPort: 4010, orderPrefix: 'CHK-', amount: 1000 });
+ * const report = await runCheck({ endpoint: 'http://127.0.0.1:8081/api/pay', sandboxPort: 4020, orderPrefix: 'CHK-', amount: 1000, reconcile: 'php proxy.php reconcile' });
  * report.failed; // 0 when the proxy keeps the contract
  * ```
  */
