@@ -59,7 +59,6 @@ const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
   'src/server/booking.ts': 'test/node/server/handler/ (orders, roundtrip)',
   'src/server/mysql-connection.ts': 'test/node/server/mysql/',
   'src/server/mysql-schema.ts': 'test/node/server/mysql/ (store, previous-release)',
-  'src/server/node.ts': 'test/node/server/handler/hardening.test.ts',
   'src/server/order-lookup.ts': 'test/node/server/order-route.test.ts',
   'src/server/provider-calls.ts': 'test/node/server/provider-suite.test.ts',
   'src/server/refund.ts': 'test/node/server/payment-verdict.test.ts',
