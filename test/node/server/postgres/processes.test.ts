@@ -11,6 +11,7 @@ import { closedPortUrl } from '../helpers.js';
 import { startWorker, type Message, type Worker } from '../../../support/handler-processes.js';
 import { freshDatabase, stopServer } from './pg-server.js';
 import { payAtWallet } from '../../../support/pay-at-wallet.js';
+import { pollUntil } from '../../../support/poll.js';
 
 const KEY = 'processes-access-key';
 const PRODUCT = 'PROC01';
@@ -266,20 +267,21 @@ describe('four handler processes on one PostgreSQL database', () => {
     assert.equal((await post(doomed, 'status', { booking_id, correlation_id })).body.data?.status, 'SUCCESS');
     // The status answers after RESULT_TIMEOUT_MS without waiting for the hook, which starts once the
     // duplicate check (the order's paid lease, its read) is done: later than the answer on a loaded machine.
-    const hookBy = Date.now() + 20_000;
-    while (!doomed.messages.some((m) => m.type === 'hook-started' && m.correlation_id === correlation_id) && Date.now() < hookBy) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    assert.ok(doomed.messages.some((m) => m.type === 'hook-started' && m.correlation_id === correlation_id));
+    await pollUntil(() => doomed.messages.some((m) => m.type === 'hook-started' && m.correlation_id === correlation_id), {
+      what: 'the hook to start in the doomed process',
+      timeoutMs: 20_000,
+    });
     const gone = new Promise((resolve) => doomed.child.once('exit', resolve));
     doomed.child.kill('SIGKILL');
     await gone;
     const killedAt = Date.now();
     // The shopper (or reconcile) keeps asking; within the lease the claim still stands.
-    const deadline = Date.now() + 20_000;
-    while (deliveries(correlation_id!).length === 0 && Date.now() < deadline) {
-      await post(workers[1]!, 'status', { booking_id, correlation_id });
-    }
+    // Each poll asks the status, as the shopper (or reconcile) would: that is what makes the other process deliver.
+    await pollUntil(async () => (await post(workers[1]!, 'status', { booking_id, correlation_id }), deliveries(correlation_id!).length > 0), {
+      what: 'the other process to deliver the result',
+      timeoutMs: 20_000,
+      intervalMs: 0,
+    });
     assert.equal(deliveries(correlation_id!).length, 1);
     assert.ok(Date.now() - killedAt >= SHORT_LEASE_MS - 1_000, 'taken over only once the lease ran out');
     await Promise.all(workers.map((w) => post(w, 'status', { booking_id, correlation_id })));
