@@ -51,7 +51,6 @@ const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
   'src/sandbox/khalti/page.ts': 'test/node/sandbox/khalti/flow.test.ts',
   'src/sandbox/khalti/payments.ts': 'test/node/sandbox/khalti/ (api, flow)',
   'src/sandbox/khalti/routes.ts': 'test/node/sandbox/khalti/ (api, flow)',
-  'src/sandbox/player.ts': 'test/node/sandbox/scenarios/catalogue.test.ts',
   'src/server/booking.ts': 'test/node/server/handler/ (orders, roundtrip)',
   'src/server/mysql-connection.ts': 'test/node/server/mysql/',
   'src/server/mysql-schema.ts': 'test/node/server/mysql/ (store, previous-release)',
