@@ -33,14 +33,21 @@ async function show(): Promise<void> {
   }
   // Ask the merchant server, which verifies with the service; the address's own status is not trusted.
   // The phone can arrive before the service's callback: the server waits for the record (up to 5 s).
-  const response = await fetch(`/api/merchant/bookings/${encodeURIComponent(bookingId)}${phone ? '?wait=5000' : ''}`);
+  // A failure page may come before any final result (a web checkout that sent the shopper back unpaid).
+  const query = phone ? '?wait=5000' : document.body.dataset.page === 'failure' ? '?optional=1' : '';
+  const response = await fetch(`/api/merchant/bookings/${encodeURIComponent(bookingId)}${query}`);
   if (!response.ok) {
     field('status').textContent = `not verified (${response.status})`;
     headline(null);
     log('page', `merchant record lookup failed: HTTP ${response.status}`);
     return;
   }
-  const record = (await response.json()) as MerchantRecord;
+  const record = (await response.json()) as MerchantRecord | { status: null };
+  if (record.status === null) {
+    field('status').textContent = 'not paid (no final result from the provider yet)';
+    headline(null);
+    return;
+  }
   field('status').textContent = record.status;
   headline(record.status);
   field('verified').textContent =

@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { Plugin, PreviewServer, ViteDevServer } from 'vite';
 import { createMemoryStore, createPaymentHandler, type PaymentHandlerOptions, type PaymentResult } from '../../src/server/index.js';
+import type { ReconcileOptions, ReconcileReport } from '../../src/server/types.js';
 import { esewaEpay } from '../../src/providers/epay/adapter.js';
 import { EPAY_TEST_CREDENTIALS } from '../../src/providers/epay/wire.js';
 import { esewaIntent } from '../../src/providers/esewa-intent/adapter.js';
@@ -72,6 +73,8 @@ export interface PlaygroundState {
   records: Map<string, MerchantRecord>;
   /** Every result this run handed to the merchant's `onPaymentResult`, in order. */
   deliveries: PaymentResult[];
+  /** One reconcile pass of the playground's merchant (as its timer runs every 30 s), e.g. with `olderThanMs: 0`. */
+  reconcile(options?: ReconcileOptions): Promise<ReconcileReport>;
   /** Stops the sandbox and closes the data folder (also done when the HTTP server closes). */
   close(): Promise<void>;
 }
@@ -224,9 +227,13 @@ export function playground(options: PlaygroundOptions = {}): Plugin {
         // phone that paid from a computer's code) waits here for the record, instead of asking again
         // after a 404 that its console would show as an error.
         const waitMs = Math.min(Math.max(Number(new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('wait')) || 0, 0), RECORD_WAIT_MS);
+        // `?optional=1`: no record yet is an answer (`{ booking_id, status: null }`), not a 404 (a failure
+        // page after a web checkout that sent the shopper back unpaid: the provider settles it later).
+        const optional = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').has('optional');
         void recordOf(id, waitMs, req).then((record) => {
-          res.writeHead(record ? 200 : 404, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-          res.end(JSON.stringify(record ?? { code: 'IP-404', error_message: 'The merchant has no verified result for this booking.' }));
+          const none = optional ? { booking_id: id, status: null } : { code: 'IP-404', error_message: 'The merchant has no verified result for this booking.' };
+          res.writeHead(record || optional ? 200 : 404, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+          res.end(JSON.stringify(record ?? none));
         });
         return;
       }
@@ -257,7 +264,7 @@ export function playground(options: PlaygroundOptions = {}): Plugin {
       `sandbox API ${sandbox.baseUrl}, wallet links ${sandbox.linksUrl}, merchant ${origin}` +
         (dataDir === null ? ' (in memory)' : `, data in ${dataDir}`),
     );
-    options.onReady?.({ sandbox, origin, records, deliveries, close });
+    options.onReady?.({ sandbox, origin, records, deliveries, close, reconcile: (pass) => handler.reconcile(pass) });
     return routes;
   }
 

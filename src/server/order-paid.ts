@@ -148,8 +148,8 @@ export function countedOpen(state: OrderState): ReadonlySet<string> {
  * Whether a read order is paid by the kit's records now (`{ paid: true }`, or the store's delivered
  * payments cover what it owes), with the order's state in the store when it was read.
  */
-export async function paidInRecords(kit: Kit, order: ReadOrder): Promise<{ paid: true } | { paid: false; order: PayableOrder; state: OrderState }> {
+export async function paidInRecords(kit: Kit, order: ReadOrder): Promise<{ paid: true; state?: OrderState } | { paid: false; order: PayableOrder; state: OrderState }> {
   if (order === 'paid') return { paid: true };
   const state = await kit.store.getOrderState({ orderKey: await orderKeyOf(order.id) });
-  return isPaid(order, paidPaiseOf(state)) ? { paid: true } : { paid: false, order, state };
+  return isPaid(order, paidPaiseOf(state)) ? { paid: true, state } : { paid: false, order, state };
 }

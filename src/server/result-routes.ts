@@ -109,15 +109,15 @@ export function createResultRoutes(kit: Kit, delivery: Delivery, resultTimeoutMs
     const stored = booking ?? lostRef(lost!);
     const answer = await kit.providers.cancel(stored, 'cancel');
     if (!answer) {
-      // A provider without cancel: what it says now decides. An open booking is cancelled here, as the
-      // kit cancels at a provider that can: its CANCELED is delivered (the shopper left, or the
-      // provider sent them back unpaid), and a payment of it after all is still delivered, as what it
-      // is, by its status check or reconcile's recheck of cancelled bookings.
+      // A provider without cancel: what it says now decides. An open booking stays open at the
+      // provider (a page of it may still pay), so it stays open here too: reconcile and /order keep
+      // asking until the provider ends it (expired, cancelled there: CANCELED delivered) or it is paid
+      // (delivered as what it is, a duplicate where the order was paid). The shopper who asked to
+      // cancel is answered CANCELED and goes on.
       const now = lost ?? (await kit.providers.status(stored, 'cancel'));
-      const ended = isFinalStatus(now.status) ? now : { status: 'CANCELED' as const };
-      const source = isFinalStatus(now.status) ? 'status' : 'cancel';
-      await withinTime(kit, delivery.deliver({ source, status: ended.status, correlation_id, reference_code: now.reference_code, ...facts }), resultTimeoutMs, 'cancel');
-      return { booking_id, status: ended.status };
+      if (!isFinalStatus(now.status)) return { booking_id, status: 'CANCELED' };
+      await withinTime(kit, delivery.deliver({ source: 'status', status: now.status, correlation_id, reference_code: now.reference_code, ...facts }), resultTimeoutMs, 'cancel');
+      return { booking_id, status: now.status };
     }
     if (isFinalStatus(answer.status)) {
       await withinTime(kit, delivery.deliver({ source: 'cancel', status: answer.status, correlation_id, ...facts }), resultTimeoutMs, 'cancel');

@@ -131,8 +131,10 @@ describe('desktop with ?web=epay: eSewa\'s login page', () => {
     assert.deepEqual([shown.page, shown.booking], ['failure', uuid]);
     assert.notEqual(shown.status, 'SUCCESS');
     assert.ok(s.visited.some((url) => returnAddress(suite.pg.origin, `booking_id=${uuid}`).test(url)), s.visited.join('\n'));
-    // The kit cancelled it (eSewa has none) and told the merchant.
-    assert.equal(suite.pg.records.get(uuid)?.status, 'CANCELED');
+    // eSewa cannot cancel: the booking stays open at the kit until eSewa's session ends (reconcile then
+    // delivers its CANCELED); nothing was paid.
+    assert.notEqual(suite.pg.records.get(uuid)?.status, 'SUCCESS');
+    await s.page.locator('#status', { hasText: 'not paid' }).waitFor({ timeout: 5_000 });
     await assertOneEpayBooking(s, checkout, uuid, 'NOT_FOUND');
     // The one console line is eSewa's page refusing the wrong password (HTTP 422), as it should.
     assert.deepEqual(cleanConsole(s).filter((line) => !/422 \(Unprocessable Entity\) \(http:\/\/127\.0\.0\.1:\d+\/epay\/session\//.test(line)), []);

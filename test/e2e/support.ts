@@ -41,6 +41,8 @@ export interface Playground {
   records: Map<string, MerchantRecord>;
   /** Every result this run handed to the merchant's `onPaymentResult`. */
   deliveries: PlaygroundState['deliveries'];
+  /** One reconcile pass of the playground's merchant. */
+  reconcile: PlaygroundState['reconcile'];
   /** Stops the server, the sandbox and the data folder's database. */
   close(): Promise<void>;
 }
@@ -142,6 +144,7 @@ export async function startPlayground(sandbox: SandboxOptions = {}, place: Playg
     sandbox: state.sandbox,
     records: state.records,
     deliveries: state.deliveries,
+    reconcile: state.reconcile,
     close: async () => {
       await stop();
       await state.close();
