@@ -159,6 +159,7 @@ function statusResult(booking: StoredBooking, answer: ProviderStatus, source: 'r
     correlation_id: booking.correlation_id,
     reference_code: answer.reference_code,
     ...bookingFacts(booking),
+    ...(answer.partialRefund ? { partial_refund: { ...answer.partialRefund } } : {}),
   };
 }
 

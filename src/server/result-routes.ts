@@ -98,8 +98,12 @@ export function createResultRoutes(kit: Kit, delivery: Delivery, resultTimeoutMs
     if (isFinalStatus(answer.status) && !delivered.includes(answer.status)) {
       // The shopper learns the status either way, within the time limit; a hook that failed or is still
       // running is finished or retried by the next status check, callback or reconcile pass.
-      const result: PaymentResult = { source: 'status', status: answer.status, correlation_id, reference_code: answer.reference_code, ...facts };
+      const result: PaymentResult = { source: 'status', status: answer.status, correlation_id, reference_code: answer.reference_code, ...facts, ...refundOf(answer) };
       await withinTime(kit, delivery.deliver(result), resultTimeoutMs, 'status');
+    } else if (answer.partialRefund && booking) {
+      // A payment that stays SUCCESS with part of it refunded since its delivery: told, as the provider says it.
+      const provider = kit.providers.of(booking);
+      kit.report(new PartialRefundNotice(booking_id, answer.partialRefund.amount), { route: 'status', booking_id, correlation_id, wallet: provider.wallet, provider: provider.name });
     }
     return { booking_id, correlation_id, status: answer.status, updated_at: answer.updated_at };
   }
@@ -229,6 +233,22 @@ function lostRef(lost: LostBooking): StoredBooking {
     provider_data: '',
     created_at: 0,
   };
+}
+
+/** A payment the provider reports partly refunded since its SUCCESS was delivered (told to `onError`; the payment stays SUCCESS). */
+export class PartialRefundNotice extends Error {
+  override name = 'PartialRefundNotice';
+  /** Rupees refunded, when the provider says (eSewa's status check does not). */
+  readonly amount: number | undefined;
+  constructor(bookingId: string, amount: number | undefined) {
+    super(`The provider reports booking ${bookingId} partly refunded${amount === undefined ? '' : ` (Rs ${amount})`}; the payment stays SUCCESS.`);
+    this.amount = amount;
+  }
+}
+
+/** A status answer's partial refund, as a result carries it. */
+export function refundOf(answer: ProviderStatus): Pick<PaymentResult, 'partial_refund'> {
+  return answer.partialRefund ? { partial_refund: { ...answer.partialRefund } } : {};
 }
 
 /** The longest return query read (a signed return is a few hundred characters). */

@@ -97,6 +97,12 @@ export interface PaymentResult {
    * `OverpaymentError`). Absent otherwise, and on a duplicate, which is refunded whole.
    */
   overpayment?: number;
+  /**
+   * A `SUCCESS` the provider already reports partly refunded (eSewa's `PARTIAL_REFUND`, Khalti's
+   * `Partially Refunded`): `amount` in rupees when the provider says. A partial refund seen after the
+   * SUCCESS was delivered is told to `onError` (`PartialRefundNotice`) by the status check that sees it.
+   */
+  partial_refund?: { amount?: number };
 }
 
 /**

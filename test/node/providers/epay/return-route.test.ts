@@ -85,6 +85,23 @@ describe("eSewa's signed return, read with the status check", () => {
     assert.equal(delivered.length, 0, 'nothing delivered on a replayed return');
   });
 
+  test('a partial refund after the SUCCESS was delivered is told when a status check sees it; the payment stays SUCCESS', async () => {
+    const booking = await book();
+    const query = await pay(booking);
+    assert.equal((await status(booking, query)).body.data?.status, 'SUCCESS');
+    const refunded = await fetch(`${sandbox.baseUrl}/sandbox/epay/transactions/EPAYTEST/${booking.booking_id}/refund`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 33 }),
+    });
+    assert.equal(refunded.status, 200, await refunded.text());
+    assert.equal((await status(booking, '')).body.data?.status, 'SUCCESS');
+    const notices = errors.filter(({ error }) => (error as Error).name === 'PartialRefundNotice');
+    assert.equal(notices.length, 1, JSON.stringify(errors.map(({ error }) => String(error))));
+    assert.match(String(notices[0]!.error), new RegExp(`${booking.booking_id} partly refunded`));
+    assert.equal(delivered.filter((result) => result.booking_id === booking.booking_id).length, 1, 'delivered once, as SUCCESS');
+  });
+
   test('a return that is not base64 JSON is refused as malformed; a return with no data says nothing', async () => {
     const booking = await book();
     await status(booking, '?booking_id=x?data=not*base64');
