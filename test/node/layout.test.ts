@@ -54,7 +54,6 @@ const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
   'src/server/mysql-connection.ts': 'test/node/server/mysql/',
   'src/server/mysql-schema.ts': 'test/node/server/mysql/ (store, previous-release)',
   'src/server/order-lookup.ts': 'test/node/server/order-route.test.ts',
-  'src/server/provider-calls.ts': 'test/node/server/provider-suite.test.ts',
   'src/testing/index.ts': 'test/node/sandbox/testing-callbacks.test.ts, test/package/',
 };
 
