@@ -1,8 +1,9 @@
 /**
  * The payment flow, the face of this folder: the state machine (`machine.ts`), the states and events
- * it reports (`state.ts`), what it needs from its host (`deps.ts`), and, for its own use, its booking
- * and return-routing rules (`booking.ts`) and its run bookkeeping (`runs.ts`). Import the flow from
- * here; the rules are imported directly only by their tests.
+ * it reports (`state.ts`), what it needs from its host (`deps.ts`), and, for its own use, the parts
+ * the machine delegates to over its context (`context.ts`: `attempts.ts`, `legs.ts`, `waiting.ts`,
+ * `abandon.ts`, `outcome.ts`), its booking and return-routing rules (`booking.ts`) and its run
+ * bookkeeping (`runs.ts`). Import the flow from here; the parts are imported directly only by their tests.
  */
 export { PaymentFlow } from './machine.js';
 export { IDLE_STATE, flowState } from './state.js';
