@@ -50,6 +50,7 @@ export function mysqlSchema(tablePrefix = 'wpb_'): string[] {
     ...tables(p),
     ...bookingProcedures(p),
     ...resultProcedures(p),
+    ...settlementProcedures(p),
     `UPDATE ${p}meta SET version = ${MYSQL_SCHEMA_VERSION} WHERE name = 'schema' AND version < ${MYSQL_SCHEMA_VERSION}`,
   ];
 }
@@ -203,7 +204,7 @@ END`,
   ];
 }
 
-/** The procedures of a lease renewal, the result claims, the check claims and pruning. */
+/** The procedures of a lease renewal and the result claims. */
 function resultProcedures(p: string): string[] {
   return [
     // An ended lease is renewed by nothing: a renewal that reaches the server late revives no hold.
@@ -304,6 +305,12 @@ BEGIN
   COMMIT;
   SELECT v_claim AS claim, v_judged AS judged;
 END`,
+  ];
+}
+
+/** The procedures that settle a result, claim open bookings for checks, and prune. */
+function settlementProcedures(p: string): string[] {
+  return [
     // The result and the booking's settlement are recorded together.
     `CREATE PROCEDURE ${p}complete_result(p_correlation_id ${NAME}, p_status ${NAME}, p_owner ${NAME}, p_final INT)
 BEGIN

@@ -96,10 +96,18 @@ export function postgresSchema(tablePrefix = 'wpb_'): string[] {
     // Version 1 to 2: every booking of an order, settled ones included, by one index.
     `CREATE INDEX IF NOT EXISTS ${p}bookings_order ON ${p}bookings (order_key)`,
     `DROP INDEX IF EXISTS ${p}bookings_order_open`,
-    // Version 4: fenced leases on the server's clock, and a book that starts in one round trip; version 5:
-    // each booking's provider (the defaults are what every earlier booking was). Run under a lock, since
-    // two processes replacing one function at the same moment make one of them fail.
-    `DO $do$ BEGIN
+    migrationBlock(p),
+    `UPDATE ${p}meta SET version = ${SCHEMA_VERSION} WHERE name = 'schema' AND version < ${SCHEMA_VERSION}`,
+  ];
+}
+
+/**
+ * Version 4: fenced leases on the server's clock, and a book that starts in one round trip; version 5:
+ * each booking's provider (the defaults are what every earlier booking was). Run under a lock, since
+ * two processes replacing one function at the same moment make one of them fail.
+ */
+function migrationBlock(p: string): string {
+  return `DO $do$ BEGIN
 PERFORM pg_advisory_xact_lock(hashtext('${p}schema'));
 ALTER TABLE ${p}leases ADD COLUMN IF NOT EXISTS token bigint NOT NULL DEFAULT 0;
 ALTER TABLE ${p}bookings ADD COLUMN IF NOT EXISTS provider text NOT NULL DEFAULT 'esewa-intent',
@@ -176,9 +184,7 @@ BEGIN
     'bookings', CASE WHEN v_claimed = 1 THEN v_state END);
 END
 $fn$;
-END $do$`,
-    `UPDATE ${p}meta SET version = ${SCHEMA_VERSION} WHERE name = 'schema' AND version < ${SCHEMA_VERSION}`,
-  ];
+END $do$`;
 }
 
 /**
