@@ -87,6 +87,7 @@ export const CDN_CHUNK_NAMES: Readonly<Record<string, string>> = {
   '/element/i18n/ne/texts': 'ne',
   '/element/handoff/index': 'handoff',
   '/element/setup-sentences': 'setup',
+  '/element/inapp-panel': 'inapp',
 };
 
 /** `payment-[hash].min.js`, `ne-[hash].min.js`, else `chunk-[hash].min.js`. */

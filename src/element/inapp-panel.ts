@@ -4,10 +4,13 @@
  * just loads the link's web page. "Pay on the web" is always offered; the wallet app by a real link
  * the shopper taps (no redirect hop); the phone's own browser by the link the platform honours, else
  * by copying the page's address. Never the desktop's code for a phone: the shopper is on the phone.
+ *
+ * A chunk of its own (with the table of ways out, open-in-browser.ts): the payment code imports it
+ * when the panel first shows, so only a shopper in an in-app browser downloads it.
  */
 import { html, nothing, type TemplateResult } from 'lit/html.js';
 import type { LeftFor } from '../core/flow/index.js';
-import type { BrowserWay } from '../core/open-in-browser.js';
+import { browserWay } from '../core/open-in-browser.js';
 import type { StringTable } from './i18n/index.js';
 import { action } from './action.js';
 
@@ -15,22 +18,34 @@ import { action } from './action.js';
 export type CopyState = 'copied' | 'manual' | null;
 
 /** What the panel's actions do. */
-interface InAppActions {
+export interface InAppActions {
   payOnWeb(): void;
   cancel(): void;
   left(to: LeftFor): void;
-  copy(url: string): void;
+  /** The page's address was copied (`copied`), or the clipboard refused it (`manual`). */
+  copied(state: CopyState): void;
 }
 
-/** What the panel shows: the checked deeplink (or none), the way to the browser, the copy state. */
-interface InAppView {
+/** What the panel shows: the checked deeplink (or none) and the copy state. */
+export interface InAppView {
   deeplink: URL | null;
-  way: BrowserWay;
   copied: CopyState;
 }
 
-/** The in-app panel (part `panel inapp`). */
-export function inAppPanel({ deeplink, way, copied }: InAppView, actions: InAppActions, t: StringTable): TemplateResult {
+/**
+ * The in-app panel (part `panel inapp`) for the page in `win`: its way to the phone's browser comes
+ * from the page's address and user agent.
+ */
+export function inAppPanel(win: Window, { deeplink, copied }: InAppView, actions: InAppActions, t: StringTable): TemplateResult {
+  const way = browserWay(win.location.href, win.navigator.userAgent);
+  // The Clipboard API needs a secure context and may refuse: the address is then shown to copy by hand.
+  const copy = (url: string) =>
+    Promise.resolve()
+      .then(() => win.navigator.clipboard.writeText(url))
+      .then(
+        () => actions.copied('copied'),
+        () => actions.copied('manual'),
+      );
   return html`
     <div part="panel inapp" class="panel" role="group" aria-label=${t['panel.label']}>
       ${action('pay-web', t['action.pay-web'], actions.payOnWeb)}
@@ -40,7 +55,7 @@ export function inAppPanel({ deeplink, way, copied }: InAppView, actions: InAppA
       ${way?.kind === 'link'
         ? html`<a part="action open-browser" class="action" href=${way.href} @click=${() => actions.left('browser')}>${t['action.open-browser']}</a>`
         : way
-          ? action('copy-link', t['action.copy-link'], () => actions.copy(way.url))
+          ? action('copy-link', t['action.copy-link'], () => copy(way.url))
           : nothing}
       <p class="note" aria-live="polite">
         ${copied === 'copied' ? t['status.link-copied'] : copied === 'manual' ? t['status.copy-manually'] : nothing}

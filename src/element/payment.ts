@@ -19,8 +19,7 @@ import type { HandoffStatus } from './handoff/index.js';
 import { isCrossOriginFramed } from '../core/frame.js';
 import { readSettings, type SettingsResult } from '../core/settings.js';
 import { checkProviderUrl, storeListingUrl, storePlatform } from '../core/urls.js';
-import { browserWay } from '../core/open-in-browser.js';
-import { inAppPanel, type CopyState } from './inapp-panel.js';
+import type { CopyState } from './inapp-panel.js';
 import { action } from './action.js';
 import { statusKey } from './status-keys.js';
 import { VARIANTS, misspelledAttributes, oneOf, report, type Notice } from './setup-check.js';
@@ -37,6 +36,9 @@ import type { EnvironmentSignals } from '../core/environment.js';
 /** The hand-off's module (QR encoder, panel, its texts), loaded when a hand-off first shows. */
 type HandoffModule = typeof import('./handoff/index.js');
 const loadHandoff = chunkLoader((): Promise<HandoffModule> => import('./handoff/index.js'), (module) => typeof module.handoffPanel === 'function');
+/** The in-app browser's panel and ways out, loaded when the panel first shows. */
+type InAppModule = typeof import('./inapp-panel.js');
+const loadInApp = chunkLoader((): Promise<InAppModule> => import('./inapp-panel.js'), (module) => typeof module.inAppPanel === 'function');
 
 export { reportsSettled } from './setup-check.js';
 /** Draws what a payment renders into the element's shadow root: Lit's `render`, which comes with this module. */
@@ -146,6 +148,8 @@ export class Payment implements ReactiveController {
   #settings: SettingsResult | undefined;
   /** The hand-off's module: asked for the first time a hand-off shows; "Try again" asks again after a failure. */
   readonly #handoff: Load<HandoffModule>;
+  /** The in-app panel's module, likewise, for the in-app panel. */
+  readonly #inApp: Load<InAppModule>;
   /** The in-app panel's copy of the page's address, for the booking it was made for. */
   #copied: [string, CopyState] | null = null;
   /** Whether the hand-off panel showed, and had focus, before this update. */
@@ -158,6 +162,7 @@ export class Payment implements ReactiveController {
     this.#read = read;
     this.#funnel = funnel;
     this.#handoff = new Load(host);
+    this.#inApp = new Load(host);
     host.addController(this);
   }
 
@@ -237,7 +242,7 @@ export class Payment implements ReactiveController {
   }
 
   hostUpdate(): void {
-    if (handoffShown(this.state) && this.#handoff.status === 'initial') this.retry();
+    if (this.#shown(this.state)?.status === 'initial') this.retry();
     const panel = this.#panel();
     this.#panelShown = !!panel;
     this.#panelFocused = !!panel?.matches(':focus-within');
@@ -248,6 +253,11 @@ export class Payment implements ReactiveController {
     const panel = this.#panel();
     if (panel && !this.#panelShown) panel.focus();
     else if (!panel && this.#panelFocused) this.#host.renderRoot.querySelector<HTMLElement>('.button')?.focus();
+  }
+
+  /** The load of the chunk `state` shows: the hand-off's, the in-app panel's, or none. */
+  #shown(state: FlowState): Load<HandoffModule> | Load<InAppModule> | undefined {
+    return handoffShown(state) ? this.#handoff : state.name === 'inapp' ? this.#inApp : undefined;
   }
 
   #panel(): HTMLElement | null {
@@ -272,20 +282,36 @@ export class Payment implements ReactiveController {
   /**
    * What `state` shows in `t`'s words, for the element to draw: the status region's text, the choices
    * after the element's own parts (nothing while `t` is not complete yet), and why the hand-off's
-   * module could not be loaded while a hand-off shows (the element says it and offers the way
-   * forward, as for its own code: "Try again" calls {@link Payment.retry}). Draws nothing itself.
+   * module (or the in-app panel's) could not be loaded while it shows (the element says it and offers
+   * the way forward, as for its own code: "Try again" calls {@link Payment.retry}). Draws nothing itself.
    */
   render(state: FlowState, t: StringTable | undefined): PaymentView {
     const key = t && statusKey(state);
-    const { status, failure } = this.#handoff;
-    return { status: key ? t[key] : '', panel: t ? this.#choices(state, t) : nothing, failure: status === 'error' && handoffShown(state) ? failure : undefined };
+    const load = this.#shown(state);
+    return { status: key ? t[key] : '', panel: t ? this.#choices(state, t) : nothing, failure: load?.status === 'error' ? load.failure : undefined };
   }
 
-  /** Asks for the hand-off's module (again, after a failure); the element draws again when it settles. */
+  /**
+   * Asks for the module of the panel that shows, the hand-off's or the in-app one's (again, after a
+   * failure); the element draws again when it settles.
+   */
   retry(): void {
     const host = this.#host;
-    this.#track(this.#handoff.ask(loadHandoff).then((module) => module.adoptHandoffStyles(host.renderRoot as ShadowRoot), ignore));
+    const load = this.#shown(this.state);
+    if (load === this.#handoff) this.#track(this.#handoff.ask(loadHandoff).then((module) => module.adoptHandoffStyles(host.renderRoot as ShadowRoot), ignore));
+    else if (load) this.#track(this.#inApp.ask(loadInApp).catch(ignore));
     host.requestUpdate();
+  }
+
+  /** While the module of a panel is not in: after a failure, a panel of the ways that need no module; else nothing yet. */
+  #fallback(load: Load<unknown>, part: 'pay-on-web' | 'pay-web', t: StringTable): TemplateResult | typeof nothing {
+    const flow = this.#run;
+    // Offline, say: the payment goes on (the page still checks it), the element says why the module is
+    // not there and offers its way forward (see `render`); the panel keeps the other ways.
+    return load.status === 'error'
+      ? html`<div part="panel" class="panel" role="group" aria-label=${t['panel.label']}>
+${action(part, t[`action.${part}`], () => flow.payOnWeb())}${action('cancel', t['action.cancel'], () => flow.cancel())}</div>`
+      : nothing;
   }
 
   #choices({ name, booking, canRetry, canStartAgain, paidUrl, error }: FlowState, t: StringTable): TemplateResult | typeof nothing {
@@ -298,7 +324,7 @@ export class Payment implements ReactiveController {
       return this.#handoffPanel(booking!, name === 'handoff' ? 'waiting' : name === 'stalled' ? 'stalled' : 'expired', t);
     }
     const host = this.#host;
-    if (name === 'inapp' && booking) return this.#inApp(booking, t);
+    if (name === 'inapp' && booking) return this.#inAppPanel(booking, t);
     const act = (part: string, run: () => void) => action(part, t[`action.${part}` as StringKey], run);
     // A booking the shop could not find is checked again before anything else is offered.
     if (name === 'error' && canRetry && error?.kind === 'booking-unconfirmed') return act('check-again', () => flow.retry());
@@ -331,28 +357,24 @@ export class Payment implements ReactiveController {
    * The in-app browser's ways forward for `booking`: its deeplink checked again (kept bookings come
    * back from storage) before it becomes a link, and the way to the phone's own browser.
    */
-  #inApp(booking: KeptBooking, t: StringTable): TemplateResult {
+  #inAppPanel(booking: KeptBooking, t: StringTable): TemplateResult | typeof nothing {
     const host = this.#host;
-    const win = host.ownerDocument.defaultView!;
+    const module = this.#inApp.value;
+    if (!module) return this.#fallback(this.#inApp, 'pay-web', t);
     const flow = this.#run;
     const deeplink = checkProviderUrl(booking.deeplink, booking.settings.allowedHosts);
     const copied = this.#copied?.[0] === booking.booking_id ? this.#copied[1] : null;
-    const copy = (url: string) => {
-      const done = (state: CopyState) => {
-        this.#copied = [booking.booking_id, state];
-        if (state === 'copied') flow.left('browser');
-        host.requestUpdate();
-        // The address to copy by hand gets the focus (and is selected), ready for the system's copy menu.
-        if (state === 'manual') void host.updateComplete.then(() => host.renderRoot.querySelector<HTMLInputElement>('.copy-field')?.focus());
-      };
-      // The Clipboard API needs a secure context and may refuse: the address is then shown to copy by hand.
-      Promise.resolve()
-        .then(() => win.navigator.clipboard.writeText(url))
-        .then(() => done('copied'), () => done('manual'));
+    const done = (state: CopyState) => {
+      this.#copied = [booking.booking_id, state];
+      if (state === 'copied') flow.left('browser');
+      host.requestUpdate();
+      // The address to copy by hand gets the focus (and is selected), ready for the system's copy menu.
+      if (state === 'manual') void host.updateComplete.then(() => host.renderRoot.querySelector<HTMLInputElement>('.copy-field')?.focus());
     };
-    return inAppPanel(
-      { deeplink: deeplink.ok ? deeplink.url : null, way: browserWay(win.location.href, win.navigator.userAgent), copied },
-      { payOnWeb: () => flow.payOnWeb(), cancel: () => flow.cancel(), left: (to) => flow.left(to), copy },
+    return module.inAppPanel(
+      host.ownerDocument.defaultView!,
+      { deeplink: deeplink.ok ? deeplink.url : null, copied },
+      { payOnWeb: () => flow.payOnWeb(), cancel: () => flow.cancel(), left: (to) => flow.left(to), copied: done },
       t,
     );
   }
@@ -361,15 +383,8 @@ export class Payment implements ReactiveController {
   #handoffPanel(booking: KeptBooking, status: HandoffStatus, t: StringTable): TemplateResult | typeof nothing {
     const host = this.#host;
     const module = this.#handoff.value;
+    if (!module) return this.#fallback(this.#handoff, 'pay-on-web', t);
     const flow = this.#run;
-    if (!module) {
-      // Offline, say: the payment goes on (the page still checks it), the element says why the code is
-      // not there and offers its way forward (see `render`); the panel keeps the other ways.
-      return this.#handoff.status === 'error'
-        ? html`<div part="panel" class="panel" role="group" aria-label=${t['panel.label']}>
-${action('pay-on-web', t['action.pay-on-web'], () => flow.payOnWeb())}${action('cancel', t['action.cancel'], () => flow.cancel())}</div>`
-        : nothing;
-    }
     // Kept bookings come back from storage: checked again, against their own settings, before they become a code.
     const deeplink = checkProviderUrl(booking.deeplink, booking.settings.allowedHosts);
     if (!deeplink.ok) return nothing;

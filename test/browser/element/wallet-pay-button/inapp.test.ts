@@ -12,9 +12,12 @@ import type { WalletPayEvent } from '../../../../src/element/events.js';
 
 const WEB = { url: 'https://pay.wallet.test/form', method: 'POST', fields: { booking_id: 'W1', signature: 'c2ln' } };
 
+/** Pressed, and the in-app panel drawn (its module is loaded when it first shows). */
 async function pressed(m: Mounted): Promise<void> {
   payButton(m.el).click();
   await reach(m.el, 'inapp');
+  await m.el.loadsSettled();
+  await m.el.updateComplete;
 }
 
 describe('<wallet-pay-button> in an in-app browser', () => {
@@ -100,6 +103,8 @@ describe('<wallet-pay-button> in a WebView no host app takes', () => {
     payButton(m.el).click();
     expect((await webview).cancelable).to.equal(true);
     await reach(m.el, 'inapp');
+    await m.el.loadsSettled();
+    await m.el.updateComplete;
     expect(part(m.el, 'pay-web')).to.not.equal(null);
     expect(m.nav.calls).to.deep.equal([]);
   });
