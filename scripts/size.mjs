@@ -91,11 +91,15 @@ export function classicBudget(results) {
  * browser (its panel, the way to the phone's own browser, following the payment from there), the order
  * check of a fresh tab, the cancel of a payment left unpaid, the funnel's events, a lost booking's recovery that carries its order and receipt, and a chunk loader
  * that imports again only its own chunks' URLs (the in-app ways out moved out of the entry to keep it
- * within its budget, which the whole payment pays for). The phone hand-off chunk's ceiling is the 5 KB its module is allowed
+ * within its budget, which the whole payment pays for). Raised a third time, the whole English payment to
+ * the round's 24,764 as 24,720 (24,700 measured), for two wallets and the web checkouts, with room made by
+ * moving the in-app browser's panel and ways out to a chunk of their own, loaded only in an in-app
+ * browser (483 bytes off the payment chunk), and the Nepali chunk kept at 1,600 (1,594 measured) by
+ * shorter phrasing. The phone hand-off chunk's ceiling is the 5 KB its module is allowed
  * (scripts/handoff-size.mjs enforces that budget on the module with Lit external).
  */
 export const CEILINGS = [
-  { name: PAYER_EN_NAME, gzip: 24100 },
+  { name: PAYER_EN_NAME, gzip: 24720 },
   { name: NE_CHUNK_NAME, gzip: 1600 },
   { name: HANDOFF_CHUNK_NAME, gzip: 5120 },
 ];
