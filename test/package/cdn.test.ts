@@ -161,6 +161,7 @@ test('the ESM entry loads its payment chunk beside it; an English page never loa
 });
 
 const HANDOFF_CHUNK = /\/dist\/cdn\/handoff-[\w-]+\.min\.js/;
+const INAPP_CHUNK = /\/dist\/cdn\/inapp-[\w-]+\.min\.js/;
 const PAYMENT_CHUNK = /\/dist\/cdn\/payment-[\w-]+\.min\.js/;
 
 for (const engine of ENGINES) {
@@ -223,6 +224,36 @@ return { qr: true, samePage: window.__samePage === true };`,
         '"Try again" loads the hand-off chunk',
       );
       assert.deepEqual(shown, { qr: true, samePage: true });
+    } finally {
+      await page.close();
+      await front.close();
+    }
+  });
+
+  test(`${engine}: the in-app panel's chunk the network dropped: its panel keeps "Pay on the web" and offers "Try again", which loads it and shows the way out`, async () => {
+    const front = await startFront(merchant.origin, INAPP_CHUNK);
+    const page = await openEngine(engine);
+    try {
+      front.rule = { pattern: INAPP_CHUNK, answer: 'drop' };
+      await page.open(`${front.origin}/esm.html`);
+      await page.run(
+        `${WAIT}
+window.__samePage = true;
+el.setAttribute('environment', 'inapp');
+part('button').click();
+await wait(() => part('pay-web') && part('cancel') && part('retry'), 'the panel offers Pay on the web, Cancel and Try again after the dropped chunk');
+return true;`,
+        'the dropped in-app chunk is shown in the panel with Try again',
+      );
+      front.rule = null;
+      const shown = await page.run<{ way: boolean; retry: boolean; samePage: boolean }>(
+        `${WAIT}
+part('retry').click();
+await wait(() => part('inapp') && (part('copy-link') || part('open-browser')), 'the in-app panel and its way out show after Try again');
+return { way: true, retry: !!part('retry'), samePage: window.__samePage === true };`,
+        '"Try again" loads the in-app chunk',
+      );
+      assert.deepEqual(shown, { way: true, retry: false, samePage: true });
     } finally {
       await page.close();
       await front.close();
@@ -308,6 +339,8 @@ test('dist/cdn/integrity.json names the sha384 of every CDN file, and nothing el
   assert.ok(files.includes('wallet-pay-button.min.js') && files.includes('wallet-pay-button.iife.min.js'));
   // The phone hand-off's chunk (QR encoder and panel) is one of them, named for what it holds.
   assert.equal(files.filter((name) => /^handoff-[\w-]+\.min\.js$/.test(name)).length, 1, files.join(', '));
+  // So is the in-app browser's panel, loaded only there.
+  assert.equal(files.filter((name) => /^inapp-[\w-]+\.min\.js$/.test(name)).length, 1, files.join(', '));
   assert.deepEqual(Object.keys(manifest).sort(), files);
   for (const name of files) assert.equal(manifest[name], integrityOf(readFileSync(join(cdn, name))), `${name}'s hash`);
 });
