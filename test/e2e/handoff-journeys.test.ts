@@ -112,7 +112,7 @@ describe('the phone hand-off', () => {
       bookings.filter((b) => b.status === 'BOOKED').map((b) => b.booking_id),
       [bookings[1]!.booking_id],
     );
-    assert.equal(bookings[1]!.redirect_url, `${suite.pg.origin}/`, 'the web booking comes back to the checkout');
+    assert.equal(bookings[1]!.redirect_url, `${suite.pg.origin}/?checkout=${checkout}&item=A-1003`, 'the web booking comes back to the checkout, naming its order');
     assert.deepEqual(cleanConsole(desktop), []);
     await desktop.context.close();
   });
