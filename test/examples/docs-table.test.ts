@@ -13,9 +13,10 @@ import { EXAMPLES, ROOT } from './workspace.js';
 /**
  * Folders of examples/ that other parts of the project own: server examples in other languages, the
  * sandbox's journey files (docs/sandbox.md; run by test/node/sandbox/journey.test.ts) and the host-app
- * bridges of docs/webview.md, none a runtime.
+ * bridges of docs/webview.md, and the merchant testing guide's examples (docs/testing-your-shop.md; run by
+ * test/node/docs-testing.test.ts), none a runtime.
  */
-const NOT_RUNTIME_EXAMPLES = new Set(['backends', 'journeys', 'webview']);
+const NOT_RUNTIME_EXAMPLES = new Set(['backends', 'journeys', 'testing', 'webview']);
 const WAYS: Record<string, string> = { timer: 'timer', 'status check': 'status-check', 'cron route': 'cron-route', scheduled: 'scheduled' };
 
 interface Row {

@@ -79,8 +79,9 @@ export function createShop(config: ShopConfig, store: PaymentStore): Shop {
     accessKey: config.accessKey,
     callbackUrl: config.callbackUrl,
     store,
-    // Back to the checkout of the same order: the element there checks the status and routes on.
-    redirectUrl: ({ order }) => `${config.publicUrl}/?order=${encodeURIComponent(String(order.id))}`,
+    // Back to the checkout of the same order: the element there checks the status and routes on. The
+    // phone that paid a desktop's code (a hand-off) has no checkout to follow: a page of its own.
+    redirectUrl: ({ order, handoff }) => `${config.publicUrl}/${handoff ? 'phone' : ''}?order=${encodeURIComponent(String(order.id))}`,
     // Paid orders are not refused here: the kit answers IP-412 for them while it keeps the booking.
     lookupOrder: (order) => (typeof order.id === 'string' && ORDER_ID.test(order.id) ? { id: order.id, amount: PRICE, properties: { order_id: order.id } } : undefined),
     onPaymentResult: (result) => {
@@ -119,6 +120,7 @@ export function createShop(config: ShopConfig, store: PaymentStore): Shop {
       if (url.pathname === '/success' || url.pathname === '/failure') {
         return html(resultPage(url.pathname === '/success', order(requested)));
       }
+      if (url.pathname === '/phone') return html(phonePage(order(requested)));
       const match = /^\/api\/orders\/([^/]+)$/.exec(url.pathname);
       if (match) {
         const found = order(decodeURIComponent(match[1]!));
@@ -161,6 +163,14 @@ export function checkoutPage(orderId: string, allowedHosts: string, script = '<s
 <wallet-pay-button endpoint="/api/pay" order-id="${id}" allowed-hosts="${escape(allowedHosts)}"
   success-url="/success?order=${id}" failure-url="/failure?order=${id}"></wallet-pay-button>
 </body></html>`;
+}
+
+/** The phone that paid a desktop's code: where the order stands, and that the computer carries on. */
+export function phonePage(order: ReturnType<Shop['order']>): string {
+  const detail = !order ? 'Unknown order.' : order.paid ? `Order ${escape(order.id)} is paid.` : `Order ${escape(order.id)}: the payment is being confirmed.`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Payment</title></head>
+<body><h1>Payment</h1><p id="result">${detail}</p><p>Go back to your computer: the checkout there carries on.</p></body></html>`;
 }
 
 /** Success and failure: what the shop recorded, never the status in the address alone. */
