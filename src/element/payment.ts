@@ -105,7 +105,7 @@ const ignore = (): void => {};
 
 /** A hand-off shows in `state` (its panel, or its failure to load). */
 const handoffShown = ({ name, booking }: Pick<FlowState, 'name' | 'booking'>): boolean | undefined =>
-  booking?.handoff && (name === 'handoff' || name === 'handoff-expired' || name === 'stalled');
+  booking?.handoff && (name === 'handoff' || name === 'stalled' || name === 'handoff-expired');
 
 /** What a payment renders for the element to draw (see {@link Payment.render}). */
 interface PaymentView {
@@ -304,7 +304,7 @@ export class Payment implements ReactiveController {
   }
 
   /** While the module of a panel is not in: after a failure, a panel of the ways that need no module; else nothing yet. */
-  #fallback(load: Load<unknown>, part: 'pay-on-web' | 'pay-web', t: StringTable): TemplateResult | typeof nothing {
+  #fallback(load: Load<unknown>, part: 'pay-web' | 'pay-on-web', t: StringTable): TemplateResult | typeof nothing {
     const flow = this.#run;
     // Offline, say: the payment goes on (the page still checks it), the element says why the module is
     // not there and offers its way forward (see `render`); the panel keeps the other ways.

@@ -430,8 +430,8 @@ export class WalletPayButton extends ReactiveElement {
   /**
    * The first module's parts in `t`'s words, drawn with DOM calls (its bytes forbid a template
    * engine): the pay button, the offer to pay on the phone, the status region (the payment's `view`
-   * of it, or why the payment code, or the payment's hand-off, could not be loaded), and the way forward
-   * after a failed load.
+   * of it, or why the payment code, or the module of the payment's panel, could not be loaded), and
+   * the way forward after a failed load.
    */
   #render(state: FlowState, t: StringTable, view?: { status: string; failure: ChunkFailure | undefined }): void {
     const label = wordingOf(this.label);
