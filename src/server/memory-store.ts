@@ -57,6 +57,9 @@ function memoryState(maxEntries: number, now: () => number) {
 
   // Insertion order is creation order: the first entries are the oldest.
   const bookings = new Map<string, StoredBooking & { settled: boolean; checkOwner?: string; checkUntil: number; checkedAt: number }>();
+  // The bookings whose last final result delivered is a CANCELED, with when it was marked, oldest first:
+  // reconcile asks about them again for a while, so a payment that lands after the cancel is found.
+  const canceled = new Map<string, number>();
   const byKey = new Map<string, string>();
   const byCorrelation = new Map<string, string>();
   // The bookings of each order a book reads: the open ones and those with a SUCCESS. A booking settled
@@ -76,6 +79,7 @@ function memoryState(maxEntries: number, now: () => number) {
     const booking = bookings.get(bookingId);
     if (!booking) return;
     bookings.delete(bookingId);
+    canceled.delete(bookingId);
     byKey.delete(booking.idempotency_key);
     byCorrelation.delete(booking.correlation_id);
     const ofOrder = byOrder.get(booking.order_key);
@@ -145,7 +149,7 @@ function memoryState(maxEntries: number, now: () => number) {
     return held !== undefined && held.owner === hold.owner && held.token === hold.token && held.until >= now() ? held : undefined;
   };
 
-  return { now, maxEntries, bookings, byKey, byCorrelation, byOrder, results, orphans, leases, copy, drop, result, track, setResult, deleteResult, orderState, takeLease, current };
+  return { now, maxEntries, bookings, canceled, byKey, byCorrelation, byOrder, results, orphans, leases, copy, drop, result, track, setResult, deleteResult, orderState, takeLease, current };
 }
 
 type MemoryState = ReturnType<typeof memoryState>;
@@ -213,7 +217,11 @@ type ResultMethods = 'claimResult' | 'completeResult' | 'releaseResult' | 'getRe
 
 /** The methods of results, reconcile's checks and pruning. */
 function resultMethods(state: MemoryState): Pick<PaymentStore, ResultMethods> {
-  const { now, bookings, byCorrelation, results, orphans, leases, copy, drop, result, track, setResult, deleteResult, current, orderState } = state;
+  const { now, bookings, canceled, byCorrelation, results, orphans, leases, copy, drop, result, track, setResult, deleteResult, current, orderState } = state;
+  /** The bookings settled CANCELED after `since`, in the order of their cancels. */
+  function* recentlyCanceled(since: number) {
+    for (const [id, at] of canceled) if (at > since) yield bookings.get(id)!;
+  }
   return {
   async claimResult({ correlationId, status, owner, leaseMs, hold, judge }) {
     const id = byCorrelation.get(correlationId);
@@ -241,7 +249,12 @@ function resultMethods(state: MemoryState): Pick<PaymentStore, ResultMethods> {
     if (status !== 'BOOKED' && status !== 'PENDING') {
       const id = byCorrelation.get(correlationId);
       const booking = id === undefined ? undefined : bookings.get(id);
-      if (booking) booking.settled = true;
+      if (booking) {
+        booking.settled = true;
+        // Moved to the end: the map stays in the order of the cancels.
+        canceled.delete(booking.booking_id);
+        if (status === 'CANCELED') canceled.set(booking.booking_id, now());
+      }
       track(correlationId);
     }
   },
@@ -257,13 +270,15 @@ function resultMethods(state: MemoryState): Pick<PaymentStore, ResultMethods> {
     for (const [status, row] of results.get(correlationId) ?? []) known.push({ status, state: row.delivered ? 'delivered' : 'claimed' });
     return known;
   },
-  async claimOpenBookings({ olderThanMs, notCheckedForMs, limit, owner, leaseMs }) {
+  async claimOpenBookings({ olderThanMs, notCheckedForMs, limit, owner, leaseMs, canceledWithinMs }) {
     const at = now();
     const createdBefore = at - olderThanMs;
     const claimed: StoredBooking[] = [];
-    for (const booking of bookings.values()) {
+    const recheck = canceledWithinMs !== undefined;
+    const candidates = recheck ? recentlyCanceled(at - canceledWithinMs) : bookings.values();
+    for (const booking of candidates) {
       if (claimed.length >= limit) break;
-      if (booking.settled || booking.created_at > createdBefore) continue;
+      if (booking.settled !== recheck || booking.created_at > createdBefore) continue;
       if (booking.checkUntil >= at || booking.checkedAt > at - notCheckedForMs) continue;
       Object.assign(booking, { checkOwner: owner, checkUntil: at + leaseMs, checkedAt: at });
       claimed.push(copy(booking)!);

@@ -2,8 +2,10 @@
  * Reconciliation: the merchant's own status checks of open bookings (`reconcile()`), one pass at a
  * time per process, each booking claimed in the store so that instances share the work. A booking
  * the shopper left open past `cancelAfterMs` (by the store's clock) is cancelled at the service, so a
- * stale app screen cannot pay it later, and its outcome delivered. The element's own `/cancel` (the
- * shopper came back without paying) is the route in result-routes.ts.
+ * stale app screen cannot pay it later, and its outcome delivered. A booking settled `CANCELED` (by
+ * reconcile, a new book of its order, or the element's own `/cancel`, the route in result-routes.ts) is
+ * asked about again for a while, since a payment can still land after a cancel (a stale app screen that
+ * paid anyway) and its callback be lost: a `SUCCESS` then is delivered, judged against its order.
  */
 import { ALREADY_PROCESSED, isFinalStatus, STATUS_CHECK_AFTER_MS, type PaymentStatus } from '../protocol/contract.js';
 import type { Kit } from './context.js';
@@ -20,22 +22,37 @@ import type { PaymentResult, ReconcileOptions, ReconcileReport } from './types.j
  */
 export const DEFAULT_CANCEL_AFTER_MS = 15 * 60 * 1000;
 
+/** What `reconcile()` takes besides {@link ReconcileOptions}. */
+export interface RecheckOptions {
+  /**
+   * A booking settled `CANCELED` less than this long ago (by the store's clock) is asked about again on
+   * each pass, since a payment can land after a cancel and its callback be lost: a `SUCCESS` is then
+   * delivered (`duplicate: true` where the order was paid meanwhile), anything else leaves it. Default:
+   * the longest `bookingLifetimeMs` of the handler's providers; 0 asks about none.
+   */
+  recheckCanceledForMs?: number;
+}
+
+/** Which bookings a worker claims: open ones past `cancelAfterMs`, the younger open ones, or recently cancelled ones. */
+type Phase = 'cancel' | 'check' | 'recheck';
+
 /** One reconcile pass's progress, shared by its workers. */
 interface Pass {
   started: number;
   deadline: number;
   recheckAfterMs: number;
+  recheckCanceledForMs: number;
   done: ReconcileReport;
   checkedInPass: Set<string>;
   heldBack: Set<string>;
 }
 
 /** `reconcile()` of one handler. */
-export function createReconciler(kit: Kit, delivery: Delivery): (options?: ReconcileOptions) => Promise<ReconcileReport> {
+export function createReconciler(kit: Kit, delivery: Delivery): (options?: ReconcileOptions & RecheckOptions) => Promise<ReconcileReport> {
   let runningPass: Promise<ReconcileReport> | undefined;
 
   /** One pass at a time per process: a call while a pass runs joins it. */
-  function reconcile(options: ReconcileOptions = {}): Promise<ReconcileReport> {
+  function reconcile(options: ReconcileOptions & RecheckOptions = {}): Promise<ReconcileReport> {
     if (!runningPass) {
       runningPass = pass(options).finally(() => {
         runningPass = undefined;
@@ -50,24 +67,28 @@ export function createReconciler(kit: Kit, delivery: Delivery): (options?: Recon
     timeBudgetMs = 50_000,
     recheckAfterMs = 20_000,
     cancelAfterMs = DEFAULT_CANCEL_AFTER_MS,
-  }: ReconcileOptions): Promise<ReconcileReport> {
+    recheckCanceledForMs = Math.max(0, ...kit.providers.list.map((provider) => provider.capabilities.bookingLifetimeMs)),
+  }: ReconcileOptions & RecheckOptions): Promise<ReconcileReport> {
     const started = kit.now();
     const run: Pass = {
       started,
       deadline: started + timeBudgetMs,
       recheckAfterMs: Math.max(0, recheckAfterMs),
+      recheckCanceledForMs: Math.max(0, recheckCanceledForMs),
       done: { checked: 0, settled: 0, open: 0, failed: 0, cancelled: 0, unfinished: false },
       checkedInPass: new Set(),
       heldBack: new Set(),
     };
-    const workers = (minAgeMs: number, pastCancel: boolean) =>
-      Promise.all(Array.from({ length: Math.max(1, Math.floor(concurrency)) }, () => work(run, minAgeMs, pastCancel)));
+    const workers = (minAgeMs: number, phase: Phase) =>
+      Promise.all(Array.from({ length: Math.max(1, Math.floor(concurrency)) }, () => work(run, minAgeMs, phase)));
     try {
       // Ages are the store's (as its created_at), never this instance's clock against the store's stamp:
-      // the bookings past `cancelAfterMs` are claimed first, as such, then the younger ones.
+      // the bookings past `cancelAfterMs` are claimed first, as such, then the younger ones, then the
+      // recently cancelled ones (those this pass cancelled were checked in it, so not claimed again).
       const oldest = Math.max(0, olderThanMs, cancelAfterMs);
-      if (Number.isFinite(oldest)) await workers(oldest, true);
-      if (!run.done.unfinished) await workers(Math.max(0, olderThanMs), false);
+      if (Number.isFinite(oldest)) await workers(oldest, 'cancel');
+      if (!run.done.unfinished) await workers(Math.max(0, olderThanMs), 'check');
+      if (!run.done.unfinished && run.recheckCanceledForMs > 0) await workers(Math.max(0, olderThanMs), 'recheck');
     } finally {
       for (const bookingId of run.heldBack) {
         await kit.store.releaseCheck({ bookingId, owner: kit.owner }).catch((error: unknown) => kit.report(error, { route: 'reconcile' }));
@@ -79,10 +100,9 @@ export function createReconciler(kit: Kit, delivery: Delivery): (options?: Recon
   /**
    * One worker: claims one open booking at least `minAgeMs` old at a time (so at most `concurrency`
    * status checks run at once, and an instance that dies mid-pass only delays the bookings it held by
-   * one lease) until none is left or the budget is spent. `pastCancel`: the claimed ones are past
-   * `cancelAfterMs`.
+   * one lease) until none is left or the budget is spent. `phase`: which bookings it claims.
    */
-  async function work(run: Pass, minAgeMs: number, pastCancel: boolean): Promise<void> {
+  async function work(run: Pass, minAgeMs: number, phase: Phase): Promise<void> {
     for (;;) {
       if (kit.now() >= run.deadline) {
         run.done.unfinished = true;
@@ -98,16 +118,20 @@ export function createReconciler(kit: Kit, delivery: Delivery): (options?: Recon
         limit: 1,
         owner: kit.owner,
         leaseMs: kit.leaseMs,
+        ...(phase === 'recheck' && { canceledWithinMs: run.recheckCanceledForMs }),
       });
       if (claimed.length === 0) return;
       // A store may hand out more than the one asked for: each booking claimed is checked (or, past the
       // budget, given back), never left claimed and unchecked until its lease ends.
-      for (const booking of claimed) await checkClaimed(run, booking, pastCancel);
+      for (const booking of claimed) await checkClaimed(run, booking, phase);
     }
   }
 
-  /** One booking a worker claimed: checked once per pass, its claim given back after. */
-  async function checkClaimed(run: Pass, booking: StoredBooking, pastCancel: boolean): Promise<void> {
+  /**
+   * One booking a worker claimed: checked once per pass, its claim given back after. A recheck of a
+   * cancelled booking counts in the report only when it delivers (or fails): most find it still cancelled.
+   */
+  async function checkClaimed(run: Pass, booking: StoredBooking, phase: Phase): Promise<void> {
     // The claim's `notCheckedForMs` is measured on this instance's clock and applied on the store's: read
     // a moment apart (or with a clock that stands still), it can reach back short of this pass's own
     // checks. A booking handed out again, or past the budget, stays claimed until the pass ends (then
@@ -117,10 +141,14 @@ export function createReconciler(kit: Kit, delivery: Delivery): (options?: Recon
       return;
     }
     run.checkedInPass.add(booking.booking_id);
-    run.done.checked++;
+    const recheck = phase === 'recheck';
+    if (!recheck) run.done.checked++;
     try {
-      run.done[await check(kit, delivery, booking, pastCancel)]++;
+      const outcome = recheck ? await recheckCanceled(kit, delivery, booking) : await check(kit, delivery, booking, phase === 'cancel');
+      if (outcome) run.done[outcome]++;
+      if (outcome && recheck) run.done.checked++;
     } catch (error) {
+      if (recheck) run.done.checked++;
       if (error instanceof ResultBusy) {
         run.done.open++;
       } else if (error instanceof ImpossibleTransition) {
@@ -150,6 +178,14 @@ async function check(kit: Kit, delivery: Delivery, booking: StoredBooking, pastC
   // Left without paying past the service's expiry: cancelled, so no stale screen pays it later.
   const status = await cancelAtService(provider, booking, delivery);
   return status === 'CANCELED' ? 'cancelled' : isFinalStatus(status) ? 'settled' : 'open';
+}
+
+/** Asks the service again about a booking settled `CANCELED`: a payment that landed since is delivered. */
+async function recheckCanceled(kit: Kit, delivery: Delivery, booking: StoredBooking): Promise<'settled' | undefined> {
+  const answer = await kit.providers.of(booking).status(booking);
+  if (answer.status !== 'SUCCESS') return undefined;
+  await delivery.deliver(statusResult(booking, answer, 'reconcile'));
+  return 'settled';
 }
 
 function statusResult(booking: StoredBooking, answer: ProviderStatus, source: 'reconcile'): PaymentResult {

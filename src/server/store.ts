@@ -201,6 +201,14 @@ export interface OpenBookingClaim {
   owner: string;
   /** The claim ends this long after the store takes it, by the store's clock; another instance may check the booking after it. */
   leaseMs: number;
+  /**
+   * When given, the claim hands out, instead of open bookings, the bookings settled by a delivered
+   * `CANCELED` less than this many ms ago (by the store's clock, from when {@link PaymentStore.completeResult}
+   * marked it) and settled by nothing else since, under the same rules of age, checks and lease: a
+   * stale app screen can still pay a booking the kit cancelled, and reconcile asks about it again. A
+   * store without it hands out open bookings only, which this pass has checked, so it answers none.
+   */
+  canceledWithinMs?: number;
 }
 
 /**
@@ -234,7 +242,8 @@ export interface OpenBookingClaim {
  *   atomic step, serialized per order, so one `SUCCESS` delivery costs two round trips and of two
  *   payments of an order at once exactly one reads the other as paid.
  * - **Check claims** ({@link claimOpenBookings}): `reconcile()` claims the open bookings it asks the
- *   service about, so each is checked by one instance at a time.
+ *   service about, so each is checked by one instance at a time, and, the same way, the bookings
+ *   settled `CANCELED` a short while ago (a payment can land after the kit's cancel).
  * - **Creation time**: {@link insertBooking} stamps `created_at` by the store's clock, and
  *   {@link claimOpenBookings} measures a booking's age by it too.
  * - **Retention**: {@link prune} drops what was made before a time.
@@ -281,7 +290,11 @@ export interface PaymentStore {
    * it (see {@link ResultClaimAnswer}), so a delivery costs the claim and its completion.
    */
   claimResult(claim: ResultClaimRequest): Promise<ResultClaimAnswer>;
-  /** Marks a result claimed by `owner` delivered; a final status settles the booking (it leaves the open lists). */
+  /**
+   * Marks a result claimed by `owner` delivered; a final status settles the booking (it leaves the open
+   * lists), and the store keeps when (by its clock) and by which status, the last one delivered: a
+   * booking settled `CANCELED` is rechecked for a while ({@link OpenBookingClaim.canceledWithinMs}).
+   */
   completeResult(result: ResultRef): Promise<void>;
   /** Gives a result claimed by `owner` back (the hook threw), so the next status check, callback or pass retries. */
   releaseResult(result: ResultRef): Promise<void>;
