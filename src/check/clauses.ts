@@ -12,6 +12,7 @@ const SECTIONS = {
   late: 'backends.md rule 4 (verify every callback: a SUCCESS after a cancel is delivered, never dropped)',
   handoff: 'backends.md "The desktop answer and the hand-off\'s return"',
   epay: 'backends.md "eSewa ePay v2"',
+  khalti: 'backends.md "Khalti KPG-2"',
   status: 'backends.md rule 5 (the status comes from the service); contract.md "Both ids."',
   book: 'contract.md "Requests" (the book answer)',
   codes: 'contract.md "The codes"',
@@ -31,8 +32,8 @@ export interface Clause {
   title: string;
   /** Where the rule is written; named when the clause fails. */
   section: string;
-  /** Which backends it proves: the intent service's (no mark), ePay v2's (`epay`), or both (`any`). */
-  provider?: 'epay' | 'any';
+  /** Which backends it proves: the intent service's (no mark), ePay v2's (`epay`), Khalti's (`khalti`), or all (`any`). */
+  provider?: 'epay' | 'khalti' | 'any';
 }
 
 /** Every clause, in the order they run. */
@@ -73,6 +74,10 @@ export const CLAUSES = [
   { id: 'epay-status-decides', title: '(ePay) a signed COMPLETE return fulfils nothing before the status check says COMPLETE', section: SECTIONS.epay, provider: 'epay' },
   { id: 'epay-ambiguous-open', title: '(ePay) AMBIGUOUS is not fulfilled: /status answers PENDING', section: SECTIONS.epay, provider: 'epay' },
   { id: 'epay-full-refund-reverted', title: '(ePay) FULL_REFUND is answered REVERTED and the order is unpaid again', section: SECTIONS.epay, provider: 'epay' },
+  { id: 'khalti-book', title: '(Khalti) book "web" and "app" initiate with Authorization: Key, the amount in paisa, and answer payment_url to open by GET', section: SECTIONS.khalti, provider: 'khalti' },
+  { id: 'khalti-return-not-trusted', title: '(Khalti) a return with status=Completed fulfils nothing before the lookup says Completed', section: SECTIONS.khalti, provider: 'khalti' },
+  { id: 'khalti-lookup-400-canceled', title: '(Khalti) a lookup answering HTTP 400 (User canceled) is answered CANCELED, not an error', section: SECTIONS.khalti, provider: 'khalti' },
+  { id: 'khalti-forged-return', title: '(Khalti) a forged return (an unknown pidx, another order\'s id, a cancel of a paid one) changes nothing', section: SECTIONS.khalti, provider: 'khalti' },
   { id: 'method-not-allowed', title: 'a method other than POST is 405 with Allow: POST', section: SECTIONS.answers, provider: 'any' },
   { id: 'payload-too-large', title: 'a body of 1 MiB is IP-413', section: SECTIONS.body, provider: 'any' },
   { id: 'unsupported-media-type', title: 'a body that is not application/json is IP-415', section: SECTIONS.body, provider: 'any' },
@@ -86,7 +91,7 @@ export const CLAUSES = [
 /** The id of one clause. */
 export type ClauseId = (typeof CLAUSES)[number]['id'];
 
-/** The clauses a run proves: the intent service's backend (the default) or one in its ePay v2 mode. */
-export function clausesFor(provider: 'intent' | 'epay' = 'intent'): readonly Clause[] {
+/** The clauses a run proves: the intent service's backend (the default), or one in its ePay v2 or Khalti mode. */
+export function clausesFor(provider: 'intent' | 'epay' | 'khalti' = 'intent'): readonly Clause[] {
   return CLAUSES.filter((clause: Clause) => (clause.provider ?? 'intent') === provider || clause.provider === 'any');
 }

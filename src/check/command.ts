@@ -10,7 +10,7 @@ import { runCheck, checkOptions, runWarnings, type CheckOptions, type CheckRepor
 /** Usage text of `wallet-pay-check --help`. */
 const CHECK_USAGE = `Usage: wallet-pay-check --endpoint <url> --sandbox-port <port> --order-prefix <prefix> --amount <n>
                         (--reconcile-command <cmd> | --no-reconcile) [--callback-origin <origin>]...
-                        [--provider epay] [--json]
+                        [--provider epay|khalti] [--json]
 
 Proves a running book proxy against the contract of <wallet-pay-button>. Starts the sandbox of the
 payment service on --sandbox-port (default access key and product code); the proxy must use
@@ -29,7 +29,9 @@ Options:
   --callback-origin <o>   another origin the proxy's callback URL may be on (repeatable); callbacks
                           go to no other origin than these and --endpoint's
   --provider <p>          intent (default) or epay: a backend in its ePay v2 mode, its EPAY_FORM_URL
-                          and EPAY_STATUS_URL on the sandbox, runs the ePay clauses instead
+                          and EPAY_STATUS_URL on the sandbox, runs the ePay clauses instead; or
+                          khalti: in its Khalti mode, KHALTI_BASE_URL the sandbox, KHALTI_SECRET_KEY
+                          its access key, runs the Khalti clauses instead
   --json                  print { clauses: [{ id, title, ok, detail }], passed, failed, skipped,
                           warnings } on stdout
   -h, --help              show this help

@@ -8,7 +8,7 @@
 import { signMessage, verifyMessage } from '../protocol/signature.js';
 import { EPAY_FORM_FIELDS, EPAY_FORM_PATH, EPAY_REQUEST_SIGNED_FIELDS, EPAY_RESPONSE_SIGNED_FIELDS, EPAY_SESSION_PREFIX, EPAY_TEST_LOGIN, epayKeyFor } from '../sandbox/epay/rules.js';
 import { codeOf, dataOf, describe, printable } from './exchange.js';
-import { fail, type Steps } from './steps.js';
+import { fail, type HeldBooking, type Steps } from './steps.js';
 
 /** An ePay booking the proxy made: its ids, order and the form fields it answered. */
 export interface EpayBooking {
@@ -123,7 +123,7 @@ export async function orderIsPaid(s: Steps, order: Record<string, unknown>): Pro
 }
 
 /** The proxy's `/status` of a booking; fails the clause unless it answers one. */
-export async function statusOf(s: Steps, booking: EpayBooking): Promise<string> {
+export async function statusOf(s: Steps, booking: HeldBooking): Promise<string> {
   const exchange = await s.post('status', booking);
   if (exchange.status !== 200 || codeOf(exchange) !== 'IP-201') fail(`/status: expected 200 IP-201; ${describe(exchange)}`);
   return String(dataOf(exchange).status);

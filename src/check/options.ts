@@ -32,11 +32,12 @@ export interface CheckOptions {
    */
   reconcile: string | (() => Promise<unknown>) | false;
   /**
-   * The backend's provider: the intent service (`intent`, the default) or eSewa's web checkout, ePay v2
+   * The backend's provider: the intent service (`intent`, the default), eSewa's web checkout, ePay v2
    * (`epay`: the backend's form and status URLs point at the sandbox, product code EPAYTEST and its
-   * published secret), which runs the ePay clauses and the transport ones.
+   * published secret), or Khalti's, KPG-2 (`khalti`: the backend's KHALTI_BASE_URL is the sandbox, its
+   * secret key the sandbox's access key); each runs its own clauses and the transport ones.
    */
-  provider?: 'intent' | 'epay';
+  provider?: 'intent' | 'epay' | 'khalti';
 }
 
 /** The verdict on one clause. */

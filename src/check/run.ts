@@ -10,6 +10,7 @@ import { clausesFor, type ClauseId } from './clauses.js';
 import * as book from './clauses-book.js';
 import * as callback from './clauses-callback.js';
 import * as epay from './clauses-epay.js';
+import * as khalti from './clauses-khalti.js';
 import * as late from './clauses-late.js';
 import * as order from './clauses-order.js';
 import * as replays from './clauses-replays.js';
@@ -53,8 +54,8 @@ export function checkOptions(options: CheckOptions): void {
       `reconcile must be the proxy's reconciliation (--reconcile-command), or false (--no-reconcile) for a backend that has none; got ${options.reconcile === undefined ? 'none' : JSON.stringify(options.reconcile)}.`,
     );
   }
-  if (options.provider !== undefined && options.provider !== 'intent' && options.provider !== 'epay') {
-    throw new TypeError(`--provider must be "intent" or "epay"; got "${String(options.provider)}".`);
+  if (options.provider !== undefined && options.provider !== 'intent' && options.provider !== 'epay' && options.provider !== 'khalti') {
+    throw new TypeError(`--provider must be "intent", "epay" or "khalti"; got "${String(options.provider)}".`);
   }
   if (options.requestTimeoutMs !== undefined && !(Number.isInteger(options.requestTimeoutMs) && options.requestTimeoutMs >= 100)) {
     throw new TypeError(`requestTimeoutMs must be a whole number of at least 100; got ${options.requestTimeoutMs}.`);
@@ -170,6 +171,10 @@ const BODIES: Record<ClauseId, (steps: Steps) => Promise<string | void>> = {
   'epay-status-decides': epay.epayStatusDecides,
   'epay-ambiguous-open': epay.epayAmbiguous,
   'epay-full-refund-reverted': epay.epayFullRefund,
+  'khalti-book': khalti.khaltiBook,
+  'khalti-return-not-trusted': khalti.khaltiReturnNotTrusted,
+  'khalti-lookup-400-canceled': khalti.khaltiLookup400,
+  'khalti-forged-return': khalti.khaltiForgedReturn,
   'method-not-allowed': transport.methodNotAllowed,
   'payload-too-large': transport.payloadTooLarge,
   'unsupported-media-type': transport.unsupportedMediaType,

@@ -3,6 +3,7 @@
 // Run: PHP_CLI_SERVER_WORKERS=4 php -S 127.0.0.1:8080 proxy.php   (routes: POST /api/pay/{book,status,cancel,order,callback}, GET /api/pay/{handoff,return})
 // Reconcile (cron, every minute): php proxy.php reconcile
 // PROVIDER=epay books through eSewa's web checkout, ePay v2, instead of the intent service (EPAY_*: eSewa's test service by default).
+// PROVIDER=khalti books through Khalti's web checkout, KPG-2 (KHALTI_SECRET_KEY; KHALTI_BASE_URL: Khalti's test host by default).
 declare(strict_types=1);
 
 $cfg = [
@@ -27,7 +28,15 @@ $epay = [
     'lifetime' => (int) (getenv('EPAY_SESSION_SECONDS') ?: 1800),          // eSewa names none for the form: an unknown uuid is expired after this
 ];
 $cfg['epay'] = $epay;
+$cfg['khalti'] = [
+    'on' => getenv('PROVIDER') === 'khalti',
+    'secret' => getenv('KHALTI_SECRET_KEY') ?: '',                             // sent as "Authorization: Key ..."; never sent to the browser
+    'base' => rtrim(getenv('KHALTI_BASE_URL') ?: 'https://dev.khalti.com', '/'),
+    'website' => getenv('KHALTI_WEBSITE_URL') ?: $cfg['public'],
+    'lifetime' => (int) (getenv('KHALTI_LINK_SECONDS') ?: 3600),            // Khalti's production default for a payment link
+];
 const EPAY_MAP = ['COMPLETE' => 'SUCCESS', 'PARTIAL_REFUND' => 'SUCCESS', 'FULL_REFUND' => 'REVERTED', 'PENDING' => 'PENDING', 'AMBIGUOUS' => 'PENDING'];
+require __DIR__ . '/khalti.php';   // PROVIDER=khalti's calls, lookup and return page
 const MAX_BODY = 16384;
 const CALLBACK_FIELDS = 'product_code,amount,reference_code,correlation_id,status';
 const FINAL_STATUSES = ['SUCCESS', 'FAILED', 'CANCELED', 'REVERTED'];
@@ -83,7 +92,10 @@ function db(array $cfg): PDO {
 }
 
 /** How long the provider keeps a booking payable: eSewa's session, or the service's booking lifetime. */
-function lifetime(array $cfg): int { return $cfg['epay']['on'] ? $cfg['epay']['lifetime'] : $cfg['cancel_after']; }
+function lifetime(array $cfg): int { return $cfg['epay']['on'] ? $cfg['epay']['lifetime'] : ($cfg['khalti']['on'] ? $cfg['khalti']['lifetime'] : $cfg['cancel_after']); }
+
+/** eSewa's and Khalti's web checkouts have no cancel and send no callback: the proxy ends an open booking itself. */
+function no_cancel(array $cfg): bool { return $cfg['epay']['on'] || $cfg['khalti']['on']; }
 
 /** POSTs signed JSON to the service; returns [http status, decoded body]. */
 function service(array $cfg, string $op, array $fields, string $signed): array {
@@ -151,6 +163,8 @@ function epay_answer(array $cfg, array $b): array {
 
 function book_answer(array $cfg, array $b): array {
     if ($cfg['epay']['on']) return epay_answer($cfg, $b);
+    // Khalti's payment_url (kept in the deeplink column) is opened by GET; pidx is both ids.
+    if ($cfg['khalti']['on']) return ['booking_id' => $b['booking_id'], 'correlation_id' => $b['correlation_id'], 'channel' => 'web', 'wallet' => 'khalti', 'web_payment' => ['url' => $b['deeplink'], 'method' => 'GET']];
     $data = ['booking_id' => $b['booking_id'], 'correlation_id' => $b['correlation_id'], 'channel' => $b['channel']];
     if ($b['channel'] === 'app') return $data + ['deeplink' => $b['deeplink']];
     $fields = ['booking_id' => $b['booking_id'], 'correlation_id' => $b['correlation_id'], 'signed_field_names' => 'booking_id,correlation_id'];
@@ -198,8 +212,8 @@ function book(PDO $db, array $cfg, stdClass $body): array {
         $open = $db->prepare("SELECT * FROM bookings WHERE order_id = ? AND status IN ('BOOKED', 'PENDING')");
         $open->execute([$order['id']]);
         foreach ($open->fetchAll() as $old) {   // a new attempt replaces an open one, unless it was paid meanwhile
-            if ($cfg['epay']['on']) {   // eSewa has no cancel: the old one is cancelled here, and a payment landing later is still delivered
-                $status = ask_epay($db, $cfg, $old)['status'];
+            if (no_cancel($cfg)) {   // no cancel at eSewa or Khalti: the old one is cancelled here, and a payment landing later is still delivered
+                $status = ask_service($db, $cfg, $old)['status'];
                 record($db, $old, in_array($status, ['BOOKED', 'PENDING'], true) ? 'CANCELED' : $status);
                 if ($status === 'SUCCESS') throw new Refusal(409, 'IP-412', 'This order is already paid.');
                 continue;
@@ -213,6 +227,7 @@ function book(PDO $db, array $cfg, stdClass $body): array {
             record($db, $old, $status);
             if ($status === 'SUCCESS') throw new Refusal(409, 'IP-412', 'This order is already paid.');
         }
+        if ($cfg['khalti']['on']) return khalti_book($db, $cfg, $body, $key, $order, $fingerprint);
         if ($cfg['epay']['on']) {   // no call: the booking is the signed form, its uuid letters, digits and "-"
             $uuid = 'tx-' . substr(hash('sha256', "$key|$fingerprint|{$order['amount']}"), 0, 40);
             $row = ['idem_key' => $key, 'fingerprint' => $fingerprint, 'order_id' => $order['id'], 'channel' => 'web', 'booking_id' => $uuid,
@@ -312,11 +327,16 @@ function epay_return(PDO $db, array $cfg, string $query): void {
         page($r->http, $r->getMessage());
         return;
     }
+    back_from_provider($cfg, $b, $status);
+}
+
+/** The shopper back from eSewa's or Khalti's page: a hand-off's phone reads the status here, a checkout asks /status itself. */
+function back_from_provider(array $cfg, array $b, string $status): void {
     if (json_decode($b['fingerprint'])[2] ?? false) {
         page(200, HANDOFF_TEXT[$status] ?? 'Not paid. Go back to your computer to try again.');
         return;
     }
-    http_response_code(303);   // the checkout asks /status itself
+    http_response_code(303);
     header('Cache-Control: no-store');
     header('Location: ' . str_replace('{order_id}', rawurlencode($b['order_id']), $cfg['redirect']));
 }
@@ -324,6 +344,7 @@ function epay_return(PDO $db, array $cfg, string $query): void {
 /** The service's status of a booking made here; a final one is recorded. */
 function ask_service(PDO $db, array $cfg, array $b, ?int $now = null): array {
     if ($cfg['epay']['on']) return ask_epay($db, $cfg, $b, $now);
+    if ($cfg['khalti']['on']) return ask_khalti($db, $cfg, $b, $now);
     [$http, $res] = service($cfg, 'status', ['booking_id' => $b['booking_id'], 'product_code' => $cfg['product'], 'correlation_id' => $b['correlation_id']], 'booking_id,product_code,correlation_id');
     if ($http !== 200 || !is_string($res['data']['status'] ?? null)) throw new Refusal(502, 'IP-502', 'The payment service did not give the status.');
     if (in_array($res['data']['status'], FINAL_STATUSES, true)) record($db, $b, $res['data']['status'], $now);
@@ -367,7 +388,7 @@ function reconcile_one(PDO $db, array $cfg, array $b, int $now): string {
     }
     if (!in_array($status, ['BOOKED', 'PENDING'], true)) return $status;
     $ends = $b['created_at'] + lifetime($cfg);
-    if ($now >= $ends && !$cfg['epay']['on']) {   // left open past the service's lifetime: cancelled, so no stale screen pays it
+    if ($now >= $ends && !no_cancel($cfg)) {   // left open past the service's lifetime: cancelled, so no stale screen pays it
         [$http, $res] = service($cfg, 'cancel', ['booking_id' => $b['booking_id'], 'product_code' => $cfg['product']], 'booking_id,product_code');
         if ($http === 200) { record($db, $b, 'CANCELED', $now); return 'CANCELED'; }
         if (($res['code'] ?? '') === 'IP-410') return ask_service($db, $cfg, $b, $now)['status'];   // processed meanwhile: recorded
@@ -402,8 +423,8 @@ function page(int $http, string $text): void {
 
 function cancel(PDO $db, array $cfg, stdClass $body): array {
     $b = own_booking($db, $body);
-    if ($cfg['epay']['on']) {   // eSewa has no cancel: a paid one is refused, an open one ends here (and a later payment is still delivered)
-        if (!in_array(ask_epay($db, $cfg, $b)['status'], ['BOOKED', 'PENDING'], true)) throw new Refusal(409, 'IP-410', 'This booking is already processed.');
+    if (no_cancel($cfg)) {   // no cancel at eSewa or Khalti: a paid one is refused, an open one ends here (and a later payment is still delivered)
+        if (!in_array(ask_service($db, $cfg, $b)['status'], ['BOOKED', 'PENDING'], true)) throw new Refusal(409, 'IP-410', 'This booking is already processed.');
         record($db, $b, 'CANCELED');
         return ['booking_id' => $b['booking_id'], 'status' => 'CANCELED'];
     }
@@ -441,6 +462,7 @@ if (PHP_SAPI === 'cli' && realpath($_SERVER['argv'][0] ?? '') === __FILE__ && ($
     try {
         if ($route === 'handoff' && $_SERVER['REQUEST_METHOD'] === 'GET') return handoff_page(db($cfg), $cfg, (string) ($_GET['booking_id'] ?? ''));
         if ($route === 'return' && $epay['on'] && $_SERVER['REQUEST_METHOD'] === 'GET') return epay_return(db($cfg), $cfg, (string) ($_SERVER['QUERY_STRING'] ?? ''));
+        if ($route === 'return' && $cfg['khalti']['on'] && $_SERVER['REQUEST_METHOD'] === 'GET') return khalti_return(db($cfg), $cfg, (string) ($_GET['pidx'] ?? ''));
         if (!in_array($route, ['book', 'status', 'cancel', 'order', 'callback'], true)) throw new Refusal(404, 'IP-444', 'No such endpoint; use POST .../book, .../status, .../cancel, .../order.');
         if ($_SERVER['REQUEST_METHOD'] !== 'POST') throw new Refusal(405, 'IP-405', "Use POST for /$route.", ['Allow' => 'POST']);
         $type = strtolower(trim($_SERVER['CONTENT_TYPE'] ?? ''));

@@ -5,7 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,8 @@ interface BrokenExample {
   fault: ClauseId;
   /** Pairs of [what the example says, what the broken copy says instead]. */
   changes?: Array<[string, string]>;
+  /** The file the changes apply to; default the proxy's own (its sibling modules are copied beside it). */
+  file?: string;
   settings?: Partial<ExampleSettings>;
 }
 
@@ -127,6 +129,47 @@ const BROKEN: BrokenExample[] = [
     settings: { provider: 'epay' },
   },
   {
+    kind: 'php',
+    name: 'in its Khalti mode, answers payment_url to be posted to, not opened by GET',
+    fault: 'khalti-book',
+    changes: [["'web_payment' => ['url' => $b['deeplink'], 'method' => 'GET']", "'web_payment' => ['url' => $b['deeplink'], 'method' => 'POST']"]],
+    settings: { provider: 'khalti' },
+  },
+  {
+    kind: 'php',
+    name: 'in its Khalti mode, fulfils on the return\'s status=Completed',
+    fault: 'khalti-return-not-trusted',
+    file: 'khalti.php',
+    changes: [
+      [
+        "        $status = ask_khalti($db, $cfg, $b)['status'];\n",
+        "        $status = ($_GET['status'] ?? '') === 'Completed' ? 'SUCCESS' : ask_khalti($db, $cfg, $b)['status'];\n        if ($status === 'SUCCESS') record($db, $b, 'SUCCESS');\n",
+      ],
+    ],
+    settings: { provider: 'khalti' },
+  },
+  {
+    kind: 'php',
+    name: 'in its Khalti mode, takes a lookup answered HTTP 400 for an error',
+    fault: 'khalti-lookup-400-canceled',
+    file: 'khalti.php',
+    changes: [["!($http === 200 || ($http === 400 && in_array($v['status'], ['Expired', 'User canceled'], true)))", '$http !== 200']],
+    settings: { provider: 'khalti' },
+  },
+  {
+    kind: 'php',
+    name: 'in its Khalti mode, fulfils the order the return\'s purchase_order_id names once the pidx is Completed',
+    fault: 'khalti-forged-return',
+    file: 'khalti.php',
+    changes: [
+      [
+        "        $status = ask_khalti($db, $cfg, $b)['status'];\n",
+        "        $status = ask_khalti($db, $cfg, $b)['status'];\n        if ($status === 'SUCCESS') $db->prepare('UPDATE orders SET paid = 1 WHERE id = ?')->execute([(string) ($_GET['purchase_order_id'] ?? '')]);\n",
+      ],
+    ],
+    settings: { provider: 'khalti' },
+  },
+  {
     kind: 'python',
     name: 'runs with a wrong PUBLIC_URL',
     fault: 'callback-url-origin',
@@ -144,15 +187,18 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 /** The folder of a copy of the example's file with the changes; fails when the example no longer says what a change replaces. */
 function brokenCopy(broken: BrokenExample, index: number): string | undefined {
   if (!broken.changes) return undefined;
-  const source = fileURLToPath(new URL(`../../../examples/backends/${broken.kind}/${FILE[broken.kind]}`, import.meta.url));
-  let text = readFileSync(source, 'utf8');
+  const example = fileURLToPath(new URL(`../../../examples/backends/${broken.kind}/`, import.meta.url));
+  const file = broken.file ?? FILE[broken.kind];
+  let text = readFileSync(join(example, file), 'utf8');
   for (const [from, to] of broken.changes) {
-    assert.ok(text.includes(from), `the ${broken.kind} example no longer says: ${from}`);
+    assert.ok(text.includes(from), `the ${broken.kind} example's ${file} no longer says: ${from}`);
     text = text.replace(from, to);
   }
   const folder = join(dir, `variant-${index}`);
   mkdirSync(folder);
-  writeFileSync(join(folder, FILE[broken.kind]), text);
+  const extension = FILE[broken.kind].slice(FILE[broken.kind].lastIndexOf('.'));
+  for (const name of readdirSync(example).filter((n) => n.endsWith(extension))) copyFileSync(join(example, name), join(folder, name));
+  writeFileSync(join(folder, file), text);
   return folder;
 }
 

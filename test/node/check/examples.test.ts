@@ -92,6 +92,15 @@ for (const kind of EXAMPLE_KINDS) {
       assert.deepEqual(report.clauses.map((c) => c.id), clausesFor('epay').map((c) => c.id));
     });
 
+    test('in its Khalti mode (PROVIDER=khalti, Khalti on the sandbox) passes every Khalti clause and the transport ones', async () => {
+      const { report, output } = await checkProxy(async (port) => ({
+        ...(await startExample(kind, { sandboxPort: port, db: freshDb(), orderPrefix: PREFIX, amount: AMOUNT, provider: 'khalti' })),
+        provider: 'khalti' as const,
+      }));
+      assert.deepEqual(report.clauses.filter((c) => !c.ok).map((c) => `${c.id}: ${c.detail}`), [], output);
+      assert.deepEqual(report.clauses.map((c) => c.id), clausesFor('khalti').map((c) => c.id));
+    });
+
     test('signs every message of signature-vectors.json as the file says (the web payment form too), and no must-fail case matches', async () => {
       const [program, args] = SIGN_ALL[kind](kind === 'php' ? programs.php : programs.python);
       const signed = JSON.parse(await run(program, args, exampleDir(kind), { VECTORS: VECTORS_PATH })) as Record<string, string>;

@@ -29,8 +29,11 @@ export interface ExampleSettings {
   port?: number;
   /** The folder of the proxy's file; default the example's own (a test's variant lives elsewhere). */
   dir?: string;
-  /** `epay`: the proxy in its ePay v2 mode, eSewa's form and status check on the sandbox (EPAYTEST, the published secret). */
-  provider?: 'epay';
+  /**
+   * `epay`: the proxy in its ePay v2 mode, eSewa's form and status check on the sandbox (EPAYTEST, the published secret);
+   * `khalti`: in its Khalti mode, Khalti's API on the sandbox, the sandbox's access key as the secret key.
+   */
+  provider?: 'epay' | 'khalti';
 }
 
 /** A running example proxy. */
@@ -67,6 +70,7 @@ export async function startExample(kind: ExampleKind, settings: ExampleSettings)
     ...(settings.provider === 'epay'
       ? { PROVIDER: 'epay', EPAY_FORM_URL: `http://127.0.0.1:${settings.sandboxPort}`, EPAY_STATUS_URL: `http://127.0.0.1:${settings.sandboxPort}` }
       : {}),
+    ...(settings.provider === 'khalti' ? { PROVIDER: 'khalti', KHALTI_BASE_URL: `http://127.0.0.1:${settings.sandboxPort}`, KHALTI_SECRET_KEY: 'sandbox-access-key' } : {}),
     PYTHONDONTWRITEBYTECODE: '1',
     // As the README runs it: several requests at once (php -S alone serves one at a time).
     PHP_CLI_SERVER_WORKERS: '4',
@@ -86,7 +90,8 @@ export async function startExample(kind: ExampleKind, settings: ExampleSettings)
   };
   const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
   const reconcileEnv = (['SERVICE_URL', 'PRODUCT_CODE', 'ACCESS_KEY', 'PUBLIC_URL', 'DB_PATH', 'PYTHONDONTWRITEBYTECODE'] as const).map((name) => `${name}=${quote(env[name])}`);
-  if (settings.provider === 'epay') reconcileEnv.push(...(['PROVIDER', 'EPAY_FORM_URL', 'EPAY_STATUS_URL'] as const).map((name) => `${name}=${quote((env as Record<string, string>)[name]!)}`));
+  const modeEnv = { epay: ['PROVIDER', 'EPAY_FORM_URL', 'EPAY_STATUS_URL'], khalti: ['PROVIDER', 'KHALTI_BASE_URL', 'KHALTI_SECRET_KEY'] } as const;
+  if (settings.provider) reconcileEnv.push(...modeEnv[settings.provider].map((name) => `${name}=${quote((env as Record<string, string>)[name]!)}`));
   const reconcile = `cd ${quote(dir)} && env ${reconcileEnv.join(' ')} RECONCILE_AFTER_SECONDS=0 ${quote(kind === 'php' ? found.php : found.python)} ${kind === 'php' ? 'proxy.php' : 'proxy.py'} reconcile`;
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -94,7 +94,7 @@ export interface ProxyUnderTest {
   /** Other origins its callback URL may be on. */
   callbackOrigins?: string[];
   /** `epay`: it runs in its ePay v2 mode, and the checker runs the ePay clauses. */
-  provider?: 'epay';
+  provider?: 'epay' | 'khalti';
   stop(): Promise<void>;
   output?(): string;
 }
