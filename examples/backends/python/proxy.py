@@ -2,10 +2,12 @@
 
 Run: python3 proxy.py   (routes: POST /api/pay/{book,status,cancel,order,callback}, GET /api/pay/{handoff,return} on PORT, default 8080)
 Reconcile (cron, every minute): python3 proxy.py reconcile
-PROVIDER=epay books through eSewa's web checkout, ePay v2, instead of the intent service (EPAY_*: eSewa's test service by default).
+PROVIDER=epay books through eSewa's web checkout, ePay v2, instead of the intent service (EPAY_*: eSewa's test service by default);
+PROVIDER=khalti through Khalti's, KPG-2 (providers.py: KHALTI_SECRET_KEY, KHALTI_BASE_URL Khalti's test host by default).
 """
 import base64, contextlib, fcntl, hashlib, hmac, html, json, os, re, socket, sqlite3, sys, tempfile, time, urllib.error, urllib.parse, urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from providers import KHALTI, Refusal, khalti_answer, khalti_initiate, khalti_lookup
 
 CFG = {
     "service": os.environ.get("SERVICE_URL", "http://127.0.0.1:4010").rstrip("/"),
@@ -29,18 +31,13 @@ EPAY = {
     "lifetime": int(os.environ.get("EPAY_SESSION_SECONDS", "1800")),  # eSewa names none for the form: an unknown uuid is expired after this
 }
 EPAY_MAP = {"COMPLETE": "SUCCESS", "PARTIAL_REFUND": "SUCCESS", "FULL_REFUND": "REVERTED", "PENDING": "PENDING", "AMBIGUOUS": "PENDING"}
-LIFETIME = EPAY["lifetime"] if EPAY["on"] else CFG["cancel_after"]  # how long a booking stays payable: eSewa's session, the service's booking
+# How long a booking stays payable: eSewa's session, Khalti's link, the service's booking. Neither eSewa nor Khalti has a cancel.
+LIFETIME, NO_CANCEL = EPAY["lifetime"] if EPAY["on"] else KHALTI["lifetime"] if KHALTI["on"] else CFG["cancel_after"], EPAY["on"] or KHALTI["on"]
 EPAY_MUST_SIGN = {"total_amount", "transaction_uuid", "status", "product_code"}
 MAX_BODY = 16384
 CALLBACK_FIELDS = "product_code,amount,reference_code,correlation_id,status"
 FINAL = ("SUCCESS", "FAILED", "CANCELED", "REVERTED")
 LOCK_DIR = os.path.join(tempfile.gettempdir(), "wpb-locks-" + hashlib.sha256(CFG["db"].encode()).hexdigest()[:12])
-
-
-class Refusal(Exception):
-    def __init__(self, http, code, message, headers=None):
-        super().__init__(message)
-        self.http, self.code, self.headers = http, code, headers or {}
 
 
 def sign(message, key):
@@ -77,7 +74,6 @@ def db():
         with contextlib.suppress(sqlite3.OperationalError):  # another process added it first
             conn.execute(f"ALTER TABLE bookings ADD COLUMN {column} INTEGER NOT NULL DEFAULT 0")
     return conn
-
 
 
 def service(op, fields, signed):
@@ -133,8 +129,8 @@ def epay_answer(b):
 
 
 def book_answer(b):
-    if EPAY["on"]:
-        return epay_answer(b)
+    if EPAY["on"] or KHALTI["on"]:
+        return epay_answer(b) if EPAY["on"] else khalti_answer(b)
     data = {"booking_id": b["booking_id"], "correlation_id": b["correlation_id"], "channel": b["channel"]}
     if b["channel"] == "app":
         return dict(data, deeplink=b["deeplink"])
@@ -183,18 +179,16 @@ def book(conn, body, key):
         if order["paid"]:
             raise Refusal(409, "IP-412", "This order is already paid.")
         for old in conn.execute("SELECT * FROM bookings WHERE order_id = ? AND status IN ('BOOKED', 'PENDING')", (order["id"],)).fetchall():
-            if EPAY["on"]:  # eSewa has no cancel: the old one is cancelled here, and a payment landing later is still delivered
-                status = ask_epay(conn, old)["status"]
-                record(conn, old, "CANCELED" if status in ("BOOKED", "PENDING") else status)
-                if status == "SUCCESS":
-                    raise Refusal(409, "IP-412", "This order is already paid.")
-                continue
-            # A new attempt replaces an open one, unless it was paid meanwhile.
-            _, st = service("status", {"booking_id": old["booking_id"], "product_code": CFG["product"], "correlation_id": old["correlation_id"]}, "booking_id,product_code,correlation_id")
-            status = st.get("data", {}).get("status", "BOOKED")
-            if status in ("BOOKED", "PENDING"):
-                http, _ = service("cancel", {"booking_id": old["booking_id"], "product_code": CFG["product"]}, "booking_id,product_code")
-                status = "CANCELED" if http == 200 else status
+            # A new attempt replaces an open one, unless paid meanwhile; with no cancel at eSewa or Khalti, here (a later payment is still delivered).
+            if NO_CANCEL:
+                status = ask_service(conn, old)["status"]
+                status = "CANCELED" if status in ("BOOKED", "PENDING") else status
+            else:
+                _, st = service("status", {"booking_id": old["booking_id"], "product_code": CFG["product"], "correlation_id": old["correlation_id"]}, "booking_id,product_code,correlation_id")
+                status = st.get("data", {}).get("status", "BOOKED")
+                if status in ("BOOKED", "PENDING"):
+                    http, _ = service("cancel", {"booking_id": old["booking_id"], "product_code": CFG["product"]}, "booking_id,product_code")
+                    status = "CANCELED" if http == 200 else status
             record(conn, old, status)
             if status == "SUCCESS":
                 raise Refusal(409, "IP-412", "This order is already paid.")
@@ -204,6 +198,8 @@ def book(conn, body, key):
         # The phone of a hand-off has no session here: it returns to a page that asks the service, not to the checkout.
         if EPAY["on"]:  # no call: the booking is the signed form, its uuid letters, digits and "-"
             made = {"channel": "web", "booking_id": "tx-" + uuid[3:], "correlation_id": "tx-" + uuid[3:], "deeplink": ""}
+        elif KHALTI["on"]:
+            made = khalti_initiate(order, CFG["public"])
         else:
             back = f"{CFG['public']}/api/pay/handoff" if body.get("handoff") else CFG["redirect"].replace("{order_id}", urllib.parse.quote(order["id"], safe=""))
             http, res = service("book", {"product_code": CFG["product"], "amount": amount, "transaction_uuid": uuid,
@@ -273,15 +269,17 @@ def read_epay_return(conn, query):
     return b
 
 
-def epay_return(conn, query):
-    """Where eSewa sends the shopper back (success with data, failure with our booking_id): asks eSewa, then the checkout."""
-    if "data=" in query:
+def return_page(conn, query):
+    """Where eSewa sends the shopper back (success with data, failure with our booking_id), or Khalti (an unsigned query: a hint
+    naming a pidx made here): asks eSewa or Khalti's lookup, then the checkout."""
+    if "data=" in query and EPAY["on"]:
         b = read_epay_return(conn, query)
     else:
-        b = conn.execute("SELECT * FROM bookings WHERE booking_id = ?", (urllib.parse.parse_qs(query).get("booking_id", [""])[0],)).fetchone()
+        named = urllib.parse.parse_qs(query).get("pidx" if KHALTI["on"] else "booking_id", [""])[0]
+        b = conn.execute("SELECT * FROM bookings WHERE booking_id = ?", (named,)).fetchone()
         if b is None:
             raise Refusal(404, "IP-404", "No such payment here.")
-    status = ask_epay(conn, b)["status"]
+    status = ask_service(conn, b)["status"]
     if json.loads(b["fingerprint"])[2]:  # a hand-off: the phone has no checkout session
         return 200, HANDOFF_TEXT.get(status, "Not paid. Go back to your computer to try again."), None
     return 303, "", CFG["redirect"].replace("{order_id}", urllib.parse.quote(b["order_id"], safe=""))
@@ -291,9 +289,12 @@ def ask_service(conn, b, now=None):
     """The service's status of a booking made here; a final one is recorded."""
     if EPAY["on"]:
         return ask_epay(conn, b, now)
-    http, res = service("status", {"booking_id": b["booking_id"], "product_code": CFG["product"], "correlation_id": b["correlation_id"]}, "booking_id,product_code,correlation_id")
-    if http != 200:
-        raise Refusal(502, "IP-502", "The payment service did not give the status.")
+    if KHALTI["on"]:
+        res = {"data": {"status": khalti_lookup(b)}}
+    else:
+        http, res = service("status", {"booking_id": b["booking_id"], "product_code": CFG["product"], "correlation_id": b["correlation_id"]}, "booking_id,product_code,correlation_id")
+        if http != 200:
+            raise Refusal(502, "IP-502", "The payment service did not give the status.")
     if res["data"]["status"] in FINAL:
         record(conn, b, res["data"]["status"], now)
     return res["data"]
@@ -336,7 +337,7 @@ def reconcile_one(conn, b, now):
     if status not in ("BOOKED", "PENDING"):
         return status
     ends = b["created_at"] + LIFETIME
-    if now >= ends and not EPAY["on"]:  # left open past the service's lifetime: cancelled, so no stale screen pays it
+    if now >= ends and not NO_CANCEL:  # left open past the service's lifetime: cancelled, so no stale screen pays it
         http, res = service("cancel", {"booking_id": b["booking_id"], "product_code": CFG["product"]}, "booking_id,product_code")
         if http == 200:
             record(conn, b, "CANCELED", now)
@@ -366,16 +367,15 @@ def handoff_page(conn, query):
 
 def cancel(conn, body):
     b = own_booking(conn, body)
-    if EPAY["on"]:  # eSewa has no cancel: a paid one is refused, an open one ends here (and a later payment is still delivered)
-        if ask_epay(conn, b)["status"] not in ("BOOKED", "PENDING"):
+    if NO_CANCEL:  # no cancel at eSewa or Khalti: a paid one is refused, an open one ends here (and a later payment is still delivered)
+        if ask_service(conn, b)["status"] not in ("BOOKED", "PENDING"):
             raise Refusal(409, "IP-410", "This booking is already processed.")
-        record(conn, b, "CANCELED")
-        return {"booking_id": b["booking_id"], "status": "CANCELED"}
-    http, res = service("cancel", {"booking_id": b["booking_id"], "product_code": CFG["product"]}, "booking_id,product_code")
-    if res.get("code") == "IP-410":
-        raise Refusal(409, "IP-410", "This booking is already processed.")
-    if http != 200:
-        raise Refusal(502, "IP-502", "The payment service did not cancel the booking.")
+    else:
+        http, res = service("cancel", {"booking_id": b["booking_id"], "product_code": CFG["product"]}, "booking_id,product_code")
+        if res.get("code") == "IP-410":
+            raise Refusal(409, "IP-410", "This booking is already processed.")
+        if http != 200:
+            raise Refusal(502, "IP-502", "The payment service did not cancel the booking.")
     record(conn, b, "CANCELED")
     return {"booking_id": b["booking_id"], "status": "CANCELED"}
 
@@ -452,10 +452,10 @@ class Handler(BaseHTTPRequestHandler):
         path, _, query = self.path.partition("?")
         route = path.rstrip("/").rsplit("/", 1)[-1]
         try:
-            if (route == "handoff" or (route == "return" and EPAY["on"])) and self.command == "GET":
+            if (route == "handoff" or (route == "return" and NO_CANCEL)) and self.command == "GET":
                 conn = db()
                 try:
-                    return self.page(*(handoff_page(conn, query) if route == "handoff" else epay_return(conn, query)))
+                    return self.page(*(handoff_page(conn, query) if route == "handoff" else return_page(conn, query)))
                 except Refusal as r:
                     return self.page(r.http, str(r))
                 finally:

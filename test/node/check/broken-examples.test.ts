@@ -171,6 +171,26 @@ const BROKEN: BrokenExample[] = [
   },
   {
     kind: 'python',
+    name: 'in its Khalti mode, takes a lookup answered HTTP 400 for an error',
+    fault: 'khalti-lookup-400-canceled',
+    file: 'providers.py',
+    changes: [[' or (http == 400 and v["status"] in ("Expired", "User canceled"))', '']],
+    settings: { provider: 'khalti' },
+  },
+  {
+    kind: 'python',
+    name: 'in its Khalti mode, fulfils on the return\'s status=Completed',
+    fault: 'khalti-return-not-trusted',
+    changes: [
+      [
+        '    status = ask_service(conn, b)["status"]\n    if json.loads',
+        '    status = "SUCCESS" if KHALTI["on"] and "status=Completed" in query else ask_service(conn, b)["status"]\n    record(conn, b, status) if status == "SUCCESS" else None\n    if json.loads',
+      ],
+    ],
+    settings: { provider: 'khalti' },
+  },
+  {
+    kind: 'python',
     name: 'runs with a wrong PUBLIC_URL',
     fault: 'callback-url-origin',
     settings: { publicUrl: 'http://127.0.0.1:9' },
