@@ -1,6 +1,7 @@
 /**
  * The steps a generated sequence is made of, as fast-check commands: books from two tabs on two
- * instances, the shopper paying, failing or cancelling at the sandbox, a stale app screen's payment
+ * instances, each on a named wallet (wallet-steps.ts adds the switches, stale pages, lookups, expiry
+ * and refunds of the wallet dimension), the shopper paying, failing or cancelling at the sandbox, a stale app screen's payment
  * that lands after the merchant's cancel (WPS-006), callbacks delivered late, twice, out of order or
  * never, status checks, cancels, reconcile passes, a total that grows or shrinks, restarts,
  * clocks that jump or drift apart, instances frozen inside a book or inside the hook, store faults and
@@ -13,6 +14,7 @@ import fc from 'fast-check';
 import { INVARIANTS } from './invariants.js';
 import { Instance, PAST_LEASES_MS, within, type FaultKind, type Model, type Run } from './world.js';
 import { StoreUnavailableError } from '../../../src/server/index.js';
+import { bookBody, VIAS, type Via } from './wallets.js';
 
 /** Fails the run on any break, naming the circumstances it happened in. */
 export function verdict(run: Run): void {
@@ -23,9 +25,9 @@ export function verdict(run: Run): void {
   }
 }
 
-const INSTANCES = ['A', 'B'] as const;
-type Which = 0 | 1;
-const which = fc.constantFrom<Which>(0, 1);
+export const INSTANCES = ['A', 'B'] as const;
+export type Which = 0 | 1;
+export const which = fc.constantFrom<Which>(0, 1);
 
 export abstract class Step implements fc.AsyncCommand<Model, Run> {
   check(model: Readonly<Model>): boolean {
@@ -37,6 +39,7 @@ export abstract class Step implements fc.AsyncCommand<Model, Run> {
     run.log(this.toString());
     await this.act(run);
     model.frozen = new Set(run.instances.filter((i) => i.isFrozen).map((i) => i.name));
+    await run.refreshWallets();
     run.checkStep();
     verdict(run);
   }
@@ -49,7 +52,8 @@ export abstract class Step implements fc.AsyncCommand<Model, Run> {
   }
 }
 
-class Book extends Step {
+/** A tab books on a wallet; a key keeps its wallet (the kit refuses it on another), so a switch takes a new one. */
+export class Book extends Step {
   constructor(
     readonly tab: 1 | 2,
     readonly on: Which,
@@ -57,6 +61,7 @@ class Book extends Step {
     readonly freezeAfterServiceBook: boolean,
     /** With a new key: the tab's app screen takes the payment even after the merchant cancels (WPS-006). */
     readonly paidAfterCancel = false,
+    readonly via: Via = 'esewa-app',
   ) {
     super();
   }
@@ -65,11 +70,12 @@ class Book extends Step {
     if (this.freshKey && this.paidAfterCancel) run.paidAfterCancelKeys.add(run.keys[this.tab - 1]!);
     const instance = run.instances[this.on]!;
     if (this.freezeAfterServiceBook) instance.trap = 'service-book';
-    await run.send(instance, 'book', { channel: 'app', order: { id: run.orderId } }, run.keys[this.tab - 1]);
+    run.tabVia[this.tab - 1] = this.via;
+    await run.send(instance, 'book', { ...bookBody(this.via), order: { id: run.orderId } }, run.keys[this.tab - 1]);
   }
   toString() {
     const stale = this.freshKey && this.paidAfterCancel ? ', paid after a cancel' : '';
-    return `Book(tab${this.tab} on ${INSTANCES[this.on]}${this.freshKey ? ', new key' : ''}${stale}${this.freezeAfterServiceBook ? ', freeze after the service books' : ''})`;
+    return `Book(tab${this.tab} on ${INSTANCES[this.on]} with ${this.via}${this.freshKey ? ', new key' : ''}${stale}${this.freezeAfterServiceBook ? ', freeze after the service books' : ''})`;
   }
 }
 
@@ -342,11 +348,11 @@ export async function lateLanding(run: Run, instance: Instance): Promise<void> {
 }
 
 /** Every step, with weights that keep sequences about money: books, payments and results first. */
-export function modelCommands(maxCommands: number): fc.Arbitrary<Step[]> {
+export function modelCommands(maxCommands: number, more: ReadonlyArray<fc.Arbitrary<Step>> = []): fc.Arbitrary<Step[]> {
   const index = fc.nat({ max: 7 });
   const book = fc
-    .record({ tab: fc.constantFrom<1 | 2>(1, 2), on: which, fresh: fc.boolean(), freeze: fc.integer({ min: 0, max: 3 }), stale: fc.boolean() })
-    .map(({ tab, on, fresh, freeze, stale }) => new Book(tab, on, fresh, freeze === 0, stale));
+    .record({ tab: fc.constantFrom<1 | 2>(1, 2), on: which, fresh: fc.boolean(), freeze: fc.integer({ min: 0, max: 3 }), stale: fc.boolean(), via: fc.constantFrom(...VIAS) })
+    .map(({ tab, on, fresh, freeze, stale, via }) => new Book(tab, on, fresh, freeze === 0, stale, via));
   const atService = fc.tuple(index, fc.constantFrom<'pay' | 'fail' | 'cancel'>('pay', 'pay', 'pay', 'fail', 'cancel')).map(([b, action]) => new AtService(b, action));
   const callback = fc.tuple(index, which, fc.boolean()).map(([c, on, twice]) => new Callback(c, on, twice));
   const reconcileArb = fc.tuple(which, fc.boolean()).map(([on, healthy]) => new Reconcile(on, healthy));
@@ -385,6 +391,7 @@ export function modelCommands(maxCommands: number): fc.Arbitrary<Step[]> {
       fc.tuple(which, fc.constantFrom(0, 150)).map(([on, ms]) => new Slow(on, ms)),
       fc.tuple(fc.oneof(book, ask, callback), fc.oneof(book, ask, callback, passArb)).map(([first, second]) => new Together(first, second)),
       fc.tuple(fc.oneof(book, ask, callback), fc.oneof(book, ask, callback, passArb)).map(([first, second]) => new Together(first, second)),
+      ...more,
   ];
   // A plain array (not fc.commands) so every sequence has at least a few steps; it shrinks the same way.
   return fc.array(fc.oneof(...steps), { minLength: Math.min(6, maxCommands), maxLength: maxCommands });

@@ -6,7 +6,9 @@
 import { createPaymentHandler, DuplicatePaymentError, StoreUnavailableError, type PaymentHandler, type PaymentStore } from '../../../src/server/index.js';
 import { OverpaymentError } from '../../../src/server/delivery.js';
 import type { DeliveredResult } from '../../../src/server/delivery-terms.js';
+import type { PaymentProvider } from '../../../src/server/provider.js';
 import type { HookCall } from './invariants.js';
+import { webProviders } from './wallets.js';
 import type { Run } from './world.js';
 
 export const PRODUCT = 'MODEL01';
@@ -118,7 +120,8 @@ export class Instance {
           run.serviceIds.add(id);
         }
       }
-      if (this.trap === 'service-book' && url.endsWith('/book')) {
+      // The intent service's book, or Khalti's: the booking exists at the provider, the kit has not saved it.
+      if (this.trap === 'service-book' && (url.endsWith('/book') || url.endsWith('/epayment/initiate/'))) {
         this.trap = undefined;
         this.freeze('freeze-in-book');
       }
@@ -126,6 +129,7 @@ export class Instance {
       return response;
     };
     return createPaymentHandler({
+      providers: webProviders(run.stage.sandbox, serviceFetch).map((provider) => this.recording(provider)),
       serviceUrl: run.stage.sandbox.baseUrl,
       productCode: PRODUCT,
       accessKey: ACCESS_KEY,
@@ -169,13 +173,34 @@ export class Instance {
         run.log(`${this.name} hook ${result.status} ${result.correlation_id.slice(0, 8)} (${result.source}) ${result.amount}${marks} returned`);
         // A duplicate is money received twice, to refund: it pays nothing of the order (docs/server.md).
         if (result.status === 'SUCCESS' && result.duplicate !== true) run.paidByCorrelation.set(result.correlation_id, result.amount ?? 0);
-        if (result.status === 'REVERTED') run.paidByCorrelation.delete(result.correlation_id);
+        if (result.status === 'REVERTED') {
+          run.paidByCorrelation.delete(result.correlation_id);
+          run.successClaims.push({ correlation_id: result.correlation_id, total: run.latestTotal(), reverted: true });
+        }
       },
       onError: (error) => {
         if (error instanceof DuplicatePaymentError) run.toldDuplicates.add(error.result.correlation_id);
         if (error instanceof OverpaymentError) run.toldOverpayments.add(error.result.correlation_id);
       },
     });
+  }
+
+  /**
+   * A web checkout whose bookings the run learns as the provider makes them (the intent service's are
+   * learned from its answers, above): the invariants read each at its provider.
+   */
+  private recording(provider: PaymentProvider): PaymentProvider {
+    const run = this.run;
+    const book: PaymentProvider['book'] = async (input) => {
+      const made = await provider.book(input);
+      if (!run.serviceIds.has(made.booking_id)) {
+        run.bookingTotals.set(made.booking_id, run.pricedNow());
+        run.webBookings.set(made.booking_id, { booking_id: made.booking_id, correlation_id: made.correlation_id, amount: input.amount, wallet: provider.wallet, provider: provider.name });
+        run.serviceIds.add(made.booking_id);
+      }
+      return made;
+    };
+    return { ...provider, book };
   }
 
   /**

@@ -1,9 +1,8 @@
 /**
  * The money rules the generated interleavings check after every step, stated once. Each takes what
- * was observed (the sandbox's bookings of the order, what the tabs were handed, what reached
+ * was observed (the order's bookings at their providers, what the tabs were handed, what reached
  * `onPaymentResult`, the answers) and returns the breaks it finds, as sentences; an empty list holds.
  */
-import type { SandboxBooking } from '../../../src/sandbox/index.js';
 
 /** The invariants by name, in the words of docs/faults.md. */
 export const INVARIANTS = {
@@ -34,11 +33,32 @@ export interface HookCall {
 export interface SuccessClaim {
   correlation_id: string;
   /**
+   * A refund of the payment, at the moment its `REVERTED` reached the hook: from then on the order
+   * owes that payment again (the kit's "paid" is a SUCCESS with no delivered REVERTED since).
+   */
+  reverted?: true;
+  /**
    * The total the order's latest booking was priced at when the claim was granted: the largest the
    * order had while that booking's request was in flight, so never below what the kit booked it for.
    */
   total: number;
 }
+
+/**
+ * One booking of the order at its provider on the sandbox (the intent service's booking, the ePay
+ * ledger's transaction, Khalti's payment), its status in the intent service's words.
+ */
+export interface ServiceBooking {
+  booking_id: string;
+  correlation_id: string;
+  status: string;
+  amount: number;
+  /** The wallet and provider that made it, named in a break. */
+  wallet?: string;
+}
+
+/** What a break names of a booking: its id, its wallet, and its amount. */
+const named = (b: ServiceBooking) => `${b.booking_id}${b.wallet ? ` on ${b.wallet}` : ''} (${b.amount})`;
 
 /** An answer of the handler to a tab, the service or the model. */
 export interface Answer {
@@ -61,7 +81,7 @@ const OPEN = new Set(['BOOKED', 'PENDING']);
 const paise = (rupees: number) => Math.round(rupees * 100);
 
 /** The order's SUCCESS payments at the service (a refund would be REVERTED), in paise. */
-export function paidAtService(bookings: readonly SandboxBooking[]): number {
+export function paidAtService(bookings: readonly ServiceBooking[]): number {
   return bookings.filter((b) => b.status === 'SUCCESS').reduce((sum, b) => sum + paise(b.amount), 0);
 }
 
@@ -69,10 +89,10 @@ export function paidAtService(bookings: readonly SandboxBooking[]): number {
  * Payable: open at the service (not paid, failed, cancelled or expired) and handed to a tab, so a
  * shopper can pay it. At most one per order.
  */
-export function onePayable(bookings: readonly SandboxBooking[], handedOut: ReadonlySet<string>): Break[] {
+export function onePayable(bookings: readonly ServiceBooking[], handedOut: ReadonlySet<string>): Break[] {
   const payable = bookings.filter((b) => OPEN.has(b.status) && handedOut.has(b.booking_id));
   return payable.length > 1
-    ? [{ invariant: 'onePayable', detail: `${payable.length} payable bookings: ${payable.map((b) => b.booking_id).join(', ')}` }]
+    ? [{ invariant: 'onePayable', detail: `${payable.length} payable bookings: ${payable.map(named).join(', ')}` }]
     : [];
 }
 
@@ -85,11 +105,11 @@ export function onePayable(bookings: readonly SandboxBooking[], handedOut: Reado
  * yet may still be reported: the sum is judged once each of them reached the hook (`delivered`), which
  * one healthy reconcile() ensures.
  */
-export function oneSuccess(bookings: readonly SandboxBooking[], total: number, reported: ReadonlyMap<string, number>, delivered: ReadonlySet<string>): Break[] {
+export function oneSuccess(bookings: readonly ServiceBooking[], total: number, reported: ReadonlyMap<string, number>, delivered: ReadonlySet<string>): Break[] {
   const counted = bookings.filter((b) => b.status === 'SUCCESS');
   const paid = counted.reduce((sum, b) => sum + paise(b.amount) - paise(reported.get(b.correlation_id) ?? 0), 0);
   if (paid <= paise(total) || counted.some((b) => !delivered.has(b.correlation_id))) return [];
-  return [{ invariant: 'oneSuccess', detail: `paid ${paid / 100} for a total of ${total}, not reported: ${counted.map((b) => `${b.booking_id} (${b.amount})`).join(', ')}` }];
+  return [{ invariant: 'oneSuccess', detail: `paid ${paid / 100} for a total of ${total}, not reported: ${counted.map(named).join(', ')}` }];
 }
 
 /**
@@ -97,17 +117,28 @@ export function oneSuccess(bookings: readonly SandboxBooking[], total: number, r
  * the order the store granted their claims, a SUCCESS claimed when the payments before it (those the
  * hook took, not as duplicates) covered the total then (`SuccessClaim.total`) reached the hook with
  * `duplicate: true`. A result claimed again (its hook threw) is judged at its last claim; one the hook
- * has not taken yet is judged once it has.
+ * has not taken yet is judged once it has. A refund whose `REVERTED` reached the hook takes its payment
+ * out of what was paid, from then on.
  */
 export function paidInFull(claims: readonly SuccessClaim[], calls: readonly HookCall[]): Break[] {
-  const last = new Map(claims.map((claim, at) => [claim.correlation_id, at]));
+  const last = new Map<string, number>();
+  claims.forEach((claim, at) => {
+    if (!claim.reverted) last.set(claim.correlation_id, at);
+  });
   const breaks: Break[] = [];
+  const counted = new Map<string, number>();
   let paid = 0;
   claims.forEach((claim, at) => {
+    if (claim.reverted) {
+      paid -= counted.get(claim.correlation_id) ?? 0;
+      counted.delete(claim.correlation_id);
+      return;
+    }
     const call = calls.find((c) => c.returned && c.status === 'SUCCESS' && c.correlation_id === claim.correlation_id);
     if (last.get(claim.correlation_id) !== at || !call || call.duplicate) return;
     if (paid >= paise(claim.total)) breaks.push({ invariant: 'paidInFull', detail: `${claim.correlation_id} (${call.amount}) delivered as a payment after ${paid / 100} paid of ${claim.total}` });
     paid += paise(call.amount ?? 0);
+    counted.set(claim.correlation_id, paise(call.amount ?? 0));
   });
   return breaks;
 }
@@ -128,19 +159,20 @@ export function deliveredOnce(calls: readonly HookCall[]): Break[] {
  * whose FAILED or CANCELED the hook took first: the kit settled it, and a payment that lands after the
  * merchant's cancel (WPS-006) is learned from its callback, or the tab's status check, alone.
  */
-export function reconciled(bookings: readonly SandboxBooking[], calls: readonly HookCall[]): Break[] {
+export function reconciled(bookings: readonly ServiceBooking[], calls: readonly HookCall[]): Break[] {
   const delivered = new Set(calls.filter((c) => c.returned && c.status === 'SUCCESS').map((c) => c.correlation_id));
   const settled = new Set(calls.filter((c) => c.returned && (c.status === 'FAILED' || c.status === 'CANCELED')).map((c) => c.correlation_id));
   return bookings
     .filter((b) => b.status === 'SUCCESS' && !delivered.has(b.correlation_id) && !settled.has(b.correlation_id))
-    .map((b) => ({ invariant: 'reconciled', detail: `${b.booking_id} is SUCCESS at the service, not delivered after reconcile()` }));
+    .map((b) => ({ invariant: 'reconciled', detail: `${named(b)} is SUCCESS at its provider, not delivered after reconcile()` }));
 }
 
-/** An `IP-412` to a book while the service holds less than the order's total. */
-export function neverCalledPaid(answer: Answer, bookings: readonly SandboxBooking[], total: number): Break[] {
-  if (answer.route !== 'book' || answer.code !== 'IP-412') return [];
+/** An `IP-412` to a book, or `paid: true` to a lookup (`/order`), while the providers hold less than the order's total. */
+export function neverCalledPaid(answer: Answer, bookings: readonly ServiceBooking[], total: number): Break[] {
+  const told = (answer.route === 'book' && answer.code === 'IP-412') || (answer.route === 'order' && answer.data?.paid === true);
+  if (!told) return [];
   const paid = paidAtService(bookings);
-  return paid >= paise(total) ? [] : [{ invariant: 'neverCalledPaid', detail: `book answered IP-412 with ${paid / 100} paid of ${total}` }];
+  return paid >= paise(total) ? [] : [{ invariant: 'neverCalledPaid', detail: `${answer.route} answered ${answer.route === 'book' ? 'IP-412' : 'paid'} with ${paid / 100} paid of ${total}` }];
 }
 
 /**

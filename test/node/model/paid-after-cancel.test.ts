@@ -11,7 +11,7 @@ import { memoryBackend, postgresBackend, startStage, within, type Backend, type 
 
 const settle = (run: Run) => within(run.heal(), 30_000, 'the requests in flight');
 const book = (run: Run, instance: Instance, tab: 0 | 1) => run.send(instance, 'book', { channel: 'app', order: { id: run.orderId } }, run.keys[tab]);
-const status = (run: Run, instance: Instance, held: { booking_id: string; correlation_id: string }) => run.send(instance, 'status', held);
+const status = (run: Run, instance: Instance, { booking_id, correlation_id }: { booking_id: string; correlation_id: string }) => run.send(instance, 'status', { booking_id, correlation_id });
 
 /** Every invariant holds now, and no break was found on the way. */
 function holds(run: Run): void {

@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { modelCommands, verdict } from './commands.js';
+import { walletSteps } from './wallet-steps.js';
 import type { Stage } from './world.js';
 
 /** Options of {@link checkModel}. */
@@ -33,7 +34,7 @@ export function fromEnvironment(numRuns: number): ModelOptions {
 export async function checkModel(stage: Stage, options: ModelOptions): Promise<void> {
   // The trace of the first sequence that broke: a break that hangs on timing may not come back when replayed.
   let firstTrace: string[] | undefined;
-  const property = fc.asyncProperty(modelCommands(options.maxCommands ?? 14), async (commands) => {
+  const property = fc.asyncProperty(modelCommands(options.maxCommands ?? 14, walletSteps()), async (commands) => {
     options.onSequence?.();
     const run = await stage.newRun();
     try {

@@ -7,12 +7,13 @@
  * sandbox, and only delay it, refuse it, or lose its answer.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { startSandbox, type Sandbox, type SandboxBooking } from '../../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import type { PaymentStore } from '../../../src/server/index.js';
 import type { Backend } from './backends.js';
 import { ACCESS_KEY, CLAIM_LEASE_MS, Instance, PAST_LEASES_MS, PRODUCT, sleep, within, type Circumstance } from './instance.js';
 import { bodyOf, listen, type Loopback } from '../server/helpers.js';
-import { deliveredOnce, neverCalledPaid, oneSuccess, onePayable, paidInFull, reconciled, storeFault503, type Answer, type Break, type HookCall, type SuccessClaim } from './invariants.js';
+import { deliveredOnce, neverCalledPaid, oneSuccess, onePayable, paidInFull, reconciled, storeFault503, type Answer, type Break, type HookCall, type ServiceBooking, type SuccessClaim } from './invariants.js';
+import { atWebPage, readWebBooking, type Held, type Via, type WebBooking } from './wallets.js';
 
 /** The order lease of today's kit (booking.ts): a holder that has not renewed it for this long loses it. */
 const ORDER_LEASE_MS = 4_000;
@@ -86,6 +87,8 @@ export class Run {
   maxTotal = 1000;
   shift = 0;
   readonly keys: [string, string];
+  /** The way each tab booked last (its wallet and channel): a switch books the other. */
+  readonly tabVia: [Via, Via] = ['esewa-app', 'esewa-app'];
   readonly handedOut = new Set<string>();
   /** Every booking the service made for this run, in the order it answered them. */
   readonly serviceIds = new Set<string>();
@@ -97,7 +100,11 @@ export class Run {
   readonly paidAfterCancelKeys = new Set<string>();
   /** The SUCCESS claims the store granted, in order, with the order's total then. */
   readonly successClaims: SuccessClaim[] = [];
-  readonly received: Array<{ booking_id: string; correlation_id: string }> = [];
+  readonly received: Held[] = [];
+  /** The web checkouts' bookings of the order (ePay, Khalti), as their providers made them. */
+  readonly webBookings = new Map<string, WebBooking>();
+  /** Each web booking's record at its provider, as last read ({@link refreshWallets}). */
+  private readonly webRecords = new Map<string, ServiceBooking>();
   readonly hookCalls: HookCall[] = [];
   /** Results whose hook was frozen past its claim: delivered at least once, not once. */
   readonly atLeastOnce = new Set<string>();
@@ -173,9 +180,43 @@ export class Run {
     return sum;
   }
 
-  /** The order's bookings at the service (every booking of the run is of its one order). */
-  serviceBookings(): SandboxBooking[] {
-    return [...this.serviceIds].map((id) => this.stage.sandbox.getBooking(id)).filter((b): b is SandboxBooking => b !== undefined);
+  /**
+   * The order's bookings at their providers (every booking of the run is of its one order): the intent
+   * service's as it holds them now, the web checkouts' as last read. A refund the kit has not delivered
+   * the `REVERTED` of yet is still a payment: the merchant refunded it outside the kit (eSewa's portal),
+   * and the kit learns it from a status check alone.
+   */
+  serviceBookings(): ServiceBooking[] {
+    const reverted = new Set(this.hookCalls.filter((call) => call.returned && call.status === 'REVERTED').map((call) => call.correlation_id));
+    return [...this.serviceIds].flatMap((id): ServiceBooking[] => {
+      const intent = this.stage.sandbox.getBooking(id);
+      const web = this.webBookings.get(id);
+      const found = intent ? { ...intent, wallet: 'esewa (esewa-intent)' } : (this.webRecords.get(id) ?? (web && { ...web, status: 'BOOKED', wallet: `${web.wallet} (${web.provider})` }));
+      if (!found) return [];
+      return [found.status === 'REVERTED' && !reverted.has(found.correlation_id) ? { ...found, status: 'SUCCESS' } : found];
+    });
+  }
+
+  /** Reads every web booking's record at its provider again. */
+  async refreshWallets(): Promise<void> {
+    const read = await Promise.all([...this.webBookings.values()].map((made) => readWebBooking(this.stage.sandbox, made)));
+    for (const record of read) this.webRecords.set(record.booking_id, record);
+  }
+
+  /**
+   * The bookings handed out that a shopper may still pay as the order's one booking: a web checkout's
+   * booking that a later booking of the order superseded is left out, as it cannot be cancelled: it
+   * stays payable at its provider until it expires, and its payment after the order was paid is a
+   * duplicate (`paidInFull`, `oneSuccess`), as docs/server.md says.
+   */
+  stillCurrent(): Set<string> {
+    const made = [...this.serviceIds];
+    return new Set(
+      [...this.handedOut].filter((id) => {
+        if (!this.webBookings.has(id)) return true;
+        return made.indexOf(id) === made.length - 1;
+      }),
+    );
   }
 
   /** Sends a request to an instance; waits a moment for its answer, else leaves it in flight (checked when it comes). */
@@ -191,6 +232,8 @@ export class Run {
       const json = (await response.json()) as { code: string; data?: Record<string, unknown> };
       // A killed process's answers never reach anyone.
       if (instance.killed) return;
+      // Told "paid": judged against the providers' records as they are now.
+      if (json.code === 'IP-412' || json.data?.paid === true) await this.refreshWallets();
       this.observe({ route, http: response.status, code: json.code, data: json.data, underFault: instance.faultsFired > firedBefore }, key, this.pricedAt.get(request));
     })();
     await this.track(flight);
@@ -218,21 +261,34 @@ export class Run {
    * priced: one left in flight (a slow machine) may be answered after the total grew since.
    */
   private observe(answer: Answer, key: string | undefined, pricedTotal: number | undefined): void {
-    this.log(`${answer.route}${key ? ` (${key.slice(0, 12)})` : ''} -> ${answer.http} ${answer.code} ${answer.data ? JSON.stringify(answer.data).slice(0, 120) : ''}`);
+    const wallet = typeof answer.data?.wallet === 'string' ? ` [${answer.data.wallet} ${String(answer.data.channel)}]` : '';
+    this.log(`${answer.route}${key ? ` (${key.slice(0, 12)})` : ''} -> ${answer.http} ${answer.code}${wallet} ${answer.data ? JSON.stringify(answer.data).slice(0, 120) : ''}`);
     this.answers.push(answer);
     const bookings = this.serviceBookings();
     this.breaks.push(...neverCalledPaid(answer, bookings, pricedTotal ?? this.total), ...storeFault503(answer));
     if (answer.route === 'book' && typeof answer.data?.booking_id === 'string' && typeof answer.data.correlation_id === 'string') {
       if (!this.handedOut.has(answer.data.booking_id)) {
         this.handedOut.add(answer.data.booking_id);
-        this.received.push({ booking_id: answer.data.booking_id, correlation_id: answer.data.correlation_id });
+        const { booking_id, correlation_id } = answer.data;
+        const web = this.webBookings.get(booking_id);
+        const payment = answer.data.web_payment as Held['web_payment'];
+        this.received.push({ booking_id, correlation_id, wallet: web?.wallet ?? 'esewa', provider: web?.provider ?? 'esewa-intent', ...(payment ? { web_payment: payment } : {}) });
         this.model.received = this.received.length;
       }
     }
   }
 
-  /** The shopper pays, fails or cancels at the sandbox's wallet page; the callback lands at the relay. */
+  /**
+   * The shopper pays, fails or cancels at the booking's wallet page: the intent service's callback lands
+   * at the relay; a web checkout sends none (the kit asks it).
+   */
   async atService(bookingId: string, action: 'pay' | 'fail' | 'cancel'): Promise<void> {
+    const held = this.received.find((booking) => booking.booking_id === bookingId);
+    if (held && held.provider !== 'esewa-intent') {
+      const refused = await atWebPage(held, this.stage.sandbox, action);
+      this.log(`${held.provider} page ${action} ${bookingId.slice(0, 8)} -> ${refused ?? 'done'}`);
+      return;
+    }
     const path = action === 'cancel' ? 'cancel' : 'confirm';
     const form = action === 'cancel' ? '' : new URLSearchParams({ mpin: action === 'pay' ? '1234' : '0000', method: 'wallet_balance' }).toString();
     const response = await fetch(`${this.stage.sandbox.linksUrl}/pay/${encodeURIComponent(bookingId)}/${path}`, {
@@ -258,7 +314,7 @@ export class Run {
       else if (call.overpayment && this.toldOverpayments.has(call.correlation_id)) reported.set(call.correlation_id, call.overpayment);
     }
     const delivered = new Set(returned.map((call) => call.correlation_id));
-    this.breaks.push(...onePayable(bookings, this.handedOut), ...oneSuccess(bookings, this.maxTotal, reported, delivered));
+    this.breaks.push(...onePayable(bookings, this.stillCurrent()), ...oneSuccess(bookings, this.maxTotal, reported, delivered));
     this.breaks.push(...paidInFull(this.successClaims, this.hookCalls));
     this.breaks.push(...deliveredOnce(this.hookCalls.filter((call) => !this.atLeastOnce.has(`${call.correlation_id} ${call.status}`))));
   }
@@ -302,7 +358,8 @@ export class Run {
   async reconcileAndCheck(instance: Instance): Promise<void> {
     await this.heal();
     const report = await within(instance.handler.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }), DRAIN_LIMIT_MS, 'reconcile()');
-    this.log(`${instance.name} reconcile() -> ${JSON.stringify(report)}; at the service: ${this.serviceBookings().map((b) => `${b.correlation_id.slice(0, 8)} ${b.status}`).join(', ')}`);
+    await this.refreshWallets();
+    this.log(`${instance.name} reconcile() -> ${JSON.stringify(report)}; at the service: ${this.serviceBookings().map((b) => `${b.correlation_id.slice(0, 8)} ${b.wallet ?? ''} ${b.status}`).join(', ')}`);
     this.breaks.push(...reconciled(this.serviceBookings(), this.hookCalls));
     this.checkStep();
   }
@@ -310,6 +367,7 @@ export class Run {
   /** The end of a sequence: heal, let the clocks pass the leases, reconcile once, check everything. */
   async finish(): Promise<void> {
     await this.heal();
+    await this.refreshWallets();
     this.checkStep();
     await this.reconcileAndCheck(this.instances[0]!);
   }
