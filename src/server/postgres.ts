@@ -42,9 +42,12 @@ export interface PostgresStore extends PaymentStore {
  * times read from the server's clock. Version 5 names each booking's provider (`provider`, and the
  * adapter's `provider_data`); the bookings of a version-4 database read as `'esewa-intent'` with no
  * provider data. Version 6 adds `{prefix}claim_result`, which claims a result and reads what its
- * delivery judges it by in one round trip. {@link postgresSchema}'s statements move any earlier version to it.
+ * delivery judges it by in one round trip. Version 7 keeps when and by which status a booking was
+ * settled (`settled_at`, `settled_status`), so reconcile asks again about the recently cancelled ones
+ * (a booking settled before it reads as settled long ago). {@link postgresSchema}'s statements move any
+ * earlier version to it.
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** The server's clock in ms since the epoch: every lease and claim starts and ends by it, whatever the clocks of the processes. */
 const NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
@@ -52,9 +55,9 @@ const NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
 /**
  * The SQL that creates the store's tables (the same statements {@link createPostgresStore} runs), for
  * merchants who manage migrations themselves. Times are milliseconds since the epoch. Every statement
- * is idempotent, and together they also migrate a version-1, 2, 3 or 4 database (the last four
- * statements: the order index that replaces version 1's; the fenced leases of version 4, the provider
- * columns of version 5 and the function; and the version).
+ * is idempotent, and together they also migrate any earlier version (the last five statements: the
+ * order index that replaces version 1's; the fenced leases, provider and settlement columns and the
+ * functions; the index of cancelled bookings; and the version).
  */
 export function postgresSchema(tablePrefix = 'wpb_'): string[] {
   const p = checkPrefix(tablePrefix);
@@ -75,6 +78,8 @@ export function postgresSchema(tablePrefix = 'wpb_'): string[] {
   provider_data text NOT NULL DEFAULT '',
   created_at bigint NOT NULL,
   settled boolean NOT NULL DEFAULT false,
+  settled_at bigint,
+  settled_status text,
   check_owner text,
   check_until bigint NOT NULL DEFAULT 0,
   checked_at bigint NOT NULL DEFAULT 0
@@ -97,13 +102,16 @@ export function postgresSchema(tablePrefix = 'wpb_'): string[] {
     `CREATE INDEX IF NOT EXISTS ${p}bookings_order ON ${p}bookings (order_key)`,
     `DROP INDEX IF EXISTS ${p}bookings_order_open`,
     migrationBlock(p),
+    // Version 7: the bookings settled CANCELED, by when, for reconcile's recheck of them.
+    `CREATE INDEX IF NOT EXISTS ${p}bookings_canceled ON ${p}bookings (settled_at) WHERE settled_status = 'CANCELED'`,
     `UPDATE ${p}meta SET version = ${SCHEMA_VERSION} WHERE name = 'schema' AND version < ${SCHEMA_VERSION}`,
   ];
 }
 
 /**
  * Version 4: fenced leases on the server's clock, and a book that starts in one round trip; version 5:
- * each booking's provider (the defaults are what every earlier booking was). Run under a lock, since
+ * each booking's provider (the defaults are what every earlier booking was); version 7: when and by
+ * which status a booking was settled. Run under a lock, since
  * two processes replacing one function at the same moment make one of them fail.
  */
 function migrationBlock(p: string): string {
@@ -111,7 +119,8 @@ function migrationBlock(p: string): string {
 PERFORM pg_advisory_xact_lock(hashtext('${p}schema'));
 ALTER TABLE ${p}leases ADD COLUMN IF NOT EXISTS token bigint NOT NULL DEFAULT 0;
 ALTER TABLE ${p}bookings ADD COLUMN IF NOT EXISTS provider text NOT NULL DEFAULT 'esewa-intent',
-  ADD COLUMN IF NOT EXISTS provider_data text NOT NULL DEFAULT '';
+  ADD COLUMN IF NOT EXISTS provider_data text NOT NULL DEFAULT '',
+  ADD COLUMN IF NOT EXISTS settled_at bigint, ADD COLUMN IF NOT EXISTS settled_status text;
 CREATE SEQUENCE IF NOT EXISTS ${p}lease_tokens;
 DROP FUNCTION IF EXISTS ${p}begin_booking(text, text, text, text, bigint, bigint);
 CREATE OR REPLACE FUNCTION ${p}begin_booking(p_key text, p_order_key text, p_lease text, p_owner text, p_lease_ms bigint)
@@ -442,7 +451,7 @@ function resultStatements(query: Query, p: string): Pick<PaymentStore, ResultMet
       `WITH done AS (
          UPDATE ${p}results SET delivered_at = ${NOW_MS} WHERE correlation_id = $1 AND status = $2 AND owner = $3 AND delivered_at IS NULL
          RETURNING correlation_id)
-       UPDATE ${p}bookings SET settled = true WHERE $4 AND correlation_id IN (SELECT correlation_id FROM done)`,
+       UPDATE ${p}bookings SET settled = true, settled_at = ${NOW_MS}, settled_status = $2 WHERE $4 AND correlation_id IN (SELECT correlation_id FROM done)`,
       [correlationId, status, owner, final],
     );
   },
@@ -453,7 +462,11 @@ function resultStatements(query: Query, p: string): Pick<PaymentStore, ResultMet
     const rows = await query(`SELECT status, delivered_at IS NOT NULL AS delivered FROM ${p}results WHERE correlation_id = $1`, [correlationId]);
     return rows.map((row): KnownResult => ({ status: row.status as PaymentStatus, state: row.delivered === true ? 'delivered' : 'claimed' }));
   },
-  async claimOpenBookings({ olderThanMs, notCheckedForMs, limit, owner, leaseMs }) {
+  async claimOpenBookings({ olderThanMs, notCheckedForMs, limit, owner, leaseMs, canceledWithinMs }) {
+    // Open bookings by the open index, oldest first; or those settled CANCELED since a time, by the index of those.
+    const which = canceledWithinMs === undefined
+      ? 'NOT settled'
+      : `settled_status = 'CANCELED' AND settled_at > (SELECT ${NOW_MS} - $6::bigint)`;
     // SKIP LOCKED: two instances claiming at once take different rows instead of waiting on each other.
     // The age bound is read once (an InitPlan), by the server's clock as created_at, so the open index serves it.
     // The pick is a MATERIALIZED CTE, run once: as `WHERE booking_id IN (pick)`, some plans (statistics
@@ -461,12 +474,12 @@ function resultStatements(query: Query, p: string): Pick<PaymentStore, ResultMet
     const rows = await query(
       `WITH picked AS MATERIALIZED (
          SELECT booking_id AS picked_id FROM ${p}bookings
-         WHERE NOT settled AND created_at <= (SELECT ${NOW_MS} - $1::bigint) AND check_until < ${NOW_MS} AND checked_at <= ${NOW_MS} - $2
-         ORDER BY created_at LIMIT $5 FOR UPDATE SKIP LOCKED)
+         WHERE ${which} AND created_at <= (SELECT ${NOW_MS} - $1::bigint) AND check_until < ${NOW_MS} AND checked_at <= ${NOW_MS} - $2
+         ORDER BY ${canceledWithinMs === undefined ? 'created_at' : 'settled_at'} LIMIT $5 FOR UPDATE SKIP LOCKED)
        UPDATE ${p}bookings SET check_owner = $3, check_until = ${NOW_MS} + $4, checked_at = ${NOW_MS}
        FROM picked WHERE booking_id = picked_id
        RETURNING ${COLUMNS}`,
-      [Math.ceil(olderThanMs), Math.ceil(notCheckedForMs), owner, Math.ceil(leaseMs), limit],
+      [Math.ceil(olderThanMs), Math.ceil(notCheckedForMs), owner, Math.ceil(leaseMs), limit, ...(canceledWithinMs === undefined ? [] : [Math.ceil(canceledWithinMs)])],
     );
     return rows.map((row) => toBooking(row)!).sort((a, b) => a.created_at - b.created_at);
   },

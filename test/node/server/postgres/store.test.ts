@@ -77,6 +77,7 @@ describe('PostgreSQL store on a PostgreSQL 15 server (node-postgres Pool)', () =
     assert.deepEqual((await db.query(`SELECT version FROM wpb_meta`)).rows, [{ version: SCHEMA_VERSION }]);
     const indexes = await db.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'wpb_bookings' ORDER BY 1`);
     assert.deepEqual(indexes.rows.map((r) => r.indexname), [
+      'wpb_bookings_canceled',
       'wpb_bookings_correlation_id_key',
       'wpb_bookings_created',
       'wpb_bookings_idempotency_key_key',
