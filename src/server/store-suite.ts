@@ -434,6 +434,26 @@ function checkTests(it: It, assert: Assert, { claim, deliver, order }: Tools): v
     assert.deepStrictEqual(await checks('c', 0), ['bk-2'], 'its lease ended: another instance takes over');
   });
 
+  it('bookings settled CANCELED: claimed for a recheck within canceledWithinMs of the cancel, by the same rules, until settled otherwise', async (store) => {
+    for (let n = 1; n <= 4; n++) await store.insertBooking({ booking: sampleBooking(n) });
+    await deliver(store, 'cr-1', 'CANCELED');
+    await deliver(store, 'cr-2', 'FAILED');
+    await deliver(store, 'cr-3', 'CANCELED');
+    await deliver(store, 'cr-3', 'SUCCESS');
+    const rechecks = (owner: string, notCheckedForMs: number, canceledWithinMs = HELD_MS, leaseMs = HELD_MS) =>
+      store.claimOpenBookings({ olderThanMs: 0, notCheckedForMs, limit: 10, owner, leaseMs, canceledWithinMs }).then((list) => list.map((b) => b.booking_id));
+    assert.deepStrictEqual(await rechecks('a', HELD_MS), ['bk-1'], 'not the failed one, nor the one paid after its cancel, nor the open one');
+    assert.deepStrictEqual(await rechecks('b', 0), [], 'held by a');
+    assert.deepStrictEqual(await rechecks('a', HELD_MS), [], 'once per pass');
+    const open = await store.claimOpenBookings({ olderThanMs: 0, notCheckedForMs: 0, limit: 10, owner: 'c', leaseMs: ENDED_MS });
+    assert.deepStrictEqual(open.map((b) => b.booking_id), ['bk-4'], 'a claim of open bookings hands out no cancelled one');
+    await store.releaseCheck({ bookingId: 'bk-1', owner: 'a' });
+    assert.deepStrictEqual(await rechecks('b', 0, HELD_MS, ENDED_MS), ['bk-1'], 'released: the next pass may recheck it');
+    await pastEnd();
+    assert.deepStrictEqual(await rechecks('c', 0, 20), [], 'cancelled more than 20 ms ago by the store');
+    assert.deepStrictEqual(await rechecks('c', 0, HELD_MS, ENDED_MS), ['bk-1']);
+  });
+
   it('claims at once hand out at most their limit each, and every open booking to exactly one of them', async (store) => {
     for (let n = 1; n <= 4; n++) await store.insertBooking({ booking: sampleBooking(n) });
     const claims = await Promise.all(Array.from({ length: 6 }, (_, i) => store.claimOpenBookings({ olderThanMs: 0, notCheckedForMs: 0, limit: 1, owner: `o${i}`, leaseMs: HELD_MS })));
