@@ -320,8 +320,8 @@ const PAGES = [
   {
     method: 'GET',
     route: '/return',
-    provider: 'epay',
-    summary: 'eSewa\'s success_url (query-free: eSewa appends ?data=) and failure_url (?booking_id=): verifies data on its raw text, asks the status check, then sends the shopper to the checkout.',
+    provider: 'epay,khalti',
+    summary: 'eSewa\'s success_url (query-free: eSewa appends ?data=) and failure_url (?booking_id=), or Khalti\'s return_url (?pidx=&status=…, unsigned): verifies eSewa\'s data on its raw text, takes Khalti\'s query as a hint, asks the status check or lookup, then sends the shopper to the checkout.',
   },
 ] as const;
 
@@ -341,6 +341,17 @@ const EPAY_MODE = {
   request_signed_field_names: 'total_amount,transaction_uuid,product_code',
   return_signed_field_names: 'transaction_code,status,total_amount,transaction_uuid,product_code,signed_field_names',
   statuses: { COMPLETE: 'SUCCESS', PENDING: 'PENDING', AMBIGUOUS: 'PENDING', NOT_FOUND: 'BOOKED, or CANCELED after the session\'s lifetime', FULL_REFUND: 'REVERTED', PARTIAL_REFUND: 'SUCCESS', CANCELED: 'REVERTED after a SUCCESS, else CANCELED' },
+} as const;
+
+/** A backend in its Khalti KPG-2 mode, as the checker's `--provider khalti` proves it. */
+const KHALTI_MODE = {
+  summary:
+    'Khalti\'s web checkout instead of the intent service. book (web, and app answered web) POSTs {base}/api/v2/epayment/initiate/ with Authorization: Key <secret key> and the order\'s amount in paisa (an integer, at least 1000), return_url the proxy\'s /return, and answers { booking_id: pidx, correlation_id: pidx, channel: "web", wallet: "khalti", web_payment: { url: payment_url, method: "GET" } }. /status POSTs {base}/api/v2/epayment/lookup/ { pidx }; only its Completed, of the booking\'s paisa, fulfils. Khalti signs nothing: the return\'s query (status=Completed included) is a hint naming a pidx, looked up. Khalti sends no callback and has no cancel: /cancel ends an open booking locally, and a Completed after it is still delivered.',
+  initiate_path: '/api/v2/epayment/initiate/',
+  lookup_path: '/api/v2/epayment/lookup/',
+  authorization: 'Key <secret key>',
+  amount_unit: 'paisa',
+  statuses: { Initiated: 'BOOKED', Pending: 'PENDING', Completed: 'SUCCESS', 'Partially Refunded': 'SUCCESS', Refunded: 'REVERTED', Expired: 'CANCELED (lookup HTTP 400)', 'User canceled': 'CANCELED (lookup HTTP 400)' },
 } as const;
 
 /** The OpenAPI 3.1 document of the book proxy contract. */
@@ -365,6 +376,7 @@ export function buildContractDocument(): Record<string, unknown> {
     'x-money-rules': [...MONEY_RULES],
     'x-routes': contractRoutes(),
     'x-epay': EPAY_MODE,
+    'x-khalti': KHALTI_MODE,
     'x-clauses': CLAUSES.map((clause: Clause) => ({ id: clause.id, title: clause.title, section: clause.section, provider: clause.provider ?? 'intent' })),
   };
 }

@@ -18,7 +18,7 @@ export interface ContractRoute {
 export const ROUTES_START = '<!-- routes: generated from contract.json; a test compares them -->';
 export const ROUTES_END = '<!-- /routes -->';
 
-const MODES: Record<string, string> = { both: 'both', intent: 'intent', epay: '`PROVIDER=epay`' };
+const MODES: Record<string, string> = { both: 'both', intent: 'intent', epay: '`PROVIDER=epay`', 'epay,khalti': '`PROVIDER=epay`, `khalti`' };
 
 /** The table, markers included, for routes under `prefix` (the examples' `/api/pay`). */
 export function routesBlock(routes: readonly ContractRoute[], prefix = '/api/pay'): string {

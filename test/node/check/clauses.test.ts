@@ -27,3 +27,12 @@ test('an intent run takes the unmarked and "any" clauses, an ePay run the "epay"
   assert.ok(!ids(intent).some((id) => id.startsWith('epay-')), 'an intent run proves no ePay clause');
   assert.deepEqual([...ids(intent), ...ids(epay)].filter((id, i, list) => list.indexOf(id) !== i).sort(), [...any].sort(), 'only the "any" clauses are in both');
 });
+
+test('a Khalti run takes its four "khalti" clauses and the "any" ones, and no other run takes a Khalti clause', () => {
+  const all = CLAUSES as readonly Clause[];
+  const khalti = ids(clausesFor('khalti'));
+  const any = ids(all.filter((c) => c.provider === 'any'));
+  assert.deepEqual(khalti, ids(all.filter((c) => c.provider === 'khalti' || c.provider === 'any')));
+  assert.deepEqual(khalti.filter((id) => !any.includes(id)), ['khalti-book', 'khalti-return-not-trusted', 'khalti-lookup-400-canceled', 'khalti-forged-return']);
+  for (const other of [clausesFor('intent'), clausesFor('epay')]) assert.ok(!ids(other).some((id) => id.startsWith('khalti-')), 'a Khalti clause outside a Khalti run');
+});

@@ -44,7 +44,7 @@ test('a bad command line is refused naming the flag and why', () => {
   refused([...REQUIRED.slice(0, 2), '--sandbox-port', '70000', ...REQUIRED.slice(4)], /--sandbox-port must be a whole number from 1 to 65535; got 70000/);
   refused([...REQUIRED.slice(0, 6), '--amount', '12.345'], /--amount must be a positive amount with at most two decimals; got "12.345"/);
   refused([...WITHOUT_RECONCILE, '--reconcile-command', '  '], /^--reconcile-command is empty\.$/);
-  refused([...REQUIRED, '--provider', 'khalti'], /--provider must be "intent" or "epay"; got "khalti"/);
+  refused([...REQUIRED, '--provider', 'paypal'], /--provider must be "intent", "epay" or "khalti"; got "paypal"/);
   refused([...REQUIRED, '--callback-origin', 'https://a.example/path'], /--callback-origin must be an origin/);
   refused([...REQUIRED, '--verbose'], /--verbose/);
   refused([...REQUIRED, 'extra'], /extra/);

@@ -22,7 +22,7 @@ test('each bad option is refused with a TypeError naming it', () => {
     [{ orderPrefix: 'x'.repeat(33) }, /--order-prefix/],
     [{ callbackOrigins: ['shop.example'] }, /^--callback-origin must be an origin such as https:\/\/shop\.example; got "shop\.example"\.$/],
     [{ callbackOrigins: ['https://shop.example/pay'] }, /--callback-origin/],
-    [{ provider: 'khalti' as 'epay' }, /^--provider must be "intent" or "epay"; got "khalti"\.$/],
+    [{ provider: 'paypal' as 'epay' }, /^--provider must be "intent", "epay" or "khalti"; got "paypal"\.$/],
     [{ requestTimeoutMs: 99 }, /^requestTimeoutMs must be a whole number of at least 100; got 99\.$/],
     [{ amount: 0 }, /^--amount must be a positive amount with at most two decimals; got 0\.$/],
     [{ amount: 10.005 }, /--amount/],
