@@ -27,23 +27,30 @@ class Switch extends Book {
   }
 }
 
-/** A stale page pays (or cancels) a booking handed out before the latest one: a web checkout's stays payable after a switch. */
+/**
+ * A stale page pays (or cancels) a booking handed out before the latest one: a web checkout's stays
+ * payable after a switch. `afterLatest`: the latest is paid first, so the stale payment comes after the
+ * order was paid.
+ */
 class StalePay extends Step {
   constructor(
     readonly booking: number,
     readonly action: 'pay' | 'cancel',
+    readonly afterLatest: boolean,
   ) {
     super();
   }
   async act(run: Run) {
+    const latest = run.received.at(-1);
     const stale = run.received.slice(0, -1);
     const held = stale[this.booking % Math.max(1, stale.length)];
-    if (!held) return;
+    if (!held || !latest) return;
+    if (this.afterLatest) await run.atService(latest.booking_id, 'pay');
     run.log(`stale page of ${held.booking_id.slice(0, 8)} on ${held.wallet} (${held.provider})`);
     await run.atService(held.booking_id, this.action);
   }
   toString() {
-    return `StalePay(superseded booking #${this.booking}, ${this.action})`;
+    return `StalePay(superseded booking #${this.booking}, ${this.action}${this.afterLatest ? ', after the latest was paid' : ''})`;
   }
 }
 
@@ -103,18 +110,13 @@ class Refund extends Step {
   }
 }
 
-/** The wallet dimension's steps, each about as likely as one of the other steps. */
+/** The wallet dimension's steps, to add to the others. */
 export function walletSteps(): Array<fc.Arbitrary<Step>> {
   const index = fc.nat({ max: 7 });
   const tab = fc.constantFrom<1 | 2>(1, 2);
   const switchArb = fc.tuple(tab, which).map(([t, on]) => new Switch(t, on));
-  return [
-    switchArb,
-    switchArb,
-    fc.tuple(index, fc.constantFrom<'pay' | 'cancel'>('pay', 'pay', 'cancel')).map(([b, action]) => new StalePay(b, action)),
-    fc.tuple(index, fc.constantFrom<'pay' | 'cancel'>('pay', 'pay', 'cancel')).map(([b, action]) => new StalePay(b, action)),
-    which.map((on) => new Lookup(on)),
-    fc.constant(new Expire()),
-    fc.tuple(index, which).map(([b, on]) => new Refund(b, on)),
-  ];
+  const stale = fc.tuple(index, fc.constantFrom<'pay' | 'cancel'>('pay', 'pay', 'cancel'), fc.boolean()).map(([b, action, after]) => new StalePay(b, action, after));
+  const refund = fc.tuple(index, which).map(([b, on]) => new Refund(b, on));
+  // A second payment and a refund need a payment first: their steps come more often than the others.
+  return [switchArb, switchArb, stale, stale, stale, which.map((on) => new Lookup(on)), fc.constant(new Expire()), refund, refund];
 }
