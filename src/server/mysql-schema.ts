@@ -9,9 +9,11 @@ import { COLUMNS, checkPrefix } from './sql-rows.js';
  * and the adapter's `provider_data`); the bookings of a version-1 database read as `'esewa-intent'`
  * with no provider data. Version 3 claims a result with what its delivery judges it by, in one `CALL`
  * (`claim_result_v3`), and refuses a write or renewal under a hold whose lease ended (`insert_booking_v3`,
- * `renew_lease_v3`). {@link mysqlSchema}'s statements move a version-1 or 2 database to it.
+ * `renew_lease_v3`). Version 4 keeps when and by which status a booking was settled (`settled_at`,
+ * `settled_status`, by `complete_result_v4`), so reconcile asks again about the recently cancelled
+ * ones (`claim_open_v4`). {@link mysqlSchema}'s statements move any earlier version to it.
  */
-export const MYSQL_SCHEMA_VERSION = 3;
+export const MYSQL_SCHEMA_VERSION = 4;
 
 /**
  * The procedures whose arguments or answer changed since version 1, by the names this code calls:
@@ -22,8 +24,9 @@ export const PROCEDURES = {
   beginBooking: 'begin_booking_v2',
   insertBooking: 'insert_booking_v3',
   renewLease: 'renew_lease_v3',
-  claimOpen: 'claim_open_v2',
+  claimOpen: 'claim_open_v4',
   claimResult: 'claim_result_v3',
+  completeResult: 'complete_result_v4',
 } as const;
 
 // Text arguments of the procedures: UTF-8 whatever the database's default, compared byte for byte
@@ -81,11 +84,14 @@ function tables(p: string): string[] {
   check_owner VARCHAR(255) NULL,
   check_until BIGINT NOT NULL DEFAULT 0,
   checked_at BIGINT NOT NULL DEFAULT 0,
+  settled_at BIGINT NULL,
+  settled_status VARCHAR(32) NULL,
   UNIQUE KEY by_key (idempotency_key),
   UNIQUE KEY by_correlation (correlation_id),
   KEY by_order (order_key(255)),
   KEY open_bookings (settled, created_at),
-  KEY by_created (created_at)
+  KEY by_created (created_at),
+  KEY by_settlement (settled_status, settled_at)
 ) ${TABLE}`,
     `CREATE TABLE IF NOT EXISTS ${p}results (
   correlation_id VARCHAR(255) NOT NULL,
@@ -114,6 +120,9 @@ function tables(p: string): string[] {
     // provider_data reads as ''; MySQL takes no plain default on a TEXT column).
     `ALTER TABLE ${p}bookings ADD COLUMN provider VARCHAR(64) NOT NULL DEFAULT 'esewa-intent' AFTER deeplink,
   ADD COLUMN provider_data MEDIUMTEXT NULL AFTER provider`,
+    // Version 4: when and by which status a booking was settled (NULL for those settled before).
+    `ALTER TABLE ${p}bookings ADD COLUMN settled_at BIGINT NULL, ADD COLUMN settled_status VARCHAR(32) NULL,
+  ADD KEY by_settlement (settled_status, settled_at)`,
   ];
 }
 
@@ -308,20 +317,29 @@ END`,
   ];
 }
 
+/** A booking (`b.` or unqualified) settled CANCELED less than `p_canceled_ms` ago and by nothing since. */
+const RECHECK = (b: string) => `${b}settled_status = 'CANCELED' AND ${b}settled_at > v_now - p_canceled_ms`;
+/** What a check claim takes, as asked: an open booking, or (with `p_canceled_ms`) a recently cancelled one. */
+const CLAIMABLE = `IF(p_canceled_ms IS NULL, b.settled = 0, ${RECHECK('b.')})`;
+
 /** The procedures that settle a result, claim open bookings for checks, and prune. */
 function settlementProcedures(p: string): string[] {
   return [
-    // The result and the booking's settlement are recorded together.
-    `CREATE PROCEDURE ${p}complete_result(p_correlation_id ${NAME}, p_status ${NAME}, p_owner ${NAME}, p_final INT)
+    // The result and the booking's settlement (when, and by which status) are recorded together.
+    `CREATE PROCEDURE ${p}${PROCEDURES.completeResult}(p_correlation_id ${NAME}, p_status ${NAME}, p_owner ${NAME}, p_final INT)
 BEGIN
   ${ROLLBACK_ON_ERROR}
   START TRANSACTION;
   UPDATE ${p}results SET delivered_at = ${NOW_MS}
     WHERE correlation_id = p_correlation_id ${BIN} AND status = p_status ${BIN} AND owner = p_owner ${BIN} AND delivered_at IS NULL;
-  IF ROW_COUNT() > 0 AND p_final THEN UPDATE ${p}bookings SET settled = 1 WHERE correlation_id = p_correlation_id ${BIN}; END IF;
+  IF ROW_COUNT() > 0 AND p_final THEN
+    UPDATE ${p}bookings SET settled = 1, settled_at = ${NOW_MS}, settled_status = p_status WHERE correlation_id = p_correlation_id ${BIN};
+  END IF;
   COMMIT;
 END`,
-    `CREATE PROCEDURE ${p}${PROCEDURES.claimOpen}(p_older_than_ms BIGINT, p_not_checked_ms BIGINT, p_limit INT, p_owner ${NAME}, p_lease_ms BIGINT)
+    // p_canceled_ms NULL: open bookings, oldest first; else those settled CANCELED within it, by their cancel.
+    `CREATE PROCEDURE ${p}${PROCEDURES.claimOpen}(p_older_than_ms BIGINT, p_not_checked_ms BIGINT, p_limit INT, p_owner ${NAME}, p_lease_ms BIGINT,
+  p_canceled_ms BIGINT)
 BEGIN
   DECLARE v_now BIGINT DEFAULT ${NOW_MS};
   ${ROLLBACK_ON_ERROR}
@@ -330,16 +348,22 @@ BEGIN
   DROP TEMPORARY TABLE IF EXISTS ${p}claiming;
   CREATE TEMPORARY TABLE ${p}claiming (booking_id VARCHAR(255) NOT NULL PRIMARY KEY) ${TABLE};
   START TRANSACTION;
-  INSERT INTO ${p}claiming SELECT booking_id FROM ${p}bookings
-    WHERE settled = 0 AND created_at <= v_now - p_older_than_ms AND check_until < v_now AND checked_at <= v_now - p_not_checked_ms
-    ORDER BY created_at LIMIT p_limit FOR UPDATE SKIP LOCKED;
+  IF p_canceled_ms IS NULL THEN
+    INSERT INTO ${p}claiming SELECT booking_id FROM ${p}bookings
+      WHERE settled = 0 AND created_at <= v_now - p_older_than_ms AND check_until < v_now AND checked_at <= v_now - p_not_checked_ms
+      ORDER BY created_at LIMIT p_limit FOR UPDATE SKIP LOCKED;
+  ELSE
+    INSERT INTO ${p}claiming SELECT booking_id FROM ${p}bookings
+      WHERE ${RECHECK('')} AND created_at <= v_now - p_older_than_ms AND check_until < v_now AND checked_at <= v_now - p_not_checked_ms
+      ORDER BY settled_at LIMIT p_limit FOR UPDATE SKIP LOCKED;
+  END IF;
   -- Candidates locked at once (no shared lock to upgrade, which deadlocks with a delivery); one another
   -- instance holds is left to it, and the update reads the latest row.
   UPDATE ${p}bookings b JOIN ${p}claiming c ON c.booking_id = b.booking_id
     SET b.check_owner = p_owner, b.check_until = v_now + p_lease_ms, b.checked_at = v_now
-    WHERE b.settled = 0 AND b.check_until < v_now AND b.checked_at <= v_now - p_not_checked_ms;
+    WHERE ${CLAIMABLE} AND b.check_until < v_now AND b.checked_at <= v_now - p_not_checked_ms;
   SELECT ${COLUMNS.split(', ').map((c) => `b.${c}`).join(', ')} FROM ${p}bookings b JOIN ${p}claiming c ON c.booking_id = b.booking_id
-    WHERE b.settled = 0 AND b.check_owner = p_owner ${BIN} AND b.checked_at = v_now AND b.check_until = v_now + p_lease_ms
+    WHERE ${CLAIMABLE} AND b.check_owner = p_owner ${BIN} AND b.checked_at = v_now AND b.check_until = v_now + p_lease_ms
     ORDER BY b.created_at, b.booking_id;
   COMMIT;
   DROP TEMPORARY TABLE ${p}claiming;

@@ -109,7 +109,7 @@ export function createMysqlStore(pool: MysqlQueryable, options: MysqlStoreOption
       };
     },
     async completeResult({ correlationId, status, owner }) {
-      await call('complete_result', [correlationId, status, owner, status !== 'BOOKED' && status !== 'PENDING' ? 1 : 0]);
+      await call(PROCEDURES.completeResult, [correlationId, status, owner, status !== 'BOOKED' && status !== 'PENDING' ? 1 : 0]);
     },
     async releaseResult({ correlationId, status, owner }) {
       await run(`DELETE FROM ${p}results WHERE correlation_id = ? AND status = ? AND owner = ? AND delivered_at IS NULL`, [correlationId, status, owner]);
@@ -118,8 +118,9 @@ export function createMysqlStore(pool: MysqlQueryable, options: MysqlStoreOption
       const rows = await rowsOf(`SELECT status, delivered_at IS NOT NULL AS delivered FROM ${p}results WHERE correlation_id = ?`, [correlationId]);
       return rows.map((row): KnownResult => ({ status: String(row.status) as PaymentStatus, state: Number(row.delivered) === 1 ? 'delivered' : 'claimed' }));
     },
-    async claimOpenBookings({ olderThanMs, notCheckedForMs, limit, owner, leaseMs }) {
-      const [rows = []] = await call(PROCEDURES.claimOpen, [Math.ceil(olderThanMs), Math.ceil(notCheckedForMs), limit, owner, Math.ceil(leaseMs)]);
+    async claimOpenBookings({ olderThanMs, notCheckedForMs, limit, owner, leaseMs, canceledWithinMs }) {
+      const canceled = canceledWithinMs === undefined ? null : Math.ceil(canceledWithinMs);
+      const [rows = []] = await call(PROCEDURES.claimOpen, [Math.ceil(olderThanMs), Math.ceil(notCheckedForMs), limit, owner, Math.ceil(leaseMs), canceled]);
       return rows.map((row) => toBooking(row)!);
     },
     async releaseCheck({ bookingId, owner }) {

@@ -4,6 +4,7 @@
  * app screen pays 30 s later, and whose callback never comes. Every status call the handler makes to
  * the service is counted, so a test sees which passes asked about a booking.
  */
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PaymentStore } from '../../../src/server/store.js';
 import type { ReconcileOptions, ReconcileReport } from '../../../src/server/types.js';
@@ -81,4 +82,45 @@ export async function landLate(shop: RecheckShop, stale: Booked): Promise<void> 
   }
   assert.equal(shop.sandbox.getBooking(stale.booking_id)?.status, 'SUCCESS', 'the stale screen paid after the cancel');
   assert.deepEqual(resultsOf(shop, stale), [['cancel', 'CANCELED']], 'its callback was lost: only the cancel is known');
+}
+
+const NONE = { checked: 0, settled: 0, open: 0, failed: 0, cancelled: 0, unfinished: false };
+
+/**
+ * The recheck on a database store, whose clock is its server's: the late SUCCESS delivered once, and a
+ * cancelled booking asked about within the window (narrowed here instead of waiting) and not past it.
+ */
+export function storeRecheckTests(name: string, store: () => Promise<PaymentStore>): void {
+  test(`${name}: reconcile() delivers once the SUCCESS that landed after /cancel with its callback lost`, async () => {
+    const shop = await openRecheckShop(() => 0, await store());
+    try {
+      const stale = await shop.staleBooking('PR-1');
+      await landLate(shop, stale);
+      assert.deepEqual(await shop.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }), { ...NONE, checked: 1, settled: 1 });
+      assert.deepEqual(resultsOf(shop, stale), [['cancel', 'CANCELED'], ['reconcile', 'SUCCESS']]);
+      const asked = shop.asked.length;
+      assert.deepEqual(await shop.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }), NONE);
+      assert.equal(shop.asked.length, asked, 'settled by its SUCCESS: not asked again');
+      assert.deepEqual((await shop.post('order', { order: { id: 'PR-1' } })).body.data, { paid: true, status: 'SUCCESS' });
+    } finally {
+      await shop.close();
+    }
+  });
+
+  test(`${name}: a cancelled booking is asked about within the recheck window, and not past it`, async () => {
+    const shop = await openRecheckShop(() => 0, await store());
+    try {
+      const unpaid = await shop.staleBooking('PR-2');
+      const askedOf = () => shop.asked.filter((id) => id === unpaid.booking_id).length;
+      const before = askedOf();
+      assert.deepEqual(await shop.reconcile({ olderThanMs: 0, recheckAfterMs: 0 }), NONE);
+      assert.equal(askedOf(), before + 1, "within the default window (the provider's 15 minutes): asked");
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      assert.deepEqual(await shop.reconcile({ olderThanMs: 0, recheckAfterMs: 0, recheckCanceledForMs: 50 }), NONE);
+      assert.equal(askedOf(), before + 1, 'cancelled more than 50 ms ago: not asked');
+      assert.deepEqual(resultsOf(shop, unpaid), [['cancel', 'CANCELED']]);
+    } finally {
+      await shop.close();
+    }
+  });
 }
