@@ -254,3 +254,13 @@ test('a proxy in its intent mode checked with --provider epay fails every ePay c
   assert.deepEqual(failed.map((c) => c.id), report.clauses.filter((c) => c.id.startsWith('epay-')).map((c) => c.id), output);
   for (const clause of failed) assert.match(clause.detail, /EPAY_FORM_URL set to the sandbox.*breaks: backends\.md "eSewa ePay v2"/);
 });
+
+test('a proxy in its intent mode checked with --provider khalti fails every Khalti clause, saying where its Khalti calls must go', async () => {
+  const { report, output } = await checkProxy(async (port) => ({
+    ...(await startExample('php', { sandboxPort: port, db: join(dir, `broken-${++dbCount}.sqlite`), orderPrefix: PREFIX, amount: AMOUNT })),
+    provider: 'khalti' as const,
+  }));
+  const failed = report.clauses.filter((c) => !c.ok && !c.skipped);
+  assert.deepEqual(failed.map((c) => c.id), report.clauses.filter((c) => c.id.startsWith('khalti-')).map((c) => c.id), output);
+  for (const clause of failed) assert.match(clause.detail, /KHALTI_BASE_URL set to the sandbox.*breaks: backends\.md "Khalti KPG-2"/);
+});

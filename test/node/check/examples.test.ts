@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { ensureBackends } from '../../../scripts/backends.mjs';
-import { EXAMPLE_KINDS, startExample, type ExampleKind } from './examples.js';
+import { EXAMPLE_KINDS, startExample, type ExampleKind, type RunningExample } from './examples.js';
 import { AMOUNT, checkProxy, freePort, isPortFree, PREFIX } from './support.js';
 import { clausesFor } from '../../../src/check/clauses.js';
 
@@ -63,6 +63,17 @@ print(json.dumps({v["id"]: proxy.sign(v["message"], v["key"]) for v in f["vector
 const EPAY_FORM: Record<ExampleKind, (program: string) => [string, string[]]> = {
   php: (php) => [php, ['-r', `require 'proxy.php'; echo json_encode(epay_answer($cfg, ['booking_id' => '241028', 'amount' => '110']));`]],
   python: (python) => [python, ['-c', 'import json, proxy\nprint(json.dumps(proxy.epay_answer({"booking_id": "241028", "amount": "110"})))']],
+};
+
+/** Each example's own paisa(), fed 1250.5, 0.07, 10 and the largest amount, then 12.345 (three decimals: refused). */
+const PAISA: Record<ExampleKind, (program: string) => [string, string[]]> = {
+  php: (php) => [php, ['-r', `require 'proxy.php'; echo json_encode([paisa('1250.5'), paisa('0.07'), paisa('10'), paisa('999999999.99')]);
+    try { paisa('12.345'); } catch (Refusal $r) { echo ' ', $r->ipCode; }`]],
+  python: (python) => [python, ['-c', `import json, providers
+try:
+    providers.paisa("12.345")
+except providers.Refusal as r:
+    print(json.dumps([providers.paisa(a) for a in ("1250.5", "0.07", "10", "999999999.99")], separators=(",", ":")), r.code)`]],
 };
 
 /** Reads the example's SQLite file with Python's sqlite3 (Node 20 has no SQLite of its own). */
@@ -168,6 +179,50 @@ for (const kind of EXAMPLE_KINDS) {
         assert.equal(((await status.json()) as { code: string }).code, 'IP-502');
       } finally {
         await proxy.stop();
+      }
+    });
+
+    test('in its Khalti mode, amounts are paisa exactly, and a refused initiate, Khalti out of reach, a lookup of another amount or of an unknown pidx are refusals, never a guess', async () => {
+      const [program, args] = PAISA[kind](kind === 'php' ? programs.php : programs.python);
+      assert.equal((await run(program, args, exampleDir(kind))).trim(), '[125050,7,1000,99999999999] IP-501');
+      const sandbox: Sandbox = await startSandbox({});
+      const sandboxPort = Number(new URL(sandbox.baseUrl).port);
+      const db = freshDb();
+      const proxies = [
+        await startExample(kind, { sandboxPort, db, orderPrefix: PREFIX, amount: AMOUNT, provider: 'khalti' }),
+        await startExample(kind, { sandboxPort: await freePort(), db: freshDb(), orderPrefix: PREFIX, amount: AMOUNT, provider: 'khalti' }),
+        await startExample(kind, { sandboxPort, db: freshDb(), orderPrefix: PREFIX, amount: 5, provider: 'khalti' }),
+      ];
+      const [proxy, unreachable, tooSmall] = proxies as [RunningExample, RunningExample, RunningExample];
+      const post = async (on: RunningExample, route: string, body: unknown, key?: string) => {
+        const response = await fetch(`${on.endpoint}/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) }, body: JSON.stringify(body), signal: AbortSignal.timeout(15_000) });
+        return { status: response.status, body: (await response.json()) as { code: string; error_message?: string; data: Record<string, string> } };
+      };
+      try {
+        const order = { id: `${PREFIX}khalti-failures-1` };
+        const booked = await post(proxy, 'book', { channel: 'app', order }, `khalti-${crypto.randomUUID()}`);
+        assert.equal(booked.status, 200, JSON.stringify(booked.body));
+        const pidx = booked.body.data.booking_id!;
+        const paid = await fetch(`${sandbox.baseUrl}/khalti/pay/`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ pidx, khalti_id: '9800000000', mpin: '1111', otp: '987654', action: 'pay' }).toString(), redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+        assert.equal(paid.status, 302);
+        // The booking's amount in the store no longer Khalti's: its Completed is refused, not fulfilled.
+        await run(programs.python, ['-c', 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE bookings SET amount = ? WHERE booking_id = ?", ("1250.49", sys.argv[2])); c.commit()', db, pidx], dir);
+        const other = await post(proxy, 'status', { booking_id: pidx, correlation_id: pidx });
+        assert.deepEqual([other.status, other.body.code], [502, 'IP-502'], JSON.stringify(other.body));
+        assert.equal(await paidFlag(db, order.id), 0, 'a Completed of another amount pays nothing');
+        // A pidx Khalti never initiated: its lookup's 404 is no cancellation.
+        await run(programs.python, ['-c', 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE bookings SET booking_id = ?, correlation_id = ? WHERE booking_id = ?", ("CHKunknownPidx", "CHKunknownPidx", sys.argv[2])); c.commit()', db, pidx], dir);
+        const unknown = await post(proxy, 'status', { booking_id: 'CHKunknownPidx', correlation_id: 'CHKunknownPidx' });
+        assert.deepEqual([unknown.status, unknown.body.code], [502, 'IP-502'], JSON.stringify(unknown.body));
+        const down = await post(unreachable, 'book', { channel: 'web', order: { id: `${PREFIX}khalti-failures-2` } }, `khalti-${crypto.randomUUID()}`);
+        assert.deepEqual([down.status, down.body.code], [502, 'IP-502'], JSON.stringify(down.body));
+        // Rs 5 is 500 paisa, under Khalti's 1000: its validation error is passed on as IP-501.
+        const small = await post(tooSmall, 'book', { channel: 'web', order: { id: `${PREFIX}khalti-failures-3` } }, `khalti-${crypto.randomUUID()}`);
+        assert.deepEqual([small.status, small.body.code], [500, 'IP-501'], JSON.stringify(small.body));
+        assert.match(small.body.error_message ?? '', /Khalti refused the payment: .*1000 paisa/);
+      } finally {
+        for (const running of proxies) await running.stop();
+        await sandbox.close();
       }
     });
 
