@@ -137,6 +137,14 @@ const BROKEN: BrokenExample[] = [
   },
   {
     kind: 'php',
+    name: 'in its Khalti mode, sends Khalti rupees where it takes paisa',
+    fault: 'khalti-book',
+    file: 'khalti.php',
+    changes: [["return (int) $m[1] * 100 + (int) str_pad($m[2] ?? '', 2, '0');", 'return (int) $m[1];']],
+    settings: { provider: 'khalti' },
+  },
+  {
+    kind: 'php',
     name: 'in its Khalti mode, fulfils on the return\'s status=Completed',
     fault: 'khalti-return-not-trusted',
     file: 'khalti.php',
