@@ -48,16 +48,18 @@ export interface RedisStore extends PaymentStore {
 /**
  * The layout of keys this code reads and writes. Version 2 names each booking's provider in its JSON;
  * a version-1 booking (none named) reads as `'esewa-intent'` with no provider data, so opening
- * version-1 keys moves them to version 2 without rewriting a booking.
+ * version-1 keys moves them to version 2 without rewriting a booking. Version 3 keeps the bookings
+ * settled `CANCELED` by when (`canceled`), for reconcile's recheck of them; those cancelled before it
+ * are not rechecked, and nothing is rewritten.
  */
-export const REDIS_DATA_VERSION = 2;
+export const REDIS_DATA_VERSION = 3;
 
 const PREFIX = /^[^\s]*\{[^{}\s]+\}[^\s]*$/;
 
 // Shared by the scripts. Keys: P..'b:'..id a booking (hash: data, the booking's JSON; settled; key,
 // corr, order; co/cu/ca the check claim's owner, end and time), P..'k:'..key and P..'c:'..corr its
 // id, P..'o:'..order its order's ids (sorted by creation), P..'open' and P..'created' (ids by
-// creation), P..'r:'..corr its results (hash: status..':o' owner, ':u' claim end, ':d' delivered at,
+// creation), P..'canceled' (ids whose last final result delivered is a CANCELED, by then), P..'r:'..corr its results (hash: status..':o' owner, ':u' claim end, ':d' delivered at,
 // ':c' first claimed), P..'results' (corr..'\n'..status by creation), P..'l:'..name a lease (owner,
 // until, token), P..'leases' (names by end), P..'tokens' (the last fencing token). Lease and claim
 // times are the server's clock (TIME).
@@ -207,6 +209,7 @@ if final == '1' then
   if id then
     redis.call('HSET', P .. 'b:' .. id, 'settled', '1')
     redis.call('ZREM', P .. 'open', id)
+    if s == 'CANCELED' then redis.call('ZADD', P .. 'canceled', text(now_ms()), id) else redis.call('ZREM', P .. 'canceled', id) end
   end
 end
 return 1`,
@@ -223,13 +226,17 @@ local now = now_ms()
 local before = text(now - olderThanMs)
 local out = {}
 local offset = 0
+-- Open bookings by creation; or, with ARGV[6], those cancelled since then by their cancel, of the age asked.
+local recheck = ARGV[6] ~= ''
 while #out < limit do
-  local ids = redis.call('ZRANGEBYSCORE', P .. 'open', '-inf', before, 'LIMIT', offset, 100)
+  local ids = recheck and redis.call('ZRANGEBYSCORE', P .. 'canceled', '(' .. text(now - tonumber(ARGV[6])), '+inf', 'LIMIT', offset, 100)
+    or redis.call('ZRANGEBYSCORE', P .. 'open', '-inf', before, 'LIMIT', offset, 100)
   if #ids == 0 then break end
   offset = offset + #ids
   for _, id in ipairs(ids) do
     local b = redis.call('HMGET', P .. 'b:' .. id, 'data', 'cu', 'ca')
-    if b[1] and tonumber(b[2]) < now and tonumber(b[3]) <= now - notCheckedMs then
+    local old = not recheck or tonumber(redis.call('ZSCORE', P .. 'created', id) or now + 1) <= tonumber(before)
+    if b[1] and old and tonumber(b[2]) < now and tonumber(b[3]) <= now - notCheckedMs then
       redis.call('HSET', P .. 'b:' .. id, 'co', owner, 'cu', text(now + leaseMs), 'ca', text(now))
       out[#out + 1] = b[1]
       if #out >= limit then break end
@@ -257,6 +264,7 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. 'created', '-inf', before))
   end
   redis.call('ZREM', P .. 'open', id)
   redis.call('ZREM', P .. 'created', id)
+  redis.call('ZREM', P .. 'canceled', id)
 end
 for _, member in ipairs(redis.call('ZRANGEBYSCORE', P .. 'results', '-inf', before)) do
   local corr, s = string.match(member, '^(.*)\\n([^\\n]*)$')
@@ -432,8 +440,9 @@ export function createRedisStore(client: RedisScripting, options: RedisStoreOpti
       await run('releaseResult', [correlationId, status, owner]);
     },
     getResults: async ({ correlationId }) => knownOf((await run('results', [correlationId])) as string[]),
-    async claimOpenBookings({ olderThanMs, notCheckedForMs, limit, owner, leaseMs }) {
-      const reply = (await run('claimOpen', [Math.ceil(olderThanMs), Math.ceil(notCheckedForMs), limit, owner, Math.ceil(leaseMs)])) as unknown[];
+    async claimOpenBookings({ olderThanMs, notCheckedForMs, limit, owner, leaseMs, canceledWithinMs }) {
+      const canceled = canceledWithinMs === undefined ? '' : Math.ceil(canceledWithinMs);
+      const reply = (await run('claimOpen', [Math.ceil(olderThanMs), Math.ceil(notCheckedForMs), limit, owner, Math.ceil(leaseMs), canceled])) as unknown[];
       return reply.map((item) => booking(item)!);
     },
     async releaseCheck({ bookingId, owner }) {
