@@ -167,11 +167,15 @@ export function reconciled(bookings: readonly ServiceBooking[], calls: readonly 
     .map((b) => ({ invariant: 'reconciled', detail: `${named(b)} is SUCCESS at its provider, not delivered after reconcile()` }));
 }
 
-/** An `IP-412` to a book, or `paid: true` to a lookup (`/order`), while the providers hold less than the order's total. */
-export function neverCalledPaid(answer: Answer, bookings: readonly ServiceBooking[], total: number): Break[] {
+/**
+ * An `IP-412` to a book, or `paid: true` to a lookup (`/order`), while the providers hold less than the
+ * order's total. `paidWhileAsked`: the most they held (paise) while the request was in flight, which
+ * its answer may have been decided on before a refund took it back.
+ */
+export function neverCalledPaid(answer: Answer, bookings: readonly ServiceBooking[], total: number, paidWhileAsked = 0): Break[] {
   const told = (answer.route === 'book' && answer.code === 'IP-412') || (answer.route === 'order' && answer.data?.paid === true);
   if (!told) return [];
-  const paid = paidAtService(bookings);
+  const paid = Math.max(paidAtService(bookings), paidWhileAsked);
   return paid >= paise(total) ? [] : [{ invariant: 'neverCalledPaid', detail: `${answer.route} answered ${answer.route === 'book' ? 'IP-412' : 'paid'} with ${paid / 100} paid of ${total}` }];
 }
 

@@ -12,7 +12,7 @@ import type { PaymentStore } from '../../../src/server/index.js';
 import type { Backend } from './backends.js';
 import { ACCESS_KEY, CLAIM_LEASE_MS, Instance, PAST_LEASES_MS, PRODUCT, sleep, within, type Circumstance } from './instance.js';
 import { bodyOf, listen, type Loopback } from '../server/helpers.js';
-import { deliveredOnce, neverCalledPaid, oneSuccess, onePayable, paidInFull, reconciled, storeFault503, type Answer, type Break, type HookCall, type ServiceBooking, type SuccessClaim } from './invariants.js';
+import { deliveredOnce, neverCalledPaid, oneSuccess, onePayable, paidAtService, paidInFull, reconciled, storeFault503, type Answer, type Break, type HookCall, type ServiceBooking, type SuccessClaim } from './invariants.js';
 import { atWebPage, readWebBooking, type Held, type Via, type WebBooking } from './wallets.js';
 
 /** The order lease of today's kit (booking.ts): a holder that has not renewed it for this long loses it. */
@@ -105,6 +105,8 @@ export class Run {
   readonly webBookings = new Map<string, WebBooking>();
   /** Each web booking's record at its provider, as last read ({@link refreshWallets}). */
   private readonly webRecords = new Map<string, ServiceBooking>();
+  /** The most the providers held paid (paise) while each request was in flight: a refund may come after its answer was decided. */
+  private readonly paidWhileAsked = new Map<Request, number>();
   readonly hookCalls: HookCall[] = [];
   /** Results whose hook was frozen past its claim: delivered at least once, not once. */
   readonly atLeastOnce = new Set<string>();
@@ -201,6 +203,8 @@ export class Run {
   async refreshWallets(): Promise<void> {
     const read = await Promise.all([...this.webBookings.values()].map((made) => readWebBooking(this.stage.sandbox, made)));
     for (const record of read) this.webRecords.set(record.booking_id, record);
+    const paid = paidAtService(this.serviceBookings());
+    for (const [request, most] of this.paidWhileAsked) this.paidWhileAsked.set(request, Math.max(most, paid));
   }
 
   /**
@@ -227,6 +231,7 @@ export class Run {
       headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
+    this.paidWhileAsked.set(request, paidAtService(this.serviceBookings()));
     const flight = (async () => {
       const response = await instance.handler(request).finally(() => this.pricing.delete(request));
       const json = (await response.json()) as { code: string; data?: Record<string, unknown> };
@@ -234,8 +239,8 @@ export class Run {
       if (instance.killed) return;
       // Told "paid": judged against the providers' records as they are now.
       if (json.code === 'IP-412' || json.data?.paid === true) await this.refreshWallets();
-      this.observe({ route, http: response.status, code: json.code, data: json.data, underFault: instance.faultsFired > firedBefore }, key, this.pricedAt.get(request));
-    })();
+      this.observe({ route, http: response.status, code: json.code, data: json.data, underFault: instance.faultsFired > firedBefore }, key, this.pricedAt.get(request), this.paidWhileAsked.get(request));
+    })().finally(() => this.paidWhileAsked.delete(request));
     await this.track(flight);
   }
 
@@ -260,12 +265,12 @@ export class Run {
    * `pricedTotal`: the total the request's own lookup answered. A book is judged by the order it
    * priced: one left in flight (a slow machine) may be answered after the total grew since.
    */
-  private observe(answer: Answer, key: string | undefined, pricedTotal: number | undefined): void {
+  private observe(answer: Answer, key: string | undefined, pricedTotal: number | undefined, paidWhileAsked: number | undefined): void {
     const wallet = typeof answer.data?.wallet === 'string' ? ` [${answer.data.wallet} ${String(answer.data.channel)}]` : '';
     this.log(`${answer.route}${key ? ` (${key.slice(0, 12)})` : ''} -> ${answer.http} ${answer.code}${wallet} ${answer.data ? JSON.stringify(answer.data).slice(0, 120) : ''}`);
     this.answers.push(answer);
     const bookings = this.serviceBookings();
-    this.breaks.push(...neverCalledPaid(answer, bookings, pricedTotal ?? this.total), ...storeFault503(answer));
+    this.breaks.push(...neverCalledPaid(answer, bookings, pricedTotal ?? this.total, paidWhileAsked), ...storeFault503(answer));
     if (answer.route === 'book' && typeof answer.data?.booking_id === 'string' && typeof answer.data.correlation_id === 'string') {
       if (!this.handedOut.has(answer.data.booking_id)) {
         this.handedOut.add(answer.data.booking_id);
