@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SandboxBooking } from '../../../src/sandbox/index.js';
-import { deliveredOnce, neverCalledPaid, oneSuccess, onePayable, paidInFull, reconciled, storeFault503, type Answer } from './invariants.js';
+import { deliveredOnce, INVARIANTS, neverCalledPaid, oneSuccess, onePayable, paidInFull, reconciled, storeFault503, type Answer } from './invariants.js';
 
 const booking = (booking_id: string, status: SandboxBooking['status'], amount = 1000): SandboxBooking =>
   ({ booking_id, correlation_id: `c-${booking_id}`, status, amount }) as SandboxBooking;
@@ -62,6 +62,33 @@ test('IP-412 to a book is a break unless the service holds the whole total', () 
   assert.equal(neverCalledPaid(answer('book', 412, 'IP-412'), [booking('a', 'CANCELED')], 1000).length, 1);
   assert.equal(neverCalledPaid(answer('book', 412, 'IP-412'), [booking('a', 'SUCCESS')], 1500).length, 1);
   assert.deepEqual(neverCalledPaid(answer('book', 412, 'IP-412'), [booking('a', 'SUCCESS')], 1000), []);
+});
+
+test('a refund whose REVERTED reached the hook makes the order owe that payment again: a SUCCESS after it is a payment, one before it a duplicate', () => {
+  const took = (correlation_id: string, amount: number, duplicate = false) => ({ correlation_id, status: 'SUCCESS', amount, returned: true, duplicate });
+  const refunded = [
+    { correlation_id: 'c-1', total: 1000 },
+    { correlation_id: 'c-1', total: 1000, reverted: true as const },
+    { correlation_id: 'c-2', total: 1000 },
+  ];
+  assert.deepEqual(paidInFull(refunded, [took('c-1', 1000), took('c-2', 1000)]), []);
+  // Without the refund, the second payment delivered as a payment is the break.
+  assert.equal(paidInFull([refunded[0]!, refunded[2]!], [took('c-1', 1000), took('c-2', 1000)]).length, 1);
+  // A refund of a duplicate gives back nothing the order counted.
+  const duplicate = [{ correlation_id: 'c-1', total: 1000 }, { correlation_id: 'c-2', total: 1000 }, { correlation_id: 'c-2', total: 1000, reverted: true as const }, { correlation_id: 'c-3', total: 1000 }];
+  assert.equal(paidInFull(duplicate, [took('c-1', 1000), took('c-2', 1000, true), took('c-3', 1000)]).length, 1);
+});
+
+test('"paid" to a lookup is judged as IP-412 to a book; what the providers held while the request was in flight counts, and a break names the wallet', () => {
+  const lookup: Answer = { ...answer('order', 200, 'IP-201'), data: { paid: true } };
+  assert.equal(neverCalledPaid(lookup, [booking('a', 'REVERTED')], 1000).length, 1);
+  assert.deepEqual(neverCalledPaid(lookup, [booking('a', 'REVERTED')], 1000, 100_000), []);
+  assert.deepEqual(neverCalledPaid({ ...lookup, data: { paid: false } }, [], 1000), []);
+  assert.equal(neverCalledPaid(answer('book', 412, 'IP-412'), [booking('a', 'REVERTED')], 1000, 50_000).length, 1);
+  const [found] = onePayable([{ ...booking('a', 'BOOKED'), wallet: 'khalti (khalti)' }, { ...booking('b', 'PENDING'), wallet: 'esewa (esewa-epay)' }], new Set(['a', 'b']));
+  assert.equal(found?.invariant, 'onePayable');
+  assert.match(found.detail, /a on khalti \(khalti\) \(1000\), b on esewa \(esewa-epay\) \(1000\)/);
+  assert.ok(INVARIANTS[found.invariant]);
 });
 
 test('IP-500 to a shopper is a break; IP-503 is not, nor a callback asking for a retry', () => {

@@ -70,8 +70,8 @@ const EPAY_STATUS: Record<string, string> = {
   PARTIAL_REFUND: 'SUCCESS',
   FULL_REFUND: 'REVERTED',
   CANCELED: 'CANCELED',
-  // The ledger's expired session: closed, its form refused from now on.
-  NOT_FOUND: 'EXPIRED',
+  // The ledger's expired session: closed, its form refused from now on (the intent service's expiry is CANCELED too).
+  NOT_FOUND: 'CANCELED',
 };
 
 const KHALTI_STATUS: Record<string, string> = {
@@ -80,7 +80,7 @@ const KHALTI_STATUS: Record<string, string> = {
   Completed: 'SUCCESS',
   'Partially Refunded': 'SUCCESS',
   Refunded: 'REVERTED',
-  Expired: 'EXPIRED',
+  Expired: 'CANCELED',
   'User canceled': 'CANCELED',
 };
 
