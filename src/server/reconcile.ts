@@ -22,17 +22,6 @@ import type { PaymentResult, ReconcileOptions, ReconcileReport } from './types.j
  */
 export const DEFAULT_CANCEL_AFTER_MS = 15 * 60 * 1000;
 
-/** What `reconcile()` takes besides {@link ReconcileOptions}. */
-export interface RecheckOptions {
-  /**
-   * A booking settled `CANCELED` less than this long ago (by the store's clock) is asked about again on
-   * each pass, since a payment can land after a cancel and its callback be lost: a `SUCCESS` is then
-   * delivered (`duplicate: true` where the order was paid meanwhile), anything else leaves it. Default:
-   * the longest `bookingLifetimeMs` of the handler's providers; 0 asks about none.
-   */
-  recheckCanceledForMs?: number;
-}
-
 /** Which bookings a worker claims: open ones past `cancelAfterMs`, the younger open ones, or recently cancelled ones. */
 type Phase = 'cancel' | 'check' | 'recheck';
 
@@ -48,11 +37,11 @@ interface Pass {
 }
 
 /** `reconcile()` of one handler. */
-export function createReconciler(kit: Kit, delivery: Delivery): (options?: ReconcileOptions & RecheckOptions) => Promise<ReconcileReport> {
+export function createReconciler(kit: Kit, delivery: Delivery): (options?: ReconcileOptions) => Promise<ReconcileReport> {
   let runningPass: Promise<ReconcileReport> | undefined;
 
   /** One pass at a time per process: a call while a pass runs joins it. */
-  function reconcile(options: ReconcileOptions & RecheckOptions = {}): Promise<ReconcileReport> {
+  function reconcile(options: ReconcileOptions = {}): Promise<ReconcileReport> {
     if (!runningPass) {
       runningPass = pass(options).finally(() => {
         runningPass = undefined;
@@ -68,7 +57,7 @@ export function createReconciler(kit: Kit, delivery: Delivery): (options?: Recon
     recheckAfterMs = 20_000,
     cancelAfterMs = DEFAULT_CANCEL_AFTER_MS,
     recheckCanceledForMs = Math.max(0, ...kit.providers.list.map((provider) => provider.capabilities.bookingLifetimeMs)),
-  }: ReconcileOptions & RecheckOptions): Promise<ReconcileReport> {
+  }: ReconcileOptions): Promise<ReconcileReport> {
     const started = kit.now();
     const run: Pass = {
       started,

@@ -234,11 +234,18 @@ export interface ReconcileOptions {
    * service's own expiry of an unpaid booking or above. Default 15 minutes (900 000 ms), the sandbox's.
    */
   cancelAfterMs?: number;
+  /**
+   * A booking settled `CANCELED` less than this long ago (by the store's clock) is asked about again on
+   * each pass, since a payment can land after a cancel and its callback be lost: a `SUCCESS` is then
+   * delivered (`duplicate: true` where the order was paid meanwhile), anything else leaves it. Default:
+   * the longest `bookingLifetimeMs` of the handler's providers; 0 asks about none.
+   */
+  recheckCanceledForMs?: number;
 }
 
 /** What one {@link PaymentHandler.reconcile} pass did. */
 export interface ReconcileReport {
-  /** Bookings asked about: no final result delivered yet, and old enough. */
+  /** Bookings asked about: no final result delivered yet, and old enough (a recheck of a cancelled one counts when it delivers a SUCCESS or fails). */
   checked: number;
   /** Of those, final now and handed to `onPaymentResult`. */
   settled: number;

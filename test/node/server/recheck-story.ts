@@ -8,7 +8,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PaymentStore } from '../../../src/server/store.js';
 import type { ReconcileOptions, ReconcileReport } from '../../../src/server/types.js';
-import type { RecheckOptions } from '../../../src/server/reconcile.js';
 import { openShop, PRODUCT, type Booked, type Shop } from './shop.js';
 
 /** A shop whose stale bookings' callbacks are lost, with its status calls counted. */
@@ -20,7 +19,7 @@ export interface RecheckShop extends Shop {
   /** While set, every status call fails as a network error would. */
   faults: { statusDown: boolean };
   /** `reconcile()` with the recheck's option, which the handler's type does not name. */
-  reconcile(options: ReconcileOptions & RecheckOptions): Promise<ReconcileReport>;
+  reconcile(options: ReconcileOptions): Promise<ReconcileReport>;
   /** Books with WPS-006, pays (PENDING) and cancels at `/cancel`: CANCELED at the service and delivered; its callbacks lost. */
   staleBooking(orderId: string): Promise<Booked>;
 }
