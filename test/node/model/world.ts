@@ -21,6 +21,8 @@ const ORDER_LEASE_MS = 4_000;
 const SETTLE_MS = 250;
 /** How long a step waits for an answer before it leaves the request in flight (blocked on a frozen instance or a lease). */
 const ANSWER_WAIT_MS = 80;
+/** A web booking's statuses that never change again (a SUCCESS may still be refunded). */
+const FINAL = new Set(['CANCELED', 'FAILED', 'REVERTED']);
 /** The longest wait for in-flight requests once every instance is healed: past it the run fails with a message. */
 const DRAIN_LIMIT_MS = 30_000;
 
@@ -199,9 +201,10 @@ export class Run {
     });
   }
 
-  /** Reads every web booking's record at its provider again. */
+  /** Reads each web booking's record at its provider again, but one that can change no more (cancelled, failed, refunded). */
   async refreshWallets(): Promise<void> {
-    const read = await Promise.all([...this.webBookings.values()].map((made) => readWebBooking(this.stage.sandbox, made)));
+    const changing = [...this.webBookings.values()].filter((made) => !FINAL.has(this.webRecords.get(made.booking_id)?.status ?? ''));
+    const read = await Promise.all(changing.map((made) => readWebBooking(this.stage.sandbox, made)));
     for (const record of read) this.webRecords.set(record.booking_id, record);
     const paid = paidAtService(this.serviceBookings());
     for (const [request, most] of this.paidWhileAsked) this.paidWhileAsked.set(request, Math.max(most, paid));
