@@ -104,7 +104,13 @@ export function connect(pool: MysqlQueryable, p: string, createTables: boolean, 
           const [result] = await ask(sql, values);
           return resultSets(result);
         } catch (error) {
-          if (attempt >= 3 || errnoOf(error) !== ER_LOCK_DEADLOCK) throw error;
+          if (errnoOf(error) !== ER_LOCK_DEADLOCK) throw error;
+          // Statements of one moment (reconcile's workers claiming at once) deadlock each other: each
+          // tries again after a short wait with jitter, so they stop meeting; past the tries, an outage.
+          if (attempt >= DEADLOCK_TRIES) {
+            throw new StoreUnavailableError('deadline', `The payment store's database kept reporting a deadlock after ${DEADLOCK_TRIES} tries: ${(error as Error).message}`, { cause: error });
+          }
+          await new Promise((resolve) => setTimeout(resolve, attempt * 10 + Math.random() * 20));
         }
       }
     }, deadlineMs, unavailable);
@@ -136,6 +142,8 @@ const UNREACHABLE_CODES = new Set([
 const UNREACHABLE_ERRNOS = new Set([1040, 1053, 1927, 2002, 2003, 2006, 2013]);
 // A lock wait or a statement past the server's own limit (1205 lock wait timeout, 1317 interrupted,
 // 3024 MySQL's max_execution_time, 1969 MariaDB's max_statement_time).
+/** Tries of a statement the server ended as a deadlock victim, before it is an outage (IP-503). */
+const DEADLOCK_TRIES = 5;
 const DEADLINE_ERRNOS = new Set([1205, 1317, 3024, 1969]);
 
 /** The {@link StoreUnavailableError} for a driver's error that means "late" or "gone"; undefined for any other. */

@@ -53,7 +53,6 @@ const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
   'src/sandbox/khalti/payments.ts': 'test/node/sandbox/khalti/ (api, flow)',
   'src/sandbox/khalti/routes.ts': 'test/node/sandbox/khalti/ (api, flow)',
   'src/server/booking.ts': 'test/node/server/handler/ (orders, roundtrip)',
-  'src/server/mysql-connection.ts': 'test/node/server/mysql/',
   'src/server/mysql-schema.ts': 'test/node/server/mysql/ (store, previous-release)',
   'src/server/order-lookup.ts': 'test/node/server/order-route.test.ts',
   'src/testing/index.ts': 'test/node/sandbox/testing-callbacks.test.ts, test/package/',
