@@ -15,9 +15,9 @@ import {
   callbackUrlOrigin,
   forgedSuccessNotPaid,
 } from '../../../src/check/clauses-callback.js';
-import { ClauseFailure, Steps } from '../../../src/check/steps.js';
+import { Steps } from '../../../src/check/steps.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { AMOUNT, PREFIX, startKitProxy, type Fetch } from './support.js';
+import { clauseFailure, startKitProxy, type Fetch } from './support.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
@@ -68,16 +68,8 @@ beforeEach(() => {
 });
 
 /** The clause's verdict on a fresh run: undefined when it passes, else its failure's message. */
-async function failureOf(clause: (s: Steps) => Promise<unknown>, endpoint = proxy.endpoint): Promise<string | undefined> {
-  const steps = new Steps({ endpoint, sandboxPort: 1, orderPrefix: PREFIX, amount: AMOUNT });
-  steps.sandbox = sandbox;
-  try {
-    await clause(steps);
-    return undefined;
-  } catch (error) {
-    if (!(error instanceof ClauseFailure)) throw error;
-    return error.message;
-  }
+function failureOf(clause: (s: Steps) => Promise<unknown>, endpoint = proxy.endpoint): Promise<string | undefined> {
+  return clauseFailure(clause, { endpoint, sandbox });
 }
 
 test('amountWritings: the ways the service may write an amount, each once', () => {

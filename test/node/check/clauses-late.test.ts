@@ -7,9 +7,9 @@
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { handoffPage, paidAfterCancel } from '../../../src/check/clauses-late.js';
-import { ClauseFailure, Steps } from '../../../src/check/steps.js';
+import { Steps } from '../../../src/check/steps.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { AMOUNT, PREFIX, startKitProxy, type Fetch } from './support.js';
+import { AMOUNT, clauseFailure, PREFIX, startKitProxy, type Fetch } from './support.js';
 
 let dropsSuccess = false;
 /** A layer that answers a SUCCESS callback 200 without recording it, when `dropsSuccess` is set. */
@@ -41,16 +41,8 @@ beforeEach(() => {
 });
 
 /** The clause's verdict on a fresh run against `endpoint`: undefined when it passes, else its failure's message. */
-async function failureOf(clause: (s: Steps) => Promise<unknown>, endpoint = proxy.endpoint): Promise<string | undefined> {
-  const steps = new Steps({ endpoint, sandboxPort: 1, orderPrefix: PREFIX, amount: AMOUNT });
-  steps.sandbox = sandbox;
-  try {
-    await clause(steps);
-    return undefined;
-  } catch (error) {
-    if (!(error instanceof ClauseFailure)) throw error;
-    return error.message;
-  }
+function failureOf(clause: (s: Steps) => Promise<unknown>, endpoint = proxy.endpoint): Promise<string | undefined> {
+  return clauseFailure(clause, { endpoint, sandbox });
 }
 
 test('paid-after-cancel passes on the kit, and fails on a proxy that drops the SUCCESS after its cancel', async () => {

@@ -7,10 +7,10 @@ import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { failedAfterSuccess, reconcileAsksService, successReplayAfterRefund } from '../../../src/check/clauses-replays.js';
-import { ClauseFailure, ClauseSkipped, Steps } from '../../../src/check/steps.js';
+import { ClauseSkipped, Steps } from '../../../src/check/steps.js';
 import type { CheckOptions } from '../../../src/check/options.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { AMOUNT, PREFIX, startKitProxy, type Fetch } from './support.js';
+import { clauseFailure, PREFIX, startKitProxy, type Fetch } from './support.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 
@@ -61,17 +61,8 @@ beforeEach(() => {
 });
 
 /** The clause's verdict on a fresh run: undefined when it passes, else its failure's message. */
-async function failureOf(clause: (s: Steps) => Promise<unknown>, options: Partial<CheckOptions> = {}): Promise<string | undefined> {
-  const steps = new Steps({ endpoint: proxy.endpoint, sandboxPort: 1, orderPrefix: PREFIX, amount: AMOUNT, ...options });
-  steps.sandbox = sandbox;
-  current = steps;
-  try {
-    await clause(steps);
-    return undefined;
-  } catch (error) {
-    if (!(error instanceof ClauseFailure)) throw error;
-    return error.message;
-  }
+function failureOf(clause: (s: Steps) => Promise<unknown>, options: Partial<CheckOptions> = {}): Promise<string | undefined> {
+  return clauseFailure(clause, { endpoint: proxy.endpoint, sandbox, options, onSteps: (steps) => (current = steps) });
 }
 
 test('success-replay-after-refund passes on the kit, and fails where a SUCCESS keeps the order paid after its refund', async () => {

@@ -7,9 +7,9 @@ import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { cancelOpen, cancelPaid, openBookingReplaced, paidOrderRefused, statusFollowsService, wrongCorrelation } from '../../../src/check/clauses-results.js';
-import { ClauseFailure, Steps } from '../../../src/check/steps.js';
+import { Steps } from '../../../src/check/steps.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { AMOUNT, PREFIX, startKitProxy, type Fetch } from './support.js';
+import { clauseFailure, PREFIX, startKitProxy, type Fetch } from './support.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
@@ -60,16 +60,8 @@ beforeEach(() => {
 });
 
 /** The clause's verdict on a fresh run: undefined when it passes, else its failure's message. */
-async function failureOf(clause: (s: Steps) => Promise<unknown>): Promise<string | undefined> {
-  const steps = new Steps({ endpoint: proxy.endpoint, sandboxPort: 1, orderPrefix: PREFIX, amount: AMOUNT });
-  steps.sandbox = sandbox;
-  try {
-    await clause(steps);
-    return undefined;
-  } catch (error) {
-    if (!(error instanceof ClauseFailure)) throw error;
-    return error.message;
-  }
+function failureOf(clause: (s: Steps) => Promise<unknown>): Promise<string | undefined> {
+  return clauseFailure(clause, { endpoint: proxy.endpoint, sandbox });
 }
 
 const cases: Array<{ name: string; clause: (s: Steps) => Promise<unknown>; breaks: Fault; says: RegExp }> = [

@@ -1,13 +1,16 @@
 /**
  * What the checker's tests share: a free port for the sandbox, the kit as a proxy under test (node:http,
- * a store passed explicitly), and a plain node:http server for proxies built by hand.
+ * a store passed explicitly), a plain node:http server for proxies built by hand, and a clause's
+ * verdict on one run of its steps.
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPaymentHandler, createMemoryStore, type PaymentHandlerOptions, type PaymentStore } from '../../../src/server/index.js';
 import { toNodeListener } from '../../../src/server/node.js';
-import { SANDBOX_DEFAULTS } from '../../../src/sandbox/index.js';
+import { SANDBOX_DEFAULTS, type Sandbox } from '../../../src/sandbox/index.js';
 import { runCheck, type CheckReport } from '../../../src/check/index.js';
+import type { CheckOptions } from '../../../src/check/options.js';
+import { ClauseFailure, Steps } from '../../../src/check/steps.js';
 import { canListen, freePort } from '../../../scripts/host.mjs';
 
 /** A fetch-style handler, as the kit is. */
@@ -133,4 +136,25 @@ export async function checkProxy(start: (sandboxPort: number) => Promise<ProxyUn
 export async function kitUnderTest(sandboxPort: number, options: Parameters<typeof startKitProxy>[1] = {}): Promise<ProxyUnderTest> {
   const proxy = await startKitProxy(sandboxPort, options);
   return { endpoint: proxy.endpoint, stop: proxy.close, reconcile: proxy.reconcile };
+}
+
+/**
+ * A clause's verdict on a fresh run of its steps against `endpoint`, with `sandbox` as the checker's:
+ * undefined when it passes, else its failure's message (any other error is thrown). `onSteps` sees
+ * the steps before the clause runs (a test that feeds them the sandbox's log lines).
+ */
+export async function clauseFailure(
+  clause: (s: Steps) => Promise<unknown>,
+  { endpoint, sandbox, options = {}, onSteps }: { endpoint: string; sandbox: Sandbox; options?: Partial<CheckOptions>; onSteps?: (steps: Steps) => void },
+): Promise<string | undefined> {
+  const steps = new Steps({ endpoint, sandboxPort: 1, orderPrefix: PREFIX, amount: AMOUNT, ...options });
+  steps.sandbox = sandbox;
+  onSteps?.(steps);
+  try {
+    await clause(steps);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ClauseFailure)) throw error;
+    return error.message;
+  }
 }
