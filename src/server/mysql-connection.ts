@@ -4,7 +4,7 @@
  * apart as {@link StoreUnavailableError}.
  */
 import { MYSQL_SCHEMA_VERSION, mysqlSchema } from './mysql-schema.js';
-import { withinDeadline } from './store-deadline.js';
+import { retryingDeadlocks, withinDeadline } from './store-deadline.js';
 import { StoreUnavailableError } from './store-errors.js';
 
 /** What the store needs of a database client: a `mysql2/promise` pool (or connection) fits. */
@@ -99,20 +99,8 @@ export function connect(pool: MysqlQueryable, p: string, createTables: boolean, 
   async function run(sql: string, values: unknown[]): Promise<Array<Array<Record<string, unknown>>>> {
     if (!isSetUp) await withinDeadline(ready, setUpDeadlineMs, unavailable);
     return withinDeadline(async () => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const [result] = await ask(sql, values);
-          return resultSets(result);
-        } catch (error) {
-          if (errnoOf(error) !== ER_LOCK_DEADLOCK) throw error;
-          // Statements of one moment (reconcile's workers claiming at once) deadlock each other: each
-          // tries again after a short wait with jitter, so they stop meeting; past the tries, an outage.
-          if (attempt >= DEADLOCK_TRIES) {
-            throw new StoreUnavailableError('deadline', `The payment store's database kept reporting a deadlock after ${DEADLOCK_TRIES} tries: ${(error as Error).message}`, { cause: error });
-          }
-          await new Promise((resolve) => setTimeout(resolve, attempt * 10 + Math.random() * 20));
-        }
-      }
+      const [result] = await retryingDeadlocks(() => ask(sql, values), (error) => errnoOf(error) === ER_LOCK_DEADLOCK);
+      return resultSets(result);
     }, deadlineMs, unavailable);
   }
 
@@ -142,8 +130,6 @@ const UNREACHABLE_CODES = new Set([
 const UNREACHABLE_ERRNOS = new Set([1040, 1053, 1927, 2002, 2003, 2006, 2013]);
 // A lock wait or a statement past the server's own limit (1205 lock wait timeout, 1317 interrupted,
 // 3024 MySQL's max_execution_time, 1969 MariaDB's max_statement_time).
-/** Tries of a statement the server ended as a deadlock victim, before it is an outage (IP-503). */
-const DEADLOCK_TRIES = 5;
 const DEADLINE_ERRNOS = new Set([1205, 1317, 3024, 1969]);
 
 /** The {@link StoreUnavailableError} for a driver's error that means "late" or "gone"; undefined for any other. */

@@ -7,7 +7,7 @@
 import type { PaymentStatus } from '../protocol/contract.js';
 import { postgresOutage } from './postgres-errors.js';
 import { COLUMNS, checkPrefix, orderState, toBooking, type SqlStoreOptions } from './sql-rows.js';
-import { checkDeadline, withinDeadline } from './store-deadline.js';
+import { checkDeadline, retryingDeadlocks, withinDeadline } from './store-deadline.js';
 import type { BookingInsertion, BookingOpening, KnownResult, PaymentStore, ResultClaim, ResultClaimAnswer } from './store.js';
 
 export { postgresOutage } from './postgres-errors.js';
@@ -299,9 +299,9 @@ function connect(
     const run = prepared
       ? () => (db.query as unknown as (config: { name: string; text: string; values: unknown[] }) => ReturnType<Queryable['query']>)({ name: statementName(text), text, values: params })
       : () => db.query(text, params);
-    return withinDeadline(async () => (await run()).rows, deadlineMs, postgresOutage);
+    const deadlock = (error: unknown) => (error as { code?: unknown }).code === '40P01'; // a deadlock's victim
+    return withinDeadline(() => retryingDeadlocks(async () => (await run()).rows, deadlock), deadlineMs, postgresOutage);
   }
-
 
   return { ready: () => withinDeadline(ready, setUpDeadlineMs, postgresOutage), query };
 }
