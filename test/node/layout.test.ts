@@ -34,7 +34,6 @@ const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
   'src/check/clauses-epay.ts': 'the ePay runs of test/node/check/examples.test.ts',
   'src/check/clauses-khalti.ts': 'the Khalti runs of test/node/check/examples.test.ts and its broken copies in broken-examples.test.ts',
   'src/check/khalti-steps.ts': 'the Khalti runs of test/node/check/examples.test.ts and its broken copies in broken-examples.test.ts',
-  'src/check/clauses-order.ts': 'test/node/check/order-paid-clause.test.ts calls its clauses directly (named clauses-order.test.ts, it would be the mirror)',
   'src/check/epay-steps.ts': 'the ePay runs of test/node/check/examples.test.ts',
   'src/core/flow/machine.ts': 'test/node/core/flow/ (booking, index, runs, wallet)',
   'src/core/flow/state.ts': 'test/node/core/flow/ (booking, index, runs, wallet)',
