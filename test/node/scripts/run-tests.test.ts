@@ -46,6 +46,20 @@ test('a failing main step wins over a passing side step, and all pass when all p
   assert.equal(await runSteps([{ name: 'main', command: exit(0), beside: [{ name: 'side', command: exit(0) }] }], { print: () => {} }), undefined);
 });
 
+test('each step that ran is timed once, in order, its steps beside it included; a step never started is not', async () => {
+  const timed: [string, number][] = [];
+  await runSteps(
+    [
+      { name: 'main', command: [node, '-e', 'setTimeout(() => {}, 50)'], beside: [{ name: 'side', command: [node, '-e', 'setTimeout(() => {}, 250)'] }] },
+      { name: 'failing', command: exit(1) },
+      { name: 'never', command: exit(0) },
+    ],
+    { print: () => {}, timed: (name, ms) => timed.push([name, ms]) },
+  );
+  assert.deepEqual(timed.map(([name]) => name), ['main', 'failing']);
+  assert.ok(timed[0]![1] >= 240, `the main step's time includes its slower side step: ${timed[0]![1]} ms`);
+});
+
 test("npm test's steps name scripts that exist: the build beside test:node, and test:built beside test:e2e, after the build", () => {
   const scripts = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).scripts as Record<string, string>;
   const npmScripts = TEST_STEPS.flatMap((step) => [step, ...(step.beside ?? [])])
