@@ -35,8 +35,6 @@ const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
   'src/check/clauses-khalti.ts': 'the Khalti runs of test/node/check/examples.test.ts and its broken copies in broken-examples.test.ts',
   'src/check/khalti-steps.ts': 'the Khalti runs of test/node/check/examples.test.ts and its broken copies in broken-examples.test.ts',
   'src/check/epay-steps.ts': 'the ePay runs of test/node/check/examples.test.ts',
-  'src/core/flow/machine.ts': 'test/node/core/flow/ (booking, index, runs, wallet)',
-  'src/core/flow/state.ts': 'test/node/core/flow/ (booking, index, runs, wallet)',
   'src/element/inapp-panel.ts': 'test/browser/element/wallet-pay-button/inapp.test.ts',
   'src/element/order-check.ts': 'test/browser/element/wallet-pay-button/order-paid.test.ts',
   'src/element/pay-buttons.ts': 'test/browser/element/wallet-pay-button/wallets.test.ts',
