@@ -18,9 +18,12 @@ import { describeValue } from '../protocol/values.js';
 // The request checks read no booking: they live in their own module, which does not import this one.
 import { RequestError, authenticate, bookFields, checkFields, invalid, parseRequest, requireString, type BookFields, type Operation, type RequestRules } from './request.js';
 import { findScenario, scenarioOfAmount, type Scenario } from './scenarios.js';
+import { BookingLedger } from './bookings.js';
 
 // Where the API's types and limits were always imported from; they are defined with the request checks.
 export { LIMITS, type Operation } from './request.js';
+// Where the bound was always imported from; the bookings' ledger keeps it.
+export { MAX_BOOKINGS } from './bookings.js';
 
 /** How the shopper pays on the wallet or web payment page. */
 export type PaymentMethod = 'wallet_balance' | 'bank_account';
@@ -101,13 +104,6 @@ export type ActionResult =
   | { ok: true; booking: SandboxBooking; notify: boolean }
   | { ok: false; reason: 'unknown_booking' | 'already_processed' | 'expired' | 'invalid_mpin' | 'invalid_method' | 'not_revertible' | 'unknown_scenario'; booking?: SandboxBooking };
 
-
-/**
- * Bookings kept: past this, each new booking drops the oldest one that is final (or expired), so a
- * long soak or a busy test suite cannot grow the sandbox without bound.
- */
-export const MAX_BOOKINGS = 10_000;
-
 /** The MPIN that makes a payment fail (a test control). */
 export const FAILING_MPIN = '0000';
 
@@ -150,8 +146,7 @@ function copy(booking: SandboxBooking): SandboxBooking {
 
 /** The sandbox's bookings and the rules of the three operations and the pages. */
 export class SandboxService {
-  private readonly bookings = new Map<string, SandboxBooking>();
-  private readonly byTransaction = new Map<string, SandboxBooking>();
+  private readonly bookings: BookingLedger;
   private readonly productCodes: ReadonlySet<string>;
   private readonly sticky = new Map<string, string>();
   /** The whole service is down until `until` (sandbox clock), because a booking's scenario said so. */
@@ -159,6 +154,7 @@ export class SandboxService {
 
   constructor(private readonly options: ServiceOptions) {
     this.productCodes = new Set(options.productCodes);
+    this.bookings = new BookingLedger(options.now);
   }
 
   /** Handles the raw JSON text of a request to one of the three operations. */
@@ -236,8 +232,7 @@ export class SandboxService {
   private book(fields: BookFields, scenario?: Scenario): ApiResult {
     // From here on there is no await: the idempotency lookup and the insert happen in one turn,
     // so concurrent bookings of one transaction_uuid cannot both create a booking.
-    const key = `${fields.product_code}\u0000${fields.transaction_uuid}`;
-    const existing = this.byTransaction.get(key);
+    const existing = this.bookings.ofTransaction(fields.product_code, fields.transaction_uuid);
     if (existing) {
       if (!sameContent(existing, fields)) {
         throw new RequestError(
@@ -263,9 +258,7 @@ export class SandboxService {
       history: [{ status: 'BOOKED', at: now, reason: 'booked' }],
       ...(scenario ? { scenario: scenario.id } : {}),
     };
-    this.bookings.set(bookingId, booking);
-    this.byTransaction.set(key, booking);
-    if (this.bookings.size > MAX_BOOKINGS) this.dropOldestClosed();
+    this.bookings.add(booking);
     this.options.onChange?.();
     return success(CODES.OK, MESSAGES.book, this.bookData(booking));
   }
@@ -328,29 +321,14 @@ export class SandboxService {
     this.options.onChange?.();
   }
 
-  private dropOldestClosed(): void {
-    for (const [id, booking] of this.bookings) {
-      const closed = booking.status !== 'BOOKED' && booking.status !== 'PENDING';
-      if (closed || this.options.now() >= booking.expires_at) {
-        this.bookings.delete(id);
-        this.byTransaction.delete(`${booking.product_code}\u0000${booking.transaction_uuid}`);
-        return;
-      }
-    }
-  }
-
   /** Every booking as held, without applying expiry (for the state file). */
   snapshot(): SandboxBooking[] {
-    return [...this.bookings.values()].map(copy);
+    return this.bookings.snapshot();
   }
 
   /** Takes back bookings from a {@link snapshot}, e.g. after a restart. */
   restore(bookings: readonly SandboxBooking[]): void {
-    for (const booking of bookings) {
-      const held = copy(booking);
-      this.bookings.set(held.booking_id, held);
-      this.byTransaction.set(`${held.product_code}\u0000${held.transaction_uuid}`, held);
-    }
+    this.bookings.restore(bookings);
   }
 
   /** The booking with expiry applied: an unpaid booking past its expiry becomes CANCELED (by the system). */
@@ -370,7 +348,7 @@ export class SandboxService {
 
   /** Copies of every booking, oldest first. */
   listBookings(): SandboxBooking[] {
-    return [...this.bookings.keys()].map((id) => copy(this.live(id)!));
+    return this.bookings.ids().map((id) => copy(this.live(id)!));
   }
 
   /** True when a booking expired without being paid. */

@@ -56,10 +56,6 @@ const OVER_THE_LIMIT: Readonly<Record<string, { lines: number; why: string }>> =
     lines: 377,
     why: "the element: its property accessors, lifecycle and press handling in one class; the press and load handling are to move to controllers of their own (house style 2), leaving the attributes' mapping",
   },
-  'src/sandbox/service.ts SandboxService': {
-    lines: 311,
-    why: "the sandbox's bookings and the rules of its operations in one class; the shopper's page actions (confirm, cancel, revert) and the outage are to move to plain functions over its bookings",
-  },
 };
 
 const modules = walk(join(ROOT, 'src')).filter((path) => path.endsWith('.ts'));
