@@ -1,0 +1,132 @@
+/**
+ * The continuation address: a booking's payment carried from a third-party in-app browser to the
+ * phone's own browser, where the shopper's session (the in-app browser's cookies) does not travel. It
+ * is the checkout page's own address with a fragment, `#wallet-pay=<base64url JSON>`, holding the
+ * booking's ids, the server's `receipt` of them and its web payment (or deeplink): the other browser's
+ * element asks `/status` with them (no session needed, and a booking that expired or was closed answers
+ * so) and follows the payment after checking its address against the allowed hosts, as it checks a
+ * fresh booking's. No new route on the server, and no secret in the browser: the receipt is the one
+ * the book answer already gave this browser. A fragment never reaches a server, so the address stays
+ * out of access logs and `Referer` headers.
+ *
+ * Pure: addresses come in and go out as strings.
+ */
+import type { WebPaymentInstruction } from '../protocol/contract.js';
+import { isRecord } from '../protocol/values.js';
+import { checkProviderUrl, type UrlRefusal } from './urls.js';
+
+/** How a continuation's fragment begins; the element's first module looks for this alone. */
+export const CONTINUATION_PREFIX = '#wallet-pay=';
+
+/**
+ * The longest continuation fragment read or written, in characters: a signed form of the largest
+ * provider (eSewa's ePay, eleven fields) takes about a thousand; anything much longer is not ours.
+ */
+export const MAX_CONTINUATION_CHARS = 4096;
+
+/** Longest id and receipt accepted, as the server's `/status` accepts them. */
+const MAX_ID_CHARS = 128;
+
+/** What a continuation carries: one booking and where its payment goes on. */
+export interface Continuation {
+  booking_id: string;
+  correlation_id: string;
+  /** The book answer's receipt, sent back with `/status` (a server that lost the booking asks the service with it). */
+  receipt?: string;
+  /** A web booking's payment page. */
+  web_payment?: WebPaymentInstruction;
+  /** An app booking's deeplink, for a link the shopper taps. */
+  deeplink?: string;
+}
+
+/** Why a continuation was refused: not ours or damaged, too long, or its address is not one to follow. */
+export type ContinuationRefusal = 'malformed' | 'oversized' | UrlRefusal;
+
+/** A continuation read and checked: with the address of its payment (checked), or why it was refused. */
+export type ContinuationRead = { ok: true; continuation: Continuation; url: URL } | { ok: false; reason: ContinuationRefusal };
+
+function toBase64Url(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text: string): string {
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (char) => char.charCodeAt(0)));
+}
+
+const isText = (value: unknown, max: number): value is string => typeof value === 'string' && value.length > 0 && value.length <= max;
+
+function isWebPayment(value: unknown): value is WebPaymentInstruction {
+  if (!isRecord(value) || typeof value.url !== 'string') return false;
+  const { method, fields } = value;
+  if (method !== 'GET' && method !== 'POST') return false;
+  if (fields === undefined) return method === 'GET';
+  return isRecord(fields) && Object.values(fields).every((field) => typeof field === 'string');
+}
+
+/** The continuation's own fields, and nothing else: a value of another shape is refused whole. */
+function asContinuation(value: unknown): Continuation | null {
+  if (!isRecord(value)) return null;
+  const { booking_id, correlation_id, receipt, web_payment, deeplink } = value;
+  if (!isText(booking_id, MAX_ID_CHARS) || !isText(correlation_id, MAX_ID_CHARS)) return null;
+  if (receipt !== undefined && !isText(receipt, MAX_ID_CHARS)) return null;
+  // Exactly one way on: the web page or the app.
+  if ((web_payment === undefined) === (deeplink === undefined)) return null;
+  if (web_payment !== undefined && !isWebPayment(web_payment)) return null;
+  if (deeplink !== undefined && typeof deeplink !== 'string') return null;
+  return {
+    booking_id,
+    correlation_id,
+    ...(receipt !== undefined && { receipt }),
+    ...(web_payment !== undefined && { web_payment: web_payment as WebPaymentInstruction }),
+    ...(deeplink !== undefined && { deeplink: deeplink as string }),
+  };
+}
+
+/**
+ * `pageUrl` with `continuation` as its fragment (any fragment of its own replaced), or `null` when the
+ * page is not an `http(s)` address or the continuation would be longer than {@link MAX_CONTINUATION_CHARS}.
+ */
+export function continuationAddress(pageUrl: string, continuation: Continuation): string | null {
+  let page: URL;
+  try {
+    page = new URL(pageUrl);
+  } catch {
+    return null;
+  }
+  if (page.protocol !== 'https:' && page.protocol !== 'http:') return null;
+  const { booking_id, correlation_id, receipt, web_payment, deeplink } = continuation;
+  const fragment = CONTINUATION_PREFIX + toBase64Url(JSON.stringify({ booking_id, correlation_id, receipt, web_payment, deeplink }));
+  if (fragment.length > MAX_CONTINUATION_CHARS) return null;
+  page.hash = '';
+  return page.href + fragment;
+}
+
+/**
+ * The continuation in `pageUrl`'s fragment, checked: `null` when there is none; else its fields and
+ * its payment's address (the web page or the deeplink) checked against `allowedHosts` exactly as a
+ * book answer's is, or why it was refused.
+ */
+export function readContinuation(pageUrl: string, allowedHosts: readonly string[]): ContinuationRead | null {
+  const at = pageUrl.indexOf('#');
+  const fragment = at < 0 ? '' : pageUrl.slice(at);
+  if (!fragment.startsWith(CONTINUATION_PREFIX)) return null;
+  if (fragment.length > MAX_CONTINUATION_CHARS) return { ok: false, reason: 'oversized' };
+  let continuation: Continuation | null;
+  try {
+    continuation = asContinuation(JSON.parse(fromBase64Url(fragment.slice(CONTINUATION_PREFIX.length))));
+  } catch {
+    continuation = null;
+  }
+  if (!continuation) return { ok: false, reason: 'malformed' };
+  const check = checkProviderUrl(continuation.web_payment?.url ?? continuation.deeplink, allowedHosts);
+  return check.ok ? { ok: true, continuation, url: check.url } : check;
+}
+
+/** `pageUrl` without its continuation (the address the page shows once it was read); other fragments stay. */
+export function withoutContinuation(pageUrl: string): string {
+  const at = pageUrl.indexOf('#');
+  return at >= 0 && pageUrl.startsWith(CONTINUATION_PREFIX, at) ? pageUrl.slice(0, at) : pageUrl;
+}
