@@ -6,7 +6,7 @@
 import { isFinalStatus } from '../../protocol/contract.js';
 import type { KeptBooking } from '../session-store.js';
 import type { SettingsResult } from '../settings.js';
-import { ids, isProcessed } from './booking.js';
+import { ids, isProcessed, walletOf } from './booking.js';
 import { begin, clientFor, funnelOver, idleBooking, live, setState, step, type FlowContext } from './context.js';
 import { failRequest, finish } from './outcome.js';
 
@@ -23,7 +23,7 @@ export function cancel(ctx: FlowContext): void {
     .then(
       (result) => {
         if (!live(ctx, run)) return;
-        ctx.deps.emit({ type: 'cancel', booking_id: result.booking_id, status: result.status });
+        ctx.deps.emit({ type: 'cancel', booking_id: result.booking_id, status: result.status, ...walletOf(booking) });
         finish(ctx, booking, isFinalStatus(result.status) ? result.status : 'CANCELED');
       },
       // Already processed: the status decides where the shopper goes (it may have succeeded).

@@ -113,15 +113,30 @@ export function bookedAttempt({ key, settings, environment }: Attempt, asked: Ch
   const { booking_id, correlation_id, deeplink, receipt } = result;
   // What the server booked: a wallet paid on the web only answers `web` to a phone's `app`.
   const channel = result.channel ?? asked;
-  const kept: KeptBooking = { booking_id, correlation_id, channel, idempotency_key: key, started_at: now, settings, attempt_id: funnel.id, attempt_at: funnel.at };
+  // The wallet pressed, else the server's answer: kept in the booking's settings, which the events
+  // name it from and a booking made again for it ("Start again", "Pay on the web instead") sends.
+  const wallet = settings.wallet ?? result.wallet;
+  const kept: KeptBooking = {
+    booking_id,
+    correlation_id,
+    channel,
+    idempotency_key: key,
+    started_at: now,
+    settings: wallet ? { ...settings, wallet } : settings,
+    attempt_id: funnel.id,
+    attempt_at: funnel.at,
+  };
   if (deeplink) kept.deeplink = deeplink;
   if (receipt) kept.receipt = receipt;
   const handoff = environment === 'handoff';
   if (handoff) kept.handoff = handoff;
   // A WebView's payment that no host took goes on as in an in-app browser.
   if (environment === 'inapp' || environment === 'webview') kept.inapp = true;
-  return { kept, result, event: { type: 'booked', ...funnelStep(funnel, now), booking_id, correlation_id, channel, ...(handoff && { handoff }) } };
+  return { kept, result, event: { type: 'booked', ...funnelStep(funnel, now), booking_id, correlation_id, channel, ...(handoff && { handoff }), ...walletOf(kept) } };
 }
+
+/** The `wallet` field of `kept`'s events: its wallet, when the press or the server named one. */
+export const walletOf = ({ settings: { wallet } }: KeptBooking): { wallet?: string } => (wallet ? { wallet } : {});
 
 /** Where an order the service reports as paid already sends the shopper: its success page, if it passes the return checks. */
 export function paidUrl(settings: PaymentSettings): string | null {

@@ -35,12 +35,12 @@ export class PaymentFlow {
     });
   }
 
-  /** A press: a new funnel when the last one ended (or belongs to a booking followed since), then `pressed`. */
-  #pressed(path: PaymentPath): void {
+  /** A press (on `wallet`'s button, if any): a new funnel when the last one ended (or belongs to a booking followed since), then `pressed`. */
+  #pressed(path: PaymentPath, wallet?: string): void {
     const ctx = this.#ctx;
     // Its own ids, not the Idempotency-Keys': a funnel id is shared with analytics, a key is not.
     if (ctx.funnel.over) ctx.funnel = { id: crypto.randomUUID(), at: ctx.deps.clock.now() };
-    step(ctx, 'pressed', { path });
+    step(ctx, 'pressed', { path, ...(wallet && { wallet }) });
   }
 
   /**
@@ -90,7 +90,7 @@ export class PaymentFlow {
       fail(ctx, framed ? 'framed' : 'config', (framed ? [framed] : read.problems).map((problem) => problem.message).join(' '));
       return false;
     }
-    this.#pressed(read.settings.environment);
+    this.#pressed(read.settings.environment, wallet);
     // The wallet rides in the press's settings snapshot: the book request and the kept booking carry it.
     pay(ctx, wallet ? { ...read.settings, wallet } : read.settings, true);
     return true;

@@ -4,7 +4,7 @@
  */
 import { MERCHANT_SETUP, UNKNOWN_BOOKING, type PaymentStatus } from '../../protocol/contract.js';
 import type { KeptBooking } from '../session-store.js';
-import { requestFailure, returnRoute } from './booking.js';
+import { requestFailure, returnRoute, walletOf } from './booking.js';
 import { fail, funnelOver, setState, step, type FlowContext } from './context.js';
 import type { AbandonReason } from './state.js';
 
@@ -28,7 +28,7 @@ export function finish(ctx: FlowContext, kept: KeptBooking, status: PaymentStatu
   step(ctx, 'confirmed', { booking_id, status }, kept);
   if (status === 'CANCELED') step(ctx, 'abandoned', { booking_id, reason: cancelReason(ctx, kept) }, kept);
   funnelOver(ctx, kept);
-  deps.emit({ type: outcome, booking_id, status });
+  deps.emit({ type: outcome, booking_id, status, ...walletOf(kept) });
   setState(ctx, 'done', null, { outcome: status });
   const { url, refused } = returnRoute(settings, booking_id, status);
   if (success) deps.store.setPaid(settings.storageKey, { booking_id, url });

@@ -55,10 +55,10 @@ export type AbandonReason = 'cancelled' | 'expired' | 'back' | 'cancel';
 export interface FlowEventMap {
   /** Funnel: the button was shown (fired by the element when it is first attached). */
   shown: { attempt_id: string; elapsed_ms: number };
-  /** Funnel: the shopper pressed the button (or the offer to pay on the phone), on this path. */
-  pressed: { attempt_id: string; elapsed_ms: number; path: PaymentPath };
-  /** The proxy booked the payment. */
-  booked: { attempt_id: string; elapsed_ms: number; booking_id: string; correlation_id: string; channel: Channel; handoff?: true };
+  /** Funnel: the shopper pressed the button (or the offer to pay on the phone), on this path; `wallet`: the wallet's button pressed. */
+  pressed: { attempt_id: string; elapsed_ms: number; path: PaymentPath; wallet?: string };
+  /** The proxy booked the payment (`wallet`: the one pressed, else the one the server answered). */
+  booked: { attempt_id: string; elapsed_ms: number; booking_id: string; correlation_id: string; channel: Channel; handoff?: true; wallet?: string };
   /** Funnel: the shopper went to pay in the wallet app, on the web page, on a phone, or in their own browser. */
   left: { attempt_id: string; elapsed_ms: number; booking_id: string; to: LeftFor };
   /** Funnel: the page came back (or was loaded again) with a payment under way. */
@@ -82,12 +82,12 @@ export interface FlowEventMap {
   webview: { order: OrderReference; endpoint: string; success_url: string | null; failure_url: string | null };
   /** A status check answered BOOKED or PENDING; checking continues. */
   pending: { booking_id: string; status: PaymentStatus; elapsed_ms: number };
-  /** The payment succeeded. */
-  success: { booking_id: string; status: PaymentStatus };
+  /** The payment succeeded (`wallet` here and below: the booking's, when it is known). */
+  success: { booking_id: string; status: PaymentStatus; wallet?: string };
   /** The payment failed, was cancelled or reverted. */
-  failure: { booking_id: string; status: PaymentStatus };
+  failure: { booking_id: string; status: PaymentStatus; wallet?: string };
   /** The shopper cancelled the payment and the proxy confirmed it. */
-  cancel: { booking_id: string; status: PaymentStatus };
+  cancel: { booking_id: string; status: PaymentStatus; wallet?: string };
   /**
    * A failure the shopper is told about; a refused address (`url-refused`) carries the `reason` and
    * the address as it came (`url`), so a listener need not read the English `message`.
