@@ -194,9 +194,10 @@ export interface CheckoutBenchOptions {
   /** Rounds of the tap figures (three loads each: prefetched, fetched on the tap, Nepali). */
   rounds: number;
   /**
-   * Paired rounds of page start to button rendered (two loads each: the minimal Lit button page and
-   * the element's page); the ratio's goal is judged on at least {@link MIN_RENDER_ROUNDS}. Default 41:
-   * the median of 41 moves less from run to run than that of 21 (about 70 s a run on 2 cores).
+   * Rounds of page start to button rendered (three loads each: the minimal Lit button page, the
+   * element's page with one wallet and with two), each element load paired with the round's minimal
+   * one; a ratio's goal is judged on at least {@link MIN_RENDER_ROUNDS}. Default 41: the median of 41
+   * moves less from run to run than that of 21 (about 105 s a run on 2 cores).
    */
   renderRounds?: number;
 }
@@ -221,12 +222,15 @@ export interface CheckoutResults {
   profile: typeof SLOW_PHONE;
   /** Whether the CDN build has a payment chunk (else the payment code is in the entry and both tap figures measure the same page). */
   paymentChunk: boolean;
-  renderMs: { element: Summary; minimal: Summary; elementNe: Summary };
+  /** `elementTwoWallets`: the element's page offering two wallets (absent from results written before it was measured). */
+  renderMs: { element: Summary; minimal: Summary; elementNe: Summary; elementTwoWallets?: Summary };
   /**
-   * Page start to button rendered, the element's page over the minimal Lit button page, per paired
-   * round (the two loads of a round back to back, in alternating order): its median and quartiles.
+   * Page start to button rendered, the element's page (one wallet) over the minimal Lit button page,
+   * per round (the loads of a round back to back, in an order that rotates): its median and quartiles.
    */
   renderRatio: Summary;
+  /** The same, for the element's page offering two wallets (`wallets="esewa khalti"`), in the same rounds. */
+  renderRatioTwoWallets?: Summary;
   /** Click to `wallet-pay-navigate` minus the /book round trip. */
   tapPrefetchedMs: Summary;
   tapColdMs: Summary;
@@ -277,24 +281,30 @@ export interface ElementMarkup {
   body: string;
 }
 
-/** The attributes every checkout page gives the element. */
-function elementAttributes(orderId: string): string {
-  return `endpoint="/api/pay" order-id="${orderId}" allowed-hosts="127.0.0.1"`;
+/** The two wallets a checkout page offers in the two-wallet render rounds (the shop's server's order). */
+export const TWO_WALLETS = 'esewa khalti';
+
+/** The attributes every checkout page gives the element; `wallets` when the page offers more than one. */
+function elementAttributes(orderId: string, wallets?: string): string {
+  return `endpoint="/api/pay" order-id="${orderId}" allowed-hosts="127.0.0.1"${wallets ? ` wallets="${wallets}"` : ''}`;
 }
 
 /**
  * The element's markup per paint variant. `server-rendered` has none until the server kit can render
  * the button's first paint; {@link checkoutHtml} refuses a variant without markup.
  */
-export const ELEMENT_MARKUP: Partial<Record<PaintVariant, (orderId: string) => ElementMarkup>> = {
-  'script-only': (orderId) => ({ head: '', body: `<wallet-pay-button ${elementAttributes(orderId)}></wallet-pay-button>` }),
+export const ELEMENT_MARKUP: Partial<Record<PaintVariant, (orderId: string, wallets?: string) => ElementMarkup>> = {
+  'script-only': (orderId, wallets) => ({ head: '', body: `<wallet-pay-button ${elementAttributes(orderId, wallets)}></wallet-pay-button>` }),
 };
 
-/** One checkout page: the element's (in a paint variant, `script-only` by default) or the minimal Lit button's. */
-export function checkoutHtml(kind: 'element' | 'minimal', lang: string, orderId: string, variant: PaintVariant = 'script-only'): string {
+/**
+ * One checkout page: the element's (in a paint variant, `script-only` by default; offering `wallets`
+ * when given, as a shop with two wallets writes it) or the minimal Lit button's.
+ */
+export function checkoutHtml(kind: 'element' | 'minimal', lang: string, orderId: string, variant: PaintVariant = 'script-only', wallets?: string): string {
   const markup = ELEMENT_MARKUP[variant];
   if (kind === 'element' && !markup) throw new Error(`No checkout page markup for the paint variant "${variant}" yet.`);
-  const { head, body } = kind === 'element' ? markup!(orderId) : { head: '', body: '<bench-minimal-button></bench-minimal-button>' };
+  const { head, body } = kind === 'element' ? markup!(orderId, wallets) : { head: '', body: '<bench-minimal-button></bench-minimal-button>' };
   const src = kind === 'element' ? '/cdn/wallet-pay-button.min.js' : '/minimal/wallet-pay-button.min.js';
   return `<!doctype html>
 <html lang="${lang}">
@@ -332,7 +342,8 @@ async function checkoutServer(minimalDir: string, merchantRef: { current?: Merch
           response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`No checkout page for the paint variant "${url.searchParams.get('variant')}".`);
           return;
         }
-        const body = checkoutHtml(page[1] as 'element' | 'minimal', page[2]!, url.searchParams.get('order') ?? 'C-0', variant);
+        const wallets = url.searchParams.get('wallets') ?? undefined;
+        const body = checkoutHtml(page[1] as 'element' | 'minimal', page[2]!, url.searchParams.get('order') ?? 'C-0', variant, wallets);
         response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip' }).end(gzipSync(body, { level: 9 }));
       } else if (asset) {
         try {
@@ -403,6 +414,7 @@ async function coldLoad(
   tap: 'none' | 'prefetched' | 'cold',
   paymentChunk: boolean,
   variant: PaintVariant = 'script-only',
+  wallets?: string,
 ): Promise<LoadSample> {
   const context = await browser.newContext({ ...devices['Pixel 7'] });
   try {
@@ -430,10 +442,17 @@ async function coldLoad(
       });
     }
     // Nothing of the harness runs in the page until the button has rendered (see RENDERED_BINDING).
-    await page.goto(`${origin}/${kind}-${lang}.html?order=C-${++checkoutOrder}&variant=${variant}`, { waitUntil: 'commit' });
-    await within(rendered, 60_000, `the ${kind} checkout page (${lang}) to render its button`);
+    const offered = wallets ? `&wallets=${encodeURIComponent(wallets)}` : '';
+    await page.goto(`${origin}/${kind}-${lang}.html?order=C-${++checkoutOrder}&variant=${variant}${offered}`, { waitUntil: 'commit' });
+    await within(rendered, 60_000, `the ${kind} checkout page (${lang}${wallets ? `, wallets "${wallets}"` : ''}) to render its button`);
     const probe = () => page.evaluate(() => (window as unknown as { __checkout: CheckoutProbe }).__checkout);
     const renderMs = (await probe()).renderedAt;
+    if (wallets) {
+      // The figure is the wallets' buttons only if they are what rendered, not the one pay button.
+      const parts = await page.evaluate(() => [...(document.querySelector('wallet-pay-button')?.shadowRoot?.querySelectorAll('button:not([hidden])') ?? [])].map((b) => b.getAttribute('part') ?? ''));
+      const drawn = wallets.split(' ').filter((wallet) => parts.some((part) => part.split(' ').includes(`button-${wallet}`)));
+      if (drawn.length !== wallets.split(' ').length) throw new Error(`The checkout page offering "${wallets}" rendered the buttons [${parts.join(', ')}], not one per wallet.`);
+    }
     if (tap === 'none') return { renderMs };
     if (tap === 'prefetched' && paymentChunk) {
       await page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => /\/cdn\/payment-[\w-]+\.min\.js$/.test(entry.name)), null, {
@@ -478,10 +497,14 @@ async function coldLoad(
   }
 }
 
+/** The pages of a render round: the minimal Lit button's, the element's with one wallet, and with two. */
+const RENDER_PAGES = ['minimal', 'element', 'two-wallets'] as const;
+
 /**
- * The checkout page figures. Page start to button rendered: paired rounds, each loading, cold, the
- * minimal Lit button page and the element's English page back to back, which first alternating from
- * round to round, so drift on the machine hits both alike; the ratio is taken per round. The taps:
+ * The checkout page figures. Page start to button rendered: rounds, each loading, cold, the minimal
+ * Lit button page, the element's English page (one wallet) and the same page offering two wallets
+ * back to back, in an order that rotates from round to round, so drift on the machine hits all alike;
+ * each ratio is taken per round. The taps:
  * rounds of three loads (English, tapped with the payment chunk prefetched; English, tapped with the
  * chunk held until the tap; Nepali, prefetched), in an order that rotates each round.
  */
@@ -494,15 +517,15 @@ export async function benchCheckout(minimal: BuiltPage, paymentChunk: boolean, o
     merchantRef.current = await startMerchant(server.url);
     browser = await launchChromium({ full: true, headless: true });
     const b = browser;
-    // One warm-up pair (Chromium's own first start, the server's first gzip), thrown away.
-    const pairs = await repeat(1, renderRounds, async (round) => {
-      const load = (kind: 'element' | 'minimal') => coldLoad(b, server.url, kind, 'en', 'none', paymentChunk);
-      if (round % 2 === 0) {
-        const minimalMs = (await load('minimal')).renderMs;
-        return { minimal: minimalMs, element: (await load('element')).renderMs };
+    // One warm-up round (Chromium's own first start, the server's first gzip), thrown away.
+    const renders = await repeat(1, renderRounds, async (round) => {
+      const samples = {} as Record<(typeof RENDER_PAGES)[number], number>;
+      for (let i = 0; i < RENDER_PAGES.length; i++) {
+        const which = RENDER_PAGES[(round + i) % RENDER_PAGES.length]!;
+        const kind = which === 'minimal' ? 'minimal' : 'element';
+        samples[which] = (await coldLoad(b, server.url, kind, 'en', 'none', paymentChunk, 'script-only', which === 'two-wallets' ? TWO_WALLETS : undefined)).renderMs;
       }
-      const elementMs = (await load('element')).renderMs;
-      return { element: elementMs, minimal: (await load('minimal')).renderMs };
+      return samples;
     });
     const runs = [
       ['prefetched', () => coldLoad(b, server.url, 'element', 'en', 'prefetched', paymentChunk)],
@@ -525,11 +548,13 @@ export async function benchCheckout(minimal: BuiltPage, paymentChunk: boolean, o
       profile: SLOW_PHONE,
       paymentChunk,
       renderMs: {
-        element: summarize(pairs.map((r) => r.element)),
-        minimal: summarize(pairs.map((r) => r.minimal)),
+        element: summarize(renders.map((r) => r.element)),
+        minimal: summarize(renders.map((r) => r.minimal)),
         elementNe: summarize(rounds.map((r) => r.ne.renderMs)),
+        elementTwoWallets: summarize(renders.map((r) => r['two-wallets'])),
       },
-      renderRatio: summarize(pairs.map((r) => r.element / r.minimal)),
+      renderRatio: summarize(renders.map((r) => r.element / r.minimal)),
+      renderRatioTwoWallets: summarize(renders.map((r) => r['two-wallets'] / r.minimal)),
       tapPrefetchedMs: summarize(rounds.map((r) => r.prefetched.tapMs!)),
       tapColdMs: summarize(rounds.map((r) => r.cold.tapMs!)),
       tapNePrefetchedMs: summarize(rounds.map((r) => r.ne.tapMs!)),
