@@ -122,7 +122,7 @@ async function main(): Promise<void> {
     page.dispose();
   }
 
-  step('checkout page, cold, on a slow phone (CDN files; minimal Lit button page beside it)...');
+  step('checkout page, cold, on a slow phone (CDN files; one wallet and two, minimal Lit button page beside them)...');
   const minimal = await buildMinimalCdn();
   let checkout;
   try {
