@@ -116,14 +116,18 @@ export function renderWalletPayButton(attributes: Readonly<Record<string, Attrib
   const nepali = isNepali(read('lang') ?? options.lang ?? '');
   const label = wordingOf(read('label'));
   const texts = nepali ? LABELS_NE : LABELS_EN;
-  const text = texts[`button.${label}`];
   const disabled = read('disabled') !== undefined ? ' disabled' : '';
   // The element's own rule for the offer (wallet-pay-button.ts, render()). The user agent says phone,
   // WebView or desktop; a phone's user agent on a viewport wider than 768 px (a tablet) is a desktop to
   // the element, which the server cannot see: the offer is written, and hidden by the same width rule
   // (with touch) that the element applies, so both choose the same first render.
   const environment = read('environment') ?? 'auto';
-  const at = (innerWidth: number) => options.userAgent !== undefined && detectEnvironment({ userAgent: options.userAgent, maxTouchPoints: 5, innerWidth }) === 'desktop';
+  const path = (innerWidth: number) => options.userAgent !== undefined && detectEnvironment({ userAgent: options.userAgent, maxTouchPoints: 5, innerWidth });
+  const at = (innerWidth: number) => path(innerWidth) === 'desktop';
+  // Someone else's in-app browser (the apps' tokens, whatever the width): the button reads "Pay on the
+  // web", the one path that completes there, as the element's first render does.
+  const inapp = environment === 'inapp' || (environment === 'auto' && path(MOBILE_MAX_WIDTH) === 'inapp');
+  const text = texts[inapp ? 'button.pay-web' : `button.${label}`];
   const desktop = environment === 'desktop' || (environment === 'auto' && at(MOBILE_MAX_WIDTH));
   const wide = !desktop && environment === 'auto' && at(MOBILE_MAX_WIDTH + 1);
   const offer =

@@ -30,6 +30,8 @@ export const EN = {
     'action.reload': 'Reload the page',
     // The one hand-off text the button shows before the hand-off's texts load (part `pay-on-phone`).
     'handoff.offer': 'Pay with the app on your phone',
+    // The button in someone else's in-app browser (Facebook's, TikTok's, ...), also server-rendered: the one path that completes there.
+    'button.pay-web': 'Pay on the web',
   },
   /** With the payment code: the status region's, the panel's and the errors' (Nepali's: a chunk of its own). */
   payment: {

@@ -20,6 +20,7 @@ export const NE: LanguageTable = {
     'error.reload': 'भुक्तानी जारी राख्न पृष्ठ फेरि लोड गर्नुहोस्।',
     'action.reload': 'पृष्ठ फेरि लोड गर्नुहोस्',
     'handoff.offer': 'फोनको एपबाट भुक्तानी गर्नुहोस्',
+    'button.pay-web': 'वेबमा भुक्तानी गर्नुहोस्',
   },
   payment: {
     'status.booking': 'तपाईंको भुक्तानी तयार हुँदैछ…',

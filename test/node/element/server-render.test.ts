@@ -68,3 +68,19 @@ test('a nonce goes on the inline style and script; earlyPress: false leaves the 
   assert.match(html, /data-early-press/);
   assert.doesNotMatch(renderWalletPayButton({}, { earlyPress: false }), /<script/);
 });
+
+test("in someone else's in-app browser the button reads \"Pay on the web\", in either language, whatever its label", async () => {
+  const { IN_APP_USER_AGENTS } = await import('../../fixtures/user-agents.js');
+  const web = /<slot>Pay on the web<\/slot>/;
+  for (const { app, platform, userAgent } of IN_APP_USER_AGENTS) {
+    const html = renderWalletPayButton({ label: 'checkout' }, { userAgent });
+    assert.match(html, web, `${app} on ${platform}`);
+    assert.doesNotMatch(html, /part="action pay-on-phone"/, `${app} on ${platform}: no offer to pay on the phone`);
+  }
+  assert.match(renderWalletPayButton({ environment: 'inapp' }), web);
+  assert.match(renderWalletPayButton({ environment: 'inapp', lang: 'ne' }), /<slot>वेबमा भुक्तानी गर्नुहोस्<\/slot>/);
+  assert.match(renderWalletPayButton({}, { userAgent: IN_APP_USER_AGENTS[0]!.userAgent, lang: 'ne-NP' }), /<slot>वेबमा भुक्तानी गर्नुहोस्<\/slot>/);
+  // The environment the page forces wins over the user agent, both ways.
+  assert.match(renderWalletPayButton({ environment: 'mobile' }, { userAgent: IN_APP_USER_AGENTS[0]!.userAgent }), /<slot>Pay with wallet<\/slot>/);
+  for (const userAgent of [PHONE_UA, WEBVIEW_UA, DESKTOP_UA]) assert.doesNotMatch(renderWalletPayButton({}, { userAgent }), web, userAgent);
+});

@@ -14,6 +14,7 @@ export const LABELS_EN = {
   'error.reload': 'Reload the page to continue with your payment.',
   'action.reload': 'Reload the page',
   'handoff.offer': 'Pay with the app on your phone',
+  'button.pay-web': 'Pay on the web',
 } as const;
 
 /** A key of these texts. */

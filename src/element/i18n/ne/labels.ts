@@ -16,4 +16,5 @@ export const LABELS_NE: Readonly<Record<LabelKey, string>> = {
   'error.reload': 'भुक्तानी जारी राख्न पृष्ठ फेरि लोड गर्नुहोस्।',
   'action.reload': 'पृष्ठ फेरि लोड गर्नुहोस्',
   'handoff.offer': 'फोनको एपबाट भुक्तानी गर्नुहोस्',
+  'button.pay-web': 'वेबमा भुक्तानी गर्नुहोस्',
 };
