@@ -127,7 +127,7 @@ export function renderWalletPayButton(attributes: Readonly<Record<string, Attrib
   // Someone else's in-app browser (the apps' tokens, whatever the width): the button reads "Pay on the
   // web", the one path that completes there, as the element's first render does.
   const inapp = environment === 'inapp' || (environment === 'auto' && path(MOBILE_MAX_WIDTH) === 'inapp');
-  const text = texts[inapp ? 'button.pay-web' : `button.${label}`];
+  const text = texts[inapp ? 'button.pay-web' : (`button.${label}` as const)];
   const desktop = environment === 'desktop' || (environment === 'auto' && at(MOBILE_MAX_WIDTH));
   const wide = !desktop && environment === 'auto' && at(MOBILE_MAX_WIDTH + 1);
   const offer =
