@@ -43,8 +43,6 @@ const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
   'src/sandbox/epay/page.ts': 'test/node/sandbox/epay/form.test.ts',
   'src/sandbox/http.ts': 'test/node/sandbox/service.test.ts, fault-header.test.ts',
   'src/sandbox/khalti/page.ts': 'test/node/sandbox/khalti/flow.test.ts',
-  'src/sandbox/khalti/payments.ts': 'test/node/sandbox/khalti/ (api, flow)',
-  'src/sandbox/khalti/routes.ts': 'test/node/sandbox/khalti/ (api, flow)',
   'src/server/booking.ts': 'test/node/server/handler/ (orders, roundtrip)',
   'src/server/mysql-schema.ts': 'test/node/server/mysql/ (store, previous-release)',
   'src/server/order-lookup.ts': 'test/node/server/order-route.test.ts',
