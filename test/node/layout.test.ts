@@ -41,7 +41,6 @@ const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
   'src/element/payment.ts': 'test/browser/element/chunk.test.ts, wallet-pay-button/',
   'src/element/settings-controller.ts': 'test/browser/element/wallet-pay-button/settings-snapshot.test.ts',
   'src/sandbox/epay/page.ts': 'test/node/sandbox/epay/form.test.ts',
-  'src/sandbox/http.ts': 'test/node/sandbox/service.test.ts, fault-header.test.ts',
   'src/sandbox/khalti/page.ts': 'test/node/sandbox/khalti/flow.test.ts',
   'src/server/booking.ts': 'test/node/server/handler/ (orders, roundtrip)',
   'src/server/mysql-schema.ts': 'test/node/server/mysql/ (store, previous-release)',
