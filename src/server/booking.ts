@@ -193,23 +193,6 @@ function bookRequest(request: Request, text: string): { channel: Channel; order:
 /** How much longer than its lease a book that gave up on its insert waits before it reads what was saved: clocks that run at slightly different rates. */
 const LEASE_END_MARGIN_MS = 250;
 
-/**
- * The service references each handler gave up on (their booking cancelled, never saved), so the
- * shopper's retry with the same key books anew instead of getting the cancelled booking back. Kept per
- * process, the most recent {@link SPENT_KEPT}: a retry that reaches another instance is not covered.
- */
-const spentByKit = new WeakMap<Kit, Set<string>>();
-const SPENT_KEPT = 1_000;
-const spentReferences = (kit: Kit): Set<string> => spentByKit.get(kit) ?? spentByKit.set(kit, new Set()).get(kit)!;
-function spend(kit: Kit, reference: string): void {
-  const spent = spentReferences(kit);
-  spent.add(reference);
-  for (const oldest of spent) {
-    if (spent.size <= SPENT_KEPT) break;
-    spent.delete(oldest);
-  }
-}
-
 /** Books `amount` at the service and saves it under `storeKey`, only while this book still holds the order. */
 async function bookNew(kit: Kit, settings: BookingSettings, storeKey: string, attempt: Attempt, amount: number, paidPaise: number, lease: OrderLease): Promise<{ booking: StoredBooking; made: boolean }> {
   const { fingerprint, channel, order, details, handoff, provider, booked } = attempt;
@@ -217,12 +200,13 @@ async function bookNew(kit: Kit, settings: BookingSettings, storeKey: string, at
     kit.report(new Error(`An order of Rs ${amount} was not booked with ${provider.name}: it takes at least Rs ${provider.capabilities.minAmount}.`), { route: 'book', wallet: provider.wallet, provider: provider.name });
     throw new Refusal(CODES.UNKNOWN_ORDER, `This order cannot be paid with ${provider.wallet}: it takes at least Rs ${provider.capabilities.minAmount}.`);
   }
-  // The attempt's key AND what it books: after this server forgot the key (a restart, an expired or
-  // evicted record), a replay of the key for the same order and amount gets the service's first
-  // booking back, and the key sent with another order (or a changed amount) is a new booking.
-  let transaction_uuid = await kit.key.bookingUuid(storeKey, fingerprint, order, amount);
-  // A reference this process gave up on and cancelled: the service would hand the cancelled booking back.
-  for (let n = 1; spentReferences(kit).has(transaction_uuid); n++) transaction_uuid = await kit.key.bookingUuid(`${storeKey}#${n}`, fingerprint, order, amount);
+  // The attempt's key, what it books AND the fencing token this book holds the order under: the
+  // service hands a repeated reference's booking back, and the booking of a book that gave up on its
+  // insert was cancelled, so any later book of the key (on this instance or another) must send a new
+  // reference. Every store hands tokens from one counter that never repeats, so a replay of the key
+  // after the store forgot it books anew too: the earlier booking's answer never reached the shopper
+  // (nothing saved it), so nobody holds its link, and it expires at the service unpaid.
+  const transaction_uuid = await kit.key.bookingUuid(storeKey, fingerprint, order, amount, lease.hold.token);
   const { redirectUrl } = settings;
   const redirect_url = typeof redirectUrl === 'function' ? redirectUrl({ order, channel, transaction_uuid, amount, handoff }) : redirectUrl;
   const made = await kit.providers.book(provider, {
@@ -262,26 +246,25 @@ async function bookNew(kit: Kit, settings: BookingSettings, storeKey: string, at
     // its way. The store saves it only while its hold's lease lasts, which nothing renews now: once the
     // lease has ended, a write still on its way is refused, and what was saved by then can be read. Saved:
     // the shopper gets it. Not: it is cancelled at the service, so it never stays open there with no
-    // record of it here, and the shopper's retry books anew.
+    // record of it here, and the shopper's retry books anew (under a new token, so a new reference).
     const leaseLeft = ORDER_LEASE_MS + LEASE_END_MARGIN_MS - (performance.now() - sentAt);
     if (leaseLeft > 0) await new Promise((resolve) => setTimeout(resolve, leaseLeft));
     const stored = await kit.store.getBookingByKey({ key: storeKey }).catch(() => undefined);
     if (stored?.booking_id === booking.booking_id) return { booking: stored, made: true };
-    spend(kit, transaction_uuid);
     await cancelUnsaved(kit, booking);
     throw error;
   }
   if (saved === 'saved') return { booking, made: true };
-  // The key went to another request at the same moment: for other content (a conflict), or for
-  // this content on another instance, which booked the same service booking.
+  // The key went to another request at the same moment (for other content, a conflict, or for this
+  // content on another instance, which booked under a token of its own), or another instance took the
+  // order over: the key's booking, if any, is the answer. This book's own booking (a reference no
+  // other book sends) is handed to nobody, so it is cancelled; unless the store saved it after all
+  // (a write tried again after its first try landed).
   const winner = await kit.store.getBookingByKey({ key: storeKey });
-  if (winner?.booking_id === booking.booking_id || (winner && saved === 'taken')) return { booking: winner, made: false };
-  if (saved === 'stale') {
-    await cancelUnsaved(kit, booking);
-    if (winner) return { booking: winner, made: false };
-    throw overtaken();
-  }
-  throw conflict();
+  if (winner?.booking_id === booking.booking_id) return { booking: winner, made: false };
+  await cancelUnsaved(kit, booking);
+  if (winner) return { booking: winner, made: false };
+  throw saved === 'stale' ? overtaken() : conflict();
 }
 
 /**

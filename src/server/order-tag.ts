@@ -27,10 +27,12 @@ export interface MerchantKey {
   /** Whether `receipt` is the one given for these ids (checked in constant time). */
   isReceiptOf(receipt: unknown, bookingId: string, correlationId: string): Promise<boolean>;
   /**
-   * The booking's `transaction_uuid` for the attempt's idempotency `key` and what it books: the
-   * attempt's digest ({@link transactionUuid}), and the order tag {@link MerchantKey.orderOfLostBooking} checks.
+   * The booking's `transaction_uuid` for the attempt's idempotency `key`, what it books and the
+   * fencing `token` of the order's lease it is booked under (so each book sends a reference of its
+   * own): the attempt's digest ({@link transactionUuid}), and the order tag
+   * {@link MerchantKey.orderOfLostBooking} checks.
    */
-  bookingUuid(key: string, fingerprint: string, order: OrderReference, amount: number): Promise<string>;
+  bookingUuid(key: string, fingerprint: string, order: OrderReference, amount: number, token: number): Promise<string>;
   /**
    * The order and amount a lost booking was made for, when its `transaction_uuid` (the service's
    * `transaction_id`) carries the tag of `order` (as the browser presents it): `undefined` otherwise.
@@ -59,8 +61,8 @@ export function createMerchantKey(productCode: string, accessKey: string): Merch
     receiptOf: (bookingId, correlationId) => signMessage(receiptMessage(bookingId, correlationId), accessKey),
     isReceiptOf: (receipt, bookingId, correlationId) =>
       typeof receipt === 'string' ? verifyMessage(receiptMessage(bookingId, correlationId), receipt, accessKey) : Promise.resolve(false),
-    async bookingUuid(key, fingerprint, order, amount) {
-      const attempt = await transactionUuid(productCode, key, `${fingerprint}\n${amount}`);
+    async bookingUuid(key, fingerprint, order, amount, token) {
+      const attempt = await transactionUuid(productCode, key, `${fingerprint}\n${amount}\n${token}`);
       return `${attempt.slice(0, 4 + ATTEMPT_CHARS)}${await orderTag(order, amount)}`;
     },
     async orderOfLostBooking(transactionId, order) {
@@ -91,11 +93,11 @@ function bytesToBase64(bytes: Uint8Array): string {
 
 /**
  * The merchant's attempt digest for an idempotency key and what it books (`content`: the handler
- * passes the channel, the order's canonical id and the amount). The same key for the same content
- * always gives the same id, so the service's own idempotency keeps a replay single even after this
- * server lost its memory; the same key for other content gives another id, so a key can never carry a
- * booking (paid or not) over to another order. A booking's `transaction_uuid` is its first 30
- * characters followed by the order tag.
+ * passes the channel, the order's canonical id, the amount and the fencing token of the book). The
+ * same key for other content gives another id, so a key can never carry a booking (paid or not) over
+ * to another order; the token makes each book's id its own, so a book after one that gave up (its
+ * booking cancelled) is never handed that booking by the service's idempotency. A booking's
+ * `transaction_uuid` is its first 30 characters followed by the order tag.
  */
 export async function transactionUuid(productCode: string, idempotencyKey: string, content: string): Promise<string> {
   const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${productCode}\n${idempotencyKey}\n${content}`)));

@@ -42,7 +42,6 @@ const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
   'src/element/settings-controller.ts': 'test/browser/element/wallet-pay-button/settings-snapshot.test.ts',
   'src/sandbox/epay/page.ts': 'test/node/sandbox/epay/form.test.ts',
   'src/sandbox/khalti/page.ts': 'test/node/sandbox/khalti/flow.test.ts',
-  'src/server/booking.ts': 'test/node/server/handler/ (orders, roundtrip)',
   'src/server/mysql-schema.ts': 'test/node/server/mysql/ (store, previous-release)',
   'src/server/order-lookup.ts': 'test/node/server/order-route.test.ts',
   'src/testing/index.ts': 'test/node/sandbox/testing-callbacks.test.ts, test/package/',

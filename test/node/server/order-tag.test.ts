@@ -26,8 +26,11 @@ test('the same attempt gives the same transaction uuid; other content another', 
 
 test("a lost booking's uuid gives back its order and amount, for that order only", async () => {
   const order = { id: 'O-1', lines: [{ sku: 'A', qty: 1 }] };
-  const uuid = await key.bookingUuid('key-1', '["v2","app","O-1"]', order, 1250.5);
-  assert.equal(uuid, await key.bookingUuid('key-1', '["v2","app","O-1"]', order, 1250.5), 'the same attempt, the same uuid');
+  const uuid = await key.bookingUuid('key-1', '["v2","app","O-1"]', order, 1250.5, 7);
+  assert.equal(uuid, await key.bookingUuid('key-1', '["v2","app","O-1"]', order, 1250.5, 7), 'the same attempt under the same token, the same uuid');
+  const nextBook = await key.bookingUuid('key-1', '["v2","app","O-1"]', order, 1250.5, 8);
+  assert.notEqual(nextBook, uuid, 'another book of the key (another token): another uuid');
+  assert.deepEqual(await key.orderOfLostBooking(nextBook, order), { order, amount: 1250.5 }, 'whose tag still names the order');
   assert.deepEqual(await key.orderOfLostBooking(uuid, order), { order, amount: 1250.5 });
   assert.deepEqual(await key.orderOfLostBooking(uuid, { lines: [{ qty: 1, sku: 'A' }], id: 'O-1' }), { order: { lines: [{ qty: 1, sku: 'A' }], id: 'O-1' }, amount: 1250.5 }, 'the order rebuilt in another key order');
   assert.equal(await key.orderOfLostBooking(uuid, { id: 'O-2' }), undefined, 'another order');

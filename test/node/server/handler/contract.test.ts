@@ -118,7 +118,18 @@ describe('payment handler against the sandbox', () => {
 
   test('books the app channel: booking, deeplink, the server-side amount and a derived transaction_uuid', async () => {
     const key = newKey();
-    const answer = await book(handler, { channel: 'app', order: { id: 'A-1' } }, key);
+    // The fencing token the book holds the order under, as its store handed it out.
+    const inner = createMemoryStore();
+    let token = 0;
+    const store: typeof inner = {
+      ...inner,
+      async beginBooking(start) {
+        const opening = await inner.beginBooking(start);
+        if (opening.status === 'leased') token = opening.token;
+        return opening;
+      },
+    };
+    const answer = await book(createPaymentHandler({ ...options, store }), { channel: 'app', order: { id: 'A-1' } }, key);
     assert.equal(answer.status, 200);
     assert.equal(answer.body.code, 'IP-201');
     const data = answer.body.data!;
@@ -130,9 +141,10 @@ describe('payment handler against the sandbox', () => {
     assert.equal(booked.correlation_id, data.correlation_id);
     assert.equal(booked.amount, 1500);
     assert.deepEqual(booked.properties, { merchant_order: 'A-1', order_id: 'A-1', item: 'Tea' });
-    // Derived from the key and what it books (channel, the order's own id, amount), then the order's tag
-    // and the amount in paise (base 36).
-    const attempt = await transactionUuid(PRODUCT, key, `${JSON.stringify(['v2', 'app', 'A-1'])}\n1500`);
+    // Derived from the key, what it books (channel, the order's own id, amount) and the book's fencing
+    // token, then the order's tag and the amount in paise (base 36).
+    assert.ok(token > 0);
+    const attempt = await transactionUuid(PRODUCT, key, `${JSON.stringify(['v2', 'app', 'A-1'])}\n1500\n${token}`);
     assert.equal(booked.transaction_uuid.slice(0, 30), attempt.slice(0, 30));
     assert.match(booked.transaction_uuid, /^wpb_[A-Za-z0-9_-]{48}[0-9a-z]{1,12}$/);
     assert.ok(booked.transaction_uuid.endsWith((150000).toString(36)));
@@ -273,12 +285,20 @@ describe('payment handler against the sandbox', () => {
     failureOf(await book(handler, { channel: 'web', order: { id: winner } }, key), 'IP-409', 409, /channel/);
   });
 
-  test('a restarted server (empty store) books the same key into the same service booking', async () => {
+  test('a restarted server (empty store) books a replayed key anew, under a reference of its own', async () => {
     const key = newKey();
-    const first = await book(handler, { channel: 'app', order: { id: 'A-1' } }, key);
-    const restarted = createPaymentHandler({ ...options, store: createMemoryStore() });
+    // Each on a store of its own (options.store makes one per handler): the first book holds its store's first token.
+    const first = await book(createPaymentHandler(options), { channel: 'app', order: { id: 'A-1' } }, key);
+    const restarted = createPaymentHandler(options);
+    // Another order first, so the restarted store's token for the replay is not the one the first book held.
+    await book(restarted, { channel: 'app', order: { id: 'A-2' } });
     const again = await book(restarted, { channel: 'app', order: { id: 'A-1' } }, key);
-    assert.equal(again.body.data?.booking_id, first.body.data?.booking_id);
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    assert.notEqual(again.body.data?.booking_id, first.body.data?.booking_id);
+    const earlier = sandbox.getBooking(String(first.body.data?.booking_id));
+    const replayed = sandbox.getBooking(String(again.body.data?.booking_id));
+    assert.notEqual(replayed?.transaction_uuid, earlier?.transaction_uuid);
+    assert.equal(replayed?.status, 'BOOKED', 'the replay is payable');
   });
 
   // Two orders the service cannot tell apart (same amount, no properties, one redirect URL): the worst
@@ -309,9 +329,6 @@ describe('payment handler against the sandbox', () => {
       [],
       'TWIN-2 was never paid',
     );
-    // The same key for the same order still gets the first booking back after the restart.
-    const again = await book(createPaymentHandler(twinOptions()), { channel: 'app', order: { id: 'TWIN-1' } }, key);
-    assert.equal(again.body.data?.booking_id, paid.booking_id);
   });
 
   test('a key whose record was evicted (a flooded store) cannot carry a paid booking to another order either', async () => {
