@@ -1,12 +1,13 @@
 /**
  * HTML of the sandbox's pages: the wallet page (the stand-in for the wallet app, on the links origin)
- * and the provider's web payment page (desktop path). Self-contained (inline CSS, no script, no
- * external asset); every value rendered goes through `escapeHtml`.
+ * and the provider's web payment page (desktop path), in English or Nepali (page-texts.ts). Self-contained
+ * (inline CSS, no script, no external asset); every value rendered goes through `escapeHtml`.
  */
 import type { SandboxBooking } from './service.js';
 import type { CallbackDelivery } from './callbacks.js';
-import { FAILING_MPIN, PAYMENT_METHODS, formatTimestamp } from './service.js';
+import { FAILING_MPIN, PAYMENT_METHODS, formatTimestamp, type PaymentMethod } from './service.js';
 import { SCENARIOS } from './scenarios.js';
+import { languageSwitch, pageText, withLanguage, type PageLanguage, type PageTextKey } from './page-texts.js';
 
 /** Escapes text for HTML content and double-quoted attributes. */
 export function escapeHtml(value: unknown): string {
@@ -31,20 +32,21 @@ button{font-size:1rem;padding:.7rem 1.2rem;border-radius:8px;border:0;cursor:poi
 .cancel{background:#eee;color:#222;width:100%;margin-top:.5rem}
 .error{background:#fde8e8;color:#9b1c1c;padding:.5rem .75rem;border-radius:6px}
 .hint{font-size:.8rem;color:#666}
+.lang{float:right;font-size:.85rem}
 table{border-collapse:collapse;font-size:.8rem}td,th{border:1px solid #ccd;padding:.2rem .4rem;text-align:left;word-break:break-all}
 @media (prefers-color-scheme:dark){body{background:#111;color:#eee}main{background:#1e1e24}dt,.hint{color:#aaa}.cancel{background:#333;color:#eee}}
 `;
 
-function layout(title: string, body: string): string {
+function layout(title: string, body: string, lang: PageLanguage = 'en', page?: string): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
 </head>
-<body>
+<body${page ? ` data-sandbox-page="${page}"` : ''}>
 <main>
 ${body}
 </main>
@@ -66,6 +68,8 @@ export interface PaymentPageInput {
   cancelAction: string;
   /** A problem with the last submission, shown above the form. */
   error?: string;
+  /** The page's language (default English); the forms and the language switch carry it on. */
+  lang?: PageLanguage;
 }
 
 /**
@@ -80,13 +84,8 @@ export function amountText(amount: number): string {
   return `${SANDBOX_CURRENCY} ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
 }
 
-/** Names a shopper reads for the properties the kit and the sandbox set themselves. */
-const PROPERTY_LABELS: Readonly<Record<string, string>> = {
-  merchant_order: 'Order',
-  sandbox_scenario: 'Sandbox scenario',
-  sandbox_outcome: 'Sandbox outcome',
-  sandbox_callback: 'Sandbox callback',
-};
+/** The properties the kit and the sandbox set themselves, named in the pages' words. */
+const OWN_PROPERTIES = new Set(['merchant_order', 'sandbox_scenario', 'sandbox_outcome', 'sandbox_callback']);
 
 /** Short words a shopper reads in capitals. */
 const CAPITALS = new Set(['id', 'url', 'sku', 'vat', 'pan', 'qr']);
@@ -96,9 +95,8 @@ const CAPITALS = new Set(['id', 'url', 'sku', 'vat', 'pan', 'qr']);
  * sandbox's own by name (`merchant_order` is the "Order"), any other as words (`delivery_slot` is
  * "Delivery slot", `order_id` "Order ID"). A provider's page shows what the merchant sends, never its keys.
  */
-export function propertyLabel(key: string): string {
-  const known = PROPERTY_LABELS[key];
-  if (known) return known;
+export function propertyLabel(key: string, lang: PageLanguage = 'en'): string {
+  if (OWN_PROPERTIES.has(key)) return pageText(lang, `property.${key}` as PageTextKey);
   const words = key.split('_').filter(Boolean).map((word) => (CAPITALS.has(word) ? word.toUpperCase() : word));
   if (words.length === 0) return key;
   const [first = '', ...rest] = words;
@@ -108,17 +106,18 @@ export function propertyLabel(key: string): string {
 /** Keys whose value names what is paid for, shown under the amount as a provider's page does. */
 const PRODUCT_KEYS = ['product_name', 'item_name', 'product', 'item'];
 
-function details(booking: SandboxBooking): string {
+function details(booking: SandboxBooking, lang: PageLanguage): string {
+  const t = (key: PageTextKey) => escapeHtml(pageText(lang, key));
   const product = PRODUCT_KEYS.find((key) => booking.properties[key]);
   const properties = Object.entries(booking.properties)
     .filter(([key]) => key !== product)
-    .map(([key, value]) => `<dt>${escapeHtml(propertyLabel(key))}</dt><dd>${escapeHtml(value)}</dd>`)
+    .map(([key, value]) => `<dt>${escapeHtml(propertyLabel(key, lang))}</dt><dd>${escapeHtml(value)}</dd>`)
     .join('');
   return `<div class="amount">${escapeHtml(amountText(booking.amount))}</div>
 ${product ? `<p class="product">${escapeHtml(booking.properties[product])}</p>\n` : ''}<dl>
-<dt>Merchant</dt><dd>${escapeHtml(booking.product_code)}</dd>
-<dt>Booking</dt><dd>${escapeHtml(booking.booking_id)}</dd>
-<dt>Reference</dt><dd>${escapeHtml(booking.reference_code)}</dd>
+<dt>${t('page.merchant')}</dt><dd>${escapeHtml(booking.product_code)}</dd>
+<dt>${t('intent.booking')}</dt><dd>${escapeHtml(booking.booking_id)}</dd>
+<dt>${t('intent.reference')}</dt><dd>${escapeHtml(booking.reference_code)}</dd>
 ${properties}
 </dl>`;
 }
@@ -126,53 +125,59 @@ ${properties}
 /** The payment page: details, properties, MPIN, payment method, confirm and cancel. */
 export function paymentPage(input: PaymentPageInput): string {
   const { booking, kind } = input;
-  const title = kind === 'wallet' ? 'Wallet: confirm payment' : 'Web payment: confirm payment';
-  const methods = Object.entries(PAYMENT_METHODS)
-    .map(
-      ([value, label], index) =>
-        `<label><input type="radio" name="method" value="${escapeHtml(value)}"${index === 0 ? ' checked' : ''}> ${escapeHtml(label)}</label>`,
-    )
+  const lang = input.lang ?? 'en';
+  const t = (key: PageTextKey, values?: Record<string, string>) => escapeHtml(pageText(lang, key, values));
+  const title = pageText(lang, kind === 'wallet' ? 'intent.title-wallet' : 'intent.title-web');
+  // The page's own address, for the switch: the forms post to it plus `/confirm` or `/cancel`.
+  const pagePath = input.confirmAction.replace(/\/confirm(?:\?.*)?$/, '');
+  const methods = (Object.keys(PAYMENT_METHODS) as PaymentMethod[])
+    .map((value, index) => `<label><input type="radio" name="method" value="${escapeHtml(value)}"${index === 0 ? ' checked' : ''}> ${t(`intent.method-${value}`)}</label>`)
     .join('\n');
   return layout(
     title,
-    `<h1>${escapeHtml(title)}</h1>
-<span class="badge">Sandbox</span>
-${details(booking)}
+    `${languageSwitch(lang, (other) => withLanguage(pagePath, other), escapeHtml)}
+<h1>${escapeHtml(title)}</h1>
+<span class="badge">${t('page.sandbox')}</span>
+${details(booking, lang)}
 ${input.error ? `<p class="error" role="alert">${escapeHtml(input.error)}</p>` : ''}
-<form method="post" action="${escapeHtml(input.confirmAction)}">
+<form method="post" action="${escapeHtml(withLanguage(input.confirmAction, lang))}">
 <fieldset>
-<legend>Pay with</legend>
+<legend>${t('intent.pay-with')}</legend>
 ${methods}
 </fieldset>
-<label for="scenario">Scenario</label> <select id="scenario" name="scenario">
-<option value="">None</option>
+<label for="scenario">${t('page.scenario')}</label> <select id="scenario" name="scenario">
+<option value="">${t('page.none')}</option>
 ${SCENARIOS.map((s) => `<option value="${escapeHtml(s.id)}"${s.id === booking.scenario ? ' selected' : ''}>${escapeHtml(`${s.id} ${s.name}`)}</option>`).join('\n')}
 </select>
 <label>MPIN <input type="password" name="mpin" inputmode="numeric" pattern="[0-9]{4,6}" minlength="4" maxlength="6" required autocomplete="off"></label>
-<p class="hint">Sandbox: a scenario decides the outcome; without one, MPIN ${escapeHtml(FAILING_MPIN)} fails the payment and any other 4 to 6 digits succeed.</p>
-<button class="confirm" type="submit">Confirm payment</button>
+<p class="hint">${t('intent.hint', { mpin: FAILING_MPIN })}</p>
+<button class="confirm" type="submit">${t('intent.confirm')}</button>
 </form>
-<form method="post" action="${escapeHtml(input.cancelAction)}">
-<button class="cancel" type="submit">Cancel</button>
+<form method="post" action="${escapeHtml(withLanguage(input.cancelAction, lang))}">
+<button class="cancel" type="submit">${t('page.cancel')}</button>
 </form>`,
+    lang,
+    kind,
   );
 }
 
-/** A page for a booking that can no longer be paid (already processed or expired). */
-export function closedPage(booking: SandboxBooking, expired: boolean): string {
+/** A page for a booking that can no longer be paid (already processed or expired), in `lang` (default English). */
+export function closedPage(booking: SandboxBooking, expired: boolean, lang: PageLanguage = 'en'): string {
   const target = new URL(booking.redirect_url);
   target.searchParams.set('booking_id', booking.booking_id);
   target.searchParams.set('status', booking.status);
   const reason = expired
-    ? 'This booking expired before it was paid.'
-    : `This booking is already ${booking.status} (since ${formatTimestamp(booking.updated_at)} UTC).`;
+    ? pageText(lang, 'intent.expired')
+    : pageText(lang, 'intent.processed', { status: booking.status, since: formatTimestamp(booking.updated_at) });
+  const title = pageText(lang, 'intent.closed');
   return layout(
-    'Payment closed',
-    `<h1>Payment closed</h1>
-<span class="badge">Sandbox</span>
-${details(booking)}
+    title,
+    `<h1>${escapeHtml(title)}</h1>
+<span class="badge">${escapeHtml(pageText(lang, 'page.sandbox'))}</span>
+${details(booking, lang)}
 <p class="error" role="alert">${escapeHtml(reason)}</p>
-<p><a href="${escapeHtml(target.href)}">Return to the merchant</a></p>`,
+<p><a href="${escapeHtml(target.href)}">${escapeHtml(pageText(lang, 'intent.return'))}</a></p>`,
+    lang,
   );
 }
 

@@ -1,8 +1,9 @@
 /**
  * The shopper's part on every payment page the sandbox serves, in a Playwright page: the intent
- * service's wallet page and web payment page, eSewa ePay v2's login page, Khalti's pay page. It
- * recognises the page it is on by its form, and when the tab holds none of them it says what it
- * found instead, so a test fails on the real cause (a redirect, a closed booking, another profile).
+ * service's wallet page and web payment page, eSewa ePay v2's login page, Khalti's pay page, in
+ * English or Nepali. It recognises the page it is on by its form's fields and buttons (names and
+ * classes, never words), and when the tab holds none of them it says what it found instead, so a test
+ * fails on the real cause (a redirect, a closed booking, another profile).
  */
 import type { Page } from 'playwright';
 import { parseDuration } from '../sandbox/clock.js';
@@ -75,20 +76,22 @@ const READ_PAGE = `(() => {
     epay: has('input[name="esewa_id"]'),
     khalti: has('input[name="khalti_id"]'),
     intent: has('input[name="mpin"]') && has('button.confirm'),
+    page: document.body?.dataset.sandboxPage ?? '',
   };
 })()`;
 
 async function look(page: Page): Promise<Seen> {
   const url = page.url();
   const shown = await page
-    .evaluate<{ title: string; heading: string; alert: string; epay: boolean; khalti: boolean; intent: boolean }>(READ_PAGE)
-    .catch((error: Error) => ({ title: `a page that could not be read (${error.message.split('\n')[0]})`, heading: '', alert: '', epay: false, khalti: false, intent: false }));
+    .evaluate<{ title: string; heading: string; alert: string; epay: boolean; khalti: boolean; intent: boolean; page: string }>(READ_PAGE)
+    .catch((error: Error) => ({ title: `a page that could not be read (${error.message.split('\n')[0]})`, heading: '', alert: '', epay: false, khalti: false, intent: false, page: '' }));
   const kind: SandboxPageKind | undefined = shown.epay
     ? 'epay'
     : shown.khalti
       ? 'khalti'
       : shown.intent
-        ? /^web payment/i.test(shown.title)
+        ? // The page says which it is in any language; the English title is the older pages' only sign.
+          shown.page === 'web' || (shown.page === '' && /^web payment/i.test(shown.title))
           ? 'web'
           : 'wallet'
         : undefined;
@@ -122,7 +125,8 @@ function ms(within: number | string | undefined): number {
 /** Picks a scenario in the page's picker, or says which ones it offers. */
 async function pick(page: Page, kind: SandboxPageKind, scenario: string, timeout: number): Promise<void> {
   const picker = page.locator('select[name="scenario"]');
-  const offered = (await picker.locator('option').allTextContents()).map((text) => text.trim().split(' ')[0]!).filter((id) => id !== 'None');
+  // The options' values, not their words: "None" is written in the page's language.
+  const offered = (await picker.locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value))).filter(Boolean);
   if (!offered.includes(scenario)) throw new Error(`payOnPage: ${NAMES[kind]} offers no scenario "${scenario}"; it offers ${offered.join(', ') || 'none'}.`);
   await picker.selectOption(scenario, { timeout });
 }
@@ -138,7 +142,7 @@ async function prepare(page: Page, kind: SandboxPageKind, action: PayAction, opt
     return 'button.confirm';
   }
   if (kind === 'epay') {
-    if (action !== 'pay') return `form[action$="/${action}"] button`;
+    if (action !== 'pay') return `button.${action}`;
     if (options.scenario) await pick(page, kind, options.scenario, timeout);
     await fill('esewa_id', options.id ?? EPAY_TEST_LOGIN.ids[0]);
     await fill('password', options.password ?? EPAY_TEST_LOGIN.password);

@@ -1,10 +1,11 @@
 /**
- * The ePay v2 login page the form POST answers: the merchant's product code and amount, the
- * published test eSewa IDs, password and token, and three ways out (pay, fail, cancel). Plain HTML
- * forms, no script, inline CSS only (served under the sandbox pages' strict headers); every value
- * rendered goes through `escapeHtml`.
+ * The ePay v2 login page the form POST answers: the merchant's product code and amount (ePay's form
+ * carries no product name), the published test eSewa IDs, password and token, and three ways out
+ * (pay, fail, cancel), in English or Nepali (../page-texts.ts). Plain HTML forms, no script, inline
+ * CSS only (served under the sandbox pages' strict headers); every value rendered goes through `escapeHtml`.
  */
 import { amountText, escapeHtml } from '../pages.js';
+import { languageSwitch, pageText, withLanguage, type PageLanguage, type PageTextKey } from '../page-texts.js';
 import type { EpayTransaction } from './ledger.js';
 import { EPAY_SESSION_PREFIX, EPAY_TEST_LOGIN } from './rules.js';
 import { EPAY_SCENARIOS } from './scenarios.js';
@@ -22,23 +23,24 @@ button{font-size:1rem;padding:.7rem 1.2rem;border-radius:8px;border:0;cursor:poi
 .pay{background:#41a124;color:#fff}.other{background:#eee;color:#222}
 .error{background:#fde8e8;color:#9b1c1c;padding:.5rem .75rem;border-radius:6px}
 .hint{font-size:.8rem;color:#666}
+.lang{float:right;font-size:.85rem}
 @media (prefers-color-scheme:dark){body{background:#111;color:#eee}main{background:#1e1e24}dt,.hint{color:#aaa}.other{background:#333;color:#eee}}
 `;
 
-/** A whole page around `body`. */
-export function epayLayout(title: string, body: string): string {
+/** A whole page around `body`, in `lang` (default English); `top` goes above the title (the language switch). */
+export function epayLayout(title: string, body: string, lang: PageLanguage = 'en', top = ''): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
 </head>
-<body>
+<body${top ? ' data-sandbox-page="epay"' : ''}>
 <main>
-<h1>${escapeHtml(title)}</h1>
-<span class="badge">Sandbox</span>
+${top ? `${top}\n` : ''}<h1>${escapeHtml(title)}</h1>
+<span class="badge">${escapeHtml(pageText(lang, 'page.sandbox'))}</span>
 ${body}
 </main>
 </body>
@@ -46,33 +48,41 @@ ${body}
 `;
 }
 
-/** The login page of an open session; `error` says what was wrong with the last try. */
-export function epayLoginPage(transaction: EpayTransaction, error?: string): string {
+/**
+ * The login page of an open session, in `lang` (default English); `error` says what was wrong with
+ * the last try. The page is reached by the merchant's form POST; its switch opens the session's page
+ * (`GET /epay/session/{id}`) in the other language, and its forms carry the language on.
+ */
+export function epayLoginPage(transaction: EpayTransaction, error?: string, lang: PageLanguage = 'en'): string {
+  const t = (key: PageTextKey, values?: Record<string, string>) => escapeHtml(pageText(lang, key, values));
   const action = `${EPAY_SESSION_PREFIX}${encodeURIComponent(transaction.session_id)}`;
+  const form = (end: string) => escapeHtml(withLanguage(`${action}/${end}`, lang));
   const options = EPAY_SCENARIOS.map(
     (s) => `<option value="${escapeHtml(s.id)}"${s.id === transaction.scenario ? ' selected' : ''}>${escapeHtml(`${s.id} ${s.name}`)}</option>`,
   ).join('\n');
+  const hint = { ids: EPAY_TEST_LOGIN.ids.join(', '), password: EPAY_TEST_LOGIN.password, token: EPAY_TEST_LOGIN.token };
   return epayLayout(
-    'eSewa: sign in to pay',
+    pageText(lang, 'epay.title'),
     `<div class="amount">${escapeHtml(amountText(transaction.total_paisa / 100))}</div>
 <dl>
-<dt>Merchant</dt><dd>${escapeHtml(transaction.product_code)}</dd>
-<dt>Transaction</dt><dd>${escapeHtml(transaction.transaction_uuid)}</dd>
+<dt>${t('page.merchant')}</dt><dd>${escapeHtml(transaction.product_code)}</dd>
+<dt>${t('epay.transaction')}</dt><dd>${escapeHtml(transaction.transaction_uuid)}</dd>
 </dl>
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
-<form method="post" action="${escapeHtml(`${action}/pay`)}">
-<label>eSewa ID <input name="esewa_id" inputmode="numeric" autocomplete="off" required></label>
-<label>Password <input type="password" name="password" autocomplete="off" required></label>
-<label>Token <input name="token" inputmode="numeric" pattern="[0-9]{6}" autocomplete="off" required></label>
-<label>Scenario <select name="scenario"><option value="">None</option>
+<form method="post" action="${form('pay')}">
+<label>${t('epay.id')} <input name="esewa_id" inputmode="numeric" autocomplete="off" required></label>
+<label>${t('epay.password')} <input type="password" name="password" autocomplete="off" required></label>
+<label>${t('epay.token')} <input name="token" inputmode="numeric" pattern="[0-9]{6}" autocomplete="off" required></label>
+<label>${t('page.scenario')} <select name="scenario"><option value="">${t('page.none')}</option>
 ${options}
 </select></label>
-<button class="pay" type="submit">Pay</button>
+<button class="pay" type="submit">${t('epay.pay')}</button>
 </form>
-<form method="post" action="${escapeHtml(`${action}/fail`)}"><button class="other" type="submit">Fail the payment</button></form>
-<form method="post" action="${escapeHtml(`${action}/cancel`)}"><button class="other" type="submit">Cancel</button></form>
-<p class="hint">Sandbox test login (eSewa's published UAT values): eSewa ID ${EPAY_TEST_LOGIN.ids.map(escapeHtml).join(', ')};
-password ${escapeHtml(EPAY_TEST_LOGIN.password)}; token ${escapeHtml(EPAY_TEST_LOGIN.token)}. Fail and Cancel go to the merchant's failure_url.</p>`,
+<form method="post" action="${form('fail')}"><button class="other fail" type="submit">${t('epay.fail')}</button></form>
+<form method="post" action="${form('cancel')}"><button class="other cancel" type="submit">${t('page.cancel')}</button></form>
+<p class="hint">${t('epay.hint', hint)}</p>`,
+    lang,
+    languageSwitch(lang, (other) => withLanguage(action, other), escapeHtml),
   );
 }
 
