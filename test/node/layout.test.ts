@@ -43,7 +43,6 @@ const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
   'src/sandbox/epay/page.ts': 'test/node/sandbox/epay/form.test.ts',
   'src/sandbox/khalti/page.ts': 'test/node/sandbox/khalti/flow.test.ts',
   'src/server/mysql-schema.ts': 'test/node/server/mysql/ (store, previous-release)',
-  'src/testing/index.ts': 'test/node/sandbox/testing-callbacks.test.ts, test/package/',
 };
 
 function walk(dir: string): string[] {

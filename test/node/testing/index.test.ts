@@ -1,14 +1,18 @@
 /**
- * `expectCallback` of `wallet-pay-button/testing`: `count: 0` is "no callback within T" and fails when
+ * `wallet-pay-button/testing`. `expectCallback`: `count: 0` is "no callback within T" and fails when
  * one comes (a step that checked `matching.length >= 0` passed whatever the desk held); a count of n
- * waits for n and fails with what the desk holds when the time runs out. A real sandbox and a real
- * merchant receiver on loopback.
+ * waits for n and fails with what the desk holds when the time runs out. The fixtures, called as
+ * Playwright calls them: a sandbox of the test's own, closed after it even when the test fails, and
+ * journeys run against it. A real sandbox and a real merchant receiver on loopback.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { expectCallback, walletPayFixtures } from '../../../src/testing/index.js';
-import { book, cancel, pay, startReceiver, type Receiver } from './support.js';
+import { book, cancel, pay, startReceiver, type Receiver } from '../sandbox/support.js';
 
 let sandbox: Sandbox;
 let receiver: Receiver;
@@ -74,4 +78,43 @@ test('the fixture waits on the test\'s sandbox', async () => {
     assert.equal((await expect(id, { status: 'SUCCESS', within: '10s' })).length, 1);
     await assert.rejects(expect(id, { count: 0, within: 50 }), /expected no callback/);
   });
+});
+
+test('the sandbox fixture: one of the options given, listening during the test and closed after it, even when the test throws', async () => {
+  let seen: Sandbox | undefined;
+  await walletPayFixtures.walletPaySandbox({ walletPaySandboxOptions: { productCode: 'FIX01' } }, async (given) => {
+    seen = given;
+    assert.deepEqual(given.productCodes, ['FIX01']);
+    assert.equal((await fetch(`${given.baseUrl}/sandbox/clock`)).status, 200);
+  });
+  await assert.rejects(fetch(`${seen!.baseUrl}/sandbox/clock`), 'closed after the test');
+  let thrown: Sandbox | undefined;
+  await assert.rejects(
+    walletPayFixtures.walletPaySandbox({ walletPaySandboxOptions: {} }, async (given) => {
+      thrown = given;
+      throw new Error('the test failed');
+    }),
+    /the test failed/,
+  );
+  await assert.rejects(fetch(`${thrown!.baseUrl}/sandbox/clock`), 'closed after a failed test too');
+  assert.deepEqual(walletPayFixtures.walletPaySandboxOptions, [{}, { option: true }], 'an option of Playwright, empty by default');
+});
+
+test("runJourneyFile runs a journey object or file against the test's sandbox", async () => {
+  const folder = await mkdtemp(join(tmpdir(), 'journey-'));
+  try {
+    const file = join(folder, 'clock.json');
+    await writeFile(file, JSON.stringify({ name: 'a file', steps: [{ clock: '1h' }] }));
+    const before = sandbox.clock.now();
+    await walletPayFixtures.runJourneyFile({ walletPaySandbox: sandbox }, async (run) => {
+      const object = await run({ name: 'an object', steps: [{ clock: '15m' }] }, { endpoint: 'http://127.0.0.1:9/api/pay' });
+      assert.deepEqual([object.name, object.ok], ['an object', true]);
+      const fromFile = await run(file, { endpoint: 'http://127.0.0.1:9/api/pay' });
+      assert.deepEqual([fromFile.name, fromFile.ok], ['a file', true]);
+    });
+    const moved = sandbox.clock.now() - before;
+    assert.ok(moved >= 75 * 60_000 && moved < 76 * 60_000, `both moved the fixture's sandbox clock: ${moved} ms`);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 });
