@@ -42,7 +42,6 @@ const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
   'src/element/settings-controller.ts': 'test/browser/element/wallet-pay-button/settings-snapshot.test.ts',
   'src/sandbox/epay/page.ts': 'test/node/sandbox/epay/form.test.ts',
   'src/sandbox/khalti/page.ts': 'test/node/sandbox/khalti/flow.test.ts',
-  'src/server/mysql-schema.ts': 'test/node/server/mysql/ (store, previous-release)',
 };
 
 function walk(dir: string): string[] {
