@@ -27,6 +27,7 @@ const CODE_MEANINGS: Readonly<Record<string, string>> = {
   'IP-413': 'Body too large.',
   'IP-415': 'Content type is not application/json, or names a charset other than UTF-8.',
   'IP-420': 'The Host header or request target does not form a URL.',
+  'IP-421': 'A value no request can carry, the field named: a control character in an id.',
   'IP-422': 'The body is not a JSON object, a field is missing, extra or malformed, or the Idempotency-Key is missing or malformed.',
   'IP-423': 'signed_field_names is not exactly the operation\'s list.',
   'IP-424': 'The merchant\'s order is unknown or cannot be paid.',

@@ -102,6 +102,11 @@ export const CODES = {
    */
   MALFORMED_HOST: 'IP-420',
   /**
+   * A value no request can ever carry, named in the message: a control character in an id (the kit's
+   * routes), a move of the sandbox's clock out of its range. HTTP 400: sent again, it is refused again.
+   */
+  MALFORMED_VALUE: 'IP-421',
+  /**
    * The merchant's server cannot reach its payment records right now (the database is down or past its
    * deadline). HTTP 503 with `Retry-After`; a retry with the same `Idempotency-Key` is safe.
    */
@@ -133,6 +138,7 @@ export const HTTP_STATUS_OF_CODE: Readonly<Record<ResponseCode, number>> = {
   'IP-501': 500,
   'IP-412': 409,
   'IP-420': 400,
+  'IP-421': 400,
   'IP-503': 503,
 };
 

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CODES } from '../protocol/contract.js';
 import type { CallbackDispatcher, CallbackDelivery } from './callbacks.js';
-import { CLOCK_LIMIT_MS, parseDuration, type SandboxClock } from './clock.js';
+import { CLOCK_LIMIT_MS, ClockRangeError, parseDuration, type SandboxClock } from './clock.js';
 import { readJsonRequest, sendFailure, sendJson, sendPage } from './http.js';
 import { deskPage } from './pages.js';
 import { findScenario, magicAmountOf, SCENARIOS } from './scenarios.js';
@@ -55,13 +55,16 @@ async function clockRoute(ctx: AdminContext, req: IncomingMessage, res: ServerRe
   try {
     if (typeof advance === 'string' && set === undefined) await ctx.clock.advance(parseDuration(advance));
     else if (typeof set === 'string' && advance === undefined) {
-      // Date.parse gives NaN for a time no Date holds (past year 275760) as well as for a malformed one.
+      // Date.parse gives NaN for a time no Date holds (past year 275760) as well as for a malformed one;
+      // an ISO time with a six-digit year is the former, out of the clock's range.
       const at = Date.parse(set);
-      if (Number.isNaN(at)) throw new RangeError(`"${set}" is not a time the clock takes: send an ISO time up to ${new Date(CLOCK_LIMIT_MS).toISOString()}, e.g. {"set":"2030-01-01T00:00:00Z"}.`);
+      const Refused = /^[+-]\d{6}-/.test(set.trim()) ? ClockRangeError : RangeError;
+      if (Number.isNaN(at)) throw new Refused(`"${set}" is not a time the clock takes: send an ISO time up to ${new Date(CLOCK_LIMIT_MS).toISOString()}, e.g. {"set":"2030-01-01T00:00:00Z"}.`);
       await ctx.clock.set(at);
     } else throw new RangeError('Send {"advance":"15m"} or {"set":"2026-12-01T10:00:00Z"}.');
   } catch (error) {
-    sendFailure(res, CODES.INVALID_REQUEST, (error as Error).message);
+    // Out of the clock's range is a value no move can take (400); the clock keeps its time either way.
+    sendFailure(res, error instanceof ClockRangeError ? CODES.MALFORMED_VALUE : CODES.INVALID_REQUEST, (error as Error).message);
     return;
   }
   ctx.onChange?.();

@@ -22,7 +22,10 @@ export const CLOCK_LIMIT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 const LIMIT_TEXT = new Date(CLOCK_LIMIT_MS).toISOString();
 const DAY_MS = 86_400_000;
 
-/** A move the clock refuses because it would leave its range; the message names the limit and a move that fits. */
+/**
+ * A move the clock refuses because it would leave its range; the message names the limit and a move
+ * that fits. `/sandbox/clock` answers it HTTP 400 (`IP-421`): no later call makes it fit.
+ */
 export class ClockRangeError extends RangeError {
   override name = 'ClockRangeError';
 }

@@ -104,9 +104,9 @@ const TOP_LEVEL_IDS = ['booking_id', 'correlation_id'];
 const ID_SEARCH_DEPTH = 33;
 
 /**
- * Refuses (`IP-422`, naming the field) an id holding a control character (U+0000 to U+001F, U+007F):
- * no id has one, and a NUL reaching a PostgreSQL store or lookup is an error there, never an answer.
- * Checked while parsing, before any route reads the store or calls `lookupOrder`.
+ * Refuses (`IP-421`, HTTP 400, naming the field) an id holding a control character (U+0000 to U+001F,
+ * U+007F): no id has one, and a NUL reaching a PostgreSQL store or lookup is an error there, never an
+ * answer. Checked while parsing, before any route reads the store or calls `lookupOrder`.
  */
 function refuseControlInIds(body: Record<string, unknown>): void {
   for (const name of TOP_LEVEL_IDS) refuseControl(body[name], name);
@@ -132,7 +132,7 @@ function refuseControl(value: unknown, field: string): void {
     const code = value.charCodeAt(i);
     if (code <= 0x1f || code === 0x7f) {
       throw new Refusal(
-        CODES.INVALID_REQUEST,
+        CODES.MALFORMED_VALUE,
         `"${field}" must not contain a control character (U+0000 to U+001F, U+007F); got U+${code.toString(16).toUpperCase().padStart(4, '0')} at position ${i}.`,
       );
     }

@@ -1,11 +1,13 @@
 /**
  * A control character (U+0000 to U+001F, U+007F) in any id a route reads (`booking_id`,
- * `correlation_id`, the ids inside `order`) is IP-422 naming the field, before the store or
- * `lookupOrder` is asked: on every route, on the memory store here (PostgreSQL: postgres/control-ids).
+ * `correlation_id`, the ids inside `order`) is IP-421 (HTTP 400) naming the field, before the store or
+ * `lookupOrder` is asked: on every route, on the memory store and on PGlite here (a PostgreSQL server: postgres/control-ids).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { PGlite } from '@electric-sql/pglite';
 import { createMemoryStore, type PaymentStore } from '../../../src/server/index.js';
+import { createPostgresStore } from '../../../src/server/postgres.js';
 import { openShop } from './shop.js';
 
 /** The memory store, with every call counted. */
@@ -28,7 +30,7 @@ function countingStore(): { store: PaymentStore; calls: () => number } {
 /** Every control character, and the ones around them that are no control characters. */
 const CONTROLS = [...Array.from({ length: 0x20 }, (_, code) => code), 0x7f].map((code) => String.fromCharCode(code));
 
-test('a control character in booking_id, correlation_id or an id inside order is IP-422 naming the field, before any store call or lookup', async () => {
+test('a control character in booking_id, correlation_id or an id inside order is IP-421 (HTTP 400) naming the field, before any store call or lookup', async () => {
   const { store, calls } = countingStore();
   let lookups = 0;
   const shop = await openShop({
@@ -55,7 +57,7 @@ test('a control character in booking_id, correlation_id or an id inside order is
     cases.push(['status', { ...ids, receipt: 'r', order: { id: 'C-1', shop: { id: '\u0000' } } }, 'order.shop.id']);
     for (const [route, body, field, headers] of cases) {
       const answer = await shop.post(route, body, headers);
-      assert.deepEqual([answer.status, answer.body.code], [422, 'IP-422'], `${route} ${JSON.stringify(body)}: ${JSON.stringify(answer.body)}`);
+      assert.deepEqual([answer.status, answer.body.code], [400, 'IP-421'], `${route} ${JSON.stringify(body)}: ${JSON.stringify(answer.body)}`);
       assert.ok(answer.body.error_message?.startsWith(`"${field}" must not contain a control character`), answer.body.error_message);
     }
     assert.deepEqual({ calls: calls(), lookups }, before, 'no store call and no lookup for a refused id');
@@ -66,5 +68,31 @@ test('a control character in booking_id, correlation_id or an id inside order is
     assert.equal((await shop.post('status', ids)).body.data?.status, 'BOOKED');
   } finally {
     await shop.close();
+  }
+});
+
+test('PGlite store: a NUL in each id field of /book, /status, /cancel and /order is HTTP 400 naming the field, never a 500', async () => {
+  const db = new PGlite();
+  const shop = await openShop({ store: createPostgresStore(db) });
+  try {
+    const booked = await shop.book('app', 'PGL-1');
+    const ids = { booking_id: booked.booking_id, correlation_id: booked.correlation_id };
+    for (const [route, body, field, headers] of [
+      ['book', { channel: 'app', order: { id: 'PGL\u00002' } }, 'order.id', { 'idempotency-key': crypto.randomUUID() }],
+      ['status', { ...ids, booking_id: `${booked.booking_id}\u0000` }, 'booking_id'],
+      ['status', { ...ids, correlation_id: `\u0000${booked.correlation_id}` }, 'correlation_id'],
+      ['cancel', { ...ids, booking_id: `\u0000` }, 'booking_id'],
+      ['cancel', { ...ids, correlation_id: `${booked.correlation_id}\u0000` }, 'correlation_id'],
+      ['order', { order: { id: 'PGL-1\u0000' } }, 'order.id'],
+    ] as Array<[string, unknown, string, Record<string, string>?]>) {
+      const answer = await shop.post(route, body, headers);
+      assert.deepEqual([answer.status, answer.body.code], [400, 'IP-421'], `${route} ${JSON.stringify(body)}: ${JSON.stringify(answer.body)}`);
+      assert.ok(answer.body.error_message?.startsWith(`"${field}" must not contain a control character`), answer.body.error_message);
+    }
+    assert.deepEqual(shop.errors, [], 'nothing for the merchant\'s error log');
+    assert.equal((await shop.post('status', ids)).body.data?.status, 'BOOKED', 'the store goes on answering');
+  } finally {
+    await shop.close();
+    await db.close();
   }
 });

@@ -39,8 +39,8 @@ test('a small JSON object is parsed with exactly its fields, no id holding a con
   await refused(() => parseObject('[1]', ['order']), 'IP-422', /^The body must be a JSON object with order; got an array\.$/);
   await refused(() => parseObject('{}', ['booking_id', 'correlation_id']), 'IP-422', /^Missing field\(s\): booking_id, correlation_id\.$/);
   await refused(() => parseObject('{"order":{},"amount":1}', ['order']), 'IP-422', /^Unexpected field\(s\): "amount"; send only order\.$/);
-  await refused(() => parseObject('{"booking_id":"B\\u0000","correlation_id":"C"}', ['booking_id', 'correlation_id']), 'IP-422', /^"booking_id" must not contain a control character .* got U\+0000 at position 1\.$/);
-  await refused(() => parseObject('{"order":{"lines":[{"sku_id":"A\\u007f"}]}}', ['order']), 'IP-422', /^"order\.lines\[0\]\.sku_id" must not contain a control character .* got U\+007F at position 1\.$/);
+  await refused(() => parseObject('{"booking_id":"B\\u0000","correlation_id":"C"}', ['booking_id', 'correlation_id']), 'IP-421', /^"booking_id" must not contain a control character .* got U\+0000 at position 1\.$/);
+  await refused(() => parseObject('{"order":{"lines":[{"sku_id":"A\\u007f"}]}}', ['order']), 'IP-421', /^"order\.lines\[0\]\.sku_id" must not contain a control character .* got U\+007F at position 1\.$/);
   assert.deepEqual(parseObject('{"order":{"note":"line\\nbreak"}}', ['order']), { order: { note: 'line\nbreak' } }, 'a field that is no id may hold one');
 });
 

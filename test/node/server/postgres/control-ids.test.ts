@@ -1,5 +1,5 @@
 /**
- * A NUL or other control character in an id is IP-422 on a PostgreSQL store too: PostgreSQL refuses a
+ * A NUL or other control character in an id is IP-421 (HTTP 400) on a PostgreSQL store too: PostgreSQL refuses a
  * NUL in text ("invalid byte sequence for encoding UTF8: 0x00"), which reached the shopper as a 500. A
  * throwaway PostgreSQL server (pg-server.ts), the handler on the sandbox.
  */
@@ -16,7 +16,7 @@ after(async () => {
   await stopServer();
 });
 
-test('PostgreSQL store: a NUL or control character in booking_id, correlation_id or order.id is IP-422 naming the field, never a 500', async () => {
+test('PostgreSQL store: a NUL or control character in booking_id, correlation_id or order.id is IP-421 (HTTP 400) naming the field, never a 500', async () => {
   const pool = new pg.Pool({ connectionString: await freshDatabase(), max: 4 });
   // An idle client told of the server's shutdown emits 'error' on the pool (node-postgres' docs: handle it).
   pool.on('error', () => {});
@@ -33,7 +33,7 @@ test('PostgreSQL store: a NUL or control character in booking_id, correlation_id
         ['book', { channel: 'app', order: { id: `PGC${c}2` } }, 'order.id', { 'idempotency-key': crypto.randomUUID() }],
       ] as Array<[string, unknown, string, Record<string, string>?]>) {
         const answer = await shop.post(route, body, headers);
-        assert.deepEqual([answer.status, answer.body.code], [422, 'IP-422'], `${route} ${JSON.stringify(body)}: ${JSON.stringify(answer.body)}`);
+        assert.deepEqual([answer.status, answer.body.code], [400, 'IP-421'], `${route} ${JSON.stringify(body)}: ${JSON.stringify(answer.body)}`);
         assert.match(answer.body.error_message ?? '', new RegExp(`^"${field.replace(/[.[\]]/g, '\\$&')}" must not contain a control character`));
       }
     }
