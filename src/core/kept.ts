@@ -1,22 +1,13 @@
 /**
  * The storage keys of a kept booking and of a paid order, and the checks made on them. The element's
- * first module uses only {@link mayComeBack} (is anything of ours kept in this tab?), which decides
- * whether the payment code is loaded at once; the rest goes with the payment code.
+ * first module uses only {@link mayComeBack} (is anything of ours kept in this tab?) and
+ * {@link isReturnPage}, which decide whether the payment code is loaded at once; the rest goes with
+ * the payment code.
  */
-import { canonical } from '../protocol/values.js';
-
-const PREFIX = 'wallet-pay-button:';
+/** The prefix of a kept booking's key (settings.ts's `bookingKey`, with the payment code, writes the rest). */
+export const BOOKING_PREFIX = 'wallet-pay-button:';
 /** The prefix of an order this tab paid (the session store keeps it): its checkout shows it paid. */
 export const PAID_PREFIX = 'wallet-pay-paid:';
-
-/**
- * The storage key of one endpoint + order pair. The order is written in canonical order (keys sorted
- * at every depth), as the server keys it: an order rebuilt with its keys in another order is the same
- * order and finds its kept booking.
- */
-export function bookingKey(endpoint: string, order: unknown): string {
-  return `${PREFIX}${endpoint}|${JSON.stringify(canonical(order))}`;
-}
 
 /**
  * True when `win`'s tab keeps a booking or a paid order of ours: the shopper may be coming back, so the
@@ -26,9 +17,18 @@ export function mayComeBack(win: Window | null): boolean {
   return hasKey(sessionStorageOf(win), (key) => isBookingKey(key) || key.startsWith(PAID_PREFIX));
 }
 
+/**
+ * True when `win`'s address is a payment's return: its query names the kit's `booking_id` (the intent
+ * service's and eSewa's returns) or Khalti's `pidx`, read as parameters, not found as text.
+ */
+export function isReturnPage(win: Window | null): boolean {
+  const query = new URLSearchParams(win?.location.search);
+  return query.has('booking_id') || query.has('pidx');
+}
+
 /** True when a storage key names a kept booking (not an unfinished attempt, not someone else's). */
 export function isBookingKey(key: string | null): boolean {
-  return !!key?.startsWith(PREFIX);
+  return !!key?.startsWith(BOOKING_PREFIX);
 }
 
 /** The window's `sessionStorage`, or `null` where reading it throws (sandboxed frames, blocked storage). */

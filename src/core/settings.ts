@@ -4,12 +4,22 @@
  * payment started with, whatever the page's attributes say later.
  */
 import type { OrderReference } from '../protocol/contract.js';
-import { isRecord } from '../protocol/values.js';
+import { canonical, isRecord } from '../protocol/values.js';
 import { isEnvironmentSetting, resolveEnvironment, type Environment, type EnvironmentSignals } from './environment.js';
-import { bookingKey } from './kept.js';
+import { BOOKING_PREFIX } from './kept.js';
 import { checkReturnUrl, parseList, resolveEndpoint } from './urls.js';
 
-export { bookingKey, isBookingKey } from './kept.js';
+export { isBookingKey } from './kept.js';
+
+/**
+ * The storage key of one endpoint + order pair. The order is written in canonical order (keys sorted
+ * at every depth), as the server keys it: an order rebuilt with its keys in another order is the same
+ * order and finds its kept booking. Here, with the payment code, not in kept.ts: the first module only
+ * tells our keys by their prefix.
+ */
+export function bookingKey(endpoint: string, order: unknown): string {
+  return `${BOOKING_PREFIX}${endpoint}|${JSON.stringify(canonical(order))}`;
+}
 
 /** The raw settings, as the element's attributes and properties hold them. */
 export interface SettingsInput {

@@ -25,11 +25,6 @@ export interface StrategyContext {
    * app took it (no booking, no navigation), false when none did.
    */
   handOver(): boolean;
-  /**
-   * In a third-party in-app browser: keeps the booking, shows the ways forward that work there (pay on
-   * the web, a real link to the app, the phone's own browser) and follows the booking's status.
-   */
-  showInApp(attempt: BookedAttempt): void;
   /** Shows the booking's deeplink as a code for the shopper's phone and waits for the result here. */
   showCode(attempt: BookedAttempt): void;
 }
@@ -43,7 +38,7 @@ export type PaymentPath = Environment | 'handoff';
 /**
  * The payment path of one environment: the mobile path books on the `app` channel, the desktop one on
  * `web`; the WebView one books nothing when a host app takes the payment, and goes on as in an in-app
- * browser otherwise; the in-app one books on `app` and leaves the choice to the shopper.
+ * browser otherwise; the in-app one books on `web`: the button reads "Pay on the web" there.
  */
 interface PaymentStrategy {
   /** Runs the path. */
@@ -71,13 +66,11 @@ export const STRATEGIES: Readonly<Record<PaymentPath, PaymentStrategy>> = {
       if (!context.handOver()) await STRATEGIES.inapp.start(context);
     },
   },
+  // Someone else's in-app browser: a script cannot open the wallet app there, and the web page
+  // completes inside it, so the press goes to the web payment at once. The in-app panel offers the
+  // other ways (the app, the phone's own browser) while the booking is followed on the way back.
   inapp: {
-    async start(context) {
-      const attempt = await context.book('app');
-      // Paid on the web only: the web page is the one way, and it completes inside the app's browser.
-      if (attempt?.result.web_payment) context.followWebPayment(attempt);
-      else if (attempt) context.showInApp(attempt);
-    },
+    start: (context) => STRATEGIES.desktop.start(context),
   },
   handoff: {
     async start(context) {

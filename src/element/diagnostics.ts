@@ -6,39 +6,24 @@
  * set-up check's report, whose sentences load only when there is something to say).
  */
 import type { FlowEvent } from '../core/flow/state.js';
-import { isBookingKey, isPaidHere, sessionStorageOf } from '../core/kept.js';
+import { isReturnPage, sessionStorageOf } from '../core/kept.js';
 import { report } from './setup-check.js';
 
 const returnChecked = new WeakSet<HTMLElement>();
 
 /**
- * On a page whose address carries a payment's `booking_id` and `status` (the provider sent the shopper
- * back to the server's `redirectUrl`), the element can verify and route only a booking it kept for its
- * own endpoint and order. Another order's element, or a tab that kept nothing (the app came back in a
- * new tab), shows the pay button again: say so and what the page must do.
+ * On a return address (a provider's parameters in the page's address: the server's `redirectUrl`),
+ * the element can verify and route only a booking it kept for its own endpoint and order. Another
+ * order's element, or a tab that kept nothing (the app came back in another browser), finds the
+ * order's state only by `/order`: the set-up sentences' chunk, loaded on a return address alone,
+ * reads the address and the tab's bookings, and says what the page must do when it could not tell.
  */
 export function diagnoseReturnPage(host: HTMLElement, storageKey = ''): void {
   // Once per element: after the flow has routed, its kept booking is gone and the address still says the same.
   if (returnChecked.has(host)) return;
   returnChecked.add(host);
   const win = host.ownerDocument.defaultView;
-  const params = new URLSearchParams(win?.location.search);
-  const id = params.get('booking_id');
-  const status = params.get('status');
-  if (!id || !status) return;
-  const storage = sessionStorageOf(win);
-  if (isPaidHere(storage, storageKey)) return;
-  let keptFor: string | undefined;
-  try {
-    for (let i = 0; i < storage!.length; i++) {
-      const key = storage!.key(i)!;
-      if (isBookingKey(key) && storage!.getItem(key)!.includes(`"booking_id":${JSON.stringify(id)}`)) keptFor = key;
-    }
-  } catch {
-    // Blocked storage keeps nothing.
-  }
-  if (keptFor === storageKey) return;
-  void report([{ kind: 'return-page', id, status, storageKey, keptFor }]);
+  if (isReturnPage(win)) void report([{ kind: 'return-page', query: win!.location.search, storage: sessionStorageOf(win), storageKey }]);
 }
 
 /**

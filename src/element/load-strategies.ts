@@ -5,7 +5,10 @@
  * rarely waits for the code.
  */
 
-/** What shows that the shopper is about to press; the element stops listening when it is detached. */
+/**
+ * What shows that the shopper is about to press. Listened to on the element itself, so a detached element
+ * hears none and holds nothing; attached again, the same listener is not added twice.
+ */
 export const INTENT_EVENTS = ['pointerenter', 'focusin', 'touchstart'];
 
 /** A strategy: waits for its moment on `host`'s page, then calls `load`. */

@@ -1,14 +1,15 @@
 /**
  * The load of one chunk as a reactive controller in the shape of Lit's `Task` (`@lit/task`): one
- * status, the value or why it failed, a call id so that only the latest call settles it (a stale load
- * never overwrites a newer one), the host asked to update when a load starts and when it settles, and
- * `taskComplete`, the load under way, which a press made meanwhile awaits instead of being lost. The
+ * status, the value or why it failed, the host asked to update when a load starts and when it
+ * settles, and `taskComplete`, the load under way, which a press made meanwhile awaits instead of
+ * being lost. A new load starts only when none was asked for or the last one failed, so no load is
+ * ever stale: `Task`'s call id would guard nothing here. The
  * element keeps one per chunk: the payment code and the Nepali texts (per page), its own payment, and
  * the payment's hand-off.
  *
  * Not `@lit/task` itself: it costs about 1 KB gzip, more than the first module's budget has left.
  * Nor does it hook into the host's lifecycle (`addController`): an `import()` cannot be stopped, and a
- * load the host no longer waits for settles nothing that the call id does not already drop.
+ * module that comes after the host left is kept for the page's next ask.
  */
 import type { ReactiveControllerHost } from '@lit/reactive-element';
 import { ChunkError, reportMissing, type ChunkFailure } from './chunk.js';
@@ -32,7 +33,6 @@ export class Load<T> {
    * `undefined` before the first ask. What was pressed while it is under way awaits it.
    */
   taskComplete?: Promise<T>;
-  #call = 0;
   readonly #host?: (ReactiveControllerHost & HTMLElement) | undefined;
 
   /**
@@ -43,26 +43,22 @@ export class Load<T> {
     this.#host = host;
   }
 
-  /**
-   * The load under way or done ({@link taskComplete}); a new call when there is none yet, the last one
-   * failed, or `again` (a call still under way then settles nothing any more).
-   */
-  ask(load: () => Promise<T>, again?: boolean): Promise<T> {
-    if (again || !this.taskComplete || this.status === 'error') {
-      const call = ++this.#call;
-      // Only the latest call settles the state, and only a change of it asks the host to draw again.
-      const settle = (status: LoadStatus) => call === this.#call && ((this.status = status), this.#host?.requestUpdate(), true);
+  /** The load under way or done ({@link taskComplete}); a new call when there is none yet, or the last one failed. */
+  ask(load: () => Promise<T>): Promise<T> {
+    if (!this.taskComplete || this.status === 'error') {
+      // Each change of the status asks the host to draw again.
+      const settle = (status: LoadStatus) => ((this.status = status), this.#host?.requestUpdate());
       settle('pending');
       this.taskComplete = load().then(
         (value) => {
-          if (settle('complete')) this.value = value;
+          this.value = value;
+          settle('complete');
           return value;
         },
         (error: unknown) => {
-          if (settle('error')) {
-            this.failure = error instanceof ChunkError ? error.failure : 'network';
-            if (this.failure === 'missing' && this.#host) reportMissing(this.#host, error as ChunkError);
-          }
+          this.failure = error instanceof ChunkError ? error.failure : 'network';
+          settle('error');
+          if (this.failure === 'missing' && this.#host) reportMissing(this.#host, error as ChunkError);
           throw error;
         },
       );

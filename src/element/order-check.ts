@@ -18,18 +18,20 @@ export const REQUEST_TIMEOUT_MS = 8000;
 const asked = new WeakMap<HTMLElement, Set<string>>();
 
 /**
- * Asks once per element and order. Paid: the order is remembered as paid in this tab and `onPaid`
- * runs (the element loads its payment, which shows it paid). A server without the route (404, 405),
- * an unpaid order, or any failure changes nothing: the button works as before, and the server still
- * refuses to book a paid order.
+ * Asks once per element and order; `answered` runs with the answer. Paid: the order is remembered as
+ * paid in this tab and `answered(true)` runs (the element loads its payment, which shows it paid). A
+ * server without the route (404, 405), an unpaid order, any failure, or settings that name no order
+ * to ask about answer `false` and change nothing: the button works as before (a hold on a return
+ * address ends), and the server still refuses to book a paid order. An order asked about already
+ * answers nothing more.
  */
-export function askPaid(host: PaymentHost, read: SettingsResult, onPaid: () => void): void {
-  if (!read.ok) return;
-  const { settings } = read;
+export function askPaid(host: PaymentHost, read: SettingsResult, answered: (paid: boolean) => void): void {
+  const settings = read.ok && read.settings;
+  if (!settings || !settings.endpoint || !Object.keys(settings.order).length) return answered(false);
   const key = settings.storageKey;
   const seen = asked.get(host) ?? new Set<string>();
   asked.set(host, seen);
-  if (seen.has(key) || !settings.endpoint || !Object.keys(settings.order).length) return;
+  if (seen.has(key)) return;
   seen.add(key);
   const win = host.ownerDocument.defaultView!;
   const client = createBookingClient({
@@ -43,11 +45,10 @@ export function askPaid(host: PaymentHost, read: SettingsResult, onPaid: () => v
   });
   client.order({ order: settings.order }).then(
     ({ paid }) => {
-      if (!paid) return;
-      createBookingStore(sessionStorageOf(win)).setPaid(key, { booking_id: '', url: paidUrl(settings) });
-      onPaid();
+      if (paid) createBookingStore(sessionStorageOf(win)).setPaid(key, { booking_id: '', url: paidUrl(settings) });
+      answered(paid);
     },
     // Every failure leaves the button as it was.
-    () => undefined,
+    () => answered(false),
   );
 }

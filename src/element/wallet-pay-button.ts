@@ -1,32 +1,21 @@
-import { ReactiveElement, type PropertyValues } from '@lit/reactive-element';
-import type { OrderReference } from '../protocol/contract.js';
-import type { Clock } from '../core/clock.js';
-import type { EnvironmentSetting } from '../core/detect-environment.js';
-import type { FlowTimings } from '../core/flow/index.js';
+import type { PropertyValues } from '@lit/reactive-element';
 import { IDLE_STATE } from '../core/flow/idle.js';
 import type { FlowState } from '../core/flow/state.js';
-import type { PageNavigator } from '../core/navigator.js';
-import type { HandoffStrings } from './i18n/index.js';
 import { LABELS_EN } from './i18n/en/labels.js';
 import { LABELS_NE } from './i18n/ne/labels.js';
 import type { Payment } from './payment.js';
-import type { StringTable } from './i18n/index.js';
-import type { TextKey } from './i18n/index.js';
-import { LABELS, isNepali, langOf, wordingOf } from './i18n/lang.js';
-import type { VARIANTS } from './setup-check.js';
+import type { StringTable, TextKey } from './i18n/index.js';
+import { isNepali, langOf, wordingOf } from './i18n/lang.js';
 import { actionButton, chunkLoader, reloadButton, type ChunkFailure } from './chunk.js';
 import { Load } from './load.js';
-import { INTENT_EVENTS, LOAD_STRATEGIES } from './load-strategies.js';
-import { mayComeBack } from '../core/kept.js';
+import { LOAD_STRATEGIES } from './load-strategies.js';
+import { isReturnPage, mayComeBack } from '../core/kept.js';
 import { SettingsController } from './settings-controller.js';
+import { ButtonProperties } from './button-properties.js';
 import { WalletPayEvent } from './events.js';
 import { styles } from './styles.js';
 
-/** The button's look: `dark` (the brand colour, for light pages), `light` (for dark pages), `outline`, or `auto` (follows `prefers-color-scheme`). */
-export type WalletPayVariant = (typeof VARIANTS)[number];
-/** The button's wording. */
-export type WalletPayLabel = (typeof LABELS)[number];
-
+export type { WalletPayLabel, WalletPayVariant } from './button-properties.js';
 
 /** What the payment module exports; the element loads it with `import()` (see `paymentLoader`). */
 export type PaymentModule = typeof import('./payment.js');
@@ -111,129 +100,8 @@ const ignore = (): void => {};
  * @cssprop --wallet-pay-font - Font shorthand (default inherit).
  * @cssprop --wallet-pay-status-color - Status text colour (default inherit).
  */
-export class WalletPayButton extends ReactiveElement {
+export class WalletPayButton extends ButtonProperties {
   static override styles = styles;
-  // No property has an initial value: creating an element sets nothing and schedules nothing; unset
-  // settings read `undefined` and the defaults apply where they are read. Every property still has an
-  // accessor on the prototype, so frameworks (React) see properties, not attributes. `disabled`,
-  // `variant` and `full-width` live in their attributes (the styles select on those), behind the
-  // accessors below, so nothing is reflected at render time.
-  static override properties = {
-    endpoint: {},
-    orderId: { attribute: 'order-id' },
-    order: { attribute: false },
-    environment: {},
-    successUrl: { attribute: 'success-url' },
-    failureUrl: { attribute: 'failure-url' },
-    allowedHosts: { attribute: 'allowed-hosts' },
-    returnOrigins: { attribute: 'return-origins' },
-    androidPackage: { attribute: 'android-package' },
-    iosAppId: { attribute: 'ios-app-id' },
-    allowFramed: { type: Boolean, attribute: 'allow-framed' },
-    // A number, or the attribute's own text when it is none: the set-up warning then names what was written.
-    bookingTimeout: { attribute: 'booking-timeout', converter: (value: string | null) => (value === null ? undefined : value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value) },
-    disabled: { type: Boolean, noAccessor: true },
-    variant: { noAccessor: true },
-    fullWidth: { type: Boolean, attribute: 'full-width', noAccessor: true },
-    label: {},
-    strings: { attribute: false },
-    navigation: { attribute: false },
-    timings: { attribute: false },
-    clock: { attribute: false },
-    phoneHandoff: { attribute: 'phone-handoff' },
-    langAttr: { attribute: 'lang' },
-    wallets: {},
-    walletOrder: { attribute: 'wallet-order' },
-  };
-
-  /** Base URL of the merchant's proxy (`{endpoint}/book`, `/status`, `/cancel`); may be relative. */
-  endpoint?: string;
-  /** The merchant's order id, sent as `order: { id }` when no `order` property is set. */
-  orderId?: string;
-  /** The merchant's order reference (a JSON object); wins over `order-id`. Never put a price here. */
-  order?: OrderReference | null;
-  /** `auto` (default: the spec's rule and the in-app browsers' table, read at click time), `desktop`, `mobile`, `webview` or `inapp`. */
-  environment?: EnvironmentSetting;
-  /** Where to go when the payment succeeded (`booking_id` and `status` are appended). */
-  successUrl?: string;
-  /** Where to go when it failed or was cancelled (`booking_id` and `status` are appended). */
-  failureUrl?: string;
-  /** Space-separated hosts the deeplink and the web-payment page may be on. */
-  allowedHosts?: string;
-  /** Space-separated origins, besides the page's own, the success and failure URLs may be on. */
-  returnOrigins?: string;
-  /** Android package of the wallet app, for the Play Store link. */
-  androidPackage?: string;
-  /** Numeric App Store id of the wallet app, for the App Store link. */
-  iosAppId?: string;
-  /** Lets the element take payments inside a cross-origin frame. */
-  allowFramed?: boolean;
-  /** Timeout of the book request, in ms (default 3500: the app must open within the click's 5 s activation). */
-  bookingTimeout?: number;
-  /** The wording of the button: `pay` (default), `checkout`, `buy` or `donate`. */
-  label?: WalletPayLabel;
-  /** Replacements for any shopper-facing text, over the language's table (the hand-off's `handoff.*` keys too). */
-  strings?: Partial<StringTable & HandoffStrings> | null;
-  /**
-   * `off` hides "Pay with the app on your phone" (part `pay-on-phone`), the desktop's offer to pay by
-   * scanning a code with the wallet app on a phone. Any other value, or none, shows it on the desktop path.
-   */
-  phoneHandoff?: string;
-  /**
-   * The wallets the shop's server offers, space-separated, in its order (`esewa khalti`: the merchant
-   * writes its handler's `wallets.join(' ')`). Two or more show one button per wallet, each booking
-   * its own, drawn by the payment code (the first render waits for it; a server render stays painted
-   * meanwhile). Fewer show the one pay button, which books the server's first.
-   */
-  wallets?: string;
-  /**
-   * Wallets to show first, space-separated (as Stripe's `paymentMethodOrder`): the others follow in
-   * the server's order. A name `wallets` does not offer is ignored, with a console warning.
-   */
-  walletOrder?: string;
-  /** Replaces the browser navigator (tests, hosts that route themselves). */
-  navigation?: PageNavigator | null;
-  /** Overrides of the flow's delays (fallback panel, status backoff, the five-minute check). */
-  timings?: Partial<FlowTimings>;
-  /**
-   * Replaces the window's timers, for tests that move time by hand. Read when the flow is built.
-   * @internal
-   */
-  clock?: Clock | null;
-  /**
-   * Mirrors the `lang` attribute so a change re-renders the texts; the native `lang` property stays
-   * the public API.
-   * @internal
-   */
-  private langAttr?: string;
-
-  /** Disables the button (the `disabled` attribute). */
-  get disabled(): boolean {
-    return this.hasAttribute('disabled');
-  }
-  set disabled(value: boolean) {
-    this.toggleAttribute('disabled', !!value);
-    this.requestUpdate();
-  }
-
-  /** The look: `dark` (default), `light`, `outline` or `auto` (light on a dark colour scheme); the `variant` attribute. */
-  get variant(): WalletPayVariant {
-    return (this.getAttribute('variant') ?? 'dark') as WalletPayVariant;
-  }
-  set variant(value: WalletPayVariant | null | undefined) {
-    // Unset means the default look, not the word "undefined" (which would read as a set-up error).
-    if (value === undefined || value === null) this.removeAttribute('variant');
-    else this.setAttribute('variant', value);
-  }
-
-  /** Makes the button as wide as its container (the `full-width` attribute). */
-  get fullWidth(): boolean {
-    return this.hasAttribute('full-width');
-  }
-  set fullWidth(value: boolean) {
-    this.toggleAttribute('full-width', !!value);
-  }
-
   /**
    * Loads the payment module; tests replace it (a failing import, say). Read when the module is needed.
    * @internal
@@ -256,6 +124,12 @@ export class WalletPayButton extends ReactiveElement {
   #way?: HTMLButtonElement | undefined;
   /** The funnel this element began when it was first drawn (its `shown` event): the payment's steps share its id. */
   #funnel?: { id: string; at: number };
+  /**
+   * A return address (a provider's parameters in the page's address) in a tab that kept nothing, as
+   * in the phone's other browser: the pay buttons wait, hidden in their place, until `/order` answers
+   * (paid: the order shows paid; not paid, or no answer: they show).
+   */
+  #hold?: boolean;
 
   /** The flow's current state (read-only). */
   get paymentState(): FlowState {
@@ -294,13 +168,10 @@ export class WalletPayButton extends ReactiveElement {
     const win = this.ownerDocument.defaultView;
     const { kept, idle, intent } = LOAD_STRATEGIES;
     if (mayComeBack(win)) kept(this, () => this.#load().catch(ignore));
+    // At once on a return address: `/order` comes with the payment code. Decided at the first attach only.
+    else if ((this.#hold ??= isReturnPage(win))) kept(this, this.#prefetch);
     else if (win) idle(this, this.#prefetch);
     intent(this, this.#prefetch);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    for (const type of INTENT_EVENTS) this.removeEventListener(type, this.#prefetch);
   }
 
   /** The shopper is about to press, or the page went idle: fetch what a press needs, ignore failures. */
@@ -329,8 +200,9 @@ export class WalletPayButton extends ReactiveElement {
     if (this.#settings.result) return;
     this.#settings.connect(
       (signals) => module.readHost(this, signals),
-      // Before a press: the set-up check, and whether the order is paid already (then the payment comes, to show it).
-      (read) => (this.#payment ? this.#payment.configure(read) : module.checkSetup(this, read, () => this.#load().catch(ignore))),
+      // Before a press: the set-up check, and whether the order is paid already (then the payment comes,
+      // to show it); any other answer ends a hold (askPaid, order-check.ts).
+      (read) => (this.#payment ? this.#payment.configure(read) : module.checkSetup(this, read, (paid?: boolean) => (paid ? this.#load().catch(ignore) : ((this.#hold = false), this.requestUpdate())))),
     );
   }
 
@@ -416,7 +288,8 @@ export class WalletPayButton extends ReactiveElement {
     super.update(changed);
     const state = this.paymentState;
     const ne = this.#nepali();
-    const module = this.#code.value;
+    // This element's code, else the page's (a hold's status is said before anything is pressed).
+    const module = this.#code.value ?? code.value;
     // A Nepali page whose texts could not be loaded speaks English rather than nothing.
     const rest = ne ? (nepali.value?.TEXTS_NE ?? (nepali.status === 'error' ? module?.TEXTS_EN : undefined)) : module?.TEXTS_EN;
     // The Nepali texts load with the payment code; a language that became Nepali later loads them here.
@@ -434,7 +307,6 @@ export class WalletPayButton extends ReactiveElement {
    * the way forward after a failed load.
    */
   #render(state: FlowState, t: StringTable, view?: { status: string; failure: ChunkFailure | undefined }): void {
-    const label = wordingOf(this.label);
     const root = this.renderRoot;
     const doc = this.ownerDocument;
     let button = this.#button;
@@ -454,6 +326,9 @@ export class WalletPayButton extends ReactiveElement {
       this.#funnel = { id, at: this.clock?.now() ?? Date.now() };
       this.dispatchEvent(new WalletPayEvent('shown', { attempt_id: id, elapsed_ms: 0 }));
     }
+    // Held in their place (the wallets' buttons take this one's visibility), unless the code did not come.
+    const hold = this.#hold && !this.#payment && code.status !== 'error';
+    button.style.visibility = hold ? 'hidden' : '';
     // Two wallets or more: the payment code draws their buttons before this one, which then hides.
     const wallets = code.value?.drawWallets(this, button, state, t, (wallet) => this.#press(false, wallet));
     // A paid order shows no pay button at all: nothing on the page would pay it again.
@@ -461,13 +336,16 @@ export class WalletPayButton extends ReactiveElement {
     button.hidden = paid || !!wallets;
     button.disabled = this.disabled || paid;
     button.setAttribute('aria-busy', String(state.busy));
-    text(this.#slot!, t[`button.${label}`]);
+    const environment = this.#settings.environment;
+    // In someone else's in-app browser the web payment is the path that completes (strategies.ts, `inapp`).
+    text(this.#slot!, t[environment === 'inapp' ? 'button.pay-web' : (`button.${wordingOf(this.label)}` as const)]);
     // Desktop only, and only while nothing is under way: a shopper never holds two open bookings.
     const offer =
+      !hold &&
       this.phoneHandoff !== 'off' &&
       !state.booking &&
       (state.name === 'idle' || state.name === 'error' || (state.name === 'done' && state.outcome !== 'SUCCESS')) &&
-      this.#settings.environment === 'desktop';
+      environment === 'desktop';
     if (offer) {
       this.#offer ??= region.insertAdjacentElement('beforebegin', actionButton(doc, 'action pay-on-phone', () => this.#press(true))) as HTMLButtonElement;
       this.#offer.disabled = this.disabled;
@@ -485,7 +363,7 @@ export class WalletPayButton extends ReactiveElement {
       this.#way = way && (region.insertAdjacentElement('afterend', way === 'retry' ? actionButton(doc, 'action retry', () => (this.#payment ? this.#payment.retry() : this.#press())) : reloadButton(this)) as HTMLButtonElement);
     }
     if (way) text(this.#way!, t[`action.${way}`]);
-    text(region, failed ? t[`error.${failed === 'network' && this.#offline() ? 'offline' : failed}`] : (view?.status ?? ''));
+    text(region, failed ? t[`error.${failed === 'network' && this.#offline() ? 'offline' : failed}`] : hold ? (t['status.verifying'] ?? '') : (view?.status ?? ''));
   }
 }
 

@@ -51,12 +51,7 @@ function classSpans(fileName: string, text: string): { name: string; line: numbe
  * Classes over the limit today, by `path name`, each with its length (it may not grow) and what its
  * split is. The list only shrinks: a class back under the limit must leave it.
  */
-const OVER_THE_LIMIT: Readonly<Record<string, { lines: number; why: string }>> = {
-  'src/element/wallet-pay-button.ts WalletPayButton': {
-    lines: 377,
-    why: "the element: its property accessors, lifecycle and press handling in one class; the press and load handling are to move to controllers of their own (house style 2), leaving the attributes' mapping",
-  },
-};
+const OVER_THE_LIMIT: Readonly<Record<string, { lines: number; why: string }>> = {};
 
 const modules = walk(join(ROOT, 'src')).filter((path) => path.endsWith('.ts'));
 

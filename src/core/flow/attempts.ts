@@ -9,7 +9,7 @@ import type { PaymentSettings } from '../settings.js';
 import { STRATEGIES, type BookedAttempt, type PaymentPath, type StrategyContext } from '../strategies.js';
 import { bookedAttempt, hasCode, ids, isProcessed, nextAttempt, paidUrl, type Attempt } from './booking.js';
 import { begin, clientFor, idleBooking, live, setState, type FlowContext } from './context.js';
-import { followWebPayment, handOver, openApp, showCode, showInApp } from './legs.js';
+import { followWebPayment, handOver, openApp, showCode } from './legs.js';
 import { failRequest, finish } from './outcome.js';
 import type { Run } from './runs.js';
 import { verify } from './waiting.js';
@@ -41,7 +41,6 @@ export function strategyContext(ctx: FlowContext, run: Run, attempt: Attempt): S
     openApp: (booked) => openApp(ctx, run, booked),
     showCode: (booked) => showCode(ctx, run, booked),
     handOver: () => handOver(ctx, attempt),
-    showInApp: (booked) => showInApp(ctx, run, booked),
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * The legs of a payment that leave this page or hand it on, once a booking answered: to the
- * provider's web page, to the wallet app, to the shopper's phone (the hand-off's code), to the
- * shopper's choice in an in-app browser, or to the app around a WebView. Every provider address is
+ * provider's web page, to the wallet app, to the shopper's phone (the hand-off's code), or to the
+ * app around a WebView. Every provider address is
  * checked against the allowed hosts first; a refused one ends the attempt and cancels its booking.
  */
 import type { WebPaymentInstruction } from '../../protocol/contract.js';
@@ -82,18 +82,6 @@ export function showCode(ctx: FlowContext, run: Run, { kept, result }: BookedAtt
   kept.deeplink = url.href;
   keep(ctx, kept);
   step(ctx, 'left', { booking_id: kept.booking_id, to: 'phone' }, kept);
-  waitFor(ctx, run, kept, 'BOOKED', 0);
-}
-
-/**
- * In a third-party in-app browser: the booking is kept, its deeplink checked (it becomes a link the
- * shopper taps), and this page follows its status while the shopper pays in the app or on the web.
- */
-export function showInApp(ctx: FlowContext, run: Run, { kept, result }: BookedAttempt): void {
-  const url = checked(ctx, run, kept, result.deeplink);
-  if (!url) return;
-  kept.deeplink = url.href;
-  keep(ctx, kept);
   waitFor(ctx, run, kept, 'BOOKED', 0);
 }
 

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bookingKey, hasKeptBooking, isBookingKey, isPaidHere, mayComeBack, PAID_PREFIX, sessionStorageOf } from '../../../src/core/kept.js';
+import { hasKeptBooking, isBookingKey, isPaidHere, isReturnPage, mayComeBack, PAID_PREFIX, sessionStorageOf } from '../../../src/core/kept.js';
+import { bookingKey } from '../../../src/core/settings.js';
 import { MemoryStorage } from '../../support/memory-storage.js';
 
 /** A storage whose every read throws, as a blocked one does. */
@@ -48,4 +49,14 @@ test('no window or blocked storage keeps nothing, and never throws', () => {
   assert.ok(!hasKeptBooking(blocked));
   assert.ok(!isPaidHere(blocked, 'k'));
   assert.ok(!isPaidHere(null, 'k'));
+});
+
+test("a return address is told by its parameters (the kit's booking_id, Khalti's pidx), not by text that looks like one", () => {
+  const at = (search: string) => ({ location: { search } }) as unknown as Window;
+  assert.ok(isReturnPage(at('?checkout=c1&item=A-1&booking_id=B1&status=SUCCESS')));
+  assert.ok(isReturnPage(at('?order=A-1001&booking_id=B1?data=eyJ9')), "eSewa's data glued onto the kit's booking_id");
+  assert.ok(isReturnPage(at('?pidx=bZQLD9wRVWo4CdESSfuSsB&status=Completed&purchase_order_id=A-1')));
+  assert.ok(!isReturnPage(at('?checkout=c1&item=A-1')));
+  assert.ok(!isReturnPage(at('?not_booking_id=B1&xpidx=1&note=booking_id%3DB1')), 'lookalike names and values');
+  assert.ok(!isReturnPage(null));
 });

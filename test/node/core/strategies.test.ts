@@ -15,7 +15,6 @@ function recording(booked: BookedAttempt | null, hostTakes = true) {
     openApp: () => void calls.push('openApp'),
     handOver: () => (calls.push('handOver'), hostTakes),
     showCode: () => void calls.push('showCode'),
-    showInApp: () => void calls.push('showInApp'),
   };
   return { context, calls };
 }
@@ -38,16 +37,14 @@ describe('payment strategies', () => {
     assert.deepEqual(calls, ['book:app', 'openApp']);
   });
 
-  it('a phone or an in-app browser follows the web payment a wallet paid on the web only answers', async () => {
+  it('a phone follows the web payment a wallet paid on the web only answers', async () => {
     const web: BookedAttempt = {
       kept: { ...booked.kept, channel: 'web' },
       result: { booking_id: 'B1', correlation_id: 'c', channel: 'web', web_payment: { url: 'https://pay.wallet.test/form', method: 'POST', fields: {} } },
     };
-    for (const environment of ['mobile', 'inapp'] as const) {
-      const { context, calls } = recording(web);
-      await STRATEGIES[environment].start(context);
-      assert.deepEqual(calls, ['book:app', 'followWebPayment'], environment);
-    }
+    const { context, calls } = recording(web);
+    await STRATEGIES.mobile.start(context);
+    assert.deepEqual(calls, ['book:app', 'followWebPayment']);
   });
 
   it('the hand-off books on the app channel and shows the code', async () => {
@@ -73,12 +70,12 @@ describe('payment strategies', () => {
   it('a WebView whose host app does not take it goes on as in an in-app browser', async () => {
     const { context, calls } = recording(booked, false);
     await STRATEGIES.webview.start(context);
-    assert.deepEqual(calls, ['handOver', 'book:app', 'showInApp']);
+    assert.deepEqual(calls, ['handOver', 'book:web', 'followWebPayment']);
   });
 
-  it('an in-app browser books on the app channel and shows its actions, never opening the app by script', async () => {
+  it('an in-app browser books on the web channel and follows the web payment at once, never opening the app by script', async () => {
     const { context, calls } = recording(booked);
     await STRATEGIES.inapp.start(context);
-    assert.deepEqual(calls, ['book:app', 'showInApp']);
+    assert.deepEqual(calls, ['book:web', 'followWebPayment']);
   });
 });

@@ -121,10 +121,10 @@ describe('attempts: strategyContext', () => {
     const t = contextFixture({ environment: 'webview' });
     const context = strategyContext(t.ctx, begin(t.ctx), { key: 'k1', environment: 'webview', settings: t.settings });
     assert.equal(context.handOver(), false, 'no host took it, and the settings allow a booking');
-    t.scripted.queues.book.push(appBooking());
-    const booked = await context.book('app');
-    context.showInApp(booked!);
-    assert.equal(t.ctx.state.name, 'inapp');
+    t.scripted.queues.book.push(webBooking());
+    const booked = await context.book('web');
+    context.followWebPayment(booked!);
+    assert.equal(t.ctx.state.name, 'redirecting');
   });
 });
 

@@ -90,6 +90,19 @@ describe('returnRoute and bookedAttempt', () => {
     assert.deepEqual(event, { type: 'booked', attempt_id: 'A1', elapsed_ms: 2, booking_id: 'B1', correlation_id: 'c-B1', channel: 'app', handoff: true });
   });
 
+  test("the booking's wallet: the one pressed, else the server's answer, kept in its settings and named by the event", () => {
+    const answered = { booking_id: 'B1', correlation_id: 'c', channel: 'app' as const, deeplink: 'https://links.wallet.test/pay/B1', wallet: 'esewa' };
+    const funnel = { id: 'A', at: 0 };
+    const pressed = bookedAttempt({ key: 'k', environment: 'mobile', settings: settingsOf({ wallet: 'khalti' }) }, 'app', answered, 1, funnel);
+    assert.equal(pressed.kept.settings.wallet, 'khalti');
+    assert.equal((pressed.event as { wallet?: string }).wallet, 'khalti');
+    const server = bookedAttempt({ key: 'k', environment: 'mobile', settings: settingsOf() }, 'app', answered, 1, funnel);
+    assert.equal(server.kept.settings.wallet, 'esewa');
+    assert.equal((server.event as { wallet?: string }).wallet, 'esewa');
+    const none = bookedAttempt({ key: 'k', environment: 'mobile', settings: settingsOf() }, 'app', { ...answered, wallet: undefined }, 1, funnel);
+    assert.equal('wallet' in none.event, false);
+  });
+
   test('a booking made in an in-app browser (or a WebView no host took) is kept as one', () => {
     for (const environment of ['inapp', 'webview'] as const) {
       const { kept } = bookedAttempt({ key: 'k', environment, settings: settingsOf() }, 'app', { booking_id: 'B1', correlation_id: 'c', channel: 'app', deeplink: 'https://links.wallet.test/pay/B1' }, 1, { id: 'A', at: 0 });

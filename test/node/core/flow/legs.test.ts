@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { begin } from '../../../../src/core/flow/context.js';
-import { checked, followWebPayment, handOver, navigateWebPayment, openApp, showCode, showInApp } from '../../../../src/core/flow/legs.js';
+import { checked, followWebPayment, handOver, navigateWebPayment, openApp, showCode } from '../../../../src/core/flow/legs.js';
 import type { BookResult, WebPaymentInstruction } from '../../../../src/protocol/contract.js';
 import { flush } from '../../../support/fake-clock.js';
 import { answer, contextFixture } from './context-fixture.js';
@@ -133,19 +133,10 @@ describe('legs: the phone and the in-app browser', () => {
     assert.equal(t.clock.nextDelay(), 2000);
   });
 
-  it('in an in-app browser the booking is kept with its link and waited for, without leaving', () => {
-    const t = contextFixture({ environment: 'inapp' });
-    showInApp(t.ctx, begin(t.ctx), { kept: t.kept({ inapp: true }), result: appResult() });
-    assert.equal(t.ctx.state.name, 'inapp');
-    assert.deepEqual(t.types(), ['pending']);
-    assert.deepEqual(t.navigator.calls, []);
-  });
-
   it('a refused deeplink shows no code and starts no wait', () => {
     const t = contextFixture({ environment: 'desktop' });
     t.scripted.queues.cancel.push(answer({ booking_id: 'B1', correlation_id: 'c-B1', status: 'CANCELED' as const }));
     showCode(t.ctx, begin(t.ctx), { kept: t.kept({ handoff: true }), result: appResult('https://evil.test/x') });
-    showInApp(t.ctx, begin(t.ctx), { kept: t.kept({ inapp: true }), result: appResult('https://evil.test/x') });
     assert.equal(t.ctx.state.error?.kind, 'url-refused');
     assert.equal(t.clock.pending, 0);
   });
