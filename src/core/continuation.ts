@@ -1,7 +1,7 @@
 /**
  * The continuation address: a booking's payment carried from a third-party in-app browser to the
  * phone's own browser, where the shopper's session (the in-app browser's cookies) does not travel. It
- * is the checkout page's own address with a fragment, `#wallet-pay=<base64url JSON>`, holding the
+ * is the checkout page's own address with a fragment, `#wallet-pay=<JSON, percent-encoded>`, holding the
  * booking's ids, the server's `receipt` of them and its web payment (or deeplink): the other browser's
  * element asks `/status` with them (no session needed, and a booking that expired or was closed answers
  * so) and follows the payment after checking its address against the allowed hosts, as it checks a
@@ -20,7 +20,8 @@ export const CONTINUATION_PREFIX = '#wallet-pay=';
 
 /**
  * The longest continuation fragment read or written, in characters: a signed form of the largest
- * provider (eSewa's ePay, eleven fields) takes about a thousand; anything much longer is not ours.
+ * provider (eSewa's ePay, eleven fields) takes under 1,500 once percent-encoded; anything much longer
+ * is not ours.
  */
 export const MAX_CONTINUATION_CHARS = 4096;
 
@@ -45,44 +46,21 @@ export type ContinuationRefusal = 'malformed' | 'oversized' | UrlRefusal;
 /** A continuation read and checked: with the address of its payment (checked), or why it was refused. */
 export type ContinuationRead = { ok: true; continuation: Continuation; url: URL } | { ok: false; reason: ContinuationRefusal };
 
-function toBase64Url(text: string): string {
-  let binary = '';
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
+const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= MAX_ID_CHARS;
 
-function fromBase64Url(text: string): string {
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (char) => char.charCodeAt(0)));
-}
-
-const isText = (value: unknown, max: number): value is string => typeof value === 'string' && value.length > 0 && value.length <= max;
-
-function isWebPayment(value: unknown): value is WebPaymentInstruction {
-  if (!isRecord(value) || typeof value.url !== 'string') return false;
-  const { method, fields } = value;
-  if (method !== 'GET' && method !== 'POST') return false;
-  if (fields === undefined) return method === 'GET';
-  return isRecord(fields) && Object.values(fields).every((field) => typeof field === 'string');
-}
+const isFields = (fields: unknown): boolean => isRecord(fields) && Object.values(fields).every((field) => typeof field === 'string');
 
 /** The continuation's own fields, and nothing else: a value of another shape is refused whole. */
 function asContinuation(value: unknown): Continuation | null {
   if (!isRecord(value)) return null;
-  const { booking_id, correlation_id, receipt, web_payment, deeplink } = value;
-  if (!isText(booking_id, MAX_ID_CHARS) || !isText(correlation_id, MAX_ID_CHARS)) return null;
-  if (receipt !== undefined && !isText(receipt, MAX_ID_CHARS)) return null;
-  // Exactly one way on: the web page or the app.
-  if ((web_payment === undefined) === (deeplink === undefined)) return null;
-  if (web_payment !== undefined && !isWebPayment(web_payment)) return null;
-  if (deeplink !== undefined && typeof deeplink !== 'string') return null;
-  return {
-    booking_id,
-    correlation_id,
-    ...(receipt !== undefined && { receipt }),
-    ...(web_payment !== undefined && { web_payment: web_payment as WebPaymentInstruction }),
-    ...(deeplink !== undefined && { deeplink: deeplink as string }),
-  };
+  const { booking_id, correlation_id, receipt, web_payment: web, deeplink } = value;
+  // Exactly one way on: the web page (a GET, its fields optional, or a signed POST form) or the app.
+  const way = isRecord(web)
+    ? typeof web.url === 'string' && deeplink === undefined && (web.method === 'POST' ? isFields(web.fields) : web.method === 'GET' && (web.fields === undefined || isFields(web.fields)))
+    : web === undefined && typeof deeplink === 'string';
+  return way && isText(booking_id) && isText(correlation_id) && (receipt === undefined || isText(receipt))
+    ? { booking_id, correlation_id, ...(receipt !== undefined && { receipt }), ...(web ? { web_payment: web as unknown as WebPaymentInstruction } : { deeplink: deeplink as string }) }
+    : null;
 }
 
 /**
@@ -98,7 +76,8 @@ export function continuationAddress(pageUrl: string, continuation: Continuation)
   }
   if (page.protocol !== 'https:' && page.protocol !== 'http:') return null;
   const { booking_id, correlation_id, receipt, web_payment, deeplink } = continuation;
-  const fragment = CONTINUATION_PREFIX + toBase64Url(JSON.stringify({ booking_id, correlation_id, receipt, web_payment, deeplink }));
+  // Percent-encoded: no `#` (an Android intent's data ends at its last `#`), nothing a URL parser rewrites.
+  const fragment = CONTINUATION_PREFIX + encodeURIComponent(JSON.stringify({ booking_id, correlation_id, receipt, web_payment, deeplink }));
   if (fragment.length > MAX_CONTINUATION_CHARS) return null;
   page.hash = '';
   return page.href + fragment;
@@ -116,7 +95,7 @@ export function readContinuation(pageUrl: string, allowedHosts: readonly string[
   if (fragment.length > MAX_CONTINUATION_CHARS) return { ok: false, reason: 'oversized' };
   let continuation: Continuation | null;
   try {
-    continuation = asContinuation(JSON.parse(fromBase64Url(fragment.slice(CONTINUATION_PREFIX.length))));
+    continuation = asContinuation(JSON.parse(decodeURIComponent(fragment.slice(CONTINUATION_PREFIX.length))));
   } catch {
     continuation = null;
   }

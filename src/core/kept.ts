@@ -10,11 +10,12 @@ export const BOOKING_PREFIX = 'wallet-pay-button:';
 export const PAID_PREFIX = 'wallet-pay-paid:';
 
 /**
- * True when `win`'s tab keeps a booking or a paid order of ours: the shopper may be coming back, so the
- * element loads its payment code at once, which then looks for this element's own order.
+ * True when `win`'s tab keeps a booking or a paid order of ours, or its address carries a payment from
+ * an in-app browser (continuation.ts's prefix): the shopper may be coming back, so the element loads its
+ * payment code at once, which then looks for this element's own order.
  */
 export function mayComeBack(win: Window | null): boolean {
-  return hasKey(sessionStorageOf(win), (key) => isBookingKey(key) || key.startsWith(PAID_PREFIX));
+  return hasKey(sessionStorageOf(win), (key) => isBookingKey(key) || key.startsWith(PAID_PREFIX)) || !!win?.location.hash.startsWith('#wallet-pay=');
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
- * The way from a third-party in-app browser to the phone's own browser, for the page the shopper is
- * on: a link where the platform has one that works (in-app-browsers.ts says which), else the page's
- * address to copy. Pure: the page's address and user agent come in as arguments.
+ * The way from a third-party in-app browser to the phone's own browser, for the address that carries
+ * the shopper's payment there: a link where the platform has one that works (`BROWSER_ESCAPES`), else
+ * the address to copy. Pure: the address and the user agent come in as arguments.
  */
 import { inAppBrowser, type InAppId } from './in-app-browsers.js';
 import { checkReturnUrl, storePlatform } from './urls.js';
@@ -44,15 +44,16 @@ export const BROWSER_ESCAPES: Readonly<Record<InAppId, { android: BrowserEscape;
 export type BrowserWay = { kind: 'link'; href: string; url: string } | { kind: 'copy'; url: string } | null;
 
 /**
- * The way out of the in-app browser named by `userAgent`, for `pageUrl`. The address is parsed and
- * checked first (an `http(s)` page, no user-info), and only its own origin is written into a link;
- * its fragment is dropped (an intent's `#Intent;…;end` takes its place).
+ * The way out of the in-app browser named by `userAgent`, for `pageUrl` (the continuation address of
+ * the booking, continuation.ts). The address is parsed and checked first (an `http(s)` page, no
+ * user-info), and only its own origin is written into a link. Its fragment, which carries the
+ * payment, stays in every form: an intent's data ends at its last `#` (Android's `Intent.parseUri`),
+ * so `…#wallet-pay=…#Intent;…;end` opens the address with its fragment.
  */
 export function browserWay(pageUrl: string, userAgent: string): BrowserWay {
   const check = checkReturnUrl(pageUrl, pageUrl, []);
   if (!check.ok) return null;
   const page = check.url;
-  page.hash = '';
   const url = page.href;
   const platform = storePlatform(userAgent);
   const app = inAppBrowser(userAgent);
@@ -60,7 +61,7 @@ export function browserWay(pageUrl: string, userAgent: string): BrowserWay {
   const scheme = page.protocol.slice(0, -1);
   switch (escape) {
     case 'intent':
-      return { kind: 'link', href: `intent://${page.host}${page.pathname}${page.search}#Intent;scheme=${scheme};end`, url };
+      return { kind: 'link', href: `intent://${page.host}${page.pathname}${page.search}${page.hash}#Intent;scheme=${scheme};end`, url };
     case 'x-safari':
       return { kind: 'link', href: `x-safari-${url}`, url };
     case 'line': {

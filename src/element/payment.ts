@@ -19,7 +19,6 @@ import type { HandoffStatus } from './handoff/index.js';
 import { isCrossOriginFramed } from '../core/frame.js';
 import { readSettings, type SettingsResult } from '../core/settings.js';
 import { checkProviderUrl, storeListingUrl, storePlatform } from '../core/urls.js';
-import type { CopyState } from './inapp-panel.js';
 import { action } from './action.js';
 import { statusKey } from './status-keys.js';
 import { VARIANTS, misspelledAttributes, oneOf, report, type Notice } from './setup-check.js';
@@ -150,8 +149,8 @@ export class Payment implements ReactiveController {
   readonly #handoff: Load<HandoffModule>;
   /** The in-app panel's module, likewise, for the in-app panel. */
   readonly #inApp: Load<InAppModule>;
-  /** The in-app panel's copy of the page's address, for the booking it was made for. */
-  #copied: [string, CopyState] | null = null;
+  /** The page's continuation (inapp-continue.ts) was taken up: a page does it once. */
+  #continued = false;
   /** Whether the hand-off panel showed, and had focus, before this update. */
   #panelShown = false;
   #panelFocused = false;
@@ -174,7 +173,11 @@ export class Payment implements ReactiveController {
   configure(read: SettingsResult): void {
     checkSetup(this.#host, read);
     this.#settings = read;
-    if (this.#flow || this.#comingBack(read)) this.#run.configure(read);
+    // A continuation from an in-app browser (continuation.ts) goes on first, once; then the way back, as on any load.
+    if (!this.#continued && this.#host.ownerDocument.defaultView!.location.hash.startsWith('#wallet-pay=')) {
+      this.#continued = true;
+      void this.#track(import('./inapp-continue.js').then((module) => module.continueHere(this.#host, read), () => false)).then((left) => left || this.configure(read));
+    } else if (this.#flow || this.#comingBack(read)) this.#run.configure(read);
   }
 
   /** A payment of this tab is under way, or this element's own order was paid in this tab. */
@@ -276,7 +279,12 @@ export class Payment implements ReactiveController {
 
   /** The shopper pressed the button (`wallet`'s, where there are several; with the settings configured at that press). */
   start(wallet?: string): void {
-    this.#run.start(wallet);
+    const flow = this.#run;
+    const { name, booking } = flow.state;
+    // Under the in-app panel the button is "Pay on the web": its booking's own web payment, or the web instead of the app.
+    if (name !== 'inapp') flow.start(wallet);
+    else if (booking?.web_payment) flow.continueWebPayment();
+    else flow.payOnWeb();
   }
 
   /**
@@ -353,30 +361,10 @@ ${action(part, t[`action.${part}`], () => flow.payOnWeb())}${action('cancel', t[
     `;
   }
 
-  /**
-   * The in-app browser's ways forward for `booking`: its deeplink checked again (kept bookings come
-   * back from storage) before it becomes a link, and the way to the phone's own browser.
-   */
+  /** The in-app browser's secondary ways forward for `booking`, once the panel's module is in (asked for here, the first time it shows). */
   #inAppPanel(booking: KeptBooking, t: StringTable): TemplateResult | typeof nothing {
-    const host = this.#host;
     const module = this.#inApp.value;
-    if (!module) return this.#fallback(this.#inApp, 'pay-web', t);
-    const flow = this.#run;
-    const deeplink = checkProviderUrl(booking.deeplink, booking.settings.allowedHosts);
-    const copied = this.#copied?.[0] === booking.booking_id ? this.#copied[1] : null;
-    const done = (state: CopyState) => {
-      this.#copied = [booking.booking_id, state];
-      if (state === 'copied') flow.left('browser');
-      host.requestUpdate();
-      // The address to copy by hand gets the focus (and is selected), ready for the system's copy menu.
-      if (state === 'manual') void host.updateComplete.then(() => host.renderRoot.querySelector<HTMLInputElement>('.copy-field')?.focus());
-    };
-    return module.inAppPanel(
-      host.ownerDocument.defaultView!,
-      { deeplink: deeplink.ok ? deeplink.url : null, copied },
-      { payOnWeb: () => flow.payOnWeb(), cancel: () => flow.cancel(), left: (to) => flow.left(to), copied: done },
-      t,
-    );
+    return module ? module.inAppPanel(this.#host, booking, this.#run, t) : this.#fallback(this.#inApp, 'pay-web', t);
   }
 
   /** The hand-off's panel, once its module is in (asked for here, the first time one shows). */

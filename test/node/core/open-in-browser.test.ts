@@ -11,13 +11,26 @@ test('every known in-app browser has its way out on Android and on iOS', () => {
   assert.deepEqual(Object.keys(BROWSER_ESCAPES).sort(), IN_APP_BROWSERS.map((app) => app.id).sort());
 });
 
-test("an intent keeps the page's scheme, path and query, and drops its fragment", () => {
-  assert.deepEqual(browserWay('http://shop.test:8080/pay?o=1#top', FACEBOOK_ANDROID), {
+test("every way out keeps the address's scheme, path, query and its fragment, which carries the payment", () => {
+  const address = 'http://shop.test:8080/pay?o=1#wallet-pay=%7B%22booking_id%22%3A%22B1%22%7D';
+  assert.deepEqual(browserWay(address, FACEBOOK_ANDROID), {
     kind: 'link',
-    href: 'intent://shop.test:8080/pay?o=1#Intent;scheme=http;end',
-    url: 'http://shop.test:8080/pay?o=1',
+    href: 'intent://shop.test:8080/pay?o=1#wallet-pay=%7B%22booking_id%22%3A%22B1%22%7D#Intent;scheme=http;end',
+    url: address,
   });
-  assert.deepEqual(browserWay('https://shop.test/pay#x', FACEBOOK_IOS), { kind: 'link', href: 'x-safari-https://shop.test/pay', url: 'https://shop.test/pay' });
+  assert.deepEqual(browserWay('https://shop.test/pay#wallet-pay=x', FACEBOOK_IOS), { kind: 'link', href: 'x-safari-https://shop.test/pay#wallet-pay=x', url: 'https://shop.test/pay#wallet-pay=x' });
+});
+
+test("an intent's data is the address with its fragment, read as Android reads it (up to the last #)", () => {
+  const address = 'https://shop.test/pay?o=1#wallet-pay=%7B%7D';
+  const way = browserWay(address, FACEBOOK_ANDROID);
+  assert.equal(way?.kind, 'link');
+  const href = way.kind === 'link' ? way.href : '';
+  // Intent.parseUri: the data is what comes before the last '#', and `scheme=` replaces `intent:`.
+  const last = href.lastIndexOf('#');
+  assert.ok(href.startsWith('#Intent;', last), href);
+  const scheme = /;scheme=([^;]+);/.exec(href.slice(last))![1];
+  assert.equal(`${scheme}:${href.slice('intent:'.length, last)}`, address);
 });
 
 test("a browser that is no known in-app one, or a desktop's, gets the address to copy; a page that is not http(s) gets nothing", () => {
