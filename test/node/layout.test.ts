@@ -40,8 +40,6 @@ const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
   'src/element/pay-buttons.ts': 'test/browser/element/wallet-pay-button/wallets.test.ts',
   'src/element/payment.ts': 'test/browser/element/chunk.test.ts, wallet-pay-button/',
   'src/element/settings-controller.ts': 'test/browser/element/wallet-pay-button/settings-snapshot.test.ts',
-  'src/sandbox/epay/page.ts': 'test/node/sandbox/epay/form.test.ts',
-  'src/sandbox/khalti/page.ts': 'test/node/sandbox/khalti/flow.test.ts',
 };
 
 function walk(dir: string): string[] {

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EN, type LanguageTable } from '../../../src/element/i18n/en.js';
 import { NE } from '../../../src/element/i18n/ne.js';
+import { PAGE_TEXTS } from '../../../src/sandbox/page-texts.js';
 
 test("the Nepali table has exactly English's sections and keys", () => {
   assert.deepEqual(Object.keys(NE), Object.keys(EN));
@@ -80,8 +81,10 @@ function spellingsUsed(allTexts: readonly string[], group: readonly string[]): s
   return [...used];
 }
 
-test('each Nepali word has one spelling across the table (link, payment, wallet, browser, app, internet, offline)', () => {
-  const all = texts(NE).map(([, text]) => text);
+test("each Nepali word has one spelling across the table and the sandbox's stand-in pages (link, payment, wallet, browser, app, internet, offline)", () => {
+  // A shopper reads the element and then the sandbox's pages in one payment: one spelling across both.
+  const all = [...texts(NE).map(([, text]) => text), ...Object.values(PAGE_TEXTS.ne)];
+  assert.ok(all.some((text) => text.startsWith('स्यान्डबक्स')), "the sandbox's texts are counted");
   for (const group of SPELLINGS) {
     const used = spellingsUsed(all, group);
     assert.ok(used.length <= 1, `${group[0]}: the table spells it ${used.join(' and ')}; keep one`);

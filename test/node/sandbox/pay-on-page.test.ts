@@ -1,7 +1,8 @@
 /**
  * `payOnPage` of wallet-pay-button/testing in Chromium: it pays, fails and cancels on every sandbox
  * payment page (the intent service's wallet page and web payment form, eSewa ePay v2's login page,
- * Khalti's pay page), and when the tab holds none of them it names what it found and why.
+ * Khalti's pay page), in English and in Nepali, and when the tab holds none of them it names what it
+ * found and why.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +11,7 @@ import type { Browser, Page } from 'playwright';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { payOnPage, walletPayFixtures, type PayOnPageOptions } from '../../../src/testing/index.js';
 import { launchChromium } from '../../../scripts/chromium.mjs';
-import { book, control } from './support.js';
+import { PAGE_WIRING, book, control } from './support.js';
 import { epayForm, EPAYTEST } from './epay/support.js';
 import { initiate } from './khalti/support.js';
 
@@ -135,6 +136,57 @@ describe("payOnPage on Khalti's pay page", () => {
         if (action === 'fail') assert.equal(payment.body['scenario'], 'KHALTI-004');
       }));
   }
+});
+
+describe('payOnPage on the pages in Nepali (it reads fields and classes, never words)', () => {
+  /** The page the tab shows is in Nepali, its buttons too. */
+  const inNepali = async (page: Page) => {
+    assert.equal(await page.locator('html').getAttribute('lang'), 'ne', `${page.url()} is in Nepali`);
+    assert.match((await page.locator('button').allTextContents()).join(' '), /रद्द गर्नुहोस्/);
+  };
+
+  test('the wallet page at ?lang=ne: a scenario picked by its value, and the pay', { todo: PAGE_WIRING }, () =>
+    inTab(async (page) => {
+      const { id, deeplink } = await booking();
+      await page.goto(`${deeplink}?lang=ne`);
+      await inNepali(page);
+      const result = await payOnPage(page, undefined, { scenario: 'WPS-003', within });
+      assert.equal(result.page, 'wallet');
+      assert.equal(sandbox.getBooking(id)?.status, 'CANCELED');
+    }));
+
+  test("the web payment form, switched to Nepali by the page's own link: fail", { todo: PAGE_WIRING }, () =>
+    inTab(async (page) => {
+      const { id, correlation } = await booking();
+      const signature = createHmac('sha256', sandbox.accessKey).update(`booking_id=${id},correlation_id=${correlation}`).digest('base64');
+      await postFrom(page, sandbox.webPaymentUrl, { booking_id: id, correlation_id: correlation, signed_field_names: 'booking_id,correlation_id', signature });
+      await Promise.all([page.waitForURL(/\?lang=ne$/, { timeout: 8000 }), page.locator('nav.lang a[lang="ne"]').click({ timeout: 8000 })]);
+      await inNepali(page);
+      const result = await payOnPage(page, undefined, { action: 'fail', within });
+      assert.equal(result.page, 'web');
+      assert.equal(sandbox.getBooking(id)?.status, 'FAILED');
+    }));
+
+  test("ePay's login page, switched to Nepali by its own link: cancel", { todo: PAGE_WIRING }, () =>
+    inTab(async (page) => {
+      const fields = epayForm({ successUrl: `${sandbox.baseUrl}/esewa/success`, failureUrl: `${sandbox.baseUrl}/esewa/failure` });
+      await postFrom(page, `${sandbox.baseUrl}/api/epay/main/v2/form`, fields);
+      await Promise.all([page.waitForURL(/\?lang=ne$/, { timeout: 8000 }), page.locator('nav.lang a[lang="ne"]').click({ timeout: 8000 })]);
+      await inNepali(page);
+      const result = await payOnPage(page, undefined, { action: 'cancel', within });
+      assert.equal(result.page, 'epay');
+      assert.ok(result.url.startsWith(`${sandbox.baseUrl}/esewa/failure`), result.url);
+    }));
+
+  test("Khalti's payment_url with lang=ne: pay", { todo: PAGE_WIRING }, () =>
+    inTab(async (page) => {
+      const { body } = await initiate(sandbox.baseUrl, { return_url: `${sandbox.baseUrl}/khalti/return` });
+      await page.goto(`${String(body['payment_url'])}&lang=ne`);
+      await inNepali(page);
+      const result = await payOnPage(page, undefined, { within });
+      assert.equal(result.page, 'khalti');
+      assert.equal(new URL(result.url).searchParams.get('status'), 'Completed');
+    }));
 });
 
 describe('payOnPage names the real cause when it cannot act', () => {

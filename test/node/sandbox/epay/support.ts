@@ -57,7 +57,8 @@ export const postEpay = (baseUrl: string, fields: Record<string, string>) => pos
 /** The login page's form actions, by their last path segment (`pay`, `fail`, `cancel`). */
 export function actionsOf(html: string): Record<string, string> {
   const actions: Record<string, string> = {};
-  for (const [, action] of html.matchAll(/<form method="post" action="([^"]+)"/g)) actions[action!.split('/').at(-1)!] = action!;
+  // The last segment before the query: a Nepali page's actions end in `?lang=ne`.
+  for (const [, action] of html.matchAll(/<form method="post" action="([^"]+)"/g)) actions[action!.split('?')[0]!.split('/').at(-1)!] = action!;
   return actions;
 }
 
