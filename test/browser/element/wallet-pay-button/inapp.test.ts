@@ -9,7 +9,7 @@
  */
 import { expect, oneEvent, waitUntil } from '@open-wc/testing';
 import { answer, scenario, type Script } from '../../../support/proxy.js';
-import { mount, nextCheck, part, payButton, reach, statusText, type Mounted } from '../../../support/element.js';
+import { mount, nextCheck, part, payButton, reach, type Mounted } from '../../../support/element.js';
 import { readContinuation } from '../../../../src/core/continuation.js';
 import type { WalletPayEvent } from '../../../../src/element/events.js';
 
