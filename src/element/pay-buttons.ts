@@ -33,7 +33,7 @@ const drawn = new WeakMap<WalletsHost, Drawn>();
  * and `t`'s words; returns whether there are any (two wallets or more). Each is a native button (part
  * `button button-<wallet>`, class `button`) with a `logo-<wallet>` slot before the wallet's name;
  * a press runs `press` with its wallet. While busy, the pressed wallet's button shows progress and the
- * others are disabled; a paid order shows none.
+ * others are disabled; a paid order shows none, and while `anchor` is held hidden, they are too.
  */
 export function drawWallets(host: WalletsHost, anchor: HTMLElement, state: FlowState, t: StringTable, press: (wallet: string) => void): boolean {
   const wallets = orderWallets(host.wallets, host.walletOrder);
@@ -62,6 +62,8 @@ export function drawWallets(host: WalletsHost, anchor: HTMLElement, state: FlowS
     const wallet = wallets[i]!;
     const other = busy && wallet !== pressed;
     button.hidden = name === 'paid';
+    // Held in place as the first module's button is (a return address waiting for `/order`).
+    button.style.visibility = anchor.style.visibility;
     button.disabled = host.disabled || button.hidden || other;
     button.setAttribute('aria-busy', String(busy && !other));
     const label = t[`wallet.${wallet}` as StringKey];

@@ -178,7 +178,8 @@ export class WalletPayButton extends ButtonProperties {
   #prefetch = (): void => {
     // Tracked: once it is in, the set-up check runs (see `willUpdate`), and `loadsSettled` waits for it.
     this.#track(loadCode()).catch(ignore);
-    if (this.#nepali()) loadNepali().catch(ignore);
+    // Tracked too: a hold says its status in Nepali once these texts are in.
+    if (this.#nepali()) this.#track(loadNepali()).catch(ignore);
   };
 
   /**
@@ -341,7 +342,6 @@ export class WalletPayButton extends ButtonProperties {
     text(this.#slot!, t[environment === 'inapp' ? 'button.pay-web' : (`button.${wordingOf(this.label)}` as const)]);
     // Desktop only, and only while nothing is under way: a shopper never holds two open bookings.
     const offer =
-      !hold &&
       this.phoneHandoff !== 'off' &&
       !state.booking &&
       (state.name === 'idle' || state.name === 'error' || (state.name === 'done' && state.outcome !== 'SUCCESS')) &&
@@ -349,6 +349,7 @@ export class WalletPayButton extends ButtonProperties {
     if (offer) {
       this.#offer ??= region.insertAdjacentElement('beforebegin', actionButton(doc, 'action pay-on-phone', () => this.#press(true))) as HTMLButtonElement;
       this.#offer.disabled = this.disabled;
+      this.#offer.style.visibility = button.style.visibility;
       text(this.#offer, t['handoff.offer']);
     } else {
       this.#offer?.remove();
