@@ -204,8 +204,9 @@ async function bookNew(kit: Kit, settings: BookingSettings, storeKey: string, at
   // service hands a repeated reference's booking back, and the booking of a book that gave up on its
   // insert was cancelled, so any later book of the key (on this instance or another) must send a new
   // reference. Every store hands tokens from one counter that never repeats, so a replay of the key
-  // after the store forgot it books anew too: the earlier booking's answer never reached the shopper
-  // (nothing saved it), so nobody holds its link, and it expires at the service unpaid.
+  // after the store forgot it books anew too: a page sends a key again only while it holds no booking
+  // of it (the answer never reached it), so nobody holds the earlier booking's link, and it expires at
+  // the service unpaid.
   const transaction_uuid = await kit.key.bookingUuid(storeKey, fingerprint, order, amount, lease.hold.token);
   const { redirectUrl } = settings;
   const redirect_url = typeof redirectUrl === 'function' ? redirectUrl({ order, channel, transaction_uuid, amount, handoff }) : redirectUrl;
@@ -268,8 +269,8 @@ async function bookNew(kit: Kit, settings: BookingSettings, storeKey: string, at
 }
 
 /**
- * A booking the service made for a book that lost its order meanwhile: another instance took the order
- * over and may have booked it, so this one is cancelled and its deeplink never leaves the server.
+ * A booking the service made for a book that hands it to nobody (it lost its order or its key
+ * meanwhile, or its insert failed): cancelled, so no booking stays open there that the kit does not know.
  */
 async function cancelUnsaved(kit: Kit, booking: StoredBooking): Promise<void> {
   try {
@@ -279,7 +280,7 @@ async function cancelUnsaved(kit: Kit, booking: StoredBooking): Promise<void> {
     await provider.cancel(booking);
   } catch (error) {
     kit.report(
-      new Error(`A booking made while this instance lost its order's lease (booking_id ${booking.booking_id}) could not be cancelled at the service; it was not handed to the shopper.`, { cause: error }),
+      new Error(`A booking this instance did not save (booking_id ${booking.booking_id}: its order or key was taken, or the store failed) could not be cancelled at the service; it was not handed to the shopper.`, { cause: error }),
       { route: 'book' },
     );
   }
