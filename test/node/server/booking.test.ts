@@ -5,7 +5,7 @@
  * reaches the second instance and must get a payable booking, never the cancelled one (the service
  * hands a repeated `transaction_uuid`'s booking back). And a stale book whose key another instance
  * booked meanwhile cancels its own booking and answers the key's. On the memory store, on PGlite and
- * on a PostgreSQL server.
+ * on a PostgreSQL server (its processes really paused mid-insert: postgres/fenced-insert.test.ts).
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

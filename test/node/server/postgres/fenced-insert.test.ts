@@ -1,15 +1,19 @@
 import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
 import pg from 'pg';
 import { startPostgres } from '../../../../scripts/postgres.mjs';
 import { createPostgresStore } from '../../../../src/server/postgres.js';
-import { fencedInsertTest } from '../../../support/fenced-insert.js';
+import { fencedInsertTest, type HaltableStore } from '../../../support/fenced-insert.js';
+import type { PaymentStore } from '../../../../src/server/store.js';
+import { openShop } from '../shop.js';
 
 /** The parent of a process, from /proc (Linux): a backend's parent is the server's postmaster. */
 const parentOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]);
 
 // Paused as a frozen machine pauses it: the postmaster and every backend stopped (SIGSTOP), so the insert
 // sent meanwhile waits in its socket and runs, late, once they continue.
-fencedInsertTest('PostgreSQL store, the server paused mid-insert', async () => {
+async function openPaused(): Promise<HaltableStore> {
   const server = await startPostgres();
   const pool = new pg.Pool({ connectionString: server.url, max: 4 });
   pool.on('error', () => {});
@@ -42,4 +46,50 @@ fencedInsertTest('PostgreSQL store, the server paused mid-insert', async () => {
       await server.stop();
     },
   };
+}
+
+
+fencedInsertTest('PostgreSQL store, the server paused mid-insert', openPaused);
+
+test('PostgreSQL store, the server paused mid-insert: the retry on another instance gets a payable booking, not the one cancelled', async () => {
+  const halting = await openPaused();
+  let haltNext = true;
+  const store: PaymentStore = {
+    ...halting.store,
+    async insertBooking(insert) {
+      if (haltNext) {
+        haltNext = false;
+        await halting.halt();
+      }
+      return halting.store.insertBooking(insert);
+    },
+  };
+  const first = await openShop({ store });
+  // A second instance of the same shop (one address: the same callback and return URLs) on the same database.
+  const second = await openShop({ store: halting.store, callbackUrl: `${first.url}/api/pay/callback`, redirectUrl: `${first.url}/done` }, {}, first.sandbox);
+  try {
+    const key = crypto.randomUUID();
+    const body = { channel: 'app', order: { id: 'FENCE-2' } };
+    const gaveUp = await first.post('book', body, { 'idempotency-key': key });
+    assert.equal(gaveUp.body.code, 'IP-503', JSON.stringify(gaveUp.body));
+    const cancelled = first.sandbox.listBookings().filter((b) => b.status === 'CANCELED');
+    assert.equal(cancelled.length, 1, 'the unsaved booking was cancelled at the service');
+    await halting.resume();
+
+    let retry = await second.post('book', body, { 'idempotency-key': key });
+    // The server may still be coming back: more tries, as the element's retry after Retry-After.
+    for (let tries = 0; retry.body.code === 'IP-503' && tries < 20; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      retry = await second.post('book', body, { 'idempotency-key': key });
+    }
+    assert.equal(retry.body.code, 'IP-201', JSON.stringify(retry.body));
+    const bookingId = retry.body.data?.booking_id;
+    assert.notEqual(bookingId, cancelled[0]!.booking_id, 'the retry on the other instance is not handed the cancelled booking');
+    assert.equal(first.sandbox.getBooking(String(bookingId))?.status, 'BOOKED', 'the retry is payable');
+    assert.equal(await halting.store.findBookingByCorrelationId({ correlationId: cancelled[0]!.correlation_id }), undefined, 'the cancelled booking was never saved');
+  } finally {
+    await second.close();
+    await first.close();
+    await halting.close();
+  }
 });
