@@ -76,23 +76,27 @@ function isWebPayment(value: unknown): value is WebPaymentInstruction {
   );
 }
 
+/** An optional field: absent, or passing `check`. */
+const optional = (value: unknown, check: (value: unknown) => boolean) => value === undefined || check(value);
+const isString = (value: unknown) => typeof value === 'string';
+const isTrue = (value: unknown) => value === true;
+
 function isKeptBooking(value: unknown): value is Omit<KeptBooking, 'settings'> & { settings?: unknown } {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
   return (
-    (v.settings === undefined || isPaymentSettings(v.settings)) &&
-    typeof v.booking_id === 'string' &&
-    typeof v.correlation_id === 'string' &&
+    optional(v.settings, isPaymentSettings) &&
+    isString(v.booking_id) &&
+    isString(v.correlation_id) &&
     (v.channel === 'app' || v.channel === 'web') &&
-    typeof v.idempotency_key === 'string' &&
-    typeof v.started_at === 'number' &&
+    isString(v.idempotency_key) &&
     Number.isFinite(v.started_at) &&
-    (v.deeplink === undefined || typeof v.deeplink === 'string') &&
-    (v.handoff === undefined || v.handoff === true) &&
-    (v.inapp === undefined || v.inapp === true) &&
-    (v.attempt_id === undefined || typeof v.attempt_id === 'string') &&
-    (v.attempt_at === undefined || (typeof v.attempt_at === 'number' && Number.isFinite(v.attempt_at))) &&
-    (v.web_payment === undefined || isWebPayment(v.web_payment))
+    optional(v.deeplink, isString) &&
+    optional(v.handoff, isTrue) &&
+    optional(v.inapp, isTrue) &&
+    optional(v.attempt_id, isString) &&
+    optional(v.attempt_at, Number.isFinite) &&
+    optional(v.web_payment, isWebPayment)
   );
 }
 

@@ -134,7 +134,7 @@ export function readSettings(input: SettingsInput, page: PageContext): SettingsR
   for (const entry of allowedHosts) {
     // A host, or host:port: a scheme or a path never matches a URL's host.
     if (!/^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(entry)) {
-      problems.push(problem('allowed-hosts', input.allowedHosts, `allowed-hosts entry "${entry}" is not a host: write host names (or host:port) separated by spaces, e.g. "links.wallet.example pay.wallet.example".`));
+      problems.push(problem('allowed-hosts', input.allowedHosts, `allowed-hosts entry "${entry}" is not a host: write host names (or host:port) separated by spaces.`));
     }
   }
   const returnOrigins = parseList(input.returnOrigins);

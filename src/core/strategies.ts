@@ -45,14 +45,17 @@ interface PaymentStrategy {
   start(context: StrategyContext): Promise<void>;
 }
 
+/** The desktop's path: the web payment. */
+const web: PaymentStrategy = {
+  async start(context) {
+    const attempt = await context.book('web');
+    if (attempt) context.followWebPayment(attempt);
+  },
+};
+
 /** The strategies, by path: one per environment, and the desktop's phone hand-off. */
 export const STRATEGIES: Readonly<Record<PaymentPath, PaymentStrategy>> = {
-  desktop: {
-    async start(context) {
-      const attempt = await context.book('web');
-      if (attempt) context.followWebPayment(attempt);
-    },
-  },
+  desktop: web,
   mobile: {
     async start(context) {
       const attempt = await context.book('app');
@@ -69,9 +72,7 @@ export const STRATEGIES: Readonly<Record<PaymentPath, PaymentStrategy>> = {
   // Someone else's in-app browser: a script cannot open the wallet app there, and the web page
   // completes inside it, so the press goes to the web payment at once. The in-app panel offers the
   // other ways (the app, the phone's own browser) while the booking is followed on the way back.
-  inapp: {
-    start: (context) => STRATEGIES.desktop.start(context),
-  },
+  inapp: web,
   handoff: {
     async start(context) {
       const attempt = await context.book('app');
