@@ -31,8 +31,6 @@ const EXEMPT: Readonly<Record<string, string>> = {
  * through other modules. A module leaves this list when its test file comes (a test below says so).
  */
 const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
-  'src/check/clauses-khalti.ts': 'the Khalti runs of test/node/check/examples.test.ts and its broken copies in broken-examples.test.ts',
-  'src/check/khalti-steps.ts': 'the Khalti runs of test/node/check/examples.test.ts and its broken copies in broken-examples.test.ts',
   'src/element/inapp-panel.ts': 'test/browser/element/wallet-pay-button/inapp.test.ts',
   'src/element/order-check.ts': 'test/browser/element/wallet-pay-button/order-paid.test.ts',
   'src/element/pay-buttons.ts': 'test/browser/element/wallet-pay-button/wallets.test.ts',
