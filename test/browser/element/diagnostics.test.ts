@@ -93,6 +93,33 @@ describe('<wallet-pay-button> diagnostics: the return page', () => {
     expect(warned[0]).to.contain('is not kept in this tab');
   });
 
+  it("a kept booking of another order whose order names the same booking_id is no lookalike: each kept booking is parsed", async () => {
+    const booking = `R-${RUN}-6`;
+    const s = await scenario({});
+    // The order's own field holds the text an unparsed search would take for the kept booking's id.
+    const kept = { booking_id: `OTHER-${RUN}`, correlation_id: 'c', channel: 'web', idempotency_key: 'k', started_at: Date.now(), order: { booking_id: booking } };
+    sessionStorage.setItem(bookingKey(new URL(s.endpoint, location.href).href, { id: 'OTHER-9', booking_id: booking }), JSON.stringify(kept));
+    arriveWith(booking, 'SUCCESS');
+    const { el } = await mount(s, { environment: 'desktop' });
+    await settle(el);
+    const warned = about(new RegExp(`booking_id=${booking}`));
+    expect(warned, warnings.join('\n')).to.have.length(1);
+    expect(warned[0]).to.contain('is not kept in this tab');
+    expect(warned[0]).to.not.contain('was booked for order');
+  });
+
+  it("reads the kit's booking_id up to the '?' eSewa glues its data onto", async () => {
+    const booking = `R-${RUN}-7`;
+    const s = await scenario({});
+    keep(s, 'OTHER-10', booking);
+    arriveWith(`${booking}?data=eyJ9`, 'SUCCESS');
+    const { el } = await mount(s, { environment: 'desktop' });
+    await settle(el);
+    const warned = about(new RegExp(`booking_id=${booking}&`));
+    expect(warned, warnings.join('\n')).to.have.length(1);
+    expect(warned[0]).to.contain('was booked for order {"id":"OTHER-10"}');
+  });
+
   it('says nothing when the element kept the booking itself: it verifies and routes', async () => {
     const booking = `R-${RUN}-3`;
     const s = await scenario({ status: [answer.status(booking, 'SUCCESS')] });
