@@ -53,7 +53,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): PaymentStor
 /** The store's maps and the rules that keep them consistent. */
 function memoryState(maxEntries: number, now: () => number) {
   // Fencing tokens come from one counter, so a lease ended and taken again never hands out a token twice.
-  const tokens = { last: 0 };
+  // It starts at the wall clock in microseconds, not 0: a book's service reference is derived from its
+  // token, so a store made again (a restart) must not hand out the tokens of the one before it (unless
+  // that one handed out over a thousand per millisecond it lived).
+  const tokens = { last: Date.now() * 1_000 };
 
   // Insertion order is creation order: the first entries are the oldest.
   const bookings = new Map<string, StoredBooking & { settled: boolean; checkOwner?: string; checkUntil: number; checkedAt: number }>();

@@ -52,6 +52,22 @@ describe('memory store', () => {
     assert.equal(await claim(store, 'callback-only', 'SUCCESS', 'b'), 'claimed');
   });
 
+  test("a store made again (a restart) never hands out its predecessor's fencing tokens, from which books derive their service references", async () => {
+    const open = (store: ReturnType<typeof createMemoryStore>, key: string) => store.beginBooking({ key, orderKey: key, lease: `order:${key}`, owner: key, leaseMs: 4_000 });
+    const before = createMemoryStore();
+    const tokens: number[] = [];
+    for (let n = 0; n < 50; n++) {
+      const opening = await open(before, `k-${n}`);
+      assert.equal(opening.status, 'leased');
+      if (opening.status === 'leased') tokens.push(opening.token);
+      await new Promise((resolve) => setTimeout(resolve, n % 10 === 0 ? 2 : 0));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const after = await open(createMemoryStore(), 'k-after');
+    assert.equal(after.status, 'leased');
+    if (after.status === 'leased') assert.ok(after.token > Math.max(...tokens), `the restarted store's first token ${after.token} is above the last one before it, ${Math.max(...tokens)}`);
+  });
+
   test("leases and claims run on the store's clock, whatever its callers' clocks", async () => {
     let now = 1_000;
     const store = createMemoryStore({ now: () => now });
