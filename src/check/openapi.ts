@@ -7,12 +7,6 @@ import { ATTEMPT_HEADER, CODES, HTTP_STATUS_OF_CODE, IDEMPOTENCY_HEADER, PAYMENT
 import { SIGNED_FIELDS } from '../protocol/signature.js';
 import { CLAUSES, type Clause } from './clauses.js';
 
-/**
- * The code a proxy answers when its own database is unavailable for a moment (HTTP 503 with
- * `Retry-After`): part of the contract whether or not this version's `CODES` lists it yet.
- */
-const STORE_UNAVAILABLE = { code: 'IP-503', http: 503 } as const;
-
 /** What each code means, for the document (the source comments say the same for programmers). */
 const CODE_MEANINGS: Readonly<Record<string, string>> = {
   'IP-201': 'Booking created; status fetched.',
@@ -50,9 +44,7 @@ export const MONEY_RULES = [
 
 /** Every code of the contract with its HTTP status, sorted by code. */
 function contractCodes(): Array<{ code: string; http: number }> {
-  const codes = new Map<string, number>(Object.entries(HTTP_STATUS_OF_CODE));
-  if (!codes.has(STORE_UNAVAILABLE.code)) codes.set(STORE_UNAVAILABLE.code, STORE_UNAVAILABLE.http);
-  return [...codes].map(([code, http]) => ({ code, http })).sort((a, b) => a.code.localeCompare(b.code));
+  return Object.entries(HTTP_STATUS_OF_CODE).map(([code, http]) => ({ code, http })).sort((a, b) => a.code.localeCompare(b.code));
 }
 
 type Schema = Record<string, unknown>;
