@@ -8,61 +8,20 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { esewaEpay } from '../../src/providers/epay/adapter.js';
-import { EPAY_TEST_LOGIN } from '../../src/sandbox/epay/rules.js';
-import { DIST, checkoutPage, resultPage, startMerchant, type Merchant } from './support.js';
-import { ENGINES, WAIT, closeEngines, openEngine, within, type EnginePage } from './engines.js';
-
-const ESM = '/dist/cdn/wallet-pay-button.min.js';
-/** eSewa's published test merchant code and secret (providers.md, "Test credentials"). */
-const PRODUCT_CODE = 'EPAYTEST';
-const SECRET_KEY = '8gBm/:&EnhH.1/q';
-
-/**
- * Kept in the tab's sessionStorage across the merchant's pages: each page's address, the channel of each booking request,
- * the element's booked and navigate events, and any uncaught error, console error or warning.
- */
-const RECORDER = `<script>
-(() => {
-  const push = (key, value) => sessionStorage.setItem(key, JSON.stringify([...JSON.parse(sessionStorage.getItem(key) || '[]'), value]));
-  push('t:pages', location.href);
-  const fetchOf = window.fetch.bind(window);
-  window.fetch = (input, init) => {
-    const url = String(input && input.url || input);
-    if (url.endsWith('/api/pay/book') && init && typeof init.body === 'string') push('t:book', JSON.parse(init.body).channel);
-    return fetchOf(input, init);
-  };
-  for (const name of ['booked', 'navigate']) {
-    document.addEventListener('wallet-pay-' + name, (event) => push('t:events', { type: name, channel: event.detail.channel, url: event.detail.url, method: event.detail.method }));
-  }
-  addEventListener('error', (event) => push('t:errors', 'error: ' + event.message));
-  addEventListener('unhandledrejection', (event) => push('t:errors', 'unhandled rejection: ' + String(event.reason)));
-  for (const level of ['error', 'warn']) {
-    const original = console[level].bind(console);
-    console[level] = (...args) => { push('t:errors', 'console.' + level + ': ' + args.map(String).join(' ')); original(...args); };
-  }
-})();
-</script>`;
-
-const page = (environment: 'desktop' | 'mobile') =>
-  checkoutPage(`${RECORDER}\n<script type="module" src="${ESM}"></script>`).replace('environment="desktop"', `environment="${environment}"`);
+import { EPAY_TEST_CREDENTIALS } from '../../src/providers/epay/wire.js';
+import { DIST, startMerchant, type Merchant } from './support.js';
+import { ENGINES, closeEngines, openEngine, type EnginePage } from './engines.js';
+import { EPAY_LOGIN_FIELDS, epayTransactionShown, fillAndPress, merchantPages, openFresh, press, recorded, sandboxControl, waitForAddress } from './engine-pages.js';
 
 let merchant: Merchant;
 
 before(async () => {
   merchant = await startMerchant({
     directories: { '/dist/': DIST },
-    files: {
-      '/checkout.html': { body: page('desktop') },
-      '/phone.html': { body: page('mobile') },
-      '/success.html': { body: resultPage('Paid', RECORDER) },
-      '/failure.html': { body: resultPage('Not paid', RECORDER) },
-      // WebKit's one window keeps the origin's sessionStorage from test to test: each starts here.
-      '/fresh.html': { body: resultPage('Fresh', '<script>sessionStorage.clear()</script>') },
-    },
+    files: merchantPages({ phone: true, recorder: true }),
     // ePay only: no intent service behind it, so a phone's app request is answered a web payment.
-    providers: (sandbox) => [esewaEpay({ productCode: PRODUCT_CODE, secretKey: SECRET_KEY, baseUrl: sandbox.baseUrl })],
+    providers: (sandbox) => [esewaEpay({ ...EPAY_TEST_CREDENTIALS, baseUrl: sandbox.baseUrl })],
   });
 });
 
@@ -71,72 +30,23 @@ after(async () => {
   await merchant?.close();
 });
 
-/**
- * Polls the page's address until `wanted` holds (every 100 ms, a read limited to 3 s while a
- * navigation is under way); fails after `ms` naming `what` and the last address read.
- */
-async function waitForAddress(tab: EnginePage, wanted: (href: string) => boolean, what: string, ms = 15_000): Promise<string> {
-  const end = Date.now() + ms;
-  let last = '(not read yet)';
-  for (;;) {
-    try {
-      last = await tab.run<string>('return document.readyState === "complete" ? location.href : "";', `read the address while waiting for ${what}`, 3_000);
-      if (last && wanted(last)) return last;
-    } catch (error) {
-      // A read that met a navigation: the next one reads the new page.
-      last = `(read failed: ${(error as Error).message.split('\n')[0]})`;
-    }
-    if (Date.now() > end) throw new Error(`${tab.engine}: ${what}: not within ${ms} ms; the tab was last at ${last}`);
-    await sleep(100);
-  }
-}
-
 /** On the sandbox's ePay login page: the transaction it shows; signs in with eSewa's test login and presses Pay. */
-function signInAndPay(tab: EnginePage): Promise<string> {
-  return tab.run<string>(
-    `const wait = async (check, what, ms = 10000) => {
-  const end = Date.now() + ms;
-  for (;;) { const value = check(); if (value) return value; if (Date.now() > end) throw new Error('timed out waiting: ' + what); await new Promise((r) => setTimeout(r, 50)); }
-};
-const form = await wait(() => document.querySelector('form[action$="/pay"]'), "the ePay login form");
-form.querySelector('[name="esewa_id"]').value = ${JSON.stringify(EPAY_TEST_LOGIN.ids[0])};
-form.querySelector('[name="password"]').value = ${JSON.stringify(EPAY_TEST_LOGIN.password)};
-form.querySelector('[name="token"]').value = ${JSON.stringify(EPAY_TEST_LOGIN.token)};
-const transaction = [...document.querySelectorAll('dt')].find((dt) => dt.textContent.trim() === 'Transaction');
-// Pressed after this script has answered: the page is left at once.
-setTimeout(() => form.querySelector('button.pay').click(), 0);
-return transaction ? transaction.nextElementSibling.textContent.trim() : '';`,
-    'sign in and pay on the ePay page',
-  );
-}
-
-/** What the tab recorded on the merchant's pages (read on one of them). */
-function recorded(tab: EnginePage): Promise<{ pages: string[]; book: string[]; events: Array<Record<string, string>>; errors: string[] }> {
-  return tab.run(
-    `const read = (key) => JSON.parse(sessionStorage.getItem(key) || '[]');
-return { pages: read('t:pages'), book: read('t:book'), events: read('t:events'), errors: read('t:errors') };`,
-    "read what the merchant's pages recorded",
-  );
+async function signInAndPay(tab: EnginePage): Promise<string> {
+  const transaction = await epayTransactionShown(tab);
+  await fillAndPress(tab, 'form[action$="/pay"]', EPAY_LOGIN_FIELDS, 'button.pay', 'sign in and pay on the ePay page');
+  return transaction;
 }
 
 /** The sandbox's ePay transaction `uuid`, through its control. */
 async function transaction(uuid: string): Promise<{ status: string; total_amount: string }> {
-  const response = await within(fetch(`${merchant.sandbox.baseUrl}/sandbox/epay/transactions/${PRODUCT_CODE}/${encodeURIComponent(uuid)}`), 5_000, `the sandbox's ePay transaction ${uuid}`);
-  assert.equal(response.status, 200, `the sandbox knows ePay transaction ${uuid}`);
-  return ((await response.json()) as { data: { status: string; total_amount: string } }).data;
+  return (await sandboxControl<{ data: { status: string; total_amount: string } }>(merchant, `/sandbox/epay/transactions/${EPAY_TEST_CREDENTIALS.productCode}/${encodeURIComponent(uuid)}`)).data;
 }
 
 /** Pays through the checkout at `path`: the element's button, the ePay page, back, verified, the success page. */
 async function pay(tab: EnginePage, path: '/checkout.html' | '/phone.html'): Promise<{ uuid: string; success: URL }> {
-  await tab.open(`${merchant.origin}/fresh.html`);
-  await tab.open(`${merchant.origin}${path}`);
-  await tab.run(
-    `${WAIT}
-// Pressed after this script has answered: the element books, then posts the form and leaves the page.
-setTimeout(() => part('button').click(), 0);
-return true;`,
-    'the element shows its button and is pressed',
-  );
+  await openFresh(tab, merchant, path);
+  // The element books, then posts the form and leaves the page.
+  await press(tab);
   const form = `${merchant.sandbox.baseUrl}/api/epay/main/v2/form`;
   await waitForAddress(tab, (href) => href === form, "the ePay login page (the form's POST answered)");
   const uuid = await signInAndPay(tab);
@@ -169,7 +79,7 @@ for (const engine of ENGINES) {
       assert.deepEqual([paid.status, paid.total_amount], ['COMPLETE', '250.0'], "the sandbox's transaction, paid for the merchant's amount");
       const { pages, book, events, errors } = await recorded(tab);
       assertReturn(pages, '/checkout.html', uuid);
-      assert.deepEqual(book, ['web']);
+      assert.deepEqual(book.map((request) => request.channel), ['web']);
       assert.deepEqual(
         events.map((event) => [event.type, event.channel ?? event.method]),
         [['booked', 'web'], ['navigate', 'POST'], ['navigate', 'GET']],
@@ -188,7 +98,7 @@ for (const engine of ENGINES) {
       assert.equal((await transaction(uuid)).status, 'COMPLETE');
       const { pages, book, events, errors } = await recorded(tab);
       assertReturn(pages, '/phone.html', uuid);
-      assert.deepEqual(book, ['app'], 'the phone asked for the app channel');
+      assert.deepEqual(book.map((request) => request.channel), ['app'], 'the phone asked for the app channel');
       assert.deepEqual(
         events.map((event) => [event.type, event.channel ?? event.method]),
         [['booked', 'web'], ['navigate', 'POST'], ['navigate', 'GET']],
