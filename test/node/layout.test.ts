@@ -32,7 +32,6 @@ const EXEMPT: Readonly<Record<string, string>> = {
  */
 const AWAITING_A_MIRROR: Readonly<Record<string, string>> = {
   'src/element/inapp-panel.ts': 'test/browser/element/wallet-pay-button/inapp.test.ts',
-  'src/element/order-check.ts': 'test/browser/element/wallet-pay-button/order-paid.test.ts',
   'src/element/pay-buttons.ts': 'test/browser/element/wallet-pay-button/wallets.test.ts',
   'src/element/payment.ts': 'test/browser/element/chunk.test.ts, wallet-pay-button/',
   'src/element/settings-controller.ts': 'test/browser/element/wallet-pay-button/settings-snapshot.test.ts',
