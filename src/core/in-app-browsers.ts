@@ -2,7 +2,7 @@
  * Known third-party in-app browsers, as data: the browser a social or chat app opens a link in. None
  * of them hands a payment to anyone (they are not the spec's "WebView container handled separately"),
  * and a script-made navigation to an app link there only loads the link's web page. The element
- * shows its in-app actions instead (strategies.ts, `inapp`).
+ * reads "Pay on the web" there and pays on the web page at once (strategies.ts, `inapp`).
  *
  * Matched by the apps' own tokens, never by `wv`: Meta's own WebView and TikTok send Android user
  * agents without it, and new iOS ones end in `Safari/604.1` like Safari's. The order matters where

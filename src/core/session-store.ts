@@ -22,7 +22,7 @@ export interface KeptBooking {
   deeplink?: string;
   /** An `app` booking made for the shopper's phone from a desktop (the QR hand-off): the way back shows the code again. */
   handoff?: true;
-  /** An `app` booking made in a third-party in-app browser: the way back shows the in-app actions again. */
+  /** A booking made in a third-party in-app browser (or a WebView no host took): the way back shows the in-app panel. */
   inapp?: true;
   /** The funnel's attempt id and when the attempt began, so the steps after a reload share them. */
   attempt_id?: string;

@@ -1,7 +1,8 @@
 /**
  * When the payment code loads, by name (as catalyst's `lazy-define` names its strategies): each
  * strategy calls `load` when its moment comes. The element picks them when it is attached: `kept`
- * for a tab that may be coming back to a payment, else `idle`; and always `intent`, so the click
+ * for a tab that may be coming back to a payment or a return address, else `idle`; and always
+ * `intent`, so the click
  * rarely waits for the code.
  */
 

@@ -3,9 +3,8 @@
  * status, the value or why it failed, the host asked to update when a load starts and when it
  * settles, and `taskComplete`, the load under way, which a press made meanwhile awaits instead of
  * being lost. A new load starts only when none was asked for or the last one failed, so no load is
- * ever stale: `Task`'s call id would guard nothing here. The
- * element keeps one per chunk: the payment code and the Nepali texts (per page), its own payment, and
- * the payment's hand-off.
+ * ever stale: `Task`'s call id would guard nothing here. The element keeps one per chunk: the payment
+ * code and the Nepali texts (per page), its own payment, and the payment's hand-off and in-app panel.
  *
  * Not `@lit/task` itself: it costs about 1 KB gzip, more than the first module's budget has left.
  * Nor does it hook into the host's lifecycle (`addController`): an `import()` cannot be stopped, and a

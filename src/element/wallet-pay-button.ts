@@ -47,8 +47,8 @@ const ignore = (): void => {};
  * @slot - The button's label (default: the `label` variant's text, e.g. "Pay with wallet").
  * @slot logo-esewa - A logo before "Pay with eSewa", with two wallets or more (none is shipped: use one you are licensed to use); `logo-khalti` likewise.
  * @fires wallet-pay-shown - Funnel: the button was shown (`attempt_id`, `elapsed_ms` on every funnel step).
- * @fires wallet-pay-pressed - Funnel: the shopper pressed the button (`path`).
- * @fires wallet-pay-booked - The proxy booked the payment.
+ * @fires wallet-pay-pressed - Funnel: the shopper pressed the button (`path`; `wallet`, a wallet's button).
+ * @fires wallet-pay-booked - The proxy booked the payment (`wallet`: pressed, else the server's; also on the outcome events).
  * @fires wallet-pay-left - Funnel: the shopper went to pay (`to`: `app`, `web`, `phone` or `browser`).
  * @fires wallet-pay-returned - Funnel: the page came back with a payment under way.
  * @fires wallet-pay-confirmed - Funnel: the payment reached a final `status`.
@@ -161,7 +161,8 @@ export class WalletPayButton extends ButtonProperties {
 
   /**
    * The payment code comes by the named strategies (load-strategies.ts): `kept` (this element's
-   * payment at once) where a booking or a paid order is kept in this tab, else `idle`; and `intent`.
+   * payment at once) where a booking or a paid order is kept in this tab, `kept` too (the code alone,
+   * with its `/order`) on a return address, else `idle`; and `intent`.
    */
   override connectedCallback(): void {
     super.connectedCallback();

@@ -12,7 +12,7 @@ import { failRequest, finish } from './outcome.js';
 import type { Run } from './runs.js';
 import type { FlowStateName } from './state.js';
 
-/** The state that shows while `kept` is waited for: its code, its in-app actions, or the pending panel. */
+/** The state that shows while `kept` is waited for: its code, the in-app panel, or the pending panel. */
 export function waitingState(kept: KeptBooking): FlowStateName {
   return kept.handoff ? 'handoff' : kept.inapp ? 'inapp' : 'pending';
 }
