@@ -23,7 +23,8 @@ test('a booking key names the endpoint and the order in canonical order', () => 
 
 test('kept bookings and paid orders: what a tab may come back for, and what only its checkout shows', () => {
   const storage = new MemoryStorage();
-  const win = { sessionStorage: storage } as unknown as Window;
+  // A window has an address too: one with no fragment of ours.
+  const win = { sessionStorage: storage, location: { hash: '', search: '' } } as unknown as Window;
   assert.ok(!mayComeBack(win) && !hasKeptBooking(storage));
   storage.setItem('someone-else', '1');
   assert.ok(!mayComeBack(win), "another script's key is not ours");
@@ -39,7 +40,7 @@ test('kept bookings and paid orders: what a tab may come back for, and what only
 
 test('no window or blocked storage keeps nothing, and never throws', () => {
   assert.equal(sessionStorageOf(null), null);
-  const sandboxed = Object.defineProperty({}, 'sessionStorage', {
+  const sandboxed = Object.defineProperty({ location: { hash: '', search: '' } }, 'sessionStorage', {
     get() {
       throw new DOMException('denied', 'SecurityError');
     },
