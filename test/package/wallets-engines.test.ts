@@ -9,59 +9,21 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { esewaEpay } from '../../src/providers/epay/adapter.js';
+import { EPAY_TEST_CREDENTIALS } from '../../src/providers/epay/wire.js';
 import { khalti } from '../../src/providers/khalti/adapter.js';
-import { EPAY_TEST_LOGIN } from '../../src/sandbox/epay/rules.js';
-import { TEST_MPIN, TEST_OTP } from '../../src/sandbox/khalti/payments.js';
-import { DIST, checkoutPage, resultPage, startMerchant, type Merchant } from './support.js';
+import { DIST, startMerchant, type Merchant } from './support.js';
 import { ENGINES, WAIT, closeEngines, openEngine, within, type EnginePage } from './engines.js';
-
-const ESM = '/dist/cdn/wallet-pay-button.min.js';
-/** eSewa's published test merchant code and secret (providers.md, "Test credentials"). */
-const PRODUCT_CODE = 'EPAYTEST';
-const SECRET_KEY = '8gBm/:&EnhH.1/q';
-/** Khalti's published test ID (providers.md, "Test credentials"). */
-const KHALTI_ID = '9800000000';
-
-/** Kept in the tab's sessionStorage across the merchant's pages: each book request's wallet and channel, and any error. */
-const RECORDER = `<script>
-(() => {
-  const push = (key, value) => sessionStorage.setItem(key, JSON.stringify([...JSON.parse(sessionStorage.getItem(key) || '[]'), value]));
-  const fetchOf = window.fetch.bind(window);
-  window.fetch = (input, init) => {
-    const url = String(input && input.url || input);
-    if (url.endsWith('/api/pay/book') && init && typeof init.body === 'string') { const body = JSON.parse(init.body); push('t:book', [body.wallet, body.channel]); }
-    return fetchOf(input, init);
-  };
-  document.addEventListener('wallet-pay-booked', (event) => push('t:booked', [event.detail.booking_id, event.detail.channel]));
-  addEventListener('error', (event) => push('t:errors', 'error: ' + event.message));
-  addEventListener('unhandledrejection', (event) => push('t:errors', 'unhandled rejection: ' + String(event.reason)));
-  for (const level of ['error', 'warn']) {
-    const original = console[level].bind(console);
-    console[level] = (...args) => { push('t:errors', 'console.' + level + ': ' + args.map(String).join(' ')); original(...args); };
-  }
-})();
-</script>`;
-
-const page = (environment: 'desktop' | 'mobile') =>
-  checkoutPage(`${RECORDER}\n<script type="module" src="${ESM}"></script>`, 'wallets="esewa khalti"').replace('environment="desktop"', `environment="${environment}"`);
+import { EPAY_LOGIN_FIELDS, KHALTI_LOGIN_FIELDS, fillAndPress, merchantPages, openFresh, press, recorded, sandboxControl, waitForAddress } from './engine-pages.js';
 
 let merchant: Merchant;
 
 before(async () => {
   merchant = await startMerchant({
     directories: { '/dist/': DIST },
-    files: {
-      '/checkout.html': { body: page('desktop') },
-      '/phone.html': { body: page('mobile') },
-      '/success.html': { body: resultPage('Paid', RECORDER) },
-      '/failure.html': { body: resultPage('Not paid', RECORDER) },
-      // WebKit's one window keeps the origin's sessionStorage from test to test: each starts here.
-      '/fresh.html': { body: resultPage('Fresh', '<script>sessionStorage.clear()</script>') },
-    },
+    files: merchantPages({ attributes: 'wallets="esewa khalti"', phone: true, recorder: true }),
     providers: (sandbox) => [
-      esewaEpay({ productCode: PRODUCT_CODE, secretKey: SECRET_KEY, baseUrl: sandbox.baseUrl }),
+      esewaEpay({ ...EPAY_TEST_CREDENTIALS, baseUrl: sandbox.baseUrl }),
       // The sandbox's access key is Khalti's secret key there; the shop's site is only checked to be a URL.
       khalti({ secretKey: sandbox.accessKey, websiteUrl: 'http://127.0.0.1/', baseUrl: sandbox.baseUrl }),
     ],
@@ -73,59 +35,6 @@ after(async () => {
   await merchant?.close();
 });
 
-/**
- * Polls the page's address until `wanted` holds (every 100 ms, a read limited to 3 s while a
- * navigation is under way); fails after `ms` naming `what` and the last address read.
- */
-async function waitForAddress(tab: EnginePage, wanted: (href: string) => boolean, what: string, ms = 15_000): Promise<string> {
-  const end = Date.now() + ms;
-  let last = '(not read yet)';
-  for (;;) {
-    try {
-      last = await tab.run<string>('return document.readyState === "complete" ? location.href : "";', `read the address while waiting for ${what}`, 3_000);
-      if (last && wanted(last)) return last;
-    } catch (error) {
-      // A read that met a navigation: the next one reads the new page.
-      last = `(read failed: ${(error as Error).message.split('\n')[0]})`;
-    }
-    if (Date.now() > end) throw new Error(`${tab.engine}: ${what}: not within ${ms} ms; the tab was last at ${last}`);
-    await sleep(100);
-  }
-}
-
-/** In-page: waits for a form on the sandbox's page, fills `fields`, and presses `button` once the script has answered. */
-function fillAndPress(tab: EnginePage, form: string, fields: Record<string, string>, button: string, what: string): Promise<void> {
-  return tab.run(
-    `const end = Date.now() + 10000;
-let form;
-while (!(form = document.querySelector(${JSON.stringify(form)}))) {
-  if (Date.now() > end) throw new Error('timed out waiting: ' + ${JSON.stringify(what)});
-  await new Promise((r) => setTimeout(r, 50));
-}
-for (const [name, value] of Object.entries(${JSON.stringify(fields)})) form.querySelector('[name="' + name + '"]').value = value;
-// Pressed after this script has answered: the page is left at once.
-setTimeout(() => form.querySelector(${JSON.stringify(button)}).click(), 0);`,
-    what,
-  );
-}
-
-/**
- * Presses the element's button for `wallet` once it takes a press (not busy: a press while busy is
- * ignored, as on a way back where the element first asks about its kept booking), after the script
- * has answered: the element books and leaves.
- */
-function press(tab: EnginePage, wallet: 'esewa' | 'khalti'): Promise<void> {
-  return tab.run(
-    `${WAIT}
-const button = await wait(() => {
-  const b = part('button-${wallet}');
-  return b && !b.disabled && el.getAttribute('aria-busy') !== 'true' && !el.shadowRoot.querySelector('[aria-busy="true"]') && b;
-}, 'the ${wallet} button, not busy (status: ' + statusText() + ')');
-setTimeout(() => button.click(), 0);`,
-    `press the ${wallet} button`,
-  );
-}
-
 /** Presses Khalti and waits for Khalti's pay page; answers its `pidx`. */
 async function toKhalti(tab: EnginePage): Promise<string> {
   await press(tab, 'khalti');
@@ -134,23 +43,19 @@ async function toKhalti(tab: EnginePage): Promise<string> {
   return new URL(at).searchParams.get('pidx') ?? '';
 }
 
-/** What the tab recorded on the merchant's pages (read on one of them). */
-function recorded(tab: EnginePage): Promise<{ book: Array<[string, string]>; booked: Array<[string, string]>; errors: string[] }> {
-  return tab.run(
-    `const read = (key) => JSON.parse(sessionStorage.getItem(key) || '[]');
-return { book: read('t:book'), booked: read('t:booked'), errors: read('t:errors') };`,
-    "read what the merchant's pages recorded",
-  );
+/** What the tab's book requests asked for (wallet and channel) and the element's booked events (booking and channel). */
+async function bookings(tab: EnginePage): Promise<{ book: Array<[string | undefined, string]>; booked: Array<[string | undefined, string | undefined]>; errors: string[] }> {
+  const { book, events, errors } = await recorded(tab);
+  return {
+    book: book.map((request) => [request.wallet, request.channel]),
+    booked: events.filter((event) => event.type === 'booked').map((event) => [event.booking_id, event.channel]),
+    errors,
+  };
 }
 
-/** The sandbox's control of a payment: Khalti's by pidx, ePay's by transaction. */
-async function control<T>(path: string): Promise<T> {
-  const response = await within(fetch(`${merchant.sandbox.baseUrl}${path}`), 5_000, `the sandbox's ${path}`);
-  assert.equal(response.status, 200, `the sandbox knows ${path}`);
-  return (await response.json()) as T;
-}
-const khaltiStatus = async (pidx: string) => (await control<{ status: string }>(`/sandbox/khalti/payments/${encodeURIComponent(pidx)}`)).status;
-const epayStatus = async (uuid: string) => (await control<{ data: { status: string } }>(`/sandbox/epay/transactions/${PRODUCT_CODE}/${encodeURIComponent(uuid)}`)).data.status;
+const khaltiStatus = async (pidx: string) => (await sandboxControl<{ status: string }>(merchant, `/sandbox/khalti/payments/${encodeURIComponent(pidx)}`)).status;
+const epayStatus = async (uuid: string) =>
+  (await sandboxControl<{ data: { status: string } }>(merchant, `/sandbox/epay/transactions/${EPAY_TEST_CREDENTIALS.productCode}/${encodeURIComponent(uuid)}`)).data.status;
 
 const successOf = (href: string) => href.startsWith(`${merchant.origin}/success.html?`);
 
@@ -161,14 +66,13 @@ for (const engine of ENGINES) {
     test(`${engine}: ${where}: "Pay with Khalti" books at Khalti, pays on its page; back on the checkout, the lookup confirms and the success page follows`, async () => {
       const tab = await openEngine(engine);
       try {
-        await tab.open(`${merchant.origin}/fresh.html`);
-        await tab.open(`${merchant.origin}${path}`);
+        await openFresh(tab, merchant, path);
         const pidx = await toKhalti(tab);
-        await fillAndPress(tab, 'form[action$="/khalti/pay/"]', { khalti_id: KHALTI_ID, mpin: TEST_MPIN, otp: TEST_OTP }, 'button[value="pay"]', "pay on Khalti's page");
+        await fillAndPress(tab, 'form[action$="/khalti/pay/"]', KHALTI_LOGIN_FIELDS, 'button[value="pay"]', "pay on Khalti's page");
         const success = new URL(await waitForAddress(tab, successOf, 'the success page after the lookup'));
         assert.deepEqual([success.searchParams.get('booking_id'), success.searchParams.get('status')], [pidx, 'SUCCESS']);
         assert.equal(await khaltiStatus(pidx), 'Completed');
-        const { book, booked, errors } = await recorded(tab);
+        const { book, booked, errors } = await bookings(tab);
         assert.deepEqual(book, [['khalti', channel]], 'one book, for Khalti');
         assert.deepEqual(booked, [[pidx, 'web']], 'a web payment on every device');
         assert.deepEqual(errors, []);
@@ -180,8 +84,7 @@ for (const engine of ENGINES) {
     test(`${engine}: ${where}: Khalti, back at the checkout without paying, then eSewa paid on its page: the success page, eSewa's the one booking paid, Khalti's left open`, async () => {
       const tab = await openEngine(engine);
       try {
-        await tab.open(`${merchant.origin}/fresh.html`);
-        await tab.open(`${merchant.origin}${path}`);
+        await openFresh(tab, merchant, path);
         const order = await tab.run<string>(`${WAIT}\nreturn el.getAttribute('order-id');`, "the checkout's order");
         const pidx = await toKhalti(tab);
         // Back at the checkout of the same order, as the return address names it.
@@ -189,13 +92,7 @@ for (const engine of ENGINES) {
         await press(tab, 'esewa');
         const form = `${merchant.sandbox.baseUrl}/api/epay/main/v2/form`;
         await waitForAddress(tab, (href) => href === form, "eSewa's login page (the form's POST answered)");
-        await fillAndPress(
-          tab,
-          'form[action$="/pay"]',
-          { esewa_id: EPAY_TEST_LOGIN.ids[0], password: EPAY_TEST_LOGIN.password, token: EPAY_TEST_LOGIN.token },
-          'button.pay',
-          'sign in and pay on the ePay page',
-        );
+        await fillAndPress(tab, 'form[action$="/pay"]', EPAY_LOGIN_FIELDS, 'button.pay', 'sign in and pay on the ePay page');
         const success = new URL(await waitForAddress(tab, successOf, 'the success page after the status check'));
         const uuid = success.searchParams.get('booking_id') ?? '';
         assert.equal(success.searchParams.get('status'), 'SUCCESS');
@@ -210,7 +107,7 @@ for (const engine of ENGINES) {
           `the kit's /order for ${order}`,
         );
         assert.deepEqual(((await answer.json()) as { data?: unknown }).data, { paid: true, status: 'SUCCESS' });
-        const { book, booked, errors } = await recorded(tab);
+        const { book, booked, errors } = await bookings(tab);
         assert.deepEqual(book, [['khalti', channel], ['esewa', channel]]);
         assert.deepEqual(booked, [[pidx, 'web'], [uuid, 'web']]);
         assert.deepEqual(errors, []);
