@@ -99,6 +99,6 @@ export function handOver(ctx: FlowContext, attempt: Attempt): boolean {
   if (settings.endpoint && settings.allowedHosts.length && Object.keys(settings.order).length) return false;
   ctx.attempt = null;
   ctx.retry = null;
-  fail(ctx, 'config', 'No host app took the payment (wallet-pay-webview), and endpoint, order-id or allowed-hosts is missing to pay in this browser.');
+  fail(ctx, 'config', 'No host app took the payment (no preventDefault() on wallet-pay-webview), and endpoint, order-id or allowed-hosts is missing to pay in this browser.');
   return true;
 }
