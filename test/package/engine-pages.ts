@@ -90,10 +90,10 @@ export function merchantPages(options: { attributes?: string; phone?: boolean; r
   };
 }
 
-/** Opens `path` at the merchant in a tab whose storage for the origin was emptied first. */
-export async function openFresh(tab: EnginePage, merchant: Merchant, path: string): Promise<void> {
+/** Opens `target` (a path at the merchant, or an address there) in a tab whose storage for the origin was emptied first. */
+export async function openFresh(tab: EnginePage, merchant: Merchant, target: string): Promise<void> {
   await tab.open(`${merchant.origin}/fresh.html`);
-  await tab.open(`${merchant.origin}${path}`);
+  await tab.open(new URL(target, merchant.origin).href);
 }
 
 /**

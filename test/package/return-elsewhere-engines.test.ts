@@ -13,23 +13,16 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { esewaEpay } from '../../src/providers/epay/adapter.js';
 import { EPAY_TEST_CREDENTIALS } from '../../src/providers/epay/wire.js';
-import { EPAY_TEST_LOGIN } from '../../src/sandbox/epay/rules.js';
-import { DIST, checkoutPage, resultPage, startMerchant, type Merchant } from './support.js';
-import { ENGINES, WAIT, closeEngines, openEngine, within, type EnginePage } from './engines.js';
+import { DIST, startMerchant, type Merchant } from './support.js';
+import { ENGINES, closeEngines, openEngine, within, type EnginePage } from './engines.js';
+import { EPAY_LOGIN_FIELDS, formAction, merchantPages, openFresh, press, waitForAddress } from './engine-pages.js';
 
-const ESM = '/dist/cdn/wallet-pay-button.min.js';
 const PAID_TEXT = 'Payment received, thank you';
 /** How soon the other browser must say the order is paid. */
 const PAID_WITHIN_MS = 5_000;
 
-/** The merchant's pages: the checkout, the result pages, and one that empties the origin's storage. */
-const FILES = {
-  '/checkout.html': { body: checkoutPage(`<script type="module" src="${ESM}"></script>`) },
-  '/success.html': { body: resultPage('Paid') },
-  '/failure.html': { body: resultPage('Not paid') },
-  // WebKit's one window keeps the origin's storage from page to page: the other browser starts here.
-  '/fresh.html': { body: resultPage('Fresh', '<script>sessionStorage.clear(); localStorage.clear()</script>') },
-};
+/** The merchant's pages: the checkout, the result pages, and one that empties the origin's session and local storage. */
+const FILES = merchantPages({ clearLocal: true });
 
 let intent: Merchant;
 let epay: Merchant;
@@ -72,26 +65,9 @@ const WAYS: Record<'intent service' | 'eSewa ePay v2', Way> = {
     merchant: () => epay,
     page: (merchant) => `${merchant.sandbox.baseUrl}/api/epay/main/v2/form`,
     form: 'form[action$="/pay"]',
-    fields: { esewa_id: EPAY_TEST_LOGIN.ids[0], password: EPAY_TEST_LOGIN.password, token: EPAY_TEST_LOGIN.token },
+    fields: EPAY_LOGIN_FIELDS,
   },
 };
-
-/** Polls the tab's address until `wanted` holds; fails after `ms` naming `what` and the last address read. */
-async function waitForAddress(tab: EnginePage, wanted: (href: string) => boolean, what: string, ms = 15_000): Promise<string> {
-  const end = Date.now() + ms;
-  let last = '(not read yet)';
-  for (;;) {
-    try {
-      last = await tab.run<string>('return document.readyState === "complete" ? location.href : "";', `read the address while waiting for ${what}`, 3_000);
-      if (last && wanted(last)) return last;
-    } catch (error) {
-      // A read that met a navigation: the next one reads the new page.
-      last = `(read failed: ${(error as Error).message.split('\n')[0]})`;
-    }
-    if (Date.now() > end) throw new Error(`${tab.engine}: ${what}: not within ${ms} ms; the tab was last at ${last}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /**
  * The first tab: the checkout, its button pressed, the provider's page. The provider's pay form is
@@ -99,20 +75,10 @@ async function waitForAddress(tab: EnginePage, wanted: (href: string) => boolean
  */
 async function payElsewhere(tab: EnginePage, way: Way): Promise<string> {
   const merchant = way.merchant();
-  await tab.open(`${merchant.origin}/fresh.html`);
-  await tab.open(`${merchant.origin}/checkout.html`);
-  await tab.run(`${WAIT}\nsetTimeout(() => part('button').click(), 0);\nreturn true;`, 'the element shows its button and is pressed');
+  await openFresh(tab, merchant, '/checkout.html');
+  await press(tab);
   await waitForAddress(tab, (href) => href === way.page(merchant), "the provider's page");
-  const action = await tab.run<string>(
-    `const end = Date.now() + 10000;
-for (;;) {
-  const form = document.querySelector(${JSON.stringify(way.form)});
-  if (form) return form.action;
-  if (Date.now() > end) throw new Error('timed out waiting: the pay form ${way.form}');
-  await new Promise((resolve) => setTimeout(resolve, 50));
-}`,
-    "the provider's pay form",
-  );
+  const action = await formAction(tab, way.form);
   const answer = await within(fetch(action, { method: 'POST', body: new URLSearchParams(way.fields), redirect: 'manual' }), 10_000, `POST ${action}`);
   const location = answer.headers.get('location');
   assert.ok(answer.status >= 301 && answer.status <= 303 && location, `${action} answered ${answer.status}: ${await answer.text()}`);
@@ -129,8 +95,7 @@ interface Shown {
 
 /** In the other browser: waits for the paid text and reads what the page shows. */
 async function shownElsewhere(tab: EnginePage, merchant: Merchant, back: string): Promise<Shown> {
-  await tab.open(`${merchant.origin}/fresh.html`);
-  await tab.open(back);
+  await openFresh(tab, merchant, back);
   const shown = await tab.run<Shown | { failed: string }>(
     `const end = Date.now() + ${PAID_WITHIN_MS};
 const root = () => document.querySelector('wallet-pay-button')?.shadowRoot;
