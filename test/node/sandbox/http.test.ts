@@ -30,8 +30,9 @@ describe('the answer helpers and the JSON reader, mounted alone', () => {
   });
   after(() => served.close());
 
+  // Bytes, not a string, when no type is given: fetch would call a string text/plain.
   const post = (body: string, type?: string) =>
-    fetch(`${served.baseUrl}/read`, { method: 'POST', body, ...(type === undefined ? {} : { headers: { 'content-type': type } }) });
+    fetch(`${served.baseUrl}/read`, { method: 'POST', ...(type === undefined ? { body: new TextEncoder().encode(body) } : { body, headers: { 'content-type': type } }) });
 
   test('sendJson: the status, no-store, nosniff and the extra headers; sendFailure: the code’s status and shape', async () => {
     const json = await fetch(`${served.baseUrl}/json`);
