@@ -79,7 +79,7 @@ describe('<wallet-pay-button> a paid order on its return address, in a tab that 
       const watch = watchFrames();
       try {
         const el = await mountOn(s, { wallets });
-        await waitUntil(() => statusText(el) === 'Checking your payment…', `the hold said nothing (status "${statusText(el)}")`, { timeout: 4000 });
+        await waitUntil(() => statusText(el) === 'Checking your payment…', `the hold said nothing (status "${statusText(el)}")`, { timeout: 8000 });
         await reach(el, 'paid');
         await painted();
         expect(statusText(el)).to.equal('Payment received, thank you.');
@@ -97,7 +97,7 @@ describe('<wallet-pay-button> a paid order on its return address, in a tab that 
     arriveAt('?booking_id=B9&status=SUCCESS');
     const s = await scenario({ order: [paid(600)] });
     const el = await mountOn(s, { lang: 'ne' });
-    await waitUntil(() => statusText(el) === 'तपाईंको भुक्तानी जाँच गर्दैछौं…', `no Nepali status (now "${statusText(el)}")`, { timeout: 4000 });
+    await waitUntil(() => statusText(el) === 'तपाईंको भुक्तानी जाँच गर्दैछौं…', `no Nepali status (now "${statusText(el)}")`, { timeout: 8000 });
     await reach(el, 'paid');
   });
 });
@@ -113,11 +113,11 @@ describe('<wallet-pay-button> a return address whose order is not paid: the butt
       const s = await scenario({ order: [step] });
       const el = await mountOn(s, { wallets: 'esewa khalti' });
       const region = shadow(el).querySelector('[role="status"]')!;
-      await waitUntil(() => statusText(el) === 'Checking your payment…', `the hold said nothing (status "${statusText(el)}")`, { timeout: 4000 });
+      await waitUntil(() => statusText(el) === 'Checking your payment…', `the hold said nothing (status "${statusText(el)}")`, { timeout: 8000 });
       const held = region.getBoundingClientRect().y;
       const buttons = [...shadow(el).querySelectorAll<HTMLButtonElement>('button.button')].filter((button) => !button.hidden);
       expect(buttons.map(visible)).to.deep.equal([false, false]);
-      await waitUntil(() => buttons.every(visible), 'the buttons never showed', { timeout: 4000 });
+      await waitUntil(() => buttons.every(visible), 'the buttons never showed', { timeout: 8000 });
       await painted();
       expect(statusText(el)).to.equal('');
       expect(region.getBoundingClientRect().y).to.equal(held);

@@ -73,7 +73,7 @@ describe('<wallet-pay-button> events name the wallet', () => {
     const cancelled = oneEvent(m.el, 'wallet-pay-failure');
     part<HTMLButtonElement>(m.el, 'cancel')!.click();
     await cancelled;
-    await waitUntil(() => m.events.some(([type]) => type === 'cancel'), 'no cancel event', { timeout: 4000 });
+    await waitUntil(() => m.events.some(([type]) => type === 'cancel'), 'no cancel event', { timeout: 8000 });
     expect([m.wallet('cancel'), m.wallet('failure')]).to.deep.equal(['esewa', 'esewa']);
   });
 });

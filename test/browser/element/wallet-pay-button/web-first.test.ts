@@ -69,11 +69,11 @@ describe('<wallet-pay-button environment="inapp">', () => {
     const route = (event: Event) => event.preventDefault();
     el.addEventListener('wallet-pay-navigate', route, { once: true });
     shadow(el).querySelector<HTMLButtonElement>('button.button')!.click();
-    await waitUntil(() => (el.paymentState.name === 'idle' && nav.calls.length === 0 ? s.received().then((r) => r.book.length === 1) : false), 'the booking did not end idle', { timeout: 4000 });
+    await waitUntil(() => (el.paymentState.name === 'idle' && nav.calls.length === 0 ? s.received().then((r) => r.book.length === 1) : false), 'the booking did not end idle', { timeout: 8000 });
     await el.updateComplete;
     expect(shown(el)).to.deep.equal(['Pay on the web']);
     shadow(el).querySelector<HTMLButtonElement>('button.button')!.click();
-    await waitUntil(async () => (await s.received()).status.length > 0, 'the second press did nothing', { timeout: 4000 });
+    await waitUntil(async () => (await s.received()).status.length > 0, 'the second press did nothing', { timeout: 8000 });
     expect((await s.received()).book).to.have.length(1);
   });
 });
