@@ -104,9 +104,9 @@ describe('<wallet-pay-button> a paid order on its return address, in a tab that 
 
 describe('<wallet-pay-button> a return address whose order is not paid: the buttons show, never a dead end', () => {
   for (const [name, step] of [
-    ['the order is not paid', unpaid(300)],
-    ['/order fails (503)', { ...answer.failure(503, 'IP-503', 'unavailable'), delay: 300 }],
-    ['a server without /order (404)', { ...answer.failure(404, 'IP-404', 'No such endpoint'), delay: 300 }],
+    ['the order is not paid', unpaid(1000)],
+    ['/order fails (503)', { ...answer.failure(503, 'IP-503', 'unavailable'), delay: 1000 }],
+    ['a server without /order (404)', { ...answer.failure(404, 'IP-404', 'No such endpoint'), delay: 1000 }],
   ] as const) {
     it(`${name}: the buttons show where they were held, the status region does not move`, async () => {
       arriveAt('?booking_id=B9&status=PENDING');
