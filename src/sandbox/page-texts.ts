@@ -4,7 +4,7 @@
  *
  * Neither provider documents a language parameter for its page (shared spec, providers.md), so the
  * language is the sandbox's own: `?lang=ne` on a page's address, English otherwise. The forms carry
- * it on to the next page. Nepali uses the element's words for the same things
+ * it on to the next page; the routes word a refused form's error from the same table (`error.*`). Nepali uses the element's words for the same things
  * (src/element/i18n/ne.ts: भुक्तानी, वालेट, इसेवा, खल्ती, रद्द गर्नुहोस्), one spelling each.
  */
 
@@ -23,6 +23,11 @@ const EN = {
   'page.scenario': 'Scenario',
   'page.none': 'None',
   'page.cancel': 'Cancel',
+  'error.scenario': 'Choose a scenario of the list (or none).',
+  'error.mpin': 'Enter an MPIN of 4 to 6 digits.',
+  'error.method': 'Choose a payment method: wallet balance or linked bank account.',
+  'epay.error-login': 'Wrong eSewa ID, password or token. Use a test ID ({first} to {last}), password {password} and token {token}.',
+  'khalti.error-login': 'Wrong Khalti ID, MPIN or OTP. Test IDs {first} to {last}, MPIN {mpin}, OTP {otp}.',
   'intent.title-wallet': 'Wallet: confirm payment',
   'intent.title-web': 'Web payment: confirm payment',
   'intent.booking': 'Booking',
@@ -67,6 +72,11 @@ const NE: Readonly<Record<PageTextKey, string>> = {
   'page.scenario': 'परिदृश्य',
   'page.none': 'कुनै पनि होइन',
   'page.cancel': 'रद्द गर्नुहोस्',
+  'error.scenario': 'सूचीबाट परिदृश्य छान्नुहोस् (वा कुनै पनि होइन)।',
+  'error.mpin': '4 देखि 6 अङ्कको MPIN लेख्नुहोस्।',
+  'error.method': 'भुक्तानीको माध्यम छान्नुहोस्: वालेटको मौज्दात वा जोडिएको बैंक खाता।',
+  'epay.error-login': 'इसेवा आईडी, पासवर्ड वा टोकन मिलेन। परीक्षण आईडी ({first} देखि {last}), पासवर्ड {password} र टोकन {token} प्रयोग गर्नुहोस्।',
+  'khalti.error-login': 'खल्ती आईडी, MPIN वा OTP मिलेन। परीक्षण आईडी {first} देखि {last}, MPIN {mpin}, OTP {otp}।',
   'intent.title-wallet': 'वालेट: भुक्तानी पुष्टि गर्नुहोस्',
   'intent.title-web': 'वेब भुक्तानी: भुक्तानी पुष्टि गर्नुहोस्',
   'intent.booking': 'बुकिङ',

@@ -54,3 +54,15 @@ test('the switch marks the current language and links the other, each named in i
   assert.match(back, /<a lang="en" hreflang="en" href="\/\?pidx=a&#38;b">English<\/a>/, 'the address escaped');
   assert.match(back, /<strong lang="ne" aria-current="page">नेपाली<\/strong>/);
 });
+
+test("a refused form's errors: English word for word as the routes have always answered, Nepali filled the same way", () => {
+  assert.equal(pageText('en', 'error.mpin'), 'Enter an MPIN of 4 to 6 digits.');
+  assert.equal(pageText('en', 'error.method'), 'Choose a payment method: wallet balance or linked bank account.');
+  assert.equal(pageText('en', 'error.scenario'), 'Choose a scenario of the list (or none).');
+  const epay = { first: '9806800001', last: '9806800005', password: 'Nepal@123', token: '123456' };
+  assert.equal(pageText('en', 'epay.error-login', epay), 'Wrong eSewa ID, password or token. Use a test ID (9806800001 to 9806800005), password Nepal@123 and token 123456.');
+  assert.equal(pageText('ne', 'epay.error-login', epay), 'इसेवा आईडी, पासवर्ड वा टोकन मिलेन। परीक्षण आईडी (9806800001 देखि 9806800005), पासवर्ड Nepal@123 र टोकन 123456 प्रयोग गर्नुहोस्।');
+  const khalti = { first: '9800000000', last: '9800000005', mpin: '1111', otp: '987654' };
+  assert.equal(pageText('en', 'khalti.error-login', khalti), 'Wrong Khalti ID, MPIN or OTP. Test IDs 9800000000 to 9800000005, MPIN 1111, OTP 987654.');
+  assert.equal(pageText('ne', 'khalti.error-login', khalti), 'खल्ती आईडी, MPIN वा OTP मिलेन। परीक्षण आईडी 9800000000 देखि 9800000005, MPIN 1111, OTP 987654।');
+});

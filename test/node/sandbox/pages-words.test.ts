@@ -125,7 +125,7 @@ test('over HTTP, ?lang=ne opens the wallet and web payment pages in Nepali, and 
     signal: AbortSignal.timeout(5000),
   });
   assert.equal(refused.status, 422);
-  assert.match(await refused.text(), /<html lang="ne">/);
+  assert.match(await refused.text(), /<html lang="ne">[\s\S]*<p class="error" role="alert">4 देखि 6 अङ्कको MPIN लेख्नुहोस्।<\/p>/);
   await cancel(sandbox.baseUrl, sandbox.accessKey, 'TEASHOP', id!);
   const closed = await (await fetch(`${deeplink!}?lang=ne`, { signal: AbortSignal.timeout(5000) })).text();
   assert.match(closed, /<h1>भुक्तानी बन्द भयो<\/h1>/);

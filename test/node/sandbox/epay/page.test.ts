@@ -83,6 +83,7 @@ describe('over HTTP', () => {
     const refused = await postForm(`${sandbox.baseUrl}${action}`, { ...LOGIN, token: '000000', scenario: '' });
     assert.equal(refused.status, 422);
     assert.match(refused.text, /<html lang="ne">/, 'a refused try answers the page in the language it was sent from');
+    assert.match(refused.text, /<p class="error" role="alert">इसेवा आईडी, पासवर्ड वा टोकन मिलेन।/);
     const paid = await postForm(`${sandbox.baseUrl}${action}`, { ...LOGIN, scenario: '' });
     assert.equal(paid.status, 302, paid.text);
     assert.match(paid.response.headers.get('location') ?? '', /^http:\/\/127\.0\.0\.1:9\/esewa\/success\?data=/);

@@ -77,7 +77,7 @@ describe('over HTTP', () => {
       });
     const refused = await post({ action: 'pay', mpin: '0000' });
     assert.equal(refused.status, 422);
-    assert.match(await refused.text(), /<html lang="ne">/);
+    assert.match(await refused.text(), /<html lang="ne">[\s\S]*<p class="error" role="alert">खल्ती आईडी, MPIN वा OTP मिलेन।/);
     const paid = await post({ action: 'pay' });
     assert.equal(paid.status, 302);
     assert.match(paid.headers.get('location') ?? '', /status=Completed/);
