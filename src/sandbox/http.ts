@@ -9,6 +9,7 @@ import { CODES, HTTP_STATUS_OF_CODE, type ResponseCode } from '../protocol/contr
 import { verifySignature, WEB_PAYMENT_SIGNED_FIELDS } from '../protocol/signature.js';
 import type { ActionResult, Operation, SandboxBooking, SandboxService } from './service.js';
 import { closedPage, messagePage, paymentPage, type PageKind } from './pages.js';
+import { languageOf, pageText, type PageTextKey } from './page-texts.js';
 import { bufferBody, decideFault, DEFAULT_HOLD_MS, FAULTS, pause, type Chaos, type ChaosKey, type ChaosKeyOf, type FaultDecision } from './chaos.js';
 import { redirectorLocation } from './profiles.js';
 import { EPAY_API_PREFIX, EPAY_ERRORS } from './epay/rules.js';
@@ -237,24 +238,25 @@ function pageFor(ctx: HttpContext, res: ServerResponse, kind: PageKind, bookingI
     sendPage(res, 404, messagePage('Unknown booking', `There is no booking "${bookingId}".`));
     return;
   }
+  const lang = languageOf(res.req.url);
   if (booking.status !== 'BOOKED') {
     const expired = ctx.service.isExpired(booking);
-    sendPage(res, expired ? 410 : 409, closedPage(booking, expired));
+    sendPage(res, expired ? 410 : 409, closedPage(booking, expired, lang));
     return;
   }
   const path = `${base}/${encodeURIComponent(booking.booking_id)}`;
   sendPage(
     res,
     status,
-    paymentPage({ kind, booking, confirmAction: `${path}/confirm`, cancelAction: `${path}/cancel`, ...(error ? { error } : {}) }),
+    paymentPage({ kind, booking, confirmAction: `${path}/confirm`, cancelAction: `${path}/cancel`, lang, ...(error ? { error } : {}) }),
   );
 }
 
-const ACTION_ERRORS = {
-  invalid_mpin: 'Enter an MPIN of 4 to 6 digits.',
-  invalid_method: 'Choose a payment method: wallet balance or linked bank account.',
-  unknown_scenario: 'Choose a scenario of the list (or none).',
-} as const;
+const ACTION_ERRORS: Readonly<Record<'invalid_mpin' | 'invalid_method' | 'unknown_scenario', PageTextKey>> = {
+  invalid_mpin: 'error.mpin',
+  invalid_method: 'error.method',
+  unknown_scenario: 'error.scenario',
+};
 
 /** Answers a confirm or cancel form: the outcome redirects to the merchant; a bad form re-renders. */
 async function pageAction(
@@ -278,7 +280,7 @@ async function pageAction(
     return;
   }
   if (result.reason === 'invalid_mpin' || result.reason === 'invalid_method' || result.reason === 'unknown_scenario') {
-    pageFor(ctx, res, kind, bookingId, base, 422, ACTION_ERRORS[result.reason]);
+    pageFor(ctx, res, kind, bookingId, base, 422, pageText(languageOf(req.url), ACTION_ERRORS[result.reason]));
     return;
   }
   pageFor(ctx, res, kind, bookingId, base);

@@ -11,6 +11,7 @@ import { sendJson, sendPage, type ProviderRoutes } from '../http.js';
 import { checkEpayForm } from './form.js';
 import type { EpayLedger, EpayResult, EpayTransaction } from './ledger.js';
 import { epayLoginPage, epayMessagePage } from './page.js';
+import { languageOf, pageText } from '../page-texts.js';
 import {
   EPAY_ERRORS,
   EPAY_FORM_PATH,
@@ -95,7 +96,7 @@ async function formRoute(ctx: EpayContext, req: IncomingMessage, res: ServerResp
   }
   const { transaction } = posted;
   ctx.log(`epay ${transaction.product_code}/${transaction.transaction_uuid} form posted (${plainAmount(transaction.total_paisa)})${transaction.scenario ? ` [${transaction.scenario}]` : ''}`);
-  sendPage(res, 200, epayLoginPage(transaction));
+  sendPage(res, 200, epayLoginPage(transaction, undefined, languageOf(req.url)));
 }
 
 /** The signed `data` of the success redirect, fields in eSewa's order; signed without the comma. */
@@ -141,7 +142,7 @@ async function sessionRoute(ctx: EpayContext, req: IncomingMessage, res: ServerR
   if (!action) {
     const opened = ctx.ledger.openSession(sessionId);
     if (!opened.ok) return closedSession(res, opened);
-    return sendPage(res, 200, epayLoginPage(opened.transaction));
+    return sendPage(res, 200, epayLoginPage(opened.transaction, undefined, languageOf(req.url)));
   }
   if (req.method !== 'POST') return sendPage(res, 405, epayMessagePage('Method not allowed', 'Submit this form with POST.'), { allow: 'POST' });
   const form = await readForm(req, res, false);
@@ -156,13 +157,15 @@ async function sessionRoute(ctx: EpayContext, req: IncomingMessage, res: ServerR
     (EPAY_TEST_LOGIN.ids as readonly string[]).includes(form.get('esewa_id') ?? '') &&
     form.get('password') === EPAY_TEST_LOGIN.password &&
     form.get('token') === EPAY_TEST_LOGIN.token;
+  const lang = languageOf(req.url);
   if (!loginOk) {
-    const error = `Wrong eSewa ID, password or token. Use a test ID (${EPAY_TEST_LOGIN.ids[0]} to ${EPAY_TEST_LOGIN.ids.at(-1)}), password ${EPAY_TEST_LOGIN.password} and token ${EPAY_TEST_LOGIN.token}.`;
-    return sendPage(res, 422, epayLoginPage(opened.transaction, error));
+    const { ids, password, token } = EPAY_TEST_LOGIN;
+    const error = pageText(lang, 'epay.error-login', { first: ids[0], last: ids.at(-1)!, password, token });
+    return sendPage(res, 422, epayLoginPage(opened.transaction, error, lang));
   }
   const paid = ctx.ledger.pay(sessionId, form.get('scenario') || undefined);
   if (paid.ok) return finish(ctx, res, paid);
-  if (paid.reason === 'unknown_scenario') return sendPage(res, 422, epayLoginPage(opened.transaction, 'Choose a scenario of the list (or none).'));
+  if (paid.reason === 'unknown_scenario') return sendPage(res, 422, epayLoginPage(opened.transaction, pageText(lang, 'error.scenario'), lang));
   return closedSession(res, paid);
 }
 

@@ -11,7 +11,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChaosKey } from '../chaos.js';
 import { MAX_BODY_BYTES, sendJson, sendPage, type ProviderRoutes } from '../http.js';
 import { khaltiMessagePage, khaltiPayPage } from './page.js';
-import { maskKhaltiId, type KhaltiAnswer, type KhaltiPayment, type KhaltiPayments } from './payments.js';
+import { languageOf, pageText, type PageTextKey } from '../page-texts.js';
+import { maskKhaltiId, TEST_KHALTI_IDS, TEST_MPIN, TEST_OTP, type KhaltiAnswer, type KhaltiPayment, type KhaltiPayments } from './payments.js';
 import { KHALTI_MAGIC_PAISA_BASE, KHALTI_SCENARIOS } from './scenarios.js';
 
 /** The pay page's path on the service origin (`payment_url` is `{base_url}/khalti/pay/?pidx=…`). */
@@ -117,10 +118,8 @@ export function returnLocation(payment: KhaltiPayment): string {
   return url.href;
 }
 
-const PAGE_ERRORS = {
-  credentials: 'Wrong Khalti ID, MPIN or OTP. Test IDs 9800000000 to 9800000005, MPIN 1111, OTP 987654.',
-  scenario: 'Choose a scenario of the list (or none).',
-} as const;
+const PAGE_ERRORS: Readonly<Record<'credentials' | 'scenario', PageTextKey>> = { credentials: 'khalti.error-login', scenario: 'error.scenario' };
+const LOGIN = { first: TEST_KHALTI_IDS[0], last: TEST_KHALTI_IDS.at(-1)!, mpin: TEST_MPIN, otp: TEST_OTP };
 
 function showPayment(res: ServerResponse, payment: KhaltiPayment | undefined, pidx: string, status = 200, error?: string): void {
   if (!payment) {
@@ -132,7 +131,7 @@ function showPayment(res: ServerResponse, payment: KhaltiPayment | undefined, pi
     sendPage(res, expired ? 410 : 409, khaltiMessagePage(expired ? 'Link expired' : 'Payment closed', `This payment is ${payment.status}.`));
     return;
   }
-  sendPage(res, status, khaltiPayPage(payment, KHALTI_PAY_PATH, error));
+  sendPage(res, status, khaltiPayPage(payment, KHALTI_PAY_PATH, error, languageOf(res.req.url)));
 }
 
 async function payPage(ctx: KhaltiRoutesContext, req: IncomingMessage, res: ServerResponse, paid: (payment: KhaltiPayment) => void): Promise<void> {
@@ -164,7 +163,7 @@ async function payPage(ctx: KhaltiRoutesContext, req: IncomingMessage, res: Serv
     res.end();
     return;
   }
-  if (outcome.reason === 'credentials' || outcome.reason === 'scenario') showPayment(res, outcome.payment, pidx, 422, PAGE_ERRORS[outcome.reason]);
+  if (outcome.reason === 'credentials' || outcome.reason === 'scenario') showPayment(res, outcome.payment, pidx, 422, pageText(languageOf(req.url), PAGE_ERRORS[outcome.reason], LOGIN));
   else showPayment(res, outcome.payment, pidx);
 }
 

@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { payOnPage, walletPayFixtures, type PayOnPageOptions } from '../../../src/testing/index.js';
 import { launchChromium } from '../../../scripts/chromium.mjs';
-import { PAGE_WIRING, book, control } from './support.js';
+import { book, control } from './support.js';
 import { epayForm, EPAYTEST } from './epay/support.js';
 import { initiate } from './khalti/support.js';
 
@@ -145,7 +145,7 @@ describe('payOnPage on the pages in Nepali (it reads fields and classes, never w
     assert.match((await page.locator('button').allTextContents()).join(' '), /रद्द गर्नुहोस्/);
   };
 
-  test('the wallet page at ?lang=ne: a scenario picked by its value, and the pay', { todo: PAGE_WIRING }, () =>
+  test('the wallet page at ?lang=ne: a scenario picked by its value, and the pay', () =>
     inTab(async (page) => {
       const { id, deeplink } = await booking();
       await page.goto(`${deeplink}?lang=ne`);
@@ -155,7 +155,7 @@ describe('payOnPage on the pages in Nepali (it reads fields and classes, never w
       assert.equal(sandbox.getBooking(id)?.status, 'CANCELED');
     }));
 
-  test("the web payment form, switched to Nepali by the page's own link: fail", { todo: PAGE_WIRING }, () =>
+  test("the web payment form, switched to Nepali by the page's own link: fail", () =>
     inTab(async (page) => {
       const { id, correlation } = await booking();
       const signature = createHmac('sha256', sandbox.accessKey).update(`booking_id=${id},correlation_id=${correlation}`).digest('base64');
@@ -167,7 +167,7 @@ describe('payOnPage on the pages in Nepali (it reads fields and classes, never w
       assert.equal(sandbox.getBooking(id)?.status, 'FAILED');
     }));
 
-  test("ePay's login page, switched to Nepali by its own link: cancel", { todo: PAGE_WIRING }, () =>
+  test("ePay's login page, switched to Nepali by its own link: cancel", () =>
     inTab(async (page) => {
       const fields = epayForm({ successUrl: `${sandbox.baseUrl}/esewa/success`, failureUrl: `${sandbox.baseUrl}/esewa/failure` });
       await postFrom(page, `${sandbox.baseUrl}/api/epay/main/v2/form`, fields);
@@ -178,7 +178,7 @@ describe('payOnPage on the pages in Nepali (it reads fields and classes, never w
       assert.ok(result.url.startsWith(`${sandbox.baseUrl}/esewa/failure`), result.url);
     }));
 
-  test("Khalti's payment_url with lang=ne: pay", { todo: PAGE_WIRING }, () =>
+  test("Khalti's payment_url with lang=ne: pay", () =>
     inTab(async (page) => {
       const { body } = await initiate(sandbox.baseUrl, { return_url: `${sandbox.baseUrl}/khalti/return` });
       await page.goto(`${String(body['payment_url'])}&lang=ne`);

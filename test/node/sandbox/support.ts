@@ -167,10 +167,3 @@ export async function startKit(sandbox: { baseUrl: string; accessKey: string; pr
   );
   return { endpoint: `${running.url}/api/pay`, close: () => running.close() };
 }
-
-/**
- * Why the pages' tests in Nepali over HTTP are `todo`: the page functions take the page's language,
- * and the callers that read the request (src/sandbox/http.ts, epay/routes.ts, khalti/routes.ts) are
- * to pass `languageOf(req.url)` to them. Once they do, these tests pass and the option goes.
- */
-export const PAGE_WIRING = "the sandbox's page routes pass languageOf(req.url) to the pages";
