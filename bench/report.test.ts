@@ -285,3 +285,21 @@ test('round-trip failures also name bookings that failed while counted, a figure
   r.postgres.roundTripsPerBooking = 2;
   assert.equal(roundTripFailures(r.postgres).length, 3);
 });
+
+test('with two wallets measured, a render row per wallet count, each judged at 1.10x over 21 paired rounds', () => {
+  const r = results();
+  assert.equal(goalRows(r).filter((row) => /two wallets/.test(row.measure)).length, 0, 'results without the two-wallet rounds print as before');
+  r.checkout.renderRatioTwoWallets = summarize(Array.from({ length: 21 }, () => 1.2));
+  r.checkout.renderMs.elementTwoWallets = s(950);
+  const rows = goalRows(r);
+  const one = rows.findIndex((row) => row.measure.includes('page start to button rendered, element page / minimal'));
+  const two = rows[one + 1]!;
+  assert.match(two.measure, /two wallets \(wallets="esewa khalti"\): element page \/ minimal Lit button page/);
+  assert.equal(two.median, '1.20x (IQR 1.20x to 1.20x, 21 paired rounds)');
+  assert.equal(two.verdict, 'missed');
+  assert.equal(rows[one]!.verdict, 'met', "one wallet's row is judged on its own ratio");
+  assert.ok(rows.some((row) => /two wallets\), page start to wallet buttons rendered/.test(row.measure) && row.median === '950.00 ms'));
+  r.checkout.renderRatioTwoWallets = summarize(Array.from({ length: 21 }, () => 1.1));
+  assert.equal(goalRows(r)[one + 1]!.verdict, 'met');
+  assert.match(markdownReport(r), /\| +two wallets \(wallets="esewa khalti"\): element page \/ minimal Lit button page \| 1\.10x/);
+});
