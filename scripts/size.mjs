@@ -104,8 +104,9 @@ export const CEILINGS = [
   { name: PAYER_EN_NAME, gzip: 24720 },
   { name: NE_CHUNK_NAME, gzip: 1600 },
   { name: HANDOFF_CHUNK_NAME, gzip: 5120 },
-  // The in-app browser's ways out, a chunk of their own since this round (1,004 measured).
-  { name: INAPP_CHUNK_NAME, gzip: 1024 },
+  // The in-app browser's ways out, a chunk of their own since this round (1,004 measured), raised for the
+  // continuation address its ways out carry and the panel's own copy state (1,376 measured).
+  { name: INAPP_CHUNK_NAME, gzip: 1400 },
 ];
 
 /** The ceilings `--budgets` enforces beside the budgets: the whole English payment's and the Nepali chunk's. */

@@ -9,17 +9,20 @@
  * the book answer already gave this browser. A fragment never reaches a server, so the address stays
  * out of access logs and `Referer` headers.
  *
+ * This module reads a continuation; open-in-browser.ts writes it (`continuationAddress`), in the in-app
+ * browser's chunk: the two ends load in different browsers, and neither carries the other's code.
  * Pure: addresses come in and go out as strings.
  */
 import type { WebPaymentInstruction } from '../protocol/contract.js';
 import { isRecord } from '../protocol/values.js';
+import { CONTINUATION_PREFIX } from './kept.js';
 import { checkProviderUrl, type UrlRefusal } from './urls.js';
 
-/** How a continuation's fragment begins; the element's first module looks for this alone. */
-export const CONTINUATION_PREFIX = '#wallet-pay=';
+// The first module (kept.ts) looks for the prefix alone, so it is declared there.
+export { CONTINUATION_PREFIX };
 
 /**
- * The longest continuation fragment read or written, in characters: a signed form of the largest
+ * The longest continuation fragment read, in characters: a signed form of the largest
  * provider (eSewa's ePay, eleven fields) takes under 1,500 once percent-encoded; anything much longer
  * is not ours.
  */
@@ -61,26 +64,6 @@ function asContinuation(value: unknown): Continuation | null {
   return way && isText(booking_id) && isText(correlation_id) && (receipt === undefined || isText(receipt))
     ? { booking_id, correlation_id, ...(receipt !== undefined && { receipt }), ...(web ? { web_payment: web as unknown as WebPaymentInstruction } : { deeplink: deeplink as string }) }
     : null;
-}
-
-/**
- * `pageUrl` with `continuation` as its fragment (any fragment of its own replaced), or `null` when the
- * page is not an `http(s)` address or the continuation would be longer than {@link MAX_CONTINUATION_CHARS}.
- */
-export function continuationAddress(pageUrl: string, continuation: Continuation): string | null {
-  let page: URL;
-  try {
-    page = new URL(pageUrl);
-  } catch {
-    return null;
-  }
-  if (page.protocol !== 'https:' && page.protocol !== 'http:') return null;
-  const { booking_id, correlation_id, receipt, web_payment, deeplink } = continuation;
-  // Percent-encoded: no `#` (an Android intent's data ends at its last `#`), nothing a URL parser rewrites.
-  const fragment = CONTINUATION_PREFIX + encodeURIComponent(JSON.stringify({ booking_id, correlation_id, receipt, web_payment, deeplink }));
-  if (fragment.length > MAX_CONTINUATION_CHARS) return null;
-  page.hash = '';
-  return page.href + fragment;
 }
 
 /**

@@ -8,14 +8,16 @@
 export const BOOKING_PREFIX = 'wallet-pay-button:';
 /** The prefix of an order this tab paid (the session store keeps it): its checkout shows it paid. */
 export const PAID_PREFIX = 'wallet-pay-paid:';
+/** How a continuation address's fragment begins (continuation.ts): a payment carried from an in-app browser. */
+export const CONTINUATION_PREFIX = '#wallet-pay=';
 
 /**
  * True when `win`'s tab keeps a booking or a paid order of ours, or its address carries a payment from
- * an in-app browser (continuation.ts's prefix): the shopper may be coming back, so the element loads its
+ * an in-app browser (a continuation): the shopper may be coming back, so the element loads its
  * payment code at once, which then looks for this element's own order.
  */
 export function mayComeBack(win: Window | null): boolean {
-  return hasKey(sessionStorageOf(win), (key) => isBookingKey(key) || key.startsWith(PAID_PREFIX)) || !!win?.location.hash.startsWith('#wallet-pay=');
+  return hasKey(sessionStorageOf(win), (key) => isBookingKey(key) || key.startsWith(PAID_PREFIX)) || !!win?.location.hash.startsWith(CONTINUATION_PREFIX);
 }
 
 /**

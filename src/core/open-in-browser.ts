@@ -3,7 +3,9 @@
  * the shopper's payment there: a link where the platform has one that works (`BROWSER_ESCAPES`), else
  * the address to copy. Pure: the address and the user agent come in as arguments.
  */
+import type { Continuation } from './continuation.js';
 import { inAppBrowser, type InAppId } from './in-app-browsers.js';
+import { CONTINUATION_PREFIX } from './kept.js';
 import { checkReturnUrl, storePlatform } from './urls.js';
 
 /** How the page can be opened in the phone's own browser from an in-app browser. */
@@ -72,4 +74,22 @@ export function browserWay(pageUrl: string, userAgent: string): BrowserWay {
     default:
       return { kind: 'copy', url };
   }
+}
+
+/**
+ * `pageUrl` with `continuation` as its fragment (any fragment of its own replaced), the address every
+ * way out carries (continuation.ts reads it), or `null` when the page is not an `http(s)` address. The
+ * JSON is percent-encoded: no `#` (an intent's data ends at its last `#`), nothing a parser rewrites.
+ */
+export function continuationAddress(pageUrl: string, continuation: Continuation): string | null {
+  let page: URL;
+  try {
+    page = new URL(pageUrl);
+  } catch {
+    return null;
+  }
+  if (!/^https?:$/.test(page.protocol)) return null;
+  const { booking_id, correlation_id, receipt, web_payment, deeplink } = continuation;
+  page.hash = '';
+  return page.href + CONTINUATION_PREFIX + encodeURIComponent(JSON.stringify({ booking_id, correlation_id, receipt, web_payment, deeplink }));
 }

@@ -15,9 +15,8 @@
  * when the panel first shows, so only a shopper in an in-app browser downloads it.
  */
 import { html, nothing, type TemplateResult } from 'lit/html.js';
-import { continuationAddress } from '../core/continuation.js';
 import type { PaymentFlow } from '../core/flow/index.js';
-import { browserWay } from '../core/open-in-browser.js';
+import { browserWay, continuationAddress } from '../core/open-in-browser.js';
 import type { KeptBooking } from '../core/session-store.js';
 import { checkProviderUrl } from '../core/urls.js';
 import { action } from './action.js';

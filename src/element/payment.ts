@@ -10,7 +10,7 @@ import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { createBookingClient } from '../core/booking-client.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { IDLE_STATE, PaymentFlow, DEFAULT_TIMINGS, type FlowState } from '../core/flow/index.js';
-import { hasKeptBooking, isPaidHere, sessionStorageOf } from '../core/kept.js';
+import { CONTINUATION_PREFIX, hasKeptBooking, isPaidHere, sessionStorageOf } from '../core/kept.js';
 import { createBrowserNavigator, type PageNavigator } from '../core/navigator.js';
 import { createBookingStore, type KeptBooking } from '../core/session-store.js';
 import { WalletPayEvent } from './events.js';
@@ -149,8 +149,6 @@ export class Payment implements ReactiveController {
   readonly #handoff: Load<HandoffModule>;
   /** The in-app panel's module, likewise, for the in-app panel. */
   readonly #inApp: Load<InAppModule>;
-  /** The page's continuation (inapp-continue.ts) was taken up: a page does it once. */
-  #continued = false;
   /** Whether the hand-off panel showed, and had focus, before this update. */
   #panelShown = false;
   #panelFocused = false;
@@ -173,11 +171,11 @@ export class Payment implements ReactiveController {
   configure(read: SettingsResult): void {
     checkSetup(this.#host, read);
     this.#settings = read;
-    // A continuation from an in-app browser (continuation.ts) goes on first, once; then the way back, as on any load.
-    if (!this.#continued && this.#host.ownerDocument.defaultView!.location.hash.startsWith('#wallet-pay=')) {
-      this.#continued = true;
-      void this.#track(import('./inapp-continue.js').then((module) => module.continueHere(this.#host, read), () => false)).then((left) => left || this.configure(read));
-    } else if (this.#flow || this.#comingBack(read)) this.#run.configure(read);
+    // A continuation from an in-app browser (continuation.ts) goes on first (its module removes it from
+    // the address), then the way back, as on any load. Without that module the pay button stays.
+    if (this.#host.ownerDocument.defaultView!.location.hash.startsWith(CONTINUATION_PREFIX))
+      void this.#track(import('./inapp-continue.js').then((module) => module.continueHere(this.#host, read), () => true)).then((done) => done || this.configure(read));
+    else if (this.#flow || this.#comingBack(read)) this.#run.configure(read);
   }
 
   /** A payment of this tab is under way, or this element's own order was paid in this tab. */
@@ -283,7 +281,7 @@ export class Payment implements ReactiveController {
     const { name, booking } = flow.state;
     // Under the in-app panel the button is "Pay on the web": its booking's own web payment, or the web instead of the app.
     if (name !== 'inapp') flow.start(wallet);
-    else if (booking?.web_payment) flow.continueWebPayment();
+    else if (booking!.web_payment) flow.continueWebPayment();
     else flow.payOnWeb();
   }
 

@@ -7,7 +7,8 @@
  * leaves the pay button. The continuation leaves the address in every case.
  */
 import { expect, waitUntil } from '@open-wc/testing';
-import { continuationAddress, type Continuation } from '../../../../src/core/continuation.js';
+import type { Continuation } from '../../../../src/core/continuation.js';
+import { continuationAddress } from '../../../../src/core/open-in-browser.js';
 import { answer, scenario, type Scenario, type Script } from '../../../support/proxy.js';
 import { mount, part, payButton, reach, type Mounted } from '../../../support/element.js';
 
