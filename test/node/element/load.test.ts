@@ -1,6 +1,7 @@
 /**
- * The element's load state (src/element/load.ts), as Lit's `Task` keeps a task's: its status, its
- * value or failure, and the call id that keeps a stale call from settling it.
+ * The element's load state (src/element/load.ts), as Lit's `Task` keeps a task's: its status and its
+ * value or failure. A new load starts only when none was asked for or the last one failed, so no call
+ * is ever stale (no call id).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -47,28 +48,22 @@ test('a failure is an error with its reason; the next ask loads again', async ()
   assert.equal(load.status, 'complete');
 });
 
-test('a stale call settles nothing: the newer call decides, whichever ends last', async () => {
+test('a load under way or done is shared; only a failed one is asked for again', async () => {
   const load = new Load<string>();
-  const stale = held<string>();
-  const fresh = held<string>();
-  const old = load.ask(stale.load);
-  const latest = load.ask(fresh.load, true);
-  fresh.resolve('new');
-  await latest;
-  stale.reject(new TypeError('dropped'));
-  await assert.rejects(old);
-  assert.deepEqual([load.status, load.value, load.failure], ['complete', 'new', undefined]);
-
-  const again = held<string>();
-  const later = held<string>();
-  const first = load.ask(again.load, true);
-  const second = load.ask(later.load, true);
-  again.resolve('late');
-  await first;
-  assert.equal(load.status, 'pending', 'the earlier call ended, but a newer one is under way');
-  later.reject(new ChunkError('network', undefined, 'offline'));
-  await assert.rejects(second);
-  assert.deepEqual([load.status, load.failure, load.value], ['error', 'network', 'new']);
+  const first = held<string>();
+  const asked = load.ask(first.load);
+  assert.equal(load.ask(held<string>().load), asked, 'under way: shared');
+  first.reject(new ChunkError('network', undefined, 'offline'));
+  await assert.rejects(asked);
+  assert.deepEqual([load.status, load.failure], ['error', 'network']);
+  const second = held<string>();
+  const again = load.ask(second.load);
+  assert.notEqual(again, asked);
+  assert.equal(load.status, 'pending');
+  second.resolve('in');
+  assert.equal(await again, 'in');
+  assert.equal(load.ask(held<string>().load), again, 'done: shared');
+  assert.equal(second.calls(), 1);
 });
 
 test('the status is one of LoadStatus, as Task\'s TaskStatus', () => {
@@ -89,21 +84,17 @@ function countingHost() {
   return { seen, use: (l: Load<number>) => (load = l), host };
 }
 
-test('the host is asked to update when a load starts and when it settles, not for a stale call', async () => {
+test('the host is asked to update when a load starts and when it settles, not for a shared ask', async () => {
   const counted = countingHost();
   const load = counted.use(new Load<number>(counted.host));
-  const stale = held<number>();
-  const fresh = held<number>();
-  const old = load.ask(stale.load);
+  const chunk = held<number>();
+  const asked = load.ask(chunk.load);
   assert.deepEqual(counted.seen, [LoadStatus.PENDING]);
-  const latest = load.ask(fresh.load, true);
-  assert.deepEqual(counted.seen, [LoadStatus.PENDING, LoadStatus.PENDING]);
-  stale.resolve(1);
-  await old;
-  assert.deepEqual(counted.seen, [LoadStatus.PENDING, LoadStatus.PENDING], 'a stale call asks for nothing');
-  fresh.resolve(2);
-  await latest;
-  assert.deepEqual(counted.seen, [LoadStatus.PENDING, LoadStatus.PENDING, LoadStatus.COMPLETE]);
+  load.ask(held<number>().load);
+  assert.deepEqual(counted.seen, [LoadStatus.PENDING], 'a shared ask asks for nothing');
+  chunk.resolve(2);
+  await asked;
+  assert.deepEqual(counted.seen, [LoadStatus.PENDING, LoadStatus.COMPLETE]);
   assert.equal(load.value, 2);
 });
 
@@ -119,9 +110,10 @@ test('taskComplete is the load under way: a press made meanwhile awaits it; it r
   assert.equal(await pressed, 'pressed with 5');
 
   const failing = held<number>();
-  const again = load.ask(failing.load, true);
+  const other = new Load<number>();
+  const again = other.ask(failing.load);
   failing.reject(new ChunkError('network', undefined, 'dropped'));
-  await assert.rejects(load.taskComplete!, ChunkError);
+  await assert.rejects(other.taskComplete!, ChunkError);
   await assert.rejects(again);
-  assert.deepEqual([load.status, load.failure], [LoadStatus.ERROR, 'network']);
+  assert.deepEqual([other.status, other.failure], [LoadStatus.ERROR, 'network']);
 });

@@ -14,15 +14,23 @@ async function warnings(t: TestContext, run: () => Promise<void>): Promise<strin
   return said;
 }
 
-test('each kind of notice is one sentence naming the attribute, its value and the fix', async (t) => {
+/** A storage keeping one booking, `bookingId`, under `key` (as the element keeps one before leaving). */
+function keeping(key: string, bookingId: string): Storage {
+  const items = new Map([[key, JSON.stringify({ booking_id: bookingId, correlation_id: 'c', channel: 'web', idempotency_key: 'k', started_at: 0 })]]);
+  return { get length() { return items.size; }, key: (i: number) => [...items.keys()][i] ?? null, getItem: (k: string) => items.get(k) ?? null } as Storage;
+}
+
+test('each kind of notice is one sentence naming the attribute, its value and the fix (a return page: only what it could not tell)', async (t) => {
   const key = (order: string) => `wallet-pay-button:/api/pay|${order}`;
   const said = await warnings(t, () =>
     write([
       { kind: 'problem', message: 'endpoint is required.' },
       { kind: 'one-of', attribute: 'variant', value: 'neon', list: ['filled', 'outline'], fallback: 'filled' },
       { kind: 'misspelled', name: 'order-ids', near: 'order-id' },
-      { kind: 'return-page', id: 'B-1', status: 'SUCCESS', storageKey: key('{"id":"O-2"}'), keptFor: key('{"id":"O-1"}') },
-      { kind: 'return-page', id: 'B-2', status: 'FAILED', storageKey: key('{"id":"O-3"}'), keptFor: undefined },
+      { kind: 'return-page', query: '?booking_id=B-1&status=SUCCESS', storage: keeping(key('{"id":"O-1"}'), 'B-1'), storageKey: key('{"id":"O-2"}') },
+      { kind: 'return-page', query: '?booking_id=B-2&status=FAILED', storage: keeping(key('{"id":"O-9"}'), 'B-9'), storageKey: key('{"id":"O-3"}') },
+      { kind: 'return-page', query: '?booking_id=B-3&status=SUCCESS', storage: keeping(key('{"id":"O-4"}'), 'B-3'), storageKey: key('{"id":"O-4"}') },
+      { kind: 'return-page', query: '?pidx=P-1&status=Completed', storage: null, storageKey: key('{"id":"O-5"}') },
       { kind: 'allowed-hosts', allowedHosts: 'pay.example', host: 'wallet.example' },
     ]),
   );
@@ -30,8 +38,8 @@ test('each kind of notice is one sentence naming the attribute, its value and th
     '<wallet-pay-button>: endpoint is required.',
     '<wallet-pay-button>: variant="neon" is not one of: filled, outline; the default (filled) is used.',
     '<wallet-pay-button>: order-ids is not an attribute of <wallet-pay-button>: did you mean order-id?',
-    `<wallet-pay-button>: booking_id=B-1&status=SUCCESS in this page's address was booked for order {"id":"O-1"}, not {"id":"O-2"}: the pay button shows again. Send each order back to its own checkout (redirectUrl), or show the order's state from your records.`,
-    `<wallet-pay-button>: booking_id=B-2&status=FAILED in this page's address is not kept in this tab (a new tab?): the pay button shows again. Send each order back to its own checkout (redirectUrl), or show the order's state from your records.`,
+    `<wallet-pay-button>: booking_id=B-1&status=SUCCESS in this page's address was booked for order {"id":"O-1"}, not {"id":"O-2"}: only /order can tell this element whether it is paid. Send each order back to its own checkout (redirectUrl), where /order finds it, or show the order's state from your records.`,
+    `<wallet-pay-button>: booking_id=B-2&status=FAILED in this page's address is not kept in this tab (a new tab, or another browser?): only /order can tell this element whether it is paid. Send each order back to its own checkout (redirectUrl), where /order finds it, or show the order's state from your records.`,
     '<wallet-pay-button>: allowed-hosts="pay.example" does not list wallet.example, so the service\'s address was refused and the booking cancelled. Add wallet.example: list the deeplinks\' host (phones) and the web payment host (desktops).',
   ]);
 });
