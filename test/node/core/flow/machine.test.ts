@@ -759,31 +759,37 @@ describe('payment flow: the funnel', () => {
   type Step = FlowEvent & { attempt_id: string; elapsed_ms: number };
   const steps = (t: ReturnType<typeof setup>) => t.steps as Step[];
 
-  it('an in-app payment: pressed, booked, confirmed share one attempt id, with times from the attempt\'s start', async () => {
-    const t = setup({ environment: 'inapp' }, { pollDelaysMs: [2000] });
-    t.fake.queues.book.push(appBooking());
-    t.fake.queues.status.push(status('SUCCESS'));
+  it('an in-app payment: pressed, booked, left, returned, confirmed share one attempt id, with times from the attempt\'s start', async () => {
+    const t = setup({ environment: 'inapp', successUrl: null, failureUrl: null }, { pollDelaysMs: [2000] });
+    t.fake.queues.book.push(webBooking());
+    t.fake.queues.status.push(status('SUCCESS', 'W1'));
     await t.clock.advance(100);
     t.start();
     await flush();
-    assert.equal(t.flow.state.name, 'inapp');
-    assert.deepEqual(t.navigator.calls, [], 'nothing navigates by script in an in-app browser');
+    // "Pay on the web", the path that completes inside someone else's in-app browser: one press goes there.
+    assert.deepEqual(t.fake.calls.book, [{ channel: 'web', key: 'key-1' }]);
+    assert.deepEqual(t.navigator.calls, [{ kind: 'postForm', url: 'https://pay.wallet.test/form', fields: { booking: 'W1' } }]);
     await t.clock.advance(2000);
+    t.resume();
+    await flush();
     const all = [...steps(t), t.events.find((event) => event.type === 'booked') as Step];
-    assert.deepEqual(steps(t).map((step) => step.type), ['pressed', 'confirmed']);
+    assert.deepEqual(steps(t).map((step) => step.type), ['pressed', 'left', 'returned', 'confirmed']);
+    assert.equal((steps(t)[1] as Step & { to?: string }).to, 'web');
     assert.equal(new Set(all.map((step) => step.attempt_id)).size, 1);
     // The flow's own funnel began when it was built (no `shown` from an element here): 100 ms before the press.
-    assert.deepEqual(steps(t).map((step) => step.elapsed_ms), [100, 2100]);
+    assert.deepEqual(steps(t).map((step) => step.elapsed_ms), [100, 100, 2100, 2100]);
   });
 
   it('a new press after an attempt ended starts a new attempt id', async () => {
     const t = setup({ environment: 'inapp', successUrl: null, failureUrl: null }, { pollDelaysMs: [10] });
-    t.fake.queues.book.push(appBooking());
-    t.fake.queues.status.push(status('FAILED'));
+    t.fake.queues.book.push(webBooking());
+    t.fake.queues.status.push(status('FAILED', 'W1'));
     t.start();
     await flush();
+    t.resume();
+    await flush();
     await t.clock.advance(10);
-    t.fake.queues.book = [appBooking('B2')];
+    t.fake.queues.book = [webBooking('W2')];
     t.start();
     await flush();
     const pressed = steps(t).filter((step) => step.type === 'pressed');
@@ -842,17 +848,16 @@ describe('payment flow: the funnel', () => {
     assert.deepEqual(steps(t).map((step) => [step.type, step.attempt_id, step.elapsed_ms]), [['returned', 'A-kept', 5000], ['confirmed', 'A-kept', 5000]]);
   });
 
-  it('a WebView no host takes: books on the app channel and shows the in-app panel', async () => {
+  it('a WebView no host takes: goes on as in an in-app browser, on the web channel, to the web payment', async () => {
     const t = setup({ environment: 'webview' });
     t.state.hostTakes = false;
-    t.fake.queues.book.push(appBooking());
-    t.fake.queues.status.push(status('BOOKED'));
+    t.fake.queues.book.push(webBooking());
     t.start();
     await flush();
     assert.deepEqual(t.types().slice(0, 2), ['webview', 'booked']);
-    assert.equal(t.flow.state.name, 'inapp');
+    assert.deepEqual(t.fake.calls.book, [{ channel: 'web', key: 'key-1' }]);
     assert.equal(t.flow.state.booking?.inapp, true);
-    assert.deepEqual(t.navigator.calls, []);
+    assert.deepEqual(t.navigator.calls, [{ kind: 'postForm', url: 'https://pay.wallet.test/form', fields: { booking: 'W1' } }]);
   });
 
   it('a WebView no host takes, with no endpoint to book with: a set-up error naming what is missing', () => {
