@@ -66,9 +66,11 @@ export function inAppPanel(host: PaymentElement, booking: KeptBooking, flow: Pay
         () => done('copied'),
         () => done('manual'),
       );
+  // Divs, not paragraphs: no margins beside the panel's own gap. The live region exists before it
+  // speaks; empty, it adds no space between the actions, so it comes last, with the address to copy.
   return html`
     <div part="panel inapp" class="panel" role="group" aria-labelledby="inapp-label">
-      <p id="inapp-label" class="note">${t['panel.label']}</p>
+      <div id="inapp-label" class="note">${t['panel.label']}</div>
       ${deeplink.ok
         ? html`<a part="action open-app" class="action" href=${deeplink.url.href} @click=${() => flow.left('app')}>${t['action.open-app']}</a>`
         : nothing}
@@ -77,13 +79,11 @@ export function inAppPanel(host: PaymentElement, booking: KeptBooking, flow: Pay
         : way
           ? action('copy-link', t['action.copy-link'], () => copy(way.url))
           : nothing}
-      <p class="note" aria-live="polite">
-        ${copied === 'copied' ? t['status.link-copied'] : copied === 'manual' ? t['status.copy-manually'] : nothing}
-      </p>
+      ${action('cancel', t['action.cancel'], () => flow.cancel())}
+      <div class="note" aria-live="polite">${copied === 'copied' ? t['status.link-copied'] : copied === 'manual' ? t['status.copy-manually'] : nothing}</div>
       ${copied === 'manual' && way
         ? html`<input part="copy-field" class="copy-field" readonly .value=${way.url} aria-label=${t['action.copy-link']} @focus=${(event: Event) => (event.target as HTMLInputElement).select()} />`
         : nothing}
-      ${action('cancel', t['action.cancel'], () => flow.cancel())}
     </div>
   `;
 }

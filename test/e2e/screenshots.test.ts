@@ -22,6 +22,7 @@ import {
   returnAddress,
 } from './support.js';
 import { within } from '../support/within.js';
+import { IN_APP_USER_AGENTS } from '../fixtures/user-agents.js';
 
 const IMAGES = fileURLToPath(new URL(`../../${process.env.SCREENSHOTS_DIR ?? 'test-results/screenshots'}/`, import.meta.url));
 
@@ -155,3 +156,39 @@ for (const device of ['desktop', 'pixel7'] as const) {
     });
   }
 }
+
+/** One user agent per app (the first listed), each app's own phone. */
+const IN_APPS = IN_APP_USER_AGENTS.filter((row, index, rows) => rows.findIndex((other) => other.app === row.app) === index);
+
+/**
+ * The in-app panel of each app's browser, in English and in Nepali (docs/webview.md): the button
+ * "Pay on the web" books, the provider's page does not load in the app's browser (held here), and the
+ * page comes back into view with the booking open: the secondary ways under the button.
+ */
+describe('in-app panel, each app, English and Nepali', () => {
+  for (const { app, platform, userAgent } of IN_APPS) {
+    for (const lang of ['en', 'ne'] as const) {
+      test(`${app} on ${platform}, ${lang}`, async () => {
+        const s = await openShopper(suite.browser, platform === 'android' ? 'pixel7' : 'iphone14', { userAgent });
+        await s.page.goto(suite.pg.origin);
+        const el = element(s.page);
+        await el.host.evaluate((host, value) => host.setAttribute('lang', value), lang);
+        const button = el.host.locator('[part~="button"]:visible');
+        await waitForText(button, lang === 'en' ? 'Pay on the web' : 'वेबमा भुक्तानी गर्नुहोस्');
+        await s.page.route(`${suite.pg.sandbox.webPaymentUrl}*`, (route) => route.fulfill({ status: 204 }));
+        await button.click();
+        await s.page.waitForFunction(() => document.querySelector('wallet-pay-button')?.getAttribute('aria-busy') !== 'true' && (document.querySelector('wallet-pay-button') as { paymentState?: { name: string } } | null)?.paymentState?.name === 'redirecting');
+        await s.page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+        const panel = el.host.locator('[part~="inapp"]');
+        await panel.waitFor({ timeout: 10_000 });
+        assert.equal(await panel.locator('[part~="open-browser"], [part~="copy-link"]').count(), 1, 'a way to the phone\'s own browser');
+        await within(s.page.evaluate(() => document.fonts.ready.then(() => undefined)), 15_000, 'the fonts to be ready');
+        await s.page.mouse.move(0, 0);
+        const file = `${IMAGES}inapp-${app}-${platform}-${lang}.png`;
+        await s.page.locator('section.card', { has: s.page.locator('wallet-pay-button') }).screenshot({ path: file, animations: 'disabled', caret: 'hide', scale: 'css' });
+        assert.ok((await stat(file)).size > 1000, `${file} was written`);
+        await s.context.close();
+      });
+    }
+  }
+});
