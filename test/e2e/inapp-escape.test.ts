@@ -22,6 +22,7 @@ after(async () => {
 });
 
 const INSTAGRAM_IOS = IN_APP_USER_AGENTS.find((row) => row.app === 'instagram' && row.platform === 'ios')!.userAgent;
+const FACEBOOK_ANDROID = IN_APP_USER_AGENTS.find((row) => row.app === 'facebook' && row.platform === 'android')!.userAgent;
 const SESSION = { name: 'shop_session', value: 'signed-in' };
 
 /**
@@ -45,8 +46,8 @@ async function behindLogin(context: BrowserContext): Promise<string[]> {
  * shop's own link would): "Pay on the web" books; the provider's page does not load in the app's
  * browser, and the page comes back into view with the booking open, showing the in-app panel.
  */
-async function inAppWithBooking(checkout: string): Promise<{ s: Shopper; bookingId: string }> {
-  const s = await openShopper(suite.browser, 'iphone14', { userAgent: INSTAGRAM_IOS });
+async function inAppWithBooking(checkout: string, userAgent = INSTAGRAM_IOS): Promise<{ s: Shopper; bookingId: string }> {
+  const s = await openShopper(suite.browser, userAgent === INSTAGRAM_IOS ? 'iphone14' : 'pixel7', { userAgent });
   shoppers.push(s);
   await s.context.addCookies([{ ...SESSION, url: suite.pg.origin }]);
   await behindLogin(s.context);
@@ -73,8 +74,8 @@ async function copiedLink(s: Shopper): Promise<string> {
 }
 
 /** The phone's own browser: a fresh context, behind the same login, without its cookie. */
-async function ownBrowser(): Promise<{ s: Shopper; refused: string[] }> {
-  const s = await openShopper(suite.browser, 'iphone14');
+async function ownBrowser(profile: 'iphone14' | 'pixel7' = 'iphone14'): Promise<{ s: Shopper; refused: string[] }> {
+  const s = await openShopper(suite.browser, profile);
   shoppers.push(s);
   return { s, refused: await behindLogin(s.context) };
 }
@@ -101,6 +102,26 @@ describe('the escape from an in-app browser carries the payment, not the session
     assert.equal((await resultPage(inApp.page)).status, 'SUCCESS');
     assert.deepEqual(cleanConsole(inApp), []);
     assert.deepEqual(cleanConsole(own), []);
+  });
+
+  test('Facebook on Pixel 7: "Open in your browser" is an intent whose address, read as Android reads it, pays in a fresh browser', async () => {
+    const checkout = 'escape0003';
+    const { s: inApp, bookingId } = await inAppWithBooking(checkout, FACEBOOK_ANDROID);
+    const href = (await element(inApp.page).host.getByRole('link', { name: 'Open in your browser' }).getAttribute('href'))!;
+    // Android's Intent.parseUri: the data ends at the last '#', and `scheme=` takes the place of `intent:`.
+    const last = href.lastIndexOf('#');
+    assert.match(href.slice(last), /^#Intent;scheme=http;end$/, href);
+    const address = `http:${href.slice('intent:'.length, last)}`;
+    assert.match(address, new RegExp(`^${suite.pg.origin}/\\?checkout=${checkout}&item=A-1001#wallet-pay=`));
+
+    const { s: own, refused } = await ownBrowser('pixel7');
+    await own.page.goto(address);
+    await own.page.waitForURL(`${suite.pg.sandbox.webPaymentUrl}*`, { timeout: 15_000 });
+    assert.equal(await bookingIdOnProviderPage(own.page), bookingId);
+    await confirmOnProviderPage(own.page, '1234');
+    await inApp.page.waitForURL(/\/success\.html\?/, { timeout: 30_000 });
+    assert.deepEqual(refused, []);
+    assert.equal(bookingsOf(suite.pg.sandbox, checkout).length, 1);
   });
 
   test('the continuation of a booking cancelled since shows the pay button, a way forward', async () => {
