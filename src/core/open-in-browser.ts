@@ -48,14 +48,16 @@ export type BrowserWay = { kind: 'link'; href: string; url: string } | { kind: '
 /**
  * The way out of the in-app browser named by `userAgent`, for `pageUrl` (the continuation address of
  * the booking, continuation.ts). The address is parsed and checked first (an `http(s)` page, no
- * user-info), and only its own origin is written into a link. Its fragment, which carries the
- * payment, stays in every form: an intent's data ends at its last `#` (Android's `Intent.parseUri`),
- * so `…#wallet-pay=…#Intent;…;end` opens the address with its fragment.
+ * user-info), and only its own origin is written into a link. A continuation's fragment, which
+ * carries the payment, stays in every form (an intent's data ends at its last `#`, Android's
+ * `Intent.parseUri`, so `…#wallet-pay=…#Intent;…;end` opens the address with it); any other is dropped.
  */
 export function browserWay(pageUrl: string, userAgent: string): BrowserWay {
   const check = checkReturnUrl(pageUrl, pageUrl, []);
   if (!check.ok) return null;
   const page = check.url;
+  // A fragment of the page's own (an anchor, a route) is not the payment's: only a continuation stays.
+  if (!page.hash.startsWith(CONTINUATION_PREFIX)) page.hash = '';
   const url = page.href;
   const platform = storePlatform(userAgent);
   const app = inAppBrowser(userAgent);

@@ -21,6 +21,15 @@ test("every way out keeps the address's scheme, path, query and its fragment, wh
   assert.deepEqual(browserWay('https://shop.test/pay#wallet-pay=x', FACEBOOK_IOS), { kind: 'link', href: 'x-safari-https://shop.test/pay#wallet-pay=x', url: 'https://shop.test/pay#wallet-pay=x' });
 });
 
+test("a fragment of the page's own is dropped: only a continuation's travels", () => {
+  assert.deepEqual(browserWay('https://shop.test/pay?o=1#reviews', FACEBOOK_ANDROID), {
+    kind: 'link',
+    href: 'intent://shop.test/pay?o=1#Intent;scheme=https;end',
+    url: 'https://shop.test/pay?o=1',
+  });
+  assert.deepEqual(browserWay('https://shop.test/pay#wallet-payment', FACEBOOK_IOS), { kind: 'link', href: 'x-safari-https://shop.test/pay', url: 'https://shop.test/pay' });
+});
+
 test("an intent's data is the address with its fragment, read as Android reads it (up to the last #)", () => {
   const address = 'https://shop.test/pay?o=1#wallet-pay=%7B%7D';
   const way = browserWay(address, FACEBOOK_ANDROID);
