@@ -281,7 +281,7 @@ export class Payment implements ReactiveController {
     const { name, booking } = flow.state;
     // Under the in-app panel the button is "Pay on the web": its booking's own web payment, or the web instead of the app.
     if (name !== 'inapp') flow.start(wallet);
-    else if (booking!.web_payment) flow.continueWebPayment();
+    else if (booking?.web_payment) flow.continueWebPayment();
     else flow.payOnWeb();
   }
 
