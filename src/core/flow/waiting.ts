@@ -41,7 +41,9 @@ export function verify(ctx: FlowContext, kept: KeptBooking, checkNumber: number,
           ? handoffExpired(ctx, kept)
           : isFinalStatus(status)
             ? finish(ctx, kept, status)
-            : returning && status === 'BOOKED' && kept.channel === 'web'
+            : // Back from a web payment left unpaid: abandoned, but in someone else's in-app browser,
+              // where the web payment is the primary way, the booking stays for its other ways out.
+              returning && status === 'BOOKED' && kept.channel === 'web' && !kept.inapp
               ? abandonBack(ctx, kept)
               : waitFor(ctx, run, kept, status, checkNumber)),
       (error: unknown) =>

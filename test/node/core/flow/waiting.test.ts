@@ -68,6 +68,15 @@ describe('waiting: verify', () => {
     assert.equal(t.scripted.calls.cancel.length, 1);
   });
 
+  it("back on the page in someone else's in-app browser with its web booking still BOOKED: kept, and its other ways out shown", async () => {
+    const t = contextFixture({ environment: 'inapp' });
+    t.scripted.queues.status.push(status('BOOKED'));
+    verify(t.ctx, t.kept({ channel: 'web', inapp: true }), 0, true);
+    await flush();
+    assert.equal(t.ctx.state.name, 'inapp');
+    assert.deepEqual(t.scripted.calls.cancel, []);
+  });
+
   it('the same web booking found open when the page only became visible again is waited for, not abandoned', async () => {
     const t = contextFixture({ environment: 'desktop' });
     t.scripted.queues.status.push(status('BOOKED'));
