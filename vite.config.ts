@@ -88,6 +88,7 @@ export const CDN_CHUNK_NAMES: Readonly<Record<string, string>> = {
   '/element/handoff/index': 'handoff',
   '/element/setup-sentences': 'setup',
   '/element/inapp-panel': 'inapp',
+  '/element/inapp-continue': 'continue',
 };
 
 /** `payment-[hash].min.js`, `ne-[hash].min.js`, else `chunk-[hash].min.js`. */
