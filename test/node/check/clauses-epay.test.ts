@@ -5,14 +5,12 @@
  * swap in a return page that trusts every return, one that verifies over `JSON.parse`'s numbers, a
  * form signed with another key, or an `/order` that calls every order paid.
  */
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { epayAmbiguous, epayBook, epayForgedReturn, epayFullRefund, epayRawText, epayStatusDecides } from '../../../src/check/clauses-epay.js';
 import { verifyMessage } from '../../../src/protocol/signature.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { EPAY_RESPONSE_SIGNED_FIELDS, EPAY_TEST_SECRET } from '../../../src/sandbox/epay/rules.js';
-import { esewaEpay } from '../../../src/server/providers.js';
-import { clauseFailure, startKitProxy, type Fetch } from './support.js';
+import { brokenProviderKit, thankYou } from './support.js';
 
 /** How the proxy's parts behave in a test. */
 interface Breakage {
@@ -37,45 +35,21 @@ async function verifies(data: string, read: 'raw' | 'parsed'): Promise<boolean> 
 }
 
 describe('the ePay clauses on the kit in its ePay mode', () => {
-  let sandbox: Sandbox;
-  let proxy: Awaited<ReturnType<typeof startKitProxy>>;
-  let broken: Breakage = KEPT;
-
-  before(async () => {
-    sandbox = await startSandbox({ port: 0, linksPort: 0 });
-    const wrap = (kit: Fetch): Fetch => async (request) => {
-      const url = new URL(request.url);
-      if (url.pathname === '/return') {
-        const at = request.url.indexOf('?data=');
-        if (at === -1 || broken.returnPage === 'trusting') return new Response('<p>Thank you</p>', { headers: { 'content-type': 'text/html' } });
-        const genuine = await verifies(request.url.slice(at + '?data='.length), broken.returnPage);
-        return new Response(genuine ? '<p>Thank you</p>' : '<p>Refused</p>', { status: genuine ? 200 : 400, headers: { 'content-type': 'text/html' } });
-      }
-      if (url.pathname === '/pay/order' && broken.alwaysPaid) return Response.json({ code: 'IP-201', message: 'Order state fetched', data: { paid: true, status: 'SUCCESS' } });
-      const answer = await kit(request);
-      if (url.pathname !== '/pay/book' || answer.status !== 200 || !broken.forgedForm) return answer;
-      const body = (await answer.json()) as { data: { web_payment: { fields: Record<string, string> } } };
-      body.data.web_payment.fields['signature'] = 'AAAA' + body.data.web_payment.fields['signature']!.slice(4);
-      return Response.json(body);
-    };
-    proxy = await startKitProxy(Number(new URL(sandbox.baseUrl).port), {
-      wrap,
-      // eSewa's ePay alone: without the intent service's options the kit books no intent provider beside it.
-      overrides: { serviceUrl: undefined, productCode: undefined, accessKey: undefined, providers: [esewaEpay({ productCode: 'EPAYTEST', secretKey: EPAY_TEST_SECRET, baseUrl: sandbox.baseUrl, timeoutMs: 5_000 })] },
-    });
+  const verdict = brokenProviderKit('epay', KEPT, (kit, broken) => async (request) => {
+    const url = new URL(request.url);
+    if (url.pathname === '/return') {
+      const at = request.url.indexOf('?data=');
+      if (at === -1 || broken.returnPage === 'trusting') return thankYou();
+      const genuine = await verifies(request.url.slice(at + '?data='.length), broken.returnPage);
+      return new Response(genuine ? '<p>Thank you</p>' : '<p>Refused</p>', { status: genuine ? 200 : 400, headers: { 'content-type': 'text/html' } });
+    }
+    if (url.pathname === '/pay/order' && broken.alwaysPaid) return Response.json({ code: 'IP-201', message: 'Order state fetched', data: { paid: true, status: 'SUCCESS' } });
+    const answer = await kit(request);
+    if (url.pathname !== '/pay/book' || answer.status !== 200 || !broken.forgedForm) return answer;
+    const body = (await answer.json()) as { data: { web_payment: { fields: Record<string, string> } } };
+    body.data.web_payment.fields['signature'] = 'AAAA' + body.data.web_payment.fields['signature']!.slice(4);
+    return Response.json(body);
   });
-  after(async () => {
-    await proxy?.close();
-    await sandbox?.close();
-  });
-  beforeEach(() => {
-    broken = KEPT;
-  });
-
-  const verdict = (clause: Parameters<typeof clauseFailure>[0], breakage: Partial<Breakage> = {}) => {
-    broken = { ...KEPT, ...breakage };
-    return clauseFailure(clause, { endpoint: proxy.endpoint, sandbox });
-  };
 
   test('every ePay clause passes on the kit with a return page that verifies the raw text', async () => {
     for (const clause of [epayBook, epayForgedReturn, epayRawText, epayStatusDecides, epayAmbiguous, epayFullRefund]) {

@@ -5,13 +5,12 @@
  * broken ones open the page by POST, trust every return, call every order paid, or take Khalti's
  * 400 lookup of a cancelled payment for an outage.
  */
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { khaltiBook, khaltiForgedReturn, khaltiLookup400, khaltiReturnNotTrusted } from '../../../src/check/clauses-khalti.js';
 import { khaltiHeaders } from '../../../src/providers/khalti/wire.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { khalti } from '../../../src/server/providers.js';
-import { clauseFailure, startKitProxy, type Fetch } from './support.js';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { brokenProviderKit, thankYou } from './support.js';
 
 /** How the proxy's parts behave in a test. */
 interface Breakage {
@@ -27,55 +26,31 @@ interface Breakage {
 
 const KEPT: Breakage = { postPage: false, trustingReturn: false, alwaysPaid: false, cancelAsOutage: false };
 
-describe('the Khalti clauses on the kit in its Khalti mode', () => {
-  let sandbox: Sandbox;
-  let proxy: Awaited<ReturnType<typeof startKitProxy>>;
-  let broken: Breakage = KEPT;
-
-  /** The shop's return page: Khalti's lookup of the pidx decides whether it is one Khalti knows. */
-  async function returnPage(url: URL): Promise<Response> {
-    const pidx = url.searchParams.get('pidx');
-    if (pidx !== null && !broken.trustingReturn) {
-      const lookup = await fetch(`${sandbox.baseUrl}/api/v2/epayment/lookup/`, { method: 'POST', headers: khaltiHeaders(sandbox.accessKey), body: JSON.stringify({ pidx }), signal: AbortSignal.timeout(5_000) });
-      await lookup.body?.cancel();
-      if (lookup.status === 404) return new Response('<p>Unknown payment</p>', { status: 404, headers: { 'content-type': 'text/html' } });
-    }
-    return new Response('<p>Thank you</p>', { headers: { 'content-type': 'text/html' } });
+/** The shop's return page: Khalti's lookup of the pidx decides whether it is one Khalti knows. */
+async function returnPage(url: URL, broken: Breakage, sandbox: Sandbox): Promise<Response> {
+  const pidx = url.searchParams.get('pidx');
+  if (pidx !== null && !broken.trustingReturn) {
+    const lookup = await fetch(`${sandbox.baseUrl}/api/v2/epayment/lookup/`, { method: 'POST', headers: khaltiHeaders(sandbox.accessKey), body: JSON.stringify({ pidx }), signal: AbortSignal.timeout(5_000) });
+    await lookup.body?.cancel();
+    if (lookup.status === 404) return new Response('<p>Unknown payment</p>', { status: 404, headers: { 'content-type': 'text/html' } });
   }
+  return thankYou();
+}
 
-  before(async () => {
-    sandbox = await startSandbox({ port: 0, linksPort: 0 });
-    const wrap = (kit: Fetch): Fetch => async (request) => {
-      const url = new URL(request.url);
-      if (url.pathname === '/return') return returnPage(url);
-      if (url.pathname === '/pay/order' && broken.alwaysPaid) return Response.json({ code: 'IP-201', message: 'Order state fetched', data: { paid: true, status: 'SUCCESS' } });
-      const answer = await kit(request);
-      const spoilBook = url.pathname === '/pay/book' && broken.postPage;
-      const spoilStatus = url.pathname === '/pay/status' && broken.cancelAsOutage;
-      if (answer.status !== 200 || !(spoilBook || spoilStatus)) return answer;
-      const body = (await answer.json()) as { data: { status?: string; web_payment?: { method: string } } };
-      if (spoilStatus && body.data.status === 'CANCELED') return Response.json({ code: 'IP-502', error_message: 'Khalti answered HTTP 400.' }, { status: 502 });
-      if (spoilBook && body.data.web_payment) body.data.web_payment.method = 'POST';
-      return Response.json(body);
-    };
-    proxy = await startKitProxy(Number(new URL(sandbox.baseUrl).port), {
-      wrap,
-      // Khalti alone: without the intent service's options the kit books no intent provider beside it.
-      overrides: { serviceUrl: undefined, productCode: undefined, accessKey: undefined, providers: [khalti({ secretKey: sandbox.accessKey, websiteUrl: 'http://127.0.0.1:9/', baseUrl: sandbox.baseUrl, timeoutMs: 5_000 })] },
-    });
+describe('the Khalti clauses on the kit in its Khalti mode', () => {
+  const verdict = brokenProviderKit('khalti', KEPT, (kit, broken, sandbox) => async (request) => {
+    const url = new URL(request.url);
+    if (url.pathname === '/return') return returnPage(url, broken, sandbox);
+    if (url.pathname === '/pay/order' && broken.alwaysPaid) return Response.json({ code: 'IP-201', message: 'Order state fetched', data: { paid: true, status: 'SUCCESS' } });
+    const answer = await kit(request);
+    const spoilBook = url.pathname === '/pay/book' && broken.postPage;
+    const spoilStatus = url.pathname === '/pay/status' && broken.cancelAsOutage;
+    if (answer.status !== 200 || !(spoilBook || spoilStatus)) return answer;
+    const body = (await answer.json()) as { data: { status?: string; web_payment?: { method: string } } };
+    if (spoilStatus && body.data.status === 'CANCELED') return Response.json({ code: 'IP-502', error_message: 'Khalti answered HTTP 400.' }, { status: 502 });
+    if (spoilBook && body.data.web_payment) body.data.web_payment.method = 'POST';
+    return Response.json(body);
   });
-  after(async () => {
-    await proxy?.close();
-    await sandbox?.close();
-  });
-  beforeEach(() => {
-    broken = KEPT;
-  });
-
-  const verdict = (clause: Parameters<typeof clauseFailure>[0], breakage: Partial<Breakage> = {}) => {
-    broken = { ...KEPT, ...breakage };
-    return clauseFailure(clause, { endpoint: proxy.endpoint, sandbox });
-  };
 
   test('every Khalti clause passes on the kit with a return page that looks the pidx up', async () => {
     for (const clause of [khaltiBook, khaltiReturnNotTrusted, khaltiLookup400, khaltiForgedReturn]) {

@@ -8,12 +8,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { epayBooking, orderIsPaid, payEpay, postForm, signedReturn, statusOf, visit, writtenAmount, type EpayBooking } from '../../../src/check/epay-steps.js';
-import { ClauseFailure, Steps } from '../../../src/check/steps.js';
+import type { Steps } from '../../../src/check/steps.js';
 import { verifyMessage } from '../../../src/protocol/signature.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { EPAY_RESPONSE_SIGNED_FIELDS, EPAY_TEST_SECRET } from '../../../src/sandbox/epay/rules.js';
-import { esewaEpay } from '../../../src/server/providers.js';
-import { AMOUNT, PREFIX, startKitProxy, type Fetch } from './support.js';
+import { AMOUNT, bookSpoiler, failureOf, PREFIX, startProviderKit, thankYou, type ProviderKit } from './support.js';
 
 describe('writtenAmount', () => {
   test('rupees as eSewa writes them: one decimal at least, two when there are paisa, a thousands comma when asked', () => {
@@ -26,50 +24,21 @@ describe('writtenAmount', () => {
 });
 
 describe('the ePay steps against the kit in its ePay mode', () => {
-  let sandbox: Sandbox;
-  /** What the kit's /book answers is passed through this, so a test can spoil the form. */
-  let spoil: (data: Record<string, unknown>) => void = () => undefined;
-  let proxy: Awaited<ReturnType<typeof startKitProxy>>;
+  /** What the kit's /book answers can be spoiled through, and the shop's return page. */
+  const book = bookSpoiler();
+  let kit: ProviderKit;
+  let proxy: ProviderKit['proxy'];
 
   before(async () => {
-    sandbox = await startSandbox({ port: 0, linksPort: 0 });
-    const wrap = (kit: Fetch): Fetch => async (request) => {
-      const path = new URL(request.url).pathname;
-      // The shop's return page: a page the shopper lands on, judging nothing.
-      if (path === '/return') return new Response('<p>Thank you</p>', { headers: { 'content-type': 'text/html' } });
-      const answer = await kit(request);
-      if (path !== '/pay/book' || answer.status !== 200) return answer;
-      const body = (await answer.json()) as { data: Record<string, unknown> };
-      spoil(body.data);
-      return Response.json(body);
-    };
-    proxy = await startKitProxy(Number(new URL(sandbox.baseUrl).port), {
-      wrap,
-      // eSewa's ePay alone: without the intent service's options the kit books no intent provider beside it.
-      overrides: { serviceUrl: undefined, productCode: undefined, accessKey: undefined, providers: [esewaEpay({ productCode: 'EPAYTEST', secretKey: EPAY_TEST_SECRET, baseUrl: sandbox.baseUrl, timeoutMs: 5_000 })] },
+    kit = await startProviderKit('epay', (inner) => {
+      const spoilable = book.wrap(inner);
+      return async (request) => (new URL(request.url).pathname === '/return' ? thankYou() : spoilable(request));
     });
+    ({ proxy } = kit);
   });
-  after(async () => {
-    await proxy?.close();
-    await sandbox?.close();
-  });
+  after(() => kit?.close());
 
-  const steps = (): Steps => {
-    const s = new Steps({ endpoint: proxy.endpoint, sandboxPort: 1, orderPrefix: PREFIX, amount: AMOUNT });
-    s.sandbox = sandbox;
-    return s;
-  };
-
-  /** The failure message `work` rejects with (a ClauseFailure), or undefined when it resolves. */
-  async function failureOf(work: Promise<unknown>): Promise<string | undefined> {
-    try {
-      await work;
-      return undefined;
-    } catch (error) {
-      if (!(error instanceof ClauseFailure)) throw error;
-      return error.message;
-    }
-  }
+  const steps = (): Steps => kit.steps();
 
   test("epayBooking reads the kit's booking: eSewa's eleven fields, the total, the booking id as uuid, a signature that verifies", async () => {
     const s = steps();
@@ -92,13 +61,8 @@ describe('the ePay steps against the kit in its ePay mode', () => {
       [(data) => void ((data['web_payment'] as { fields: Record<string, string> }).fields['signature'] = 'forged'), /the form must be signed over total_amount,transaction_uuid,product_code/],
       [(data) => void ((data['web_payment'] as { fields: Record<string, string> }).fields['product_code'] = 'NOPE'), /product_code NOPE is unknown to eSewa's test service: use EPAYTEST/],
     ];
-    try {
-      for (const [change, message] of cases) {
-        spoil = change;
-        assert.match((await failureOf(epayBooking(steps()))) ?? 'passed', message);
-      }
-    } finally {
-      spoil = () => undefined;
+    for (const [change, message] of cases) {
+      assert.match((await book.spoiled(change, () => failureOf(epayBooking(steps())))) ?? 'passed', message);
     }
   });
 

@@ -7,10 +7,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { khaltiBooking, khaltiPayment, khaltiReturn, openPage, paisaOf, payKhalti, type KhaltiBooking } from '../../../src/check/khalti-steps.js';
-import { ClauseFailure, Steps } from '../../../src/check/steps.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { khalti } from '../../../src/server/providers.js';
-import { AMOUNT, PREFIX, startKitProxy, type Fetch } from './support.js';
+import type { Steps } from '../../../src/check/steps.js';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { bookSpoiler, failureOf, startProviderKit, type ProviderKit } from './support.js';
 
 describe('paisaOf', () => {
   test('rupees to paisa exactly, where floating point would miss by one', () => {
@@ -21,56 +20,19 @@ describe('paisaOf', () => {
 });
 
 describe('the Khalti steps against the kit in its Khalti mode', () => {
+  /** What the kit's /book answers can be spoiled through. */
+  const { wrap, spoiled } = bookSpoiler();
+  let kit: ProviderKit;
   let sandbox: Sandbox;
-  let proxy: Awaited<ReturnType<typeof startKitProxy>>;
-  /** What the kit's /book answers is passed through this, so a test can spoil it. */
-  let spoil: (data: Record<string, unknown>) => void = () => undefined;
+  let proxy: ProviderKit['proxy'];
 
   before(async () => {
-    sandbox = await startSandbox({ port: 0, linksPort: 0 });
-    const wrap = (kit: Fetch): Fetch => async (request) => {
-      const answer = await kit(request);
-      if (new URL(request.url).pathname !== '/pay/book' || answer.status !== 200) return answer;
-      const body = (await answer.json()) as { data: Record<string, unknown> };
-      spoil(body.data);
-      return Response.json(body);
-    };
-    proxy = await startKitProxy(Number(new URL(sandbox.baseUrl).port), {
-      wrap,
-      // Khalti alone: without the intent service's options the kit books no intent provider beside it.
-      overrides: { serviceUrl: undefined, productCode: undefined, accessKey: undefined, providers: [khalti({ secretKey: sandbox.accessKey, websiteUrl: 'http://127.0.0.1:9/', baseUrl: sandbox.baseUrl, timeoutMs: 5_000 })] },
-    });
+    kit = await startProviderKit('khalti', wrap);
+    ({ sandbox, proxy } = kit);
   });
-  after(async () => {
-    await proxy?.close();
-    await sandbox?.close();
-  });
+  after(() => kit?.close());
 
-  const steps = (amount = AMOUNT): Steps => {
-    const s = new Steps({ endpoint: proxy.endpoint, sandboxPort: 1, orderPrefix: PREFIX, amount });
-    s.sandbox = sandbox;
-    return s;
-  };
-
-  async function failureOf(work: Promise<unknown>): Promise<string | undefined> {
-    try {
-      await work;
-      return undefined;
-    } catch (error) {
-      if (!(error instanceof ClauseFailure)) throw error;
-      return error.message;
-    }
-  }
-
-  /** Runs `work` with the kit's /book answers spoiled by `change`. */
-  async function spoiled<T>(change: (data: Record<string, unknown>) => void, work: () => Promise<T>): Promise<T> {
-    spoil = change;
-    try {
-      return await work();
-    } finally {
-      spoil = () => undefined;
-    }
-  }
+  const steps = (amount?: number): Steps => kit.steps(amount);
 
   test("khaltiBooking, strict: the kit's pidx, its page opened by GET, the amount in paisa and the return on the proxy's origin", async () => {
     const s = steps();

@@ -1,13 +1,16 @@
 /**
  * What the checker's tests share: a free port for the sandbox, the kit as a proxy under test (node:http,
- * a store passed explicitly), a plain node:http server for proxies built by hand, and a clause's
- * verdict on one run of its steps.
+ * a store passed explicitly), the kit alone in its ePay or Khalti mode on a sandbox of its own, a plain
+ * node:http server for proxies built by hand, and a clause's verdict on one run of its steps.
  */
+import { after, before, beforeEach } from 'node:test';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPaymentHandler, createMemoryStore, type PaymentHandlerOptions, type PaymentStore } from '../../../src/server/index.js';
 import { toNodeListener } from '../../../src/server/node.js';
-import { SANDBOX_DEFAULTS, type Sandbox } from '../../../src/sandbox/index.js';
+import { esewaEpay, khalti } from '../../../src/server/providers.js';
+import { SANDBOX_DEFAULTS, startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { EPAY_TEST_SECRET } from '../../../src/sandbox/epay/rules.js';
 import { runCheck, type CheckReport } from '../../../src/check/index.js';
 import type { CheckOptions } from '../../../src/check/options.js';
 import { ClauseFailure, Steps } from '../../../src/check/steps.js';
@@ -76,11 +79,18 @@ export async function startKitProxy(
 ): Promise<Running & { endpoint: string; reconcile: () => Promise<unknown>; reconcileCommand: string }> {
   let listener: RequestListener = (_req, res) => res.end();
   const running = await serve((req, res) => listener(req, res));
-  const handler = createPaymentHandler(kitOptions(sandboxPort, running.url, options.store ?? createMemoryStore(), options.overrides));
+  let handler: ReturnType<typeof createPaymentHandler>;
+  let api: RequestListener;
+  try {
+    handler = createPaymentHandler(kitOptions(sandboxPort, running.url, options.store ?? createMemoryStore(), options.overrides));
+    api = toNodeListener(options.wrap ? options.wrap(handler) : handler) as RequestListener;
+  } catch (error) {
+    await running.close();
+    throw error;
+  }
   // The check instance's reconciliation: every open booking, however young; also on a route of its
   // own, so a command line can run it (--reconcile-command).
   const reconcile = () => handler.reconcile({ olderThanMs: 0, recheckAfterMs: 0 });
-  const api = toNodeListener(options.wrap ? options.wrap(handler) : handler) as RequestListener;
   listener = (req, res) => {
     if (req.url !== '/test-reconcile') return api(req, res);
     reconcile().then(() => res.end('reconciled'), (error: unknown) => res.writeHead(500).end(String(error)));
@@ -138,6 +148,24 @@ export async function kitUnderTest(sandboxPort: number, options: Parameters<type
   return { endpoint: proxy.endpoint, stop: proxy.close, reconcile: proxy.reconcile };
 }
 
+/** Fresh steps against `endpoint`, with `sandbox` as the checker's and `options` over the checker tests' prefix and amount. */
+export function stepsOn(endpoint: string, sandbox: Sandbox, options: Partial<CheckOptions> = {}): Steps {
+  const steps = new Steps({ endpoint, sandboxPort: 1, orderPrefix: PREFIX, amount: AMOUNT, ...options });
+  steps.sandbox = sandbox;
+  return steps;
+}
+
+/** The message of the ClauseFailure `work` rejects with, or undefined when it resolves (any other error is thrown). */
+export async function failureOf(work: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await work;
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ClauseFailure)) throw error;
+    return error.message;
+  }
+}
+
 /**
  * A clause's verdict on a fresh run of its steps against `endpoint`, with `sandbox` as the checker's:
  * undefined when it passes, else its failure's message (any other error is thrown). `onSteps` sees
@@ -147,14 +175,107 @@ export async function clauseFailure(
   clause: (s: Steps) => Promise<unknown>,
   { endpoint, sandbox, options = {}, onSteps }: { endpoint: string; sandbox: Sandbox; options?: Partial<CheckOptions>; onSteps?: (steps: Steps) => void },
 ): Promise<string | undefined> {
-  const steps = new Steps({ endpoint, sandboxPort: 1, orderPrefix: PREFIX, amount: AMOUNT, ...options });
-  steps.sandbox = sandbox;
+  const steps = stepsOn(endpoint, sandbox, options);
   onSteps?.(steps);
+  return failureOf(clause(steps));
+}
+
+/** The kit alone in one web provider's mode, on a sandbox of its own. */
+export interface ProviderKit {
+  sandbox: Sandbox;
+  proxy: Awaited<ReturnType<typeof startKitProxy>>;
+  /** Fresh steps against the kit, for `amount` (the tests' AMOUNT by default). */
+  steps(amount?: number): Steps;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a sandbox and the kit in its ePay mode (eSewa's test product) or its Khalti mode (the sandbox's
+ * access key as the secret key) in front of it, `wrap` in front of the kit. The wrapper is given the
+ * sandbox, so a return page of the test's own can ask it.
+ */
+export async function startProviderKit(mode: 'epay' | 'khalti', wrap: (kit: Fetch, sandbox: Sandbox) => Fetch): Promise<ProviderKit> {
+  const sandbox = await startSandbox({ port: 0, linksPort: 0 });
+  const provider =
+    mode === 'epay'
+      ? esewaEpay({ productCode: 'EPAYTEST', secretKey: EPAY_TEST_SECRET, baseUrl: sandbox.baseUrl, timeoutMs: 5_000 })
+      : khalti({ secretKey: sandbox.accessKey, websiteUrl: 'http://127.0.0.1:9/', baseUrl: sandbox.baseUrl, timeoutMs: 5_000 });
   try {
-    await clause(steps);
-    return undefined;
+    const proxy = await startKitProxy(Number(new URL(sandbox.baseUrl).port), {
+      wrap: (kit) => wrap(kit, sandbox),
+      // The provider alone: without the intent service's options the kit books no intent provider beside it.
+      overrides: { serviceUrl: undefined, productCode: undefined, accessKey: undefined, providers: [provider] },
+    });
+    return {
+      sandbox,
+      proxy,
+      steps: (amount = AMOUNT) => stepsOn(proxy.endpoint, sandbox, { amount }),
+      close: async () => {
+        await proxy.close();
+        await sandbox.close();
+      },
+    };
   } catch (error) {
-    if (!(error instanceof ClauseFailure)) throw error;
-    return error.message;
+    await sandbox.close();
+    throw error;
   }
+}
+
+/**
+ * The kit in `mode` for the enclosing describe, behind the layer `wrap` makes from the live `broken`
+ * (the parts the running test breaks): started before its tests, closed after them, `broken` back to
+ * `kept` before each. Answers the verdict of a clause on the kit with `breakage` over `kept`.
+ */
+export function brokenProviderKit<B extends object>(
+  mode: 'epay' | 'khalti',
+  kept: B,
+  wrap: (kit: Fetch, broken: Readonly<B>, sandbox: Sandbox) => Fetch,
+): (clause: Parameters<typeof clauseFailure>[0], breakage?: Partial<B>) => Promise<string | undefined> {
+  const broken: B = { ...kept };
+  let kit: ProviderKit;
+  before(async () => {
+    kit = await startProviderKit(mode, (inner, sandbox) => wrap(inner, broken, sandbox));
+  });
+  after(() => kit?.close());
+  beforeEach(() => void Object.assign(broken, kept));
+  return (clause, breakage = {}) => {
+    Object.assign(broken, kept, breakage);
+    return clauseFailure(clause, { endpoint: kit.proxy.endpoint, sandbox: kit.sandbox });
+  };
+}
+
+/** A page the shopper lands on, judging nothing. */
+export const thankYou = (): Response => new Response('<p>Thank you</p>', { headers: { 'content-type': 'text/html' } });
+
+/** What bookSpoiler answers. */
+export interface BookSpoiler {
+  /** The layer, put in front of the kit. */
+  wrap: (kit: Fetch) => Fetch;
+  /** Runs `work` with the /book answers' `data` put through `change`. */
+  spoiled: <T>(change: (data: Record<string, unknown>) => void, work: () => Promise<T>) => Promise<T>;
+}
+
+/**
+ * A layer that passes the kit's successful /book answers' `data` through `spoiled`'s change while
+ * `spoiled` runs, so a test can put the booking off one rule at a time.
+ */
+export function bookSpoiler(): BookSpoiler {
+  let spoil: ((data: Record<string, unknown>) => void) | undefined;
+  return {
+    wrap: (kit) => async (request) => {
+      const answer = await kit(request);
+      if (new URL(request.url).pathname !== '/pay/book' || answer.status !== 200 || !spoil) return answer;
+      const body = (await answer.json()) as { data: Record<string, unknown> };
+      spoil(body.data);
+      return Response.json(body);
+    },
+    spoiled: async (change, work) => {
+      spoil = change;
+      try {
+        return await work();
+      } finally {
+        spoil = undefined;
+      }
+    },
+  };
 }
