@@ -1,10 +1,13 @@
 /**
  * One route module of the sandbox served alone on loopback: a `(req, res, path) => Promise<boolean>`
  * answers its paths over real HTTP, and a path it declines answers 404 `not mounted`, so a test of
- * that module sees both what it answers and what it leaves to the next routes.
+ * that module sees both what it answers and what it leaves to the next routes. `mountForSuite` does it
+ * for a whole describe.
  */
+import { after, before } from 'node:test';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import assert from 'node:assert/strict';
 
 /** A route module's shape: true when it answered the request. */
 export type MountedRoutes = (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
@@ -50,5 +53,26 @@ export async function mount(routes: MountedRoutes): Promise<Mounted> {
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
       }),
+  };
+}
+
+/**
+ * Mounts `routes` for the enclosing describe: served before its tests, closed after them, and the suite
+ * fails when the module threw. Its `baseUrl` is known once the tests run (a module's own links may
+ * name it: they are written when a request comes).
+ */
+export function mountForSuite(routes: MountedRoutes): { readonly baseUrl: string } {
+  let served: Mounted;
+  before(async () => {
+    served = await mount(routes);
+  });
+  after(async () => {
+    await served?.close();
+    assert.deepEqual(served?.errors, [], 'the routes threw');
+  });
+  return {
+    get baseUrl(): string {
+      return served.baseUrl;
+    },
   };
 }
