@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openShop } from '../node/server/shop.js';
+import { openShop, type Answer } from '../node/server/shop.js';
 import type { PaymentStore } from '../../src/server/store.js';
 
 /** A store on a server of the test's own, and the way to hold that server up mid-call. */
@@ -20,12 +20,11 @@ export interface HaltableStore {
   close(): Promise<void>;
 }
 
-/** Registers the test for one store; `open` gives it with a store deadline of about a second. */
-export function fencedInsertTest(name: string, open: () => Promise<HaltableStore>): void {
-  test(`${name}: an insert the kit gave up on (its booking cancelled) is not saved when the server comes back; the retry books anew`, async () => {
-    const halting = await open();
-    let haltNext = false;
-    const store: PaymentStore = {
+/** `halting`'s store, but the insert after `haltNextInsert()` halts the server first (once). */
+export function haltingOnInsert(halting: HaltableStore): { store: PaymentStore; haltNextInsert(): void } {
+  let haltNext = false;
+  return {
+    store: {
       ...halting.store,
       async insertBooking(insert) {
         if (haltNext) {
@@ -34,23 +33,40 @@ export function fencedInsertTest(name: string, open: () => Promise<HaltableStore
         }
         return halting.store.insertBooking(insert);
       },
-    };
+    },
+    haltNextInsert: () => void (haltNext = true),
+  };
+}
+
+/**
+ * The answer of `post`, asked again while it is IP-503: the server may still be coming back, and the
+ * element retries after Retry-After too (20 more tries, 250 ms apart).
+ */
+export async function bookOnceUp(post: () => Promise<{ body: Answer }>): Promise<{ body: Answer }> {
+  let answer = await post();
+  for (let tries = 0; answer.body.code === 'IP-503' && tries < 20; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    answer = await post();
+  }
+  return answer;
+}
+
+/** Registers the test for one store; `open` gives it with a store deadline of about a second. */
+export function fencedInsertTest(name: string, open: () => Promise<HaltableStore>): void {
+  test(`${name}: an insert the kit gave up on (its booking cancelled) is not saved when the server comes back; the retry books anew`, async () => {
+    const halting = await open();
+    const { store, haltNextInsert } = haltingOnInsert(halting);
     const shop = await openShop({ store });
     try {
       const key = crypto.randomUUID();
-      haltNext = true;
+      haltNextInsert();
       const first = await shop.post('book', { channel: 'app', order: { id: 'FENCE-1' } }, { 'idempotency-key': key });
       assert.equal(first.body.code, 'IP-503', JSON.stringify(first.body));
       const cancelled = shop.sandbox.listBookings().filter((b) => b.status === 'CANCELED');
       assert.equal(cancelled.length, 1, 'the unsaved booking was cancelled at the service');
       await halting.resume();
 
-      let retry = await shop.post('book', { channel: 'app', order: { id: 'FENCE-1' } }, { 'idempotency-key': key });
-      // The server may still be coming back: one more try, as the element's retry after Retry-After.
-      for (let tries = 0; retry.body.code === 'IP-503' && tries < 20; tries++) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
-        retry = await shop.post('book', { channel: 'app', order: { id: 'FENCE-1' } }, { 'idempotency-key': key });
-      }
+      const retry = await bookOnceUp(() => shop.post('book', { channel: 'app', order: { id: 'FENCE-1' } }, { 'idempotency-key': key }));
       assert.equal(retry.body.code, 'IP-201', JSON.stringify(retry.body));
       assert.equal(await halting.store.findBookingByCorrelationId({ correlationId: cancelled[0]!.correlation_id }), undefined, 'the cancelled booking was never saved');
       const bookingId = retry.body.data?.booking_id;

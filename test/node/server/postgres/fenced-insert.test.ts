@@ -4,8 +4,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { startPostgres } from '../../../../scripts/postgres.mjs';
 import { createPostgresStore } from '../../../../src/server/postgres.js';
-import { fencedInsertTest, type HaltableStore } from '../../../support/fenced-insert.js';
-import type { PaymentStore } from '../../../../src/server/store.js';
+import { bookOnceUp, fencedInsertTest, haltingOnInsert, type HaltableStore } from '../../../support/fenced-insert.js';
 import { openShop } from '../shop.js';
 
 /** The parent of a process, from /proc (Linux): a backend's parent is the server's postmaster. */
@@ -48,22 +47,12 @@ async function openPaused(): Promise<HaltableStore> {
   };
 }
 
-
 fencedInsertTest('PostgreSQL store, the server paused mid-insert', openPaused);
 
 test('PostgreSQL store, the server paused mid-insert: the retry on another instance gets a payable booking, not the one cancelled', async () => {
   const halting = await openPaused();
-  let haltNext = true;
-  const store: PaymentStore = {
-    ...halting.store,
-    async insertBooking(insert) {
-      if (haltNext) {
-        haltNext = false;
-        await halting.halt();
-      }
-      return halting.store.insertBooking(insert);
-    },
-  };
+  const { store, haltNextInsert } = haltingOnInsert(halting);
+  haltNextInsert();
   const first = await openShop({ store });
   // A second instance of the same shop (one address: the same callback and return URLs) on the same database.
   const second = await openShop({ store: halting.store, callbackUrl: `${first.url}/api/pay/callback`, redirectUrl: `${first.url}/done` }, {}, first.sandbox);
@@ -76,12 +65,7 @@ test('PostgreSQL store, the server paused mid-insert: the retry on another insta
     assert.equal(cancelled.length, 1, 'the unsaved booking was cancelled at the service');
     await halting.resume();
 
-    let retry = await second.post('book', body, { 'idempotency-key': key });
-    // The server may still be coming back: more tries, as the element's retry after Retry-After.
-    for (let tries = 0; retry.body.code === 'IP-503' && tries < 20; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      retry = await second.post('book', body, { 'idempotency-key': key });
-    }
+    const retry = await bookOnceUp(() => second.post('book', body, { 'idempotency-key': key }));
     assert.equal(retry.body.code, 'IP-201', JSON.stringify(retry.body));
     const bookingId = retry.body.data?.booking_id;
     assert.notEqual(bookingId, cancelled[0]!.booking_id, 'the retry on the other instance is not handed the cancelled booking');
