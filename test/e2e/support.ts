@@ -319,6 +319,25 @@ export async function openCheckout(shopper: Shopper, origin: string, item = 'A-1
 }
 
 /**
+ * {@link openCheckout} in someone else's in-app browser, whose button reads "Pay on the web" (once the
+ * payment code is in): waits for that button instead of "Pay with wallet". Returns the tab's checkout.
+ */
+export async function openInAppCheckout(shopper: Shopper, origin: string, item = 'A-1001'): Promise<string> {
+  const { page } = shopper;
+  await page.goto(`${origin}/`);
+  await page.locator(`input[name="item"][value="${item}"]`).check();
+  await payOnTheWeb(page).waitFor({ timeout: 15_000 });
+  await page.waitForFunction((id) => document.querySelector('wallet-pay-button')?.getAttribute('order-id')?.startsWith(`${id}/`), item, { timeout: 10_000 });
+  const orderId = await element(page).host.getAttribute('order-id');
+  return orderId!.slice(item.length + 1);
+}
+
+/** The element's own button in someone else's in-app browser: "Pay on the web". */
+export function payOnTheWeb(page: Page): Locator {
+  return element(page).host.getByRole('button', { name: 'Pay on the web', exact: true });
+}
+
+/**
  * The checkout's return address the provider sends the shopper to: the checkout naming its order
  * (`?checkout=…&item=…`), then what the provider adds (`rest`, e.g. `booking_id=…&status=SUCCESS`).
  */
