@@ -8,7 +8,8 @@
  * provider, and the shopper reads "Payment received, thank you" within seconds, never a pay button.
  *
  * And the playground plays a host app only when asked: a WebView's user agent with the switch on auto
- * gets the element's in-app panel and pays through "Pay on the web"; the switch on webview hands over.
+ * goes on as an in-app browser (books on the web, goes to its payment; back with the booking open, the
+ * in-app panel, and the button pays the same booking); the switch on webview hands over.
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -224,20 +225,40 @@ describe('the playground plays a host app only when asked', () => {
     const checkout = await openCheckout(s, suite.pg.origin);
     assert.equal(await s.page.locator('#detected').textContent(), 'webview');
     const el = element(s.page);
+    // The press goes on as in an in-app browser (no host app took it): a web booking and its payment
+    // page, held here (answered 204, the tab stays) as when the shopper comes back from it unpaid.
+    const held = `${suite.pg.sandbox.webPaymentUrl}*`;
+    let reached!: () => void;
+    const left = new Promise<void>((resolve) => (reached = resolve));
+    await s.page.route(held, async (route) => {
+      await route.fulfill({ status: 204 });
+      reached();
+    });
     await el.pay.tap();
+    await within(left, 10_000, "the press to reach the provider's web payment");
+    await s.page.unroute(held);
+    const events = await elementEvents(s.page);
+    assert.deepEqual(events.map((event) => event.type), ['webview', 'booked', 'navigate']);
+    assert.deepEqual([events[1]!.detail?.['channel'], events[2]!.detail?.['reason']], ['web', 'web-payment']);
+    assert.deepEqual(s.visited, [`${suite.pg.origin}/`]);
+    const [webBooking] = bookingsOf(suite.pg.sandbox, checkout);
+    assert.ok(webBooking, 'a web booking was made: no host app took the payment');
+
+    // Back on the page with the booking open: the in-app panel, the booking kept for it.
+    await s.page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
     await el.host.locator('[part~="inapp"]').waitFor({ timeout: 10_000 });
     await waitForText(el.status, 'Pay in the wallet app or on the web.');
-    assert.deepEqual(s.visited, [`${suite.pg.origin}/`]);
-    const [appBooking] = bookingsOf(suite.pg.sandbox, checkout);
-    assert.ok(appBooking, 'an app booking was made: no host app took the payment');
+    assert.equal(suite.pg.sandbox.getBooking(webBooking.booking_id)?.status, 'BOOKED');
 
-    await el.host.getByRole('button', { name: 'Pay on the web', exact: true }).tap();
-    await s.page.waitForURL(suite.pg.sandbox.webPaymentUrl);
+    // The button goes on with the same booking to its web payment, which pays.
+    await el.host.locator('button[part~="button"]').tap();
+    await s.page.waitForURL(`${held}`, { timeout: 15_000 });
     const bookingId = await bookingIdOnProviderPage(s.page);
+    assert.equal(bookingId, webBooking.booking_id);
     await confirmOnProviderPage(s.page, '1234');
     await s.page.waitForURL(/\/success\.html\?/, { timeout: 15_000 });
     assert.deepEqual([(await resultPage(s.page)).status, suite.pg.sandbox.getBooking(bookingId)?.status], ['SUCCESS', 'SUCCESS']);
-    assert.equal(suite.pg.sandbox.getBooking(appBooking.booking_id)?.status, 'CANCELED');
+    assert.equal(bookingsOf(suite.pg.sandbox, checkout).length, 1, 'one booking in all');
     assert.deepEqual(cleanConsole(s), []);
   });
 
