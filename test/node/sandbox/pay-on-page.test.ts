@@ -138,55 +138,80 @@ describe("payOnPage on Khalti's pay page", () => {
   }
 });
 
-describe('payOnPage on the pages in Nepali (it reads fields and classes, never words)', () => {
-  /** The page the tab shows is in Nepali, its buttons too. */
-  const inNepali = async (page: Page) => {
-    assert.equal(await page.locator('html').getAttribute('lang'), 'ne', `${page.url()} is in Nepali`);
-    assert.match((await page.locator('button').allTextContents()).join(' '), /रद्द गर्नुहोस्/);
-  };
+/** Where payOnPage leaves the shopper. */
+type PayOnPageResult = Awaited<ReturnType<typeof payOnPage>>;
 
-  test('the wallet page at ?lang=ne: a scenario picked by its value, and the pay', () =>
-    inTab(async (page) => {
+/** A page in Nepali: how the tab gets there, what payOnPage does on it, and what must follow. */
+interface InNepali {
+  name: string;
+  /** Opens the page; answers what must hold once payOnPage acted on it. */
+  open(page: Page): Promise<(result: PayOnPageResult) => void>;
+  options: Omit<PayOnPageOptions, 'within'>;
+  page: PayOnPageResult['page'];
+}
+
+/** Switches the tab's page to Nepali by the page's own language link. */
+const switchToNepali = (page: Page) => Promise.all([page.waitForURL(/\?lang=ne$/, { timeout: 8000 }), page.locator('nav.lang a[lang="ne"]').click({ timeout: 8000 })]);
+
+const IN_NEPALI: InNepali[] = [
+  {
+    name: 'the wallet page at ?lang=ne: a scenario picked by its value, and the pay',
+    page: 'wallet',
+    options: { scenario: 'WPS-003' },
+    async open(page) {
       const { id, deeplink } = await booking();
       await page.goto(`${deeplink}?lang=ne`);
-      await inNepali(page);
-      const result = await payOnPage(page, undefined, { scenario: 'WPS-003', within });
-      assert.equal(result.page, 'wallet');
-      assert.equal(sandbox.getBooking(id)?.status, 'CANCELED');
-    }));
-
-  test("the web payment form, switched to Nepali by the page's own link: fail", () =>
-    inTab(async (page) => {
+      return () => assert.equal(sandbox.getBooking(id)?.status, 'CANCELED');
+    },
+  },
+  {
+    name: "the web payment form, switched to Nepali by the page's own link: fail",
+    page: 'web',
+    options: { action: 'fail' },
+    async open(page) {
       const { id, correlation } = await booking();
       const signature = createHmac('sha256', sandbox.accessKey).update(`booking_id=${id},correlation_id=${correlation}`).digest('base64');
       await postFrom(page, sandbox.webPaymentUrl, { booking_id: id, correlation_id: correlation, signed_field_names: 'booking_id,correlation_id', signature });
-      await Promise.all([page.waitForURL(/\?lang=ne$/, { timeout: 8000 }), page.locator('nav.lang a[lang="ne"]').click({ timeout: 8000 })]);
-      await inNepali(page);
-      const result = await payOnPage(page, undefined, { action: 'fail', within });
-      assert.equal(result.page, 'web');
-      assert.equal(sandbox.getBooking(id)?.status, 'FAILED');
-    }));
-
-  test("ePay's login page, switched to Nepali by its own link: cancel", () =>
-    inTab(async (page) => {
+      await switchToNepali(page);
+      return () => assert.equal(sandbox.getBooking(id)?.status, 'FAILED');
+    },
+  },
+  {
+    name: "ePay's login page, switched to Nepali by its own link: cancel",
+    page: 'epay',
+    options: { action: 'cancel' },
+    async open(page) {
       const fields = epayForm({ successUrl: `${sandbox.baseUrl}/esewa/success`, failureUrl: `${sandbox.baseUrl}/esewa/failure` });
       await postFrom(page, `${sandbox.baseUrl}/api/epay/main/v2/form`, fields);
-      await Promise.all([page.waitForURL(/\?lang=ne$/, { timeout: 8000 }), page.locator('nav.lang a[lang="ne"]').click({ timeout: 8000 })]);
-      await inNepali(page);
-      const result = await payOnPage(page, undefined, { action: 'cancel', within });
-      assert.equal(result.page, 'epay');
-      assert.ok(result.url.startsWith(`${sandbox.baseUrl}/esewa/failure`), result.url);
-    }));
-
-  test("Khalti's payment_url with lang=ne: pay", () =>
-    inTab(async (page) => {
+      await switchToNepali(page);
+      return (result) => assert.ok(result.url.startsWith(`${sandbox.baseUrl}/esewa/failure`), result.url);
+    },
+  },
+  {
+    name: "Khalti's payment_url with lang=ne: pay",
+    page: 'khalti',
+    options: {},
+    async open(page) {
       const { body } = await initiate(sandbox.baseUrl, { return_url: `${sandbox.baseUrl}/khalti/return` });
       await page.goto(`${String(body['payment_url'])}&lang=ne`);
-      await inNepali(page);
-      const result = await payOnPage(page, undefined, { within });
-      assert.equal(result.page, 'khalti');
-      assert.equal(new URL(result.url).searchParams.get('status'), 'Completed');
-    }));
+      return (result) => assert.equal(new URL(result.url).searchParams.get('status'), 'Completed');
+    },
+  },
+];
+
+describe('payOnPage on the pages in Nepali (it reads fields and classes, never words)', () => {
+  for (const nepali of IN_NEPALI) {
+    test(nepali.name, () =>
+      inTab(async (page) => {
+        const followed = await nepali.open(page);
+        // The page the tab shows is in Nepali, its buttons too.
+        assert.equal(await page.locator('html').getAttribute('lang'), 'ne', `${page.url()} is in Nepali`);
+        assert.match((await page.locator('button').allTextContents()).join(' '), /रद्द गर्नुहोस्/);
+        const result = await payOnPage(page, undefined, { ...nepali.options, within });
+        assert.equal(result.page, nepali.page);
+        followed(result);
+      }));
+  }
 });
 
 describe('payOnPage names the real cause when it cannot act', () => {
