@@ -17,18 +17,8 @@ export const ACCESS_KEY = 'model-access-key';
 export const CLAIM_LEASE_MS = 10_000;
 /** An advance of the clocks past every lease: the order's (4 s) and a result claim's. */
 export const PAST_LEASES_MS = CLAIM_LEASE_MS + 5_000;
-/** Rejects with a message naming `what` when `promise` takes longer than `ms`. */
-export async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+/** Rejects with a message naming `what` when a promise takes longer than `ms` (the model's files take it from here). */
+export { within } from '../../support/within.js';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -17,6 +17,7 @@ import { createPostgresStore } from '../../../src/server/postgres.js';
 import { StoreUnavailableError } from '../../../src/server/store-errors.js';
 import { freshDatabase, stopServer } from './postgres/pg-server.js';
 import { openShop, type Answer, type Shop } from './shop.js';
+import { within } from '../../support/within.js';
 
 const closers: Array<() => Promise<void>> = [];
 after(async () => {
@@ -48,19 +49,6 @@ const STORES: Array<[string, () => Promise<PaymentStore>]> = [
 ];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** `promise`, or a failure naming `what` once `ms` passed. */
-async function within<T>(promise: Promise<T>, what: string, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Two instances of one shop on one sandbox and `store`; the first's insert is `firstInsert` once. */
 async function twoInstances(store: PaymentStore, firstInsert: PaymentStore['insertBooking']): Promise<[Shop, Shop]> {
@@ -101,12 +89,12 @@ for (const [name, open] of STORES) {
         throw new StoreUnavailableError('deadline', 'The test store held the insert past its deadline.');
       });
       const key = crypto.randomUUID();
-      const gaveUp = await within(first.post('book', bookBody('FENCE-X1'), { 'idempotency-key': key }), 'the first book', 15_000);
+      const gaveUp = await within(first.post('book', bookBody('FENCE-X1'), { 'idempotency-key': key }), 15_000, 'the first book');
       assert.deepEqual([gaveUp.status, gaveUp.body.code], [503, 'IP-503'], JSON.stringify(gaveUp.body));
       const cancelled = first.sandbox.listBookings().filter((b) => b.status === 'CANCELED');
       assert.equal(cancelled.length, 1, 'the booking the first instance gave up on was cancelled at the service');
 
-      const retried = booked(await within(second.post('book', bookBody('FENCE-X1'), { 'idempotency-key': key }), 'the retry', 15_000));
+      const retried = booked(await within(second.post('book', bookBody('FENCE-X1'), { 'idempotency-key': key }), 15_000, 'the retry'));
       assert.notEqual(retried, cancelled[0]!.booking_id, 'not the cancelled booking');
       assert.equal(statusAt(second, retried), 'BOOKED', 'the retry is payable');
       assert.notEqual(first.sandbox.getBooking(retried)?.transaction_uuid, cancelled[0]!.transaction_uuid, 'a reference of its own');
@@ -129,13 +117,13 @@ for (const [name, open] of STORES) {
         return store.insertBooking(insert);
       });
       const late = first.post('book', bookBody('FENCE-X2'), { 'idempotency-key': key });
-      await within(heldNow, "the first instance's insert", 15_000);
+      await within(heldNow, 15_000, "the first instance's insert");
       const own = first.sandbox.listBookings().find((b) => b.status === 'BOOKED');
       assert.ok(own, 'the first instance booked at the service');
-      const winner = booked(await within(second.post('book', bookBody('FENCE-X2'), { 'idempotency-key': key }), 'the second book', ORDER_LEASE_MS + 15_000));
+      const winner = booked(await within(second.post('book', bookBody('FENCE-X2'), { 'idempotency-key': key }), ORDER_LEASE_MS + 15_000, 'the second book'));
       assert.notEqual(winner, own.booking_id, 'the second instance sent a reference of its own');
       release();
-      const answer = await within(late, 'the late insert', 15_000);
+      const answer = await within(late, 15_000, 'the late insert');
       assert.equal(booked(answer), winner, "the first instance answers the key's booking");
       assert.equal(statusAt(first, own.booking_id), 'CANCELED', 'its own booking, handed to nobody, was cancelled');
       assert.equal(statusAt(first, winner), 'BOOKED');
