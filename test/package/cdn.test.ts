@@ -230,24 +230,42 @@ return { qr: true, samePage: window.__samePage === true };`,
     }
   });
 
-  test(`${engine}: the in-app panel's chunk the network dropped: its panel keeps "Pay on the web" and offers "Try again", which loads it and shows the way out`, async () => {
+  test(`${engine}: the in-app panel's chunk the network dropped: "Pay on the web" still pays; back with the booking open, the button goes on with it under a panel of Pay on the web, Cancel and "Try again", which loads the chunk and shows the way out`, async () => {
     const front = await startFront(merchant.origin, INAPP_CHUNK);
     const page = await openEngine(engine);
     try {
       front.rule = { pattern: INAPP_CHUNK, answer: 'drop' };
       await page.open(`${front.origin}/esm.html`);
-      await page.run(
+      const pressed = await page.run<{ label: string; reasons: string[]; bookings: string[]; posted: string[] }>(
         `${WAIT}
 window.__samePage = true;
+// The provider's page held: its form is not sent, and the page stays as when the shopper comes back
+// from it unpaid (the element's own navigator posts through this prototype's submit).
+const posted = [];
+HTMLFormElement.prototype.submit = function () { posted.push(this.getAttribute('action')); };
+const navigations = [];
+el.addEventListener('wallet-pay-navigate', (event) => navigations.push(event.detail));
 el.setAttribute('environment', 'inapp');
+await wait(() => part('button').textContent.trim() === 'Pay on the web', 'the button reads Pay on the web');
+const label = part('button').textContent.trim();
 part('button').click();
-await wait(() => part('pay-web') && part('cancel') && part('retry'), 'the panel offers Pay on the web, Cancel and Try again after the dropped chunk');
-return true;`,
-        'the dropped in-app chunk is shown in the panel with Try again',
+await wait(() => posted.length === 1, 'one press posts the web payment');
+document.dispatchEvent(new Event('visibilitychange'));
+await wait(() => part('pay-web') && part('cancel') && part('retry'), 'back with the booking open: the panel offers Pay on the web, Cancel and Try again after the dropped chunk');
+part('button').click();
+await wait(() => posted.length === 2, 'the button above the panel posts the web payment again');
+return { label, reasons: navigations.map((n) => n.reason), bookings: navigations.map((n) => n.booking_id), posted };`,
+        'the in-app press pays on the web and the dropped in-app chunk is shown in the panel with Try again',
       );
+      assert.equal(pressed.label, 'Pay on the web');
+      assert.deepEqual(pressed.reasons, ['web-payment', 'web-payment']);
+      assert.equal(pressed.bookings[1], pressed.bookings[0], 'the same booking, not a second one');
+      for (const url of pressed.posted) assert.ok(url.startsWith(merchant.sandbox.webPaymentUrl), `the provider's web payment, not ${url}`);
       front.rule = null;
       const shown = await page.run<{ way: boolean; retry: boolean; samePage: boolean }>(
         `${WAIT}
+document.dispatchEvent(new Event('visibilitychange'));
+await wait(() => part('retry'), 'back again: Try again shows');
 part('retry').click();
 await wait(() => part('inapp') && (part('copy-link') || part('open-browser')), 'the in-app panel and its way out show after Try again');
 return { way: true, retry: !!part('retry'), samePage: window.__samePage === true };`,
