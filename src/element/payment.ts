@@ -313,10 +313,11 @@ export class Payment implements ReactiveController {
   #fallback(load: Load<unknown>, part: 'pay-web' | 'pay-on-web', t: StringTable): TemplateResult | typeof nothing {
     const flow = this.#run;
     // Offline, say: the payment goes on (the page still checks it), the element says why the module is
-    // not there and offers its way forward (see `render`); the panel keeps the other ways.
+    // not there and offers its way forward (see `render`); the panel keeps the other ways. In an in-app
+    // browser its "Pay on the web" is the button's own: the open booking's web payment, not a new one.
     return load.status === 'error'
       ? html`<div part="panel" class="panel" role="group" aria-label=${t['panel.label']}>
-${action(part, t[`action.${part}`], () => flow.payOnWeb())}${action('cancel', t['action.cancel'], () => flow.cancel())}</div>`
+${action(part, t[`action.${part}`], part === 'pay-web' ? () => this.start() : () => flow.payOnWeb())}${action('cancel', t['action.cancel'], () => flow.cancel())}</div>`
       : nothing;
   }
 

@@ -254,12 +254,17 @@ document.dispatchEvent(new Event('visibilitychange'));
 await wait(() => part('pay-web') && part('cancel') && part('retry'), 'back with the booking open: the panel offers Pay on the web, Cancel and Try again after the dropped chunk');
 part('button').click();
 await wait(() => posted.length === 2, 'the button above the panel posts the web payment again');
+document.dispatchEvent(new Event('visibilitychange'));
+await wait(() => part('pay-web') && part('retry'), 'back once more: the panel shows again');
+part('pay-web').click();
+await wait(() => posted.length === 3, "the panel's own Pay on the web posts the web payment");
 return { label, reasons: navigations.map((n) => n.reason), bookings: navigations.map((n) => n.booking_id), posted };`,
         'the in-app press pays on the web and the dropped in-app chunk is shown in the panel with Try again',
       );
       assert.equal(pressed.label, 'Pay on the web');
-      assert.deepEqual(pressed.reasons, ['web-payment', 'web-payment']);
+      assert.deepEqual(pressed.reasons, ['web-payment', 'web-payment', 'web-payment']);
       assert.equal(pressed.bookings[1], pressed.bookings[0], 'the same booking, not a second one');
+      assert.equal(pressed.bookings[2], pressed.bookings[0], "the panel's Pay on the web goes on with the same booking too");
       for (const url of pressed.posted) assert.ok(url.startsWith(merchant.sandbox.webPaymentUrl), `the provider's web payment, not ${url}`);
       front.rule = null;
       const shown = await page.run<{ way: boolean; retry: boolean; samePage: boolean }>(
