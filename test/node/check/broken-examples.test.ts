@@ -3,20 +3,19 @@
  * makes when it writes its own: each must fail exactly the clause that names it. The change is applied
  * to a copy of the example's file (the test fails when the line it changes is gone).
  */
-import { after, before, describe, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ClauseId } from '../../../src/check/index.js';
 import { startExample, type ExampleKind, type ExampleSettings } from './examples.js';
+import { checkEachBroken, type BrokenProxy } from './broken-runner.js';
 import { AMOUNT, checkProxy, PREFIX } from './support.js';
 
-interface BrokenExample {
+/** An example proxy with its text or settings changed. */
+interface BrokenExample extends BrokenProxy {
   kind: ExampleKind;
-  name: string;
-  fault: ClauseId;
   /** Pairs of [what the example says, what the broken copy says instead]. */
   changes?: Array<[string, string]>;
   /** The file the changes apply to; default the proxy's own (its sibling modules are copied beside it). */
@@ -231,44 +230,43 @@ function brokenCopy(broken: BrokenExample, index: number): string | undefined {
 }
 
 let dbCount = 0;
-describe('the checker fails each broken example on exactly the clause that names its fault', { concurrency: 2 }, () => {
-  BROKEN.forEach((broken, index) => {
-    test(`${broken.fault}: a ${broken.kind} proxy that ${broken.name}`, async () => {
-      const folder = brokenCopy(broken, index);
-      const { report, output } = await checkProxy(async (port) => {
-        const proxy = await startExample(broken.kind, {
-          sandboxPort: port,
-          db: join(dir, `broken-${++dbCount}.sqlite`),
-          orderPrefix: PREFIX,
-          amount: AMOUNT,
-          ...(folder ? { dir: folder } : {}),
-          ...broken.settings,
-        });
-        return { ...proxy, reconcile: proxy.reconcile, ...(broken.settings?.provider ? { provider: broken.settings.provider } : {}) };
-      });
-      const failed = report.clauses.filter((c) => !c.ok && !c.skipped);
-      assert.deepEqual(failed.map((c) => c.id), [broken.fault], `${failed.map((c) => `${c.id}: ${c.detail}`).join('\n')}\n${output}`);
-      assert.match(failed[0]!.detail, /breaks: (backends|contract)\.md/);
-    });
+/** An example proxy for a sandbox port, on a database of its own. */
+const example = (kind: ExampleKind, port: number, settings: Partial<ExampleSettings> = {}) =>
+  startExample(kind, { sandboxPort: port, db: join(dir, `broken-${++dbCount}.sqlite`), orderPrefix: PREFIX, amount: AMOUNT, ...settings });
+
+checkEachBroken('the checker fails each broken example on exactly the clause that names its fault', BROKEN, {
+  concurrency: 2,
+  title: (broken) => `${broken.fault}: a ${broken.kind} proxy that ${broken.name}`,
+  prepare: (broken, index) => {
+    const folder = brokenCopy(broken, index);
+    return async (port) => {
+      const proxy = await example(broken.kind, port, { ...(folder ? { dir: folder } : {}), ...broken.settings });
+      return { ...proxy, reconcile: proxy.reconcile, ...(broken.settings?.provider ? { provider: broken.settings.provider } : {}) };
+    };
+  },
+});
+
+/** An example in its intent mode checked as if it ran one web provider's. */
+const WRONG_MODE: Array<{ kind: ExampleKind; provider: 'epay' | 'khalti'; title: string; says: RegExp }> = [
+  {
+    kind: 'python',
+    provider: 'epay',
+    title: 'a proxy in its intent mode checked with --provider epay fails every ePay clause, saying where its form must go',
+    says: /EPAY_FORM_URL set to the sandbox.*breaks: backends\.md "eSewa ePay v2"/,
+  },
+  {
+    kind: 'php',
+    provider: 'khalti',
+    title: 'a proxy in its intent mode checked with --provider khalti fails every Khalti clause, saying where its Khalti calls must go',
+    says: /KHALTI_BASE_URL set to the sandbox.*breaks: backends\.md "Khalti KPG-2"/,
+  },
+];
+
+for (const wrong of WRONG_MODE) {
+  test(wrong.title, async () => {
+    const { report, output } = await checkProxy(async (port) => ({ ...(await example(wrong.kind, port)), provider: wrong.provider }));
+    const failed = report.clauses.filter((c) => !c.ok && !c.skipped);
+    assert.deepEqual(failed.map((c) => c.id), report.clauses.filter((c) => c.id.startsWith(`${wrong.provider}-`)).map((c) => c.id), output);
+    for (const clause of failed) assert.match(clause.detail, wrong.says);
   });
-});
-
-test('a proxy in its intent mode checked with --provider epay fails every ePay clause, saying where its form must go', async () => {
-  const { report, output } = await checkProxy(async (port) => ({
-    ...(await startExample('python', { sandboxPort: port, db: join(dir, `broken-${++dbCount}.sqlite`), orderPrefix: PREFIX, amount: AMOUNT })),
-    provider: 'epay' as const,
-  }));
-  const failed = report.clauses.filter((c) => !c.ok && !c.skipped);
-  assert.deepEqual(failed.map((c) => c.id), report.clauses.filter((c) => c.id.startsWith('epay-')).map((c) => c.id), output);
-  for (const clause of failed) assert.match(clause.detail, /EPAY_FORM_URL set to the sandbox.*breaks: backends\.md "eSewa ePay v2"/);
-});
-
-test('a proxy in its intent mode checked with --provider khalti fails every Khalti clause, saying where its Khalti calls must go', async () => {
-  const { report, output } = await checkProxy(async (port) => ({
-    ...(await startExample('php', { sandboxPort: port, db: join(dir, `broken-${++dbCount}.sqlite`), orderPrefix: PREFIX, amount: AMOUNT })),
-    provider: 'khalti' as const,
-  }));
-  const failed = report.clauses.filter((c) => !c.ok && !c.skipped);
-  assert.deepEqual(failed.map((c) => c.id), report.clauses.filter((c) => c.id.startsWith('khalti-')).map((c) => c.id), output);
-  for (const clause of failed) assert.match(clause.detail, /KHALTI_BASE_URL set to the sandbox.*breaks: backends\.md "Khalti KPG-2"/);
-});
+}

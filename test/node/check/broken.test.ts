@@ -2,13 +2,11 @@
  * The checker is itself checked: proxies that each break one rule of the contract (most are a thin
  * layer in front of the kit) must each fail exactly the clause that names the fault, and pass the rest.
  */
-import { describe, test } from 'node:test';
-import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { ClauseId } from '../../../src/check/index.js';
 import { createMemoryStore, type LookupContext, type PaymentHandlerOptions, type PaymentResult } from '../../../src/server/index.js';
 import type { OrderReference } from '../../../src/protocol/contract.js';
-import { AMOUNT, checkProxy, kitUnderTest, PREFIX, type Fetch } from './support.js';
+import { checkEachBroken, type BrokenProxy } from './broken-runner.js';
+import { AMOUNT, kitUnderTest, PREFIX, type Fetch } from './support.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
@@ -46,13 +44,8 @@ function bookingsSeen() {
   };
 }
 
-interface Broken {
-  name: string;
-  fault: ClauseId;
-  /** Clauses that fail too, as a consequence of the same fault (a proxy that drops its callbacks drops a late SUCCESS too). */
-  alsoFails?: ClauseId[];
-  /** What the failure must say, beyond the clause. */
-  says?: RegExp;
+/** The kit with its options changed, or a layer in front of it. */
+interface Broken extends BrokenProxy {
   overrides?: Partial<PaymentHandlerOptions>;
   wrap?: (kit: Fetch) => Fetch;
 }
@@ -258,18 +251,9 @@ const BROKEN: Broken[] = [
   },
 ];
 
-describe('the checker fails each broken proxy on exactly the clause that names its fault', { concurrency: 3 }, () => {
-  for (const broken of BROKEN) {
-    test(`${broken.fault}: a proxy that ${broken.name}`, async () => {
-      const { report } = await checkProxy((port) =>
-        kitUnderTest(port, { store: createMemoryStore(), ...(broken.overrides ? { overrides: broken.overrides } : {}), ...(broken.wrap ? { wrap: broken.wrap } : {}) }),
-      );
-      const failed = report.clauses.filter((c) => !c.ok && !c.skipped);
-      assert.deepEqual(failed.map((c) => c.id), [broken.fault, ...(broken.alsoFails ?? [])], failed.map((c) => `${c.id}: ${c.detail}`).join('\n'));
-      // The failure says what was sent, what came back and which rule it breaks.
-      assert.match(failed[0]!.detail, /breaks: (backends|contract)\.md/);
-      if (broken.says) assert.match(failed[0]!.detail, broken.says);
-      assert.equal(report.failed, 1 + (broken.alsoFails?.length ?? 0));
-    });
-  }
+checkEachBroken('the checker fails each broken proxy on exactly the clause that names its fault', BROKEN, {
+  concurrency: 3,
+  title: (broken) => `${broken.fault}: a proxy that ${broken.name}`,
+  prepare: (broken) => (port) =>
+    kitUnderTest(port, { store: createMemoryStore(), ...(broken.overrides ? { overrides: broken.overrides } : {}), ...(broken.wrap ? { wrap: broken.wrap } : {}) }),
 });
