@@ -62,6 +62,50 @@ const TABLE = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin';
 /** A procedure's lease row key: the SHA-256 of its `p_lease` argument. */
 const LEASE = 'UNHEX(SHA2(p_lease, 256))';
 
+/**
+ * Creates the lease row named `name` when there is none (held by nobody: ended, owner `owner`) and
+ * locks it, its owner and end read into v_owner and v_until: two takers of a new lease queue on it.
+ * Lines after the first start at `indent`.
+ */
+const lockLease = (p: string, name: string, owner: string, indent: string) =>
+  `INSERT INTO ${p}leases (name_hash, name, owner, lease_until, token) VALUES (UNHEX(SHA2(${name}, 256)), ${name}, ${owner}, -1, 0)
+${indent}  ON DUPLICATE KEY UPDATE lease_until = lease_until;
+${indent}SELECT owner, lease_until INTO v_owner, v_until FROM ${p}leases WHERE name_hash = UNHEX(SHA2(${name}, 256)) FOR UPDATE;`;
+
+/**
+ * Counts into `into` whether `owner` holds the procedure's lease (`p_lease`) under `p_token`, locking
+ * its row; when `unexpired`, only while the lease's time lasts (an ended hold writes and renews
+ * nothing). Lines after the first start at `indent`.
+ */
+const holdsLease = (p: string, into: string, owner: string, indent: string, unexpired = true) =>
+  `SELECT COUNT(*) INTO ${into} FROM ${p}leases WHERE name_hash = ${LEASE} AND owner = ${owner} ${BIN} AND token = p_token${
+    unexpired ? `\n${indent}  AND lease_until >= ${NOW_MS}` : ''
+  } FOR UPDATE;`;
+
+/** The variables of a result claim (a procedure's first statements). */
+const CLAIM_VARIABLES = `DECLARE v_owner ${NAME};
+  DECLARE v_until BIGINT;
+  DECLARE v_delivered BIGINT;
+  DECLARE v_claim VARCHAR(16) DEFAULT 'busy';
+  DECLARE v_now BIGINT;
+  DECLARE v_fresh INT DEFAULT 1;`;
+
+/**
+ * Claims the result (p_correlation_id, p_status) for p_owner: its row created when there is none and
+ * locked; v_claim is 'delivered' once delivered, 'claimed' when the row's claim ended or is already
+ * p_owner's, and stays 'busy' otherwise. Inside an IF, four spaces in.
+ */
+const claimResultRow = (p: string) => `INSERT INTO ${p}results (correlation_id, status, owner, lease_until, created_at) VALUES (p_correlation_id, p_status, p_owner, -1, v_now)
+      ON DUPLICATE KEY UPDATE lease_until = lease_until;
+    SELECT owner, lease_until, delivered_at INTO v_owner, v_until, v_delivered FROM ${p}results
+      WHERE correlation_id = p_correlation_id ${BIN} AND status = p_status ${BIN} FOR UPDATE;
+    IF v_delivered IS NOT NULL THEN
+      SET v_claim = 'delivered';
+    ELSEIF v_until < v_now OR v_owner = p_owner ${BIN} THEN
+      UPDATE ${p}results SET owner = p_owner, lease_until = v_now + p_lease_ms WHERE correlation_id = p_correlation_id ${BIN} AND status = p_status ${BIN};
+      SET v_claim = 'claimed';
+    END IF;`;
+
 /** The tables, and the schema version of a new database. */
 function tables(p: string): string[] {
   return [
@@ -137,9 +181,7 @@ BEGIN
   DECLARE v_until BIGINT;
   DECLARE v_now BIGINT DEFAULT ${NOW_MS};
   SET v_token = 0;
-  INSERT INTO ${p}leases (name_hash, name, owner, lease_until, token) VALUES (${LEASE}, p_lease, p_owner, -1, 0)
-    ON DUPLICATE KEY UPDATE lease_until = lease_until;
-  SELECT owner, lease_until INTO v_owner, v_until FROM ${p}leases WHERE name_hash = ${LEASE} FOR UPDATE;
+  ${lockLease(p, 'p_lease', 'p_owner', '  ')}
   IF v_until < v_now OR v_owner = p_owner ${BIN} THEN
     INSERT INTO ${p}lease_tokens () VALUES ();
     SET v_token = LAST_INSERT_ID();
@@ -197,8 +239,7 @@ BEGIN
   ${ROLLBACK_ON_ERROR}
   START TRANSACTION;
   IF p_lease IS NOT NULL THEN
-    SELECT COUNT(*) INTO v_fresh FROM ${p}leases WHERE name_hash = ${LEASE} AND owner = p_owner ${BIN} AND token = p_token
-      AND lease_until >= ${NOW_MS} FOR UPDATE;
+    ${holdsLease(p, 'v_fresh', 'p_owner', '    ')}
     IF v_fresh THEN DELETE FROM ${p}leases WHERE name_hash = ${LEASE}; END IF;
   END IF;
   IF v_fresh THEN
@@ -222,8 +263,7 @@ BEGIN
   DECLARE v_held INT DEFAULT 0;
   ${ROLLBACK_ON_ERROR}
   START TRANSACTION;
-  SELECT COUNT(*) INTO v_held FROM ${p}leases WHERE name_hash = ${LEASE} AND owner = p_owner ${BIN} AND token = p_token
-    AND lease_until >= ${NOW_MS} FOR UPDATE;
+  ${holdsLease(p, 'v_held', 'p_owner', '  ')}
   IF v_held THEN UPDATE ${p}leases SET lease_until = ${NOW_MS} + p_lease_ms WHERE name_hash = ${LEASE}; END IF;
   COMMIT;
   SELECT v_held AS renewed;
@@ -231,32 +271,18 @@ END`,
     `CREATE PROCEDURE ${p}claim_result(p_correlation_id ${NAME}, p_status ${NAME}, p_owner ${NAME}, p_lease_ms BIGINT,
   p_lease ${TEXT}, p_hold_owner ${NAME}, p_token BIGINT)
 BEGIN
-  DECLARE v_owner ${NAME};
-  DECLARE v_until BIGINT;
-  DECLARE v_delivered BIGINT;
-  DECLARE v_claim VARCHAR(16) DEFAULT 'busy';
-  DECLARE v_now BIGINT;
-  DECLARE v_fresh INT DEFAULT 1;
+  ${CLAIM_VARIABLES}
   ${ROLLBACK_ON_ERROR}
   START TRANSACTION;
   SET v_now = ${NOW_MS};
   IF p_lease IS NOT NULL THEN
-    SELECT COUNT(*) INTO v_fresh FROM ${p}leases WHERE name_hash = ${LEASE} AND owner = p_hold_owner ${BIN} AND token = p_token FOR UPDATE;
+    ${holdsLease(p, 'v_fresh', 'p_hold_owner', '    ', false)}
   END IF;
   IF NOT v_fresh THEN
     SET v_claim = IF(EXISTS (SELECT 1 FROM ${p}results
       WHERE correlation_id = p_correlation_id ${BIN} AND status = p_status ${BIN} AND delivered_at IS NOT NULL), 'delivered', 'stale');
   ELSE
-    INSERT INTO ${p}results (correlation_id, status, owner, lease_until, created_at) VALUES (p_correlation_id, p_status, p_owner, -1, v_now)
-      ON DUPLICATE KEY UPDATE lease_until = lease_until;
-    SELECT owner, lease_until, delivered_at INTO v_owner, v_until, v_delivered FROM ${p}results
-      WHERE correlation_id = p_correlation_id ${BIN} AND status = p_status ${BIN} FOR UPDATE;
-    IF v_delivered IS NOT NULL THEN
-      SET v_claim = 'delivered';
-    ELSEIF v_until < v_now OR v_owner = p_owner ${BIN} THEN
-      UPDATE ${p}results SET owner = p_owner, lease_until = v_now + p_lease_ms WHERE correlation_id = p_correlation_id ${BIN} AND status = p_status ${BIN};
-      SET v_claim = 'claimed';
-    END IF;
+    ${claimResultRow(p)}
   END IF;
   COMMIT;
   SELECT v_claim AS claim;
@@ -268,12 +294,7 @@ END`,
     `CREATE PROCEDURE ${p}${PROCEDURES.claimResult}(p_correlation_id ${NAME}, p_status ${NAME}, p_owner ${NAME}, p_lease_ms BIGINT,
   p_lease ${TEXT}, p_hold_owner ${NAME}, p_token BIGINT, p_judge INT)
 BEGIN
-  DECLARE v_owner ${NAME};
-  DECLARE v_until BIGINT;
-  DECLARE v_delivered BIGINT;
-  DECLARE v_claim VARCHAR(16) DEFAULT 'busy';
-  DECLARE v_now BIGINT;
-  DECLARE v_fresh INT DEFAULT 1;
+  ${CLAIM_VARIABLES}
   DECLARE v_judged INT DEFAULT 0;
   DECLARE v_order ${TEXT} DEFAULT NULL;
   ${ROLLBACK_ON_ERROR}
@@ -281,14 +302,11 @@ BEGIN
   START TRANSACTION;
   SET v_now = ${NOW_MS};
   IF p_judge AND v_order IS NOT NULL THEN
-    INSERT INTO ${p}leases (name_hash, name, owner, lease_until, token) VALUES (UNHEX(SHA2(CONCAT('paid:', v_order), 256)), CONCAT('paid:', v_order), '', -1, 0)
-      ON DUPLICATE KEY UPDATE lease_until = lease_until;
-    SELECT owner, lease_until INTO v_owner, v_until FROM ${p}leases WHERE name_hash = UNHEX(SHA2(CONCAT('paid:', v_order), 256)) FOR UPDATE;
+    ${lockLease(p, "CONCAT('paid:', v_order)", "''", '    ')}
     SET v_judged = IF(v_owner = '' OR v_owner = p_owner ${BIN} OR v_until < v_now, 1, 0);
   END IF;
   IF p_lease IS NOT NULL THEN
-    SELECT COUNT(*) INTO v_fresh FROM ${p}leases WHERE name_hash = ${LEASE} AND owner = p_hold_owner ${BIN} AND token = p_token
-      AND lease_until >= ${NOW_MS} FOR UPDATE;
+    ${holdsLease(p, 'v_fresh', 'p_hold_owner', '    ')}
   END IF;
   SELECT status, delivered_at IS NOT NULL AS delivered FROM ${p}results WHERE correlation_id = p_correlation_id ${BIN};
   SELECT ${COLUMNS} FROM ${p}bookings WHERE correlation_id = p_correlation_id ${BIN};
@@ -300,16 +318,7 @@ BEGIN
     SET v_claim = IF(EXISTS (SELECT 1 FROM ${p}results
       WHERE correlation_id = p_correlation_id ${BIN} AND status = p_status ${BIN} AND delivered_at IS NOT NULL), 'delivered', IF(v_fresh, 'busy', 'stale'));
   ELSE
-    INSERT INTO ${p}results (correlation_id, status, owner, lease_until, created_at) VALUES (p_correlation_id, p_status, p_owner, -1, v_now)
-      ON DUPLICATE KEY UPDATE lease_until = lease_until;
-    SELECT owner, lease_until, delivered_at INTO v_owner, v_until, v_delivered FROM ${p}results
-      WHERE correlation_id = p_correlation_id ${BIN} AND status = p_status ${BIN} FOR UPDATE;
-    IF v_delivered IS NOT NULL THEN
-      SET v_claim = 'delivered';
-    ELSEIF v_until < v_now OR v_owner = p_owner ${BIN} THEN
-      UPDATE ${p}results SET owner = p_owner, lease_until = v_now + p_lease_ms WHERE correlation_id = p_correlation_id ${BIN} AND status = p_status ${BIN};
-      SET v_claim = 'claimed';
-    END IF;
+    ${claimResultRow(p)}
   END IF;
   COMMIT;
   SELECT v_claim AS claim, v_judged AS judged;
