@@ -82,7 +82,7 @@ function importableExports() {
 }
 
 export default {
-  globs: ['src/index.ts', 'src/element/wallet-pay-button.ts', 'src/define.ts', 'src/element/events.ts'],
+  globs: ['src/index.ts', 'src/element/wallet-pay-button.ts', 'src/element/button-properties.ts', 'src/define.ts', 'src/element/events.ts'],
   outdir: 'dist',
   litelement: true,
   // package.json's `customElements` field is written by hand; the analyzer must not rewrite the file.
