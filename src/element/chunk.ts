@@ -143,6 +143,23 @@ export function actionButton(doc: Document, part: string, run: () => void): HTML
 }
 
 /**
+ * A pay button of the first module (the given `part`, class `button`, described by the status region)
+ * holding a slot: the default one (the one pay button's label), or a wallet's logo slot.
+ */
+export function payButton(doc: Document, part: string, run: () => void): HTMLButtonElement {
+  const button = actionButton(doc, part, run);
+  button.className = 'button';
+  button.setAttribute('aria-describedby', 'status');
+  button.append(doc.createElement('slot'));
+  return button;
+}
+
+/** Sets a node's text when it differs (no mutation, no announcement, for the same words). */
+export function text(node: Node, value: string): void {
+  if (node.textContent !== value) node.textContent = value;
+}
+
+/**
  * "Reload the page" (part `action reload`), for a chunk only a reload can load again; its text is set
  * by the caller. It reloads through the element's `navigation` when a host routes itself.
  */

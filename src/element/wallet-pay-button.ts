@@ -6,7 +6,8 @@ import { LABELS_NE } from './i18n/ne/labels.js';
 import type { Payment } from './payment.js';
 import type { StringTable, TextKey } from './i18n/index.js';
 import { isNepali, langOf, wordingOf } from './i18n/lang.js';
-import { actionButton, chunkLoader, reloadButton, type ChunkFailure } from './chunk.js';
+import { actionButton, chunkLoader, payButton, reloadButton, text, type ChunkFailure } from './chunk.js';
+import { orderWallets } from './wallets.js';
 import { Load } from './load.js';
 import { LOAD_STRATEGIES } from './load-strategies.js';
 import { isReturnPage, mayComeBack } from '../core/kept.js';
@@ -116,12 +117,16 @@ export class WalletPayButton extends ButtonProperties {
   #payment?: Payment;
   /** Loads the element is waiting for (see `loadsSettled`). */
   #loads = new Set<Promise<unknown>>();
-  /** The parts this module draws: the pay button, its slot, the offer, the status, the way forward after a failed load. */
+  /** The parts this module draws: the pay button, the offer, the status, the way forward after a failed load. */
   #button?: HTMLButtonElement;
-  #slot?: HTMLSlotElement;
   #offer?: HTMLButtonElement;
   #status?: HTMLDivElement;
   #way?: HTMLButtonElement | undefined;
+  /** With two wallets or more: their buttons, drawn here from the first render on, and the wallet of each. */
+  #wallets: HTMLButtonElement[] = [];
+  #names: string[] = [];
+  /** The wallet of the last press taken (a press while busy changes nothing: the flow ignores it). */
+  #pressed?: string | undefined;
   /** The funnel this element began when it was first drawn (its `shown` event): the payment's steps share its id. */
   #funnel?: { id: string; at: number };
   /**
@@ -149,14 +154,6 @@ export class WalletPayButton extends ButtonProperties {
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
     this.#served = [...(this.shadowRoot?.childNodes ?? [])];
     return super.createRenderRoot();
-  }
-
-  /**
-   * Two wallets or more are drawn by the payment code: the first render (and any while the code is
-   * on its way) waits for it, so a server render's buttons stay until the same buttons replace them.
-   */
-  protected override scheduleUpdate(): void | Promise<unknown> {
-    return /\S\s+\S/.test(this.wallets ?? '') && !code.value ? this.#track(loadCode()).catch(ignore).then(() => super.scheduleUpdate()) : super.scheduleUpdate();
   }
 
   /**
@@ -268,6 +265,7 @@ export class WalletPayButton extends ButtonProperties {
   /** The pay button (`wallet`'s, if any) or the offer to pay on the phone (`handoff` true) was pressed. */
   #press(handoff?: boolean, wallet?: string): void {
     if (this.disabled) return;
+    if (!this.paymentState.busy) this.#pressed = wallet;
     // The settings of this moment (the environment rule reads the page as it is at the press).
     const run = (pay: Payment) => (this.#settings.read(), handoff ? pay.handOff() : pay.start(wallet));
     if (this.#payment) run(this.#payment);
@@ -296,9 +294,10 @@ export class WalletPayButton extends ButtonProperties {
     const rest = ne ? (nepali.value?.TEXTS_NE ?? (nepali.status === 'error' ? module?.TEXTS_EN : undefined)) : module?.TEXTS_EN;
     // The Nepali texts load with the payment code; a language that became Nepali later loads them here.
     if (ne && !rest && this.#payment) this.#track(loadNepali()).catch(ignore);
-    const t = { ...(ne ? LABELS_NE : LABELS_EN), ...rest, ...this.strings } as StringTable;
+    // English under Nepali: the words for a failed load come with the Nepali texts, and stand in without them.
+    const t = { ...LABELS_EN, ...(ne && LABELS_NE), ...rest, ...this.strings } as StringTable;
     const view = this.#payment?.render(state, rest && t);
-    this.#render(state, t, view);
+    this.#render(state, t, view, module);
     if (view) module!.draw(view.panel, this.renderRoot, { host: this });
   }
 
@@ -308,16 +307,13 @@ export class WalletPayButton extends ButtonProperties {
    * of it, or why the payment code, or the module of the payment's panel, could not be loaded), and
    * the way forward after a failed load.
    */
-  #render(state: FlowState, t: StringTable, view?: { status: string; failure: ChunkFailure | undefined }): void {
+  #render(state: FlowState, t: StringTable, view: { status: string; failure: ChunkFailure | undefined } | undefined, module: PaymentModule | undefined): void {
     const root = this.renderRoot;
     const doc = this.ownerDocument;
     let button = this.#button;
     let region = this.#status!;
     if (!button) {
-      button = this.#button = actionButton(doc, 'button', () => this.#press());
-      button.className = 'button';
-      button.setAttribute('aria-describedby', 'status');
-      this.#slot = button.appendChild(doc.createElement('slot'));
+      button = this.#button = payButton(doc, 'button', () => this.#press());
       region = this.#status = doc.createElement('div');
       region.id = region.className = 'status';
       region.setAttribute('part', 'status');
@@ -331,16 +327,39 @@ export class WalletPayButton extends ButtonProperties {
     // Held in their place (the wallets' buttons take this one's visibility), unless the code did not come.
     const hold = this.#hold && !this.#payment && code.status !== 'error';
     button.style.visibility = hold ? 'hidden' : '';
-    // Two wallets or more: the payment code draws their buttons before this one, which then hides.
-    const wallets = code.value?.drawWallets(this, button, state, t, (wallet) => this.#press(false, wallet));
     // A paid order shows no pay button at all: nothing on the page would pay it again.
     const paid = state.name === 'paid';
-    button.hidden = paid || !!wallets;
     button.disabled = this.disabled || paid;
     button.setAttribute('aria-busy', String(state.busy));
+    // Two wallets or more: a button each before this one, which then hides (fewer is no choice: this
+    // one books the server's first). Kept while the wallets stay the same: focus stays on the one pressed.
+    // Where the payment code did not come, the one pay button stands in (it asks for the code again).
+    const names = code.status === 'error' ? [] : orderWallets(this.wallets, this.walletOrder);
+    if (String(names) !== String(this.#names)) {
+      for (const old of this.#wallets) old.remove();
+      this.#names = names;
+      this.#wallets = names[1]
+        ? names.map((wallet) => {
+            const one = payButton(doc, `button button-${wallet}`, () => this.#press(false, wallet));
+            (one.firstChild as HTMLSlotElement).name = `logo-${wallet}`;
+            one.append('');
+            return one;
+          })
+        : [];
+      button.before(...this.#wallets);
+    }
+    // In this one's state, the pressed one showing progress; the payment code adds the rest (drawWallets).
+    this.#wallets.forEach((one, i) => {
+      one.disabled = button.disabled;
+      one.style.visibility = button.style.visibility;
+      one.setAttribute('aria-busy', String(state.busy && names[i] === this.#pressed));
+      text(one.lastChild!, t[`wallet.${names[i]}` as TextKey]);
+    });
+    module?.drawWallets(this.#wallets, names, state, this.#pressed);
+    button.hidden = paid || !!this.#wallets[0];
     const environment = this.#settings.environment;
     // In someone else's in-app browser the web payment is the path that completes (strategies.ts, `inapp`).
-    text(this.#slot!, t[environment === 'inapp' ? 'button.pay-web' : (`button.${wordingOf(this.label)}` as const)]);
+    text(button.firstChild!, t[environment === 'inapp' ? 'button.pay-web' : (`button.${wordingOf(this.label)}` as const)]);
     // Desktop only, and only while nothing is under way: a shopper never holds two open bookings.
     const offer =
       this.phoneHandoff !== 'off' &&
@@ -367,9 +386,4 @@ export class WalletPayButton extends ButtonProperties {
     if (way) text(this.#way!, t[`action.${way}`]);
     text(region, failed ? t[`error.${failed === 'network' && this.#offline() ? 'offline' : failed}`] : hold ? (t['status.verifying'] ?? '') : (view?.status ?? ''));
   }
-}
-
-/** Sets a node's text when it differs (no mutation, no announcement, for the same words). */
-function text(node: Node, value: string): void {
-  if (node.textContent !== value) node.textContent = value;
 }

@@ -12,7 +12,8 @@ export const EN = {
    * The element's first module (the button's first paint, also server-side rendering): the button's
    * labels, the offer to pay on the phone, and the words for payment code that could not be loaded
    * (offline, a dropped connection, a missing file, a load only a reload can repeat), which must not
-   * depend on that code. Nepali's load with them, so a Nepali page never shows an English label.
+   * depend on that code. Nepali's labels load with them, so a Nepali page never shows an English
+   * label; its words for a failed load (`AFTER_FAILED_LOAD`) come with its own chunk.
    */
   labels: {
     'button.pay': 'Pay with wallet',
@@ -98,5 +99,22 @@ export const EN = {
   },
 } as const;
 
+/**
+ * The words for a failed load, but "Try again" (the way forward's label): in the first module in English
+ * only. Every other language has them in its `payment` section, its own chunk, which loads beside the
+ * payment code: they show only after a load failed, and English stands in where that chunk failed too.
+ */
+export const AFTER_FAILED_LOAD = ['error.network', 'error.offline', 'error.missing', 'error.reload', 'action.reload'] as const;
+
+/** A key of {@link AFTER_FAILED_LOAD}. */
+export type AfterFailedLoadKey = (typeof AFTER_FAILED_LOAD)[number];
+
+/** The keys of a section of a table other than English's: English's, with {@link AFTER_FAILED_LOAD} moved to `payment`. */
+type KeysOf<Section extends keyof typeof EN> = Section extends 'labels'
+  ? Exclude<keyof typeof EN.labels, AfterFailedLoadKey>
+  : Section extends 'payment'
+    ? keyof typeof EN.payment | AfterFailedLoadKey
+    : keyof (typeof EN)[Section];
+
 /** A language's table: English's sections and keys, one text each, so no text can be missing or extra. */
-export type LanguageTable = { readonly [Section in keyof typeof EN]: { readonly [Key in keyof (typeof EN)[Section]]: string } };
+export type LanguageTable = { readonly [Section in keyof typeof EN]: { readonly [Key in KeysOf<Section>]: string } };

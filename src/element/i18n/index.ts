@@ -6,8 +6,9 @@
  * The element loads its texts in parts, and the build puts each in the chunk that first needs it:
  * `npm run texts` writes each section of a table to its part's module, which the chunks import:
  * - `en/labels.ts`, `ne/labels.ts`: the first module's (the button's labels, the offer to pay on the
- *   phone, the words for payment code that could not be loaded);
- * - `en/texts.ts`: with the payment code; `ne/texts.ts`: a chunk of its own, Nepali pages only;
+ *   phone; English's also the words for payment code that could not be loaded);
+ * - `en/texts.ts`: with the payment code; `ne/texts.ts`: a chunk of its own, Nepali pages only, also
+ *   with Nepali's words for a failed load (`AFTER_FAILED_LOAD`, en.ts: English stands in without it);
  * - `en/handoff.ts`, `ne/handoff.ts`: with the phone hand-off (`handoff.ts` chooses between them).
  * The language rule and the wordings list are `lang.ts`'s. This module is the face: the whole tables
  * for the package's users, and the types; the element's chunks import their values from the parts,

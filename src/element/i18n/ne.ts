@@ -1,7 +1,8 @@
 /**
  * Every Nepali (`ne`) text of the element, in Devanagari: the table a translator edits, keyed and
  * sectioned as English's (`en.ts`), which its type enforces. `npm run texts` writes each section to
- * the module its bundle imports (`ne/labels.ts`, `ne/texts.ts`, `ne/handoff.ts`).
+ * the module its bundle imports (`ne/labels.ts`, `ne/texts.ts`, `ne/handoff.ts`), but the words for a
+ * failed load, which are in `payment` (en.ts, `AFTER_FAILED_LOAD`).
  */
 import type { LanguageTable } from './en.js';
 
@@ -14,11 +15,6 @@ export const NE: LanguageTable = {
     'wallet.esewa': 'इसेवाबाट भुक्तानी गर्नुहोस्',
     'wallet.khalti': 'खल्तीबाट भुक्तानी गर्नुहोस्',
     'action.retry': 'फेरि प्रयास गर्नुहोस्',
-    'error.network': 'भुक्तानी सेवासम्म पुग्न सकिएन। इन्टरनेट जडान जाँचेर फेरि प्रयास गर्नुहोस्।',
-    'error.offline': 'तपाईं अफलाइन हुनुहुन्छ। इन्टरनेटमा जोडिएर फेरि प्रयास गर्नुहोस्।',
-    'error.missing': 'यो भुक्तानी बटन पूरा मिलाइएको छैन। कृपया पसललाई सम्पर्क गर्नुहोस्।',
-    'error.reload': 'भुक्तानी जारी राख्न पृष्ठ फेरि लोड गर्नुहोस्।',
-    'action.reload': 'पृष्ठ फेरि लोड गर्नुहोस्',
     'handoff.offer': 'फोनको एपबाट भुक्तानी गर्नुहोस्',
     'button.pay-web': 'वेबमा भुक्तानी गर्नुहोस्',
   },
@@ -65,6 +61,12 @@ export const NE: LanguageTable = {
     'error.merchant-setup': 'पसलले अहिले यो भुक्तानी लिन सक्दैन। कृपया पसललाई सम्पर्क गर्नुहोस्।',
     'error.booking-unconfirmed': 'पसलले यो भुक्तानी अझै फेला पार्न सकेन। फेरि भुक्तानी गर्नुअघि जाँच गर्नुहोस्: तपाईंले भुक्तानी गर्नुभएको भए पुष्टि हुनेछ।',
     'error.booking-lost': 'पसलले यो भुक्तानी फेला पार्न सकेन। तपाईंले भुक्तानी गर्नुभएको भए पसलले पुष्टि गर्नेछ। फेरि सुरु गर्न सक्नुहुन्छ।',
+    // After a failed load only (AFTER_FAILED_LOAD, en.ts): with this chunk, not the first module.
+    'error.network': 'भुक्तानी सेवासम्म पुग्न सकिएन। इन्टरनेट जडान जाँचेर फेरि प्रयास गर्नुहोस्।',
+    'error.offline': 'तपाईं अफलाइन हुनुहुन्छ। इन्टरनेटमा जोडिएर फेरि प्रयास गर्नुहोस्।',
+    'error.missing': 'यो भुक्तानी बटन पूरा मिलाइएको छैन। कृपया पसललाई सम्पर्क गर्नुहोस्।',
+    'error.reload': 'भुक्तानी जारी राख्न पृष्ठ फेरि लोड गर्नुहोस्।',
+    'action.reload': 'पृष्ठ फेरि लोड गर्नुहोस्',
   },
   handoff: {
     'handoff.label': 'फोनबाट भुक्तानी',

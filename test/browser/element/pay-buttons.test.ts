@@ -1,88 +1,62 @@
 /**
- * drawWallets (pay-buttons.ts) on a plain host and anchor, without the element: one native button per
- * wallet before the anchor, in the order `wallets.ts` gives; the pressed wallet's progress while busy;
- * none for a paid order; held hidden in place while the anchor is (a return address waiting for
- * `/order`); redrawn when the wallets change, and nothing for fewer than two.
+ * drawWallets (pay-buttons.ts) on plain buttons, without the element: the payment code's take-over of
+ * the wallet buttons the first module drew. While busy the button of the wallet under way (a kept
+ * booking's own, else the pressed one) shows progress and the others are disabled; a paid order shows
+ * none; the buttons are the same ones throughout, and a button disabled by the first module stays so.
  */
 import { expect } from '@open-wc/testing';
-import { drawWallets, type WalletsHost } from '../../../src/element/pay-buttons.js';
-import { flowState } from '../../../src/core/flow/state.js';
+import { drawWallets } from '../../../src/element/pay-buttons.js';
+import { flowState, type FlowState } from '../../../src/core/flow/state.js';
 import { IDLE_STATE } from '../../../src/core/flow/idle.js';
-import { LABELS_EN } from '../../../src/element/i18n/en/labels.js';
-import type { FlowState } from '../../../src/core/flow/state.js';
-import type { StringTable } from '../../../src/element/i18n/index.js';
+import type { KeptBooking } from '../../../src/core/session-store.js';
 
-const t = LABELS_EN as unknown as StringTable;
+const WALLETS = ['esewa', 'khalti'];
 
-/** A host whose shadow-like root holds the anchor (the first module's pay button). */
-function setUp(wallets: string, walletOrder?: string) {
-  const root = document.createElement('div');
-  document.body.append(root);
-  const anchor = root.appendChild(document.createElement('button'));
-  const host: WalletsHost & { paymentState: FlowState } = { renderRoot: root, ownerDocument: document, disabled: false, paymentState: IDLE_STATE, wallets, walletOrder };
-  const pressed: string[] = [];
-  const draw = (state: FlowState = host.paymentState) => drawWallets(host, anchor, state, t, (wallet) => pressed.push(wallet));
-  return { root, anchor, host, pressed, draw, buttons: () => [...root.querySelectorAll<HTMLButtonElement>('button.button')] };
+/** Two plain buttons, as the first module leaves them (enabled, not busy). */
+function setUp() {
+  const buttons = WALLETS.map(() => document.createElement('button'));
+  const draw = (state: FlowState, pressed?: string) => {
+    // The first module sets each render's base state before the payment code's.
+    for (const button of buttons) button.disabled = false;
+    drawWallets(buttons, WALLETS, state, pressed);
+    return buttons.map((button) => [button.disabled, button.getAttribute('aria-busy'), button.hidden]);
+  };
+  return { buttons, draw };
 }
 
-afterEach(() => {
-  for (const node of [...document.body.children]) if (node.localName === 'div') node.remove();
-});
-
 describe('drawWallets', () => {
-  it('two wallets: a native button each before the anchor, wallet-order first, its press naming its wallet', () => {
-    const { anchor, draw, buttons, pressed } = setUp('esewa khalti', 'khalti');
-    expect(draw()).to.equal(true);
-    expect(buttons().map((button) => [button.getAttribute('part'), button.textContent])).to.deep.equal([
-      ['button button-khalti', 'Pay with Khalti'],
-      ['button button-esewa', 'Pay with eSewa'],
+  it('idle: every wallet ready, none busy', () => {
+    const { draw } = setUp();
+    expect(draw(IDLE_STATE, 'khalti')).to.deep.equal([
+      [false, 'false', false],
+      [false, 'false', false],
     ]);
-    expect(buttons()[1]!.nextElementSibling).to.equal(anchor);
-    expect(buttons()[0]!.querySelector('slot')!.name).to.equal('logo-khalti');
-    buttons()[1]!.click();
-    expect(pressed).to.deep.equal(['esewa']);
-  });
-
-  it('fewer than two known wallets draw nothing: the anchor is the one pay button', () => {
-    for (const wallets of ['esewa', '', 'esewa paypal']) {
-      const { draw, buttons } = setUp(wallets);
-      expect(draw(), wallets).to.equal(false);
-      expect(buttons()).to.deep.equal([]);
-    }
   });
 
   it('while busy the pressed wallet shows progress and the other is disabled; a paid order shows none', () => {
-    const { host, draw, buttons } = setUp('esewa khalti');
-    draw();
-    buttons()[1]!.click();
-    draw((host.paymentState = flowState('booking', null)));
-    expect(buttons().map((button) => [button.disabled, button.getAttribute('aria-busy')])).to.deep.equal([
-      [true, 'false'],
-      [false, 'true'],
+    const { draw, buttons } = setUp();
+    const before = [...buttons];
+    expect(draw(flowState('booking', null), 'khalti')).to.deep.equal([
+      [true, 'false', false],
+      [false, 'true', false],
     ]);
-    draw(flowState('paid', null));
-    expect(buttons().map((button) => button.hidden)).to.deep.equal([true, true]);
+    expect(draw(flowState('paid', null), 'khalti').map(([, , hidden]) => hidden)).to.deep.equal([true, true]);
+    expect(buttons).to.deep.equal(before);
   });
 
-  it('held hidden in place while the anchor is, shown with it', () => {
-    const { anchor, draw, buttons } = setUp('esewa khalti');
-    anchor.style.visibility = 'hidden';
-    draw();
-    expect(buttons().map((button) => getComputedStyle(button).visibility)).to.deep.equal(['hidden', 'hidden']);
-    anchor.style.visibility = '';
-    draw();
-    expect(buttons().map((button) => getComputedStyle(button).visibility)).to.deep.equal(['visible', 'visible']);
+  it("a kept booking's own wallet wins over the last press", () => {
+    const { draw } = setUp();
+    const booking = { booking_id: 'K1', settings: { wallet: 'esewa' } } as unknown as KeptBooking;
+    expect(draw(flowState('verifying', booking), 'khalti')).to.deep.equal([
+      [false, 'true', false],
+      [true, 'false', false],
+    ]);
   });
 
-  it('other wallets redraw the buttons; the same ones keep theirs', () => {
-    const { host, draw, buttons } = setUp('esewa khalti');
-    draw();
-    const first = buttons();
-    draw();
-    expect(buttons()).to.deep.equal(first);
-    host.wallets = 'khalti esewa';
-    draw();
-    expect(buttons().map((button) => button.textContent)).to.deep.equal(['Pay with Khalti', 'Pay with eSewa']);
-    expect(first.some((button) => button.isConnected)).to.equal(false);
+  it('a button the first module disabled stays disabled', () => {
+    const { buttons } = setUp();
+    for (const button of buttons) button.disabled = true;
+    drawWallets(buttons, WALLETS, IDLE_STATE, undefined);
+    expect(buttons.map((button) => button.disabled)).to.deep.equal([true, true]);
   });
 });

@@ -2,7 +2,7 @@
 import type { LabelKey } from '../en/labels.js';
 
 /** The Nepali texts of the element's first module (the button's first paint, also server-side rendering). */
-export const LABELS_NE: Readonly<Record<LabelKey, string>> = {
+export const LABELS_NE: Readonly<Record<Exclude<LabelKey, 'error.network' | 'error.offline' | 'error.missing' | 'error.reload' | 'action.reload'>, string>> = {
   'button.pay': 'वालेटबाट भुक्तानी गर्नुहोस्',
   'button.checkout': 'वालेटबाट चेकआउट गर्नुहोस्',
   'button.buy': 'वालेटबाट किन्नुहोस्',
@@ -10,11 +10,6 @@ export const LABELS_NE: Readonly<Record<LabelKey, string>> = {
   'wallet.esewa': 'इसेवाबाट भुक्तानी गर्नुहोस्',
   'wallet.khalti': 'खल्तीबाट भुक्तानी गर्नुहोस्',
   'action.retry': 'फेरि प्रयास गर्नुहोस्',
-  'error.network': 'भुक्तानी सेवासम्म पुग्न सकिएन। इन्टरनेट जडान जाँचेर फेरि प्रयास गर्नुहोस्।',
-  'error.offline': 'तपाईं अफलाइन हुनुहुन्छ। इन्टरनेटमा जोडिएर फेरि प्रयास गर्नुहोस्।',
-  'error.missing': 'यो भुक्तानी बटन पूरा मिलाइएको छैन। कृपया पसललाई सम्पर्क गर्नुहोस्।',
-  'error.reload': 'भुक्तानी जारी राख्न पृष्ठ फेरि लोड गर्नुहोस्।',
-  'action.reload': 'पृष्ठ फेरि लोड गर्नुहोस्',
   'handoff.offer': 'फोनको एपबाट भुक्तानी गर्नुहोस्',
   'button.pay-web': 'वेबमा भुक्तानी गर्नुहोस्',
 };

@@ -2,7 +2,7 @@
 import type { TextKey } from '../en/texts.js';
 
 /** The Nepali texts of the payment code (in Nepali: a chunk of its own, loaded only on a Nepali page). */
-export const TEXTS_NE: Readonly<Record<TextKey, string>> = {
+export const TEXTS_NE: Readonly<Record<TextKey | 'error.network' | 'error.offline' | 'error.missing' | 'error.reload' | 'action.reload', string>> = {
   'status.booking': 'तपाईंको भुक्तानी तयार हुँदैछ…',
   'status.redirecting': 'तपाईंलाई भुक्तानी पृष्ठमा लैजाँदैछौं…',
   'status.opening-app': 'वालेट एप खोल्दैछौं…',
@@ -45,4 +45,9 @@ export const TEXTS_NE: Readonly<Record<TextKey, string>> = {
   'error.merchant-setup': 'पसलले अहिले यो भुक्तानी लिन सक्दैन। कृपया पसललाई सम्पर्क गर्नुहोस्।',
   'error.booking-unconfirmed': 'पसलले यो भुक्तानी अझै फेला पार्न सकेन। फेरि भुक्तानी गर्नुअघि जाँच गर्नुहोस्: तपाईंले भुक्तानी गर्नुभएको भए पुष्टि हुनेछ।',
   'error.booking-lost': 'पसलले यो भुक्तानी फेला पार्न सकेन। तपाईंले भुक्तानी गर्नुभएको भए पसलले पुष्टि गर्नेछ। फेरि सुरु गर्न सक्नुहुन्छ।',
+  'error.network': 'भुक्तानी सेवासम्म पुग्न सकिएन। इन्टरनेट जडान जाँचेर फेरि प्रयास गर्नुहोस्।',
+  'error.offline': 'तपाईं अफलाइन हुनुहुन्छ। इन्टरनेटमा जोडिएर फेरि प्रयास गर्नुहोस्।',
+  'error.missing': 'यो भुक्तानी बटन पूरा मिलाइएको छैन। कृपया पसललाई सम्पर्क गर्नुहोस्।',
+  'error.reload': 'भुक्तानी जारी राख्न पृष्ठ फेरि लोड गर्नुहोस्।',
+  'action.reload': 'पृष्ठ फेरि लोड गर्नुहोस्',
 };

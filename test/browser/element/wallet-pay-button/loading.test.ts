@@ -79,12 +79,12 @@ describe('<wallet-pay-button> loading its pieces', () => {
     expect(part(el, 'retry')).to.equal(null);
   });
 
-  it('on a Nepali page the failure is said in Nepali, without the Nepali texts module', async () => {
+  it('on a Nepali page the failure is said in Nepali, with the Nepali texts module but without the payment code', async () => {
     const el = await fixture<WalletPayButton>(html`<wallet-pay-button lang="ne" endpoint="/api/pay" order-id="A-1"></wallet-pay-button>`);
     el.paymentLoader = () => Promise.reject(new TypeError('offline'));
     payButton(el).click();
     await el.loadsSettled();
-    expect(statusText(el)).to.equal(LABELS_NE['error.network']);
+    expect(statusText(el)).to.equal(STRINGS_NE['error.network']);
     expect(part(el, 'retry')!.textContent!.trim()).to.equal(LABELS_NE['action.retry']);
   });
 
