@@ -1,8 +1,8 @@
 /**
  * The storage keys of a kept booking and of a paid order, and the checks made on them. The element's
  * first module uses only {@link mayComeBack} (is anything of ours kept in this tab?) and
- * {@link isReturnPage}, which decide whether the payment code is loaded at once; the rest goes with
- * the payment code.
+ * {@link isReturnPage}, which decide whether the payment code is loaded at once. What only the payment
+ * code asks of them (a kept booking, a paid order: session-store.ts) goes with it.
  */
 /** The prefix of a kept booking's key (settings.ts's `bookingKey`, with the payment code, writes the rest). */
 export const BOOKING_PREFIX = 'wallet-pay-button:';
@@ -43,31 +43,12 @@ export function sessionStorageOf(win: Window | null): Storage | null {
   }
 }
 
-/**
- * True when `storage` may hold a kept booking (a key of ours), without parsing anything: the payment
- * code builds an element's flow at once only when the answer is yes. A paid order does not count here:
- * only its own checkout shows it ({@link isPaidHere}), so buttons of other orders on later pages of the
- * tab still build nothing.
- */
-export function hasKeptBooking(storage: Storage | null): boolean {
-  return hasKey(storage, isBookingKey);
-}
-
 /** True when a key of `storage` passes `test`. Blocked storage keeps nothing. */
-function hasKey(storage: Storage | null, test: (key: string) => boolean): boolean {
+export function hasKey(storage: Storage | null, test: (key: string) => boolean): boolean {
   try {
     for (let i = 0; i < (storage?.length ?? 0); i++) if (test(storage!.key(i)!)) return true;
   } catch {
     // Blocked storage keeps nothing.
   }
   return false;
-}
-
-/** True when this tab paid the order under `key` (a {@link bookingKey}): its checkout shows it paid. */
-export function isPaidHere(storage: Storage | null, key: string): boolean {
-  try {
-    return storage?.getItem(PAID_PREFIX + key) != null;
-  } catch {
-    return false;
-  }
 }

@@ -4,10 +4,29 @@
  */
 import type { Channel, WebPaymentInstruction } from '../protocol/contract.js';
 import { isRecord } from '../protocol/values.js';
-import { PAID_PREFIX } from './kept.js';
+import { PAID_PREFIX, hasKey, isBookingKey } from './kept.js';
 import { isPaymentSettings, type PaymentSettings } from './settings.js';
 
-export { hasKeptBooking, sessionStorageOf } from './kept.js';
+export { sessionStorageOf } from './kept.js';
+
+/**
+ * True when `storage` may hold a kept booking (a key of ours), without parsing anything: the payment
+ * code builds an element's flow at once only when the answer is yes. A paid order does not count here:
+ * only its own checkout shows it ({@link isPaidHere}), so buttons of other orders on later pages of the
+ * tab still build nothing.
+ */
+export function hasKeptBooking(storage: Storage | null): boolean {
+  return hasKey(storage, isBookingKey);
+}
+
+/** True when this tab paid the order under `key` (settings.ts's `bookingKey`): its checkout shows it paid. */
+export function isPaidHere(storage: Storage | null, key: string): boolean {
+  try {
+    return storage?.getItem(PAID_PREFIX + key) != null;
+  } catch {
+    return false;
+  }
+}
 
 /** What is kept of a booking while the shopper is away. */
 export interface KeptBooking {

@@ -124,7 +124,7 @@ export function chunkLoader<T>(load: () => Promise<T>, accept: (module: T) => bo
  * file and the fix, and reported as a `wallet-pay-error` of kind `config`.
  */
 export function reportMissing(host: HTMLElement, { url }: ChunkError): void {
-  const message = `${url ?? 'A chunk'} is missing (HTTP 404). Serve the whole folder beside the entry file, not the entry alone.`;
+  const message = `${url ?? 'A chunk'} is missing (HTTP 404). Serve the whole folder beside the entry file.`;
   console.warn(`<wallet-pay-button>: ${message}`);
   host.dispatchEvent(new WalletPayEvent('error', { kind: 'config', message }));
 }

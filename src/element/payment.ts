@@ -10,9 +10,9 @@ import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { createBookingClient } from '../core/booking-client.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { IDLE_STATE, PaymentFlow, DEFAULT_TIMINGS, type FlowState } from '../core/flow/index.js';
-import { CONTINUATION_PREFIX, hasKeptBooking, isPaidHere, sessionStorageOf } from '../core/kept.js';
+import { CONTINUATION_PREFIX, sessionStorageOf } from '../core/kept.js';
 import { createBrowserNavigator, type PageNavigator } from '../core/navigator.js';
-import { createBookingStore, type KeptBooking } from '../core/session-store.js';
+import { createBookingStore, hasKeptBooking, isPaidHere, type KeptBooking } from '../core/session-store.js';
 import { WalletPayEvent } from './events.js';
 import { diagnoseFlowEvent, watchEndpoint } from './diagnostics.js';
 import type { HandoffStatus } from './handoff/index.js';
@@ -31,6 +31,7 @@ import { LABELS, langOf } from './i18n/lang.js';
 import { chunkLoader, type ChunkFailure } from './chunk.js';
 import { Load } from './load.js';
 import type { EnvironmentSignals } from '../core/environment.js';
+import type { SettingsController } from './settings-controller.js';
 
 /** The hand-off's module (QR encoder, panel, its texts), loaded when a hand-off first shows. */
 type HandoffModule = typeof import('./handoff/index.js');
@@ -70,9 +71,9 @@ function attributeNames(host: PaymentElement): string[] {
 /**
  * Checks `host`'s whole set-up against `read`, one console warning per problem, each once per page:
  * for each result of the element's settings controller. Before a press (`onPaid` given), also asks
- * the shop's server whether the order is paid already; `onPaid` runs when it is.
+ * the shop's server whether the order is paid already, and hands `onPaid` the answer.
  */
-export function checkSetup(host: PaymentElement, read: SettingsResult, onPaid?: () => void): void {
+export function checkSetup(host: PaymentElement, read: SettingsResult, onPaid?: (paid: boolean) => void): void {
   diagnoseReturnPage(host, read.ok ? read.settings.storageKey : read.storageKey);
   if (onPaid) askPaid(host, read, onPaid);
   void report([
@@ -98,6 +99,51 @@ export function walletNotices(wallets: string | null, order: string | null): Not
       .filter((name) => !offered.includes(name))
       .map((name): Notice => ({ kind: 'wallet-order', name, offered })),
   ];
+}
+
+/**
+ * What the element's first module shares with its payment code: its settings reader and hooks, set
+ * there; the payment, built here. The glue between the two lives here, so the first module stays small.
+ */
+export interface PaymentLink {
+  /** The element's one reader of its settings. */
+  readonly settings: SettingsController;
+  /** Makes the element's `loadsSettled` wait for a load. */
+  readonly track: <T>(work: Promise<T>) => Promise<T>;
+  /** The order is paid already (`true`: the payment is built, to show it), or not, or no answer came: a hold ends. */
+  readonly paid: (paid?: boolean) => void;
+  /** The funnel the element began when it showed the button. */
+  funnel?: { id: string; at: number } | undefined;
+  /** The element's payment, once built. */
+  payment?: Payment | undefined;
+}
+
+/**
+ * Plugs this module's settings check into the element's settings controller, once: each result then
+ * goes to the element's payment, or to the set-up check alone while nothing was pressed.
+ */
+export function connect(host: PaymentElement, link: PaymentLink): void {
+  // Plugged in once: connecting reads the settings, so a result means it is.
+  if (link.settings.result) return;
+  link.settings.connect((signals) => {
+    const read = readHost(host, signals);
+    // Before a press: the set-up check, and whether the order is paid already (then the payment comes,
+    // to show it); any other answer ends a hold (askPaid, order-check.ts).
+    if (link.payment) link.payment.configure(read);
+    else checkSetup(host, read, link.paid);
+    return read;
+  });
+}
+
+/** The element's payment, built at its first ask and handed the settings read so far. */
+export function paymentOf(host: PaymentElement, link: PaymentLink): Payment {
+  if (link.payment) return link.payment;
+  const { settings } = link;
+  const payment = (link.payment = new Payment(host, { track: link.track, read: () => settings.read(), funnel: link.funnel }));
+  const read = settings.result;
+  if (read) payment.configure(read);
+  else connect(host, link);
+  return payment;
 }
 
 const ignore = (): void => {};

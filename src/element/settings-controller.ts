@@ -27,14 +27,16 @@ interface SettingsHost extends ReactiveControllerHost, HTMLElement {
   environment?: string | null | undefined;
 }
 
-/** Reads and checks the host's settings with the page's facts of the moment (the payment code's reader). */
+/**
+ * Reads and checks the host's settings with the page's facts of the moment and hands the result on
+ * (the payment code's reader, which returns what it read).
+ */
 type SettingsCheck = (signals: EnvironmentSignals) => SettingsResult;
 
 /** Reads the element's settings when they change and hands one result to the rendering and the payment. */
 export class SettingsController implements ReactiveController {
   readonly #host: SettingsHost;
   #check?: SettingsCheck;
-  #deliver?: (read: SettingsResult) => void;
   #stale = true;
   #environment: Environment | undefined;
   #result: SettingsResult | undefined;
@@ -73,10 +75,9 @@ export class SettingsController implements ReactiveController {
     if (this.#stale) this.read();
   }
 
-  /** Plugs in the payment code's check and the payment that takes each result; reads at once. */
-  connect(check: SettingsCheck, deliver: (read: SettingsResult) => void): void {
+  /** Plugs in the payment code's check, which hands each result to the payment; reads at once. */
+  connect(check: SettingsCheck): void {
     this.#check = check;
-    this.#deliver = deliver;
     this.read();
   }
 
@@ -94,7 +95,6 @@ export class SettingsController implements ReactiveController {
     if (this.#check) {
       const read = (this.#result = this.#check(signals));
       if (read.ok) this.#environment = read.settings.environment;
-      this.#deliver!(read);
     }
   }
 }

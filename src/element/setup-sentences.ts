@@ -4,7 +4,8 @@
  * sentences; a page with a mistake gets one `console.warn` per mistake, each once per page (as Lit's
  * development warnings are), naming the attribute, its value and the fix.
  */
-import { isBookingKey, isPaidHere } from '../core/kept.js';
+import { isBookingKey } from '../core/kept.js';
+import { isPaidHere } from '../core/session-store.js';
 
 /** One mistake to report, as found; found by the set-up check (setup-check.ts), said here. */
 export type Notice =

@@ -3,7 +3,7 @@ import { IDLE_STATE } from '../core/flow/idle.js';
 import type { FlowState } from '../core/flow/state.js';
 import { LABELS_EN } from './i18n/en/labels.js';
 import { LABELS_NE } from './i18n/ne/labels.js';
-import type { Payment } from './payment.js';
+import type { Payment, PaymentLink } from './payment.js';
 import type { StringTable, TextKey } from './i18n/index.js';
 import { isNepali, langOf, wordingOf } from './i18n/lang.js';
 import { actionButton, chunkLoader, payButton, reloadButton, text, type ChunkFailure } from './chunk.js';
@@ -113,8 +113,13 @@ export class WalletPayButton extends ButtonProperties {
   readonly #settings = new SettingsController(this);
   /** This element's load of the payment code (its `paymentLoader`, else the page's): for a press, a kept booking, a paid order. */
   readonly #code = new Load<PaymentModule>(this);
-  /** This element's payment, built once its payment code is in. */
-  #payment?: Payment;
+  /** Shared with the payment code, which builds this element's payment into it once it is in (`paymentOf`). */
+  readonly #link: PaymentLink = {
+    settings: this.#settings,
+    track: (work) => this.#track(work),
+    // The order is paid: the payment comes, to show it; not paid, or no answer: a hold ends.
+    paid: (paid) => (paid ? this.#load().catch(ignore) : ((this.#hold = false), this.requestUpdate())),
+  };
   /** Loads the element is waiting for (see `loadsSettled`). */
   #loads = new Set<Promise<unknown>>();
   /** The parts this module draws: the pay button, the offer, the status, the way forward after a failed load. */
@@ -127,8 +132,6 @@ export class WalletPayButton extends ButtonProperties {
   #names: string[] = [];
   /** The wallet of the last press taken (a press while busy changes nothing: the flow ignores it). */
   #pressed?: string | undefined;
-  /** The funnel this element began when it was first drawn (its `shown` event): the payment's steps share its id. */
-  #funnel?: { id: string; at: number };
   /**
    * A return address (a provider's parameters in the page's address) in a tab that kept nothing, as
    * in the phone's other browser: the pay buttons wait, hidden in their place, until `/order` answers
@@ -140,7 +143,7 @@ export class WalletPayButton extends ButtonProperties {
   get paymentState(): FlowState {
     const { status, failure } = this.#code;
     return (
-      this.#payment?.state ??
+      this.#link.payment?.state ??
       (status === 'error'
         ? { ...IDLE_STATE, name: 'error', canRetry: failure === 'network', error: { kind: failure === 'missing' ? 'config' : this.#offline() ? 'offline' : 'network' } }
         : { ...IDLE_STATE, busy: status === 'pending' })
@@ -187,22 +190,7 @@ export class WalletPayButton extends ButtonProperties {
   protected override willUpdate(changed: PropertyValues): void {
     // A state change of the flow is no new setting.
     if (changed.size) this.#settings.changed();
-    if (code.value) this.#connect(code.value);
-  }
-
-  /**
-   * Plugs the payment code's settings check into the settings controller, once: each result then goes
-   * to this element's payment, or to the set-up check alone while nothing was pressed.
-   */
-  #connect(module: PaymentModule): void {
-    // Plugged in once: connecting reads the settings, so a result means it is.
-    if (this.#settings.result) return;
-    this.#settings.connect(
-      (signals) => module.readHost(this, signals),
-      // Before a press: the set-up check, and whether the order is paid already (then the payment comes,
-      // to show it); any other answer ends a hold (askPaid, order-check.ts).
-      (read) => (this.#payment ? this.#payment.configure(read) : module.checkSetup(this, read, (paid?: boolean) => (paid ? this.#load().catch(ignore) : ((this.#hold = false), this.requestUpdate())))),
-    );
+    code.value?.connect(this, this.#link);
   }
 
   /** A chunk that did not come while the device is offline: the shopper's connection is named. */
@@ -248,18 +236,7 @@ export class WalletPayButton extends ButtonProperties {
    */
   #load(): Promise<Payment> {
     if (this.#nepali()) this.#track(loadNepali()).catch(ignore);
-    return this.#track(
-      this.#code.ask(this.paymentLoader ?? loadCode).then(
-        (module) => {
-          if (this.#payment) return this.#payment;
-          const payment = (this.#payment = new module.Payment(this, { track: (work) => this.#track(work), read: () => this.#settings.read(), funnel: this.#funnel }));
-          const read = this.#settings.result;
-          if (read) payment.configure(read);
-          else this.#connect(module);
-          return payment;
-        },
-      ),
-    );
+    return this.#track(this.#code.ask(this.paymentLoader ?? loadCode).then((module) => module.paymentOf(this, this.#link)));
   }
 
   /** The pay button (`wallet`'s, if any) or the offer to pay on the phone (`handoff` true) was pressed. */
@@ -268,7 +245,7 @@ export class WalletPayButton extends ButtonProperties {
     if (!this.paymentState.busy) this.#pressed = wallet;
     // The settings of this moment (the environment rule reads the page as it is at the press).
     const run = (pay: Payment) => (this.#settings.read(), handoff ? pay.handOff() : pay.start(wallet));
-    if (this.#payment) run(this.#payment);
+    if (this.#link.payment) run(this.#link.payment);
     // A press while the payment code is on its way, whoever asked for it (this press, a kept booking,
     // a paid order), awaits that load and is then made, as a press made after it would be: the flow
     // ignores a press while busy, so presses made meanwhile start one payment. A failed load shows
@@ -293,10 +270,10 @@ export class WalletPayButton extends ButtonProperties {
     // A Nepali page whose texts could not be loaded speaks English rather than nothing.
     const rest = ne ? (nepali.value?.TEXTS_NE ?? (nepali.status === 'error' ? module?.TEXTS_EN : undefined)) : module?.TEXTS_EN;
     // The Nepali texts load with the payment code; a language that became Nepali later loads them here.
-    if (ne && !rest && this.#payment) this.#track(loadNepali()).catch(ignore);
+    if (ne && !rest && this.#link.payment) this.#track(loadNepali()).catch(ignore);
     // English under Nepali: the words for a failed load come with the Nepali texts, and stand in without them.
     const t = { ...LABELS_EN, ...(ne && LABELS_NE), ...rest, ...this.strings } as StringTable;
-    const view = this.#payment?.render(state, rest && t);
+    const view = this.#link.payment?.render(state, rest && t);
     this.#render(state, t, view, module);
     if (view) module!.draw(view.panel, this.renderRoot, { host: this });
   }
@@ -321,11 +298,11 @@ export class WalletPayButton extends ButtonProperties {
       for (const node of this.#served!) node.remove();
       root.append(button, region);
       const id = doc.defaultView?.crypto.randomUUID?.() ?? Math.random().toString(36).slice(2);
-      this.#funnel = { id, at: this.clock?.now() ?? Date.now() };
+      this.#link.funnel = { id, at: this.clock?.now() ?? Date.now() };
       this.dispatchEvent(new WalletPayEvent('shown', { attempt_id: id, elapsed_ms: 0 }));
     }
     // Held in their place (the wallets' buttons take this one's visibility), unless the code did not come.
-    const hold = this.#hold && !this.#payment && code.status !== 'error';
+    const hold = this.#hold && !this.#link.payment && code.status !== 'error';
     button.style.visibility = hold ? 'hidden' : '';
     // A paid order shows no pay button at all: nothing on the page would pay it again.
     const paid = state.name === 'paid';
@@ -381,7 +358,7 @@ export class WalletPayButton extends ButtonProperties {
     // Its part names the way (`action retry`, `action reload`): a new way replaces it.
     if (!this.#way?.part.contains(way!)) {
       this.#way?.remove();
-      this.#way = way && (region.insertAdjacentElement('afterend', way === 'retry' ? actionButton(doc, 'action retry', () => (this.#payment ? this.#payment.retry() : this.#press())) : reloadButton(this)) as HTMLButtonElement);
+      this.#way = way && (region.insertAdjacentElement('afterend', way === 'retry' ? actionButton(doc, 'action retry', () => (this.#link.payment ? this.#link.payment.retry() : this.#press())) : reloadButton(this)) as HTMLButtonElement);
     }
     if (way) text(this.#way!, t[`action.${way}`]);
     text(region, failed ? t[`error.${failed === 'network' && this.#offline() ? 'offline' : failed}`] : hold ? (t['status.verifying'] ?? '') : (view?.status ?? ''));

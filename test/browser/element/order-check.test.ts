@@ -7,7 +7,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../../src/define.js';
 import type { WalletPayButton } from '../../../src/element/wallet-pay-button.js';
 import { askPaid } from '../../../src/element/order-check.js';
-import { isPaidHere } from '../../../src/core/kept.js';
+import { isPaidHere } from '../../../src/core/session-store.js';
 import { readSettings, type SettingsResult } from '../../../src/core/settings.js';
 import { answer, scenario, type Scenario, type Step } from '../../support/proxy.js';
 

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hasKeptBooking, isBookingKey, isPaidHere, isReturnPage, mayComeBack, PAID_PREFIX, sessionStorageOf } from '../../../src/core/kept.js';
+import { isBookingKey, isReturnPage, mayComeBack, PAID_PREFIX, sessionStorageOf } from '../../../src/core/kept.js';
+import { hasKeptBooking, isPaidHere } from '../../../src/core/session-store.js';
 import { bookingKey } from '../../../src/core/settings.js';
 import { MemoryStorage } from '../../support/memory-storage.js';
 
