@@ -68,11 +68,10 @@ export function browserWay(pageUrl: string, userAgent: string): BrowserWay {
       return { kind: 'link', href: `intent://${page.host}${page.pathname}${page.search}${page.hash}#Intent;scheme=${scheme};end`, url };
     case 'x-safari':
       return { kind: 'link', href: `x-safari-${url}`, url };
-    case 'line': {
-      const line = new URL(url);
-      line.searchParams.set('openExternalBrowser', '1');
-      return { kind: 'link', href: line.href, url };
-    }
+    case 'line':
+      // The page itself, its address kept in `url` above.
+      page.searchParams.set('openExternalBrowser', '1');
+      return { kind: 'link', href: page.href, url };
     default:
       return { kind: 'copy', url };
   }
