@@ -4,11 +4,11 @@
  * it started.
  */
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
-import type { WalletPayButton } from '../../../../src/element/wallet-pay-button.js';
-import type { KeptBooking } from '../../../../src/core/session-store.js';
-import { bookingKey } from '../../../../src/core/settings.js';
-import { FAST, mount, nextCheck, part, payButton, reach } from '../../../support/element.js';
-import { answer, scenario, type Scenario } from '../../../support/proxy.js';
+import type { WalletPayButton } from '../../../src/element/wallet-pay-button.js';
+import type { KeptBooking } from '../../../src/core/session-store.js';
+import { bookingKey } from '../../../src/core/settings.js';
+import { FAST, mount, nextCheck, part, payButton, reach } from '../../support/element.js';
+import { answer, scenario, type Scenario } from '../../support/proxy.js';
 
 // The app around these WebView pages takes the payment (a shop's own app calls preventDefault()).
 document.addEventListener('wallet-pay-webview', (event) => event.preventDefault());
