@@ -99,12 +99,16 @@ export function classicBudget(results) {
  * the round's 24,764 as 24,720 (24,701 measured), for two wallets and the web checkouts, with room made by
  * moving the in-app browser's panel and ways out to a chunk of their own, loaded only in an in-app
  * browser (481 bytes off the payment chunk), and the Nepali chunk kept at 1,600 (1,594 measured) by
- * shorter phrasing. The phone hand-off chunk's ceiling is the 5 KB its module is allowed
+ * shorter phrasing. Then the whole English payment lowered to 24,450 (24,421 measured) when the first
+ * module's glue moved to the payment chunk, and the Nepali chunk raised to 1,700 (1,694 measured) because
+ * the Nepali words of a failed load moved there from the entry, which every Nepali visitor waits for
+ * (about 260 bytes off the entry, about 170 off a Nepali page in all), to make room in the entry for a
+ * button per wallet at the first render. The phone hand-off chunk's ceiling is the 5 KB its module is allowed
  * (scripts/handoff-size.mjs enforces that budget on the module with Lit external).
  */
 export const CEILINGS = [
-  { name: PAYER_EN_NAME, gzip: 24720 },
-  { name: NE_CHUNK_NAME, gzip: 1600 },
+  { name: PAYER_EN_NAME, gzip: 24450 },
+  { name: NE_CHUNK_NAME, gzip: 1700 },
   { name: HANDOFF_CHUNK_NAME, gzip: 5120 },
   // The in-app browser's ways out, a chunk of their own since this round (1,004 measured), raised for the
   // continuation address its ways out carry and the panel's own copy state (1,376 measured).
