@@ -7,7 +7,9 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Route } from 'playwright';
 import {
@@ -166,6 +168,9 @@ const IN_APPS = IN_APP_USER_AGENTS.filter((row, index, rows) => rows.findIndex((
  * page comes back into view with the booking open: the secondary ways under the button.
  */
 describe('in-app panel, each app, English and Nepali', () => {
+  // Each app's panel alone (kept out of docs/), then one sheet of them all per language (docs/webview.md).
+  const taken: Array<{ app: string; platform: string; lang: 'en' | 'ne'; file: string }> = [];
+  let panels: string | undefined;
   for (const { app, platform, userAgent } of IN_APPS) {
     for (const lang of ['en', 'ne'] as const) {
       test(`${app} on ${platform}, ${lang}`, async () => {
@@ -184,11 +189,33 @@ describe('in-app panel, each app, English and Nepali', () => {
         assert.equal(await panel.locator('[part~="open-browser"], [part~="copy-link"]').count(), 1, 'a way to the phone\'s own browser');
         await within(s.page.evaluate(() => document.fonts.ready.then(() => undefined)), 15_000, 'the fonts to be ready');
         await s.page.mouse.move(0, 0);
-        const file = `${IMAGES}inapp-${app}-${platform}-${lang}.png`;
-        await s.page.locator('section.card', { has: s.page.locator('wallet-pay-button') }).screenshot({ path: file, animations: 'disabled', caret: 'hide', scale: 'css' });
+        panels ??= await mkdtemp(join(tmpdir(), 'wpb-panels-'));
+        const file = join(panels, `inapp-${app}-${platform}-${lang}.png`);
+        await el.host.screenshot({ path: file, animations: 'disabled', caret: 'hide', scale: 'css' });
         assert.ok((await stat(file)).size > 1000, `${file} was written`);
+        taken.push({ app, platform, lang, file });
         await s.context.close();
       });
     }
+  }
+
+  for (const lang of ['en', 'ne'] as const) {
+    test(`one sheet of every app's panel, ${lang}`, async () => {
+      const mine = taken.filter((shot) => shot.lang === lang);
+      assert.equal(mine.length, IN_APPS.length, `every app's ${lang} panel was taken`);
+      const cells = await Promise.all(
+        mine.map(async ({ app, platform, file }) => `<figure><img src="data:image/png;base64,${(await readFile(file)).toString('base64')}"><figcaption>${app}, ${platform}</figcaption></figure>`),
+      );
+      const s = await openShopper(suite.browser, 'desktop');
+      await s.page.setViewportSize({ width: 1800, height: 900 });
+      await s.page.setContent(
+        `<style>body{margin:0;font:14px system-ui,sans-serif;background:#fff}main{display:grid;grid-template-columns:repeat(5,1fr);gap:16px;padding:16px}figure{margin:0}img{width:100%;border:1px solid #ddd}figcaption{padding-top:4px;color:#333}</style><main>${cells.join('')}</main>`,
+      );
+      await s.page.waitForFunction(() => [...document.images].every((image) => image.complete && image.naturalWidth > 0));
+      const file = `${IMAGES}inapp-panels-${lang}.png`;
+      await s.page.locator('main').screenshot({ path: file, scale: 'css' });
+      assert.ok((await stat(file)).size > 10_000, `${file} was written`);
+      await s.context.close();
+    });
   }
 });
