@@ -6,7 +6,8 @@
  * never runs any of it.
  */
 import type { ReactiveController, ReactiveElement } from '@lit/reactive-element';
-import { html, nothing, type TemplateResult } from 'lit/html.js';
+import { html, nothing, render, type RenderOptions, type TemplateResult } from 'lit/html.js';
+import { adoptPanelStyles } from './panel-styles.js';
 import { createBookingClient } from '../core/booking-client.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { IDLE_STATE, PaymentFlow, DEFAULT_TIMINGS, type FlowState } from '../core/flow/index.js';
@@ -41,8 +42,14 @@ type InAppModule = typeof import('./inapp-panel.js');
 const loadInApp = chunkLoader((): Promise<InAppModule> => import('./inapp-panel.js'), (module) => typeof module.inAppPanel === 'function');
 
 export { reportsSettled } from './setup-check.js';
-/** Draws what a payment renders into the element's shadow root: Lit's `render`, which comes with this module. */
-export { render as draw } from 'lit/html.js';
+/**
+ * Draws what a payment renders into the element's shadow root with Lit's `render`, which comes with
+ * this module, after the panels' styles (panel-styles.ts), which come with it too.
+ */
+export function draw(value: unknown, root: HTMLElement | DocumentFragment, options: RenderOptions): void {
+  adoptPanelStyles(root as ShadowRoot);
+  render(value, root, options);
+}
 export { TEXTS_EN } from './i18n/en/texts.js';
 export { drawWallets } from './pay-buttons.js';
 

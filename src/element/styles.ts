@@ -8,7 +8,7 @@ import { css } from '@lit/reactive-element';
  * - `--wallet-pay-background` also draws the secondary actions unless `--wallet-pay-accent` is set
  *   (it did before the accent existed).
  * - Buttons keep the native button layout, which already centres their label; only the links are
- *   inline flex boxes. An inline-flex button is a second flex layout per element (render ~6% slower).
+ *   inline flex boxes (panel-styles.ts: only the payment code draws links). An inline-flex button is a second flex layout per element (render ~6% slower).
  */
 export const styles = css`
   :host {
@@ -18,24 +18,24 @@ export const styles = css`
     --_ring: #1a73e8;
     display: inline-flex;
     flex-direction: column;
-    gap: var(--wallet-pay-gap, 0.5rem);
+    gap: var(--wallet-pay-gap, .5rem);
     font: var(--wallet-pay-font, inherit);
   }
 
-  :host([variant='light']) {
+  :host([variant=light]) {
     --_bg: #fff;
     --_fg: #4a1f7a;
     --_bd: #fff;
     --_ring: #8ab4f8;
   }
 
-  :host([variant='outline']) {
+  :host([variant=outline]) {
     --_bg: transparent;
     --_fg: #4a1f7a;
   }
 
   @media (prefers-color-scheme: dark) {
-    :host([variant='auto']) {
+    :host([variant=auto]) {
       --_bg: #fff;
       --_fg: #4a1f7a;
       --_bd: #fff;
@@ -54,7 +54,7 @@ export const styles = css`
   .panel {
     display: flex;
     flex-direction: column;
-    gap: var(--wallet-pay-gap, 0.5rem);
+    gap: var(--wallet-pay-gap, .5rem);
   }
 
   .button,
@@ -69,8 +69,8 @@ export const styles = css`
     font-weight: 600;
     cursor: pointer;
     transition:
-      filter 0.15s,
-      opacity 0.15s;
+      filter .15s,
+      opacity .15s;
   }
 
   .button {
@@ -82,21 +82,14 @@ export const styles = css`
     filter: brightness(1.1);
   }
 
-  .button[aria-busy='true'] {
+  .button[aria-busy=true] {
     cursor: progress;
-    opacity: 0.85;
+    opacity: .85;
   }
 
   .button:disabled {
     cursor: not-allowed;
-    opacity: 0.6;
-  }
-
-  a.action {
-    display: inline-flex;
-    align-items: center;
-    justify-content: center;
-    text-decoration: none;
+    opacity: .6;
   }
 
   .action {
