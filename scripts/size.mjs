@@ -103,11 +103,15 @@ export function classicBudget(results) {
  * module's glue moved to the payment chunk, and the Nepali chunk raised to 1,700 (1,694 measured) because
  * the Nepali words of a failed load moved there from the entry, which every Nepali visitor waits for
  * (about 260 bytes off the entry, about 170 off a Nepali page in all), to make room in the entry for a
- * button per wallet at the first render. The phone hand-off chunk's ceiling is the 5 KB its module is allowed
+ * button per wallet at the first render. Raised a fourth time, within the round's 24,764, to 24,730
+ * (24,722 measured), for a first render that reads "Pay on the web" in someone else's in-app browser
+ * under `auto` (one expression of the apps' tokens in the entry, held to the in-app table): about 200
+ * bytes, made room for in the entry by moving the panels' link styles to the payment chunk
+ * (panel-styles.ts), which the whole payment pays for. The phone hand-off chunk's ceiling is the 5 KB its module is allowed
  * (scripts/handoff-size.mjs enforces that budget on the module with Lit external).
  */
 export const CEILINGS = [
-  { name: PAYER_EN_NAME, gzip: 24450 },
+  { name: PAYER_EN_NAME, gzip: 24730 },
   { name: NE_CHUNK_NAME, gzip: 1700 },
   { name: HANDOFF_CHUNK_NAME, gzip: 5120 },
   // The in-app browser's ways out, a chunk of their own since this round (1,004 measured), raised for the

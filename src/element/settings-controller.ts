@@ -8,6 +8,7 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
 import { MOBILE_MAX_WIDTH, isEnvironmentSetting, pathOf, type Environment, type EnvironmentSignals } from '../core/detect-environment.js';
+import { isInAppBrowser } from '../core/in-app-test.js';
 import type { SettingsResult } from '../core/settings.js';
 
 /**
@@ -89,9 +90,9 @@ export class SettingsController implements ReactiveController {
       ? { userAgent: win.navigator.userAgent, maxTouchPoints: win.navigator.maxTouchPoints, innerWidth: viewportWidth(win) }
       : { userAgent: '', maxTouchPoints: 0, innerWidth: 1024 };
     const setting = this.#host.environment ?? 'auto';
-    // Before the payment code is in, the rule runs without the in-app browsers' table, which comes with
-    // that code (only a tablet-wide in-app browser reads as a desktop until then); then the check's path wins.
-    this.#environment = isEnvironmentSetting(setting) ? (setting === 'auto' ? pathOf(signals, () => false) : setting) : undefined;
+    // Before the payment code is in, the rule knows an in-app browser by one expression that agrees
+    // with the in-app browsers' table (in-app-test.ts), which comes with that code; then the check's path wins.
+    this.#environment = isEnvironmentSetting(setting) ? (setting === 'auto' ? pathOf(signals, isInAppBrowser) : setting) : undefined;
     if (this.#check) {
       const read = (this.#result = this.#check(signals));
       if (read.ok) this.#environment = read.settings.environment;
