@@ -16,6 +16,10 @@ import type { WalletPayEvent } from '../../../../src/element/events.js';
 const WEB = { url: 'https://pay.wallet.test/form', method: 'POST', fields: { booking_id: 'W1', signature: 'c2ln' } };
 const ALLOWED = ['links.wallet.test', 'pay.wallet.test'];
 
+// The bookings these payments keep would make the next file's elements load their payment code at once
+// (Firefox and WebKit run the files one after another in one tab, whose session storage stays).
+afterEach(() => sessionStorage.clear());
+
 /** A web booking's answer with the server's receipt. */
 const bookWeb = (id: string) => {
   const step = answer.bookWeb(id, WEB);
