@@ -1,12 +1,14 @@
 /**
  * What the hand-off tests share: a host that renders the panel the way the element will (in its
- * shadow root, with the element's own styles and the hand-off's adopted on top, its `variant` and
- * `lang` attributes), and a QR reader for the rendered SVG.
+ * shadow root, with the element's own styles, the panels' that the payment code adds when it first
+ * draws, and the hand-off's adopted on top, its `variant` and `lang` attributes), and a QR reader for
+ * the rendered SVG.
  */
 import { expect, fixture, html } from '@open-wc/testing';
 import { LitElement } from 'lit';
 import type jsQRType from 'jsqr';
 import { styles } from '../../../../src/element/styles.js';
+import { panelStyles } from '../../../../src/element/panel-styles.js';
 import { MIN_QR_PX, adoptHandoffStyles, handoffPanel, handoffStringsFor, type HandoffActions, type HandoffStatus } from '../../../../src/element/handoff/index.js';
 
 /** A deeplink of the sandbox's shape (64 characters). */
@@ -19,7 +21,7 @@ export type Calls = Array<keyof HandoffActions>;
 
 /** Renders `handoffPanel` in its shadow root like the element will. */
 export class HandoffTestHost extends LitElement {
-  static override styles = styles;
+  static override styles = [styles, panelStyles];
   static override properties = { deeplink: {}, status: {}, langAttr: { attribute: 'lang' } };
   declare deeplink: string;
   declare status: HandoffStatus;
