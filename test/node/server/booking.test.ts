@@ -79,59 +79,56 @@ function booked(answer: { status: number; body: Answer }): string {
   return String(answer.body.data?.booking_id);
 }
 
-// The stores run side by side: each case mostly waits out an order's lease (4 s), which three stores need not wait in turn.
-describe("a book's reference changes with the order's fence", { concurrency: true }, () => {
-  for (const [name, open] of STORES) {
-    describe(`${name}: a book's reference changes with the order's fence`, () => {
-      test('a retry on another instance after a give-up gets a payable booking, not the one cancelled', async () => {
-        const store = await open();
-        const [first, second] = await twoInstances(store, async () => {
-          // The database held the write past the order's lease, then the call failed: nothing saved.
-          await sleep(ORDER_LEASE_MS + 300);
-          throw new StoreUnavailableError('deadline', 'The test store held the insert past its deadline.');
-        });
-        const key = crypto.randomUUID();
-        const gaveUp = await within(first.post('book', bookBody('FENCE-X1'), { 'idempotency-key': key }), 15_000, 'the first book');
-        assert.deepEqual([gaveUp.status, gaveUp.body.code], [503, 'IP-503'], JSON.stringify(gaveUp.body));
-        const cancelled = first.sandbox.listBookings().filter((b) => b.status === 'CANCELED');
-        assert.equal(cancelled.length, 1, 'the booking the first instance gave up on was cancelled at the service');
-
-        const retried = booked(await within(second.post('book', bookBody('FENCE-X1'), { 'idempotency-key': key }), 15_000, 'the retry'));
-        assert.notEqual(retried, cancelled[0]!.booking_id, 'not the cancelled booking');
-        assert.equal(statusAt(second, retried), 'BOOKED', 'the retry is payable');
-        assert.notEqual(first.sandbox.getBooking(retried)?.transaction_uuid, cancelled[0]!.transaction_uuid, 'a reference of its own');
-        // The key's booking now, on either instance.
-        assert.equal(booked(await first.post('book', bookBody('FENCE-X1'), { 'idempotency-key': key })), retried);
-        assert.equal((await store.getBookingByKey({ key }))?.booking_id, retried);
+for (const [name, open] of STORES) {
+  describe(`${name}: a book's reference changes with the order's fence`, () => {
+    test('a retry on another instance after a give-up gets a payable booking, not the one cancelled', async () => {
+      const store = await open();
+      const [first, second] = await twoInstances(store, async () => {
+        // The database held the write past the order's lease, then the call failed: nothing saved.
+        await sleep(ORDER_LEASE_MS + 300);
+        throw new StoreUnavailableError('deadline', 'The test store held the insert past its deadline.');
       });
+      const key = crypto.randomUUID();
+      const gaveUp = await within(first.post('book', bookBody('FENCE-X1'), { 'idempotency-key': key }), 15_000, 'the first book');
+      assert.deepEqual([gaveUp.status, gaveUp.body.code], [503, 'IP-503'], JSON.stringify(gaveUp.body));
+      const cancelled = first.sandbox.listBookings().filter((b) => b.status === 'CANCELED');
+      assert.equal(cancelled.length, 1, 'the booking the first instance gave up on was cancelled at the service');
 
-      test("a book that lost the order while its insert was held cancels its own booking and answers the key's, booked by the other instance", async () => {
-        const store = await open();
-        const key = crypto.randomUUID();
-        let held!: () => void;
-        const heldNow = new Promise<void>((resolve) => (held = resolve));
-        let release!: () => void;
-        const released = new Promise<void>((resolve) => (release = resolve));
-        const [first, second] = await twoInstances(store, async (insert) => {
-          held();
-          // Held until the other instance took the order over (its lease ended) and saved the key's booking.
-          await released;
-          return store.insertBooking(insert);
-        });
-        const late = first.post('book', bookBody('FENCE-X2'), { 'idempotency-key': key });
-        await within(heldNow, 15_000, "the first instance's insert");
-        const own = first.sandbox.listBookings().find((b) => b.status === 'BOOKED');
-        assert.ok(own, 'the first instance booked at the service');
-        const winner = booked(await within(second.post('book', bookBody('FENCE-X2'), { 'idempotency-key': key }), ORDER_LEASE_MS + 15_000, 'the second book'));
-        assert.notEqual(winner, own.booking_id, 'the second instance sent a reference of its own');
-        release();
-        const answer = await within(late, 15_000, 'the late insert');
-        assert.equal(booked(answer), winner, "the first instance answers the key's booking");
-        assert.equal(statusAt(first, own.booking_id), 'CANCELED', 'its own booking, handed to nobody, was cancelled');
-        assert.equal(statusAt(first, winner), 'BOOKED');
-        assert.equal((await store.getBookingByKey({ key }))?.booking_id, winner);
-        assert.deepEqual(first.errors, [], JSON.stringify(first.errors.map((e) => String(e.error))));
-      });
+      const retried = booked(await within(second.post('book', bookBody('FENCE-X1'), { 'idempotency-key': key }), 15_000, 'the retry'));
+      assert.notEqual(retried, cancelled[0]!.booking_id, 'not the cancelled booking');
+      assert.equal(statusAt(second, retried), 'BOOKED', 'the retry is payable');
+      assert.notEqual(first.sandbox.getBooking(retried)?.transaction_uuid, cancelled[0]!.transaction_uuid, 'a reference of its own');
+      // The key's booking now, on either instance.
+      assert.equal(booked(await first.post('book', bookBody('FENCE-X1'), { 'idempotency-key': key })), retried);
+      assert.equal((await store.getBookingByKey({ key }))?.booking_id, retried);
     });
-  }
-});
+
+    test("a book that lost the order while its insert was held cancels its own booking and answers the key's, booked by the other instance", async () => {
+      const store = await open();
+      const key = crypto.randomUUID();
+      let held!: () => void;
+      const heldNow = new Promise<void>((resolve) => (held = resolve));
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const [first, second] = await twoInstances(store, async (insert) => {
+        held();
+        // Held until the other instance took the order over (its lease ended) and saved the key's booking.
+        await released;
+        return store.insertBooking(insert);
+      });
+      const late = first.post('book', bookBody('FENCE-X2'), { 'idempotency-key': key });
+      await within(heldNow, 15_000, "the first instance's insert");
+      const own = first.sandbox.listBookings().find((b) => b.status === 'BOOKED');
+      assert.ok(own, 'the first instance booked at the service');
+      const winner = booked(await within(second.post('book', bookBody('FENCE-X2'), { 'idempotency-key': key }), ORDER_LEASE_MS + 15_000, 'the second book'));
+      assert.notEqual(winner, own.booking_id, 'the second instance sent a reference of its own');
+      release();
+      const answer = await within(late, 15_000, 'the late insert');
+      assert.equal(booked(answer), winner, "the first instance answers the key's booking");
+      assert.equal(statusAt(first, own.booking_id), 'CANCELED', 'its own booking, handed to nobody, was cancelled');
+      assert.equal(statusAt(first, winner), 'BOOKED');
+      assert.equal((await store.getBookingByKey({ key }))?.booking_id, winner);
+      assert.deepEqual(first.errors, [], JSON.stringify(first.errors.map((e) => String(e.error))));
+    });
+  });
+}
