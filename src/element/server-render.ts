@@ -33,6 +33,13 @@ export interface RenderOptions {
   userAgent?: string;
   /** The page's language when the element has no `lang` attribute (`ne`: the Nepali texts). */
   lang?: string;
+  /**
+   * The page's address as the request named it (a path and query will do). On a provider's return
+   * address (its query names a `booking_id`, or Khalti's `pidx`) the buttons are written held, in place
+   * and invisible, as the element holds them until `/order` says whether the order is paid: a shopper
+   * who paid is never shown a pay button, also before the script runs.
+   */
+  url?: string;
   /** A Content-Security-Policy nonce for the inline `<style>` and `<script>` (a strict page needs one). */
   nonce?: string;
   /**
@@ -45,6 +52,15 @@ export interface RenderOptions {
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * Whether `url` is a provider's return address: the parameters the element's first module reads in
+ * the page's query (`isReturnPage` in core/kept.ts; a test holds the two to the same answers).
+ */
+export function isReturnAddress(url: string): boolean {
+  const query = new URL(url, 'http://localhost').searchParams;
+  return query.has('booking_id') || query.has('pidx');
 }
 
 function escapeText(value: string): string {
@@ -138,6 +154,8 @@ export function renderWalletPayButton(attributes: Readonly<Record<string, Attrib
   // The element's viewport rule (settings-controller.ts) with a touch screen: a phone, no offer.
   const narrow = offer && wide ? `<style${nonce}>@media (max-width: ${MOBILE_MAX_WIDTH}.98px) and (any-pointer: coarse){[part~="pay-on-phone"]{display:none}}</style>` : '';
   const script = options.earlyPress === false ? '' : `<script${nonce}>${EARLY_PRESS_SCRIPT}</script>`;
+  // Held on a return address, as the element's first module holds them (visibility, so nothing moves).
+  const held = options.url !== undefined && isReturnAddress(options.url) ? `<style${nonce}>.button,[part~="pay-on-phone"]{visibility:hidden}</style>` : '';
   // The element's buttons: with two wallets or more, one per wallet (pay-buttons.ts) before the one
   // pay button, which hides; else that one alone.
   const wallets = orderWallets(read('wallets'), read('wallet-order'));
@@ -150,6 +168,6 @@ export function renderWalletPayButton(attributes: Readonly<Record<string, Attrib
       : button('button', `<slot>${escapeText(text)}</slot>`);
   return (
     `<wallet-pay-button${tagAttributes}><template shadowrootmode="open"><style${nonce}>${styles.cssText}</style>` +
-    `${buttons}${narrow}${offer}<div id="status" part="status" class="status" role="status"></div></template></wallet-pay-button>${script}`
+    `${held}${buttons}${narrow}${offer}<div id="status" part="status" class="status" role="status"></div></template></wallet-pay-button>${script}`
   );
 }

@@ -84,3 +84,26 @@ test("in someone else's in-app browser the button reads \"Pay on the web\", in e
   assert.match(renderWalletPayButton({ environment: 'mobile' }, { userAgent: IN_APP_USER_AGENTS[0]!.userAgent }), /<slot>Pay with wallet<\/slot>/);
   for (const userAgent of [PHONE_UA, WEBVIEW_UA, DESKTOP_UA]) assert.doesNotMatch(renderWalletPayButton({}, { userAgent }), web, userAgent);
 });
+
+test("on a provider's return address the buttons are written held (in place, invisible), as the element holds them until /order answers; elsewhere not", () => {
+  const HELD = '.button,[part~="pay-on-phone"]{visibility:hidden}';
+  const attributes = { endpoint: '/api/pay', 'order-id': 'A-1001', wallets: 'esewa khalti' };
+  for (const url of ['/?checkout=c1&item=A-1001&booking_id=BK-1&status=SUCCESS', '/shop/return?pidx=HT6o6PEZRWFJ5ygavzHWd5&status=Completed', 'https://shop.example/?booking_id=BK-1']) {
+    const html = renderWalletPayButton(attributes, { url, nonce: 'n0' });
+    assert.ok(html.includes(`<style nonce="n0">${HELD}</style>`), `held at ${url}, under the page's nonce`);
+    assert.equal((html.match(/part="button button-(esewa|khalti)"/g) ?? []).length, 2, 'the buttons are still written, in place');
+  }
+  for (const url of ['/?checkout=c1&item=A-1001', '/?status=SUCCESS', '/?note=booking_id', '/#booking_id=BK-1']) {
+    assert.ok(!renderWalletPayButton(attributes, { url }).includes(HELD), `not held at ${url}`);
+  }
+  assert.ok(!renderWalletPayButton(attributes).includes(HELD), 'not held without the address');
+});
+
+test("the server's return address reading and the element's are the same", async () => {
+  const { isReturnAddress } = await import('../../../src/element/server-render.js');
+  const { isReturnPage } = await import('../../../src/core/kept.js');
+  for (const search of ['', '?booking_id=B', '?pidx=P&status=Completed', '?bookingid=B', '?data=eyJ9', '?x=1&booking_id=', '?status=SUCCESS']) {
+    const win = { location: { search } } as unknown as Window;
+    assert.equal(isReturnAddress(`/${search}`), isReturnPage(win), search);
+  }
+});
