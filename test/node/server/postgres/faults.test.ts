@@ -282,7 +282,7 @@ describe('database faults with two handler processes and traffic running', () =>
       const order = { id: `KILLED-${at}-${crypto.randomUUID()}` };
       await withTraffic(async () => {
         const hung = new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`the worker did not reach ${at} within 20 s`)), 20_000);
+          const timer = setTimeout(() => reject(new Error(`the worker did not reach ${at} within 20 s; it told: ${JSON.stringify(doomed.messages.filter((m) => m.type !== 'ready'))}`)), 20_000);
           doomed.child.on('message', (m: Message) => {
             if (m.type === 'hang') {
               clearTimeout(timer);
