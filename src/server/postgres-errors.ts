@@ -29,3 +29,24 @@ export function postgresOutage(error: unknown): StoreUnavailableError | undefine
   }
   return undefined;
 }
+
+// Another process creating the same table or index at the same moment: the catalogue's unique index
+// refuses the loser (23505) or the object exists by then (42P07, 42710), or is gone by then (42704, a
+// drop). Running the batch again settles it.
+const CREATE_RACE = new Set(['23505', '42P07', '42710', '42704']);
+
+/**
+ * After the set-up's `attempt`-th try failed with `error`: resolves when the batch is to run again,
+ * else throws. Another process's set-up at the same moment is run again at once (CREATE_RACE). A
+ * process that starts while others already book may deadlock with their statements (an ALTER TABLE
+ * that finds its column there still locks the table), and the database ends one as the victim
+ * (40P01): run again after a short wait, and past five tries an outage, never a raw driver error.
+ */
+export async function setUpRetry(error: unknown, attempt: number): Promise<void> {
+  const code = (error as { code?: unknown }).code;
+  const deadlock = code === '40P01';
+  if (attempt >= 5 || typeof code !== 'string' || !(CREATE_RACE.has(code) || deadlock)) {
+    throw deadlock ? new StoreUnavailableError('deadline', `The payment store's set-up kept meeting a deadlock: ${(error as Error).message}`, { cause: error }) : error;
+  }
+  if (deadlock) await new Promise((resolve) => setTimeout(resolve, attempt * 20 + Math.random() * 40));
+}

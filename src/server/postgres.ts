@@ -5,7 +5,7 @@
  * is a dependency of this package.
  */
 import type { PaymentStatus } from '../protocol/contract.js';
-import { postgresOutage } from './postgres-errors.js';
+import { postgresOutage, setUpRetry } from './postgres-errors.js';
 import { COLUMNS, checkPrefix, orderState, toBooking, type SqlStoreOptions } from './sql-rows.js';
 import { checkDeadline, retryingDeadlocks, withinDeadline } from './store-deadline.js';
 import type { BookingInsertion, BookingOpening, KnownResult, PaymentStore, ResultClaim, ResultClaimAnswer } from './store.js';
@@ -215,11 +215,6 @@ function readByBook(p: string): string {
   return `(NOT b.settled OR EXISTS (SELECT 1 FROM ${p}results s WHERE s.correlation_id = b.correlation_id AND s.status = 'SUCCESS'))`;
 }
 
-// Another process creating the same table or index at the same moment: the catalogue's unique index
-// refuses the loser (23505) or the object exists by then (42P07, 42710), or is gone by then (42704, a
-// drop). Running the batch again settles it.
-const CREATE_RACE = new Set(['23505', '42P07', '42710', '42704']);
-
 /**
  * Creates a PostgreSQL-backed {@link PaymentStore}: `createPostgresStore(new pg.Pool({ connectionString }))`
  * or `createPostgresStore(new PGlite('./data'))`. The tables are created on first use (see
@@ -261,8 +256,7 @@ function connect(
           for (const statement of rest) await db.query(statement);
           break;
         } catch (error) {
-          const code = (error as { code?: unknown }).code;
-          if (attempt >= 5 || typeof code !== 'string' || !CREATE_RACE.has(code)) throw error;
+          await setUpRetry(error, attempt);
         }
       }
     }

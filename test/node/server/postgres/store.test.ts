@@ -5,6 +5,7 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { createPostgresStore, postgresSchema, SCHEMA_VERSION } from '../../../../src/server/postgres.js';
 import { sampleBooking as booking, storeSuite } from '../../../../src/server/store-suite.js';
+import { StoreUnavailableError } from '../../../../src/server/store-errors.js';
 import { freshDatabase, stopServer } from './pg-server.js';
 
 const pools: pg.Pool[] = [];
@@ -36,6 +37,49 @@ describe('PostgreSQL store on a PostgreSQL 15 server (node-postgres Pool)', () =
     assert.deepEqual(tables.rows.map((r) => r.tablename), ['race_bookings', 'race_leases', 'race_meta', 'race_results']);
     const sequences = await db.query(`SELECT sequencename FROM pg_sequences WHERE sequencename LIKE 'race_%'`);
     assert.deepEqual(sequences.rows.map((r) => r.sequencename), ['race_lease_tokens']);
+  });
+
+  test('stores of processes that start while another already books set themselves up with no raw driver error: a deadlock with the running books is tried again, at worst an outage (IP-503)', async () => {
+    const url = await freshDatabase();
+    const opened: pg.Pool[] = [];
+    const open = (max: number) => {
+      const db = new pg.Pool({ connectionString: url, max });
+      // An idle client told of the server's shutdown emits 'error' on the pool (node-postgres' docs: handle it).
+      db.on('error', () => {});
+      opened.push(db);
+      return db;
+    };
+    const first = createPostgresStore(open(8));
+    await first.ready();
+    // What reached a caller that is neither an answer nor an outage: a raw driver error, IP-500 to a shopper.
+    const raw: string[] = [];
+    const outageOrAnswer = (error: unknown) => {
+      if (!(error instanceof StoreUnavailableError)) raw.push(String(error));
+    };
+    let stop = false;
+    let n = 0;
+    // The first process books without pause on its own connections.
+    const traffic = Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (!stop) {
+          const i = (n += 1);
+          await first.beginBooking({ key: `key-${i}`, orderKey: `o-${i % 5}`, lease: `order:o-${i % 5}`, owner: `w${i}`, leaseMs: 50 }).catch(outageOrAnswer);
+          await first.insertBooking({ booking: booking(i, { order_key: `o-${i % 5}` }) }).catch(outageOrAnswer);
+        }
+      }),
+    );
+    try {
+      for (let round = 0; round < 3; round++) {
+        const late = Array.from({ length: 4 }, () => createPostgresStore(open(2)));
+        // Their first calls set them up, as a fresh process's first requests do.
+        await Promise.all(late.map((store) => store.getBookingByKey({ key: 'key-1' }).catch(outageOrAnswer)));
+      }
+    } finally {
+      stop = true;
+      await traffic;
+      await Promise.all(opened.map((db) => db.end()));
+    }
+    assert.deepEqual(raw, []);
   });
 
   test("finds open bookings and an order's bookings by an index, and refuses a newer schema (untouched) or a bad prefix", async () => {
