@@ -9,6 +9,7 @@ import { expect, waitUntil } from '@open-wc/testing';
 import { renderWalletPayButton } from '../../../src/element/server-render.js';
 import type { WalletPayButton } from '../../../src/element/wallet-pay-button.js';
 import { answer, scenario } from '../../support/proxy.js';
+import { LAYOUT_SHIFT_SCRIPT, defineAfter, openFrame } from '../../support/frame-page.js';
 
 /** How long the element's script is held back. */
 const SCRIPT_DELAY_MS = 1500;
@@ -26,35 +27,23 @@ afterEach(() => {
 
 /** A page in a frame: `body` as written, a layout-shift observer first, the element's script after SCRIPT_DELAY_MS. */
 async function openPage(body: string): Promise<Frame> {
-  const frame = document.createElement('iframe');
-  frame.dataset.serverRenderWallets = '';
-  frame.style.cssText = 'width: 900px; height: 500px; border: 0';
-  frame.srcdoc = `<!doctype html>
+  const frame = await openFrame(
+    `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<script>
-  window.__shifts = [];
-  try {
-    new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__shifts.push(entry.value); }).observe({ type: 'layout-shift', buffered: true });
-    window.__layoutShiftSupported = true;
-  } catch { window.__layoutShiftSupported = false; }
-</script>
-<script type="module">
-  await new Promise((done) => setTimeout(done, ${SCRIPT_DELAY_MS}));
-  await import('${new URL('/src/define.ts', location.href).href}');
-  window.__definedAt = performance.now();
-</script>
+${LAYOUT_SHIFT_SCRIPT}
+${defineAfter(SCRIPT_DELAY_MS)}
 </head>
 <body style="margin: 0; font: 16px/1.4 sans-serif">
 <p id="above">Your order: A-1001</p>
 ${body}
 <p id="below">Delivery in two days.</p>
 </body>
-</html>`;
-  const loaded = new Promise((done) => frame.addEventListener('load', done, { once: true }));
-  document.body.append(frame);
-  await loaded;
+</html>`,
+    'serverRenderWallets',
+    'width: 900px; height: 500px; border: 0',
+  );
   return { frame, win: frame.contentWindow as Frame['win'], doc: frame.contentDocument! };
 }
 
@@ -133,16 +122,14 @@ describe('<wallet-pay-button wallets> whose payment code does not come', functio
     const missing = new URL('/test-proxy/missing-payment-code.js', location.href).href;
     // The page's import map sends the payment code's URL to a file that is not there.
     const map = { imports: Object.fromEntries(['payment.js', 'payment.ts'].map((name) => [new URL(`/src/element/${name}`, location.href).href, missing])) };
-    const frame = document.createElement('iframe');
-    frame.dataset.serverRenderWallets = '';
-    frame.style.cssText = 'width: 600px; height: 300px; border: 0';
-    frame.srcdoc = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+    const frame = await openFrame(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <script type="importmap">${JSON.stringify(map)}</script>
 <script type="module">await import('${new URL('/src/define.ts', location.href).href}'); window.__definedAt = 1;</script>
-</head><body><wallet-pay-button endpoint="${s.endpoint}" order-id="A-1001" environment="desktop" phone-handoff="off" allowed-hosts="pay.wallet.test" allow-framed wallets="esewa khalti"></wallet-pay-button></body></html>`;
-    const loaded = new Promise((done) => frame.addEventListener('load', done, { once: true }));
-    document.body.append(frame);
-    await loaded;
+</head><body><wallet-pay-button endpoint="${s.endpoint}" order-id="A-1001" environment="desktop" phone-handoff="off" allowed-hosts="pay.wallet.test" allow-framed wallets="esewa khalti"></wallet-pay-button></body></html>`,
+      'serverRenderWallets',
+      'width: 600px; height: 300px; border: 0',
+    );
     const win = frame.contentWindow as Window & { __definedAt?: number };
     await waitUntil(() => win.__definedAt !== undefined, 'the element script never ran in the frame', { timeout: 6000 });
     const el = frame.contentDocument!.querySelector('wallet-pay-button') as WalletPayButton;

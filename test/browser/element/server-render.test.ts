@@ -12,6 +12,7 @@ import { ELEMENT_ATTRIBUTES } from '../../../src/element/attribute-names.js';
 import { renderWalletPayButton } from '../../../src/element/server-render.js';
 import { WalletPayButton } from '../../../src/element/wallet-pay-button.js';
 import { answer, scenario } from '../../support/proxy.js';
+import { LAYOUT_SHIFT_SCRIPT, defineAfter, openFrame } from '../../support/frame-page.js';
 
 /** How long the element's script is held back. */
 const SCRIPT_DELAY_MS = 3000;
@@ -31,25 +32,13 @@ afterEach(() => {
  * (the source's define module) imported only after SCRIPT_DELAY_MS.
  */
 async function openPage(body: string, head = '', width = 900): Promise<Frame> {
-  const frame = document.createElement('iframe');
-  frame.dataset.serverRender = '';
-  frame.style.cssText = `width: ${width}px; height: 500px; border: 0`;
-  frame.srcdoc = `<!doctype html>
+  const frame = await openFrame(
+    `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<script>
-  window.__shifts = [];
-  try {
-    new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__shifts.push(entry.value); }).observe({ type: 'layout-shift', buffered: true });
-    window.__layoutShiftSupported = true;
-  } catch { window.__layoutShiftSupported = false; }
-</script>
-<script type="module">
-  await new Promise((done) => setTimeout(done, ${SCRIPT_DELAY_MS}));
-  await import('${new URL('/src/define.ts', location.href).href}');
-  window.__definedAt = performance.now();
-</script>
+${LAYOUT_SHIFT_SCRIPT}
+${defineAfter(SCRIPT_DELAY_MS)}
 ${head}
 </head>
 <body style="margin: 0; font: 16px/1.4 sans-serif">
@@ -57,10 +46,10 @@ ${head}
 ${body}
 <p id="below">Delivery in two days.</p>
 </body>
-</html>`;
-  const loaded = new Promise((done) => frame.addEventListener('load', done, { once: true }));
-  document.body.append(frame);
-  await loaded;
+</html>`,
+    'serverRender',
+    `width: ${width}px; height: 500px; border: 0`,
+  );
   const win = frame.contentWindow as Frame['win'];
   return { frame, win, doc: frame.contentDocument! };
 }

@@ -9,6 +9,7 @@ import { expect, waitUntil } from '@open-wc/testing';
 import { renderWalletPayButton } from '../../../../src/element/server-render.js';
 import type { WalletPayButton } from '../../../../src/element/wallet-pay-button.js';
 import { scenario } from '../../../support/proxy.js';
+import { LAYOUT_SHIFT_SCRIPT, defineAfter, openFrame } from '../../../support/frame-page.js';
 
 /** How long the element's script is held back. */
 const SCRIPT_DELAY_MS = 1500;
@@ -21,26 +22,14 @@ afterEach(() => {
 
 /** A page in a frame holding `body`, a layout-shift observer, and the element's script after SCRIPT_DELAY_MS. */
 async function openPage(body: string, lang: string): Promise<{ win: FrameWindow; doc: Document }> {
-  const frame = document.createElement('iframe');
-  frame.dataset.inappRender = '';
-  frame.style.cssText = 'width: 400px; height: 400px; border: 0';
-  frame.srcdoc = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">
-<script>
-  window.__shifts = [];
-  try {
-    new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__shifts.push(entry.value); }).observe({ type: 'layout-shift', buffered: true });
-    window.__layoutShiftSupported = true;
-  } catch { window.__layoutShiftSupported = false; }
-</script>
-<script type="module">
-  await new Promise((done) => setTimeout(done, ${SCRIPT_DELAY_MS}));
-  await import('${new URL('/src/define.ts', location.href).href}');
-  window.__definedAt = performance.now();
-</script></head>
-<body style="margin: 0; font: 16px/1.4 sans-serif"><p>Your order: A-1001</p>${body}<p id="below">Delivery in two days.</p></body></html>`;
-  const loaded = new Promise((done) => frame.addEventListener('load', done, { once: true }));
-  document.body.append(frame);
-  await loaded;
+  const frame = await openFrame(
+    `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">
+${LAYOUT_SHIFT_SCRIPT}
+${defineAfter(SCRIPT_DELAY_MS)}</head>
+<body style="margin: 0; font: 16px/1.4 sans-serif"><p>Your order: A-1001</p>${body}<p id="below">Delivery in two days.</p></body></html>`,
+    'inappRender',
+    'width: 400px; height: 400px; border: 0',
+  );
   return { win: frame.contentWindow as FrameWindow, doc: frame.contentDocument! };
 }
 

@@ -7,6 +7,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { LABELS_EN, LABELS_NE, STRINGS_NE } from '../../../../src/element/i18n/index.js';
 import type { WalletPayButton } from '../../../../src/element/wallet-pay-button.js';
+import { openFrame } from '../../../support/frame-page.js';
 
 afterEach(() => {
   for (const frame of document.querySelectorAll('iframe[data-nepali-failed-load]')) frame.remove();
@@ -19,16 +20,14 @@ const NOWHERE = 'http://127.0.0.1:9/nowhere.js';
 async function nepaliPage(failing: readonly string[]): Promise<WalletPayButton> {
   const urls = failing.flatMap((path) => ['js', 'ts'].map((ext) => new URL(`/src/element/${path}.${ext}`, location.href).href));
   const map = { imports: Object.fromEntries(urls.map((url) => [url, NOWHERE])) };
-  const frame = document.createElement('iframe');
-  frame.dataset.nepaliFailedLoad = '';
-  frame.style.cssText = 'width: 600px; height: 300px; border: 0';
-  frame.srcdoc = `<!doctype html><html lang="ne"><head><meta charset="utf-8">
+  const frame = await openFrame(
+    `<!doctype html><html lang="ne"><head><meta charset="utf-8">
 <script type="importmap">${JSON.stringify(map)}</script>
 <script type="module">await import('${new URL('/src/define.ts', location.href).href}'); window.__definedAt = 1;</script>
-</head><body><wallet-pay-button endpoint="/api/pay" order-id="A-1001" environment="desktop" phone-handoff="off" allow-framed></wallet-pay-button></body></html>`;
-  const loaded = new Promise((done) => frame.addEventListener('load', done, { once: true }));
-  document.body.append(frame);
-  await loaded;
+</head><body><wallet-pay-button endpoint="/api/pay" order-id="A-1001" environment="desktop" phone-handoff="off" allow-framed></wallet-pay-button></body></html>`,
+    'nepaliFailedLoad',
+    'width: 600px; height: 300px; border: 0',
+  );
   const win = frame.contentWindow as Window & { __definedAt?: number };
   await waitUntil(() => win.__definedAt !== undefined, 'the element script never ran in the frame', { timeout: 6000 });
   const el = frame.contentDocument!.querySelector('wallet-pay-button') as WalletPayButton;
