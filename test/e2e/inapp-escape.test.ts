@@ -12,7 +12,7 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext } from 'playwright';
 import { IN_APP_USER_AGENTS } from '../fixtures/user-agents.js';
-import { bookingIdOnProviderPage, bookingsOf, cleanConsole, confirmOnProviderPage, element, openShopper, resultPage, until, useSuite, type Shopper } from './support.js';
+import { bookingIdOnProviderPage, bookingsOf, cleanConsole, confirmOnProviderPage, element, openShopper, resultPage, until, useSuite, type Shopper, holdWebPayment } from './support.js';
 import { within } from '../support/within.js';
 
 const suite = useSuite();
@@ -55,16 +55,11 @@ async function inAppWithBooking(checkout: string, userAgent = INSTAGRAM_IOS): Pr
   await s.page.goto(`${suite.pg.origin}/?checkout=${checkout}&item=A-1001`);
   // The provider's page held: answered 204 once the press reached it, so the tab stays. The page is
   // brought back into view only after that answer, never while the press is still on its way.
-  let reached!: () => void;
-  const left = new Promise<void>((resolve) => (reached = resolve));
-  await s.page.route(`${suite.pg.sandbox.webPaymentUrl}*`, async (route) => {
-    await route.fulfill({ status: 204 });
-    reached();
-  });
+  const held = await holdWebPayment(s.page, `${suite.pg.sandbox.webPaymentUrl}*`);
   const el = element(s.page);
   // The element's first render there: one button, "Pay on the web".
   await el.host.getByRole('button', { name: 'Pay on the web', exact: true }).tap({ timeout: 15_000 });
-  await within(left, 10_000, "the press to reach the provider's web payment");
+  await held.reached();
   await until(() => bookingsOf(suite.pg.sandbox, checkout).length === 1, 'the in-app browser booked');
   const [booking] = bookingsOf(suite.pg.sandbox, checkout);
   await s.page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));

@@ -26,8 +26,8 @@ import {
   useSuite,
   waitForText,
   type Shopper,
+  holdWebPayment,
 } from './support.js';
-import { within } from '../support/within.js';
 
 const suite = useSuite();
 const shoppers: Shopper[] = [];
@@ -62,16 +62,10 @@ function inApp(s: Shopper) {
  * and the in-app panel shows. Returns the booking.
  */
 async function pressedAndBack(s: Shopper, checkout: string): Promise<string> {
-  const held = `${suite.pg.sandbox.webPaymentUrl}*`;
-  let reached!: () => void;
-  const left = new Promise<void>((resolve) => (reached = resolve));
-  await s.page.route(held, async (route) => {
-    await route.fulfill({ status: 204 });
-    reached();
-  });
+  const held = await holdWebPayment(s.page, `${suite.pg.sandbox.webPaymentUrl}*`);
   await inApp(s).payWeb.tap();
-  await within(left, 10_000, "the press to reach the provider's web payment");
-  await s.page.unroute(held);
+  await held.reached();
+  await held.release();
   assert.equal(bookingsOf(suite.pg.sandbox, checkout).length, 1, 'the press booked once');
   await s.page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
   await inApp(s).panel.waitFor({ timeout: 10_000 });

@@ -33,6 +33,7 @@ import {
   waitForText,
   type ProfileName,
   type Shopper,
+  holdWebPayment,
 } from './support.js';
 import { within } from '../support/within.js';
 
@@ -227,16 +228,10 @@ describe('the playground plays a host app only when asked', () => {
     const el = element(s.page);
     // The press goes on as in an in-app browser (no host app took it): a web booking and its payment
     // page, held here (answered 204, the tab stays) as when the shopper comes back from it unpaid.
-    const held = `${suite.pg.sandbox.webPaymentUrl}*`;
-    let reached!: () => void;
-    const left = new Promise<void>((resolve) => (reached = resolve));
-    await s.page.route(held, async (route) => {
-      await route.fulfill({ status: 204 });
-      reached();
-    });
+    const held = await holdWebPayment(s.page, `${suite.pg.sandbox.webPaymentUrl}*`);
     await el.pay.tap();
-    await within(left, 10_000, "the press to reach the provider's web payment");
-    await s.page.unroute(held);
+    await held.reached();
+    await held.release();
     const events = await elementEvents(s.page);
     assert.deepEqual(events.map((event) => event.type), ['webview', 'booked', 'navigate']);
     assert.deepEqual([events[1]!.detail?.['channel'], events[2]!.detail?.['reason']], ['web', 'web-payment']);
@@ -252,7 +247,7 @@ describe('the playground plays a host app only when asked', () => {
 
     // The button goes on with the same booking to its web payment, which pays.
     await el.host.locator('button[part~="button"]').tap();
-    await s.page.waitForURL(`${held}`, { timeout: 15_000 });
+    await s.page.waitForURL(`${suite.pg.sandbox.webPaymentUrl}*`, { timeout: 15_000 });
     const bookingId = await bookingIdOnProviderPage(s.page);
     assert.equal(bookingId, webBooking.booking_id);
     await confirmOnProviderPage(s.page, '1234');

@@ -332,6 +332,26 @@ export async function openInAppCheckout(shopper: Shopper, origin: string, item =
   return orderId!.slice(item.length + 1);
 }
 
+/**
+ * Holds the provider's web payment page at `url` (a route pattern): the navigation to it is answered
+ * 204, so the tab stays, as when the shopper comes back from it unpaid. `reached` resolves once that
+ * answer was sent (bring the page back into view only then, never while the press is on its way);
+ * `release` lets the page load again.
+ */
+export async function holdWebPayment(page: Page, url: string): Promise<{ reached: (limitMs?: number) => Promise<void>; release: () => Promise<void> }> {
+  let answered!: () => void;
+  const left = new Promise<void>((resolve) => (answered = resolve));
+  const handler = async (route: Route) => {
+    await route.fulfill({ status: 204 });
+    answered();
+  };
+  await page.route(url, handler);
+  return {
+    reached: (limitMs = 10_000) => within(left, limitMs, "the press to reach the provider's web payment"),
+    release: () => page.unroute(url, handler),
+  };
+}
+
 /** The element's own button in someone else's in-app browser: "Pay on the web". */
 export function payOnTheWeb(page: Page): Locator {
   return element(page).host.getByRole('button', { name: 'Pay on the web', exact: true });
