@@ -240,7 +240,8 @@ export function parseBookResult(data: Json, asked: BookRequest['channel']): Book
   return result;
 }
 
-function parseWebPayment(value: unknown): WebPaymentInstruction {
+/** A web payment instruction read from untrusted data (a book answer, a continuation); throws naming the field that is wrong. */
+export function parseWebPayment(value: unknown): WebPaymentInstruction {
   if (!isObject(value)) missing('web_payment');
   if (!nonEmptyString(value.url)) missing('web_payment.url');
   if (value.method !== 'GET' && value.method !== 'POST') missing('web_payment.method');

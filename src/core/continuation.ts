@@ -15,6 +15,7 @@
  */
 import type { WebPaymentInstruction } from '../protocol/contract.js';
 import { isRecord } from '../protocol/values.js';
+import { parseWebPayment } from './booking-client.js';
 import { CONTINUATION_PREFIX } from './kept.js';
 import { checkProviderUrl, type UrlRefusal } from './urls.js';
 
@@ -51,18 +52,20 @@ export type ContinuationRead = { ok: true; continuation: Continuation; url: URL 
 
 const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= MAX_ID_CHARS;
 
-const isFields = (fields: unknown): boolean => isRecord(fields) && Object.values(fields).every((field) => typeof field === 'string');
-
 /** The continuation's own fields, and nothing else: a value of another shape is refused whole. */
 function asContinuation(value: unknown): Continuation | null {
   if (!isRecord(value)) return null;
   const { booking_id, correlation_id, receipt, web_payment: web, deeplink } = value;
-  // Exactly one way on: the web page (a GET, its fields optional, or a signed POST form) or the app.
-  const way = isRecord(web)
-    ? typeof web.url === 'string' && deeplink === undefined && (web.method === 'POST' ? isFields(web.fields) : web.method === 'GET' && (web.fields === undefined || isFields(web.fields)))
-    : web === undefined && typeof deeplink === 'string';
+  // Exactly one way on: the web page, read as a book answer's is, or the app.
+  let web_payment: WebPaymentInstruction | undefined;
+  try {
+    if (web !== undefined) web_payment = parseWebPayment(web);
+  } catch {
+    return null;
+  }
+  const way = web_payment ? deeplink === undefined : typeof deeplink === 'string';
   return way && isText(booking_id) && isText(correlation_id) && (receipt === undefined || isText(receipt))
-    ? { booking_id, correlation_id, ...(receipt !== undefined && { receipt }), ...(web ? { web_payment: web as unknown as WebPaymentInstruction } : { deeplink: deeplink as string }) }
+    ? { booking_id, correlation_id, ...(receipt !== undefined && { receipt }), ...(web_payment ? { web_payment } : { deeplink: deeplink as string }) }
     : null;
 }
 
