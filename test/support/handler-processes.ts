@@ -39,6 +39,20 @@ export interface Answer {
 export const outage = (a: Answer): boolean => a.status === 503 && a.code === 'IP-503' && /^\d+$/.test(a.retryAfter ?? '');
 
 /**
+ * Asks as the shopper's element does through a store outage: `ask` again (the same body and
+ * idempotency key) after `pauseMs` while it answers IP-503, up to `tries` times in all. A process
+ * that has just started sets its store up on its first request, which a loaded machine can take past
+ * a short store deadline. Resolves with the first answer that is not an outage, or the last outage.
+ */
+export async function throughOutages(ask: () => Promise<Answer>, tries = 20, pauseMs = 200): Promise<Answer> {
+  for (let asked = 1; ; asked++) {
+    const answer = await ask();
+    if (!outage(answer) || asked >= tries) return answer;
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+}
+
+/**
  * The sandbox itself late past the workers' service timeout, which a loaded machine can cause: not
  * the database's fault, and told apart by its message (a book waiting out the order's lease is not this).
  */
