@@ -7,7 +7,7 @@
 import { CODES, type Channel, type ResponseCode } from '../protocol/contract.js';
 import { Refusal, type Route } from './http.js';
 import type { PaymentProvider, ProviderBooking, ProviderBookInput, ProviderBookingRef, ProviderStatus } from './provider.js';
-import { ServiceError } from './service-client.js';
+import { ServiceError } from './service-error.js';
 import type { ErrorContext } from './types.js';
 
 /** The handler's providers. */

@@ -20,7 +20,7 @@
  */
 import type { Channel } from '../protocol/contract.js';
 import type { PaymentProvider, ProviderBooking, ProviderBookingRef, ProviderPayment, ProviderStatus } from './provider.js';
-import { ServiceError } from './service-client.js';
+import { ServiceError } from './service-error.js';
 
 export type { PaymentProvider } from './provider.js';
 

@@ -20,4 +20,4 @@ export { khalti, type KhaltiOptions } from '../providers/khalti/adapter.js';
 /** eSewa's intent payment service: signed book, status and cancel calls, a deeplink, a signed callback. */
 export { esewaIntent, type EsewaIntentOptions } from '../providers/esewa-intent/adapter.js';
 /** What a provider's call fails with: `kind` says refused, unusable or too slow; `code` is the provider's or the kit's. */
-export { ServiceError } from './service-client.js';
+export { ServiceError } from './service-error.js';

@@ -11,7 +11,7 @@ import { ALREADY_PROCESSED, isFinalStatus, STATUS_CHECK_AFTER_MS, type PaymentSt
 import type { Kit } from './context.js';
 import { bookingFacts, ImpossibleTransition, ResultBusy, type Delivery } from './delivery-terms.js';
 import type { PaymentProvider, ProviderStatus } from './provider.js';
-import { ServiceError } from './service-client.js';
+import { ServiceError } from './service-error.js';
 import type { StoredBooking } from './store.js';
 import type { PaymentResult, ReconcileOptions, ReconcileReport } from './types.js';
 

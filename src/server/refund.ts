@@ -7,7 +7,7 @@ import { isFinalStatus } from '../protocol/contract.js';
 import { toPaise } from './amounts.js';
 import type { Kit } from './context.js';
 import { bookingFacts, ImpossibleTransition, ResultBusy, type Delivery } from './delivery-terms.js';
-import { ServiceError } from './service-client.js';
+import { ServiceError } from './service-error.js';
 import type { RefundReport, RefundRequest } from './types.js';
 
 /** The refund half of the handler. */

@@ -8,7 +8,7 @@
  */
 import { CODES } from '../../protocol/contract.js';
 import type { PaymentProvider, ProviderBookingRef, ProviderStatus } from '../../server/provider.js';
-import { AnswerTooLarge, readCapped, ServiceError } from '../../server/service-client.js';
+import { AnswerTooLarge, readCapped, ServiceError } from '../../server/service-error.js';
 import { readEpayReturn } from './return.js';
 import { EPAY_HOSTS, EPAY_TEST_CREDENTIALS, EpayAnswerError, epayFormFields, epayPaisa, epayStatusUrl, kitStatusOfEpay, readEpayStatus } from './wire.js';
 

@@ -5,10 +5,11 @@
  */
 import { CODES } from '../../protocol/contract.js';
 import { createSignature, WEB_PAYMENT_SIGNED_FIELDS } from '../../protocol/signature.js';
-import { CallbackVerificationError, verifyCallback } from '../../server/callback.js';
+import { CallbackVerificationError, verifyCallback } from './callback.js';
 import { Refusal } from '../../server/http.js';
 import type { PaymentProvider } from '../../server/provider.js';
-import { createServiceClient, ServiceError } from '../../server/service-client.js';
+import { createServiceClient } from './client.js';
+import { ServiceError } from '../../server/service-error.js';
 
 /** Options of {@link esewaIntent}. */
 export interface EsewaIntentOptions {

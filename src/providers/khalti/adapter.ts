@@ -7,7 +7,7 @@
  */
 import { CODES } from '../../protocol/contract.js';
 import type { PaymentProvider, ProviderBookingRef, ProviderStatus } from '../../server/provider.js';
-import { AnswerTooLarge, readCapped, ServiceError, type ServiceOperation } from '../../server/service-client.js';
+import { AnswerTooLarge, readCapped, ServiceError, type ServiceOperation } from '../../server/service-error.js';
 import {
   fromPaisa,
   KHALTI_HOSTS,

@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { verifyCallback } from '../../../src/server/callback.js';
+import { verifyCallback } from '../../../src/providers/esewa-intent/callback.js';
 import { createSignature, signatureMessage, signMessage, SIGNED_FIELDS, verifyMessage, verifySignature, WEB_PAYMENT_SIGNED_FIELDS } from '../../../src/protocol/signature.js';
 import { readRawJsonObject } from '../../../src/protocol/raw-json.js';
 import { EPAY_REQUEST_SIGNED_FIELDS, epayFormFields } from '../../../src/providers/epay/wire.js';

@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SandboxOptionError, startSandbox } from '../../../src/sandbox/index.js';
-import { createServiceClient } from '../../../src/server/service-client.js';
+import { createServiceClient } from '../../../src/providers/esewa-intent/client.js';
 
 const options = { accessKey: 'state-key', productCode: 'STATE01' };
 

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createProviders } from '../../../src/server/provider-calls.js';
 import { Refusal } from '../../../src/server/http.js';
-import { ServiceError } from '../../../src/server/service-client.js';
+import { ServiceError } from '../../../src/server/service-error.js';
 import type { PaymentProvider } from '../../../src/server/provider.js';
 
 /** A stub provider: `fail` is what its calls throw, if anything. */

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRefund } from '../../../src/server/refund.js';
 import { ImpossibleTransition, ResultBusy, type Delivery } from '../../../src/server/delivery-terms.js';
-import { ServiceError } from '../../../src/server/service-client.js';
+import { ServiceError } from '../../../src/server/service-error.js';
 import type { Kit } from '../../../src/server/context.js';
 
 const BOOKING = { booking_id: 'B-1', correlation_id: 'C-1', transaction_uuid: 'T-1', fingerprint: '["v2","app","O-1"]', order: { id: 'o-1' }, amount: 1000, provider: 'khalti' };

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import { createPaymentHandler, type PaymentHandler, type PaymentHandlerOptions, type PaymentResult } from '../../../../src/server/handler.js';
 import { createMemoryStore, type PaymentStore } from '../../../../src/server/index.js';
-import { createServiceClient } from '../../../../src/server/service-client.js';
+import { createServiceClient } from '../../../../src/providers/esewa-intent/client.js';
 import { nodeSign, postRoute, type ResultData, onSandbox, payAtWallet as pay } from '../helpers.js';
 
 const KEY = 'orders-access-key';

@@ -5,11 +5,11 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
-import { createPaymentHandler, type PaymentHandlerOptions } from '../../../../src/server/handler.js';
-import { createMemoryStore } from '../../../../src/server/index.js';
-import { answer, closedPortUrl, listen, type Loopback } from '../helpers.js';
-import { restoreEnvAfter } from '../../../support/env.js';
+import { startSandbox, type Sandbox } from '../../../../../src/sandbox/index.js';
+import { createPaymentHandler, type PaymentHandlerOptions } from '../../../../../src/server/handler.js';
+import { createMemoryStore } from '../../../../../src/server/index.js';
+import { answer, closedPortUrl, listen, type Loopback } from '../../../server/helpers.js';
+import { restoreEnvAfter } from '../../../../support/env.js';
 
 const KEY = 'setup-faults-access-key';
 const PRODUCT = 'SETUP01';

@@ -1,13 +1,13 @@
 /**
  * The payment service as the kit calls it. A typed client of its three endpoints, book, status and
  * cancel: it signs each request with the spec's field list, POSTs JSON, and turns every answer into
- * typed data or a {@link ServiceError} (the error every provider adapter fails with; the handler's
- * `provider-calls.ts` turns it into the code the browser sees). Web APIs only (fetch, AbortController),
- * so it runs in Node 20 and edge runtimes.
+ * typed data or a {@link ServiceError} (the error every provider adapter fails with, from the kit's
+ * `service-error.ts`). Web APIs only (fetch, AbortController), so it runs in Node 20 and edge runtimes.
  */
-import { CODES, isPaymentStatus, type PaymentStatus } from '../protocol/contract.js';
-import { createSignature, SIGNED_FIELDS } from '../protocol/signature.js';
-import { isRecord } from '../protocol/values.js';
+import { CODES, isPaymentStatus, type PaymentStatus } from '../../protocol/contract.js';
+import { createSignature, SIGNED_FIELDS } from '../../protocol/signature.js';
+import { isRecord } from '../../protocol/values.js';
+import { AnswerTooLarge, readCapped, ServiceError } from '../../server/service-error.js';
 
 /** Options of {@link createServiceClient}. */
 export interface ServiceClientOptions {
@@ -74,38 +74,6 @@ export interface ServiceClient {
   status(input: { booking_id: string; correlation_id: string }): Promise<ServiceStatus>;
   /** Cancels a booking that is still `BOOKED` or `PENDING`; otherwise fails with `IP-410`. */
   cancel(input: { booking_id: string }): Promise<ServiceCancellation>;
-}
-
-/** How a call failed: the service said no, it could not be used, or it did not answer in time. */
-export type ServiceErrorKind = 'rejected' | 'unavailable' | 'timeout';
-
-/** The call that failed: a provider's book, status (lookup), cancel or refund. */
-export type ServiceOperation = 'book' | 'status' | 'cancel' | 'refund';
-
-/** A failed call to the service (or to any provider: every adapter fails with it). */
-export class ServiceError extends Error {
-  override name = 'ServiceError';
-  /** The service's own code for a refusal (`IP-410`, `IP-400`, ...), else `IP-502` or `IP-504`. */
-  readonly code: string;
-  /** The HTTP status the service answered with; undefined when no answer arrived. */
-  readonly httpStatus: number | undefined;
-  readonly kind: ServiceErrorKind;
-  /** The endpoint that was called. */
-  readonly operation: ServiceOperation;
-  constructor(
-    operation: ServiceOperation,
-    kind: ServiceErrorKind,
-    code: string,
-    httpStatus: number | undefined,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.operation = operation;
-    this.kind = kind;
-    this.code = code;
-    this.httpStatus = httpStatus;
-  }
 }
 
 const TRANSACTION_UUID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -200,7 +168,6 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   };
 }
 
-
 type Operation = 'book' | 'status' | 'cancel';
 type Answer = { data: Record<string, unknown>; httpStatus: number };
 /** Where and how a client sends its calls. */
@@ -290,40 +257,4 @@ function requireStatus(operation: 'status' | 'cancel', { data, httpStatus }: Ans
       `The payment service's ${operation} answer has an unknown status ${JSON.stringify(value)}.`);
   }
   return value;
-}
-
-/** An answer past the client's cap. */
-export class AnswerTooLarge extends Error {}
-
-/**
- * The answer's text, read chunk by chunk up to `limit` bytes: past it the body is cancelled (the
- * connection let go) and {@link AnswerTooLarge} thrown, so an endless or huge answer costs at most the cap.
- */
-export async function readCapped(response: Response, limit: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (declared > limit) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new AnswerTooLarge();
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw new AnswerTooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
 }

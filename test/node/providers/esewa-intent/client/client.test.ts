@@ -1,8 +1,9 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
-import { createServiceClient, ServiceError, type ServiceClient } from '../../../../src/server/service-client.js';
-import { answer, bodyOf, closedPortUrl, listen, nodeSign, type Loopback } from '../helpers.js';
+import { startSandbox, type Sandbox } from '../../../../../src/sandbox/index.js';
+import { createServiceClient, type ServiceClient } from '../../../../../src/providers/esewa-intent/client.js';
+import { ServiceError } from '../../../../../src/server/service-error.js';
+import { answer, bodyOf, closedPortUrl, listen, nodeSign, type Loopback } from '../../../server/helpers.js';
 
 const KEY = 'client-test-access-key';
 const PRODUCT = 'SHOP01';

@@ -1,10 +1,10 @@
 /**
  * Verification of the service's payment-status callback from its raw body text.
  */
-import { isPaymentStatus, PAYMENT_STATUSES, type PaymentStatus } from '../protocol/contract.js';
-import { RawJsonError, ReasonedError, readRawJsonObject } from '../protocol/raw-json.js';
-import { SIGNED_FIELDS, verifyMessage } from '../protocol/signature.js';
-import { describeValue } from '../protocol/values.js';
+import { isPaymentStatus, PAYMENT_STATUSES, type PaymentStatus } from '../../protocol/contract.js';
+import { RawJsonError, ReasonedError, readRawJsonObject } from '../../protocol/raw-json.js';
+import { SIGNED_FIELDS, verifyMessage } from '../../protocol/signature.js';
+import { describeValue } from '../../protocol/values.js';
 
 /** A verified callback, as the service sent it. */
 export interface CallbackPayload {

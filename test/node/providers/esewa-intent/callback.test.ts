@@ -1,8 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { readRawJsonObject, RawJsonError } from '../../../src/protocol/raw-json.js';
-import { verifyCallback, CallbackVerificationError, type CallbackRejectionReason } from '../../../src/server/callback.js';
+import { readRawJsonObject, RawJsonError } from '../../../../src/protocol/raw-json.js';
+import { verifyCallback, CallbackVerificationError, type CallbackRejectionReason } from '../../../../src/providers/esewa-intent/callback.js';
 
 // Vectors computed independently with node:crypto, never with the code under test.
 const nodeSign = (message: string, key: string) =>
