@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { MAX_BOOKINGS, SandboxService } from '../src/sandbox/service.js';
+import { MAX_BOOKINGS, SandboxService } from '../src/sandbox/esewa-intent/service.js';
 import { SoakLedger } from './soak-ledger.js';
 
 test(`past the sandbox's ${MAX_BOOKINGS} kept bookings, the ledger still holds every booking and its final status`, { timeout: 120_000 }, async () => {

@@ -6,7 +6,7 @@
  * after 10,000 newer ones), keeps a small copy of each without bound, and the checks read the ledger.
  */
 import pg from 'pg';
-import type { CallbackAttempt } from '../src/sandbox/callbacks.js';
+import type { CallbackAttempt } from '../src/sandbox/esewa-intent/callbacks.js';
 import type { SandboxBooking } from '../src/sandbox/index.js';
 
 /** What the soak reads from the sandbox: a booking's own record, the list of those it keeps, its callback attempts. */

@@ -3,7 +3,7 @@
  * merchant's cancel (the sandbox's WPS-006), and the page the shopper's phone returns to after a
  * hand-off, which must not be the checkout.
  */
-import { findScenario } from '../sandbox/scenarios.js';
+import { findScenario } from '../sandbox/esewa-intent/scenarios.js';
 import { codeOf, dataOf, describe, printable } from './exchange.js';
 import { fail, type Steps } from './steps.js';
 

@@ -32,7 +32,7 @@ export interface HeldBooking {
 }
 
 /**
- * The scenarios of the sandbox's catalogue (src/sandbox/scenarios.ts) a clause pays through: paid
+ * The scenarios of the sandbox's catalogue (src/sandbox/esewa-intent/scenarios.ts) a clause pays through: paid
  * (`WPS-001`), paid with the callback lost (`WPS-007`), and paid after the merchant's cancel (`WPS-006`,
  * PENDING at the confirm).
  */

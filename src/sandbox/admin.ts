@@ -5,12 +5,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CODES } from '../protocol/contract.js';
-import type { CallbackDispatcher, CallbackDelivery } from './callbacks.js';
+import type { CallbackDispatcher, CallbackDelivery } from './esewa-intent/callbacks.js';
 import { CLOCK_LIMIT_MS, ClockRangeError, parseDuration, type SandboxClock } from './clock.js';
 import { readJsonRequest, sendFailure, sendJson, sendPage } from './http.js';
-import { deskPage } from './pages.js';
-import { findScenario, magicAmountOf, SCENARIOS } from './scenarios.js';
-import type { SandboxService } from './service.js';
+import { deskPage } from './esewa-intent/pages.js';
+import { findScenario, magicAmountOf, SCENARIOS } from './esewa-intent/scenarios.js';
+import type { SandboxService } from './esewa-intent/service.js';
 
 /** What the controls reach. */
 export interface AdminContext {

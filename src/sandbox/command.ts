@@ -9,7 +9,7 @@ import { parseDuration } from './clock.js';
 import { KHALTI_DEFAULT_EXPIRES_IN_S } from './khalti/index.js';
 import { EPAY_SESSION_IDLE_MS } from './epay/rules.js';
 import { SANDBOX_DEFAULTS, startSandbox, type Sandbox, type SandboxOptions } from './index.js';
-import { PROFILES, type ProfileName } from './profiles.js';
+import { PROFILES, type ProfileName } from './esewa-intent/profiles.js';
 import { argumentError, runTool, TOOLS, UsageError } from './tools.js';
 
 /** Usage text of `wallet-pay-sandbox --help`. */

@@ -2,16 +2,16 @@
  * The sandbox's two HTTP front ends on `node:http`: the service origin ({base_url}: the three API
  * operations, the web payment page, the admin control) and the links origin ({links_url}: the wallet
  * page the deeplinks open). Transport rules live here (method, path, content type, body size);
- * booking rules live in `service.ts`.
+ * booking rules live in `esewa-intent/service.ts`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CODES, HTTP_STATUS_OF_CODE, type ResponseCode } from '../protocol/contract.js';
 import { verifySignature, WEB_PAYMENT_SIGNED_FIELDS } from '../protocol/signature.js';
-import type { ActionResult, Operation, SandboxBooking, SandboxService } from './service.js';
-import { closedPage, messagePage, paymentPage, type PageKind } from './pages.js';
+import type { ActionResult, Operation, SandboxBooking, SandboxService } from './esewa-intent/service.js';
+import { closedPage, messagePage, paymentPage, type PageKind } from './esewa-intent/pages.js';
 import { languageOf, pageText, type PageTextKey } from './page-texts.js';
 import { bufferBody, decideFault, DEFAULT_HOLD_MS, FAULTS, pause, type Chaos, type ChaosKey, type ChaosKeyOf, type FaultDecision } from './chaos.js';
-import { redirectorLocation } from './profiles.js';
+import { redirectorLocation } from './esewa-intent/profiles.js';
 import { EPAY_API_PREFIX, EPAY_ERRORS } from './epay/rules.js';
 
 /** Largest request body read (64 KiB); larger bodies get IP-413. */

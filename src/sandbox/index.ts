@@ -15,14 +15,14 @@ import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createSignature, SIGNED_FIELDS } from '../protocol/signature.js';
 import { createAdminRoutes } from './admin.js';
-import { CallbackDispatcher, type CallbackAttempt, type CallbackDelivery, type RetryPolicy } from './callbacks.js';
+import { CallbackDispatcher, type CallbackAttempt, type CallbackDelivery, type RetryPolicy } from './esewa-intent/callbacks.js';
 import { Chaos, type ChaosOptions } from './chaos.js';
 import { parseDuration, SandboxClock } from './clock.js';
 import { createLinksHandler, createServiceHandler, type HttpContext } from './http.js';
-import { PROFILES, type ProfileName } from './profiles.js';
-import { findScenario } from './scenarios.js';
-import { ScenarioPlayer } from './player.js';
-import { SandboxService, type SandboxBooking } from './service.js';
+import { PROFILES, type ProfileName } from './esewa-intent/profiles.js';
+import { findScenario } from './esewa-intent/scenarios.js';
+import { ScenarioPlayer } from './esewa-intent/player.js';
+import { SandboxService, type SandboxBooking } from './esewa-intent/service.js';
 import { createEpayAdminRoutes } from './epay/admin.js';
 import { EpayLedger, type EpayTransaction } from './epay/ledger.js';
 import { EPAY_SESSION_IDLE_MS } from './epay/rules.js';
@@ -31,8 +31,8 @@ import { createKhaltiEmulation } from './khalti/index.js';
 
 // The types of the options' and the handle's members are reached through `SandboxOptions` and `Sandbox`;
 // the bookings a test reads are named, since a test writes that type.
-export { SCENARIOS } from './scenarios.js';
-export type { SandboxBooking } from './service.js';
+export { SCENARIOS } from './esewa-intent/scenarios.js';
+export type { SandboxBooking } from './esewa-intent/service.js';
 
 /** Options of `startSandbox`. */
 export interface SandboxOptions {

@@ -20,7 +20,7 @@
  */
 import type { Page } from 'playwright';
 import { parseDuration } from '../sandbox/clock.js';
-import type { CallbackDelivery } from '../sandbox/callbacks.js';
+import type { CallbackDelivery } from '../sandbox/esewa-intent/callbacks.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/index.js';
 import { loadJourney, runJourney, type Journey, type JourneyResult, type JourneyTarget } from '../sandbox/journey.js';
 import { payOnPage, type PayOnPageOptions, type PayOnPageResult } from './pay-on-page.js';

@@ -9,7 +9,7 @@ import type { Page } from 'playwright';
 import { parseDuration } from '../sandbox/clock.js';
 import { EPAY_TEST_LOGIN } from '../sandbox/epay/rules.js';
 import { TEST_MPIN, TEST_OTP } from '../sandbox/khalti/payments.js';
-import { FAILING_MPIN } from '../sandbox/service.js';
+import { FAILING_MPIN } from '../sandbox/esewa-intent/service.js';
 
 /** What the shopper does: pay, fail the payment, or cancel it. */
 export type PayAction = 'pay' | 'fail' | 'cancel';

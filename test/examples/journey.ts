@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SANDBOX_DEFAULTS, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { PAYMENT_METHODS } from '../../src/sandbox/service.js';
+import { PAYMENT_METHODS } from '../../src/sandbox/esewa-intent/service.js';
 import type { CheckReport, runCheck } from '../../src/check/index.js';
 import { createWorkspace, type Workspace } from './workspace.js';
 

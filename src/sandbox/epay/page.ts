@@ -4,7 +4,7 @@
  * (pay, fail, cancel), in English or Nepali (../page-texts.ts). Plain HTML forms, no script, inline
  * CSS only (served under the sandbox pages' strict headers); every value rendered goes through `escapeHtml`.
  */
-import { amountText, escapeHtml } from '../pages.js';
+import { amountText, escapeHtml } from '../html.js';
 import { languageSwitch, pageText, withLanguage, type PageLanguage, type PageTextKey } from '../page-texts.js';
 import type { EpayTransaction } from './ledger.js';
 import { EPAY_SESSION_PREFIX, EPAY_TEST_LOGIN } from './rules.js';

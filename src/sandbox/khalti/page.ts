@@ -3,7 +3,7 @@
  * `https://test-pay.khalti.com/?pidx=…`), in English or Nepali (../page-texts.ts). Self-contained, no
  * script; every value goes through `escapeHtml`.
  */
-import { escapeHtml } from '../pages.js';
+import { escapeHtml } from '../html.js';
 import { languageSwitch, pageText, withLanguage, type PageLanguage, type PageTextKey } from '../page-texts.js';
 import type { KhaltiPayment } from './payments.js';
 import { TEST_KHALTI_IDS, TEST_MPIN, TEST_OTP } from './payments.js';

@@ -9,7 +9,7 @@ import pg from 'pg';
 import type { CheckReport } from '../../../src/check/index.js';
 import { createPostgresStore } from '../../../src/server/postgres.js';
 import { createMemoryStore } from '../../../src/server/index.js';
-import { SCENARIOS } from '../../../src/sandbox/scenarios.js';
+import { SCENARIOS } from '../../../src/sandbox/esewa-intent/scenarios.js';
 import { freshDatabase, stopServer } from '../server/postgres/pg-server.js';
 import { AMOUNT, checkProxy, freePort, kitUnderTest, PREFIX, serve, startKitProxy } from './support.js';
 import { bundled } from '../../support/bundled.js';

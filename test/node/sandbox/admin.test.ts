@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CODES } from '../../../src/protocol/contract.js';
-import { SCENARIOS, magicAmountOf } from '../../../src/sandbox/scenarios.js';
+import { SCENARIOS, magicAmountOf } from '../../../src/sandbox/esewa-intent/scenarios.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { book, control, pay, startReceiver, type Receiver } from './support.js';
 

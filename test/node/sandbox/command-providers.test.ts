@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { CommandLineError, parseCommandLine, runCommandLine, USAGE } from '../../../src/sandbox/command.js';
 import { EPAY_SCENARIOS, epayMagicAmountOf } from '../../../src/sandbox/epay/scenarios.js';
 import { KHALTI_SCENARIOS } from '../../../src/sandbox/khalti/scenarios.js';
-import { SCENARIOS } from '../../../src/sandbox/scenarios.js';
+import { SCENARIOS } from '../../../src/sandbox/esewa-intent/scenarios.js';
 import { EPAYTEST, epayForm, postForm } from './epay/support.js';
 import { initiateBody, khaltiPost } from './khalti/support.js';
 

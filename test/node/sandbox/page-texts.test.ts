@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeHtml } from '../../../src/sandbox/pages.js';
+import { escapeHtml } from '../../../src/sandbox/html.js';
 import { PAGE_TEXTS, languageOf, languageSwitch, pageText, withLanguage, type PageTextKey } from '../../../src/sandbox/page-texts.js';
 
 test("Nepali has exactly English's keys, and none of its texts is left in English", () => {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../../../src/sandbox/index.js';
-import { SCENARIOS, magicAmountOf } from '../../../src/sandbox/scenarios.js';
+import { SCENARIOS, magicAmountOf } from '../../../src/sandbox/esewa-intent/scenarios.js';
 import { parseCommandLine } from '../../../src/sandbox/command.js';
 import { book, status } from './support.js';
 import { bundled } from '../../support/bundled.js';

@@ -3,8 +3,8 @@
  * (pending then paid, reverted later, paid after the merchant's cancel), its outage, and the twists
  * of its callbacks (lost, duplicated, late, dropped, reordered).
  */
-import type { PaymentStatus } from '../protocol/contract.js';
-import type { SandboxClock } from './clock.js';
+import type { PaymentStatus } from '../../protocol/contract.js';
+import type { SandboxClock } from '../clock.js';
 import { findScenario, type Scenario } from './scenarios.js';
 import type { SandboxBooking, SandboxService } from './service.js';
 

@@ -7,10 +7,10 @@
  * booking, so they take what they need (the strict flag, the merchant's product codes and access
  * key) as arguments, and `service.ts` imports them, never the other way round.
  */
-import { CODES, type ResponseCode } from '../protocol/contract.js';
-import { SIGNED_FIELDS, verifyMessage, signatureMessage } from '../protocol/signature.js';
-import { RawJsonError, readRawJsonObject } from '../protocol/raw-json.js';
-import { describeValue } from '../protocol/values.js';
+import { CODES, type ResponseCode } from '../../protocol/contract.js';
+import { SIGNED_FIELDS, verifyMessage, signatureMessage } from '../../protocol/signature.js';
+import { RawJsonError, readRawJsonObject } from '../../protocol/raw-json.js';
+import { describeValue } from '../../protocol/values.js';
 
 /** The three API operations. */
 export type Operation = 'book' | 'status' | 'cancel';

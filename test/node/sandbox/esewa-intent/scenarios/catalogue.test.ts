@@ -4,10 +4,10 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
-import { SCENARIOS, findScenario, magicAmountOf, scenarioOfAmount } from '../../../../src/sandbox/scenarios.js';
-import { pollUntil } from '../../../support/poll.js';
-import { book, cancel, control, pay, startReceiver, status, type Receiver } from '../support.js';
+import { startSandbox, type Sandbox } from '../../../../../src/sandbox/index.js';
+import { SCENARIOS, findScenario, magicAmountOf, scenarioOfAmount } from '../../../../../src/sandbox/esewa-intent/scenarios.js';
+import { pollUntil } from '../../../../support/poll.js';
+import { book, cancel, control, pay, startReceiver, status, type Receiver } from '../../support.js';
 
 const KEY = 'scenario-key';
 const PRODUCT = 'SCN01';

@@ -1,8 +1,8 @@
 /** The sandbox's request checks as functions: parsing, the fields of each operation, a book's values, signatures. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { authenticate, bookFields, checkFields, LIMITS, parseRequest, requireString, RequestError } from '../../../src/sandbox/request.js';
-import { signatureMessage, signMessage, SIGNED_FIELDS } from '../../../src/protocol/signature.js';
+import { authenticate, bookFields, checkFields, LIMITS, parseRequest, requireString, RequestError } from '../../../../src/sandbox/esewa-intent/request.js';
+import { signatureMessage, signMessage, SIGNED_FIELDS } from '../../../../src/protocol/signature.js';
 
 /** Asserts `run` throws a RequestError with `code` and a message matching `message`. */
 async function refused(run: () => unknown, code: string, message: RegExp): Promise<void> {

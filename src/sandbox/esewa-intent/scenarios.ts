@@ -3,7 +3,7 @@
  * a new behaviour gets a new ID. Every way of choosing one (a request header, a booking property, a
  * magic amount, a sticky choice per product code, the picker on the payment pages) resolves here.
  */
-import type { PaymentStatus } from '../protocol/contract.js';
+import type { PaymentStatus } from '../../protocol/contract.js';
 
 /** How a scenario's callbacks differ from a plain delivery. */
 export type CallbackTwist =

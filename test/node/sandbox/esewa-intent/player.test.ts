@@ -1,9 +1,9 @@
 /** The scenario player's logic, with a stub service and clock: the follow-ups of a confirm and the twists of callbacks. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ScenarioPlayer, type PlayerContext } from '../../../src/sandbox/player.js';
-import { SCENARIOS, type Scenario } from '../../../src/sandbox/scenarios.js';
-import type { SandboxBooking } from '../../../src/sandbox/service.js';
+import { ScenarioPlayer, type PlayerContext } from '../../../../src/sandbox/esewa-intent/player.js';
+import { SCENARIOS, type Scenario } from '../../../../src/sandbox/esewa-intent/scenarios.js';
+import type { SandboxBooking } from '../../../../src/sandbox/esewa-intent/service.js';
 
 const scenario = (has: (s: Scenario) => unknown): Scenario => {
   const found = SCENARIOS.find(has);

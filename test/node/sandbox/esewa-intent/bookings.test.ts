@@ -1,12 +1,12 @@
 /**
- * The bookings' ledger (src/sandbox/bookings.ts): found by id and by transaction, bounded by dropping
+ * The bookings' ledger (src/sandbox/esewa-intent/bookings.ts): found by id and by transaction, bounded by dropping
  * the oldest closed or expired booking and never an open one, copies in and out of its snapshot.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BookingLedger, MAX_BOOKINGS } from '../../../src/sandbox/bookings.js';
-import type { SandboxBooking } from '../../../src/sandbox/service.js';
-import type { PaymentStatus } from '../../../src/protocol/contract.js';
+import { BookingLedger, MAX_BOOKINGS } from '../../../../src/sandbox/esewa-intent/bookings.js';
+import type { SandboxBooking } from '../../../../src/sandbox/esewa-intent/service.js';
+import type { PaymentStatus } from '../../../../src/protocol/contract.js';
 
 const TTL = 60_000;
 

@@ -1,9 +1,9 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { HTTP_STATUS_OF_CODE } from '../../../src/protocol/contract.js';
-import { MAX_BOOKINGS, SandboxService } from '../../../src/sandbox/service.js';
+import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
+import { HTTP_STATUS_OF_CODE } from '../../../../src/protocol/contract.js';
+import { MAX_BOOKINGS, SandboxService } from '../../../../src/sandbox/esewa-intent/service.js';
 
 // Signatures are computed here with node:crypto, never with the code under test.
 const nodeSign = (message: string, key: string) =>

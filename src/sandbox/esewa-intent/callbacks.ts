@@ -5,9 +5,9 @@
  * attempt is kept (in bounded lists) and logged, since a merchant debugging its endpoint needs to see
  * each one, and any delivery can be sent again.
  */
-import type { Chaos } from './chaos.js';
-import { pause } from './chaos.js';
-import type { SandboxClock, Scheduled } from './clock.js';
+import type { Chaos } from '../chaos.js';
+import { pause } from '../chaos.js';
+import type { SandboxClock, Scheduled } from '../clock.js';
 
 /** One delivery attempt. */
 export interface CallbackAttempt {

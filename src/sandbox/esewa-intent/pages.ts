@@ -7,12 +7,8 @@ import type { SandboxBooking } from './service.js';
 import type { CallbackDelivery } from './callbacks.js';
 import { FAILING_MPIN, PAYMENT_METHODS, formatTimestamp, type PaymentMethod } from './service.js';
 import { SCENARIOS } from './scenarios.js';
-import { languageSwitch, pageText, withLanguage, type PageLanguage, type PageTextKey } from './page-texts.js';
-
-/** Escapes text for HTML content and double-quoted attributes. */
-export function escapeHtml(value: unknown): string {
-  return String(value).replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { amountText, escapeHtml } from '../html.js';
+import { languageSwitch, pageText, withLanguage, type PageLanguage, type PageTextKey } from '../page-texts.js';
 
 const STYLE = `
 :root{color-scheme:light dark;font-family:system-ui,sans-serif}
@@ -70,18 +66,6 @@ export interface PaymentPageInput {
   error?: string;
   /** The page's language (default English); the forms and the language switch carry it on. */
   lang?: PageLanguage;
-}
-
-/**
- * The currency the pages show amounts in. The spec names none; the wallet is Nepali, so the sandbox
- * reads every amount as Nepalese rupees (documented in docs/sandbox.md).
- */
-export const SANDBOX_CURRENCY = 'NPR';
-
-/** `1250.5` as `NPR 1,250.50`: the currency first and thousands grouped, the same on every machine. */
-export function amountText(amount: number): string {
-  const [whole = '0', cents = '00'] = amount.toFixed(2).split('.');
-  return `${SANDBOX_CURRENCY} ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
 }
 
 /** The properties the kit and the sandbox set themselves, named in the pages' words. */

@@ -5,8 +5,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
-import { control, pay, startKit, status } from '../support.js';
+import { startSandbox, type Sandbox } from '../../../../../src/sandbox/index.js';
+import { control, pay, startKit, status } from '../../support.js';
 
 const KEY = 'down-key';
 const PRODUCT = 'DOWN01';

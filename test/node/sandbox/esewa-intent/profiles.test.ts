@@ -3,9 +3,9 @@
  */
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { redirectorLocation } from '../../../src/sandbox/profiles.js';
-import { startSandbox } from '../../../src/sandbox/index.js';
-import { book, pay } from './support.js';
+import { redirectorLocation } from '../../../../src/sandbox/esewa-intent/profiles.js';
+import { startSandbox } from '../../../../src/sandbox/index.js';
+import { book, pay } from '../support.js';
 
 describe('the esewa-uat profile', () => {
   const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36';

@@ -6,10 +6,10 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { closedPage, paymentPage, propertyLabel } from '../../../src/sandbox/pages.js';
-import type { SandboxBooking } from '../../../src/sandbox/service.js';
-import { book, cancel } from './support.js';
+import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
+import { closedPage, paymentPage, propertyLabel } from '../../../../src/sandbox/esewa-intent/pages.js';
+import type { SandboxBooking } from '../../../../src/sandbox/esewa-intent/service.js';
+import { book, cancel } from '../support.js';
 
 let sandbox: Sandbox;
 before(async () => {

@@ -1,7 +1,7 @@
 /**
  * The sandbox's bookings and rules, without any I/O: idempotent booking, states and transitions,
  * and expiry against an injected clock. The requests reach it validated and authenticated by
- * `request.ts`. The HTTP layer turns its results into responses; the orchestrator in `index.ts`
+ * `request.ts`. The HTTP layer turns its results into responses; the orchestrator in `../index.ts`
  * turns its page actions into callbacks.
  */
 import { randomUUID } from 'node:crypto';
@@ -13,8 +13,8 @@ import {
   type PaymentStatus,
   type ResponseCode,
   type SuccessEnvelope,
-} from '../protocol/contract.js';
-import { describeValue } from '../protocol/values.js';
+} from '../../protocol/contract.js';
+import { describeValue } from '../../protocol/values.js';
 // The request checks read no booking: they live in their own module, which does not import this one.
 import { RequestError, authenticate, bookFields, checkFields, invalid, parseRequest, requireString, type BookFields, type Operation, type RequestRules } from './request.js';
 import { findScenario, scenarioOfAmount, type Scenario } from './scenarios.js';

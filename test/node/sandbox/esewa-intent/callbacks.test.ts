@@ -3,10 +3,10 @@
  */
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_DELIVERIES } from '../../../src/sandbox/callbacks.js';
-import { resendTargetProblem } from '../../../src/sandbox/admin.js';
-import { startSandbox } from '../../../src/sandbox/index.js';
-import { book, control, pay, startReceiver } from './support.js';
+import { MAX_DELIVERIES } from '../../../../src/sandbox/esewa-intent/callbacks.js';
+import { resendTargetProblem } from '../../../../src/sandbox/admin.js';
+import { startSandbox } from '../../../../src/sandbox/index.js';
+import { book, control, pay, startReceiver } from '../support.js';
 
 describe('the callback desk', () => {
   test('a resend goes to the callback\'s own origin or to loopback, never elsewhere (not an open relay)', () => {
