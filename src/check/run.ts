@@ -8,12 +8,12 @@
 import { startSandbox } from '../sandbox/index.js';
 import { clausesFor, type ClauseId } from './clauses.js';
 import * as book from './clauses-book.js';
-import * as callback from './clauses-callback.js';
-import * as epay from './clauses-epay.js';
-import * as khalti from './clauses-khalti.js';
+import * as callback from './esewa-intent/clauses-callback.js';
+import * as epay from './epay/clauses.js';
+import * as khalti from './khalti/clauses.js';
 import * as late from './clauses-late.js';
 import * as order from './clauses-order.js';
-import * as replays from './clauses-replays.js';
+import * as replays from './esewa-intent/clauses-replays.js';
 import * as results from './clauses-results.js';
 import * as transport from './clauses-transport.js';
 import { ClauseFailure, ClauseSkipped, Steps } from './steps.js';

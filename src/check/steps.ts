@@ -249,3 +249,25 @@ export class Steps {
     return { ...booking, attempts, service: this.sandbox.getBooking(booking.booking_id)! };
   }
 }
+
+/** The shopper's browser arriving at a return address: its HTTP status (a redirect is not followed). */
+export async function visit(s: Steps, url: string): Promise<number> {
+  if (!s.callbackAllowed(url)) fail(`the return address ${printable(url)} is not on --endpoint's origin (PUBLIC_URL must be the proxy's own)`);
+  const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+  await response.body?.cancel();
+  return response.status;
+}
+
+/** Whether the proxy calls the order paid (`/order`); fails the clause when it cannot say. */
+export async function orderIsPaid(s: Steps, order: Record<string, unknown>): Promise<boolean> {
+  const exchange = await s.http.send(s.url('order'), { headers: { accept: 'application/json' }, body: { order } });
+  if (exchange.status !== 200 || codeOf(exchange) !== 'IP-201') fail(`/order: expected 200 IP-201; ${describe(exchange)}`);
+  return dataOf(exchange).paid === true;
+}
+
+/** The proxy's `/status` of a booking; fails the clause unless it answers one. */
+export async function statusOf(s: Steps, booking: HeldBooking): Promise<string> {
+  const exchange = await s.post('status', booking);
+  if (exchange.status !== 200 || codeOf(exchange) !== 'IP-201') fail(`/status: expected 200 IP-201; ${describe(exchange)}`);
+  return String(dataOf(exchange).status);
+}

@@ -78,7 +78,7 @@ for (const [kind, lines] of [['php', 130], ['python', 85]] as const) {
 test('the web payment form\'s vector is what the kit signs, and the docs quote the amount warning the checker prints', async () => {
   const { createSignature } = await import('../../../src/protocol/signature.js');
   const { WEB_PAYMENT_SIGNED_FIELDS } = await import('../../../src/protocol/signature.js');
-  const { AMOUNT_WARNING } = await import('../../../src/check/clauses-callback.js');
+  const { AMOUNT_WARNING } = await import('../../../src/check/esewa-intent/clauses-callback.js');
   const file = JSON.parse(read('signature-vectors.json')) as { vectors: Array<{ kind: string; fields: Record<string, string>; key: string; signature: string; web_payment: { fields: Record<string, string> } }> };
   const form = file.vectors.find((vector) => vector.kind === 'web-payment');
   assert.equal(await createSignature(form!.fields, WEB_PAYMENT_SIGNED_FIELDS, form!.key), form!.signature);

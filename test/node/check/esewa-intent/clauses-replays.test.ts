@@ -6,11 +6,11 @@
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { failedAfterSuccess, reconcileAsksService, successReplayAfterRefund } from '../../../src/check/clauses-replays.js';
-import { ClauseSkipped, Steps } from '../../../src/check/steps.js';
-import type { CheckOptions } from '../../../src/check/options.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { clauseFailure, PREFIX, startKitProxy, type Fetch } from './support.js';
+import { failedAfterSuccess, reconcileAsksService, successReplayAfterRefund } from '../../../../src/check/esewa-intent/clauses-replays.js';
+import { ClauseSkipped, Steps } from '../../../../src/check/steps.js';
+import type { CheckOptions } from '../../../../src/check/options.js';
+import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
+import { clauseFailure, PREFIX, startKitProxy, type Fetch } from '../support.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 

@@ -4,9 +4,9 @@
  * holds for it, the pay page opened and paid (or cancelled) with Khalti's test login, and return
  * addresses made as Khalti makes them. Khalti signs nothing, so the checker can forge any return.
  */
-import type { KhaltiPayment } from '../sandbox/khalti/index.js';
-import { describe, printable } from './exchange.js';
-import { fail, type Steps } from './steps.js';
+import type { KhaltiPayment } from '../../sandbox/khalti/index.js';
+import { describe, printable } from '../exchange.js';
+import { fail, type Steps } from '../steps.js';
 
 /** A Khalti booking the proxy made: its ids, order, page and the payment the sandbox initiated. */
 export interface KhaltiBooking {

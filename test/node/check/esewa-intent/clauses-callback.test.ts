@@ -14,10 +14,10 @@ import {
   callbackUnknownBooking,
   callbackUrlOrigin,
   forgedSuccessNotPaid,
-} from '../../../src/check/clauses-callback.js';
-import { Steps } from '../../../src/check/steps.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { clauseFailure, startKitProxy, type Fetch } from './support.js';
+} from '../../../../src/check/esewa-intent/clauses-callback.js';
+import { Steps } from '../../../../src/check/steps.js';
+import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
+import { clauseFailure, startKitProxy, type Fetch } from '../support.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });

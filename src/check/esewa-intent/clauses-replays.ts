@@ -3,8 +3,8 @@
  * refund, a FAILED after a SUCCESS, and a SUCCESS whose callback never came.
  */
 import { spawn } from 'node:child_process';
-import { codeOf, clip, describe } from './exchange.js';
-import { ClauseSkipped, fail, type Steps } from './steps.js';
+import { codeOf, clip, describe } from '../exchange.js';
+import { ClauseSkipped, fail, type Steps } from '../steps.js';
 
 /** How long the proxy's reconciliation may run, and how much of its output is kept. */
 const RECONCILE_TIMEOUT_MS = 60_000;

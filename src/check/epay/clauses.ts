@@ -3,9 +3,9 @@
  * callback, only the signed `data` of the shopper's success redirect, so the return is read from its
  * raw text, verified, and taken as a hint; the status check decides, and only its COMPLETE fulfils.
  */
-import { EPAY_TEST_SECRET } from '../sandbox/epay/rules.js';
-import { epayBooking, orderIsPaid, payEpay, postForm, signedReturn, statusOf, visit, writtenAmount } from './epay-steps.js';
-import { fail, type Steps } from './steps.js';
+import { EPAY_TEST_SECRET } from '../../sandbox/epay/rules.js';
+import { epayBooking, payEpay, postForm, signedReturn, writtenAmount } from './steps.js';
+import { fail, orderIsPaid, statusOf, visit, type Steps } from '../steps.js';
 
 /** `epay-book`: web and app bookings both answer eSewa's signed eleven-field form, which eSewa takes. */
 export async function epayBook(s: Steps): Promise<void> {

@@ -7,10 +7,10 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { epayAmbiguous, epayBook, epayForgedReturn, epayFullRefund, epayRawText, epayStatusDecides } from '../../../src/check/clauses-epay.js';
-import { verifyMessage } from '../../../src/protocol/signature.js';
-import { EPAY_RESPONSE_SIGNED_FIELDS, EPAY_TEST_SECRET } from '../../../src/sandbox/epay/rules.js';
-import { brokenProviderKit, thankYou } from './support.js';
+import { epayAmbiguous, epayBook, epayForgedReturn, epayFullRefund, epayRawText, epayStatusDecides } from '../../../../src/check/epay/clauses.js';
+import { verifyMessage } from '../../../../src/protocol/signature.js';
+import { EPAY_RESPONSE_SIGNED_FIELDS, EPAY_TEST_SECRET } from '../../../../src/sandbox/epay/rules.js';
+import { brokenProviderKit, thankYou } from '../support.js';
 
 /** How the proxy's parts behave in a test. */
 interface Breakage {

@@ -5,10 +5,10 @@
  * signs), and what the proxy then says of the order. Return pages are HTML and redirects, so they are
  * fetched apart from the recorder, whose JSON answers the transport clauses judge.
  */
-import { signMessage, verifyMessage } from '../protocol/signature.js';
-import { EPAY_FORM_FIELDS, EPAY_FORM_PATH, EPAY_REQUEST_SIGNED_FIELDS, EPAY_RESPONSE_SIGNED_FIELDS, EPAY_SESSION_PREFIX, EPAY_TEST_LOGIN, epayKeyFor } from '../sandbox/epay/rules.js';
-import { codeOf, dataOf, describe, printable } from './exchange.js';
-import { fail, type HeldBooking, type Steps } from './steps.js';
+import { signMessage, verifyMessage } from '../../protocol/signature.js';
+import { EPAY_FORM_FIELDS, EPAY_FORM_PATH, EPAY_REQUEST_SIGNED_FIELDS, EPAY_RESPONSE_SIGNED_FIELDS, EPAY_SESSION_PREFIX, EPAY_TEST_LOGIN, epayKeyFor } from '../../sandbox/epay/rules.js';
+import { describe, printable } from '../exchange.js';
+import { fail, type Steps } from '../steps.js';
 
 /** An ePay booking the proxy made: its ids, order and the form fields it answered. */
 export interface EpayBooking {
@@ -105,26 +105,4 @@ export async function signedReturn(s: Steps, booking: EpayBooking, options: { am
   const json = `{"transaction_code":${j(values.transaction_code)},"status":${j(values.status)},"total_amount":${options.amount},"transaction_uuid":${j(values.transaction_uuid)},"product_code":${j(productCode)},"signed_field_names":${j(EPAY_RESPONSE_SIGNED_FIELDS)},"signature":${j(signature)}}`;
   // eSewa glues ?data= onto success_url and does not percent-encode the base64.
   return `${booking.fields['success_url']}?data=${Buffer.from(json, 'utf8').toString('base64')}`;
-}
-
-/** The shopper's browser arriving at a return address: its HTTP status (a redirect is not followed). */
-export async function visit(s: Steps, url: string): Promise<number> {
-  if (!s.callbackAllowed(url)) fail(`the return address ${printable(url)} is not on --endpoint's origin (PUBLIC_URL must be the proxy's own)`);
-  const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
-  await response.body?.cancel();
-  return response.status;
-}
-
-/** Whether the proxy calls the order paid (`/order`); fails the clause when it cannot say. */
-export async function orderIsPaid(s: Steps, order: Record<string, unknown>): Promise<boolean> {
-  const exchange = await s.http.send(s.url('order'), { headers: { accept: 'application/json' }, body: { order } });
-  if (exchange.status !== 200 || codeOf(exchange) !== 'IP-201') fail(`/order: expected 200 IP-201; ${describe(exchange)}`);
-  return dataOf(exchange).paid === true;
-}
-
-/** The proxy's `/status` of a booking; fails the clause unless it answers one. */
-export async function statusOf(s: Steps, booking: HeldBooking): Promise<string> {
-  const exchange = await s.post('status', booking);
-  if (exchange.status !== 200 || codeOf(exchange) !== 'IP-201') fail(`/status: expected 200 IP-201; ${describe(exchange)}`);
-  return String(dataOf(exchange).status);
 }

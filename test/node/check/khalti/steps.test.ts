@@ -6,10 +6,10 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { khaltiBooking, khaltiPayment, khaltiReturn, openPage, paisaOf, payKhalti, type KhaltiBooking } from '../../../src/check/khalti-steps.js';
-import type { Steps } from '../../../src/check/steps.js';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { bookSpoiler, failureOf, startProviderKit, type ProviderKit } from './support.js';
+import { khaltiBooking, khaltiPayment, khaltiReturn, openPage, paisaOf, payKhalti, type KhaltiBooking } from '../../../../src/check/khalti/steps.js';
+import type { Steps } from '../../../../src/check/steps.js';
+import type { Sandbox } from '../../../../src/sandbox/index.js';
+import { bookSpoiler, failureOf, startProviderKit, type ProviderKit } from '../support.js';
 
 describe('paisaOf', () => {
   test('rupees to paisa exactly, where floating point would miss by one', () => {

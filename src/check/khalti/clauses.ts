@@ -4,10 +4,9 @@
  * made with the secret key, decides; a lookup answering HTTP 400 with `Expired` or `User canceled` is
  * the cancellation it reports, not an error.
  */
-import { orderIsPaid, statusOf, visit } from './epay-steps.js';
-import { codeOf, dataOf, describe } from './exchange.js';
-import { khaltiBooking, khaltiReturn, openPage, payKhalti } from './khalti-steps.js';
-import { fail, type Steps } from './steps.js';
+import { codeOf, dataOf, describe } from '../exchange.js';
+import { khaltiBooking, khaltiReturn, openPage, payKhalti } from './steps.js';
+import { fail, orderIsPaid, statusOf, visit, type Steps } from '../steps.js';
 
 /** `khalti-book`: web and app bookings initiate at Khalti with the Key header, in paisa, and answer its page to open by GET. */
 export async function khaltiBook(s: Steps): Promise<void> {

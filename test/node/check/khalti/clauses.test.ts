@@ -7,10 +7,10 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { khaltiBook, khaltiForgedReturn, khaltiLookup400, khaltiReturnNotTrusted } from '../../../src/check/clauses-khalti.js';
-import { khaltiHeaders } from '../../../src/providers/khalti/wire.js';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { brokenProviderKit, thankYou } from './support.js';
+import { khaltiBook, khaltiForgedReturn, khaltiLookup400, khaltiReturnNotTrusted } from '../../../../src/check/khalti/clauses.js';
+import { khaltiHeaders } from '../../../../src/providers/khalti/wire.js';
+import type { Sandbox } from '../../../../src/sandbox/index.js';
+import { brokenProviderKit, thankYou } from '../support.js';
 
 /** How the proxy's parts behave in a test. */
 interface Breakage {

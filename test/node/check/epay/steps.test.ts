@@ -7,11 +7,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { epayBooking, orderIsPaid, payEpay, postForm, signedReturn, statusOf, visit, writtenAmount, type EpayBooking } from '../../../src/check/epay-steps.js';
-import type { Steps } from '../../../src/check/steps.js';
-import { verifyMessage } from '../../../src/protocol/signature.js';
-import { EPAY_RESPONSE_SIGNED_FIELDS, EPAY_TEST_SECRET } from '../../../src/sandbox/epay/rules.js';
-import { AMOUNT, bookSpoiler, failureOf, PREFIX, startProviderKit, thankYou, type ProviderKit } from './support.js';
+import { epayBooking, payEpay, postForm, signedReturn, writtenAmount, type EpayBooking } from '../../../../src/check/epay/steps.js';
+import { orderIsPaid, statusOf, visit, type Steps } from '../../../../src/check/steps.js';
+import { verifyMessage } from '../../../../src/protocol/signature.js';
+import { EPAY_RESPONSE_SIGNED_FIELDS, EPAY_TEST_SECRET } from '../../../../src/sandbox/epay/rules.js';
+import { AMOUNT, bookSpoiler, failureOf, PREFIX, startProviderKit, thankYou, type ProviderKit } from '../support.js';
 
 describe('writtenAmount', () => {
   test('rupees as eSewa writes them: one decimal at least, two when there are paisa, a thousands comma when asked', () => {

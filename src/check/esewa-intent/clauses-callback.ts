@@ -1,7 +1,7 @@
 /** The checker's clauses on the service's callback: answered when signed, refused when forged or altered. */
 import { randomUUID } from 'node:crypto';
-import { codeOf, describe, printable } from './exchange.js';
-import { fail, type Steps } from './steps.js';
+import { codeOf, describe, printable } from '../exchange.js';
+import { fail, type Steps } from '../steps.js';
 
 /** docs/backends.md's warning about parsed amounts, quoted when a proxy falls into it. */
 export const AMOUNT_WARNING =
