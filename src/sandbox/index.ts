@@ -22,6 +22,7 @@ import { createLinksHandler, createServiceHandler, type HttpContext } from './ht
 import { PROFILES, type ProfileName } from './esewa-intent/profiles.js';
 import { findScenario } from './esewa-intent/scenarios.js';
 import { ScenarioPlayer } from './esewa-intent/player.js';
+import { createIntentRoutes } from './esewa-intent/routes.js';
 import { SandboxService, type SandboxBooking } from './esewa-intent/service.js';
 import { createEpayAdminRoutes } from './epay/admin.js';
 import { EpayLedger, type EpayTransaction } from './epay/ledger.js';
@@ -407,16 +408,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   const player = new ScenarioPlayer({ service, clock, notify: notifier.notify, onStatusChange, log });
 
+  // Chaos keys a callback by its booking's transaction_uuid, the merchant's own id.
+  chaos?.resolveBookings((id) => service.getBooking(id)?.transaction_uuid);
+  const intent = createIntentRoutes({ service, accessKey, log, onStatusChange, linksRedirector: profile.linksRedirector });
   const ctx: HttpContext = {
-    service,
-    accessKey,
     log,
-    onStatusChange,
     ...(chaos ? { chaos } : {}),
-    linksRedirector: profile.linksRedirector,
+    providers: [
+      intent.service,
+      createEpayRoutes({ ledger: epay, accessKey, productCodes, log }),
+      createKhaltiEmulation({ now: () => clock.now(), accessKey, baseUrl: () => baseUrl, log, ...(options.khaltiExpiresIn === undefined ? {} : { expiresIn: options.khaltiExpiresIn }) }),
+    ],
+    links: intent.links,
     admin: createAdminRoutes({ service, clock, dispatcher, productCodes, log, onChange: save, epay: createEpayAdminRoutes(epay, log) }),
-    epay: createEpayRoutes({ ledger: epay, accessKey, productCodes, log }),
-    khalti: createKhaltiEmulation({ now: () => clock.now(), accessKey, baseUrl: () => baseUrl, log, ...(options.khaltiExpiresIn === undefined ? {} : { expiresIn: options.khaltiExpiresIn }) }),
   };
   const servers = await listenBoth(ctx, { port: options.port ?? saved?.port ?? 0, linksPort: options.linksPort ?? saved?.linksPort ?? 0 }, host, clock);
   const baseUrl = servers.baseUrl;

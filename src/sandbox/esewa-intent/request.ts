@@ -15,6 +15,12 @@ import { describeValue } from '../../protocol/values.js';
 /** The three API operations. */
 export type Operation = 'book' | 'status' | 'cancel';
 
+/** Where the API's operations are: `{base_url}/api/client/intent/payment/book` and the others. */
+export const INTENT_API_PREFIX = '/api/client/intent/payment/';
+
+/** The API's operations, as their paths name them. */
+export const OPERATIONS: readonly Operation[] = ['book', 'status', 'cancel'];
+
 /** The fields a book request sets, once validated. */
 export interface BookFields {
   product_code: string;
