@@ -15,6 +15,7 @@ import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createSignature, SIGNED_FIELDS } from '../protocol/signature.js';
 import { createAdminRoutes } from './admin.js';
+import { createIntentAdminRoutes } from './esewa-intent/admin.js';
 import { CallbackDispatcher, type CallbackAttempt, type CallbackDelivery, type RetryPolicy } from './esewa-intent/callbacks.js';
 import { Chaos, type ChaosOptions } from './chaos.js';
 import { parseDuration, SandboxClock } from './clock.js';
@@ -420,7 +421,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       createKhaltiEmulation({ now: () => clock.now(), accessKey, baseUrl: () => baseUrl, log, ...(options.khaltiExpiresIn === undefined ? {} : { expiresIn: options.khaltiExpiresIn }) }),
     ],
     links: intent.links,
-    admin: createAdminRoutes({ service, clock, dispatcher, productCodes, log, onChange: save, epay: createEpayAdminRoutes(epay, log) }),
+    admin: createAdminRoutes({ clock, log, onChange: save, providers: [createIntentAdminRoutes({ service, dispatcher, productCodes, log, onChange: save }), createEpayAdminRoutes(epay, log)] }),
   };
   const servers = await listenBoth(ctx, { port: options.port ?? saved?.port ?? 0, linksPort: options.linksPort ?? saved?.linksPort ?? 0 }, host, clock);
   const baseUrl = servers.baseUrl;

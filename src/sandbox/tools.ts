@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { parseDuration } from './clock.js';
-import { junitReport, loadJourney, runJourney, JourneyError } from './journey.js';
+import { junitReport, loadJourney, runJourney, JourneyError } from './esewa-intent/journey.js';
 import { findScenario, magicAmountOf, SCENARIOS } from './esewa-intent/scenarios.js';
 import { EPAY_SCENARIOS, epayMagicAmountOf } from './epay/scenarios.js';
 import { KHALTI_MAGIC_PAISA_BASE, KHALTI_SCENARIOS } from './khalti/scenarios.js';

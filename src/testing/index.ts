@@ -22,11 +22,11 @@ import type { Page } from 'playwright';
 import { parseDuration } from '../sandbox/clock.js';
 import type { CallbackDelivery } from '../sandbox/esewa-intent/callbacks.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/index.js';
-import { loadJourney, runJourney, type Journey, type JourneyResult, type JourneyTarget } from '../sandbox/journey.js';
+import { loadJourney, runJourney, type Journey, type JourneyResult, type JourneyTarget } from '../sandbox/esewa-intent/journey.js';
 import { payOnPage, type PayOnPageOptions, type PayOnPageResult } from './pay-on-page.js';
 
-export { loadJourney, runJourney } from '../sandbox/journey.js';
-export type { Journey } from '../sandbox/journey.js';
+export { loadJourney, runJourney } from '../sandbox/esewa-intent/journey.js';
+export type { Journey } from '../sandbox/esewa-intent/journey.js';
 export { payOnPage, type PayOnPageOptions } from './pay-on-page.js';
 
 /** What the fixtures give a test. */

@@ -12,7 +12,7 @@ import { EXAMPLES, ROOT } from './workspace.js';
 
 /**
  * Folders of examples/ that other parts of the project own: server examples in other languages, the
- * sandbox's journey files (docs/sandbox.md; run by test/node/sandbox/journey.test.ts) and the host-app
+ * sandbox's journey files (docs/sandbox.md; run by test/node/sandbox/esewa-intent/journey.test.ts) and the host-app
  * bridges of docs/webview.md, and the merchant testing guide's examples (docs/testing-your-shop.md; run by
  * test/node/docs-testing.test.ts), none a runtime.
  */

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import type { Browser } from 'playwright';
-import { loadJourney, runJourney } from '../../src/sandbox/journey.js';
+import { loadJourney, runJourney } from '../../src/sandbox/esewa-intent/journey.js';
 import { launchChromium } from '../../scripts/chromium.mjs';
 import { freePort } from './check/support.js';
 import { bundled } from '../support/bundled.js';

@@ -6,7 +6,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CODES } from '../../protocol/contract.js';
-import { readJsonRequest, sendFailure, sendJson } from '../http.js';
+import { ok, readObject } from '../admin.js';
+import { sendFailure } from '../http.js';
 import type { EpayLedger, EpayResult, EpayTransaction } from './ledger.js';
 import { paisaOf, plainAmount } from './rules.js';
 import { EPAY_SCENARIOS, epayMagicAmountOf } from './scenarios.js';
@@ -14,23 +15,6 @@ import { EPAY_SCENARIOS, epayMagicAmountOf } from './scenarios.js';
 /** A transaction as the controls show it: the record, with its amounts in rupees. */
 function view(transaction: EpayTransaction) {
   return { ...transaction, total_amount: plainAmount(transaction.total_paisa), refunded_amount: plainAmount(transaction.refunded_paisa) };
-}
-
-function ok(res: ServerResponse, message: string, data: unknown): void {
-  sendJson(res, 200, { code: CODES.OK, message, data });
-}
-
-async function readObject(req: IncomingMessage, res: ServerResponse): Promise<Record<string, unknown> | undefined> {
-  const raw = await readJsonRequest(req, res);
-  if (raw === undefined) return undefined;
-  try {
-    const body: unknown = JSON.parse(raw || '{}');
-    if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as Record<string, unknown>;
-  } catch {
-    // answered below
-  }
-  sendFailure(res, CODES.INVALID_REQUEST, 'The body must be a JSON object.');
-  return undefined;
 }
 
 function answer(res: ServerResponse, result: EpayResult, message: string, name: string): void {

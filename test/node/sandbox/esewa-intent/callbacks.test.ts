@@ -4,7 +4,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_DELIVERIES } from '../../../../src/sandbox/esewa-intent/callbacks.js';
-import { resendTargetProblem } from '../../../../src/sandbox/admin.js';
+import { resendTargetProblem } from '../../../../src/sandbox/esewa-intent/admin.js';
 import { startSandbox } from '../../../../src/sandbox/index.js';
 import { book, control, pay, startReceiver } from '../support.js';
 

@@ -8,7 +8,7 @@
  * cookie, so a shop whose `lookupOrder` checks the login books as it would for the signed-in shopper.
  */
 import { readFile } from 'node:fs/promises';
-import { parseDuration } from './clock.js';
+import { parseDuration } from '../clock.js';
 
 /** Request headers for the merchant's endpoint, e.g. `{ "cookie": "session=${env.SHOP_SESSION}" }`. */
 export type JourneyHeaders = Record<string, string>;

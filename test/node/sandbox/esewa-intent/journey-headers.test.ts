@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkJourney, JourneyError, runJourney, type JourneyStep } from '../../../src/sandbox/journey.js';
+import { checkJourney, JourneyError, runJourney, type JourneyStep } from '../../../../src/sandbox/esewa-intent/journey.js';
 
 /** Plays both the merchant (`/api/pay/...`) and the sandbox (`/sandbox/...`), recording each request's headers. */
 let seen: Array<{ path: string; headers: IncomingHttpHeaders }> = [];

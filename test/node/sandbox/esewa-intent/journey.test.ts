@@ -12,15 +12,15 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { checkJourney, JourneyError, junitReport, loadJourney, resolve, runJourney, type JourneyStep } from '../../../src/sandbox/journey.js';
-import { walletPayFixtures } from '../../../src/testing/index.js';
-import { launchChromium } from '../../../scripts/chromium.mjs';
-import { book, startKit } from './support.js';
-import { bundled } from '../../support/bundled.js';
+import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
+import { checkJourney, JourneyError, junitReport, loadJourney, resolve, runJourney, type JourneyStep } from '../../../../src/sandbox/esewa-intent/journey.js';
+import { walletPayFixtures } from '../../../../src/testing/index.js';
+import { launchChromium } from '../../../../scripts/chromium.mjs';
+import { book, startKit } from '../support.js';
+import { bundled } from '../../../support/bundled.js';
 
-const JOURNEYS = fileURLToPath(new URL('../../../examples/journeys/', import.meta.url));
-const CLI = await bundled(new URL('../../../src/sandbox/cli.ts', import.meta.url));
+const JOURNEYS = fileURLToPath(new URL('../../../../examples/journeys/', import.meta.url));
+const CLI = await bundled(new URL('../../../../src/sandbox/cli.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'wpb-journey-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
