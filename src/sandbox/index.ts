@@ -13,18 +13,15 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { createServer, type Server } from 'node:http';
 import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createSignature, SIGNED_FIELDS } from '../protocol/signature.js';
 import { createAdminRoutes } from './admin.js';
-import { createIntentAdminRoutes } from './esewa-intent/admin.js';
-import { CallbackDispatcher, type CallbackAttempt, type CallbackDelivery, type RetryPolicy } from './esewa-intent/callbacks.js';
+import type { CallbackAttempt, CallbackDelivery, RetryPolicy } from './esewa-intent/callbacks.js';
 import { Chaos, type ChaosOptions } from './chaos.js';
 import { parseDuration, SandboxClock } from './clock.js';
 import { createLinksHandler, createServiceHandler, type HttpContext } from './http.js';
+import { createIntentEmulation, type IntentEmulation } from './esewa-intent/emulation.js';
 import { PROFILES, type ProfileName } from './esewa-intent/profiles.js';
 import { findScenario } from './esewa-intent/scenarios.js';
-import { ScenarioPlayer } from './esewa-intent/player.js';
-import { createIntentRoutes } from './esewa-intent/routes.js';
-import { SandboxService, type SandboxBooking } from './esewa-intent/service.js';
+import type { SandboxBooking } from './esewa-intent/service.js';
 import { createEpayAdminRoutes } from './epay/admin.js';
 import { EpayLedger, type EpayTransaction } from './epay/ledger.js';
 import { EPAY_SESSION_IDLE_MS } from './epay/rules.js';
@@ -236,58 +233,6 @@ function timeOf(to: string | number | Date): number {
   return at;
 }
 
-/** How the sandbox sends a booking's callback: `notify` schedules it, `signed` waits for the signatures under way. */
-interface Notifier {
-  notify(booking: SandboxBooking, send?: { delayMs?: number; drop?: number }): void;
-  signed(): Promise<void>;
-}
-
-/**
- * The callback sender: honours `properties.sandbox_callback` and the `sendCallback` option, signs the
- * payload as the service does, and hands it to the dispatcher (which retries on the clock).
- */
-function createNotifier(options: SandboxOptions, accessKey: string, retry: RetryPolicy, dispatcher: CallbackDispatcher, log: (line: string) => void): Notifier {
-  let pendingSignatures = 0;
-  const signatureWaiters: Array<() => void> = [];
-  const notify = (booking: SandboxBooking, send: { delayMs?: number; drop?: number } = {}): void => {
-    const mode = booking.properties['sandbox_callback'];
-    if (mode === 'never') {
-      log(`callback ${booking.booking_id}: not sent (properties.sandbox_callback = "never")`);
-      return;
-    }
-    if (options.sendCallback && !options.sendCallback(booking)) {
-      log(`callback ${booking.booking_id}: not sent (held back by the sendCallback option)`);
-      return;
-    }
-    const payload: Record<string, string | number> = {
-      product_code: booking.product_code,
-      amount: booking.amount,
-      reference_code: booking.reference_code,
-      correlation_id: booking.correlation_id,
-      status: booking.status,
-      signed_field_names: SIGNED_FIELDS.callback,
-    };
-    const delay = (mode === 'delay' ? retry.baseDelayMs * 4 : 0) + (send.delayMs ?? 0);
-    // The signature is computed before scheduling; send() takes the finished payload.
-    pendingSignatures++;
-    createSignature(payload, SIGNED_FIELDS.callback, accessKey)
-      .then((signature) =>
-        dispatcher.send(booking.booking_id, booking.callback_url, { ...payload, signature }, {
-          delayMs: delay,
-          ...(send.drop ? { drop: send.drop } : {}),
-          ...(booking.scenario ? { scenario: booking.scenario } : {}),
-        }),
-      )
-      .catch((error: unknown) => log(`callback ${booking.booking_id}: could not sign: ${String(error)}`))
-      .finally(() => {
-        pendingSignatures--;
-        if (pendingSignatures === 0) for (const resolve of signatureWaiters.splice(0)) resolve();
-      });
-  };
-  const signed = () => (pendingSignatures > 0 ? new Promise<void>((resolve) => signatureWaiters.push(resolve)) : Promise.resolve());
-  return { notify, signed };
-}
-
 /** The service and links servers, listening; on a failure both are closed and the clock stopped. */
 async function listenBoth(ctx: HttpContext, ports: { port: number; linksPort: number }, host: string, clock: SandboxClock) {
   const serviceServer = createServer(createServiceHandler(ctx));
@@ -305,27 +250,22 @@ async function listenBoth(ctx: HttpContext, ports: { port: number; linksPort: nu
 
 /** The parts a running sandbox is made of, for {@link sandboxControls}. */
 interface Parts {
-  service: SandboxService;
-  dispatcher: CallbackDispatcher;
+  intent: IntentEmulation;
   clock: SandboxClock;
-  notifier: Notifier;
   productCodes: string[];
-  onStatusChange: (booking: SandboxBooking, shouldNotify: boolean) => void;
   save: () => void;
 }
 
 /** What a running sandbox offers its caller beyond its addresses: bookings, callbacks, revert, the clock, scenarios. */
 function sandboxControls(parts: Parts): Omit<Sandbox, 'baseUrl' | 'linksUrl' | 'webPaymentUrl' | 'allowedHosts' | 'accessKey' | 'productCodes' | 'close'> {
-  const { service, dispatcher, clock, notifier, productCodes, onStatusChange, save } = parts;
+  const { intent, clock, productCodes, save } = parts;
+  const { service, dispatcher } = intent;
   return {
     getBooking: (bookingId) => service.getBooking(bookingId),
     listBookings: () => service.listBookings(),
     callbackAttempts: () => dispatcher.attempts(),
     callbackDeliveries: (filter) => dispatcher.deliveries(filter),
-    whenCallbacksSettled: async () => {
-      await notifier.signed();
-      await dispatcher.whenSettled();
-    },
+    whenCallbacksSettled: intent.whenCallbacksSettled,
     revert: (bookingId) => {
       const result = service.revert(bookingId);
       if (!result.ok) {
@@ -335,7 +275,7 @@ function sandboxControls(parts: Parts): Omit<Sandbox, 'baseUrl' | 'linksUrl' | '
             : `Only a SUCCESS booking can be reverted; "${bookingId}" is ${result.booking?.status}.`,
         );
       }
-      onStatusChange(result.booking, result.notify);
+      intent.onStatusChange(result.booking, result.notify);
       return result.booking;
     },
     clock: {
@@ -370,58 +310,45 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const productCodes =
     options.productCode === undefined ? [profile.productCode ?? SANDBOX_DEFAULTS.productCode] : ([] as string[]).concat(options.productCode);
   const log = options.log ?? (() => undefined);
-  const retry = options.callbackRetry ?? SANDBOX_DEFAULTS.callbackRetry;
   const saved = options.stateFile === undefined ? undefined : readState(options.stateFile);
   const clock = new SandboxClock(options.now ?? Date.now, saved?.clockOffsetMs ?? 0);
   const chaos = options.chaos === undefined ? undefined : new Chaos(options.chaos, log);
 
-  const dispatcher = new CallbackDispatcher({ ...retry, clock, log, ...(chaos ? { chaos } : {}) });
   let ports: { port?: number; linksPort?: number } = {};
   const save = () => {
     if (options.stateFile === undefined) return;
-    const state: SandboxState = { version: 1, ...ports, bookings: service.snapshot(), epay: epay.snapshot(), clockOffsetMs: clock.offsetMs(), sticky: service.stickyScenarios() };
+    const state: SandboxState = { version: 1, ...ports, ...intent.snapshot(), epay: epay.snapshot(), clockOffsetMs: clock.offsetMs() };
     writeState(options.stateFile, state);
   };
   let linksUrl = '';
-  const service: SandboxService = new SandboxService({
+  const intent = createIntentEmulation({
     accessKey,
     productCodes,
     bookingTtlMs: options.bookingTtlMs ?? SANDBOX_DEFAULTS.bookingTtlMs,
-    now: () => clock.now(),
-    linksUrl: () => linksUrl,
+    retry: options.callbackRetry ?? SANDBOX_DEFAULTS.callbackRetry,
     strict: options.strict ?? false,
+    profile,
+    clock,
+    ...(chaos ? { chaos } : {}),
+    log,
+    linksUrl: () => linksUrl,
     onChange: save,
-    rules: profile.rules,
-    onMerchantCancel: (booking) => player.merchantCancelled(booking),
+    ...(options.sendCallback ? { sendCallback: options.sendCallback } : {}),
+    ...(saved ? { saved } : {}),
   });
-  if (saved) {
-    service.restore(saved.bookings);
-    for (const [code, id] of Object.entries(saved.sticky ?? {})) service.setStickyScenario(code, findScenario(id));
-  }
 
   const epay = new EpayLedger({ now: () => clock.now(), idleMs: options.epaySessionIdleMs ?? EPAY_SESSION_IDLE_MS, onChange: save });
   if (saved?.epay) epay.restore(saved.epay);
-  const notifier = createNotifier(options, accessKey, retry, dispatcher, log);
-  clock.settle = notifier.signed;
-  const onStatusChange = (booking: SandboxBooking, shouldNotify: boolean): void => {
-    log(`booking ${booking.booking_id} -> ${booking.status}${booking.scenario ? ` [${booking.scenario}]` : ''}`);
-    player.statusChanged(booking, shouldNotify);
-  };
-  const player = new ScenarioPlayer({ service, clock, notify: notifier.notify, onStatusChange, log });
-
-  // Chaos keys a callback by its booking's transaction_uuid, the merchant's own id.
-  chaos?.resolveBookings((id) => service.getBooking(id)?.transaction_uuid);
-  const intent = createIntentRoutes({ service, accessKey, log, onStatusChange, linksRedirector: profile.linksRedirector });
   const ctx: HttpContext = {
     log,
     ...(chaos ? { chaos } : {}),
     providers: [
-      intent.service,
+      intent.routes.service,
       createEpayRoutes({ ledger: epay, accessKey, productCodes, log }),
       createKhaltiEmulation({ now: () => clock.now(), accessKey, baseUrl: () => baseUrl, log, ...(options.khaltiExpiresIn === undefined ? {} : { expiresIn: options.khaltiExpiresIn }) }),
     ],
-    links: intent.links,
-    admin: createAdminRoutes({ clock, log, onChange: save, providers: [createIntentAdminRoutes({ service, dispatcher, productCodes, log, onChange: save }), createEpayAdminRoutes(epay, log)] }),
+    links: intent.routes.links,
+    admin: createAdminRoutes({ clock, log, onChange: save, providers: [intent.admin, createEpayAdminRoutes(epay, log)] }),
   };
   const servers = await listenBoth(ctx, { port: options.port ?? saved?.port ?? 0, linksPort: options.linksPort ?? saved?.linksPort ?? 0 }, host, clock);
   const baseUrl = servers.baseUrl;
@@ -438,10 +365,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     allowedHosts: `${new URL(baseUrl).host} ${new URL(linksUrl).host}`,
     accessKey,
     productCodes: [...productCodes],
-    ...sandboxControls({ service, dispatcher, clock, notifier, productCodes, onStatusChange, save }),
+    ...sandboxControls({ intent, clock, productCodes, save }),
     close: async () => {
       clock.stop();
-      await dispatcher.close();
+      await intent.dispatcher.close();
       await servers.close();
     },
   };
