@@ -1,11 +1,11 @@
 /**
  * The steps the checker's clauses are made of: requests to the proxy (recorded), fresh orders and keys,
- * the service's record of a booking, paying at the sandbox, signed and forged callbacks.
+ * the service's record of a booking, paying at the sandbox (the signed and forged callbacks are
+ * esewa-intent/callbacks.ts's).
  */
 import { randomUUID } from 'node:crypto';
 import type { Sandbox, SandboxBooking } from '../sandbox/index.js';
-import { ATTEMPT_HEADER, IDEMPOTENCY_HEADER, type PaymentStatus, type StatusRequest } from '../protocol/contract.js';
-import { createSignature, SIGNED_FIELDS } from '../protocol/signature.js';
+import { ATTEMPT_HEADER, IDEMPOTENCY_HEADER, type StatusRequest } from '../protocol/contract.js';
 import { codeOf, dataOf, describe, printable, Recorder, type Exchange } from './exchange.js';
 import type { StepOptions } from './options.js';
 
@@ -211,32 +211,6 @@ export class Steps {
       if (Date.now() > deadline) return attempts;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-  }
-
-  /** A callback body as the service writes it, signed over `signedOver` (default: the same values) with `key`. */
-  async callbackBody(
-    values: { amount: number; reference_code: string; correlation_id: string; status: PaymentStatus },
-    options: { key?: string; signedOver?: Partial<typeof values>; amountWritten?: string } = {},
-  ): Promise<string> {
-    const sent = { product_code: this.sandbox.productCodes[0]!, ...values, signed_field_names: SIGNED_FIELDS.callback };
-    const written = options.amountWritten;
-    // An amount written otherwise (1250.50 for 1250.5) is signed, and sent, exactly as written.
-    const signed = { ...sent, ...(written === undefined ? {} : { amount: written }), ...options.signedOver };
-    const signature = await createSignature(signed, SIGNED_FIELDS.callback, options.key ?? this.sandbox.accessKey);
-    const body = JSON.stringify({ ...sent, signature });
-    return written === undefined ? body : body.replace(`"amount":${JSON.stringify(values.amount)}`, `"amount":${written}`);
-  }
-
-  /** The signed callback of a booking's status, as the service writes it. */
-  callbackOf(booking: SandboxBooking, status: PaymentStatus, amountWritten?: string): Promise<string> {
-    const values = { amount: booking.amount, reference_code: booking.reference_code, correlation_id: booking.correlation_id, status };
-    return this.callbackBody(values, amountWritten === undefined ? {} : { amountWritten });
-  }
-
-  /** Sends a callback as the service would, only to an allowed origin (else the clause is skipped). */
-  sendCallback(url: string, body: string): Promise<Exchange> {
-    if (!this.callbackAllowed(url)) throw new ClauseSkipped(`the checker sends no callback to ${printable(url)}: not --endpoint's origin nor one named by --callback-origin`);
-    return this.http.send(url, { body });
   }
 
   /** A paid booking whose callback the sandbox has delivered (or tried to, or was not let to). */

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { codeOf, describe, printable } from '../exchange.js';
 import { fail, type Steps } from '../steps.js';
+import { callbackBody, callbackOf, sendCallback } from './callbacks.js';
 
 /** docs/backends.md's warning about parsed amounts, quoted when a proxy falls into it. */
 export const AMOUNT_WARNING =
@@ -38,7 +39,7 @@ export async function callbackAmountAsWritten(s: Steps): Promise<string> {
   const service = s.sandbox.getBooking(fresh.booking_id)!;
   const writings = amountWritings(service.amount);
   for (const written of writings) {
-    const exchange = await s.sendCallback(url, await s.callbackOf(service, 'SUCCESS', written));
+    const exchange = await sendCallback(s, url, await callbackOf(s, service, 'SUCCESS', written));
     if (exchange.status < 200 || exchange.status > 299) {
       fail(
         `the service's signed SUCCESS callback with its amount written ${written} was refused; the signature is over the amount exactly as the body writes it. ` +
@@ -64,13 +65,13 @@ export async function callbackSigned(s: Steps): Promise<string> {
 /** `callback-replay`: the same signed callback again is answered 2xx. */
 export async function callbackReplay(s: Steps): Promise<void> {
   const booking = await s.paidBooking();
-  const body = await s.callbackBody({
+  const body = await callbackBody(s, {
     amount: booking.service.amount,
     reference_code: booking.service.reference_code,
     correlation_id: booking.correlation_id,
     status: 'SUCCESS',
   });
-  const exchange = await s.sendCallback(booking.service.callback_url, body);
+  const exchange = await sendCallback(s, booking.service.callback_url, body);
   if (exchange.status < 200 || exchange.status > 299) fail(`the signed SUCCESS callback sent again must be answered 2xx; ${describe(exchange)}`);
 }
 
@@ -85,12 +86,12 @@ export async function callbackForgeries(s: Steps): Promise<void> {
   };
   const url = booking.service.callback_url;
   const cases: Array<[string, string]> = [
-    ['a SUCCESS signed with another key', await s.callbackBody(values, { key: `not-${s.sandbox.accessKey}` })],
-    ['a SUCCESS whose amount was changed under the signature', await s.callbackBody({ ...values, amount: values.amount + 1 }, { signedOver: { amount: values.amount } })],
-    ['a SUCCESS whose status was changed under a FAILED signature', await s.callbackBody(values, { signedOver: { status: 'FAILED' } })],
+    ['a SUCCESS signed with another key', await callbackBody(s, values, { key: `not-${s.sandbox.accessKey}` })],
+    ['a SUCCESS whose amount was changed under the signature', await callbackBody(s, { ...values, amount: values.amount + 1 }, { signedOver: { amount: values.amount } })],
+    ['a SUCCESS whose status was changed under a FAILED signature', await callbackBody(s, values, { signedOver: { status: 'FAILED' } })],
   ];
   for (const [what, body] of cases) {
-    const exchange = await s.sendCallback(url, body);
+    const exchange = await sendCallback(s, url, body);
     if (exchange.status < 400 || exchange.status > 499) fail(`${what} must be refused with a 4xx; ${describe(exchange)}`);
   }
 }
@@ -98,13 +99,13 @@ export async function callbackForgeries(s: Steps): Promise<void> {
 /** `callback-unknown-booking`: a callback for a booking the proxy never made is refused, and pays nothing. */
 export async function callbackUnknownBooking(s: Steps): Promise<void> {
   const booking = await s.freshBooking();
-  const body = await s.callbackBody({
+  const body = await callbackBody(s, {
     amount: s.options.amount,
     reference_code: `REF-${randomUUID().replace(/-/g, '').slice(0, 16)}`,
     correlation_id: randomUUID(),
     status: 'SUCCESS',
   });
-  const exchange = await s.sendCallback(booking.service.callback_url, body);
+  const exchange = await sendCallback(s, booking.service.callback_url, body);
   if (exchange.status < 400 || exchange.status > 499) fail(`a signed callback for a booking the proxy never made must be refused with a 4xx; ${describe(exchange)}`);
   // Refused, and the proxy's open order is not paid (a new key for it is not IP-412).
   const again = await s.book('app', booking.order, s.key());
@@ -114,11 +115,11 @@ export async function callbackUnknownBooking(s: Steps): Promise<void> {
 /** `forged-success-not-paid`: a forged SUCCESS leaves the order payable. */
 export async function forgedSuccessNotPaid(s: Steps): Promise<void> {
   const booking = await s.freshBooking();
-  const body = await s.callbackBody(
+  const body = await callbackBody(s, 
     { amount: booking.service.amount, reference_code: booking.service.reference_code, correlation_id: booking.correlation_id, status: 'SUCCESS' },
     { key: `not-${s.sandbox.accessKey}` },
   );
-  await s.sendCallback(booking.service.callback_url, body);
+  await sendCallback(s, booking.service.callback_url, body);
   const exchange = await s.book('app', booking.order, s.key());
   if (codeOf(exchange) === 'IP-412') fail(`after a forged SUCCESS callback the order reads as paid (a new key is IP-412); ${describe(exchange)}`);
 }

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { codeOf, clip, describe } from '../exchange.js';
 import { ClauseSkipped, fail, type Steps } from '../steps.js';
+import { callbackOf, sendCallback } from './callbacks.js';
 
 /** How long the proxy's reconciliation may run, and how much of its output is kept. */
 const RECONCILE_TIMEOUT_MS = 60_000;
@@ -31,12 +32,12 @@ async function settledPayment(s: Steps) {
 /** `success-replay-after-refund`: a captured SUCCESS sent again after the REVERTED pays nothing again. */
 export async function successReplayAfterRefund(s: Steps): Promise<void> {
   const booking = await settledPayment(s);
-  const captured = await s.callbackOf(booking.service, 'SUCCESS');
+  const captured = await callbackOf(s, booking.service, 'SUCCESS');
   const seen = s.sandbox.callbackAttempts().filter((a) => a.booking_id === booking.booking_id).length;
   s.sandbox.revert(booking.booking_id);
   await nextCallback(s, booking.booking_id, seen);
   await s.post('status', booking);
-  const replay = await s.sendCallback(booking.service.callback_url, captured);
+  const replay = await sendCallback(s, booking.service.callback_url, captured);
   const again = await s.book('app', booking.order, s.key());
   if (codeOf(again) === 'IP-412') {
     fail(
@@ -50,7 +51,7 @@ export async function successReplayAfterRefund(s: Steps): Promise<void> {
 export async function failedAfterSuccess(s: Steps): Promise<void> {
   s.relyOn('paid-order-refused', 'a paid order from the IP-412 of a new key');
   const booking = await settledPayment(s);
-  const late = await s.sendCallback(booking.service.callback_url, await s.callbackOf(booking.service, 'FAILED'));
+  const late = await sendCallback(s, booking.service.callback_url, await callbackOf(s, booking.service, 'FAILED'));
   const again = await s.book('app', booking.order, s.key());
   if (codeOf(again) !== 'IP-412') {
     fail(
