@@ -11,6 +11,7 @@ import { EPAY_SESSION_IDLE_MS } from './epay/rules.js';
 import { SANDBOX_DEFAULTS, startSandbox, type Sandbox, type SandboxOptions } from './index.js';
 import { PROFILES, type ProfileName } from './esewa-intent/profiles.js';
 import { argumentError, runTool, TOOLS, UsageError } from './tools.js';
+import { INTENT_TOOLS } from './esewa-intent/tools.js';
 
 /** Usage text of `wallet-pay-sandbox --help`. */
 export const USAGE = `Usage: wallet-pay-sandbox [options]
@@ -221,7 +222,7 @@ export interface CommandLineIo {
 export async function runCommandLine(args: readonly string[], io: CommandLineIo): Promise<Sandbox | undefined> {
   if (args[0] !== undefined && TOOLS.includes(args[0])) {
     try {
-      await runTool(args[0], args.slice(1), io);
+      await runTool(args[0], args.slice(1), io, INTENT_TOOLS);
     } catch (error) {
       if (error instanceof UsageError) throw new CommandLineError(error.message);
       throw error;

@@ -4,11 +4,9 @@
  * they work from another terminal or a CI step. Every bad argument is refused before any request, by
  * name and with an example of a right one.
  */
-import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { parseDuration } from './clock.js';
-import { junitReport, loadJourney, runJourney, JourneyError } from './esewa-intent/journey.js';
-import { findScenario, magicAmountOf, SCENARIOS } from './esewa-intent/scenarios.js';
+import { magicAmountOf, SCENARIOS } from './esewa-intent/scenarios.js';
 import { EPAY_SCENARIOS, epayMagicAmountOf } from './epay/scenarios.js';
 import { KHALTI_MAGIC_PAISA_BASE, KHALTI_SCENARIOS } from './khalti/scenarios.js';
 
@@ -25,13 +23,15 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-interface Io {
+/** Where a tool writes its lines. */
+export interface Io {
   out: (line: string) => void;
 }
 
 const DEFAULT_URL = 'http://127.0.0.1:4010';
 
-type Tool = 'scenarios' | 'clock' | 'scenario' | 'callbacks' | 'run';
+/** The tools' names. */
+export type Tool = 'scenarios' | 'clock' | 'scenario' | 'callbacks' | 'run';
 
 /** A right command line of each tool, quoted in its errors. */
 export const TOOL_EXAMPLES: Readonly<Record<Tool, string>> = {
@@ -93,7 +93,8 @@ export function argumentError(
   return `${where}: ${message}; e.g. ${example}.`;
 }
 
-function options(tool: Tool, args: readonly string[]): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+/** A tool's arguments parsed against its options, or a {@link UsageError} naming the wrong one. */
+export function toolOptions(tool: Tool, args: readonly string[]): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
   const allowed = OPTIONS[tool];
   try {
     const parsed = parseArgs({
@@ -109,7 +110,7 @@ function options(tool: Tool, args: readonly string[]): { values: Record<string, 
 }
 
 /** The sandbox's base URL from `--url`, checked before any request. */
-function baseUrl(tool: Tool, values: Record<string, string | boolean | undefined>): string {
+export function toolBaseUrl(tool: Tool, values: Record<string, string | boolean | undefined>): string {
   const url = String(values['url'] ?? DEFAULT_URL);
   let parsed: URL | undefined;
   try {
@@ -124,7 +125,7 @@ function baseUrl(tool: Tool, values: Record<string, string | boolean | undefined
 }
 
 /** Asks a control of the running sandbox; `asked` and `example` say, in a refusal, what was asked and what would do. */
-async function control(base: string, path: string, request: { body?: unknown; asked: string; example: string }): Promise<unknown> {
+export async function askSandbox(base: string, path: string, request: { body?: unknown; asked: string; example: string }): Promise<unknown> {
   let response: Response;
   try {
     response = await fetch(`${base}${path}`, {
@@ -171,10 +172,10 @@ function clockMove(action: string | undefined, value: string | undefined, count:
 }
 
 async function clock(args: readonly string[], io: Io): Promise<void> {
-  const { values, positionals } = options('clock', args);
+  const { values, positionals } = toolOptions('clock', args);
   const move = clockMove(positionals[0], positionals[1], positionals.length);
-  const url = baseUrl('clock', values);
-  const data = (await control(url, '/sandbox/clock', {
+  const url = toolBaseUrl('clock', values);
+  const data = (await askSandbox(url, '/sandbox/clock', {
     ...(move ? { body: move } : {}),
     asked: `clock ${positionals.join(' ')}`.trim(),
     example: move?.['set'] ? "wallet-pay-sandbox clock set with a time after the sandbox's clock, which wallet-pay-sandbox clock shows" : TOOL_EXAMPLES.clock,
@@ -182,27 +183,8 @@ async function clock(args: readonly string[], io: Io): Promise<void> {
   io.out(`sandbox clock: ${String(data['now'])} (${offsetText(Number(data['offset_ms']))})`);
 }
 
-async function scenario(args: readonly string[], io: Io): Promise<void> {
-  const { values, positionals } = options('scenario', args);
-  const [id] = positionals;
-  if (id === undefined || positionals.length !== 1) {
-    throw new UsageError(`scenario takes one scenario ID or "none"; got ${positionals.length === 0 ? 'none' : `"${positionals.join(' ')}"`}; e.g. ${TOOL_EXAMPLES.scenario}.`);
-  }
-  if (id !== 'none' && !findScenario(id)) {
-    throw new UsageError(`scenario: "${id}" is not a scenario ID (wallet-pay-sandbox scenarios lists them); e.g. ${TOOL_EXAMPLES.scenario}.`);
-  }
-  const productCode = values['product-code'];
-  const data = (await control(baseUrl('scenario', values), '/sandbox/scenario', {
-    body: { scenario: id === 'none' ? null : id, ...(productCode ? { product_code: String(productCode) } : {}) },
-    asked: `scenario ${id}${productCode ? ` --product-code ${String(productCode)}` : ''}`,
-    example: `--product-code with one of the sandbox's product codes, ${TOOL_EXAMPLES.scenario}`,
-  })) as Record<string, unknown>;
-  const entries = Object.entries(data);
-  io.out(entries.length === 0 ? 'sticky scenarios: none' : `sticky scenarios: ${entries.map(([code, s]) => `${code} ${String(s)}`).join(', ')}`);
-}
-
 function scenarios(args: readonly string[], io: Io): void {
-  const { values, positionals } = options('scenarios', args);
+  const { values, positionals } = toolOptions('scenarios', args);
   if (positionals.length > 0) throw new UsageError(`scenarios takes no argument; got "${positionals.join(' ')}"; e.g. ${TOOL_EXAMPLES.scenarios}.`);
   if (values['json']) {
     io.out(JSON.stringify(SCENARIOS.map((s) => ({ ...s, magic_amount: magicAmountOf(s) })), null, 2));
@@ -217,91 +199,14 @@ function scenarios(args: readonly string[], io: Io): void {
   for (const s of KHALTI_SCENARIOS) io.out(line(s, KHALTI_MAGIC_PAISA_BASE + Number(s.id.slice('KHALTI-'.length))));
 }
 
-/** One delivery of the desk as `GET /sandbox/callbacks` answers it (the fields the listing shows). */
-interface DeskDelivery {
-  id: string;
-  booking_id: string;
-  status: string;
-  state: string;
-  url: string;
-  created_at: string;
-  resend_of?: string;
-  attempts: Array<{ status?: number; error?: string; answer?: string; at: string }>;
-}
-
-/** One line of the listing: id, booking, status, state, attempts, the merchant's last answer, its time. */
-export function deliveryLine(d: DeskDelivery): string {
-  const last = d.attempts.at(-1);
-  const answer = last ? (last.status !== undefined ? `HTTP ${last.status}` : last.error ?? '') : 'not tried yet';
-  const tries = `${d.attempts.length} attempt${d.attempts.length === 1 ? '' : 's'}`;
-  return [d.id.padEnd(7), d.booking_id, d.status.padEnd(8), d.state.padEnd(9), tries.padEnd(10), answer, last?.at ?? d.created_at, d.resend_of ? `(resends ${d.resend_of})` : '']
-    .join('  ')
-    .trimEnd();
-}
-
-async function callbacks(args: readonly string[], io: Io): Promise<void> {
-  const { values, positionals } = options('callbacks', args);
-  const url = baseUrl('callbacks', values);
-  if (positionals[0] === 'resend') {
-    const id = positionals[1];
-    if (id === undefined || positionals.length !== 2 || !/^CB-\d+$/.test(id)) {
-      throw new UsageError(`callbacks resend takes one delivery ID such as CB-3 (wallet-pay-sandbox callbacks lists them); got ${id === undefined ? 'none' : `"${positionals.slice(1).join(' ')}"`}; e.g. wallet-pay-sandbox callbacks resend CB-3.`);
-    }
-    const to = values['to'];
-    const data = (await control(url, `/sandbox/callbacks/${encodeURIComponent(id)}/resend`, {
-      body: to === undefined ? {} : { url: String(to) },
-      asked: `callbacks resend ${id}${to === undefined ? '' : ` --to ${String(to)}`}`,
-      example: 'an ID wallet-pay-sandbox callbacks lists, and --to only to the callback\'s own origin or a loopback address',
-    })) as { id: string };
-    io.out(`resent ${id} as ${data.id}${to === undefined ? '' : ` to ${String(to)}`}`);
-    return;
-  }
-  if (positionals.length > 0) {
-    throw new UsageError(`callbacks takes nothing or "resend <ID>"; got "${positionals.join(' ')}"; e.g. ${TOOL_EXAMPLES.callbacks}.`);
-  }
-  if (values['to'] !== undefined) throw new UsageError(`callbacks: --to goes with resend, e.g. wallet-pay-sandbox callbacks resend CB-3 --to http://127.0.0.1:8080/api/pay/callback.`);
-  const query = new URLSearchParams({ ...(values['dead'] ? { state: 'dead' } : {}), ...(values['booking'] ? { booking_id: String(values['booking']) } : {}) });
-  const list = (await control(url, `/sandbox/callbacks${query.size ? `?${query}` : ''}`, { asked: 'callbacks', example: TOOL_EXAMPLES.callbacks })) as DeskDelivery[];
-  if (values['json']) {
-    io.out(JSON.stringify(list, null, 2));
-    return;
-  }
-  const [one, many] = values['dead'] ? ['dead letter', 'dead letters'] : ['callback delivery', 'callback deliveries'];
-  io.out(list.length === 0 ? `no ${many}` : `${list.length} ${list.length === 1 ? one : many}, newest first (resend one: wallet-pay-sandbox callbacks resend ID)`);
-  for (const delivery of list) io.out(deliveryLine(delivery));
-}
-
-async function run(args: readonly string[], io: Io): Promise<void> {
-  const { values, positionals } = options('run', args);
-  const [file] = positionals;
-  if (file === undefined || positionals.length !== 1) {
-    throw new UsageError(`run takes one journey file (.json, .yaml or .yml); got ${file === undefined ? 'none' : `"${positionals.join(' ')}"`}; e.g. ${TOOL_EXAMPLES.run}.`);
-  }
-  const endpoint = values['endpoint'];
-  if (typeof endpoint !== 'string' || !/^https?:\/\/[^/]/.test(endpoint)) {
-    throw new UsageError(`run needs --endpoint, the merchant's endpoint the element uses${endpoint === undefined ? '' : ` (got "${String(endpoint)}")`}; e.g. ${TOOL_EXAMPLES.run}.`);
-  }
-  const sandboxUrl = baseUrl('run', values);
-  let journey;
-  try {
-    journey = await loadJourney(file);
-  } catch (error) {
-    if (error instanceof JourneyError) throw new UsageError(`run: ${error.message}`);
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`run: no journey file "${file}"; e.g. ${TOOL_EXAMPLES.run}.`);
-    throw error;
-  }
-  const result = await runJourney(journey, { endpoint, sandboxUrl, log: io.out });
-  if (typeof values['junit'] === 'string') await writeFile(values['junit'], junitReport(result));
-  const failed = result.steps.filter((s) => !s.ok).length;
-  io.out(`${result.name}: ${result.ok ? 'passed' : 'FAILED'} (${result.steps.length - failed} of ${result.steps.length} steps)`);
-  if (!result.ok) throw new ToolFailure(`journey "${result.name}" failed`);
-}
-
-/** Runs one tool. */
-export async function runTool(name: string, args: readonly string[], io: Io): Promise<void> {
+/**
+ * Runs one tool: the catalogues and the clock here, every provider's own tools from `providerTools`
+ * (the intent service's `scenario`, `callbacks` and `run`, which the command line passes in).
+ */
+export async function runTool(name: string, args: readonly string[], io: Io, providerTools: Readonly<Record<string, (args: readonly string[], io: Io) => Promise<void>>>): Promise<void> {
   if (name === 'scenarios') return scenarios(args, io);
   if (name === 'clock') return clock(args, io);
-  if (name === 'scenario') return scenario(args, io);
-  if (name === 'callbacks') return callbacks(args, io);
-  return run(args, io);
+  const tool = providerTools[name];
+  if (!tool) throw new UsageError(`"${name}" is not a tool; the tools are ${TOOLS.join(', ')}.`);
+  return tool(args, io);
 }

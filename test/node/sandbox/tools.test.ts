@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../../../src/sandbox/index.js';
 import { SCENARIOS, magicAmountOf } from '../../../src/sandbox/esewa-intent/scenarios.js';
 import { parseCommandLine } from '../../../src/sandbox/command.js';
+import { runTool, UsageError } from '../../../src/sandbox/tools.js';
 import { book, status } from './support.js';
 import { bundled } from '../../support/bundled.js';
 import { pollUntil } from '../../support/poll.js';
@@ -168,4 +169,11 @@ test('the new flags: --chaos with --seed (printed at start), --profile, --data; 
     chaotic.child.kill('SIGTERM');
     await chaotic.exited;
   }
+});
+
+test("a provider's tool comes from the table the command line passes; a name missing from it is a usage error", async () => {
+  const lines: string[] = [];
+  await runTool('callbacks', ['--json'], { out: (line) => void lines.push(line) }, { callbacks: async (args, io) => io.out(`callbacks ${args.join(' ')}`) });
+  assert.deepEqual(lines, ['callbacks --json']);
+  await assert.rejects(runTool('run', [], { out: () => undefined }, {}), (error: Error) => error instanceof UsageError && error.message === '"run" is not a tool; the tools are scenarios, clock, scenario, callbacks, run.');
 });

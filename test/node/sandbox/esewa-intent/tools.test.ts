@@ -1,18 +1,19 @@
 /**
  * `wallet-pay-sandbox callbacks [--dead] [--booking ID] [--json]` and `callbacks resend ID [--to URL]`:
- * the callback desk of a running sandbox from the command line, over HTTP as the other tools talk.
+ * the callback desk of a running sandbox from the command line (esewa-intent/tools.ts), over HTTP as
+ * the other tools talk.
  * A real sandbox and a real merchant receiver on loopback; the command runs as a process.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { deliveryLine } from '../../../src/sandbox/tools.js';
-import { bundled } from '../../support/bundled.js';
-import { book, pay, startReceiver, until, type Receiver } from './support.js';
+import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
+import { deliveryLine } from '../../../../src/sandbox/esewa-intent/tools.js';
+import { bundled } from '../../../support/bundled.js';
+import { book, pay, startReceiver, until, type Receiver } from '../support.js';
 
-const CLI = await bundled(new URL('../../../src/sandbox/cli.ts', import.meta.url));
+const CLI = await bundled(new URL('../../../../src/sandbox/cli.ts', import.meta.url));
 
 async function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
