@@ -7,6 +7,9 @@
  * it on to the next page; the routes word a refused form's error from the same table (`error.*`). Nepali uses the element's words for the same things
  * (src/element/i18n/ne.ts: भुक्तानी, वालेट, इसेवा, खल्ती, रद्द गर्नुहोस्), one spelling each.
  */
+import { EPAY_EN, EPAY_NE } from './epay/texts.js';
+import { INTENT_EN, INTENT_NE } from './esewa-intent/texts.js';
+import { KHALTI_EN, KHALTI_NE } from './khalti/texts.js';
 
 /** The languages the pages are written in. */
 export const PAGE_LANGUAGES = ['en', 'ne'] as const;
@@ -14,7 +17,7 @@ export const PAGE_LANGUAGES = ['en', 'ne'] as const;
 /** A page's language. */
 export type PageLanguage = (typeof PAGE_LANGUAGES)[number];
 
-/** The English words of the pages: every key a page reads. */
+/** The English words of the pages: every key a page reads (each provider's own from its folder's texts.ts). */
 const EN = {
   'lang.label': 'Language',
   'lang.name': 'English',
@@ -24,40 +27,9 @@ const EN = {
   'page.none': 'None',
   'page.cancel': 'Cancel',
   'error.scenario': 'Choose a scenario of the list (or none).',
-  'error.mpin': 'Enter an MPIN of 4 to 6 digits.',
-  'error.method': 'Choose a payment method: wallet balance or linked bank account.',
-  'epay.error-login': 'Wrong eSewa ID, password or token. Use a test ID ({first} to {last}), password {password} and token {token}.',
-  'khalti.error-login': 'Wrong Khalti ID, MPIN or OTP. Test IDs {first} to {last}, MPIN {mpin}, OTP {otp}.',
-  'intent.title-wallet': 'Wallet: confirm payment',
-  'intent.title-web': 'Web payment: confirm payment',
-  'intent.booking': 'Booking',
-  'intent.reference': 'Reference',
-  'intent.pay-with': 'Pay with',
-  'intent.method-wallet_balance': 'Wallet balance',
-  'intent.method-bank_account': 'Linked bank account (direct debit)',
-  'intent.hint': 'Sandbox: a scenario decides the outcome; without one, MPIN {mpin} fails the payment and any other 4 to 6 digits succeed.',
-  'intent.confirm': 'Confirm payment',
-  'intent.closed': 'Payment closed',
-  'intent.expired': 'This booking expired before it was paid.',
-  'intent.processed': 'This booking is already {status} (since {since} UTC).',
-  'intent.return': 'Return to the merchant',
-  'property.merchant_order': 'Order',
-  'property.sandbox_scenario': 'Sandbox scenario',
-  'property.sandbox_outcome': 'Sandbox outcome',
-  'property.sandbox_callback': 'Sandbox callback',
-  'epay.title': 'eSewa: sign in to pay',
-  'epay.transaction': 'Transaction',
-  'epay.id': 'eSewa ID',
-  'epay.password': 'Password',
-  'epay.token': 'Token',
-  'epay.pay': 'Pay',
-  'epay.fail': 'Fail the payment',
-  'epay.hint': "Sandbox test login (eSewa's published UAT values): eSewa ID {ids}; password {password}; token {token}. Fail and Cancel go to the merchant's failure_url.",
-  'khalti.title': 'Khalti: pay',
-  'khalti.heading': 'Pay with Khalti',
-  'khalti.id': 'Khalti ID',
-  'khalti.pay': 'Pay',
-  'khalti.hint': "Sandbox: Khalti IDs {first} to {last}, MPIN {mpin}, OTP {otp} (Khalti's published test credentials).",
+  ...INTENT_EN,
+  ...EPAY_EN,
+  ...KHALTI_EN,
 } as const;
 
 /** A key of the pages' words. */
@@ -73,40 +45,9 @@ const NE: Readonly<Record<PageTextKey, string>> = {
   'page.none': 'कुनै पनि होइन',
   'page.cancel': 'रद्द गर्नुहोस्',
   'error.scenario': 'सूचीबाट परिदृश्य छान्नुहोस् (वा कुनै पनि होइन)।',
-  'error.mpin': '4 देखि 6 अङ्कको MPIN लेख्नुहोस्।',
-  'error.method': 'भुक्तानीको माध्यम छान्नुहोस्: वालेटको मौज्दात वा जोडिएको बैंक खाता।',
-  'epay.error-login': 'इसेवा आईडी, पासवर्ड वा टोकन मिलेन। परीक्षण आईडी ({first} देखि {last}), पासवर्ड {password} र टोकन {token} प्रयोग गर्नुहोस्।',
-  'khalti.error-login': 'खल्ती आईडी, MPIN वा OTP मिलेन। परीक्षण आईडी {first} देखि {last}, MPIN {mpin}, OTP {otp}।',
-  'intent.title-wallet': 'वालेट: भुक्तानी पुष्टि गर्नुहोस्',
-  'intent.title-web': 'वेब भुक्तानी: भुक्तानी पुष्टि गर्नुहोस्',
-  'intent.booking': 'बुकिङ',
-  'intent.reference': 'सन्दर्भ',
-  'intent.pay-with': 'भुक्तानीको माध्यम',
-  'intent.method-wallet_balance': 'वालेटको मौज्दात',
-  'intent.method-bank_account': 'जोडिएको बैंक खाता (सिधै डेबिट)',
-  'intent.hint': 'स्यान्डबक्स: परिदृश्यले नतिजा तय गर्छ; परिदृश्य नछानेमा MPIN {mpin} ले भुक्तानी असफल गर्छ र अरू कुनै पनि 4 देखि 6 अङ्कले भुक्तानी सफल हुन्छ।',
-  'intent.confirm': 'भुक्तानी पुष्टि गर्नुहोस्',
-  'intent.closed': 'भुक्तानी बन्द भयो',
-  'intent.expired': 'भुक्तानी हुनुअघि नै यो बुकिङको म्याद सकियो।',
-  'intent.processed': 'यो बुकिङको स्थिति {status} हो ({since} UTC देखि)।',
-  'intent.return': 'पसलमा फर्कनुहोस्',
-  'property.merchant_order': 'अर्डर',
-  'property.sandbox_scenario': 'स्यान्डबक्स परिदृश्य',
-  'property.sandbox_outcome': 'स्यान्डबक्स नतिजा',
-  'property.sandbox_callback': 'स्यान्डबक्स कलब्याक',
-  'epay.title': 'इसेवा: भुक्तानी गर्न साइन इन गर्नुहोस्',
-  'epay.transaction': 'कारोबार',
-  'epay.id': 'इसेवा आईडी',
-  'epay.password': 'पासवर्ड',
-  'epay.token': 'टोकन',
-  'epay.pay': 'भुक्तानी गर्नुहोस्',
-  'epay.fail': 'भुक्तानी असफल गराउनुहोस्',
-  'epay.hint': 'स्यान्डबक्सको परीक्षण लगइन (इसेवाले प्रकाशित गरेका UAT मान): इसेवा आईडी {ids}; पासवर्ड {password}; टोकन {token}। असफल र रद्द गर्दा व्यापारीको failure_url मा फर्किन्छ।',
-  'khalti.title': 'खल्ती: भुक्तानी',
-  'khalti.heading': 'खल्तीबाट भुक्तानी गर्नुहोस्',
-  'khalti.id': 'खल्ती आईडी',
-  'khalti.pay': 'भुक्तानी गर्नुहोस्',
-  'khalti.hint': 'स्यान्डबक्स: खल्ती आईडी {first} देखि {last}, MPIN {mpin}, OTP {otp} (खल्तीले प्रकाशित गरेका परीक्षण विवरण)।',
+  ...INTENT_NE,
+  ...EPAY_NE,
+  ...KHALTI_NE,
 };
 
 /** The pages' words, by language. */
