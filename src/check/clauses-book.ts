@@ -1,6 +1,6 @@
-/** The checker's clauses on booking: the answer's fields, the amount, the Idempotency-Key, the order. */
+/** The checker's clauses on booking: the answer's fields, the amount, the Idempotency-Key, the order, the hand-off's own return page. */
 import { randomUUID } from 'node:crypto';
-import { clip, describe, readCapped } from './exchange.js';
+import { clip, describe, printable, readCapped } from './exchange.js';
 import { fail, type Steps } from './steps.js';
 
 /** `book-app`: an app booking answers the ids and the service's deeplink, for the merchant's amount. */
@@ -132,4 +132,30 @@ export async function unknownOrder(s: Steps): Promise<void> {
   const exchange = await s.book('app', { id: `unknown-${s.runId}-${randomUUID().slice(0, 8)}` }, s.key());
   s.expectCode(exchange, 422, 'IP-424', 'an order id without the payable prefix');
   if (s.bookingCount() !== before) fail(`the unknown order was booked at the service; ${describe(exchange)}`);
+}
+
+/**
+ * `handoff-page`: the `redirect_url` of a hand-off booking is a page of its own, not the checkout the
+ * other bookings of the order return to: the phone that paid has no session of the desktop's checkout.
+ */
+export async function handoffPage(s: Steps): Promise<void> {
+  const order = s.order();
+  const plain = await s.freshBooking(order);
+  const exchange = await s.book('app', order, s.key(), { handoff: true });
+  const ids = s.booked(exchange, 'a hand-off booking');
+  const handoff = s.atService(exchange, ids.booking_id, ids.correlation_id);
+  const page = (url: string) => {
+    try {
+      const parsed = new URL(url);
+      return `${parsed.origin}${parsed.pathname}`;
+    } catch {
+      return url;
+    }
+  };
+  if (page(handoff.redirect_url) === page(plain.service.redirect_url)) {
+    fail(
+      `the hand-off booking returns the phone to ${printable(handoff.redirect_url)}, the checkout an ordinary booking of the order returns to (${printable(plain.service.redirect_url)}): ` +
+        'the phone has no session of the desktop\'s checkout; send it to a page that asks the service and says "go back to your computer"',
+    );
+  }
 }

@@ -11,7 +11,7 @@ import * as book from './clauses-book.js';
 import * as callback from './esewa-intent/clauses-callback.js';
 import * as epay from './epay/clauses.js';
 import * as khalti from './khalti/clauses.js';
-import * as late from './clauses-late.js';
+import * as late from './esewa-intent/clauses-late.js';
 import * as order from './clauses-order.js';
 import * as replays from './esewa-intent/clauses-replays.js';
 import * as results from './clauses-results.js';
@@ -163,7 +163,7 @@ const BODIES: Record<ClauseId, (steps: Steps) => Promise<string | void>> = {
   'success-replay-after-refund': replays.successReplayAfterRefund,
   'failed-after-success': replays.failedAfterSuccess,
   'paid-after-cancel': late.paidAfterCancel,
-  'handoff-page': late.handoffPage,
+  'handoff-page': book.handoffPage,
   'reconcile-asks-service': replays.reconcileAsksService,
   'epay-book': epay.epayBook,
   'epay-return-forged-refused': epay.epayForgedReturn,

@@ -5,7 +5,7 @@
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { amountFromMerchant, bookApp, bookHandoff, bookWeb, keyConflict, keyInvalid, oneBookingPerKey, topLevelAmount, unknownOrder } from '../../../src/check/clauses-book.js';
+import { amountFromMerchant, bookApp, bookHandoff, bookWeb, handoffPage, keyConflict, keyInvalid, oneBookingPerKey, topLevelAmount, unknownOrder } from '../../../src/check/clauses-book.js';
 import { Steps } from '../../../src/check/steps.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { AMOUNT, clauseFailure, PREFIX, startKitProxy, type Fetch } from './support.js';
@@ -32,12 +32,16 @@ const layer = (kit: Fetch): Fetch => async (request) => {
 
 let sandbox: Sandbox;
 let proxy: Awaited<ReturnType<typeof startKitProxy>>;
+/** A kit that sends every booking back to the checkout, the hand-off's too. */
+let oneReturn: Awaited<ReturnType<typeof startKitProxy>>;
 before(async () => {
   sandbox = await startSandbox({ callbackRetry: { attempts: 1, baseDelayMs: 10 } });
   proxy = await startKitProxy(Number(new URL(sandbox.baseUrl).port), { wrap: layer });
+  oneReturn = await startKitProxy(Number(new URL(sandbox.baseUrl).port), { overrides: { redirectUrl: 'http://127.0.0.1:9/checkout' } });
 });
 after(async () => {
   await proxy?.close();
+  await oneReturn?.close();
   await sandbox?.close();
 });
 beforeEach(() => {
@@ -45,8 +49,8 @@ beforeEach(() => {
 });
 
 /** The clause's verdict on a fresh run: undefined when it passes, else its failure's message. */
-function failureOf(clause: (s: Steps) => Promise<unknown>): Promise<string | undefined> {
-  return clauseFailure(clause, { endpoint: proxy.endpoint, sandbox });
+function failureOf(clause: (s: Steps) => Promise<unknown>, endpoint = proxy.endpoint): Promise<string | undefined> {
+  return clauseFailure(clause, { endpoint, sandbox });
 }
 
 const cases: Array<{ name: string; clause: (s: Steps) => Promise<unknown>; breaks: Fault; says: RegExp }> = [
@@ -74,4 +78,9 @@ test('amount-from-merchant passes on the kit, which prices the order itself what
   assert.equal(await failureOf(amountFromMerchant), undefined);
   const priced = sandbox.listBookings().at(-1)!;
   assert.equal(priced.amount, AMOUNT);
+});
+
+test("handoff-page passes on the kit, and fails on a proxy that returns the phone to the checkout", async () => {
+  assert.equal(await failureOf(handoffPage), undefined);
+  assert.match((await failureOf(handoffPage, oneReturn.endpoint)) ?? '', /^the hand-off booking returns the phone to http:\/\/127\.0\.0\.1:9\/checkout, the checkout an ordinary booking of the order returns to/);
 });

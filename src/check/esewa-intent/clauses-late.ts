@@ -1,11 +1,10 @@
 /**
- * The checker's clauses on what comes back late or elsewhere: a payment that lands after the
- * merchant's cancel (the sandbox's WPS-006), and the page the shopper's phone returns to after a
- * hand-off, which must not be the checkout.
+ * The checker's clause on what comes back late: a payment of the intent service that lands after the
+ * merchant's cancel (the sandbox's WPS-006), told by its signed callback.
  */
-import { findScenario } from '../sandbox/esewa-intent/scenarios.js';
-import { codeOf, dataOf, describe, printable } from './exchange.js';
-import { fail, type Steps } from './steps.js';
+import { findScenario } from '../../sandbox/esewa-intent/scenarios.js';
+import { codeOf, dataOf, describe, printable } from '../exchange.js';
+import { fail, type Steps } from '../steps.js';
 
 /** The delivery of a booking's `status` callback once it ended (delivered or given up), or undefined at the time limit. */
 async function settledCallback(s: Steps, bookingId: string, status: string, timeoutMs = 15_000) {
@@ -45,30 +44,4 @@ export async function paidAfterCancel(s: Steps): Promise<string> {
     );
   }
   return `the SUCCESS after the cancel was delivered (callback ${told})`;
-}
-
-/**
- * `handoff-page`: the `redirect_url` of a hand-off booking is a page of its own, not the checkout the
- * other bookings of the order return to: the phone that paid has no session of the desktop's checkout.
- */
-export async function handoffPage(s: Steps): Promise<void> {
-  const order = s.order();
-  const plain = await s.freshBooking(order);
-  const exchange = await s.book('app', order, s.key(), { handoff: true });
-  const ids = s.booked(exchange, 'a hand-off booking');
-  const handoff = s.atService(exchange, ids.booking_id, ids.correlation_id);
-  const page = (url: string) => {
-    try {
-      const parsed = new URL(url);
-      return `${parsed.origin}${parsed.pathname}`;
-    } catch {
-      return url;
-    }
-  };
-  if (page(handoff.redirect_url) === page(plain.service.redirect_url)) {
-    fail(
-      `the hand-off booking returns the phone to ${printable(handoff.redirect_url)}, the checkout an ordinary booking of the order returns to (${printable(plain.service.redirect_url)}): ` +
-        'the phone has no session of the desktop\'s checkout; send it to a page that asks the service and says "go back to your computer"',
-    );
-  }
 }
