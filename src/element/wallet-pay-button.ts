@@ -129,7 +129,7 @@ export class WalletPayButton extends ButtonProperties {
   #way?: HTMLButtonElement | undefined;
   /** With two wallets or more: their buttons, drawn here from the first render on, and the wallet of each. */
   #wallets: HTMLButtonElement[] = [];
-  #names: string[] = [];
+  #names = '';
   /** The wallet of the last press taken (a press while busy changes nothing: the flow ignores it). */
   #pressed?: string | undefined;
   /**
@@ -178,9 +178,10 @@ export class WalletPayButton extends ButtonProperties {
   /** The shopper is about to press, or the page went idle: fetch what a press needs, ignore failures. */
   #prefetch = (): void => {
     // Tracked: once it is in, the set-up check runs (see `willUpdate`), and `loadsSettled` waits for it.
-    this.#track(loadCode()).catch(ignore);
+    // What is in is not tracked again: a hover, focus or touch of a settled element draws nothing.
+    if (!code.value) this.#track(loadCode()).catch(ignore);
     // Tracked too: a hold says its status in Nepali once these texts are in.
-    if (this.#nepali()) this.#track(loadNepali()).catch(ignore);
+    if (this.#nepali() && !nepali.value) this.#track(loadNepali()).catch(ignore);
   };
 
   /**
@@ -191,11 +192,16 @@ export class WalletPayButton extends ButtonProperties {
     // A state change of the flow is no new setting.
     if (changed.size) this.#settings.changed();
     code.value?.connect(this, this.#link);
+    // The Nepali texts load with the payment code; a language that became Nepali later loads them here
+    // (the prefetch: the code is in), unless they failed (English stands in until a press loads them).
+    if (this.#link.payment && !nepali.failure) this.#prefetch();
   }
+
 
   /** A chunk that did not come while the device is offline: the shopper's connection is named. */
   #offline(): boolean {
-    return this.ownerDocument.defaultView?.navigator.onLine === false;
+    // The browser's connection, which every window of it shares.
+    return !navigator.onLine;
   }
 
   #nepali(): boolean {
@@ -257,25 +263,32 @@ export class WalletPayButton extends ButtonProperties {
   }
 
   /**
-   * State becomes markup along one path, as in Lit's `LitElement.update()`: the payment (once it is in)
-   * renders its view of the state, then the element draws it: the status region's text with its own
-   * parts (see `#render`), the panel with the payment code's `draw` (Lit's `render`).
+   * State becomes markup along one path, as in Lit's `LitElement.update()`: before `super.update()`,
+   * the payment (once it is in) renders its view of the state and the element draws its own parts
+   * (see `#render`); after it, the panel is committed with the payment code's `draw` (Lit's `render`),
+   * as `LitElement` commits its template. Nothing else happens here: no event, no load.
    */
   protected override update(changed: PropertyValues): void {
-    super.update(changed);
     const state = this.paymentState;
     const ne = this.#nepali();
     // This element's code, else the page's (a hold's status is said before anything is pressed).
     const module = this.#code.value ?? code.value;
     // A Nepali page whose texts could not be loaded speaks English rather than nothing.
     const rest = ne ? (nepali.value?.TEXTS_NE ?? (nepali.status === 'error' ? module?.TEXTS_EN : undefined)) : module?.TEXTS_EN;
-    // The Nepali texts load with the payment code; a language that became Nepali later loads them here.
-    if (ne && !rest && this.#link.payment) this.#track(loadNepali()).catch(ignore);
     // English under Nepali: the words for a failed load come with the Nepali texts, and stand in without them.
     const t = { ...LABELS_EN, ...(ne && LABELS_NE), ...rest, ...this.strings } as StringTable;
     const view = this.#link.payment?.render(state, rest && t);
     this.#render(state, t, view, module);
+    super.update(changed);
     if (view) module!.draw(view.panel, this.renderRoot, { host: this });
+  }
+
+  /** The button was shown (drawn by the first update): the funnel begins. */
+  protected override firstUpdated(): void {
+    // Any window's `crypto` names an attempt; it has no `randomUUID` outside a secure context.
+    const id = crypto.randomUUID?.() ?? Math.random().toString(36).slice(2);
+    this.#link.funnel = { id, at: this.clock?.now() ?? Date.now() };
+    this.dispatchEvent(new WalletPayEvent('shown', { attempt_id: id, elapsed_ms: 0 }));
   }
 
   /**
@@ -297,13 +310,10 @@ export class WalletPayButton extends ButtonProperties {
       region.setAttribute('role', 'status');
       for (const node of this.#served!) node.remove();
       root.append(button, region);
-      const id = doc.defaultView?.crypto.randomUUID?.() ?? Math.random().toString(36).slice(2);
-      this.#link.funnel = { id, at: this.clock?.now() ?? Date.now() };
-      this.dispatchEvent(new WalletPayEvent('shown', { attempt_id: id, elapsed_ms: 0 }));
     }
     // Held in their place (the wallets' buttons take this one's visibility), unless the code did not come.
-    const hold = this.#hold && !this.#link.payment && code.status !== 'error';
-    button.style.visibility = hold ? 'hidden' : '';
+    const visibility = this.#hold && !this.#link.payment && code.status !== 'error' ? 'hidden' : '';
+    button.style.visibility = visibility;
     // A paid order shows no pay button at all: nothing on the page would pay it again.
     const paid = state.name === 'paid';
     button.disabled = this.disabled || paid;
@@ -312,9 +322,9 @@ export class WalletPayButton extends ButtonProperties {
     // one books the server's first). Kept while the wallets stay the same: focus stays on the one pressed.
     // Where the payment code did not come, the one pay button stands in (it asks for the code again).
     const names = code.status === 'error' ? [] : orderWallets(this.wallets, this.walletOrder);
-    if (String(names) !== String(this.#names)) {
+    if (`${names}` !== this.#names) {
       for (const old of this.#wallets) old.remove();
-      this.#names = names;
+      this.#names = `${names}`;
       this.#wallets = names[1]
         ? names.map((wallet) => {
             const one = payButton(doc, `button button-${wallet}`, () => this.#press(false, wallet));
@@ -328,7 +338,7 @@ export class WalletPayButton extends ButtonProperties {
     // In this one's state, the pressed one showing progress; the payment code adds the rest (drawWallets).
     this.#wallets.forEach((one, i) => {
       one.disabled = button.disabled;
-      one.style.visibility = button.style.visibility;
+      one.style.visibility = visibility;
       one.setAttribute('aria-busy', String(state.busy && names[i] === this.#pressed));
       text(one.lastChild!, t[`wallet.${names[i]}` as TextKey]);
     });
@@ -346,7 +356,7 @@ export class WalletPayButton extends ButtonProperties {
     if (offer) {
       this.#offer ??= region.insertAdjacentElement('beforebegin', actionButton(doc, 'action pay-on-phone', () => this.#press(true))) as HTMLButtonElement;
       this.#offer.disabled = this.disabled;
-      this.#offer.style.visibility = button.style.visibility;
+      this.#offer.style.visibility = visibility;
       text(this.#offer, t['handoff.offer']);
     } else {
       this.#offer?.remove();
@@ -361,6 +371,6 @@ export class WalletPayButton extends ButtonProperties {
       this.#way = way && (region.insertAdjacentElement('afterend', way === 'retry' ? actionButton(doc, 'action retry', () => (this.#link.payment ? this.#link.payment.retry() : this.#press())) : reloadButton(this)) as HTMLButtonElement);
     }
     if (way) text(this.#way!, t[`action.${way}`]);
-    text(region, failed ? t[`error.${failed === 'network' && this.#offline() ? 'offline' : failed}`] : hold ? (t['status.verifying'] ?? '') : (view?.status ?? ''));
+    text(region, failed ? t[`error.${failed === 'network' && this.#offline() ? 'offline' : failed}`] : visibility ? (t['status.verifying'] ?? '') : (view?.status ?? ''));
   }
 }
