@@ -2,13 +2,14 @@
 import { randomUUID } from 'node:crypto';
 import { clip, describe, printable, readCapped } from './exchange.js';
 import { fail, type Steps } from './steps.js';
+import { atService, freshBooking, deeplinkOf } from './esewa-intent/steps.js';
 
 /** `book-app`: an app booking answers the ids and the service's deeplink, for the merchant's amount. */
 export async function bookApp(s: Steps): Promise<string> {
-  const booking = await s.freshBooking();
+  const booking = await freshBooking(s);
   const { data, exchange, service } = booking;
   if (data.channel !== undefined && data.channel !== 'app') fail(`data.channel must be "app"; ${describe(exchange)}`);
-  const deeplink = s.deeplinkOf(service);
+  const deeplink = deeplinkOf(s, service);
   if (typeof data.deeplink !== 'string' || data.deeplink !== deeplink) fail(`data.deeplink must be the service's deeplink ${deeplink}; ${describe(exchange)}`);
   if (service.amount !== s.options.amount) fail(`the service was asked for ${service.amount}, not the order's ${s.options.amount}; ${describe(exchange)}`);
   return `callback URL learned from the booking: ${service.callback_url}`;
@@ -18,7 +19,7 @@ export async function bookApp(s: Steps): Promise<string> {
 export async function bookWeb(s: Steps): Promise<void> {
   const exchange = await s.book('web', s.order(), s.key());
   const { booking_id: bookingId, correlation_id: correlationId, data } = s.booked(exchange);
-  s.atService(exchange, bookingId, correlationId);
+  atService(s, exchange, bookingId, correlationId);
   if (data.channel !== undefined && data.channel !== 'web') fail(`data.channel must be "web"; ${describe(exchange)}`);
   const web = data.web_payment as { url?: unknown; method?: unknown; fields?: unknown } | undefined;
   if (!web || typeof web.url !== 'string' || (web.method !== 'GET' && web.method !== 'POST')) {
@@ -54,8 +55,8 @@ export async function bookWeb(s: Steps): Promise<void> {
 export async function bookHandoff(s: Steps): Promise<void> {
   const exchange = await s.book('app', s.order(), s.key(), { handoff: true });
   const { booking_id: bookingId, correlation_id: correlationId, data } = s.booked(exchange, 'a hand-off booking');
-  const service = s.atService(exchange, bookingId, correlationId);
-  const deeplink = s.deeplinkOf(service);
+  const service = atService(s, exchange, bookingId, correlationId);
+  const deeplink = deeplinkOf(s, service);
   if (data.deeplink !== deeplink) fail(`data.deeplink must be the service's deeplink ${deeplink}; ${describe(exchange)}`);
 }
 
@@ -64,7 +65,7 @@ export async function amountFromMerchant(s: Steps): Promise<void> {
   const wrong = s.options.amount === 1 ? 2 : 1;
   const exchange = await s.book('app', s.order({ amount: wrong, price: wrong }), s.key());
   const { booking_id: bookingId, correlation_id: correlationId } = s.booked(exchange);
-  const service = s.atService(exchange, bookingId, correlationId);
+  const service = atService(s, exchange, bookingId, correlationId);
   if (service.amount !== s.options.amount) {
     fail(`the order sent by the browser said amount ${wrong}, and the service was asked for ${service.amount}, not the merchant's ${s.options.amount}; ${describe(exchange)}`);
   }
@@ -140,10 +141,10 @@ export async function unknownOrder(s: Steps): Promise<void> {
  */
 export async function handoffPage(s: Steps): Promise<void> {
   const order = s.order();
-  const plain = await s.freshBooking(order);
+  const plain = await freshBooking(s, order);
   const exchange = await s.book('app', order, s.key(), { handoff: true });
   const ids = s.booked(exchange, 'a hand-off booking');
-  const handoff = s.atService(exchange, ids.booking_id, ids.correlation_id);
+  const handoff = atService(s, exchange, ids.booking_id, ids.correlation_id);
   const page = (url: string) => {
     try {
       const parsed = new URL(url);

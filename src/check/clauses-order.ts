@@ -9,6 +9,7 @@ import { toPaise } from '../server/amounts.js';
 import { isPaid } from '../server/order-paid.js';
 import { codeOf, dataOf, describe, type Exchange } from './exchange.js';
 import { fail, type Steps } from './steps.js';
+import { freshBooking, pay, paidBooking } from './esewa-intent/steps.js';
 
 /** Asks the proxy whether `order` is paid; fails unless it answers 200 IP-201 with `paid` as expected. */
 async function paidIs(s: Steps, order: Record<string, unknown>, expected: boolean, when: string): Promise<void> {
@@ -25,7 +26,7 @@ async function paidIs(s: Steps, order: Record<string, unknown>, expected: boolea
  */
 export async function orderPaid(s: Steps): Promise<void> {
   await paidIs(s, s.order(), false, 'for an order never booked');
-  const booking = await s.paidBooking();
+  const booking = await paidBooking(s);
   // The proxy booked the order's whole total; the service holds its one payment.
   const total = booking.service.amount;
   const expected = isPaid({ id: String((booking.order as { id?: unknown }).id), amount: total }, booking.service.status === 'SUCCESS' ? toPaise(booking.service.amount) : 0);
@@ -50,9 +51,9 @@ export const PAID_BEFORE_CALLBACK_MS = 5_000;
  */
 export async function orderPaidBeforeCallback(s: Steps): Promise<string> {
   s.relyOn('order-paid', 'whether the order is paid from /order');
-  const booking = await s.freshBooking();
+  const booking = await freshBooking(s);
   s.dropped.add(booking.booking_id);
-  await s.pay(booking.booking_id, 'WPS-007');
+  await pay(s, booking.booking_id, 'WPS-007');
   const order = booking.order as Record<string, unknown>;
   const started = Date.now();
   let answer: Exchange;

@@ -3,10 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { type PaymentStatus } from '../protocol/contract.js';
 import { codeOf, dataOf, describe } from './exchange.js';
 import { fail, type HeldBooking, type Steps } from './steps.js';
+import { freshBooking, pay, paidBooking } from './esewa-intent/steps.js';
 
 /** `status-wrong-correlation`, `cancel-wrong-correlation`: ids that do not belong together are IP-404. */
 export async function wrongCorrelation(s: Steps, route: 'status' | 'cancel'): Promise<void> {
-  const booking = await s.freshBooking();
+  const booking = await freshBooking(s);
   s.expectCode(await s.post(route, booking, { correlation_id: randomUUID() }), 404, 'IP-404', `${route} with another correlation id`);
   s.expectCode(await s.post(route, booking, { booking_id: `BK-${randomUUID()}` }), 404, 'IP-404', `${route} with a booking id the proxy never made`);
   const status = s.sandbox.getBooking(booking.booking_id)?.status;
@@ -25,15 +26,15 @@ async function statusIs(s: Steps, booking: HeldBooking, expected: PaymentStatus,
 
 /** `status-follows-service`: the status reads what the service says, before and after a payment. */
 export async function statusFollowsService(s: Steps): Promise<void> {
-  const booking = await s.freshBooking();
+  const booking = await freshBooking(s);
   await statusIs(s, booking, 'BOOKED', 'before the payment');
-  await s.pay(booking.booking_id);
+  await pay(s, booking.booking_id);
   await statusIs(s, booking, 'SUCCESS', 'after the payment at the service');
 }
 
 /** `cancel-open`: an open booking is cancelled at the service. */
 export async function cancelOpen(s: Steps): Promise<void> {
-  const booking = await s.freshBooking();
+  const booking = await freshBooking(s);
   const exchange = await s.post('cancel', booking);
   s.expectCode(exchange, 200, 'IP-210', 'cancel of an open booking');
   if (dataOf(exchange).status !== 'CANCELED') fail(`data.status must be CANCELED; ${describe(exchange)}`);
@@ -43,14 +44,14 @@ export async function cancelOpen(s: Steps): Promise<void> {
 
 /** `cancel-paid`: a paid booking cannot be cancelled (IP-410). */
 export async function cancelPaid(s: Steps): Promise<void> {
-  const booking = await s.freshBooking();
-  await s.pay(booking.booking_id);
+  const booking = await freshBooking(s);
+  await pay(s, booking.booking_id);
   s.expectCode(await s.post('cancel', booking), 409, 'IP-410', 'cancel of a paid booking');
 }
 
 /** `paid-order-refused`: a paid order is not booked again (IP-412). */
 export async function paidOrderRefused(s: Steps): Promise<void> {
-  const booking = await s.paidBooking(false);
+  const booking = await paidBooking(s, false);
   // The proxy may learn the payment from the callback or from a status check: both have happened.
   await s.post('status', booking);
   const before = s.bookingCount();
@@ -61,7 +62,7 @@ export async function paidOrderRefused(s: Steps): Promise<void> {
 
 /** `open-booking-replaced`: a new key while an older booking is open books anew, the older one cancelled. */
 export async function openBookingReplaced(s: Steps): Promise<void> {
-  const first = await s.freshBooking();
+  const first = await freshBooking(s);
   const exchange = await s.book('app', first.order, s.key());
   if (exchange.status !== 200 || codeOf(exchange) !== 'IP-201') {
     fail(`a new key for an order whose older booking ${first.booking_id} is still open must book anew (the older one cancelled first); ${describe(exchange)}`);

@@ -31,16 +31,6 @@ export interface HeldBooking {
   receipt?: string | undefined;
 }
 
-/**
- * The scenarios of the sandbox's catalogue (src/sandbox/esewa-intent/scenarios.ts) a clause pays through: paid
- * (`WPS-001`), paid with the callback lost (`WPS-007`), and paid after the merchant's cancel (`WPS-006`,
- * PENDING at the confirm).
- */
-export type PaidScenario = 'WPS-001' | 'WPS-006' | 'WPS-007';
-
-/** The MPIN the sandbox accepts (any 4 to 6 digits but 0000). */
-const GOOD_MPIN = '1234';
-
 /** One run's state and steps: the recorder, the order counter, the sandbox. */
 export class Steps {
   readonly http: Recorder;
@@ -154,74 +144,10 @@ export class Steps {
     return { booking_id: bookingId as string, correlation_id: correlationId as string, data };
   }
 
-  /** The service's record of a booking the proxy made; fails the clause when the service has none. */
-  atService(exchange: Exchange, bookingId: string, correlationId: string): SandboxBooking {
-    const booking = this.sandbox.getBooking(bookingId);
-    if (!booking) fail(`the answer names booking ${bookingId}, which the service never made; ${describe(exchange)}`);
-    if (booking!.correlation_id !== correlationId) {
-      fail(`the answer's correlation_id is not the service's for ${bookingId} (${booking!.correlation_id}); ${describe(exchange)}`);
-    }
-    return booking!;
-  }
-
   expectCode(exchange: Exchange, status: number, code: string, why: string): void {
     if (exchange.status !== status || codeOf(exchange) !== code) fail(`${why}: expected ${status} ${code}; ${describe(exchange)}`);
   }
 
-  /** Books a fresh order for the app channel and returns the ids and the service's record. */
-  async freshBooking(order = this.order(), key = this.key()) {
-    const exchange = await this.book('app', order, key);
-    const ids = this.booked(exchange);
-    const receipt = typeof ids.data.receipt === 'string' && ids.data.receipt !== '' ? ids.data.receipt : undefined;
-    return { ...ids, order, key, receipt, exchange, service: this.atService(exchange, ids.booking_id, ids.correlation_id) };
-  }
-
-  /** The deeplink the service answered for a booking. */
-  deeplinkOf(booking: SandboxBooking): string {
-    return `${this.sandbox.linksUrl}/pay/${booking.booking_id}`;
-  }
-
-  /**
-   * Pays a booking on the sandbox's wallet page, as the shopper would, picking the scenario that plays
-   * it (`WPS-001`, paid, unless a clause needs another); the clause's verdict names it.
-   */
-  async pay(bookingId: string, scenario: PaidScenario = 'WPS-001', leaves: 'SUCCESS' | 'PENDING' = 'SUCCESS'): Promise<void> {
-    if (!this.driven.includes(scenario)) this.driven.push(scenario);
-    const response = await fetch(`${this.sandbox.linksUrl}/pay/${encodeURIComponent(bookingId)}/confirm`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ mpin: GOOD_MPIN, method: 'wallet_balance', scenario }).toString(),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(10_000),
-    });
-    await response.body?.cancel();
-    const status = this.sandbox.getBooking(bookingId)?.status;
-    if (status !== leaves) throw new Error(`paying ${bookingId} at the sandbox left it ${status} (HTTP ${response.status}).`);
-  }
-
-  /** Waits until the sandbox has delivered (or given up on) the callback of a booking. */
-  async callbackOutcome(bookingId: string, timeoutMs = 15_000) {
-    const booking = this.sandbox.getBooking(bookingId);
-    if (!booking || !this.willSend(booking)) return [];
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const attempts = this.sandbox.callbackAttempts().filter((a) => a.booking_id === bookingId);
-      const last = attempts[attempts.length - 1];
-      if (last && (last.delivered || last.attempt >= 3)) return attempts;
-      if (Date.now() > deadline) return attempts;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
-  /** A paid booking whose callback the sandbox has delivered (or tried to, or was not let to). */
-  async paidBooking(needsCallback = true) {
-    const booking = await this.freshBooking();
-    // A clause that judges callbacks is skipped before anything is paid when none may be sent.
-    if (needsCallback) this.callbackTarget(booking.service);
-    await this.pay(booking.booking_id);
-    const attempts = await this.callbackOutcome(booking.booking_id);
-    return { ...booking, attempts, service: this.sandbox.getBooking(booking.booking_id)! };
-  }
 }
 
 /** The shopper's browser arriving at a return address: its HTTP status (a redirect is not followed). */

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { codeOf, describe, printable } from '../exchange.js';
 import { fail, type Steps } from '../steps.js';
 import { callbackBody, callbackOf, sendCallback } from './callbacks.js';
+import { freshBooking, pay, callbackOutcome, paidBooking } from './steps.js';
 
 /** docs/backends.md's warning about parsed amounts, quoted when a proxy falls into it. */
 export const AMOUNT_WARNING =
@@ -10,7 +11,7 @@ export const AMOUNT_WARNING =
 
 /** `callback-url-origin`: the callback URL is where the proxy itself answers (its public URL). */
 export async function callbackUrlOrigin(s: Steps): Promise<string> {
-  const { service, exchange } = await s.freshBooking();
+  const { service, exchange } = await freshBooking(s);
   const url = service.callback_url;
   if (!s.callbackAllowed(url)) {
     const endpoint = new URL(s.endpoint).origin;
@@ -32,10 +33,10 @@ export function amountWritings(amount: number): string[] {
 
 /** `callback-amount-as-written`: a signed callback verifies on the amount as its body writes it. */
 export async function callbackAmountAsWritten(s: Steps): Promise<string> {
-  const fresh = await s.freshBooking();
+  const fresh = await freshBooking(s);
   const url = s.callbackTarget(fresh.service);
-  await s.pay(fresh.booking_id);
-  await s.callbackOutcome(fresh.booking_id);
+  await pay(s, fresh.booking_id);
+  await callbackOutcome(s, fresh.booking_id);
   const service = s.sandbox.getBooking(fresh.booking_id)!;
   const writings = amountWritings(service.amount);
   for (const written of writings) {
@@ -52,7 +53,7 @@ export async function callbackAmountAsWritten(s: Steps): Promise<string> {
 
 /** `callback-signed`: the service's own delivery of a signed callback is answered 2xx. */
 export async function callbackSigned(s: Steps): Promise<string> {
-  const booking = await s.paidBooking();
+  const booking = await paidBooking(s);
   const first = booking.attempts[0];
   if (!first) fail(`the service's callback to ${booking.service.callback_url} was not attempted within 15 s`);
   if (!first!.delivered) {
@@ -64,7 +65,7 @@ export async function callbackSigned(s: Steps): Promise<string> {
 
 /** `callback-replay`: the same signed callback again is answered 2xx. */
 export async function callbackReplay(s: Steps): Promise<void> {
-  const booking = await s.paidBooking();
+  const booking = await paidBooking(s);
   const body = await callbackBody(s, {
     amount: booking.service.amount,
     reference_code: booking.service.reference_code,
@@ -77,7 +78,7 @@ export async function callbackReplay(s: Steps): Promise<void> {
 
 /** `callback-forgeries-refused`: forged and altered callbacks are refused with a 4xx. */
 export async function callbackForgeries(s: Steps): Promise<void> {
-  const booking = await s.freshBooking();
+  const booking = await freshBooking(s);
   const values = {
     amount: booking.service.amount,
     reference_code: booking.service.reference_code,
@@ -98,7 +99,7 @@ export async function callbackForgeries(s: Steps): Promise<void> {
 
 /** `callback-unknown-booking`: a callback for a booking the proxy never made is refused, and pays nothing. */
 export async function callbackUnknownBooking(s: Steps): Promise<void> {
-  const booking = await s.freshBooking();
+  const booking = await freshBooking(s);
   const body = await callbackBody(s, {
     amount: s.options.amount,
     reference_code: `REF-${randomUUID().replace(/-/g, '').slice(0, 16)}`,
@@ -114,7 +115,7 @@ export async function callbackUnknownBooking(s: Steps): Promise<void> {
 
 /** `forged-success-not-paid`: a forged SUCCESS leaves the order payable. */
 export async function forgedSuccessNotPaid(s: Steps): Promise<void> {
-  const booking = await s.freshBooking();
+  const booking = await freshBooking(s);
   const body = await callbackBody(s, 
     { amount: booking.service.amount, reference_code: booking.service.reference_code, correlation_id: booking.correlation_id, status: 'SUCCESS' },
     { key: `not-${s.sandbox.accessKey}` },

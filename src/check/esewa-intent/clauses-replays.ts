@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { codeOf, clip, describe } from '../exchange.js';
 import { ClauseSkipped, fail, type Steps } from '../steps.js';
 import { callbackOf, sendCallback } from './callbacks.js';
+import { freshBooking, pay, paidBooking } from './steps.js';
 
 /** How long the proxy's reconciliation may run, and how much of its output is kept. */
 const RECONCILE_TIMEOUT_MS = 60_000;
@@ -24,7 +25,7 @@ async function nextCallback(s: Steps, bookingId: string, seen: number, timeoutMs
 
 /** A paid booking the proxy knows is paid: its callback delivered, and a status asked. */
 async function settledPayment(s: Steps) {
-  const booking = await s.paidBooking();
+  const booking = await paidBooking(s);
   await s.post('status', booking);
   return booking;
 }
@@ -105,10 +106,10 @@ export async function reconcileAsksService(s: Steps): Promise<string> {
     throw new ClauseSkipped('the backend has no reconciliation (--no-reconcile): payments whose shopper never came back stay unsettled');
   }
   s.relyOn('paid-order-refused', 'a paid order from the IP-412 of a new key');
-  const booking = await s.freshBooking();
+  const booking = await freshBooking(s);
   // The scenario loses the callback at the service; the checker's own hold stays, for a sandbox that would not.
   s.dropped.add(booking.booking_id);
-  await s.pay(booking.booking_id, 'WPS-007');
+  await pay(s, booking.booking_id, 'WPS-007');
   const mark = s.serviceLog.length;
   try {
     await runReconcile(reconcile);

@@ -91,21 +91,12 @@ test('book sends the key and a fresh attempt id as the element does; post sends 
   assert.equal(received.at(-1)!.path, '/api/pay/status');
 });
 
-test('booked, expectCode and atService fail the clause with what came back', () => {
+test('booked and expectCode fail the clause with what came back', () => {
   const steps = stepsFor();
   assert.deepEqual(steps.booked(answered(200, { code: 'IP-201', data: { booking_id: 'B', correlation_id: 'C' } })).booking_id, 'B');
   const failure = (run: () => unknown, message: RegExp) => assert.throws(run, (e: Error) => e instanceof ClauseFailure && message.test(e.message));
   failure(() => steps.booked(answered(409, { code: 'IP-409' }), 'the retry'), /^expected 200 IP-201 for the retry; sent: POST \/api\/pay\/book .*got: 409/);
   failure(() => steps.booked(answered(200, { code: 'IP-201', data: { booking_id: '' } })), /data\.booking_id and data\.correlation_id must be non-empty strings/);
   failure(() => steps.expectCode(answered(200, { code: 'IP-201' }), 404, 'IP-404', 'a wrong correlation id'), /^a wrong correlation id: expected 404 IP-404; sent:/);
-  failure(() => steps.atService(answered(200, {}), 'B-none', 'C'), /the answer names booking B-none, which the service never made/);
   failure(() => fail('plain'), /^plain$/);
-});
-
-test('the sandbox steps answer for unknown bookings', async () => {
-  const steps = stepsFor();
-  assert.deepEqual(await steps.callbackOutcome('B-none', 100), [], 'no booking, no callback to wait for');
-  await assert.rejects(steps.pay('B-none'), /paying B-none at the sandbox left it undefined/);
-  assert.deepEqual(steps.driven, ['WPS-001'], 'the scenario is named even when the payment fails');
-  assert.equal(steps.deeplinkOf({ booking_id: 'B-7' } as Parameters<Steps['deeplinkOf']>[0]), `${sandbox.linksUrl}/pay/B-7`);
 });

@@ -1,0 +1,63 @@
+/**
+ * The checker's steps on the intent service's side, against the kit on loopback and a real sandbox: a
+ * fresh app booking comes with the service's record, paying it on the wallet page settles it and its
+ * callback, and each step fails, naming why, for a booking the service never made.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { atService, callbackOutcome, deeplinkOf, freshBooking, paidBooking, pay } from '../../../../src/check/esewa-intent/steps.js';
+import type { Exchange } from '../../../../src/check/exchange.js';
+import { ClauseFailure, Steps } from '../../../../src/check/steps.js';
+import { startSandbox, type Sandbox, type SandboxBooking } from '../../../../src/sandbox/index.js';
+import { AMOUNT, PREFIX, startKitProxy } from '../support.js';
+
+let sandbox: Sandbox;
+let proxy: Awaited<ReturnType<typeof startKitProxy>>;
+before(async () => {
+  sandbox = await startSandbox({ callbackRetry: { attempts: 1, baseDelayMs: 10 } });
+  proxy = await startKitProxy(Number(new URL(sandbox.baseUrl).port));
+});
+after(async () => {
+  await proxy?.close();
+  await sandbox?.close();
+});
+
+function steps(): Steps {
+  const made = new Steps({ endpoint: proxy.endpoint, sandboxPort: 1, orderPrefix: PREFIX, amount: AMOUNT });
+  made.sandbox = sandbox;
+  return made;
+}
+
+/** An exchange as the recorder would keep it. */
+const answered = (json: unknown): Exchange => ({ method: 'POST', url: `${proxy.endpoint}/book`, headers: {}, body: '{}', status: 200, answerHeaders: new Headers(), text: JSON.stringify(json), json });
+
+test("a fresh booking comes with the service's record; paying it on the wallet page settles it and its callback", async () => {
+  const s = steps();
+  const booking = await freshBooking(s);
+  assert.equal(booking.service.booking_id, booking.booking_id);
+  assert.equal(booking.service.status, 'BOOKED');
+  assert.equal(deeplinkOf(s, booking.service), `${sandbox.linksUrl}/pay/${booking.booking_id}`);
+  await pay(s, booking.booking_id);
+  assert.equal(sandbox.getBooking(booking.booking_id)?.status, 'SUCCESS');
+  const attempts = await callbackOutcome(s, booking.booking_id);
+  assert.equal(attempts.at(-1)?.delivered, true, JSON.stringify(attempts));
+  const paid = await paidBooking(s);
+  assert.equal(paid.service.status, 'SUCCESS');
+  assert.deepEqual(s.driven, ['WPS-001']);
+});
+
+test('atService fails the clause for a booking the service never made, or with another correlation id', async () => {
+  const s = steps();
+  const failure = (run: () => unknown, message: RegExp) => assert.throws(run, (e: Error) => e instanceof ClauseFailure && message.test(e.message));
+  failure(() => atService(s, answered({}), 'B-none', 'C'), /the answer names booking B-none, which the service never made/);
+  const { booking_id } = await freshBooking(s);
+  failure(() => atService(s, answered({}), booking_id, 'C-other'), new RegExp(`the answer's correlation_id is not the service's for ${booking_id}`));
+});
+
+test('the steps answer for unknown bookings: no callback to wait for, a payment that fails names its scenario', async () => {
+  const s = steps();
+  assert.deepEqual(await callbackOutcome(s, 'B-none', 100), [], 'no booking, no callback to wait for');
+  await assert.rejects(pay(s, 'B-none'), /paying B-none at the sandbox left it undefined/);
+  assert.deepEqual(s.driven, ['WPS-001'], 'the scenario is named even when the payment fails');
+  assert.equal(deeplinkOf(s, { booking_id: 'B-7' } as SandboxBooking), `${sandbox.linksUrl}/pay/B-7`);
+});
