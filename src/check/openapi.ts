@@ -6,6 +6,9 @@
 import { ATTEMPT_HEADER, CODES, HTTP_STATUS_OF_CODE, IDEMPOTENCY_HEADER, PAYMENT_STATUSES } from '../protocol/contract.js';
 import { SIGNED_FIELDS } from '../protocol/signature.js';
 import { CLAUSES, type Clause } from './clauses.js';
+import { EPAY_MODE } from './epay/openapi.js';
+import { INTENT_WEBHOOKS } from './esewa-intent/openapi.js';
+import { KHALTI_MODE } from './khalti/openapi.js';
 
 /** What each code means, for the document (the source comments say the same for programmers). */
 const CODE_MEANINGS: Readonly<Record<string, string>> = {
@@ -173,24 +176,6 @@ function contractPaths(): Record<string, Schema> {
   };
 }
 
-/** The payment service's signed callback, which the proxy receives. */
-function contractWebhooks(): Record<string, unknown> {
-  return {
-    paymentStatus: {
-      post: {
-        summary: 'The payment service\'s signed payment-status callback to the proxy\'s callback URL',
-        description: `Signed with HMAC-SHA256 and the access key over ${SIGNED_FIELDS.callback}, each value as the body writes it (1000.0 stays 1000.0), standard base64 with padding. Verify on the raw body text. Answer 2xx once recorded (again 2xx for a replay); refuse a forged or altered callback with a 4xx.`,
-        requestBody: { required: true, content: { 'application/json': { schema: ref('Callback') } } },
-        responses: {
-          '2XX': { description: 'Recorded (or recorded before: a replay).' },
-          '4XX': { description: 'Refused: a bad signature, altered fields, or a booking this proxy never made. Changes nothing.' },
-          '5XX': { description: 'Not recorded yet: the service retries.' },
-        },
-      },
-    },
-  };
-}
-
 /** The schemas of every body, answer and callback, one per type of src/protocol/contract.ts. */
 function contractSchemas(): Record<string, Schema> {
   return {
@@ -321,31 +306,9 @@ const PAGES = [
 /** Every route and page a backend owes, in one list: the example READMEs' tables are generated from it. */
 function contractRoutes(): Array<{ method: string; route: string; provider: string; summary: string }> {
   const paths = Object.entries(contractPaths()).map(([route, item]) => ({ method: 'POST', route, provider: 'both', summary: String((item['post'] as Schema)['summary']) }));
-  const callback = (contractWebhooks()['paymentStatus'] as { post: { summary: string } }).post.summary;
+  const callback = INTENT_WEBHOOKS.paymentStatus.post.summary;
   return [...paths, { method: 'POST', route: '/callback', provider: 'intent', summary: callback }, ...PAGES];
 }
-
-/** A backend in its ePay v2 mode, as the checker's `--provider epay` proves it. */
-const EPAY_MODE = {
-  summary:
-    'eSewa\'s web checkout instead of the intent service. book (web, and app answered web) makes no call: it answers { booking_id, correlation_id, channel: "web", wallet: "esewa", web_payment: { url: <form URL>, method: "POST", fields } } with eSewa\'s eleven fields, total_amount their sum, signed over total_amount,transaction_uuid,product_code (HMAC-SHA256, base64). /status asks GET {status base}/api/epay/transaction/status/?product_code=&total_amount=&transaction_uuid= and only its COMPLETE fulfils. eSewa sends no callback and has no cancel: /cancel ends an open booking locally, and a COMPLETE after it is still delivered. The return\'s data (base64 JSON) is verified on its raw text (1000.0 stays 1000.0; "," dropped from total_amount), in constant time, and is a hint only.',
-  form_path: '/api/epay/main/v2/form',
-  status_path: '/api/epay/transaction/status/',
-  request_signed_field_names: 'total_amount,transaction_uuid,product_code',
-  return_signed_field_names: 'transaction_code,status,total_amount,transaction_uuid,product_code,signed_field_names',
-  statuses: { COMPLETE: 'SUCCESS', PENDING: 'PENDING', AMBIGUOUS: 'PENDING', NOT_FOUND: 'BOOKED, or CANCELED after the session\'s lifetime', FULL_REFUND: 'REVERTED', PARTIAL_REFUND: 'SUCCESS', CANCELED: 'REVERTED after a SUCCESS, else CANCELED' },
-} as const;
-
-/** A backend in its Khalti KPG-2 mode, as the checker's `--provider khalti` proves it. */
-const KHALTI_MODE = {
-  summary:
-    'Khalti\'s web checkout instead of the intent service. book (web, and app answered web) POSTs {base}/api/v2/epayment/initiate/ with Authorization: Key <secret key> and the order\'s amount in paisa (an integer, at least 1000), return_url the proxy\'s /return, and answers { booking_id: pidx, correlation_id: pidx, channel: "web", wallet: "khalti", web_payment: { url: payment_url, method: "GET" } }. /status POSTs {base}/api/v2/epayment/lookup/ { pidx }; only its Completed, of the booking\'s paisa, fulfils. Khalti signs nothing: the return\'s query (status=Completed included) is a hint naming a pidx, looked up. Khalti sends no callback and has no cancel: /cancel ends an open booking locally, and a Completed after it is still delivered.',
-  initiate_path: '/api/v2/epayment/initiate/',
-  lookup_path: '/api/v2/epayment/lookup/',
-  authorization: 'Key <secret key>',
-  amount_unit: 'paisa',
-  statuses: { Initiated: 'BOOKED', Pending: 'PENDING', Completed: 'SUCCESS', 'Partially Refunded': 'SUCCESS', Refunded: 'REVERTED', Expired: 'CANCELED (lookup HTTP 400)', 'User canceled': 'CANCELED (lookup HTTP 400)' },
-} as const;
 
 /** The OpenAPI 3.1 document of the book proxy contract. */
 export function buildContractDocument(): Record<string, unknown> {
@@ -363,7 +326,7 @@ export function buildContractDocument(): Record<string, unknown> {
     },
     servers: [{ url: '{endpoint}', variables: { endpoint: { default: 'https://shop.example/api/pay', description: 'The element\'s endpoint attribute.' } } }],
     paths: contractPaths(),
-    webhooks: contractWebhooks(),
+    webhooks: INTENT_WEBHOOKS,
     components: { schemas: contractSchemas() },
     'x-codes': contractCodes().map(({ code, http }) => ({ code, http, meaning: CODE_MEANINGS[code] ?? '' })),
     'x-money-rules': [...MONEY_RULES],
