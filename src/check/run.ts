@@ -7,14 +7,14 @@
  */
 import { startSandbox } from '../sandbox/index.js';
 import { clausesFor, type ClauseId } from './clauses.js';
-import * as book from './clauses-book.js';
+import * as book from './esewa-intent/clauses-book.js';
 import * as callback from './esewa-intent/clauses-callback.js';
 import * as epay from './epay/clauses.js';
 import * as khalti from './khalti/clauses.js';
 import * as late from './esewa-intent/clauses-late.js';
-import * as order from './clauses-order.js';
+import * as order from './esewa-intent/clauses-order.js';
 import * as replays from './esewa-intent/clauses-replays.js';
-import * as results from './clauses-results.js';
+import * as results from './esewa-intent/clauses-results.js';
 import * as transport from './clauses-transport.js';
 import { ClauseFailure, ClauseSkipped, Steps } from './steps.js';
 import { printable } from './exchange.js';

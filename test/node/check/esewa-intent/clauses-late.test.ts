@@ -1,7 +1,7 @@
 /**
  * The clause on what comes back late, called against the kit on loopback with a real sandbox: a
  * SUCCESS after the merchant's cancel. It passes on the kit and fails, naming the fault, on a proxy
- * that drops the late SUCCESS. (The hand-off's own return page is ../clauses-book.test.ts's.)
+ * that drops the late SUCCESS. (The hand-off's own return page is clauses-book.test.ts's.)
  */
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -6,10 +6,10 @@
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { cancelOpen, cancelPaid, openBookingReplaced, paidOrderRefused, statusFollowsService, wrongCorrelation } from '../../../src/check/clauses-results.js';
-import { Steps } from '../../../src/check/steps.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { clauseFailure, PREFIX, startKitProxy, type Fetch } from './support.js';
+import { cancelOpen, cancelPaid, openBookingReplaced, paidOrderRefused, statusFollowsService, wrongCorrelation } from '../../../../src/check/esewa-intent/clauses-results.js';
+import { Steps } from '../../../../src/check/steps.js';
+import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
+import { clauseFailure, PREFIX, startKitProxy, type Fetch } from '../support.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });

@@ -1,8 +1,8 @@
 /** The checker's clauses on booking: the answer's fields, the amount, the Idempotency-Key, the order, the hand-off's own return page. */
 import { randomUUID } from 'node:crypto';
-import { clip, describe, printable, readCapped } from './exchange.js';
-import { fail, type Steps } from './steps.js';
-import { atService, freshBooking, deeplinkOf } from './esewa-intent/steps.js';
+import { clip, describe, printable, readCapped } from '../exchange.js';
+import { fail, type Steps } from '../steps.js';
+import { atService, freshBooking, deeplinkOf } from './steps.js';
 
 /** `book-app`: an app booking answers the ids and the service's deeplink, for the merchant's amount. */
 export async function bookApp(s: Steps): Promise<string> {

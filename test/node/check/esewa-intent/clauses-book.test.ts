@@ -5,10 +5,10 @@
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { amountFromMerchant, bookApp, bookHandoff, bookWeb, handoffPage, keyConflict, keyInvalid, oneBookingPerKey, topLevelAmount, unknownOrder } from '../../../src/check/clauses-book.js';
-import { Steps } from '../../../src/check/steps.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { AMOUNT, clauseFailure, PREFIX, startKitProxy, type Fetch } from './support.js';
+import { amountFromMerchant, bookApp, bookHandoff, bookWeb, handoffPage, keyConflict, keyInvalid, oneBookingPerKey, topLevelAmount, unknownOrder } from '../../../../src/check/esewa-intent/clauses-book.js';
+import { Steps } from '../../../../src/check/steps.js';
+import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
+import { AMOUNT, clauseFailure, PREFIX, startKitProxy, type Fetch } from '../support.js';
 
 /** The rule the layer breaks, if any. */
 type Fault = 'none' | 'own-deeplink' | 'web-elsewhere' | 'drops-amount' | 'key-per-request' | 'fills-key' | 'sells-anything';

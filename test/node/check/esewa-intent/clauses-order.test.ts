@@ -6,10 +6,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { orderPaid, orderPaidBeforeCallback } from '../../../src/check/clauses-order.js';
-import { ClauseFailure, Steps } from '../../../src/check/steps.js';
-import { startSandbox } from '../../../src/sandbox/index.js';
-import { AMOUNT, freePort, PREFIX, startKitProxy, type Fetch } from './support.js';
+import { orderPaid, orderPaidBeforeCallback } from '../../../../src/check/esewa-intent/clauses-order.js';
+import { ClauseFailure, Steps } from '../../../../src/check/steps.js';
+import { startSandbox } from '../../../../src/sandbox/index.js';
+import { AMOUNT, freePort, PREFIX, startKitProxy, type Fetch } from '../support.js';
 
 /** Runs the clause against the kit (with `wrap` in front of it) and answers its failure, if any. */
 async function clauseOn(wrap?: (kit: Fetch) => Fetch, clause: (steps: Steps) => Promise<unknown> = orderPaid): Promise<Error | undefined> {

@@ -5,11 +5,11 @@
  * for an order the book refuses. And the shopper is often back before the callback: `/order` then asks
  * the service about the order's open booking instead of answering from records that do not know yet.
  */
-import { toPaise } from '../server/amounts.js';
-import { isPaid } from '../server/order-paid.js';
-import { codeOf, dataOf, describe, type Exchange } from './exchange.js';
-import { fail, type Steps } from './steps.js';
-import { freshBooking, pay, paidBooking } from './esewa-intent/steps.js';
+import { toPaise } from '../../server/amounts.js';
+import { isPaid } from '../../server/order-paid.js';
+import { codeOf, dataOf, describe, type Exchange } from '../exchange.js';
+import { fail, type Steps } from '../steps.js';
+import { freshBooking, pay, paidBooking } from './steps.js';
 
 /** Asks the proxy whether `order` is paid; fails unless it answers 200 IP-201 with `paid` as expected. */
 async function paidIs(s: Steps, order: Record<string, unknown>, expected: boolean, when: string): Promise<void> {

@@ -1,9 +1,9 @@
 /** The checker's clauses on status and cancel, and on the one payable booking per order. */
 import { randomUUID } from 'node:crypto';
-import { type PaymentStatus } from '../protocol/contract.js';
-import { codeOf, dataOf, describe } from './exchange.js';
-import { fail, type HeldBooking, type Steps } from './steps.js';
-import { freshBooking, pay, paidBooking } from './esewa-intent/steps.js';
+import { type PaymentStatus } from '../../protocol/contract.js';
+import { codeOf, dataOf, describe } from '../exchange.js';
+import { fail, type HeldBooking, type Steps } from '../steps.js';
+import { freshBooking, pay, paidBooking } from './steps.js';
 
 /** `status-wrong-correlation`, `cancel-wrong-correlation`: ids that do not belong together are IP-404. */
 export async function wrongCorrelation(s: Steps, route: 'status' | 'cancel'): Promise<void> {
