@@ -18,9 +18,9 @@ import type { CallbackAttempt, CallbackDelivery, RetryPolicy } from './esewa-int
 import { Chaos, type ChaosOptions } from './chaos.js';
 import { parseDuration, SandboxClock } from './clock.js';
 import { createLinksHandler, createServiceHandler, type HttpContext } from './http.js';
-import { createIntentEmulation, type IntentEmulation } from './esewa-intent/emulation.js';
+import { checkIntentOptions, createIntentEmulation } from './esewa-intent/emulation.js';
+import { SandboxOptionError } from './errors.js';
 import { PROFILES, type ProfileName } from './esewa-intent/profiles.js';
-import { findScenario } from './esewa-intent/scenarios.js';
 import type { SandboxBooking } from './esewa-intent/service.js';
 import { createEpayAdminRoutes } from './epay/admin.js';
 import { EpayLedger, type EpayTransaction } from './epay/ledger.js';
@@ -166,10 +166,7 @@ export const SANDBOX_DEFAULTS = {
   cliLinksPort: 4011,
 } as const;
 
-/** Thrown for an option the sandbox cannot start with. */
-export class SandboxOptionError extends Error {
-  override name = 'SandboxOptionError';
-}
+export { SandboxOptionError } from './errors.js';
 
 function checkOptions(options: SandboxOptions): void {
   const port = (name: string, value: number | undefined) => {
@@ -179,30 +176,9 @@ function checkOptions(options: SandboxOptions): void {
   };
   port('port', options.port);
   port('linksPort', options.linksPort);
-  if (options.accessKey !== undefined && (typeof options.accessKey !== 'string' || options.accessKey.length === 0)) {
-    throw new SandboxOptionError('accessKey must be a non-empty string.');
-  }
-  const codes = options.productCode === undefined ? [] : ([] as string[]).concat(options.productCode);
-  if (options.productCode !== undefined && codes.length === 0) throw new SandboxOptionError('productCode lists no product code.');
-  for (const code of codes) {
-    if (typeof code !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(code)) {
-      throw new SandboxOptionError(`productCode must be 1 to 64 letters, digits, "-" or "_"; got "${String(code)}".`);
-    }
-  }
-  if (options.bookingTtlMs !== undefined && !(Number.isFinite(options.bookingTtlMs) && options.bookingTtlMs > 0)) {
-    throw new SandboxOptionError(`bookingTtlMs must be a positive number; got ${options.bookingTtlMs}.`);
-  }
+  checkIntentOptions(options);
   if (options.epaySessionIdleMs !== undefined && !(Number.isFinite(options.epaySessionIdleMs) && options.epaySessionIdleMs > 0)) {
     throw new SandboxOptionError(`epaySessionIdleMs must be a positive number; got ${options.epaySessionIdleMs}.`);
-  }
-  const retry = options.callbackRetry;
-  if (retry !== undefined) {
-    if (!Number.isInteger(retry.attempts) || retry.attempts < 1) {
-      throw new SandboxOptionError(`callbackRetry.attempts must be an integer of at least 1; got ${retry.attempts}.`);
-    }
-    if (!Number.isFinite(retry.baseDelayMs) || retry.baseDelayMs < 0) {
-      throw new SandboxOptionError(`callbackRetry.baseDelayMs must be a number of at least 0; got ${retry.baseDelayMs}.`);
-    }
   }
 }
 
@@ -248,55 +224,19 @@ async function listenBoth(ctx: HttpContext, ports: { port: number; linksPort: nu
   }
 }
 
-/** The parts a running sandbox is made of, for {@link sandboxControls}. */
-interface Parts {
-  intent: IntentEmulation;
-  clock: SandboxClock;
-  productCodes: string[];
-  save: () => void;
-}
-
-/** What a running sandbox offers its caller beyond its addresses: bookings, callbacks, revert, the clock, scenarios. */
-function sandboxControls(parts: Parts): Omit<Sandbox, 'baseUrl' | 'linksUrl' | 'webPaymentUrl' | 'allowedHosts' | 'accessKey' | 'productCodes' | 'close'> {
-  const { intent, clock, productCodes, save } = parts;
-  const { service, dispatcher } = intent;
+/** The sandbox's own controls beyond its addresses: the clock, moved and saved. */
+function clockControls(clock: SandboxClock, save: () => void): Sandbox['clock'] {
   return {
-    getBooking: (bookingId) => service.getBooking(bookingId),
-    listBookings: () => service.listBookings(),
-    callbackAttempts: () => dispatcher.attempts(),
-    callbackDeliveries: (filter) => dispatcher.deliveries(filter),
-    whenCallbacksSettled: intent.whenCallbacksSettled,
-    revert: (bookingId) => {
-      const result = service.revert(bookingId);
-      if (!result.ok) {
-        throw new SandboxOptionError(
-          result.reason === 'unknown_booking'
-            ? `No booking "${bookingId}".`
-            : `Only a SUCCESS booking can be reverted; "${bookingId}" is ${result.booking?.status}.`,
-        );
-      }
-      intent.onStatusChange(result.booking, result.notify);
-      return result.booking;
-    },
-    clock: {
-      now: () => clock.now(),
-      advance: async (by) => {
-        const at = await clock.advance(typeof by === 'number' ? by : parseDuration(by));
-        save();
-        return at;
-      },
-      set: async (to) => {
-        const at = await clock.set(timeOf(to));
-        save();
-        return at;
-      },
-    },
-    setScenario: (productCode, id) => {
-      if (!productCodes.includes(productCode)) throw new SandboxOptionError(`"${productCode}" is not one of this sandbox's product codes.`);
-      const scenario = id === null ? undefined : findScenario(id);
-      if (id !== null && !scenario) throw new SandboxOptionError(`No scenario "${id}" (WPS-001 ...).`);
-      service.setStickyScenario(productCode, scenario);
+    now: () => clock.now(),
+    advance: async (by) => {
+      const at = await clock.advance(typeof by === 'number' ? by : parseDuration(by));
       save();
+      return at;
+    },
+    set: async (to) => {
+      const at = await clock.set(timeOf(to));
+      save();
+      return at;
     },
   };
 }
@@ -365,7 +305,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     allowedHosts: `${new URL(baseUrl).host} ${new URL(linksUrl).host}`,
     accessKey,
     productCodes: [...productCodes],
-    ...sandboxControls({ intent, clock, productCodes, save }),
+    ...intent.controls,
+    clock: clockControls(clock, save),
     close: async () => {
       clock.stop();
       await intent.dispatcher.close();

@@ -8,7 +8,9 @@ import { createSignature, SIGNED_FIELDS } from '../../protocol/signature.js';
 import type { Chaos } from '../chaos.js';
 import type { SandboxClock } from '../clock.js';
 import type { AdminRoutes } from '../admin.js';
+import { SandboxOptionError } from '../errors.js';
 import type { ProviderRoutes } from '../http.js';
+import type { Sandbox, SandboxOptions } from '../index.js';
 import { createIntentAdminRoutes } from './admin.js';
 import { CallbackDispatcher, type RetryPolicy } from './callbacks.js';
 import { ScenarioPlayer } from './player.js';
@@ -44,12 +46,38 @@ export interface IntentEmulation {
   dispatcher: CallbackDispatcher;
   /** Logs a booking's new status and plays what its scenario does next (its callback among it). */
   onStatusChange(booking: SandboxBooking, notify: boolean): void;
-  /** Resolves when no callback is being signed, in flight or scheduled. */
-  whenCallbacksSettled(): Promise<void>;
   routes: { service: ProviderRoutes; links: ProviderRoutes };
   admin: AdminRoutes;
   /** What the state file keeps of it. */
   snapshot(): { bookings: SandboxBooking[]; sticky: Record<string, string> };
+  /** Its part of the sandbox's handle: bookings, callbacks, revert, sticky scenarios. */
+  controls: Pick<Sandbox, 'getBooking' | 'listBookings' | 'callbackAttempts' | 'callbackDeliveries' | 'whenCallbacksSettled' | 'revert' | 'setScenario'>;
+}
+
+/** Refuses, with a {@link SandboxOptionError} naming it, an option of the intent service the sandbox cannot start with. */
+export function checkIntentOptions(options: Pick<SandboxOptions, 'accessKey' | 'productCode' | 'bookingTtlMs' | 'callbackRetry'>): void {
+  if (options.accessKey !== undefined && (typeof options.accessKey !== 'string' || options.accessKey.length === 0)) {
+    throw new SandboxOptionError('accessKey must be a non-empty string.');
+  }
+  const codes = options.productCode === undefined ? [] : ([] as string[]).concat(options.productCode);
+  if (options.productCode !== undefined && codes.length === 0) throw new SandboxOptionError('productCode lists no product code.');
+  for (const code of codes) {
+    if (typeof code !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(code)) {
+      throw new SandboxOptionError(`productCode must be 1 to 64 letters, digits, "-" or "_"; got "${String(code)}".`);
+    }
+  }
+  if (options.bookingTtlMs !== undefined && !(Number.isFinite(options.bookingTtlMs) && options.bookingTtlMs > 0)) {
+    throw new SandboxOptionError(`bookingTtlMs must be a positive number; got ${options.bookingTtlMs}.`);
+  }
+  const retry = options.callbackRetry;
+  if (retry !== undefined) {
+    if (!Number.isInteger(retry.attempts) || retry.attempts < 1) {
+      throw new SandboxOptionError(`callbackRetry.attempts must be an integer of at least 1; got ${retry.attempts}.`);
+    }
+    if (!Number.isFinite(retry.baseDelayMs) || retry.baseDelayMs < 0) {
+      throw new SandboxOptionError(`callbackRetry.baseDelayMs must be a number of at least 0; got ${retry.baseDelayMs}.`);
+    }
+  }
 }
 
 /** How the sandbox sends a booking's callback: `notify` schedules it, `signed` waits for the signatures under way. */
@@ -132,16 +160,42 @@ export function createIntentEmulation(o: IntentEmulationOptions): IntentEmulatio
   const player = new ScenarioPlayer({ service, clock, notify: notifier.notify, onStatusChange, log });
   // Chaos keys a callback by its booking's transaction_uuid, the merchant's own id.
   chaos?.resolveBookings((id) => service.getBooking(id)?.transaction_uuid);
+  const whenCallbacksSettled = async () => {
+    await notifier.signed();
+    await dispatcher.whenSettled();
+  };
   return {
     service,
     dispatcher,
     onStatusChange,
-    whenCallbacksSettled: async () => {
-      await notifier.signed();
-      await dispatcher.whenSettled();
-    },
     routes: createIntentRoutes({ service, accessKey, log, onStatusChange, linksRedirector: o.profile.linksRedirector }),
     admin: createIntentAdminRoutes({ service, dispatcher, productCodes, log, onChange: o.onChange }),
     snapshot: () => ({ bookings: service.snapshot(), sticky: service.stickyScenarios() }),
+    controls: {
+      getBooking: (bookingId) => service.getBooking(bookingId),
+      listBookings: () => service.listBookings(),
+      callbackAttempts: () => dispatcher.attempts(),
+      callbackDeliveries: (filter) => dispatcher.deliveries(filter),
+      whenCallbacksSettled,
+      revert: (bookingId) => {
+        const result = service.revert(bookingId);
+        if (!result.ok) {
+          throw new SandboxOptionError(
+            result.reason === 'unknown_booking'
+              ? `No booking "${bookingId}".`
+              : `Only a SUCCESS booking can be reverted; "${bookingId}" is ${result.booking?.status}.`,
+          );
+        }
+        onStatusChange(result.booking, result.notify);
+        return result.booking;
+      },
+      setScenario: (productCode, id) => {
+        if (!productCodes.includes(productCode)) throw new SandboxOptionError(`"${productCode}" is not one of this sandbox's product codes.`);
+        const scenario = id === null ? undefined : findScenario(id);
+        if (id !== null && !scenario) throw new SandboxOptionError(`No scenario "${id}" (WPS-001 ...).`);
+        service.setStickyScenario(productCode, scenario);
+        o.onChange();
+      },
+    },
   };
 }

@@ -8,7 +8,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SIGNED_FIELDS, verifySignature } from '../../../../src/protocol/signature.js';
 import { SandboxClock } from '../../../../src/sandbox/clock.js';
-import { createIntentEmulation, type IntentEmulationOptions } from '../../../../src/sandbox/esewa-intent/emulation.js';
+import { checkIntentOptions, createIntentEmulation, type IntentEmulationOptions } from '../../../../src/sandbox/esewa-intent/emulation.js';
+import { SandboxOptionError } from '../../../../src/sandbox/errors.js';
 import { PROFILES } from '../../../../src/sandbox/esewa-intent/profiles.js';
 import type { SandboxBooking } from '../../../../src/sandbox/esewa-intent/service.js';
 import { startReceiver, type Receiver } from '../support.js';
@@ -78,7 +79,7 @@ test("a status change sends the booking's callback, signed with the access key o
   const { built, lines, clock } = emulation({ saved: { bookings: [paid('BK-2')] } });
   try {
     built.onStatusChange(built.service.getBooking('BK-2')!, true);
-    await built.whenCallbacksSettled();
+    await built.controls.whenCallbacksSettled();
     const got = receiver.received.filter((r) => r.body['correlation_id'] === 'C-BK-2');
     assert.equal(got.length, 1, lines.join('\n'));
     assert.equal(got[0]!.body['status'], 'SUCCESS');
@@ -96,7 +97,7 @@ test('a callback the booking or the sendCallback option holds back is not sent, 
   try {
     held.built.onStatusChange(held.built.service.getBooking('BK-3')!, true);
     held.built.onStatusChange(held.built.service.getBooking('BK-4')!, true);
-    await held.built.whenCallbacksSettled();
+    await held.built.controls.whenCallbacksSettled();
     assert.deepEqual(receiver.received.filter((r) => ['C-BK-3', 'C-BK-4'].includes(String(r.body['correlation_id']))), []);
     assert.ok(held.lines.includes('callback BK-3: not sent (held back by the sendCallback option)'), held.lines.join('\n'));
     assert.ok(held.lines.includes('callback BK-4: not sent (properties.sandbox_callback = "never")'), held.lines.join('\n'));
@@ -106,3 +107,31 @@ test('a callback the booking or the sendCallback option holds back is not sent, 
     await held.built.dispatcher.close();
   }
 });
+
+test("the intent service's options are refused by name before anything starts", () => {
+  const refused = (options: Parameters<typeof checkIntentOptions>[0], message: RegExp) =>
+    assert.throws(() => checkIntentOptions(options), (error: Error) => error instanceof SandboxOptionError && message.test(error.message), JSON.stringify(options));
+  checkIntentOptions({ accessKey: 'k', productCode: ['P', 'Q_1'], bookingTtlMs: 1, callbackRetry: { attempts: 1, baseDelayMs: 0 } });
+  refused({ accessKey: '' }, /^accessKey must be a non-empty string\.$/);
+  refused({ productCode: [] }, /^productCode lists no product code\.$/);
+  refused({ productCode: 'SHOP 1' }, /^productCode must be 1 to 64 letters, digits, "-" or "_"; got "SHOP 1"\.$/);
+  refused({ bookingTtlMs: 0 }, /^bookingTtlMs must be a positive number; got 0\.$/);
+  refused({ callbackRetry: { attempts: 0, baseDelayMs: 0 } }, /^callbackRetry\.attempts must be an integer of at least 1; got 0\.$/);
+  refused({ callbackRetry: { attempts: 1, baseDelayMs: -1 } }, /^callbackRetry\.baseDelayMs must be a number of at least 0; got -1\.$/);
+});
+
+test('the handle refuses a revert of an unknown or unpaid booking, and a scenario or product code it does not have', () => {
+  const open = { ...paid('BK-5'), status: 'BOOKED' as const };
+  const { built, clock } = emulation({ saved: { bookings: [open] } });
+  try {
+    assert.throws(() => built.controls.revert('BK-none'), (error: Error) => error instanceof SandboxOptionError && error.message === 'No booking "BK-none".');
+    assert.throws(() => built.controls.revert('BK-5'), { message: /^Only a SUCCESS booking can be reverted; "BK-5" is BOOKED\.$/ });
+    assert.throws(() => built.controls.setScenario('OTHER', 'WPS-001'), { message: /^"OTHER" is not one of this sandbox's product codes\.$/ });
+    assert.throws(() => built.controls.setScenario('P', 'WPS-999'), { message: /^No scenario "WPS-999" \(WPS-001 \.\.\.\)\.$/ });
+    built.controls.setScenario('P', 'WPS-002');
+    assert.deepEqual(built.snapshot().sticky, { P: 'WPS-002' });
+  } finally {
+    clock.stop();
+  }
+});
+
