@@ -95,13 +95,11 @@ function hash(text: string): number {
 
 // Counters kept per kind and subject; past this many the oldest are forgotten (memory stays bounded).
 const MAX_COUNTERS = 50_000;
-const CALLBACK_TARGET = /^callback \S+ (\S+) attempt \d+$/;
 
 /** The chaos source of one sandbox. */
 export class Chaos {
   private count = 0;
   private readonly counters = new Map<string, number>();
-  private subjectOfBooking: (bookingId: string) => string | undefined = () => undefined;
   readonly holdMs: number;
 
   constructor(
@@ -118,17 +116,8 @@ export class Chaos {
   }
 
   /**
-   * How a callback attempt, drawn by its target text alone, finds its booking's subject: the sandbox's
-   * booking ids are random, so a callback is keyed on the booking's `transaction_uuid` instead.
-   */
-  resolveBookings(subjectOf: (bookingId: string) => string | undefined): void {
-    this.subjectOfBooking = subjectOf;
-  }
-
-  /**
-   * Draws for one request or attempt. `target` names it in the log; `key` says what it is about.
-   * Without a key, a callback attempt's target (`callback CB-1 BK-… attempt 2`) is keyed on its
-   * booking, anything else on its target text.
+   * Draws for one request or attempt. `target` names it in the log; `key` says what it is about
+   * (without one, the target text is its kind).
    */
   draw(target: string, key?: ChaosKey): ChaosDraw {
     const n = ++this.count;
@@ -145,10 +134,7 @@ export class Chaos {
   }
 
   private keyOf(target: string, key: ChaosKey | undefined): { kind: string; subject: string } {
-    if (key) return { kind: key.kind, subject: key.subject ?? '' };
-    const callback = CALLBACK_TARGET.exec(target);
-    if (callback) return { kind: 'callback', subject: this.subjectOfBooking(callback[1]!) ?? callback[1]! };
-    return { kind: target, subject: '' };
+    return key ? { kind: key.kind, subject: key.subject ?? '' } : { kind: target, subject: '' };
   }
 
   private next(kind: string, subject: string): number {

@@ -57,6 +57,8 @@ export interface DispatcherOptions extends RetryPolicy {
   clock: SandboxClock;
   log: (line: string) => void;
   chaos?: Chaos;
+  /** The merchant's own id of a booking (its transaction_uuid), which chaos keys a callback on: the sandbox's booking ids are random. */
+  subjectOf?: (bookingId: string) => string | undefined;
   /** Per-attempt timeout; default 5 s. */
   timeoutMs?: number;
 }
@@ -227,7 +229,8 @@ export class CallbackDispatcher {
       at: new Date(this.options.clock.now()).toISOString(),
       delivered: false,
     };
-    const chaos = this.options.chaos?.draw(`callback ${delivery.id} ${delivery.booking_id} attempt ${attempt}`);
+    const subject = this.options.subjectOf?.(delivery.booking_id) ?? delivery.booking_id;
+    const chaos = this.options.chaos?.draw(`callback ${delivery.id} ${delivery.booking_id} attempt ${attempt}`, { kind: 'callback', subject });
     if (attempt <= entry.drop) {
       result.error = 'lost on the network (scenario)';
     } else if (chaos?.fault === 'error') {

@@ -135,7 +135,8 @@ function createNotifier(options: Pick<IntentEmulationOptions, 'sendCallback'>, a
 /** Builds the intent service's emulation on the sandbox's clock; its callbacks are signed before the clock settles. */
 export function createIntentEmulation(o: IntentEmulationOptions): IntentEmulation {
   const { accessKey, productCodes, clock, chaos, log } = o;
-  const dispatcher = new CallbackDispatcher({ ...o.retry, clock, log, ...(chaos ? { chaos } : {}) });
+  // Chaos keys a callback by its booking's transaction_uuid, the merchant's own id.
+  const dispatcher = new CallbackDispatcher({ ...o.retry, clock, log, ...(chaos ? { chaos } : {}), subjectOf: (id) => service.getBooking(id)?.transaction_uuid });
   const service: SandboxService = new SandboxService({
     accessKey,
     productCodes,
@@ -158,8 +159,6 @@ export function createIntentEmulation(o: IntentEmulationOptions): IntentEmulatio
     player.statusChanged(booking, shouldNotify);
   };
   const player = new ScenarioPlayer({ service, clock, notify: notifier.notify, onStatusChange, log });
-  // Chaos keys a callback by its booking's transaction_uuid, the merchant's own id.
-  chaos?.resolveBookings((id) => service.getBooking(id)?.transaction_uuid);
   const whenCallbacksSettled = async () => {
     await notifier.signed();
     await dispatcher.whenSettled();
