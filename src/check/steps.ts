@@ -70,16 +70,6 @@ export class Steps {
     return this.callbackAllowed(booking.callback_url) && !this.dropped.has(booking.booking_id);
   }
 
-  /** Skips the clause when the booking's callback URL is not one the checker may send to. */
-  callbackTarget(booking: SandboxBooking): string {
-    if (!this.callbackAllowed(booking.callback_url)) {
-      throw new ClauseSkipped(
-        `the callback URL ${printable(booking.callback_url)} is not on --endpoint's origin${this.callbackOrigins.size > 1 ? ' nor one named by --callback-origin' : ''}, so the checker sends no callback there`,
-      );
-    }
-    return booking.callback_url;
-  }
-
   /** Skips the clause when it observes through `clause`'s rule and that clause failed (it names the fault). */
   relyOn(clause: string, what: string): void {
     if (this.failedClauses.has(clause)) throw new ClauseSkipped(`not judged: it reads ${what}, and ${clause} failed`);

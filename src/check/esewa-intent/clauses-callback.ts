@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { codeOf, describe, printable } from '../exchange.js';
 import { fail, type Steps } from '../steps.js';
 import { callbackBody, callbackOf, sendCallback } from './callbacks.js';
-import { freshBooking, pay, callbackOutcome, paidBooking } from './steps.js';
+import { callbackTarget, freshBooking, pay, callbackOutcome, paidBooking } from './steps.js';
 
 /** docs/backends.md's warning about parsed amounts, quoted when a proxy falls into it. */
 export const AMOUNT_WARNING =
@@ -34,7 +34,7 @@ export function amountWritings(amount: number): string[] {
 /** `callback-amount-as-written`: a signed callback verifies on the amount as its body writes it. */
 export async function callbackAmountAsWritten(s: Steps): Promise<string> {
   const fresh = await freshBooking(s);
-  const url = s.callbackTarget(fresh.service);
+  const url = callbackTarget(s, fresh.service);
   await pay(s, fresh.booking_id);
   await callbackOutcome(s, fresh.booking_id);
   const service = s.sandbox.getBooking(fresh.booking_id)!;

@@ -5,7 +5,7 @@
 import { findScenario } from '../../sandbox/esewa-intent/scenarios.js';
 import { codeOf, dataOf, describe, printable } from '../exchange.js';
 import { fail, type Steps } from '../steps.js';
-import { freshBooking, pay } from './steps.js';
+import { callbackTarget, freshBooking, pay } from './steps.js';
 
 /** The delivery of a booking's `status` callback once it ended (delivered or given up), or undefined at the time limit. */
 async function settledCallback(s: Steps, bookingId: string, status: string, timeoutMs = 15_000) {
@@ -27,7 +27,7 @@ export async function paidAfterCancel(s: Steps): Promise<string> {
   s.relyOn('order-paid', 'whether the order is paid from /order');
   const scenario = findScenario('WPS-006')!;
   const booking = await freshBooking(s);
-  s.callbackTarget(booking.service);
+  callbackTarget(s, booking.service);
   await pay(s, booking.booking_id, 'WPS-006', 'PENDING');
   const cancelled = await s.post('cancel', booking);
   if (cancelled.status !== 200 || codeOf(cancelled) !== 'IP-210') fail(`cancelling the PENDING booking ${booking.booking_id}: expected 200 IP-210; ${describe(cancelled)}`);

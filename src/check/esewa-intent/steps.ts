@@ -4,8 +4,8 @@
  * wallet page through a scenario, and waiting for its callback.
  */
 import type { SandboxBooking } from '../../sandbox/index.js';
-import { describe, type Exchange } from '../exchange.js';
-import { fail, type Steps } from '../steps.js';
+import { describe, printable, type Exchange } from '../exchange.js';
+import { ClauseSkipped, fail, type Steps } from '../steps.js';
 
 /**
  * The scenarios of the sandbox's catalogue (src/sandbox/esewa-intent/scenarios.ts) a clause pays through: paid
@@ -25,6 +25,16 @@ export function atService(s: Steps, exchange: Exchange, bookingId: string, corre
     fail(`the answer's correlation_id is not the service's for ${bookingId} (${booking!.correlation_id}); ${describe(exchange)}`);
   }
   return booking!;
+}
+
+/** Skips the clause when the booking's callback URL is not one the checker may send to. */
+export function callbackTarget(s: Steps, booking: SandboxBooking): string {
+  if (!s.callbackAllowed(booking.callback_url)) {
+    throw new ClauseSkipped(
+      `the callback URL ${printable(booking.callback_url)} is not on --endpoint's origin${s.callbackOrigins.size > 1 ? ' nor one named by --callback-origin' : ''}, so the checker sends no callback there`,
+    );
+  }
+  return booking.callback_url;
 }
 
 /** Books a fresh order for the app channel and returns the ids and the service's record. */
@@ -76,7 +86,7 @@ export async function callbackOutcome(s: Steps, bookingId: string, timeoutMs = 1
 export async function paidBooking(s: Steps, needsCallback = true) {
   const booking = await freshBooking(s, );
   // A clause that judges callbacks is skipped before anything is paid when none may be sent.
-  if (needsCallback) s.callbackTarget(booking.service);
+  if (needsCallback) callbackTarget(s, booking.service);
   await pay(s, booking.booking_id);
   const attempts = await callbackOutcome(s, booking.booking_id);
   return { ...booking, attempts, service: s.sandbox.getBooking(booking.booking_id)! };

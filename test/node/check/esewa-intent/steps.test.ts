@@ -5,9 +5,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { atService, callbackOutcome, deeplinkOf, freshBooking, paidBooking, pay } from '../../../../src/check/esewa-intent/steps.js';
+import { atService, callbackOutcome, callbackTarget, deeplinkOf, freshBooking, paidBooking, pay } from '../../../../src/check/esewa-intent/steps.js';
 import type { Exchange } from '../../../../src/check/exchange.js';
-import { ClauseFailure, Steps } from '../../../../src/check/steps.js';
+import { ClauseFailure, ClauseSkipped, Steps } from '../../../../src/check/steps.js';
 import { startSandbox, type Sandbox, type SandboxBooking } from '../../../../src/sandbox/index.js';
 import { AMOUNT, PREFIX, startKitProxy } from '../support.js';
 
@@ -60,4 +60,12 @@ test('the steps answer for unknown bookings: no callback to wait for, a payment 
   await assert.rejects(pay(s, 'B-none'), /paying B-none at the sandbox left it undefined/);
   assert.deepEqual(s.driven, ['WPS-001'], 'the scenario is named even when the payment fails');
   assert.equal(deeplinkOf(s, { booking_id: 'B-7' } as SandboxBooking), `${sandbox.linksUrl}/pay/B-7`);
+});
+
+test('callbackTarget skips the clause for a callback URL the checker may not send to, naming it printably', () => {
+  const booking = { booking_id: 'B-9', callback_url: `${proxy.endpoint}/callback` } as SandboxBooking;
+  assert.equal(callbackTarget(steps(), booking), booking.callback_url);
+  const named = new Steps({ endpoint: proxy.endpoint, sandboxPort: 1, orderPrefix: PREFIX, amount: AMOUNT, callbackOrigins: ['https://public.example'] });
+  assert.throws(() => callbackTarget(named, { ...booking, callback_url: 'https://other.example/cb' }), (e: Error) => e instanceof ClauseSkipped && /nor one named by --callback-origin/.test(e.message));
+  assert.throws(() => callbackTarget(steps(), { ...booking, callback_url: 'https://other.example/\u001b' }), (e: Error) => e instanceof ClauseSkipped && /other\.example\/\\u001b is not on --endpoint's origin, so/.test(e.message));
 });
