@@ -5,9 +5,9 @@
  * console errors, and the shopper's steps on the sandbox's pages.
  */
 import { after, before } from 'node:test';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer, preview, type Plugin } from 'vite';
 import { devices, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page, type Route } from 'playwright';
@@ -60,7 +60,9 @@ export interface PlaygroundPlace {
   pages?: 'build' | 'source';
 }
 
-const DEMO = fileURLToPath(new URL('../../demo/', import.meta.url));
+// The demo's real folder, also when this module runs from the Node suite's compiled copy
+// (scripts/compiled-tests.mjs), whose files are links: the bundler follows links to their targets.
+const DEMO = dirname(realpathSync(fileURLToPath(new URL('../../demo/index.html', import.meta.url))));
 const DEMO_PAGES = ['index.html', 'success.html', 'failure.html', 'phone.html'];
 
 let builtDemo: Promise<string> | undefined;

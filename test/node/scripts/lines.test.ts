@@ -5,12 +5,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { isProviderFolder, lineCount, readTree, report, tally } from '../../../scripts/lines.mjs';
 
-const ROOT = join(import.meta.dirname, '../../..');
+// The repository's real root, also from the Node suite's compiled copy (whose .ts files are links).
+const ROOT = dirname(realpathSync(join(import.meta.dirname, '../../../package.json')));
 
 test('lineCount counts newlines, as wc -l does', () => {
   assert.equal(lineCount(''), 0);

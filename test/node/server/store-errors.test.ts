@@ -15,7 +15,7 @@ test('the error carries its reason, message, cause and name', () => {
 test("isStoreUnavailable knows this copy's error and another copy's by its mark, and nothing else", async () => {
   assert.ok(isStoreUnavailable(new StoreUnavailableError('deadline', 'late')));
   // A second copy of the module, as a store bundled with its own copy of the package loads it.
-  const other = (await import(`../../../src/server/store-errors.ts?copy=${Date.now()}`)) as typeof import('../../../src/server/store-errors.js');
+  const other = (await import(`../../../src/server/store-errors.js?copy=${Date.now()}`)) as typeof import('../../../src/server/store-errors.js');
   assert.notEqual(other.StoreUnavailableError, StoreUnavailableError, 'a separate copy');
   const foreign = new other.StoreUnavailableError('deadline', 'late');
   assert.ok(!(foreign instanceof StoreUnavailableError), 'instanceof misses it');
