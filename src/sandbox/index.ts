@@ -14,14 +14,13 @@ import { createServer, type Server } from 'node:http';
 import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createAdminRoutes } from './admin.js';
-import type { CallbackAttempt, CallbackDelivery, RetryPolicy } from './esewa-intent/callbacks.js';
 import { Chaos, type ChaosOptions } from './chaos.js';
 import { parseDuration, SandboxClock } from './clock.js';
 import { createLinksHandler, createServiceHandler, type HttpContext } from './http.js';
-import { checkIntentOptions, createIntentEmulation } from './esewa-intent/emulation.js';
+import { checkIntentOptions, startIntentEmulation } from './esewa-intent/emulation.js';
 import { SandboxOptionError } from './errors.js';
-import { PROFILES, type ProfileName } from './esewa-intent/profiles.js';
-import type { SandboxBooking } from './esewa-intent/service.js';
+import { INTENT_SANDBOX_DEFAULTS, type IntentSandbox, type IntentSandboxOptions, type IntentState } from './esewa-intent/options.js';
+import { PROFILES } from './esewa-intent/profiles.js';
 import { createEpayAdminRoutes } from './epay/admin.js';
 import { EpayLedger, type EpayTransaction } from './epay/ledger.js';
 import { EPAY_SESSION_IDLE_MS } from './epay/rules.js';
@@ -33,31 +32,20 @@ import { createKhaltiEmulation } from './khalti/index.js';
 export { SCENARIOS } from './esewa-intent/scenarios.js';
 export type { SandboxBooking } from './esewa-intent/service.js';
 
-/** Options of `startSandbox`. */
-export interface SandboxOptions {
+/** Options of `startSandbox`; the intent service's own (bookings, callbacks, profile) are in src/sandbox/esewa-intent/options.ts. */
+export interface SandboxOptions extends IntentSandboxOptions {
   /** Interface to listen on; default `127.0.0.1`. */
   host?: string;
   /** Port of the API and the web payment page; default 0 (a free port). */
   port?: number;
-  /** Port of the links origin the deeplinks point to; default 0 (a free port). */
-  linksPort?: number;
   /** The access key signatures are made with; default `sandbox-access-key`. */
   accessKey?: string;
   /** Known merchants' product codes; default `SANDBOX`. */
   productCode?: string | string[];
-  /** How long an unpaid booking lives before it reads as CANCELED; default 15 minutes. */
-  bookingTtlMs?: number;
-  /** Callback retries; default `{ attempts: 5, baseDelayMs: 1000 }` (exponential backoff). */
-  callbackRetry?: RetryPolicy;
   /** Clock in epoch milliseconds, for expiry tests; default `Date.now`. */
   now?: () => number;
   /** Receives one line per request and per callback attempt; default: silent. */
   log?: (line: string) => void;
-  /**
-   * Refuse top-level request fields the spec does not list with IP-422. Default false: they are
-   * ignored and named in a warning line of the log, as real merchant code sends some.
-   */
-  strict?: boolean;
   /**
    * A JSON file that keeps the bookings and the two ports across restarts (the playground's data
    * folder uses it): read at start, written after every new booking and status change. A restarted
@@ -67,34 +55,23 @@ export interface SandboxOptions {
    */
   stateFile?: string;
   /**
-   * Whether the callback of a booking's new status is sent; default: every one. A harness that must
-   * not reach a foreign `callback_url`, or that drops one callback on purpose (the checker proving
-   * reconciliation), says no here; the log names each one not sent.
-   */
-  sendCallback?: (booking: SandboxBooking) => boolean;
-  /**
    * Seeded faults on the API, the pages and the callbacks (never on the `/sandbox/` controls), e.g.
    * `{ timeouts: 0.16, errors: 0.05, latencyMs: 200, seed: 42 }`. Default: none.
    */
   chaos?: ChaosOptions;
-  /** `spec` (default) or `esewa-uat`: the provider's test service as public facts show it (docs/sandbox.md). */
-  profile?: ProfileName;
   /** Idle lifetime of an unfinished ePay v2 session before its status reads `NOT_FOUND`; default 5 minutes. */
   epaySessionIdleMs?: number;
   /** Seconds a Khalti payment link lives (`expires_in`); default 1800, Khalti's sample. */
   khaltiExpiresIn?: number;
 }
 
-/** What the state file holds. */
-interface SandboxState {
+/** What the state file holds: the intent service's bookings and sticky scenarios, and the rest. */
+interface SandboxState extends IntentState {
   version: 1;
   port?: number;
   linksPort?: number;
-  bookings: SandboxBooking[];
   /** How far the steered clock was ahead of real time. */
   clockOffsetMs?: number;
-  /** Sticky scenarios by product code. */
-  sticky?: Record<string, string>;
   /** ePay v2 transactions. */
   epay?: EpayTransaction[];
 }
@@ -113,14 +90,10 @@ function writeState(file: string, state: SandboxState): void {
   renameSync(`${file}.tmp`, file);
 }
 
-/** A running sandbox. */
-export interface Sandbox {
+/** A running sandbox; the intent service's members (bookings, callbacks, scenarios) are in src/sandbox/esewa-intent/options.ts. */
+export interface Sandbox extends IntentSandbox {
   /** `{base_url}` of the spec, e.g. `http://127.0.0.1:4010`. */
   baseUrl: string;
-  /** `{links_url}`: deeplinks are `${linksUrl}/pay/${booking_id}`. */
-  linksUrl: string;
-  /** `${baseUrl}/web/pay`: the provider's web payment page (desktop path). */
-  webPaymentUrl: string;
   /**
    * The element's `allowed-hosts` value for this sandbox, e.g. `127.0.0.1:4010 127.0.0.1:4011`: the
    * web payment page is on the service origin, the deeplinks on the links origin, so both are needed.
@@ -128,18 +101,6 @@ export interface Sandbox {
   allowedHosts: string;
   accessKey: string;
   productCodes: string[];
-  /** A copy of one booking, with expiry applied. */
-  getBooking(bookingId: string): SandboxBooking | undefined;
-  /** Copies of every booking, oldest first. */
-  listBookings(): SandboxBooking[];
-  /** Every callback delivery attempt so far. */
-  callbackAttempts(): CallbackAttempt[];
-  /** Resolves when no callback delivery is in flight or scheduled. */
-  whenCallbacksSettled(): Promise<void>;
-  /** Refunds a SUCCESS booking (REVERTED) and sends its callback; same as `POST /sandbox/bookings/{id}/revert`. */
-  revert(bookingId: string): SandboxBooking;
-  /** The callback desk: deliveries kept (the last 1000), newest first; same as `GET /sandbox/callbacks`. */
-  callbackDeliveries(filter?: { state?: CallbackDelivery['state']; booking_id?: string }): CallbackDelivery[];
   /**
    * The sandbox's clock: `now()` in epoch milliseconds; `advance('15m')` or `set(time)` move it
    * forward and resolve once everything due on the way (expiry, scenario steps, callback retries) ran.
@@ -149,8 +110,6 @@ export interface Sandbox {
     advance(by: string | number): Promise<number>;
     set(to: string | number | Date): Promise<number>;
   };
-  /** Sets (or with null clears) the scenario every new booking of a product code gets; same as `POST /sandbox/scenario`. */
-  setScenario(productCode: string, scenario: string | null): void;
   /** Stops both servers and every pending callback. */
   close(): Promise<void>;
 }
@@ -160,8 +119,7 @@ export const SANDBOX_DEFAULTS = {
   host: '127.0.0.1',
   accessKey: 'sandbox-access-key',
   productCode: 'SANDBOX',
-  bookingTtlMs: 15 * 60 * 1000,
-  callbackRetry: { attempts: 5, baseDelayMs: 1000 },
+  ...INTENT_SANDBOX_DEFAULTS,
   cliPort: 4010,
   cliLinksPort: 4011,
 } as const;
@@ -261,19 +219,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     writeState(options.stateFile, state);
   };
   let linksUrl = '';
-  const intent = createIntentEmulation({
+  const intent = startIntentEmulation(options, {
     accessKey,
     productCodes,
-    bookingTtlMs: options.bookingTtlMs ?? SANDBOX_DEFAULTS.bookingTtlMs,
-    retry: options.callbackRetry ?? SANDBOX_DEFAULTS.callbackRetry,
-    strict: options.strict ?? false,
     profile,
     clock,
     ...(chaos ? { chaos } : {}),
     log,
     linksUrl: () => linksUrl,
     onChange: save,
-    ...(options.sendCallback ? { sendCallback: options.sendCallback } : {}),
     ...(saved ? { saved } : {}),
   });
 

@@ -10,9 +10,9 @@ import type { SandboxClock } from '../clock.js';
 import type { AdminRoutes } from '../admin.js';
 import { SandboxOptionError } from '../errors.js';
 import type { ProviderRoutes } from '../http.js';
-import type { Sandbox, SandboxOptions } from '../index.js';
 import { createIntentAdminRoutes } from './admin.js';
 import { CallbackDispatcher, type RetryPolicy } from './callbacks.js';
+import { INTENT_SANDBOX_DEFAULTS, type IntentSandbox, type IntentSandboxOptions, type IntentState } from './options.js';
 import { ScenarioPlayer } from './player.js';
 import type { Profile } from './profiles.js';
 import { createIntentRoutes } from './routes.js';
@@ -37,7 +37,7 @@ export interface IntentEmulationOptions {
   /** Whether a booking's callback is sent (the sandbox's `sendCallback` option). */
   sendCallback?: (booking: SandboxBooking) => boolean;
   /** The bookings and sticky scenarios a state file kept. */
-  saved?: { bookings: SandboxBooking[]; sticky?: Record<string, string> };
+  saved?: IntentState;
 }
 
 /** The running emulation. */
@@ -51,11 +51,11 @@ export interface IntentEmulation {
   /** What the state file keeps of it. */
   snapshot(): { bookings: SandboxBooking[]; sticky: Record<string, string> };
   /** Its part of the sandbox's handle: bookings, callbacks, revert, sticky scenarios. */
-  controls: Pick<Sandbox, 'getBooking' | 'listBookings' | 'callbackAttempts' | 'callbackDeliveries' | 'whenCallbacksSettled' | 'revert' | 'setScenario'>;
+  controls: Omit<IntentSandbox, 'linksUrl' | 'webPaymentUrl'>;
 }
 
 /** Refuses, with a {@link SandboxOptionError} naming it, an option of the intent service the sandbox cannot start with. */
-export function checkIntentOptions(options: Pick<SandboxOptions, 'accessKey' | 'productCode' | 'bookingTtlMs' | 'callbackRetry'>): void {
+export function checkIntentOptions(options: IntentSandboxOptions & { accessKey?: string; productCode?: string | string[] }): void {
   if (options.accessKey !== undefined && (typeof options.accessKey !== 'string' || options.accessKey.length === 0)) {
     throw new SandboxOptionError('accessKey must be a non-empty string.');
   }
@@ -197,4 +197,18 @@ export function createIntentEmulation(o: IntentEmulationOptions): IntentEmulatio
       },
     },
   };
+}
+
+/** The emulation's options that the sandbox's options give, with their defaults. */
+type FromSandboxOptions = 'bookingTtlMs' | 'retry' | 'strict' | 'sendCallback';
+
+/** Builds the emulation from the sandbox's options (their intent part, defaults applied) and its shared parts. */
+export function startIntentEmulation(options: IntentSandboxOptions, shared: Omit<IntentEmulationOptions, FromSandboxOptions>): IntentEmulation {
+  return createIntentEmulation({
+    ...shared,
+    bookingTtlMs: options.bookingTtlMs ?? INTENT_SANDBOX_DEFAULTS.bookingTtlMs,
+    retry: options.callbackRetry ?? INTENT_SANDBOX_DEFAULTS.callbackRetry,
+    strict: options.strict ?? false,
+    ...(options.sendCallback ? { sendCallback: options.sendCallback } : {}),
+  });
 }

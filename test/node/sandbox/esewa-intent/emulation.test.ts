@@ -7,8 +7,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SIGNED_FIELDS, verifySignature } from '../../../../src/protocol/signature.js';
+import { createHmac } from 'node:crypto';
 import { SandboxClock } from '../../../../src/sandbox/clock.js';
-import { checkIntentOptions, createIntentEmulation, type IntentEmulationOptions } from '../../../../src/sandbox/esewa-intent/emulation.js';
+import { checkIntentOptions, createIntentEmulation, startIntentEmulation, type IntentEmulationOptions } from '../../../../src/sandbox/esewa-intent/emulation.js';
 import { SandboxOptionError } from '../../../../src/sandbox/errors.js';
 import { PROFILES } from '../../../../src/sandbox/esewa-intent/profiles.js';
 import type { SandboxBooking } from '../../../../src/sandbox/esewa-intent/service.js';
@@ -135,3 +136,30 @@ test('the handle refuses a revert of an unknown or unpaid booking, and a scenari
   }
 });
 
+
+test("built from the sandbox's options, the emulation takes their defaults (15-minute bookings, loose fields) and their sendCallback", async () => {
+  const lines: string[] = [];
+  const clock = new SandboxClock(() => NOW);
+  const shared = { accessKey: 'k', productCodes: ['P'], profile: PROFILES.spec, clock, log: (line: string) => void lines.push(line), linksUrl: () => 'http://127.0.0.1:1', onChange: () => undefined };
+  const built = startIntentEmulation({ sendCallback: () => false }, { ...shared, saved: { bookings: [paid('BK-6')] } });
+  try {
+    const uuid = 'T-defaults';
+    const signature = createHmac('sha256', 'k').update(`product_code=P,amount=10,transaction_uuid=${uuid}`).digest('base64');
+    const body = { product_code: 'P', amount: 10, transaction_uuid: uuid, signed_field_names: 'product_code,amount,transaction_uuid', signature, callback_url: receiver.url, redirect_url: 'http://127.0.0.1:1/r', properties: {}, unlisted: 1 };
+    const result = await built.service.handle('book', JSON.stringify(body));
+    assert.equal(result.httpStatus, 200, JSON.stringify(result.body));
+    assert.deepEqual(result.ignoredFields, ['unlisted'], 'not strict by default: the unlisted field is ignored');
+    const id = (result.body as unknown as { data: { booking_id: string } }).data.booking_id;
+    assert.equal(built.service.getBooking(id)?.expires_at, NOW + 15 * 60_000, 'the default lifetime of a booking');
+    built.onStatusChange(built.service.getBooking('BK-6')!, true);
+    await built.controls.whenCallbacksSettled();
+    assert.ok(lines.includes('callback BK-6: not sent (held back by the sendCallback option)'), lines.join('\n'));
+    const strict = startIntentEmulation({ strict: true, bookingTtlMs: 60_000 }, shared);
+    const refused = await strict.service.handle('book', JSON.stringify({ ...body, transaction_uuid: 'T-strict' }));
+    assert.equal(refused.httpStatus, 422, 'strict refuses the unlisted field');
+    await strict.dispatcher.close();
+  } finally {
+    clock.stop();
+    await built.dispatcher.close();
+  }
+});
