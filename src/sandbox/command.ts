@@ -9,7 +9,8 @@ import { parseDuration } from './clock.js';
 import { KHALTI_DEFAULT_EXPIRES_IN_S } from './khalti/index.js';
 import { EPAY_SESSION_IDLE_MS } from './epay/rules.js';
 import { SANDBOX_DEFAULTS, startSandbox, type Sandbox, type SandboxOptions } from './index.js';
-import { PROFILES, type ProfileName } from './esewa-intent/profiles.js';
+import { PROFILES } from './esewa-intent/profiles.js';
+import { INTENT_FLAG_EXAMPLES, INTENT_FLAGS, INTENT_USAGE, intentBanner, intentFlagOptions } from './esewa-intent/flags.js';
 import { argumentError, runTool, TOOLS, UsageError } from './tools.js';
 import { INTENT_TOOLS } from './esewa-intent/tools.js';
 
@@ -27,19 +28,13 @@ eSewa's web checkout (ePay v2) and of Khalti (KPG-2), on one origin.
 
 Options:
   --port <n>              API and web payment page port (default ${SANDBOX_DEFAULTS.cliPort})
-  --links-port <n>        links origin port, where deeplinks open the wallet page (default ${SANDBOX_DEFAULTS.cliLinksPort})
   --host <address>        interface to listen on (default ${SANDBOX_DEFAULTS.host})
   --access-key <key>      access key for signatures (default '${SANDBOX_DEFAULTS.accessKey}')
   --product-code <code>   a known merchant product code; repeat for several (default '${SANDBOX_DEFAULTS.productCode}')
-  --booking-ttl <seconds> expiry of an unpaid booking (default ${SANDBOX_DEFAULTS.bookingTtlMs / 1000})
-  --callback-attempts <n> callback delivery attempts (default ${SANDBOX_DEFAULTS.callbackRetry.attempts})
-  --callback-delay <ms>   first retry delay, doubled on each retry (default ${SANDBOX_DEFAULTS.callbackRetry.baseDelayMs})
-  --strict                refuse request fields the spec does not list (IP-422); by default they are
-                          ignored with a warning in the log
+${INTENT_USAGE}
   --data <dir>            keep bookings, ports, the clock and sticky scenarios in <dir>/sandbox.json
   --chaos <spec>          seeded faults, e.g. timeouts=0.16,errors=0.05,latency=200ms[,hold=10s]
   --seed <n>              the chaos seed (default 1): the same seed, the same faults in the same order
-  --profile <name>        spec (default) or esewa-uat (the provider's test service as public facts show it)
   --epay-session-idle <duration>
                           idle lifetime of an unfinished ePay v2 session before its status reads
                           NOT_FOUND, e.g. 90s or 10m (default ${EPAY_SESSION_IDLE_MS / 60_000}m)
@@ -60,18 +55,13 @@ export type CommandLine = { help: true } | { help: false; options: SandboxOption
 /** A right value of each flag, quoted in its errors. */
 const FLAG_EXAMPLES: Readonly<Record<string, string>> = {
   port: '--port 4010',
-  'links-port': '--links-port 4011',
   host: '--host 127.0.0.1',
   'access-key': '--access-key sandbox-access-key',
   'product-code': '--product-code SHOP01',
-  'booking-ttl': '--booking-ttl 900',
-  'callback-attempts': '--callback-attempts 5',
-  'callback-delay': '--callback-delay 1000',
-  strict: '--strict',
+  ...INTENT_FLAG_EXAMPLES,
   data: '--data .sandbox-data',
   chaos: '--chaos timeouts=0.16,errors=0.05,latency=200ms',
   seed: '--chaos errors=0.05 --seed 42',
-  profile: '--profile esewa-uat',
   'epay-session-idle': '--epay-session-idle 10m',
   'khalti-expires-in': '--khalti-expires-in 1800',
   help: '--help',
@@ -112,18 +102,13 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
       allowPositionals: false,
       options: {
         port: { type: 'string' },
-        'links-port': { type: 'string' },
+        ...INTENT_FLAGS,
         host: { type: 'string' },
         'access-key': { type: 'string' },
         'product-code': { type: 'string', multiple: true },
-        'booking-ttl': { type: 'string' },
-        'callback-attempts': { type: 'string' },
-        'callback-delay': { type: 'string' },
-        strict: { type: 'boolean' },
         data: { type: 'string' },
         chaos: { type: 'string' },
         seed: { type: 'string' },
-        profile: { type: 'string' },
         'epay-session-idle': { type: 'string' },
         'khalti-expires-in': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -139,23 +124,15 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
   }
   if (values.help) return { help: true };
   const port = integer('port', values.port, 0, 65535) ?? SANDBOX_DEFAULTS.cliPort;
-  const linksPort = integer('links-port', values['links-port'], 0, 65535) ?? SANDBOX_DEFAULTS.cliLinksPort;
-  if (port !== 0 && port === linksPort) throw flagError('links-port', `--port and --links-port must differ; both are ${port}`);
+  const intent = intentFlagOptions(values, port, { integer, fail: flagError });
   const accessKey = values['access-key'] ?? SANDBOX_DEFAULTS.accessKey;
   if (accessKey.length === 0) throw flagError('access-key', '--access-key must not be empty');
-  const profile = values.profile as ProfileName | undefined;
-  if (profile !== undefined && !Object.hasOwn(PROFILES, profile)) {
-    throw flagError('profile', `--profile must be one of ${Object.keys(PROFILES).join(', ')}; got "${profile}"`);
-  }
-  const productCodes = values['product-code'] ?? [(profile && PROFILES[profile].productCode) || SANDBOX_DEFAULTS.productCode];
+  const productCodes = values['product-code'] ?? [(intent.profile && PROFILES[intent.profile].productCode) || SANDBOX_DEFAULTS.productCode];
   for (const code of productCodes) {
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(code)) {
       throw flagError('product-code', `--product-code must be 1 to 64 letters, digits, "-" or "_"; got "${code}"`);
     }
   }
-  const ttlSeconds = integer('booking-ttl', values['booking-ttl'], 1, 7 * 24 * 3600);
-  const attempts = integer('callback-attempts', values['callback-attempts'], 1, 20);
-  const baseDelayMs = integer('callback-delay', values['callback-delay'], 0, 3_600_000);
   const khaltiExpiresIn = integer('khalti-expires-in', values['khalti-expires-in'], 1, 30 * 24 * 3600);
   const epaySessionIdleMs = duration('epay-session-idle', values['epay-session-idle']);
   return {
@@ -163,18 +140,11 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
     options: {
       host: values.host ?? SANDBOX_DEFAULTS.host,
       port,
-      linksPort,
+      ...intent,
       accessKey,
       productCode: productCodes,
-      ...(ttlSeconds !== undefined ? { bookingTtlMs: ttlSeconds * 1000 } : {}),
-      callbackRetry: {
-        attempts: attempts ?? SANDBOX_DEFAULTS.callbackRetry.attempts,
-        baseDelayMs: baseDelayMs ?? SANDBOX_DEFAULTS.callbackRetry.baseDelayMs,
-      },
-      ...(values.strict ? { strict: true } : {}),
       ...(values.data !== undefined ? { stateFile: join(values.data, 'sandbox.json') } : {}),
       ...chaosOption(values.chaos, values.seed),
-      ...(profile !== undefined ? { profile } : {}),
       ...(epaySessionIdleMs !== undefined ? { epaySessionIdleMs } : {}),
       ...(khaltiExpiresIn !== undefined ? { khaltiExpiresIn } : {}),
     },
@@ -235,13 +205,11 @@ export async function runCommandLine(args: readonly string[], io: CommandLineIo)
     return undefined;
   }
   const sandbox = await startSandbox({ ...command.options, log: io.out });
+  const intent = intentBanner(sandbox, command.options.strict);
   io.out(
     [
       'wallet-pay-sandbox is running',
-      `  serviceUrl:          ${sandbox.baseUrl}   (the service's base_url: give the kit this, nothing after it)`,
-      `  API:                 ${sandbox.baseUrl}/api/client/intent/payment/{book,status,cancel}`,
-      `  web payment page:    ${sandbox.webPaymentUrl}`,
-      `  links (links_url):   ${sandbox.linksUrl}/pay/{booking_id}`,
+      ...intent.addresses,
       `  eSewa ePay v2 form:  ${sandbox.baseUrl}/api/epay/main/v2/form`,
       `  ePay v2 status:      ${sandbox.baseUrl}/api/epay/transaction/status/   (esewaEpay's baseUrl: ${sandbox.baseUrl})`,
       `  Khalti API base:     ${sandbox.baseUrl}/api/v2/   (khalti's baseUrl: ${sandbox.baseUrl})`,
@@ -249,7 +217,7 @@ export async function runCommandLine(args: readonly string[], io: CommandLineIo)
       `  allowed-hosts:       ${sandbox.allowedHosts}   (paste into <wallet-pay-button allowed-hosts="...">)`,
       `  product codes:       ${sandbox.productCodes.join(', ')}`,
       `  access key:          ${sandbox.accessKey === SANDBOX_DEFAULTS.accessKey ? `${sandbox.accessKey} (default)` : '(as given)'}`,
-      `  unknown fields:      ${command.options.strict ? 'refused with IP-422 (--strict)' : 'ignored, with a warning line (--strict refuses them)'}`,
+      intent.fields,
       `  controls:            ${sandbox.baseUrl}/sandbox/{clock,scenario,scenarios,callbacks,desk}`,
       ...(command.options.stateFile ? [`  data:                ${command.options.stateFile} (kept across restarts)`] : []),
       'Press Ctrl+C to stop.',

@@ -121,7 +121,6 @@ export const SANDBOX_DEFAULTS = {
   productCode: 'SANDBOX',
   ...INTENT_SANDBOX_DEFAULTS,
   cliPort: 4010,
-  cliLinksPort: 4011,
 } as const;
 
 export { SandboxOptionError } from './errors.js';

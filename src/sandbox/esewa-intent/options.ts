@@ -57,6 +57,7 @@ export interface IntentSandbox {
 export const INTENT_SANDBOX_DEFAULTS = {
   bookingTtlMs: 15 * 60 * 1000,
   callbackRetry: { attempts: 5, baseDelayMs: 1000 },
+  cliLinksPort: 4011,
 } as const;
 
 /** What the state file keeps of the intent service. */
