@@ -38,6 +38,7 @@ export const SUITES = {
   },
   e2e: {
     folders: ['test/e2e'],
+    compiled: true,
     concurrency: 2,
     timeoutMs: 600_000,
     slowFirst: ['test/e2e/inapp.', 'test/e2e/faults.', 'test/e2e/journeys.', 'test/e2e/screenshots.', 'test/e2e/restart.', 'test/e2e/handoff-journeys.'],

@@ -8,8 +8,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, stat } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Route } from 'playwright';
 import {
@@ -26,7 +27,9 @@ import {
 import { within } from '../support/within.js';
 import { IN_APP_USER_AGENTS } from '../fixtures/user-agents.js';
 
-const IMAGES = fileURLToPath(new URL(`../../${process.env.SCREENSHOTS_DIR ?? 'test-results/screenshots'}/`, import.meta.url));
+// Under the repository's real root, also when this file runs from the compiled copy (scripts/compiled-tests.mjs).
+const ROOT = dirname(realpathSync(fileURLToPath(new URL('../../package.json', import.meta.url))));
+const IMAGES = join(ROOT, process.env.SCREENSHOTS_DIR ?? 'test-results/screenshots', '/');
 
 
 const suite = useSuite({ prepare: () => mkdir(IMAGES, { recursive: true }) });

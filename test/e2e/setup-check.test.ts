@@ -5,6 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright';
 import { useSuite } from './support.js';
@@ -12,7 +13,8 @@ import { within } from '../support/within.js';
 
 // The page imports the element's module by its source path, as a developer's page does under a dev server.
 const suite = useSuite({ pages: 'source' });
-const DEFINE = `/@fs${fileURLToPath(new URL('../../src/define.ts', import.meta.url))}`;
+// Its real path, also from the compiled copy of the tests (scripts/compiled-tests.mjs), whose .ts files are links.
+const DEFINE = `/@fs${realpathSync(fileURLToPath(new URL('../../src/define.ts', import.meta.url)))}`;
 
 /** Opens a page of the playground's origin holding `markup`, recording the element's warnings and book requests. */
 async function openPage(markup: string): Promise<{ page: Page; warnings: string[]; books: string[] }> {
