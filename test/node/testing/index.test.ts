@@ -1,9 +1,8 @@
 /**
- * `wallet-pay-button/testing`. `expectCallback`: `count: 0` is "no callback within T" and fails when
- * one comes (a step that checked `matching.length >= 0` passed whatever the desk held); a count of n
- * waits for n and fails with what the desk holds when the time runs out. The fixtures, called as
- * Playwright calls them: a sandbox of the test's own, closed after it even when the test fails, and
- * journeys run against it. A real sandbox and a real merchant receiver on loopback.
+ * `wallet-pay-button/testing`: the fixtures, called as Playwright calls them: a sandbox of the test's
+ * own, closed after it even when the test fails, `expectCallback` on it (its own tests are in
+ * test/node/sandbox/esewa-intent/expect-callback.test.ts), and journeys run against it. A real sandbox
+ * and a real merchant receiver on loopback.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { expectCallback, walletPayFixtures } from '../../../src/testing/index.js';
-import { book, cancel, pay, startReceiver, type Receiver } from '../sandbox/support.js';
+import { expectCallback as expectCallbackItself } from '../../../src/sandbox/esewa-intent/expect-callback.js';
+import { book, pay, startReceiver, type Receiver } from '../sandbox/support.js';
 
 let sandbox: Sandbox;
 let receiver: Receiver;
@@ -30,45 +30,8 @@ async function booked(): Promise<string> {
   return body.data!['booking_id']!;
 }
 
-test('count 0 fails when a callback was delivered, and says which', async () => {
-  const id = await booked();
-  await pay(sandbox.baseUrl, id);
-  await expectCallback(sandbox, id, { status: 'SUCCESS', within: '10s' });
-  await assert.rejects(expectCallback(sandbox, id, { count: 0, within: 200 }), /^Error: expected no callback of BK?.* within 200 ms, but CB-\d+ \(SUCCESS, delivered\) was at the desk after \d+ ms\.$/);
-  // Another status's absence is still expressible beside it.
-  assert.deepEqual(await expectCallback(sandbox, id, { count: 0, status: 'REVERTED', within: 100 }), []);
-});
-
-test('count 0 passes only after the whole time without a callback, and fails as soon as one comes within it', async () => {
-  const quiet = await booked();
-  assert.equal((await cancel(sandbox.baseUrl, sandbox.accessKey, 'EXP01', quiet)).status, 200);
-  const started = Date.now();
-  assert.deepEqual(await expectCallback(sandbox, quiet, { count: 0, within: '300ms' }), []);
-  assert.ok(Date.now() - started >= 300, `waited ${Date.now() - started} ms of 300`);
-
-  const late = await booked();
-  receiver.answer = () => 500; // a callback that fails is still a callback sent
-  const waiting = expectCallback(sandbox, late, { count: 0, within: '10s' });
-  const paidAt = Date.now();
-  await pay(sandbox.baseUrl, late);
-  await assert.rejects(waiting, /expected no callback of .* within 10000 ms, but CB-\d+ \(SUCCESS, (dead|scheduled)\)/);
-  assert.ok(Date.now() - paidAt < 5_000, 'it failed when the callback came, not at the end of the time');
-  receiver.answer = () => 200;
-});
-
-test('a count of n waits for n delivered callbacks; too few within the time fails with what the desk holds', async () => {
-  const id = await booked();
-  await pay(sandbox.baseUrl, id);
-  const [delivery] = await expectCallback(sandbox, id, { within: 10_000 });
-  assert.equal(delivery?.status, 'SUCCESS');
-  await assert.rejects(expectCallback(sandbox, id, { count: 2, within: 150 }), /expected 2 callback \(delivered\) of .* within 150 ms; the desk has CB-\d+ SUCCESS delivered\./);
-  await assert.rejects(expectCallback(sandbox, id, { status: 'FAILED', within: 100 }), /expected 1 FAILED callback \(delivered\)/);
-});
-
-test('a count or a time that is not one is refused by name', async () => {
-  await assert.rejects(expectCallback(sandbox, 'BK-x', { count: -1 }), /count must be a whole number of at least 0; got -1/);
-  await assert.rejects(expectCallback(sandbox, 'BK-x', { count: 0.5 }), /count must be a whole number/);
-  await assert.rejects(expectCallback(sandbox, 'BK-x', { within: 'soon' }), /"soon" is not a duration/);
+test("the entry's expectCallback is the intent service's desk waiter", () => {
+  assert.equal(expectCallback, expectCallbackItself);
 });
 
 test('the fixture waits on the test\'s sandbox', async () => {
