@@ -16,6 +16,7 @@ import * as order from './esewa-intent/clauses-order.js';
 import * as replays from './esewa-intent/clauses-replays.js';
 import * as results from './esewa-intent/clauses-results.js';
 import * as transport from './clauses-transport.js';
+import { noteServiceLine, willSend } from './esewa-intent/steps.js';
 import { ClauseFailure, ClauseSkipped, Steps } from './steps.js';
 import { printable } from './exchange.js';
 import type { CheckOptions, CheckReport, ClauseResult } from './options.js';
@@ -114,8 +115,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
     // Short retries: a proxy that refuses the first delivery is seen within a second.
     callbackRetry: { attempts: 3, baseDelayMs: 200 },
     // Callbacks go only where the checker may send them, and never for a booking it drops on purpose.
-    sendCallback: (booking) => steps.willSend(booking),
-    log: (line) => steps.noteServiceLine(line),
+    sendCallback: (booking) => willSend(steps, booking),
+    log: (line) => noteServiceLine(steps, line),
   });
   const verdicts: ClauseResult[] = [];
   try {

@@ -4,7 +4,7 @@
  * esewa-intent/callbacks.ts's).
  */
 import { randomUUID } from 'node:crypto';
-import type { Sandbox, SandboxBooking } from '../sandbox/index.js';
+import type { Sandbox } from '../sandbox/index.js';
 import { ATTEMPT_HEADER, IDEMPOTENCY_HEADER, type StatusRequest } from '../protocol/contract.js';
 import { codeOf, dataOf, describe, printable, Recorder, type Exchange } from './exchange.js';
 import type { StepOptions } from './options.js';
@@ -38,12 +38,8 @@ export class Steps {
   readonly runId = randomUUID().slice(0, 8);
   orderCount = 0;
   attemptCount = 0;
-  /** Bookings whose callbacks the sandbox holds back (the reconciliation clause's). */
-  readonly dropped = new Set<string>();
   /** The origins callbacks may go to: the endpoint's and those named by `callbackOrigins`. */
   readonly callbackOrigins: ReadonlySet<string>;
-  /** The sandbox's request lines, most recent last (the reconciliation clause reads them). */
-  readonly serviceLog: string[] = [];
   sandbox!: Sandbox;
   /** Clauses failed so far: a clause that observes through another's rule is not judged when that one failed. */
   readonly failedClauses = new Set<string>();
@@ -65,20 +61,9 @@ export class Steps {
     }
   }
 
-  /** The sandbox's `sendCallback`: only to an allowed origin, and never for a dropped booking. */
-  willSend(booking: SandboxBooking): boolean {
-    return this.callbackAllowed(booking.callback_url) && !this.dropped.has(booking.booking_id);
-  }
-
   /** Skips the clause when it observes through `clause`'s rule and that clause failed (it names the fault). */
   relyOn(clause: string, what: string): void {
     if (this.failedClauses.has(clause)) throw new ClauseSkipped(`not judged: it reads ${what}, and ${clause} failed`);
-  }
-
-  /** Keeps the sandbox's last request lines. */
-  noteServiceLine(line: string): void {
-    this.serviceLog.push(line);
-    if (this.serviceLog.length > 2000) this.serviceLog.splice(0, 1000);
   }
 
 

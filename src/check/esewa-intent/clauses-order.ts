@@ -9,7 +9,7 @@ import { toPaise } from '../../server/amounts.js';
 import { isPaid } from '../../server/order-paid.js';
 import { codeOf, dataOf, describe, type Exchange } from '../exchange.js';
 import { fail, type Steps } from '../steps.js';
-import { freshBooking, pay, paidBooking } from './steps.js';
+import { freshBooking, intentRecord, pay, paidBooking } from './steps.js';
 
 /** Asks the proxy whether `order` is paid; fails unless it answers 200 IP-201 with `paid` as expected. */
 async function paidIs(s: Steps, order: Record<string, unknown>, expected: boolean, when: string): Promise<void> {
@@ -52,7 +52,7 @@ export const PAID_BEFORE_CALLBACK_MS = 5_000;
 export async function orderPaidBeforeCallback(s: Steps): Promise<string> {
   s.relyOn('order-paid', 'whether the order is paid from /order');
   const booking = await freshBooking(s);
-  s.dropped.add(booking.booking_id);
+  intentRecord(s).dropped.add(booking.booking_id);
   await pay(s, booking.booking_id, 'WPS-007');
   const order = booking.order as Record<string, unknown>;
   const started = Date.now();

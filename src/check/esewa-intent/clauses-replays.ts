@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { codeOf, clip, describe } from '../exchange.js';
 import { ClauseSkipped, fail, type Steps } from '../steps.js';
 import { callbackOf, sendCallback } from './callbacks.js';
-import { freshBooking, pay, paidBooking } from './steps.js';
+import { freshBooking, intentRecord, pay, paidBooking } from './steps.js';
 
 /** How long the proxy's reconciliation may run, and how much of its output is kept. */
 const RECONCILE_TIMEOUT_MS = 60_000;
@@ -108,15 +108,15 @@ export async function reconcileAsksService(s: Steps): Promise<string> {
   s.relyOn('paid-order-refused', 'a paid order from the IP-412 of a new key');
   const booking = await freshBooking(s);
   // The scenario loses the callback at the service; the checker's own hold stays, for a sandbox that would not.
-  s.dropped.add(booking.booking_id);
+  intentRecord(s).dropped.add(booking.booking_id);
   await pay(s, booking.booking_id, 'WPS-007');
-  const mark = s.serviceLog.length;
+  const mark = intentRecord(s).serviceLog.length;
   try {
     await runReconcile(reconcile);
   } catch (error) {
     fail((error as Error).message);
   }
-  const asked = s.serviceLog.slice(mark).some((line) => line.startsWith(`status asked for booking ${JSON.stringify(booking.booking_id)}`));
+  const asked = intentRecord(s).serviceLog.slice(mark).some((line) => line.startsWith(`status asked for booking ${JSON.stringify(booking.booking_id)}`));
   if (!asked) {
     fail(`the booking ${booking.booking_id} was paid and its SUCCESS callback lost, and the proxy's reconciliation did not ask the service for its status`);
   }

@@ -17,6 +17,35 @@ export type PaidScenario = 'WPS-001' | 'WPS-006' | 'WPS-007';
 /** The MPIN the sandbox accepts (any 4 to 6 digits but 0000). */
 const GOOD_MPIN = '1234';
 
+/** What a run keeps of the intent service's side, beside its shared steps. */
+export interface IntentRecord {
+  /** Bookings whose callbacks the sandbox holds back (the reconciliation clause's). */
+  readonly dropped: Set<string>;
+  /** The sandbox's request lines, most recent last (the reconciliation clause reads them). */
+  readonly serviceLog: string[];
+}
+
+const records = new WeakMap<Steps, IntentRecord>();
+
+/** The run's record of the intent service's side, made on first use. */
+export function intentRecord(s: Steps): IntentRecord {
+  let record = records.get(s);
+  if (!record) records.set(s, (record = { dropped: new Set(), serviceLog: [] }));
+  return record;
+}
+
+/** The sandbox's `sendCallback`: only to an allowed origin, and never for a dropped booking. */
+export function willSend(s: Steps, booking: SandboxBooking): boolean {
+  return s.callbackAllowed(booking.callback_url) && !intentRecord(s).dropped.has(booking.booking_id);
+}
+
+/** Keeps the sandbox's last request lines. */
+export function noteServiceLine(s: Steps, line: string): void {
+  const log = intentRecord(s).serviceLog;
+  log.push(line);
+  if (log.length > 2000) log.splice(0, 1000);
+}
+
 /** The service's record of a booking the proxy made; fails the clause when the service has none. */
 export function atService(s: Steps, exchange: Exchange, bookingId: string, correlationId: string): SandboxBooking {
   const booking = s.sandbox.getBooking(bookingId);
@@ -71,7 +100,7 @@ export async function pay(s: Steps, bookingId: string, scenario: PaidScenario = 
 /** Waits until the sandbox has delivered (or given up on) the callback of a booking. */
 export async function callbackOutcome(s: Steps, bookingId: string, timeoutMs = 15_000) {
   const booking = s.sandbox.getBooking(bookingId);
-  if (!booking || !s.willSend(booking)) return [];
+  if (!booking || !willSend(s, booking)) return [];
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const attempts = s.sandbox.callbackAttempts().filter((a) => a.booking_id === bookingId);

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { orderPaid, orderPaidBeforeCallback } from '../../../../src/check/esewa-intent/clauses-order.js';
 import { ClauseFailure, Steps } from '../../../../src/check/steps.js';
+import { willSend } from '../../../../src/check/esewa-intent/steps.js';
 import { startSandbox } from '../../../../src/sandbox/index.js';
 import { AMOUNT, freePort, PREFIX, startKitProxy, type Fetch } from '../support.js';
 
@@ -16,7 +17,7 @@ async function clauseOn(wrap?: (kit: Fetch) => Fetch, clause: (steps: Steps) => 
   const port = await freePort();
   const proxy = await startKitProxy(port, wrap ? { wrap } : {});
   const steps = new Steps({ endpoint: proxy.endpoint, sandboxPort: port, orderPrefix: PREFIX, amount: AMOUNT });
-  steps.sandbox = await startSandbox({ port, linksPort: 0, callbackRetry: { attempts: 3, baseDelayMs: 50 }, sendCallback: (booking) => steps.willSend(booking) });
+  steps.sandbox = await startSandbox({ port, linksPort: 0, callbackRetry: { attempts: 3, baseDelayMs: 50 }, sendCallback: (booking) => willSend(steps, booking) });
   try {
     await clause(steps);
     return undefined;

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { failedAfterSuccess, reconcileAsksService, successReplayAfterRefund } from '../../../../src/check/esewa-intent/clauses-replays.js';
 import { ClauseSkipped, Steps } from '../../../../src/check/steps.js';
+import { noteServiceLine } from '../../../../src/check/esewa-intent/steps.js';
 import type { CheckOptions } from '../../../../src/check/options.js';
 import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import { clauseFailure, PREFIX, startKitProxy, type Fetch } from '../support.js';
@@ -49,7 +50,9 @@ let proxy: Awaited<ReturnType<typeof startKitProxy>>;
 /** The run whose steps read the sandbox's log lines. */
 let current: Steps | undefined;
 before(async () => {
-  sandbox = await startSandbox({ callbackRetry: { attempts: 3, baseDelayMs: 5 }, log: (line) => current?.noteServiceLine(line) });
+  sandbox = await startSandbox({ callbackRetry: { attempts: 3, baseDelayMs: 5 }, log: (line) => {
+      if (current) noteServiceLine(current, line);
+    } });
   proxy = await startKitProxy(Number(new URL(sandbox.baseUrl).port), { wrap: layer });
 });
 after(async () => {

@@ -5,7 +5,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { atService, callbackOutcome, callbackTarget, deeplinkOf, freshBooking, paidBooking, pay } from '../../../../src/check/esewa-intent/steps.js';
+import { atService, callbackOutcome, callbackTarget, deeplinkOf, freshBooking, intentRecord, noteServiceLine, paidBooking, pay, willSend } from '../../../../src/check/esewa-intent/steps.js';
 import type { Exchange } from '../../../../src/check/exchange.js';
 import { ClauseFailure, ClauseSkipped, Steps } from '../../../../src/check/steps.js';
 import { startSandbox, type Sandbox, type SandboxBooking } from '../../../../src/sandbox/index.js';
@@ -68,4 +68,22 @@ test('callbackTarget skips the clause for a callback URL the checker may not sen
   const named = new Steps({ endpoint: proxy.endpoint, sandboxPort: 1, orderPrefix: PREFIX, amount: AMOUNT, callbackOrigins: ['https://public.example'] });
   assert.throws(() => callbackTarget(named, { ...booking, callback_url: 'https://other.example/cb' }), (e: Error) => e instanceof ClauseSkipped && /nor one named by --callback-origin/.test(e.message));
   assert.throws(() => callbackTarget(steps(), { ...booking, callback_url: 'https://other.example/\u001b' }), (e: Error) => e instanceof ClauseSkipped && /other\.example\/\\u001b is not on --endpoint's origin, so/.test(e.message));
+});
+
+test("callbacks go only to the endpoint's origin and those named, never for a dropped booking; each run keeps its own record", () => {
+  const run = new Steps({ endpoint: 'http://127.0.0.1:9/api/pay', sandboxPort: 1, orderPrefix: PREFIX, amount: AMOUNT, callbackOrigins: ['https://public.example'] });
+  const booking = { booking_id: 'B-9', callback_url: 'http://127.0.0.1:9/api/pay/callback' } as SandboxBooking;
+  assert.ok(willSend(run, booking));
+  assert.ok(willSend(run, { ...booking, callback_url: 'https://public.example/cb' }));
+  assert.ok(!willSend(run, { ...booking, callback_url: 'https://other.example/cb' }));
+  intentRecord(run).dropped.add('B-9');
+  assert.ok(!willSend(run, booking));
+  assert.ok(willSend(new Steps(run.options), booking), "another run's dropped bookings are its own");
+});
+
+test('the service log keeps its last lines', () => {
+  const run = steps();
+  for (let i = 0; i < 2001; i++) noteServiceLine(run, `line ${i}`);
+  assert.equal(intentRecord(run).serviceLog.length, 1001);
+  assert.equal(intentRecord(run).serviceLog.at(-1), 'line 2000');
 });
