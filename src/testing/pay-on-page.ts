@@ -7,9 +7,9 @@
  */
 import type { Page } from 'playwright';
 import { parseDuration } from '../sandbox/clock.js';
-import { EPAY_TEST_LOGIN } from '../sandbox/epay/rules.js';
-import { TEST_MPIN, TEST_OTP } from '../sandbox/khalti/payments.js';
-import { FAILING_MPIN } from '../sandbox/esewa-intent/service.js';
+import { fillEpayForm } from '../sandbox/epay/pay-form.js';
+import { fillIntentForm } from '../sandbox/esewa-intent/pay-form.js';
+import { fillKhaltiForm } from '../sandbox/khalti/pay-form.js';
 
 /** What the shopper does: pay, fail the payment, or cancel it. */
 export type PayAction = 'pay' | 'fail' | 'cancel';
@@ -50,8 +50,22 @@ const NAMES: Readonly<Record<SandboxPageKind, string>> = {
   khalti: "Khalti's pay page",
 };
 const EXPECTED = `one of the sandbox's payment pages (${Object.values(NAMES).join(', ')})`;
-const KHALTI_FAILING_SCENARIO = 'KHALTI-004';
-const INTENT_FAILING_SCENARIO = 'WPS-002';
+
+/** A payment page's form as each provider's filler (src/sandbox/<provider>/pay-form.ts) sees it. */
+export interface PageForm {
+  /** Types into the input of this name. */
+  fill(name: string, value: string): Promise<void>;
+  /** Picks a scenario in the page's picker, or fails saying which ones it offers. */
+  pick(scenario: string): Promise<void>;
+}
+
+/** Each page's filler: fills the form for the action and returns the button to press. */
+const FILLERS: Readonly<Record<SandboxPageKind, (form: PageForm, action: PayAction, options: PayOnPageOptions) => Promise<string>>> = {
+  wallet: fillIntentForm,
+  web: fillIntentForm,
+  epay: fillEpayForm,
+  khalti: fillKhaltiForm,
+};
 
 /** What the tab shows, read in the page. */
 interface Seen {
@@ -131,31 +145,13 @@ async function pick(page: Page, kind: SandboxPageKind, scenario: string, timeout
   await picker.selectOption(scenario, { timeout });
 }
 
-/** Fills the page's fields for the action and returns the button to press. */
+/** Fills the page's fields for the action, through its provider's filler, and returns the button to press. */
 async function prepare(page: Page, kind: SandboxPageKind, action: PayAction, options: PayOnPageOptions, timeout: number): Promise<string> {
-  const fill = (name: string, value: string) => page.locator(`input[name="${name}"]`).fill(value, { timeout });
-  if (kind === 'wallet' || kind === 'web') {
-    if (action === 'cancel') return 'button.cancel';
-    const scenario = options.scenario ?? (action === 'fail' ? INTENT_FAILING_SCENARIO : undefined);
-    if (scenario) await pick(page, kind, scenario, timeout);
-    await fill('mpin', options.mpin ?? (action === 'fail' ? FAILING_MPIN : '1234'));
-    return 'button.confirm';
-  }
-  if (kind === 'epay') {
-    if (action !== 'pay') return `button.${action}`;
-    if (options.scenario) await pick(page, kind, options.scenario, timeout);
-    await fill('esewa_id', options.id ?? EPAY_TEST_LOGIN.ids[0]);
-    await fill('password', options.password ?? EPAY_TEST_LOGIN.password);
-    await fill('token', options.token ?? EPAY_TEST_LOGIN.token);
-    return 'button.pay';
-  }
-  if (action === 'cancel') return 'button[value="cancel"]';
-  const scenario = options.scenario ?? (action === 'fail' ? KHALTI_FAILING_SCENARIO : undefined);
-  if (scenario) await pick(page, kind, scenario, timeout);
-  await fill('khalti_id', options.id ?? '9800000000');
-  await fill('mpin', options.mpin ?? TEST_MPIN);
-  await fill('otp', options.otp ?? TEST_OTP);
-  return 'button[value="pay"]';
+  const form: PageForm = {
+    fill: (name, value) => page.locator(`input[name="${name}"]`).fill(value, { timeout }),
+    pick: (scenario) => pick(page, kind, scenario, timeout),
+  };
+  return FILLERS[kind](form, action, options);
 }
 
 /**
