@@ -7,17 +7,12 @@
  */
 import { startSandbox } from '../sandbox/index.js';
 import { clausesFor, type ClauseId } from './clauses.js';
-import * as book from './esewa-intent/clauses-book.js';
-import * as callback from './esewa-intent/clauses-callback.js';
-import * as epay from './epay/clauses.js';
-import * as khalti from './khalti/clauses.js';
-import * as late from './esewa-intent/clauses-late.js';
-import * as order from './esewa-intent/clauses-order.js';
-import * as replays from './esewa-intent/clauses-replays.js';
-import * as results from './esewa-intent/clauses-results.js';
+import { EPAY_BODIES } from './epay/clauses.js';
+import { INTENT_BODIES } from './esewa-intent/bodies.js';
+import { KHALTI_BODIES } from './khalti/clauses.js';
 import * as transport from './clauses-transport.js';
 import { noteServiceLine, willSend } from './esewa-intent/steps.js';
-import { ClauseFailure, ClauseSkipped, Steps } from './steps.js';
+import { ClauseFailure, ClauseSkipped, Steps, type ClauseBody } from './steps.js';
 import { printable } from './exchange.js';
 import type { CheckOptions, CheckReport, ClauseResult } from './options.js';
 
@@ -134,48 +129,14 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
   return { clauses: verdicts, passed, failed: verdicts.length - passed - skipped, skipped, warnings: runWarnings(options) };
 }
 
-/** What each clause does; a clause passes when it returns (a note, maybe) and fails when it throws. */
-const BODIES: Record<ClauseId, (steps: Steps) => Promise<string | void>> = {
-  'book-app': book.bookApp,
-  'book-web': book.bookWeb,
-  'book-handoff': book.bookHandoff,
-  'callback-url-origin': callback.callbackUrlOrigin,
-  'amount-from-merchant': book.amountFromMerchant,
-  'top-level-amount-refused': book.topLevelAmount,
-  'one-booking-per-key': book.oneBookingPerKey,
-  'key-conflict': book.keyConflict,
-  'key-invalid': book.keyInvalid,
-  'unknown-order': book.unknownOrder,
-  'status-wrong-correlation': (s) => results.wrongCorrelation(s, 'status'),
-  'cancel-wrong-correlation': (s) => results.wrongCorrelation(s, 'cancel'),
-  'status-follows-service': results.statusFollowsService,
-  'cancel-open': results.cancelOpen,
-  'cancel-paid': results.cancelPaid,
-  'paid-order-refused': results.paidOrderRefused,
-  'order-paid': order.orderPaid,
-  'order-paid-before-callback': order.orderPaidBeforeCallback,
-  'open-booking-replaced': results.openBookingReplaced,
-  'callback-signed': callback.callbackSigned,
-  'callback-replay': callback.callbackReplay,
-  'callback-amount-as-written': callback.callbackAmountAsWritten,
-  'callback-forgeries-refused': callback.callbackForgeries,
-  'callback-unknown-booking': callback.callbackUnknownBooking,
-  'forged-success-not-paid': callback.forgedSuccessNotPaid,
-  'success-replay-after-refund': replays.successReplayAfterRefund,
-  'failed-after-success': replays.failedAfterSuccess,
-  'paid-after-cancel': late.paidAfterCancel,
-  'handoff-page': book.handoffPage,
-  'reconcile-asks-service': replays.reconcileAsksService,
-  'epay-book': epay.epayBook,
-  'epay-return-forged-refused': epay.epayForgedReturn,
-  'epay-return-raw-text': epay.epayRawText,
-  'epay-status-decides': epay.epayStatusDecides,
-  'epay-ambiguous-open': epay.epayAmbiguous,
-  'epay-full-refund-reverted': epay.epayFullRefund,
-  'khalti-book': khalti.khaltiBook,
-  'khalti-return-not-trusted': khalti.khaltiReturnNotTrusted,
-  'khalti-lookup-400-canceled': khalti.khaltiLookup400,
-  'khalti-forged-return': khalti.khaltiForgedReturn,
+/**
+ * What each clause does (each provider's from its folder, the transport's here); a clause passes when
+ * it returns (a note, maybe) and fails when it throws.
+ */
+const BODIES: Record<ClauseId, ClauseBody> = {
+  ...INTENT_BODIES,
+  ...EPAY_BODIES,
+  ...KHALTI_BODIES,
   'method-not-allowed': transport.methodNotAllowed,
   'payload-too-large': transport.payloadTooLarge,
   'unsupported-media-type': transport.unsupportedMediaType,

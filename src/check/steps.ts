@@ -15,6 +15,9 @@ export class ClauseFailure extends Error {}
 /** Thrown inside a clause that cannot run here (no callback may go where the proxy points); says why. */
 export class ClauseSkipped extends Error {}
 
+/** What a clause does with the run's steps: it passes when it returns (a note, maybe) and fails when it throws. */
+export type ClauseBody = (steps: Steps) => Promise<string | void>;
+
 /** Fails the clause with what was sent and what came back. */
 export const fail = (message: string): never => {
   throw new ClauseFailure(message);

@@ -5,7 +5,8 @@
  */
 import { EPAY_TEST_SECRET } from '../../sandbox/epay/rules.js';
 import { epayBooking, payEpay, postForm, signedReturn, writtenAmount } from './steps.js';
-import { fail, orderIsPaid, statusOf, visit, type Steps } from '../steps.js';
+import type { ClauseId } from '../clauses.js';
+import { fail, orderIsPaid, statusOf, visit, type ClauseBody, type Steps } from '../steps.js';
 
 /** `epay-book`: web and app bookings both answer eSewa's signed eleven-field form, which eSewa takes. */
 export async function epayBook(s: Steps): Promise<void> {
@@ -82,3 +83,13 @@ export async function epayFullRefund(s: Steps): Promise<void> {
   if (status !== 'REVERTED') fail(`eSewa's status check answers FULL_REFUND, and /status answered ${status}, not REVERTED`);
   if (await orderIsPaid(s, booking.order)) fail('eSewa refunded the payment in full (FULL_REFUND), and /order still calls the order paid');
 }
+
+/** Each ePay clause's body, by its id (src/check/epay/clause-list.ts declares them). */
+export const EPAY_BODIES = {
+  'epay-book': epayBook,
+  'epay-return-forged-refused': epayForgedReturn,
+  'epay-return-raw-text': epayRawText,
+  'epay-status-decides': epayStatusDecides,
+  'epay-ambiguous-open': epayAmbiguous,
+  'epay-full-refund-reverted': epayFullRefund,
+} satisfies Partial<Record<ClauseId, ClauseBody>>;

@@ -6,7 +6,8 @@
  */
 import { codeOf, dataOf, describe } from '../exchange.js';
 import { khaltiBooking, khaltiReturn, openPage, payKhalti } from './steps.js';
-import { fail, orderIsPaid, statusOf, visit, type Steps } from '../steps.js';
+import type { ClauseId } from '../clauses.js';
+import { fail, orderIsPaid, statusOf, visit, type ClauseBody, type Steps } from '../steps.js';
 
 /** `khalti-book`: web and app bookings initiate at Khalti with the Key header, in paisa, and answer its page to open by GET. */
 export async function khaltiBook(s: Steps): Promise<void> {
@@ -51,3 +52,11 @@ export async function khaltiForgedReturn(s: Steps): Promise<void> {
   const status = await statusOf(s, paid);
   if (status !== 'SUCCESS') fail(`after a forged "User canceled" return of a Completed payment, /status answered ${status}, not SUCCESS`);
 }
+
+/** Each Khalti clause's body, by its id (src/check/khalti/clause-list.ts declares them). */
+export const KHALTI_BODIES = {
+  'khalti-book': khaltiBook,
+  'khalti-return-not-trusted': khaltiReturnNotTrusted,
+  'khalti-lookup-400-canceled': khaltiLookup400,
+  'khalti-forged-return': khaltiForgedReturn,
+} satisfies Partial<Record<ClauseId, ClauseBody>>;

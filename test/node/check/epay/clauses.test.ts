@@ -7,7 +7,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { epayAmbiguous, epayBook, epayForgedReturn, epayFullRefund, epayRawText, epayStatusDecides } from '../../../../src/check/epay/clauses.js';
+import { EPAY_BODIES, epayAmbiguous, epayBook, epayForgedReturn, epayFullRefund, epayRawText, epayStatusDecides } from '../../../../src/check/epay/clauses.js';
+import { EPAY_CLAUSES } from '../../../../src/check/epay/clause-list.js';
 import { verifyMessage } from '../../../../src/protocol/signature.js';
 import { EPAY_RESPONSE_SIGNED_FIELDS, EPAY_TEST_SECRET } from '../../../../src/sandbox/epay/rules.js';
 import { brokenProviderKit, thankYou } from '../support.js';
@@ -74,4 +75,10 @@ describe('the ePay clauses on the kit in its ePay mode', () => {
     assert.match((await verdict(epayAmbiguous, { alwaysPaid: true })) ?? 'passed', /AMBIGUOUS \(halted\), and the order was fulfilled/);
     assert.match((await verdict(epayFullRefund, { alwaysPaid: true })) ?? 'passed', /refunded the payment in full \(FULL_REFUND\), and \/order still calls the order paid/);
   });
+});
+
+test("the ePay bodies are exactly its clauses', each its clause function", () => {
+  assert.deepEqual(Object.keys(EPAY_BODIES), EPAY_CLAUSES.map((clause) => clause.id));
+  assert.ok(EPAY_CLAUSES.every((clause) => clause.provider === 'epay'));
+  assert.deepEqual(Object.values(EPAY_BODIES), [epayBook, epayForgedReturn, epayRawText, epayStatusDecides, epayAmbiguous, epayFullRefund]);
 });

@@ -7,7 +7,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { khaltiBook, khaltiForgedReturn, khaltiLookup400, khaltiReturnNotTrusted } from '../../../../src/check/khalti/clauses.js';
+import { KHALTI_BODIES, khaltiBook, khaltiForgedReturn, khaltiLookup400, khaltiReturnNotTrusted } from '../../../../src/check/khalti/clauses.js';
+import { KHALTI_CLAUSES } from '../../../../src/check/khalti/clause-list.js';
 import { khaltiHeaders } from '../../../../src/providers/khalti/wire.js';
 import type { Sandbox } from '../../../../src/sandbox/index.js';
 import { brokenProviderKit, thankYou } from '../support.js';
@@ -73,4 +74,10 @@ describe('the Khalti clauses on the kit in its Khalti mode', () => {
   test('khalti-forged-return fails a return page that answers a pidx Khalti never initiated', async () => {
     assert.match((await verdict(khaltiForgedReturn, { trustingReturn: true })) ?? 'passed', /a return naming a pidx the proxy never initiated was answered HTTP 200, not refused with a 4xx/);
   });
+});
+
+test("the Khalti bodies are exactly its clauses', each its clause function", () => {
+  assert.deepEqual(Object.keys(KHALTI_BODIES), KHALTI_CLAUSES.map((clause) => clause.id));
+  assert.ok(KHALTI_CLAUSES.every((clause) => clause.provider === 'khalti'));
+  assert.deepEqual(Object.values(KHALTI_BODIES), [khaltiBook, khaltiReturnNotTrusted, khaltiLookup400, khaltiForgedReturn]);
 });
