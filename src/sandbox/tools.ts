@@ -30,36 +30,20 @@ export interface Io {
 
 const DEFAULT_URL = 'http://127.0.0.1:4010';
 
-/** The tools' names. */
-export type Tool = 'scenarios' | 'clock' | 'scenario' | 'callbacks' | 'run';
+/** A tool's options, with an example value of each, and a right command line of it, quoted in its errors. */
+export interface ToolSpec {
+  options: Readonly<Record<string, { type: 'string' | 'boolean'; example: string }>>;
+  example: string;
+}
 
-/** A right command line of each tool, quoted in its errors. */
-export const TOOL_EXAMPLES: Readonly<Record<Tool, string>> = {
-  scenarios: 'wallet-pay-sandbox scenarios --json',
-  clock: 'wallet-pay-sandbox clock advance 15m --url http://127.0.0.1:4010',
-  scenario: 'wallet-pay-sandbox scenario WPS-004 --product-code SANDBOX',
-  callbacks: 'wallet-pay-sandbox callbacks --dead, or wallet-pay-sandbox callbacks resend CB-3',
-  run: 'wallet-pay-sandbox run examples/journeys/pending-then-paid.yaml --endpoint http://127.0.0.1:8080/api/pay',
-};
+/** The `--url` option every tool that talks to a running sandbox takes. */
+export const URL_OPTION = { type: 'string', example: '--url http://127.0.0.1:4010' } as const;
 
-/** Each tool's options, with an example value of each. */
-const OPTIONS: Readonly<Record<Tool, Readonly<Record<string, { type: 'string' | 'boolean'; example: string }>>>> = {
-  scenarios: { json: { type: 'boolean', example: '--json' } },
-  clock: { url: { type: 'string', example: '--url http://127.0.0.1:4010' } },
-  scenario: { url: { type: 'string', example: '--url http://127.0.0.1:4010' }, 'product-code': { type: 'string', example: '--product-code SANDBOX' } },
-  callbacks: {
-    url: { type: 'string', example: '--url http://127.0.0.1:4010' },
-    dead: { type: 'boolean', example: '--dead' },
-    booking: { type: 'string', example: '--booking BK-1' },
-    json: { type: 'boolean', example: '--json' },
-    to: { type: 'string', example: '--to http://127.0.0.1:8080/api/pay/callback' },
-  },
-  run: {
-    url: { type: 'string', example: '--url http://127.0.0.1:4010' },
-    endpoint: { type: 'string', example: '--endpoint http://127.0.0.1:8080/api/pay' },
-    junit: { type: 'string', example: '--junit journey.xml' },
-  },
-};
+/** The shared tools; each provider's tools bring their own specs (esewa-intent/tools.ts). */
+const SPECS = {
+  scenarios: { options: { json: { type: 'boolean', example: '--json' } }, example: 'wallet-pay-sandbox scenarios --json' },
+  clock: { options: { url: URL_OPTION }, example: 'wallet-pay-sandbox clock advance 15m --url http://127.0.0.1:4010' },
+} as const satisfies Record<string, ToolSpec>;
 
 /**
  * A `parseArgs` error as the command line says it: the argument by name and a right one. `options`
@@ -79,7 +63,7 @@ export function argumentError(
     // `-5m` reads as an option to parseArgs; a negative duration is what was meant.
     if (where === 'clock' && /^-\d/.test(quoted)) {
       const token = args.find((arg) => arg.startsWith(quoted)) ?? quoted;
-      return `${where}: "${token}" is not an option, and the clock never goes back: give a duration forward, e.g. ${TOOL_EXAMPLES.clock}.`;
+      return `${where}: "${token}" is not an option, and the clock never goes back: give a duration forward, e.g. ${SPECS.clock.example}.`;
     }
     return `${where}: unknown option ${quoted}; ${flags ? `the options here are ${flags}` : 'it takes no option'}; e.g. ${example}.`;
   }
@@ -93,9 +77,9 @@ export function argumentError(
   return `${where}: ${message}; e.g. ${example}.`;
 }
 
-/** A tool's arguments parsed against its options, or a {@link UsageError} naming the wrong one. */
-export function toolOptions(tool: Tool, args: readonly string[]): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
-  const allowed = OPTIONS[tool];
+/** A tool's arguments parsed against its spec's options, or a {@link UsageError} naming the wrong one. */
+export function toolOptions(tool: string, spec: ToolSpec, args: readonly string[]): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  const allowed = spec.options;
   try {
     const parsed = parseArgs({
       args: [...args],
@@ -105,12 +89,12 @@ export function toolOptions(tool: Tool, args: readonly string[]): { values: Reco
     });
     return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
   } catch (error) {
-    throw new UsageError(argumentError(error, tool, allowed, TOOL_EXAMPLES[tool], args));
+    throw new UsageError(argumentError(error, tool, allowed, spec.example, args));
   }
 }
 
 /** The sandbox's base URL from `--url`, checked before any request. */
-export function toolBaseUrl(tool: Tool, values: Record<string, string | boolean | undefined>): string {
+export function toolBaseUrl(tool: string, values: Record<string, string | boolean | undefined>): string {
   const url = String(values['url'] ?? DEFAULT_URL);
   let parsed: URL | undefined;
   try {
@@ -157,7 +141,7 @@ function clockMove(action: string | undefined, value: string | undefined, count:
     try {
       parseDuration(value);
     } catch {
-      throw new UsageError(`clock advance: "${value}" is not a duration forward; write a number and a unit (15m, 90s, 2h, 1d), e.g. ${TOOL_EXAMPLES.clock}.`);
+      throw new UsageError(`clock advance: "${value}" is not a duration forward; write a number and a unit (15m, 90s, 2h, 1d), e.g. ${SPECS.clock.example}.`);
     }
     return { advance: value };
   }
@@ -168,24 +152,24 @@ function clockMove(action: string | undefined, value: string | undefined, count:
     return { set: value };
   }
   const got = [action, value].filter((part) => part !== undefined).join(' ');
-  throw new UsageError(`clock takes nothing, "advance <duration>" or "set <time>"; got "${got}"${count > 2 ? ' and more' : ''}; e.g. ${TOOL_EXAMPLES.clock}.`);
+  throw new UsageError(`clock takes nothing, "advance <duration>" or "set <time>"; got "${got}"${count > 2 ? ' and more' : ''}; e.g. ${SPECS.clock.example}.`);
 }
 
 async function clock(args: readonly string[], io: Io): Promise<void> {
-  const { values, positionals } = toolOptions('clock', args);
+  const { values, positionals } = toolOptions('clock', SPECS.clock, args);
   const move = clockMove(positionals[0], positionals[1], positionals.length);
   const url = toolBaseUrl('clock', values);
   const data = (await askSandbox(url, '/sandbox/clock', {
     ...(move ? { body: move } : {}),
     asked: `clock ${positionals.join(' ')}`.trim(),
-    example: move?.['set'] ? "wallet-pay-sandbox clock set with a time after the sandbox's clock, which wallet-pay-sandbox clock shows" : TOOL_EXAMPLES.clock,
+    example: move?.['set'] ? "wallet-pay-sandbox clock set with a time after the sandbox's clock, which wallet-pay-sandbox clock shows" : SPECS.clock.example,
   })) as Record<string, unknown>;
   io.out(`sandbox clock: ${String(data['now'])} (${offsetText(Number(data['offset_ms']))})`);
 }
 
 function scenarios(args: readonly string[], io: Io): void {
-  const { values, positionals } = toolOptions('scenarios', args);
-  if (positionals.length > 0) throw new UsageError(`scenarios takes no argument; got "${positionals.join(' ')}"; e.g. ${TOOL_EXAMPLES.scenarios}.`);
+  const { values, positionals } = toolOptions('scenarios', SPECS.scenarios, args);
+  if (positionals.length > 0) throw new UsageError(`scenarios takes no argument; got "${positionals.join(' ')}"; e.g. ${SPECS.scenarios.example}.`);
   if (values['json']) {
     io.out(JSON.stringify(SCENARIOS.map((s) => ({ ...s, magic_amount: magicAmountOf(s) })), null, 2));
     return;

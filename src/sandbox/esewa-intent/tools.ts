@@ -4,25 +4,51 @@
  * They talk to a running sandbox over HTTP with the shared tools' parsing and refusals (../tools.ts).
  */
 import { writeFile } from 'node:fs/promises';
-import { askSandbox, toolBaseUrl, toolOptions, ToolFailure, TOOL_EXAMPLES, UsageError, type Io } from '../tools.js';
+import { askSandbox, toolBaseUrl, toolOptions, ToolFailure, UsageError, URL_OPTION, type Io, type ToolSpec } from '../tools.js';
 import { junitReport, loadJourney, runJourney, JourneyError } from './journey.js';
 import { findScenario } from './scenarios.js';
 
+/** Its tools' options, with an example value of each, and a right command line of each, quoted in their errors. */
+const SPECS = {
+  scenario: {
+    options: { url: URL_OPTION, 'product-code': { type: 'string', example: '--product-code SANDBOX' } },
+    example: 'wallet-pay-sandbox scenario WPS-004 --product-code SANDBOX',
+  },
+  callbacks: {
+    options: {
+      url: URL_OPTION,
+      dead: { type: 'boolean', example: '--dead' },
+      booking: { type: 'string', example: '--booking BK-1' },
+      json: { type: 'boolean', example: '--json' },
+      to: { type: 'string', example: '--to http://127.0.0.1:8080/api/pay/callback' },
+    },
+    example: 'wallet-pay-sandbox callbacks --dead, or wallet-pay-sandbox callbacks resend CB-3',
+  },
+  run: {
+    options: {
+      url: URL_OPTION,
+      endpoint: { type: 'string', example: '--endpoint http://127.0.0.1:8080/api/pay' },
+      junit: { type: 'string', example: '--junit journey.xml' },
+    },
+    example: 'wallet-pay-sandbox run examples/journeys/pending-then-paid.yaml --endpoint http://127.0.0.1:8080/api/pay',
+  },
+} as const satisfies Record<string, ToolSpec>;
+
 /** `scenario`: sets (or with `none` clears) the sticky scenario of a product code. */
 async function scenario(args: readonly string[], io: Io): Promise<void> {
-  const { values, positionals } = toolOptions('scenario', args);
+  const { values, positionals } = toolOptions('scenario', SPECS.scenario, args);
   const [id] = positionals;
   if (id === undefined || positionals.length !== 1) {
-    throw new UsageError(`scenario takes one scenario ID or "none"; got ${positionals.length === 0 ? 'none' : `"${positionals.join(' ')}"`}; e.g. ${TOOL_EXAMPLES.scenario}.`);
+    throw new UsageError(`scenario takes one scenario ID or "none"; got ${positionals.length === 0 ? 'none' : `"${positionals.join(' ')}"`}; e.g. ${SPECS.scenario.example}.`);
   }
   if (id !== 'none' && !findScenario(id)) {
-    throw new UsageError(`scenario: "${id}" is not a scenario ID (wallet-pay-sandbox scenarios lists them); e.g. ${TOOL_EXAMPLES.scenario}.`);
+    throw new UsageError(`scenario: "${id}" is not a scenario ID (wallet-pay-sandbox scenarios lists them); e.g. ${SPECS.scenario.example}.`);
   }
   const productCode = values['product-code'];
   const data = (await askSandbox(toolBaseUrl('scenario', values), '/sandbox/scenario', {
     body: { scenario: id === 'none' ? null : id, ...(productCode ? { product_code: String(productCode) } : {}) },
     asked: `scenario ${id}${productCode ? ` --product-code ${String(productCode)}` : ''}`,
-    example: `--product-code with one of the sandbox's product codes, ${TOOL_EXAMPLES.scenario}`,
+    example: `--product-code with one of the sandbox's product codes, ${SPECS.scenario.example}`,
   })) as Record<string, unknown>;
   const entries = Object.entries(data);
   io.out(entries.length === 0 ? 'sticky scenarios: none' : `sticky scenarios: ${entries.map(([code, s]) => `${code} ${String(s)}`).join(', ')}`);
@@ -52,7 +78,7 @@ export function deliveryLine(d: DeskDelivery): string {
 
 /** `callbacks`: the desk's deliveries (all, dead, one booking's; as lines or JSON), or `resend` one. */
 async function callbacks(args: readonly string[], io: Io): Promise<void> {
-  const { values, positionals } = toolOptions('callbacks', args);
+  const { values, positionals } = toolOptions('callbacks', SPECS.callbacks, args);
   const url = toolBaseUrl('callbacks', values);
   if (positionals[0] === 'resend') {
     const id = positionals[1];
@@ -69,11 +95,11 @@ async function callbacks(args: readonly string[], io: Io): Promise<void> {
     return;
   }
   if (positionals.length > 0) {
-    throw new UsageError(`callbacks takes nothing or "resend <ID>"; got "${positionals.join(' ')}"; e.g. ${TOOL_EXAMPLES.callbacks}.`);
+    throw new UsageError(`callbacks takes nothing or "resend <ID>"; got "${positionals.join(' ')}"; e.g. ${SPECS.callbacks.example}.`);
   }
   if (values['to'] !== undefined) throw new UsageError(`callbacks: --to goes with resend, e.g. wallet-pay-sandbox callbacks resend CB-3 --to http://127.0.0.1:8080/api/pay/callback.`);
   const query = new URLSearchParams({ ...(values['dead'] ? { state: 'dead' } : {}), ...(values['booking'] ? { booking_id: String(values['booking']) } : {}) });
-  const list = (await askSandbox(url, `/sandbox/callbacks${query.size ? `?${query}` : ''}`, { asked: 'callbacks', example: TOOL_EXAMPLES.callbacks })) as DeskDelivery[];
+  const list = (await askSandbox(url, `/sandbox/callbacks${query.size ? `?${query}` : ''}`, { asked: 'callbacks', example: SPECS.callbacks.example })) as DeskDelivery[];
   if (values['json']) {
     io.out(JSON.stringify(list, null, 2));
     return;
@@ -85,14 +111,14 @@ async function callbacks(args: readonly string[], io: Io): Promise<void> {
 
 /** `run`: one journey file against the merchant's endpoint and the running sandbox. */
 async function run(args: readonly string[], io: Io): Promise<void> {
-  const { values, positionals } = toolOptions('run', args);
+  const { values, positionals } = toolOptions('run', SPECS.run, args);
   const [file] = positionals;
   if (file === undefined || positionals.length !== 1) {
-    throw new UsageError(`run takes one journey file (.json, .yaml or .yml); got ${file === undefined ? 'none' : `"${positionals.join(' ')}"`}; e.g. ${TOOL_EXAMPLES.run}.`);
+    throw new UsageError(`run takes one journey file (.json, .yaml or .yml); got ${file === undefined ? 'none' : `"${positionals.join(' ')}"`}; e.g. ${SPECS.run.example}.`);
   }
   const endpoint = values['endpoint'];
   if (typeof endpoint !== 'string' || !/^https?:\/\/[^/]/.test(endpoint)) {
-    throw new UsageError(`run needs --endpoint, the merchant's endpoint the element uses${endpoint === undefined ? '' : ` (got "${String(endpoint)}")`}; e.g. ${TOOL_EXAMPLES.run}.`);
+    throw new UsageError(`run needs --endpoint, the merchant's endpoint the element uses${endpoint === undefined ? '' : ` (got "${String(endpoint)}")`}; e.g. ${SPECS.run.example}.`);
   }
   const sandboxUrl = toolBaseUrl('run', values);
   let journey;
@@ -100,7 +126,7 @@ async function run(args: readonly string[], io: Io): Promise<void> {
     journey = await loadJourney(file);
   } catch (error) {
     if (error instanceof JourneyError) throw new UsageError(`run: ${error.message}`);
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`run: no journey file "${file}"; e.g. ${TOOL_EXAMPLES.run}.`);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`run: no journey file "${file}"; e.g. ${SPECS.run.example}.`);
     throw error;
   }
   const result = await runJourney(journey, { endpoint, sandboxUrl, log: io.out });
