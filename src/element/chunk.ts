@@ -160,13 +160,11 @@ export function text(node: Node, value: string): void {
 }
 
 /**
- * "Reload the page" (part `action reload`), for a chunk only a reload can load again; its text is set
- * by the caller. It reloads through the element's `navigation` when a host routes itself.
+ * Reloads the page ("Reload the page", for a chunk only a reload can load again), through the element's
+ * `navigation` when a host routes itself.
  */
-export function reloadButton(host: { ownerDocument: Document; navigation?: PageNavigator | null | undefined }): HTMLButtonElement {
-  return actionButton(host.ownerDocument, 'action reload', () => {
-    const location = host.ownerDocument.defaultView!.location;
-    if (host.navigation) host.navigation.assign(location.href);
-    else location.reload();
-  });
+export function reload(host: { ownerDocument: Document; navigation?: PageNavigator | null | undefined }): void {
+  const location = host.ownerDocument.defaultView!.location;
+  if (host.navigation) host.navigation.assign(location.href);
+  else location.reload();
 }

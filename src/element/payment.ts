@@ -6,8 +6,7 @@
  * never runs any of it.
  */
 import type { ReactiveController, ReactiveElement } from '@lit/reactive-element';
-import { html, nothing, render, type RenderOptions, type TemplateResult } from 'lit/html.js';
-import { adoptPanelStyles } from './panel-styles.js';
+import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { createBookingClient } from '../core/booking-client.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { IDLE_STATE, PaymentFlow, DEFAULT_TIMINGS, type FlowState } from '../core/flow/index.js';
@@ -42,16 +41,8 @@ type InAppModule = typeof import('./inapp-panel.js');
 const loadInApp = chunkLoader((): Promise<InAppModule> => import('./inapp-panel.js'), (module) => typeof module.inAppPanel === 'function');
 
 export { reportsSettled } from './setup-check.js';
-/**
- * Draws what a payment renders into the element's shadow root with Lit's `render`, which comes with
- * this module, after the panels' styles (panel-styles.ts), which come with it too.
- */
-export function draw(value: unknown, root: HTMLElement | DocumentFragment, options: RenderOptions): void {
-  adoptPanelStyles(root as ShadowRoot);
-  render(value, root, options);
-}
+export { draw, view } from './view.js';
 export { TEXTS_EN } from './i18n/en/texts.js';
-export { drawWallets } from './pay-buttons.js';
 
 /**
  * Reads and checks `host`'s settings with the page's `signals` of the moment: the check the element's
@@ -121,6 +112,10 @@ export interface PaymentLink {
   readonly paid: (paid?: boolean) => void;
   /** The funnel the element began when it showed the button. */
   funnel?: { id: string; at: number } | undefined;
+  /** Takes a press of the pay button (`wallet`'s, if any) or of the offer to pay on the phone (`handoff` true). */
+  readonly press: (handoff?: boolean, wallet?: string) => void;
+  /** The wallet of the last press taken (a press while busy changes nothing: the flow ignores it). */
+  pressed?: string | undefined;
   /** The element's payment, once built. */
   payment?: Payment | undefined;
 }

@@ -156,7 +156,7 @@ export function renderWalletPayButton(attributes: Readonly<Record<string, Attrib
   const script = options.earlyPress === false ? '' : `<script${nonce}>${EARLY_PRESS_SCRIPT}</script>`;
   // Held on a return address, as the element's first module holds them (visibility, so nothing moves).
   const held = options.url !== undefined && isReturnAddress(options.url) ? `<style${nonce}>.button,[part~="pay-on-phone"]{visibility:hidden}</style>` : '';
-  // The element's buttons: with two wallets or more, one per wallet (pay-buttons.ts) before the one
+  // The element's buttons: with two wallets or more, one per wallet (view.ts) before the one
   // pay button, which hides; else that one alone.
   const wallets = orderWallets(read('wallets'), read('wallet-order'));
   const button = (part: string, content: string, hidden = '') =>

@@ -4,9 +4,10 @@ import type { FlowState } from '../core/flow/state.js';
 import { LABELS_EN } from './i18n/en/labels.js';
 import { LABELS_NE } from './i18n/ne/labels.js';
 import type { Payment, PaymentLink } from './payment.js';
+import type { Scene } from './view.js';
 import type { StringTable, TextKey } from './i18n/index.js';
 import { isNepali, langOf, wordingOf } from './i18n/lang.js';
-import { actionButton, chunkLoader, payButton, reloadButton, text, type ChunkFailure } from './chunk.js';
+import { actionButton, chunkLoader, payButton, reload, text } from './chunk.js';
 import { orderWallets } from './wallets.js';
 import { Load } from './load.js';
 import { LOAD_STRATEGIES } from './load-strategies.js';
@@ -119,6 +120,7 @@ export class WalletPayButton extends ButtonProperties {
     track: (work) => this.#track(work),
     // The order is paid: the payment comes, to show it; not paid, or no answer: a hold ends.
     paid: (paid) => (paid ? this.#load().catch(ignore) : ((this.#hold = false), this.requestUpdate())),
+    press: (handoff, wallet) => this.#press(handoff, wallet),
   };
   /** Loads the element is waiting for (see `loadsSettled`). */
   #loads = new Set<Promise<unknown>>();
@@ -130,8 +132,6 @@ export class WalletPayButton extends ButtonProperties {
   /** With two wallets or more: their buttons, drawn here from the first render on, and the wallet of each. */
   #wallets: HTMLButtonElement[] = [];
   #names = '';
-  /** The wallet of the last press taken (a press while busy changes nothing: the flow ignores it). */
-  #pressed?: string | undefined;
   /**
    * A return address (a provider's parameters in the page's address) in a tab that kept nothing, as
    * in the phone's other browser: the pay buttons wait, hidden in their place, until `/order` answers
@@ -248,7 +248,7 @@ export class WalletPayButton extends ButtonProperties {
   /** The pay button (`wallet`'s, if any) or the offer to pay on the phone (`handoff` true) was pressed. */
   #press(handoff?: boolean, wallet?: string): void {
     if (this.disabled) return;
-    if (!this.paymentState.busy) this.#pressed = wallet;
+    if (!this.paymentState.busy) this.#link.pressed = wallet;
     // The settings of this moment (the environment rule reads the page as it is at the press).
     const run = (pay: Payment) => (this.#settings.read(), handoff ? pay.handOff() : pay.start(wallet));
     if (this.#link.payment) run(this.#link.payment);
@@ -263,10 +263,10 @@ export class WalletPayButton extends ButtonProperties {
   }
 
   /**
-   * State becomes markup along one path, as in Lit's `LitElement.update()`: before `super.update()`,
-   * the payment (once it is in) renders its view of the state and the element draws its own parts
-   * (see `#render`); after it, the panel is committed with the payment code's `draw` (Lit's `render`),
-   * as `LitElement` commits its template. Nothing else happens here: no event, no load.
+   * State becomes markup along one path, as in Lit's `LitElement.update()`: the markup of the state is
+   * made before `super.update()`, and nothing else happens here (no event, no load). Until the payment
+   * code is in, the first module draws it (`#render`); once it is in, the code's one template draws
+   * the whole shadow root (`view`), committed after `super.update()` as `LitElement` commits its own.
    */
   protected override update(changed: PropertyValues): void {
     const state = this.paymentState;
@@ -277,10 +277,30 @@ export class WalletPayButton extends ButtonProperties {
     const rest = ne ? (nepali.value?.TEXTS_NE ?? (nepali.status === 'error' ? module?.TEXTS_EN : undefined)) : module?.TEXTS_EN;
     // English under Nepali: the words for a failed load come with the Nepali texts, and stand in without them.
     const t = { ...LABELS_EN, ...(ne && LABELS_NE), ...rest, ...this.strings } as StringTable;
-    const view = this.#link.payment?.render(state, rest && t);
-    this.#render(state, t, view, module);
+    const payment = this.#link.payment;
+    // The payment's view of the state: its status, its panel, and why a panel's module did not load.
+    const shown = payment?.render(state, rest && t);
+    const failed = (this.#code.status === 'error' ? this.#code.failure : undefined) ?? shown?.failure;
+    // Held in their place (the wallets' buttons take this one's visibility), unless the code did not come.
+    const hold = this.#hold && !payment && code.status !== 'error';
+    const environment = this.#settings.environment;
+    // What both renderers draw, decided once: the wallets (where the payment code did not come, the one
+    // pay button stands in: it asks for the code again), the button's words (in someone else's in-app
+    // browser the web payment is the path that completes, strategies.ts `inapp`), whether the offer to
+    // pay on the phone may show (desktop only), the status, and the way forward after a failed load
+    // ("Try again", or "Reload the page"; none for a missing file).
+    const scene: Scene = [
+      code.status === 'error' ? [] : orderWallets(this.wallets, this.walletOrder),
+      t[environment === 'inapp' ? 'button.pay-web' : (`button.${wordingOf(this.label)}` as const)],
+      this.phoneHandoff !== 'off' && environment === 'desktop',
+      failed ? t[`error.${failed === 'network' && this.#offline() ? 'offline' : failed}`] : hold ? (t['status.verifying'] ?? '') : (shown?.status ?? ''),
+      failed === 'network' ? 'retry' : failed === 'reload' ? 'reload' : undefined,
+      hold,
+    ];
+    const value = module?.view(this, this.#link, state, t, scene, shown?.panel);
+    if (!value) this.#render(state.busy, t, scene);
     super.update(changed);
-    if (view) module!.draw(view.panel, this.renderRoot, { host: this });
+    if (value) module!.draw(value, this.renderRoot as ShadowRoot, { host: this });
   }
 
   /** The button was shown (drawn by the first update): the funnel begins. */
@@ -293,11 +313,11 @@ export class WalletPayButton extends ButtonProperties {
 
   /**
    * The first module's parts in `t`'s words, drawn with DOM calls (its bytes forbid a template
-   * engine): the pay button, the offer to pay on the phone, the status region (the payment's `view`
-   * of it, or why the payment code, or the module of the payment's panel, could not be loaded), and
-   * the way forward after a failed load.
+   * engine) until the payment code is in: the pay button(s), the offer to pay on the phone, the
+   * status region, and the way forward after a failed load. Nothing is under way before the code is
+   * in but its load (`busy`), and no order is paid yet.
    */
-  #render(state: FlowState, t: StringTable, view: { status: string; failure: ChunkFailure | undefined } | undefined, module: PaymentModule | undefined): void {
+  #render(busy: boolean, t: StringTable, [names, label, offer, status, way, hold]: Scene): void {
     const root = this.renderRoot;
     const doc = this.ownerDocument;
     let button = this.#button;
@@ -311,17 +331,12 @@ export class WalletPayButton extends ButtonProperties {
       for (const node of this.#served!) node.remove();
       root.append(button, region);
     }
-    // Held in their place (the wallets' buttons take this one's visibility), unless the code did not come.
-    const visibility = this.#hold && !this.#link.payment && code.status !== 'error' ? 'hidden' : '';
+    const visibility = hold ? 'hidden' : '';
     button.style.visibility = visibility;
-    // A paid order shows no pay button at all: nothing on the page would pay it again.
-    const paid = state.name === 'paid';
-    button.disabled = this.disabled || paid;
-    button.setAttribute('aria-busy', String(state.busy));
+    button.disabled = this.disabled;
+    button.setAttribute('aria-busy', String(busy));
     // Two wallets or more: a button each before this one, which then hides (fewer is no choice: this
     // one books the server's first). Kept while the wallets stay the same: focus stays on the one pressed.
-    // Where the payment code did not come, the one pay button stands in (it asks for the code again).
-    const names = code.status === 'error' ? [] : orderWallets(this.wallets, this.walletOrder);
     if (`${names}` !== this.#names) {
       for (const old of this.#wallets) old.remove();
       this.#names = `${names}`;
@@ -335,24 +350,15 @@ export class WalletPayButton extends ButtonProperties {
         : [];
       button.before(...this.#wallets);
     }
-    // In this one's state, the pressed one showing progress; the payment code adds the rest (drawWallets).
+    // In this one's state, the pressed one showing progress.
     this.#wallets.forEach((one, i) => {
       one.disabled = button.disabled;
       one.style.visibility = visibility;
-      one.setAttribute('aria-busy', String(state.busy && names[i] === this.#pressed));
+      one.setAttribute('aria-busy', String(busy && names[i] === this.#link.pressed));
       text(one.lastChild!, t[`wallet.${names[i]}` as TextKey]);
     });
-    module?.drawWallets(this.#wallets, names, state, this.#pressed);
-    button.hidden = paid || !!this.#wallets[0];
-    const environment = this.#settings.environment;
-    // In someone else's in-app browser the web payment is the path that completes (strategies.ts, `inapp`).
-    text(button.firstChild!, t[environment === 'inapp' ? 'button.pay-web' : (`button.${wordingOf(this.label)}` as const)]);
-    // Desktop only, and only while nothing is under way: a shopper never holds two open bookings.
-    const offer =
-      this.phoneHandoff !== 'off' &&
-      !state.booking &&
-      (state.name === 'idle' || state.name === 'error' || (state.name === 'done' && state.outcome !== 'SUCCESS')) &&
-      environment === 'desktop';
+    button.hidden = !!this.#wallets[0];
+    text(button.firstChild!, label);
     if (offer) {
       this.#offer ??= region.insertAdjacentElement('beforebegin', actionButton(doc, 'action pay-on-phone', () => this.#press(true))) as HTMLButtonElement;
       this.#offer.disabled = this.disabled;
@@ -362,15 +368,12 @@ export class WalletPayButton extends ButtonProperties {
       this.#offer?.remove();
       this.#offer = undefined;
     }
-    const failed = this.#code.status === 'error' ? this.#code.failure! : view?.failure;
-    // The way forward after a failed load: "Try again", or "Reload the page"; none for a missing file.
-    const way = failed === 'network' ? 'retry' : failed === 'reload' ? 'reload' : undefined;
     // Its part names the way (`action retry`, `action reload`): a new way replaces it.
     if (!this.#way?.part.contains(way!)) {
       this.#way?.remove();
-      this.#way = way && (region.insertAdjacentElement('afterend', way === 'retry' ? actionButton(doc, 'action retry', () => (this.#link.payment ? this.#link.payment.retry() : this.#press())) : reloadButton(this)) as HTMLButtonElement);
+      this.#way = way && (region.insertAdjacentElement('afterend', actionButton(doc, `action ${way}`, way === 'retry' ? () => this.#press() : () => reload(this))) as HTMLButtonElement);
     }
     if (way) text(this.#way!, t[`action.${way}`]);
-    text(region, failed ? t[`error.${failed === 'network' && this.#offline() ? 'offline' : failed}`] : visibility ? (t['status.verifying'] ?? '') : (view?.status ?? ''));
+    text(region, status);
   }
 }
