@@ -16,18 +16,13 @@ export const panelStyles = css`
   }
 `;
 
-// Roots that have them: a root keeps its sheets (the element sets its own once, when it attaches its root).
-const styled = new WeakSet<ShadowRoot>();
-
 /**
- * Adds the panels' styles to a shadow root that already has the element's, once: appends the
- * constructed sheet where the browser adopts sheets, else lets Lit add a `<style>` (with
- * `window.litNonce` for a strict CSP). Call it before the first render that needs them, so that
- * `<style>` goes before what renders.
+ * Adds the panels' styles to a shadow root that has the element's: appends the constructed sheet
+ * where the browser adopts sheets, else lets Lit add a `<style>` (with `window.litNonce` for a strict
+ * CSP). Called once per root, at the first draw of the payment code's templates (view.ts `draw`),
+ * before anything renders, so that `<style>` goes before what renders.
  */
 export function adoptPanelStyles(root: ShadowRoot): void {
-  if (styled.has(root)) return;
-  styled.add(root);
   const sheet = panelStyles.styleSheet;
   if (sheet) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
   else adoptStyles(root, [panelStyles]);

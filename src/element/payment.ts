@@ -21,7 +21,9 @@ import { readSettings, type SettingsResult } from '../core/settings.js';
 import { checkProviderUrl, storeListingUrl, storePlatform } from '../core/urls.js';
 import { action } from './action.js';
 import { statusKey } from './status-keys.js';
-import { VARIANTS, misspelledAttributes, oneOf, report, type Notice } from './setup-check.js';
+import { VARIANTS, misspelledAttributes, oneOf, report, reportsSettled, type Notice } from './setup-check.js';
+import { draw, view } from './view.js';
+import { TEXTS_EN } from './i18n/en/texts.js';
 import { WALLETS, names, orderWallets } from './wallets.js';
 import { diagnoseReturnPage } from './diagnostics.js';
 import { REQUEST_TIMEOUT_MS, askPaid } from './order-check.js';
@@ -40,9 +42,7 @@ const loadHandoff = chunkLoader((): Promise<HandoffModule> => import('./handoff/
 type InAppModule = typeof import('./inapp-panel.js');
 const loadInApp = chunkLoader((): Promise<InAppModule> => import('./inapp-panel.js'), (module) => typeof module.inAppPanel === 'function');
 
-export { reportsSettled } from './setup-check.js';
-export { draw, view } from './view.js';
-export { TEXTS_EN } from './i18n/en/texts.js';
+export { reportsSettled, draw, view, TEXTS_EN };
 
 /**
  * Reads and checks `host`'s settings with the page's `signals` of the moment: the check the element's
@@ -140,9 +140,8 @@ export function connect(host: PaymentElement, link: PaymentLink): void {
 /** The element's payment, built at its first ask and handed the settings read so far. */
 export function paymentOf(host: PaymentElement, link: PaymentLink): Payment {
   if (link.payment) return link.payment;
-  const { settings } = link;
-  const payment = (link.payment = new Payment(host, { track: link.track, read: () => settings.read(), funnel: link.funnel }));
-  const read = settings.result;
+  const payment = (link.payment = new Payment(host, link));
+  const read = link.settings.result;
   if (read) payment.configure(read);
   else connect(host, link);
   return payment;
@@ -154,25 +153,12 @@ const ignore = (): void => {};
 const handoffShown = ({ name, booking }: Pick<FlowState, 'name' | 'booking'>): boolean | undefined =>
   booking?.handoff && (name === 'handoff' || name === 'stalled' || name === 'handoff-expired');
 
-/** What a payment renders for the element to draw (see {@link Payment.render}). */
-interface PaymentView {
-  /** The status region's text. */
-  status: string;
-  /** The choices, drawn after the element's own parts. */
-  panel: TemplateResult | typeof nothing;
-  /** Why the hand-off's module could not be loaded, while a hand-off shows. */
-  failure: ChunkFailure | undefined;
-}
-
-/** What the element gives its payment. */
-interface PaymentOptions {
-  /** Makes the element's `loadsSettled` wait for a load (the hand-off's module). */
-  track: <T>(work: Promise<T>) => Promise<T>;
-  /** Has the element's settings controller read the settings of this moment and configure this payment. */
-  read: () => void;
-  /** The funnel the element began when it showed the button. */
-  funnel?: { id: string; at: number } | undefined;
-}
+/**
+ * What a payment renders for the element to draw (see {@link Payment.render}): the status region's
+ * text, the choices drawn after the element's own parts, and why the hand-off's module (or the in-app
+ * panel's) could not be loaded while it shows.
+ */
+type PaymentView = [status: string, panel: TemplateResult | typeof nothing, failure: ChunkFailure | undefined];
 
 /**
  * One element's payment: its flow, the settings it is handed, the set-up check, and what it shows.
@@ -186,10 +172,8 @@ interface PaymentOptions {
  */
 export class Payment implements ReactiveController {
   readonly #host: PaymentElement;
-  readonly #track: <T>(work: Promise<T>) => Promise<T>;
-  readonly #read: () => void;
-  /** The funnel the element began when it showed the button. */
-  readonly #funnel: { id: string; at: number } | undefined;
+  /** What the element shares with its payment: its loads, its settings reader, its funnel. */
+  readonly #link: PaymentLink;
   #flow: PaymentFlow | null = null;
   /** The settings last handed over, for a flow built later. */
   #settings: SettingsResult | undefined;
@@ -201,11 +185,9 @@ export class Payment implements ReactiveController {
   #panelShown = false;
   #panelFocused = false;
 
-  constructor(host: PaymentElement, { track, read, funnel }: PaymentOptions) {
+  constructor(host: PaymentElement, link: PaymentLink) {
     this.#host = host;
-    this.#track = track;
-    this.#read = read;
-    this.#funnel = funnel;
+    this.#link = link;
     this.#handoff = new Load(host);
     this.#inApp = new Load(host);
     host.addController(this);
@@ -222,7 +204,7 @@ export class Payment implements ReactiveController {
     // A continuation from an in-app browser (continuation.ts) goes on first (its module removes it from
     // the address), then the way back, as on any load. Without that module the pay button stays.
     if (this.#host.ownerDocument.defaultView!.location.hash.startsWith(CONTINUATION_PREFIX))
-      void this.#track(import('./inapp-continue.js').then((module) => module.continueHere(this.#host, read), () => true)).then((done) => done || this.configure(read));
+      void this.#link.track(import('./inapp-continue.js').then((module) => module.continueHere(this.#host, read), () => true)).then((done) => done || this.configure(read));
     else if (this.#flow || this.#comingBack(read)) this.#run.configure(read);
   }
 
@@ -262,7 +244,7 @@ export class Payment implements ReactiveController {
         return host.dispatchEvent(new WalletPayEvent(type, detail as never));
       },
       onChange: () => host.requestUpdate(),
-      funnel: this.#funnel,
+      funnel: this.#link.funnel,
     });
     if (host.isConnected) this.#listen(true);
     if (this.#settings) this.#flow.configure(this.#settings);
@@ -342,7 +324,7 @@ export class Payment implements ReactiveController {
   render(state: FlowState, t: StringTable | undefined): PaymentView {
     const key = t && statusKey(state);
     const load = this.#shown(state);
-    return { status: key ? t[key] : '', panel: t ? this.#choices(state, t) : nothing, failure: load?.status === 'error' ? load.failure : undefined };
+    return [key ? t[key] : '', t ? this.#choices(state, t) : nothing, load?.status === 'error' ? load.failure : undefined];
   }
 
   /**
@@ -352,8 +334,8 @@ export class Payment implements ReactiveController {
   retry(): void {
     const host = this.#host;
     const load = this.#shown(this.state);
-    if (load === this.#handoff) this.#track(this.#handoff.ask(loadHandoff).then((module) => module.adoptHandoffStyles(host.renderRoot as ShadowRoot), ignore));
-    else if (load) this.#track(this.#inApp.ask(loadInApp).catch(ignore));
+    if (load === this.#handoff) this.#link.track(this.#handoff.ask(loadHandoff).then((module) => module.adoptHandoffStyles(host.renderRoot as ShadowRoot), ignore));
+    else if (load) this.#link.track(this.#inApp.ask(loadInApp).catch(ignore));
     host.requestUpdate();
   }
 
@@ -384,7 +366,7 @@ ${action(part, t[`action.${part}`], part === 'pay-web' ? () => this.start() : ()
     // A booking the shop could not find is checked again before anything else is offered.
     if (name === 'error' && canRetry && error?.kind === 'booking-unconfirmed') return act('check-again', () => flow.retry());
     if (name === 'error' && canRetry) return act('retry', () => flow.retry());
-    if (name === 'error' && canStartAgain) return act('start-again', () => (this.#read(), flow.startAgain()));
+    if (name === 'error' && canStartAgain) return act('start-again', () => (this.#link.settings.read(), flow.startAgain()));
     const stalled = name === 'stalled';
     if (!booking || (!stalled && name !== 'app-fallback' && name !== 'pending')) return nothing;
     const app = !stalled && booking.channel === 'app';
@@ -419,14 +401,16 @@ ${action(part, t[`action.${part}`], part === 'pay-web' ? () => this.start() : ()
     const host = this.#host;
     const module = this.#handoff.value;
     if (!module) return this.#fallback(this.#handoff, 'pay-on-web', t);
-    const flow = this.#run;
     // Kept bookings come back from storage: checked again, against their own settings, before they become a code.
     const deeplink = checkProviderUrl(booking.deeplink, booking.settings.allowedHosts);
     if (!deeplink.ok) return nothing;
-    return module.handoffPanel(
-      { deeplink: deeplink.url, status },
-      { useComputer: () => flow.payOnWeb(), cancel: () => flow.cancel(), newCode: () => flow.newCode(), checkAgain: () => flow.checkAgain() },
-      module.handoffStringsFor(langOf(host), host.strings),
-    );
+    return module.flowHandoffPanel({ deeplink: deeplink.url, status }, this.#run, langOf(host), host.strings);
   }
 }
+
+/**
+ * What the element's first module reads of this module, as one object: the first module imports it
+ * by name, so the bundler does not build this module's namespace object (with a getter per export)
+ * for it, and a retry, which imports the chunk's own URL, finds the same object.
+ */
+export const api = { Payment, connect, paymentOf, reportsSettled, TEXTS_EN, view, draw };

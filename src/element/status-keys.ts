@@ -14,15 +14,8 @@ export function statusKey(state: FlowState): StringKey | null {
   if (state.reconnecting) return state.reconnecting === 'offline' ? 'status.reconnecting-offline' : 'status.reconnecting';
   // The hand-off's panel has a status line of its own: two would say it twice.
   if (state.booking?.handoff && state.name !== 'cancelling') return null;
-  switch (state.name) {
-    case 'idle':
-    case 'error':
-    case 'handoff':
-    case 'handoff-expired':
-      return null;
-    case 'done':
-      return state.outcome === 'SUCCESS' ? 'status.success' : state.outcome === 'CANCELED' ? 'status.cancelled' : 'status.failure';
-    default:
-      return `status.${state.name}`;
-  }
+  const { name, outcome } = state;
+  if (name === 'done') return outcome === 'SUCCESS' ? 'status.success' : outcome === 'CANCELED' ? 'status.cancelled' : 'status.failure';
+  // Said by the panel, or by nothing: idle, an error (its own key, above), a hand-off.
+  return /^(idle|error|handoff(-expired)?)$/.test(name) ? null : `status.${name as Exclude<typeof name, 'idle' | 'error' | 'handoff' | 'handoff-expired' | 'done'>}`;
 }

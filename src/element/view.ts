@@ -1,12 +1,13 @@
 /**
- * The element's whole shadow root as one Lit template, once the payment code is in: the pay button
- * (one per wallet, with two wallets or more), the offer to pay on the phone, the status region, the
- * way forward after a failed load, and the payment's panel. Before that, the first module draws the
- * same markup with a few DOM calls (its bytes forbid a template engine), and the server render
- * writes it as HTML (server-render.ts; tests hold the three equal). The template replaces the first
- * module's parts once, at its first draw (`draw`), and keeps focus on the button the shopper had.
+ * The element's whole shadow root as Lit templates, once the payment code is in: the pay button (one
+ * per wallet, with two wallets or more), the offer to pay on the phone, the way forward after a
+ * failed load, and the payment's panel, around the status region, which the element keeps from its
+ * first render on. Before that, the first module draws the same markup with a few DOM calls (its
+ * bytes forbid a template engine), and the server render writes it as HTML (server-render.ts; tests
+ * hold the three equal). The templates replace the first module's parts but the region once, at
+ * their first draw (`draw`), and keep focus on the button the shopper had.
  */
-import { html, nothing, render, type RenderOptions, type TemplateResult } from 'lit/html.js';
+import { html, nothing, render, type RenderOptions } from 'lit/html.js';
 import type { FlowState } from '../core/flow/state.js';
 import { reload } from './chunk.js';
 import type { PaymentElement } from './host.js';
@@ -30,13 +31,15 @@ export interface ViewHost extends PaymentElement {
 export type Scene = [wallets: string[], label: string, offer: boolean, status: string, way: 'retry' | 'reload' | undefined, hold: boolean | undefined];
 
 /**
- * The template of `host`'s shadow root: `scene` in `state`, in `t`'s words, with the payment's
- * `panel` after the element's own parts. What only a payment tells is decided here: which wallet's
- * button shows progress (a kept booking's own, else the pressed one; the others are disabled while
- * one is under way), a paid order (no pay button), and the offer only while nothing is booked.
- * Draws nothing itself.
+ * The template of `host`'s shadow root around its status region: `scene` in `state`, in `t`'s words,
+ * as the parts before the region (the pay buttons, the offer) and after it (the way forward, the
+ * payment's `panel`). The region itself is the element's, kept from its first render on and said
+ * in place (an assistive technology follows a live region it already knows, not a new one). What only
+ * a payment tells is decided here: which wallet's button shows progress (a kept booking's own, else
+ * the pressed one; the others are disabled while one is under way), a paid order (no pay button),
+ * and the offer only while nothing is booked. Draws nothing itself.
  */
-export function view(host: ViewHost, link: PaymentLink, state: FlowState, t: StringTable, [wallets, label, offer, status, way, hold]: Scene, panel: unknown): TemplateResult {
+export function view(host: ViewHost, link: PaymentLink, state: FlowState, t: StringTable, [wallets, label, offer, , way, hold]: Scene, panel: unknown): [unknown[], unknown[]] {
   const { busy, booking, name } = state;
   const { payment, press } = link;
   const paid = name === 'paid';
@@ -48,31 +51,39 @@ export function view(host: ViewHost, link: PaymentLink, state: FlowState, t: Str
   const many = wallets[1];
   const button = (part: string, content: unknown, busyHere: boolean, off: boolean, run: () => void, hidden: unknown = paid) =>
     html`<button part=${part} class="button" type="button" ?hidden=${hidden} ?disabled=${off} aria-busy=${busyHere} aria-describedby="status" .style=${visibility} @click=${run}>${content}</button>`;
-  return html`${many
-      ? wallets.map((wallet) => {
+  return [
+    [
+      many &&
+        wallets.map((wallet) => {
           const other = busy && wallet !== busyWallet;
           return button(`button button-${wallet}`, html`<slot name="logo-${wallet}"></slot>${t[`wallet.${wallet}` as TextKey]}`, busy && !other, disabled || other, () => press(false, wallet));
-        })
-      : nothing}${button('button', html`<slot>${label}</slot>`, busy, disabled, () => press(), paid || many)}${
+        }),
+      button('button', html`<slot>${label}</slot>`, busy, disabled, () => press(), paid || many),
       // Only while nothing is under way: a shopper never holds two open bookings.
       offer && !booking && (name === 'idle' || name === 'error' || (name === 'done' && state.outcome !== 'SUCCESS'))
         ? html`<button part="action pay-on-phone" class="action" type="button" ?disabled=${host.disabled} .style=${visibility} @click=${() => press(true)}>${t['handoff.offer']}</button>`
-        : nothing
-    }<div id="status" part="status" class="status" role="status">${status}</div>${way ? action(way, t[`action.${way}`], way === 'retry' ? () => (payment ? payment.retry() : press()) : () => reload(host)) : nothing}${panel ?? nothing}`;
+        : nothing,
+    ],
+    [way && action(way, t[`action.${way}`], way === 'retry' ? () => (payment ? payment.retry() : press()) : () => reload(host)), panel],
+  ];
 }
 
 /**
- * Draws `value` (the template of {@link view}) into the element's shadow root with Lit's `render`,
- * after the panels' styles, which come with this module. The first draw replaces what was there
- * (the first module's parts, or the server's), once: Lit adds its parts after a container's nodes
- * and adopts none, so the same markup is drawn afresh in the same task (nothing paints in between)
- * and focus moves from the button the shopper had to its replacement.
+ * Draws `value` (the two parts of {@link view}) with Lit's `render` into the element's shadow root,
+ * before and after its status `region`, after the panels' styles, which come with this module. The
+ * first draw replaces what was there but the region (the first module's parts, or the server's),
+ * once: Lit adds its parts beside a container's nodes and adopts none, so the same markup is drawn
+ * afresh in the same task (nothing paints in between) and focus moves from the button the shopper
+ * had to its replacement.
  */
-export function draw(value: unknown, root: ShadowRoot, options: RenderOptions): void {
-  adoptPanelStyles(root);
+export function draw([before, after]: [unknown, unknown], root: ShadowRoot, region: Element, options: RenderOptions): void {
   const first = !(root as { _$litPart$?: unknown })._$litPart$;
   const focused = first && root.activeElement?.getAttribute('part');
-  if (first) root.replaceChildren();
-  render(value, root, options);
+  if (first) {
+    adoptPanelStyles(root);
+    for (const node of [...root.childNodes]) if (node !== region) node.remove();
+  }
+  render(before, root, { ...options, renderBefore: region });
+  render(after, root, options);
   if (focused) root.querySelector<HTMLElement>(`[part="${focused}"]`)?.focus();
 }

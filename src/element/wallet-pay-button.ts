@@ -19,16 +19,18 @@ import { styles } from './styles.js';
 
 export type { WalletPayLabel, WalletPayVariant } from './button-properties.js';
 
-/** What the payment module exports; the element loads it with `import()` (see `paymentLoader`). */
-export type PaymentModule = typeof import('./payment.js');
+/** What the payment module gives the element (its `api`); the element loads it with `import()` (see `paymentLoader`). */
+export type PaymentModule = (typeof import('./payment.js'))['api'];
 type Texts = Readonly<Record<TextKey, string>>;
 
 // Per page, not per element: one download, whichever button asks first. A failed load is tried again
 // at the next ask (the shopper's "Try again"), under a fresh URL where the engine keeps the failure.
 // The Nepali texts that could not be loaded leave English standing in until a press loads them.
 const code = new Load<PaymentModule>();
-const paymentChunk = chunkLoader(() => import('./payment.js'), (module) => typeof module.Payment === 'function');
-const loadCode = (): Promise<PaymentModule> => code.ask(paymentChunk);
+// The payment code is read off its one `api` object, here and after a retry (which imports the chunk's
+// own URL): a module that escaped whole would make the bundler build its namespace object.
+const paymentChunk = chunkLoader(() => import('./payment.js').then(({ api }) => ({ api })), (module) => 'api' in module);
+const loadCode = (): Promise<PaymentModule> => code.ask(() => paymentChunk().then(({ api }) => api));
 const nepali = new Load<{ TEXTS_NE: Texts }>();
 const nepaliChunk = chunkLoader(() => import('./i18n/ne/texts.js'), (module) => typeof module.TEXTS_NE === 'object');
 const loadNepali = () => nepali.ask(nepaliChunk);
@@ -43,8 +45,9 @@ const ignore = (): void => {};
  * otherwise English); `strings` replaces any of them.
  *
  * A Lit element on Lit's reactive core (`ReactiveElement`): the first module paints the button with a
- * few DOM calls, and Lit's templates come with the payment code, which renders the panels. So the
- * script every visitor of a checkout waits for carries no template engine.
+ * few DOM calls, and Lit's templates come with the payment code, which then draws the whole shadow
+ * root around the status region (view.ts). So the script every visitor of a checkout waits for
+ * carries no template engine.
  *
  * @slot - The button's label (default: the `label` variant's text, e.g. "Pay with wallet").
  * @slot logo-esewa - A logo before "Pay with eSewa", with two wallets or more (none is shipped: use one you are licensed to use); `logo-khalti` likewise.
@@ -264,9 +267,10 @@ export class WalletPayButton extends ButtonProperties {
 
   /**
    * State becomes markup along one path, as in Lit's `LitElement.update()`: the markup of the state is
-   * made before `super.update()`, and nothing else happens here (no event, no load). Until the payment
-   * code is in, the first module draws it (`#render`); once it is in, the code's one template draws
-   * the whole shadow root (`view`), committed after `super.update()` as `LitElement` commits its own.
+   * made before `super.update()`, and nothing else happens here (no event, no load). The status region
+   * is drawn here, once, and says the status in place. Until the payment code is in, the first module
+   * draws the rest (`#render`); once it is in, the code's templates draw the whole shadow root around
+   * the region (`view`), committed after `super.update()` as `LitElement` commits its own.
    */
   protected override update(changed: PropertyValues): void {
     const state = this.paymentState;
@@ -279,8 +283,8 @@ export class WalletPayButton extends ButtonProperties {
     const t = { ...LABELS_EN, ...(ne && LABELS_NE), ...rest, ...this.strings } as StringTable;
     const payment = this.#link.payment;
     // The payment's view of the state: its status, its panel, and why a panel's module did not load.
-    const shown = payment?.render(state, rest && t);
-    const failed = (this.#code.status === 'error' ? this.#code.failure : undefined) ?? shown?.failure;
+    const [said, panel, failure] = payment?.render(state, rest && t) ?? [];
+    const failed = (this.#code.status === 'error' ? this.#code.failure : undefined) ?? failure;
     // Held in their place (the wallets' buttons take this one's visibility), unless the code did not come.
     const hold = this.#hold && !payment && code.status !== 'error';
     const environment = this.#settings.environment;
@@ -293,14 +297,26 @@ export class WalletPayButton extends ButtonProperties {
       code.status === 'error' ? [] : orderWallets(this.wallets, this.walletOrder),
       t[environment === 'inapp' ? 'button.pay-web' : (`button.${wordingOf(this.label)}` as const)],
       this.phoneHandoff !== 'off' && environment === 'desktop',
-      failed ? t[`error.${failed === 'network' && this.#offline() ? 'offline' : failed}`] : hold ? (t['status.verifying'] ?? '') : (shown?.status ?? ''),
+      failed ? t[`error.${failed === 'network' && this.#offline() ? 'offline' : failed}`] : hold ? (t['status.verifying'] ?? '') : (said ?? ''),
       failed === 'network' ? 'retry' : failed === 'reload' ? 'reload' : undefined,
       hold,
     ];
-    const value = module?.view(this, this.#link, state, t, scene, shown?.panel);
-    if (!value) this.#render(state.busy, t, scene);
+    // The status region is drawn once and kept by both renderers: its words change in place, where an
+    // assistive technology that knows the region hears them (a new region may go unannounced).
+    let region = this.#status;
+    if (!region) {
+      region = this.#status = this.ownerDocument.createElement('div');
+      region.id = region.className = 'status';
+      region.setAttribute('part', 'status');
+      region.setAttribute('role', 'status');
+      for (const node of this.#served!) node.remove();
+      this.renderRoot.append(region);
+    }
+    text(region, scene[3]);
+    const value = module?.view(this, this.#link, state, t, scene, panel);
+    if (!value) this.#render(state.busy, t, scene, region);
     super.update(changed);
-    if (value) module!.draw(value, this.renderRoot as ShadowRoot, { host: this });
+    if (value) module!.draw(value, this.renderRoot as ShadowRoot, region, { host: this });
   }
 
   /** The button was shown (drawn by the first update): the funnel begins. */
@@ -313,28 +329,15 @@ export class WalletPayButton extends ButtonProperties {
 
   /**
    * The first module's parts in `t`'s words, drawn with DOM calls (its bytes forbid a template
-   * engine) until the payment code is in: the pay button(s), the offer to pay on the phone, the
-   * status region, and the way forward after a failed load. Nothing is under way before the code is
-   * in but its load (`busy`), and no order is paid yet.
+   * engine) until the payment code is in, around the status `region`: the pay button(s), the offer to
+   * pay on the phone, and the way forward after a failed load. Nothing is under way before the code
+   * is in but its load (`busy`), and no order is paid yet.
    */
-  #render(busy: boolean, t: StringTable, [names, label, offer, status, way, hold]: Scene): void {
-    const root = this.renderRoot;
+  #render(busy: boolean, t: StringTable, [names, label, offer, , way, hold]: Scene, region: HTMLDivElement): void {
     const doc = this.ownerDocument;
     let button = this.#button;
-    let region = this.#status!;
-    if (!button) {
-      button = this.#button = payButton(doc, 'button', () => this.#press());
-      region = this.#status = doc.createElement('div');
-      region.id = region.className = 'status';
-      region.setAttribute('part', 'status');
-      region.setAttribute('role', 'status');
-      for (const node of this.#served!) node.remove();
-      root.append(button, region);
-    }
+    if (!button) region.before((button = this.#button = payButton(doc, 'button', () => this.#press())));
     const visibility = hold ? 'hidden' : '';
-    button.style.visibility = visibility;
-    button.disabled = this.disabled;
-    button.setAttribute('aria-busy', String(busy));
     // Two wallets or more: a button each before this one, which then hides (fewer is no choice: this
     // one books the server's first). Kept while the wallets stay the same: focus stays on the one pressed.
     if (`${names}` !== this.#names) {
@@ -350,17 +353,16 @@ export class WalletPayButton extends ButtonProperties {
         : [];
       button.before(...this.#wallets);
     }
-    // In this one's state, the pressed one showing progress.
-    this.#wallets.forEach((one, i) => {
-      one.disabled = button.disabled;
+    // This button and the wallets' in its state, the pressed wallet's showing progress.
+    [button, ...this.#wallets].forEach((one, i) => {
+      one.disabled = this.disabled;
       one.style.visibility = visibility;
-      one.setAttribute('aria-busy', String(busy && names[i] === this.#link.pressed));
-      text(one.lastChild!, t[`wallet.${names[i]}` as TextKey]);
+      one.setAttribute('aria-busy', String(busy && (!i || names[i - 1] === this.#link.pressed)));
+      text(i ? one.lastChild! : one.firstChild!, i ? t[`wallet.${names[i - 1]}` as TextKey] : label);
     });
     button.hidden = !!this.#wallets[0];
-    text(button.firstChild!, label);
     if (offer) {
-      this.#offer ??= region.insertAdjacentElement('beforebegin', actionButton(doc, 'action pay-on-phone', () => this.#press(true))) as HTMLButtonElement;
+      if (!this.#offer) region.before((this.#offer = actionButton(doc, 'action pay-on-phone', () => this.#press(true))));
       this.#offer.disabled = this.disabled;
       this.#offer.style.visibility = visibility;
       text(this.#offer, t['handoff.offer']);
@@ -371,9 +373,8 @@ export class WalletPayButton extends ButtonProperties {
     // Its part names the way (`action retry`, `action reload`): a new way replaces it.
     if (!this.#way?.part.contains(way!)) {
       this.#way?.remove();
-      this.#way = way && (region.insertAdjacentElement('afterend', actionButton(doc, `action ${way}`, way === 'retry' ? () => this.#press() : () => reload(this))) as HTMLButtonElement);
+      if ((this.#way = way && actionButton(doc, `action ${way}`, way === 'retry' ? () => this.#press() : () => reload(this)))) region.after(this.#way);
     }
     if (way) text(this.#way!, t[`action.${way}`]);
-    text(region, status);
   }
 }

@@ -21,26 +21,26 @@ afterEach(() => {
 });
 
 describe('panel styles', () => {
-  it('are added once, after the sheets the root already has', () => {
+  it('are added after the sheets the root already has', () => {
     const { root } = shadowHost();
     const own = css`.status { color: red; }`.styleSheet!;
     root.adoptedStyleSheets = [own];
-    adoptPanelStyles(root);
     adoptPanelStyles(root);
     expect(root.adoptedStyleSheets).to.deep.equal([own, panelStyles.styleSheet]);
   });
 
   it("draw lays a panel's link out as a button (centred inline flex box, no underline)", () => {
     const { host, root } = shadowHost();
-    draw(html`<div class="panel"><a part="action open-app" class="action" href="#open">Open the app</a></div>`, root, { host });
+    const region = root.appendChild(document.createElement('div'));
+    draw([[], html`<div class="panel"><a part="action open-app" class="action" href="#open">Open the app</a></div>`], root, region, { host });
     const link = root.querySelector('a')!;
     const style = getComputedStyle(link);
     expect(style.display).to.equal('inline-flex');
     expect(style.justifyContent).to.equal('center');
     expect(style.alignItems).to.equal('center');
     expect(style.textDecorationLine).to.equal('none');
-    // Drawn again: the styles are not added a second time.
-    draw(html`<a class="action" href="#open">Open the app</a>`, root, { host });
+    // Drawn again: the styles are not added a second time (they come at the first draw).
+    draw([[], html`<a class="action" href="#open">Open the app</a>`], root, region, { host });
     expect(root.adoptedStyleSheets.filter((sheet) => sheet === panelStyles.styleSheet)).to.have.length(1);
   });
 

@@ -4,7 +4,8 @@
  * the in-app wording, the desktop offer (real elements, once their code is in and the template drew
  * them), and the buttons held on a return address (the template itself). Lit's comment markers, the
  * server's `<style>` and `<script>` and the order of attributes are left out of the comparison. And
- * the template's first draw replaces what the first module drew once, keeping focus.
+ * the template's first draw replaces what the first module drew once, but its status region, keeping
+ * focus.
  */
 import { expect, fixture, html as litHtml, waitUntil } from '@open-wc/testing';
 import { html, render } from 'lit/html.js';
@@ -75,7 +76,10 @@ describe('view (the payment code\'s template)', () => {
     const link = { settings: { environment: 'desktop' }, press: () => {} } as unknown as PaymentLink;
     const t = LABELS_EN as unknown as StringTable;
     const root = document.createElement('div');
-    render(view(host, link, IDLE_STATE, t, [['esewa', 'khalti'], t['button.pay'], true, t['status.verifying'] ?? '', undefined, true], undefined), root);
+    const region = statusRegion(root);
+    const [before, after] = view(host, link, IDLE_STATE, t, [['esewa', 'khalti'], t['button.pay'], true, t['status.verifying'] ?? '', undefined, true], undefined);
+    render(before, root, { renderBefore: region });
+    render(after, root);
     const buttons = [...root.querySelectorAll<HTMLElement>('button')];
     expect(buttons.map((button) => button.style.visibility)).to.deep.equal(['hidden', 'hidden', 'hidden', 'hidden']);
     const attributes = { environment: 'desktop', 'order-id': 'A-1', wallets: 'esewa khalti' };
@@ -86,26 +90,40 @@ describe('view (the payment code\'s template)', () => {
     expect(normal(root.childNodes).replace(/>[^<]*<\/div>/, '></div>')).to.equal(served(attributes));
   });
 
-  it('replaces the first module\'s parts once, at its first draw, and moves focus to the replacement of the focused button', async () => {
+  it('replaces the first module\'s parts but the status region once, at its first draw, and moves focus to the replacement of the focused button', async () => {
     const host = document.createElement('div');
     document.body.append(host);
     try {
       const root = host.attachShadow({ mode: 'open' });
-      root.innerHTML = '<button part="button button-khalti">old</button><div role="status"></div>';
+      root.innerHTML = '<button part="button button-khalti">old</button><div role="status">said</div><button part="action retry">old</button>';
+      const region = root.querySelector('[role="status"]')!;
       root.querySelector('button')!.focus();
-      draw(litHtmlTemplate('new'), root, {});
+      draw([litHtmlTemplate('new'), []], root, region, {});
       expect(root.querySelectorAll('button').length, 'the old parts are gone').to.equal(1);
       const button = root.querySelector('button')!;
       expect(button.textContent).to.equal('new');
       expect(root.activeElement, 'focus moved to the replacement').to.equal(button);
-      draw(litHtmlTemplate('again'), root, {});
+      expect(root.querySelector('[role="status"]'), 'the status region is kept, in its place').to.equal(region);
+      expect(region.textContent).to.equal('said');
+      expect(button.nextElementSibling).to.equal(region);
+      draw([litHtmlTemplate('again'), litHtmlTemplate('after')], root, region, {});
       expect(root.querySelector('button'), 'later draws keep the nodes').to.equal(button);
+      expect(region.nextElementSibling?.textContent, 'what comes after the region is drawn after it').to.equal('after');
       await waitUntil(() => root.activeElement === button, 'focus stays', { timeout: 1000 });
     } finally {
       host.remove();
     }
   });
 });
+
+/** The element's status region, as its first render draws it, in `root`. */
+function statusRegion(root: Element): Element {
+  const region = root.appendChild(document.createElement('div'));
+  region.id = region.className = 'status';
+  region.setAttribute('part', 'status');
+  region.setAttribute('role', 'status');
+  return region;
+}
 
 /** A template of one button named `button-khalti`, saying `words`. */
 function litHtmlTemplate(words: string) {
