@@ -260,9 +260,11 @@ export class WalletPayButton extends ButtonProperties {
     // ignores a press while busy, so presses made meanwhile start one payment. A failed load shows
     // why with its way forward, and the next press asks for the code again.
     else this.#load().then((pay) => this.isConnected && run(pay), ignore);
-    // Now, not at the next render: assistive technology hears at once that the press was taken. (The
-    // load, or the payment's flow, asks for the render when its state changes.)
-    this.#button?.setAttribute('aria-busy', String(this.paymentState.busy));
+    // Drawn now, not at the next render: assistive technology hears at once that the press was taken,
+    // on the button that shows progress, whichever renderer drew it. (Later, the load or the payment's
+    // flow asks for the render when its state changes.)
+    this.requestUpdate();
+    this.performUpdate();
   }
 
   /**

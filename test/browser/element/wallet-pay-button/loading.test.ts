@@ -96,4 +96,22 @@ describe('<wallet-pay-button> loading its pieces', () => {
     await reach(el, 'booking');
     expect(statusText(el)).to.equal(STRINGS_NE['status.booking']);
   });
+
+  it('the press sets aria-busy before it returns on the button the payment code drew, while this element\'s own load is on its way', async () => {
+    const s = await scenario({ book: [answer.bookWeb('W1', WEB)] });
+    const { el } = await mount(s, { environment: 'desktop' });
+    // The page's payment code is in: its template draws the shadow root from now on.
+    el.dispatchEvent(new Event('pointerenter'));
+    await el.loadsSettled();
+    expect('_$litPart$' in el.shadowRoot!, 'the payment code drew the shadow root').to.equal(true);
+    const loader = heldLoader();
+    el.paymentLoader = loader.load;
+    payButton(el).click();
+    // No await before this line: the click itself marked the button that shows.
+    expect(payButton(el).getAttribute('aria-busy')).to.equal('true');
+    expect(payButton(el).isConnected).to.equal(true);
+    const navigate = oneEvent(el, 'wallet-pay-navigate');
+    loader.release();
+    expect((await navigate).detail).to.deep.include({ reason: 'web-payment', url: WEB.url });
+  });
 });
