@@ -59,13 +59,6 @@ export function readHost(host: PaymentElement, signals: EnvironmentSignals): Set
   });
 }
 
-/** The attribute names of the element's settings, as its class declares them. */
-function attributeNames(host: PaymentElement): string[] {
-  return [...(host.constructor as typeof ReactiveElement).elementProperties].flatMap(([name, options]) =>
-    'attribute' in options ? (typeof options.attribute === 'string' ? [options.attribute] : []) : [String(name).toLowerCase()],
-  );
-}
-
 /**
  * Checks `host`'s whole set-up against `read`, one console warning per problem, each once per page:
  * for each result of the element's settings controller. Before a press (`onPaid` given), also asks
@@ -78,7 +71,8 @@ export function checkSetup(host: PaymentElement, read: SettingsResult, onPaid?: 
     ...(read.ok ? [] : read.problems.map(({ message }) => ({ kind: 'problem' as const, message }))),
     ...oneOf('variant', host.variant, VARIANTS, 'dark'),
     ...oneOf('label', host.label ?? 'pay', LABELS, 'pay'),
-    ...misspelledAttributes(host.getAttributeNames(), attributeNames(host)),
+    // The attribute names of the element's settings, as its class declares them (Lit's own list).
+    ...misspelledAttributes(host.getAttributeNames(), (host.constructor as typeof ReactiveElement).observedAttributes),
     ...walletNotices(host.getAttribute('wallets'), host.getAttribute('wallet-order')),
   ]);
 }
