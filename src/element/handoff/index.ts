@@ -8,12 +8,7 @@
  * `flowHandoffPanel`, whose buttons drive the payment's flow. The element moves focus into the panel (its `HANDOFF_FOCUS_ID`) after the update that first shows it,
  * and back to its button when the panel goes.
  */
-import type { TemplateResult } from 'lit/html.js';
-import type { PaymentFlow } from '../../core/flow/index.js';
-import { handoffPanel, type HandoffView } from './panel.js';
-import { handoffStringsFor } from '../i18n/handoff.js';
-
-export { handoffPanel, HANDOFF_FOCUS_ID, type HandoffActions, type HandoffStatus, type HandoffView } from './panel.js';
+export { flowHandoffPanel, handoffPanel, HANDOFF_FOCUS_ID, type HandoffActions, type HandoffStatus, type HandoffView } from './panel.js';
 export { qrCode, qrGeometry, MIN_QR_PX, QUIET_ZONE, type QrGeometry } from './qr.js';
 export { adoptHandoffStyles, handoffStyles } from './styles.js';
 export {
@@ -23,20 +18,3 @@ export {
   type HandoffStringKey,
   type HandoffStrings,
 } from '../i18n/handoff.js';
-
-/**
- * The hand-off panel of `view` whose buttons drive a payment's `flow` ("Use this computer instead"
- * pays on the web), in the words of `lang` with the element's `overrides`: the payment code's glue,
- * which comes with this module rather than with the payment code every payer loads.
- */
-export const flowHandoffPanel = (
-  view: HandoffView,
-  flow: Pick<PaymentFlow, 'payOnWeb' | 'cancel' | 'newCode' | 'checkAgain'>,
-  lang: string | null,
-  overrides: Parameters<typeof handoffStringsFor>[1],
-): TemplateResult =>
-  handoffPanel(
-    view,
-    { useComputer: () => flow.payOnWeb(), cancel: () => flow.cancel(), newCode: () => flow.newCode(), checkAgain: () => flow.checkAgain() },
-    handoffStringsFor(lang, overrides),
-  );

@@ -2,6 +2,8 @@ import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { qrCode } from './qr.js';
 import { action } from '../action.js';
 import type { HandoffStringKey, HandoffStrings } from '../i18n/index.js';
+import { handoffStringsFor } from '../i18n/handoff.js';
+import type { PaymentFlow } from '../../core/flow/index.js';
 
 /**
  * Where the hand-off stands, as the panel shows it:
@@ -79,3 +81,20 @@ ${open ? html`<p id="handoff-steps">${t['handoff.steps']}</p>${code}<a part="act
 ${open ? (status === 'stalled' ? button('check-again', 'handoff.check-again', actions.checkAgain) : nothing) : button('new-code', 'handoff.new-code', actions.newCode)}
 ${button('use-computer', 'handoff.use-computer', actions.useComputer)}${button('cancel', 'handoff.cancel', actions.cancel)}</div>`;
 }
+
+/**
+ * The hand-off panel of `view` whose buttons drive a payment's `flow` ("Use this computer instead"
+ * pays on the web), in the words of `lang` with the element's `overrides`: the payment code's glue,
+ * which comes with this module rather than with the payment code every payer loads.
+ */
+export const flowHandoffPanel = (
+  view: HandoffView,
+  flow: Pick<PaymentFlow, 'payOnWeb' | 'cancel' | 'newCode' | 'checkAgain'>,
+  lang: string | null,
+  overrides: Parameters<typeof handoffStringsFor>[1],
+): TemplateResult =>
+  handoffPanel(
+    view,
+    { useComputer: () => flow.payOnWeb(), cancel: () => flow.cancel(), newCode: () => flow.newCode(), checkAgain: () => flow.checkAgain() },
+    handoffStringsFor(lang, overrides),
+  );

@@ -1,6 +1,8 @@
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
+import { render } from 'lit/html.js';
 import {
+  flowHandoffPanel,
   HANDOFF_FOCUS_ID,
   handoffStringsFor,
   HANDOFF_STRINGS_EN,
@@ -196,5 +198,34 @@ describe('hand-off panel', () => {
     for (const node of el.shadowRoot!.querySelectorAll('[part~="action"]')) {
       expect(node.getBoundingClientRect().height, node.getAttribute('part')!).to.be.at.least(44);
     }
+  });
+});
+
+describe('flowHandoffPanel (the hand-off panel of a payment\'s flow)', () => {
+  /** The panel of `status` drawn into a fresh element, with a flow that records its calls. */
+  function drawn(status: HandoffStatus, lang: string | null, overrides: Record<string, string> | null = null) {
+    const calls: string[] = [];
+    const record = (name: string) => () => void calls.push(name);
+    const flow = { payOnWeb: record('payOnWeb'), cancel: record('cancel'), newCode: record('newCode'), checkAgain: record('checkAgain') };
+    const root = document.createElement('div');
+    render(flowHandoffPanel({ deeplink: new URL(SHORT_LINK), status }, flow, lang, overrides), root);
+    const press = (name: string) => root.querySelector<HTMLButtonElement>(`[part~="${name}"]`)!.click();
+    return { root, calls, press };
+  }
+
+  it('drives the flow: "Use this computer instead" pays on the web, the others call their own step', () => {
+    const stalled = drawn('stalled', null);
+    stalled.press('use-computer');
+    stalled.press('check-again');
+    stalled.press('cancel');
+    expect(stalled.calls).to.deep.equal(['payOnWeb', 'checkAgain', 'cancel']);
+    const expired = drawn('expired', null);
+    expired.press('new-code');
+    expect(expired.calls).to.deep.equal(['newCode']);
+  });
+
+  it('speaks the language it is given, with the element\'s overrides', () => {
+    expect(drawn('waiting', 'ne').root.querySelector('[part~="cancel"]')!.textContent).to.equal(HANDOFF_STRINGS_NE['handoff.cancel']);
+    expect(drawn('waiting', 'en', { 'handoff.cancel': 'Stop' }).root.querySelector('[part~="cancel"]')!.textContent).to.equal('Stop');
   });
 });
