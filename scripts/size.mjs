@@ -107,7 +107,7 @@ export function classicBudget(results) {
  * (24,722 measured), for a first render that reads "Pay on the web" in someone else's in-app browser
  * under `auto` (one expression of the apps' tokens in the entry, held to the in-app table): about 200
  * bytes, made room for in the entry by moving the panels' link styles to the payment chunk
- * (panel-styles.ts), which the whole payment pays for. Then lowered to 24,692 (24,692 measured) with one
+ * (panel-styles.ts), which the whole payment pays for. Then lowered to 24,690 (24,690 measured) with one
  * Lit template drawing the whole shadow root once the payment code is in (about 450 bytes), paid for by
  * the first module reading the payment code off one object (the bundler built the module's namespace
  * object for it), the hand-off's glue moving to its chunk, and the set-up check reading Lit's
@@ -115,7 +115,7 @@ export function classicBudget(results) {
  * (scripts/handoff-size.mjs enforces that budget on the module with Lit external).
  */
 export const CEILINGS = [
-  { name: PAYER_EN_NAME, gzip: 24692 },
+  { name: PAYER_EN_NAME, gzip: 24690 },
   { name: NE_CHUNK_NAME, gzip: 1700 },
   { name: HANDOFF_CHUNK_NAME, gzip: 5120 },
   // The in-app browser's ways out, a chunk of their own since this round (1,004 measured), raised for the

@@ -131,16 +131,16 @@ test('the whole English payment and the Nepali chunk have no budget of their own
   // Far above their ceilings, within the entry's budget and the classic file's: --budgets fails on the two ceilings alone.
   const big = measured({ entry: 8192, payment: 20_000, ne: 3000, classic: 30_000 });
   assert.deepEqual(failing(big), [
-    [PAYER_EN_NAME, 8192 + 20_000 - 24692],
+    [PAYER_EN_NAME, 8192 + 20_000 - 24690],
     [NE_CHUNK_NAME, 3000 - 1700],
   ]);
 });
 
 test('the ceilings of the whole English payment and the Nepali chunk are not above their recorded values', () => {
-  // 19,600 and 1,345 when their budgets were retired; raised four times (the whole payment the fourth for the in-app first render, the Nepali chunk for words moved out of the entry), then the whole payment lowered to 24,692 with one template drawing the shadow root, with the reasons in scripts/size.mjs.
+  // 19,600 and 1,345 when their budgets were retired; raised four times (the whole payment the fourth for the in-app first render, the Nepali chunk for words moved out of the entry), then the whole payment lowered to 24,690 with one template drawing the shadow root, with the reasons in scripts/size.mjs.
   // Lower these with the ceilings; never raise them again without a behaviour that needs it.
   const recorded = new Map([
-    [PAYER_EN_NAME, 24692],
+    [PAYER_EN_NAME, 24690],
     [NE_CHUNK_NAME, 1700],
   ]);
   for (const [name, gzip] of recorded) {
