@@ -6,18 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fillEpayForm } from '../../../../src/sandbox/epay/pay-form.js';
-import type { PageForm } from '../../../../src/testing/pay-on-page.js';
+import { recordingForm as recording } from '../recording-form.js';
 
-function recording(): { form: PageForm; done: string[] } {
-  const done: string[] = [];
-  return {
-    done,
-    form: {
-      fill: async (name, value) => void done.push(`fill ${name}=${value}`),
-      pick: async (scenario) => void done.push(`pick ${scenario}`),
-    },
-  };
-}
 
 test('pay types the published test login and presses pay', async () => {
   const paid = recording();

@@ -7,18 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fillIntentForm } from '../../../../src/sandbox/esewa-intent/pay-form.js';
 import type { PageForm } from '../../../../src/testing/pay-on-page.js';
+import { recordingForm as recording } from '../recording-form.js';
 
-/** A form that keeps each fill and pick, in order. */
-function recording(): { form: PageForm; done: string[] } {
-  const done: string[] = [];
-  return {
-    done,
-    form: {
-      fill: async (name, value) => void done.push(`fill ${name}=${value}`),
-      pick: async (scenario) => void done.push(`pick ${scenario}`),
-    },
-  };
-}
 
 test('pay types the accepted MPIN and presses confirm; fail picks WPS-002 and types the failing MPIN', async () => {
   const paid = recording();

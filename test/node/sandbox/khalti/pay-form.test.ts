@@ -6,18 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fillKhaltiForm } from '../../../../src/sandbox/khalti/pay-form.js';
-import type { PageForm } from '../../../../src/testing/pay-on-page.js';
+import { recordingForm as recording } from '../recording-form.js';
 
-function recording(): { form: PageForm; done: string[] } {
-  const done: string[] = [];
-  return {
-    done,
-    form: {
-      fill: async (name, value) => void done.push(`fill ${name}=${value}`),
-      pick: async (scenario) => void done.push(`pick ${scenario}`),
-    },
-  };
-}
 
 test('pay types the test ID, MPIN and OTP; fail picks KHALTI-004 first', async () => {
   const paid = recording();
