@@ -3,13 +3,14 @@
  * a store passed explicitly), the kit alone in its ePay or Khalti mode on a sandbox of its own, a plain
  * node:http server for proxies built by hand, and a clause's verdict on one run of its steps.
  */
-import { after, before, beforeEach } from 'node:test';
+import { after, before, beforeEach, test } from 'node:test';
+import assert from 'node:assert/strict';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPaymentHandler, createMemoryStore, type PaymentHandlerOptions, type PaymentStore } from '../../../src/server/index.js';
 import { toNodeListener } from '../../../src/server/node.js';
 import { esewaEpay, khalti } from '../../../src/server/providers.js';
-import { SANDBOX_DEFAULTS, startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { SANDBOX_DEFAULTS, startSandbox, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
 import { EPAY_TEST_SECRET } from '../../../src/sandbox/epay/rules.js';
 import { runCheck, type CheckReport } from '../../../src/check/index.js';
 import type { CheckOptions } from '../../../src/check/options.js';
@@ -178,6 +179,82 @@ export async function clauseFailure(
   const steps = stepsOn(endpoint, sandbox, options);
   onSteps?.(steps);
   return failureOf(clause(steps));
+}
+
+/** The kit's failure envelope, for a layer that answers in the kit's place. */
+export const envelope = (status: number, body: unknown): Response =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } });
+
+/** One row of a breakage table: `clause` passes on the kit, and fails saying `says` once the layer breaks the rule `breaks`. */
+export interface ClauseBreak<F> {
+  name: string;
+  clause: (s: Steps) => Promise<unknown>;
+  breaks: F;
+  says: RegExp;
+}
+
+/** The intent kit behind a test's layer, as {@link layeredKit} answers it. */
+export interface LayeredKit<F> {
+  readonly sandbox: Sandbox;
+  readonly proxy: Awaited<ReturnType<typeof startKitProxy>>;
+  /** Resolves once the sandbox and the kit are up (for a test's own set-up that needs them). */
+  readonly started: Promise<void>;
+  /** A clause's verdict on a fresh run against `endpoint` (the kit's by default). */
+  failureOf(clause: (s: Steps) => Promise<unknown>, endpoint?: string): Promise<string | undefined>;
+  /** Registers a test per row: the clause passes on the kit, then fails as the row says once `setFault(row.breaks)`. */
+  eachBreaks(cases: ReadonlyArray<ClauseBreak<F>>): void;
+}
+
+/**
+ * The kit in front of a sandbox of its own (`sandboxOptions`), behind `layer`, for the enclosing file:
+ * started before its tests, closed after them, the layer's fault set back to `none` (through
+ * `setFault`, which writes the variable the layer reads) before each.
+ */
+export function layeredKit<F extends string>(sandboxOptions: SandboxOptions, layer: (kit: Fetch) => Fetch, setFault: (fault: F | 'none') => void): LayeredKit<F> {
+  let sandbox: Sandbox | undefined;
+  let proxy: Awaited<ReturnType<typeof startKitProxy>> | undefined;
+  let up!: () => void;
+  let failed!: (error: unknown) => void;
+  const started = new Promise<void>((resolve, reject) => ((up = resolve), (failed = reject)));
+  // Whoever waits for it sees the failure; nobody waiting is no unhandled rejection.
+  started.catch(() => undefined);
+  before(async () => {
+    try {
+      sandbox = await startSandbox(sandboxOptions);
+      proxy = await startKitProxy(Number(new URL(sandbox.baseUrl).port), { wrap: layer });
+      up();
+    } catch (error) {
+      failed(error);
+      throw error;
+    }
+  });
+  after(async () => {
+    await proxy?.close();
+    await sandbox?.close();
+  });
+  beforeEach(() => setFault('none'));
+  const kit: LayeredKit<F> = {
+    started,
+    get sandbox() {
+      return sandbox!;
+    },
+    get proxy() {
+      return proxy!;
+    },
+    failureOf: (clause, endpoint = proxy!.endpoint) => clauseFailure(clause, { endpoint, sandbox: sandbox! }),
+    eachBreaks(cases) {
+      for (const { name, clause, breaks, says } of cases) {
+        test(`${name} passes on the kit and fails when a layer breaks its rule (${breaks})`, async () => {
+          assert.equal(await kit.failureOf(clause), undefined);
+          setFault(breaks);
+          const failure = await kit.failureOf(clause);
+          assert.ok(failure, 'the broken proxy passed');
+          assert.match(failure, says);
+        });
+      }
+    },
+  };
+  return kit;
 }
 
 /** The kit alone in one web provider's mode, on a sandbox of its own. */

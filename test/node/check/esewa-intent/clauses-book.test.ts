@@ -2,13 +2,11 @@
  * The booking clauses, called one by one against the kit on loopback (with a real sandbox): each
  * passes there, and fails, naming the fault, when a layer in front of the kit breaks its rule.
  */
-import { after, before, beforeEach, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { amountFromMerchant, bookApp, bookHandoff, bookWeb, handoffPage, keyConflict, keyInvalid, oneBookingPerKey, topLevelAmount, unknownOrder } from '../../../../src/check/esewa-intent/clauses-book.js';
-import { Steps } from '../../../../src/check/steps.js';
-import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
-import { AMOUNT, clauseFailure, PREFIX, startKitProxy, type Fetch } from '../support.js';
+import { AMOUNT, layeredKit, PREFIX, startKitProxy, type ClauseBreak, type Fetch } from '../support.js';
 
 /** The rule the layer breaks, if any. */
 type Fault = 'none' | 'own-deeplink' | 'web-elsewhere' | 'drops-amount' | 'key-per-request' | 'fills-key' | 'sells-anything';
@@ -30,30 +28,17 @@ const layer = (kit: Fetch): Fetch => async (request) => {
   return new Response(JSON.stringify(json), { status: answer.status, headers: answer.headers });
 };
 
-let sandbox: Sandbox;
-let proxy: Awaited<ReturnType<typeof startKitProxy>>;
+const kit = layeredKit<Fault>({ callbackRetry: { attempts: 1, baseDelayMs: 10 } }, layer, (next) => (fault = next));
+const { failureOf } = kit;
 /** A kit that sends every booking back to the checkout, the hand-off's too. */
 let oneReturn: Awaited<ReturnType<typeof startKitProxy>>;
 before(async () => {
-  sandbox = await startSandbox({ callbackRetry: { attempts: 1, baseDelayMs: 10 } });
-  proxy = await startKitProxy(Number(new URL(sandbox.baseUrl).port), { wrap: layer });
-  oneReturn = await startKitProxy(Number(new URL(sandbox.baseUrl).port), { overrides: { redirectUrl: 'http://127.0.0.1:9/checkout' } });
+  await kit.started;
+  oneReturn = await startKitProxy(Number(new URL(kit.sandbox.baseUrl).port), { overrides: { redirectUrl: 'http://127.0.0.1:9/checkout' } });
 });
-after(async () => {
-  await proxy?.close();
-  await oneReturn?.close();
-  await sandbox?.close();
-});
-beforeEach(() => {
-  fault = 'none';
-});
+after(() => oneReturn?.close());
 
-/** The clause's verdict on a fresh run: undefined when it passes, else its failure's message. */
-function failureOf(clause: (s: Steps) => Promise<unknown>, endpoint = proxy.endpoint): Promise<string | undefined> {
-  return clauseFailure(clause, { endpoint, sandbox });
-}
-
-const cases: Array<{ name: string; clause: (s: Steps) => Promise<unknown>; breaks: Fault; says: RegExp }> = [
+const cases: Array<ClauseBreak<Fault>> = [
   { name: 'book-app', clause: bookApp, breaks: 'own-deeplink', says: /^data\.deeplink must be the service's deeplink http:\/\/127\.0\.0\.1:\d+\/pay\/BK/ },
   { name: 'book-web', clause: bookWeb, breaks: 'web-elsewhere', says: /^data\.web_payment\.url must be on the service \(http:\/\/127\.0\.0\.1:\d+\);/ },
   { name: 'book-handoff', clause: bookHandoff, breaks: 'own-deeplink', says: /^data\.deeplink must be the service's deeplink/ },
@@ -64,19 +49,11 @@ const cases: Array<{ name: string; clause: (s: Steps) => Promise<unknown>; break
   { name: 'unknown-order', clause: unknownOrder, breaks: 'sells-anything', says: /^an order id without the payable prefix: expected 422 IP-424; .*got: 200/ },
 ];
 
-for (const { name, clause, breaks, says } of cases) {
-  test(`${name} passes on the kit and fails when a layer breaks its rule (${breaks})`, async () => {
-    assert.equal(await failureOf(clause), undefined);
-    fault = breaks;
-    const failure = await failureOf(clause);
-    assert.ok(failure, 'the broken proxy passed');
-    assert.match(failure, says);
-  });
-}
+kit.eachBreaks(cases);
 
 test('amount-from-merchant passes on the kit, which prices the order itself whatever the browser writes in it', async () => {
   assert.equal(await failureOf(amountFromMerchant), undefined);
-  const priced = sandbox.listBookings().at(-1)!;
+  const priced = kit.sandbox.listBookings().at(-1)!;
   assert.equal(priced.amount, AMOUNT);
 });
 

@@ -3,7 +3,7 @@
  * delivers its callbacks there): each passes, and fails naming the fault when a layer in front of the
  * kit refuses good callbacks, takes any, or trusts one it never verified.
  */
-import { after, before, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   amountWritings,
@@ -15,12 +15,7 @@ import {
   callbackUrlOrigin,
   forgedSuccessNotPaid,
 } from '../../../../src/check/esewa-intent/clauses-callback.js';
-import { Steps } from '../../../../src/check/steps.js';
-import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
-import { clauseFailure, startKitProxy, type Fetch } from '../support.js';
-
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
-const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
+import { envelope, layeredKit, type ClauseBreak, type Fetch } from '../support.js';
 
 /** The rule the layer breaks, if any. */
 type Fault = 'none' | 'refuses-callbacks' | 'takes-any-callback' | 'trusts-callbacks';
@@ -52,25 +47,9 @@ const layer = (kit: Fetch): Fetch => async (request) => {
   return answer;
 };
 
-let sandbox: Sandbox;
-let proxy: Awaited<ReturnType<typeof startKitProxy>>;
-before(async () => {
-  // Three quick tries, so a refused callback is given up on at once.
-  sandbox = await startSandbox({ callbackRetry: { attempts: 3, baseDelayMs: 5 } });
-  proxy = await startKitProxy(Number(new URL(sandbox.baseUrl).port), { wrap: layer });
-});
-after(async () => {
-  await proxy?.close();
-  await sandbox?.close();
-});
-beforeEach(() => {
-  fault = 'none';
-});
-
-/** The clause's verdict on a fresh run: undefined when it passes, else its failure's message. */
-function failureOf(clause: (s: Steps) => Promise<unknown>, endpoint = proxy.endpoint): Promise<string | undefined> {
-  return clauseFailure(clause, { endpoint, sandbox });
-}
+// Three quick tries, so a refused callback is given up on at once.
+const kit = layeredKit<Fault>({ callbackRetry: { attempts: 3, baseDelayMs: 5 } }, layer, (next) => (fault = next));
+const { failureOf } = kit;
 
 test('amountWritings: the ways the service may write an amount, each once', () => {
   assert.deepEqual(amountWritings(1250.5), ['1250.5', '1250.50', '1250.500']);
@@ -78,7 +57,7 @@ test('amountWritings: the ways the service may write an amount, each once', () =
   assert.deepEqual(amountWritings(0.25), ['0.25', '0.250']);
 });
 
-const cases: Array<{ name: string; clause: (s: Steps) => Promise<unknown>; breaks: Fault; says: RegExp }> = [
+const cases: Array<ClauseBreak<Fault>> = [
   { name: 'callback-signed', clause: callbackSigned, breaks: 'refuses-callbacks', says: /^the service's signed SUCCESS callback to http:\/\/127\.0\.0\.1:\d+\/pay\/callback was answered HTTP 400, HTTP 400, HTTP 400, not 2xx$/ },
   { name: 'callback-replay', clause: callbackReplay, breaks: 'refuses-callbacks', says: /^the signed SUCCESS callback sent again must be answered 2xx; .*got: 400/ },
   { name: 'callback-amount-as-written', clause: callbackAmountAsWritten, breaks: 'refuses-callbacks', says: /^the service's signed SUCCESS callback with its amount written 1250\.5 was refused; .*The docs warn/ },
@@ -87,19 +66,11 @@ const cases: Array<{ name: string; clause: (s: Steps) => Promise<unknown>; break
   { name: 'forged-success-not-paid', clause: forgedSuccessNotPaid, breaks: 'trusts-callbacks', says: /^after a forged SUCCESS callback the order reads as paid \(a new key is IP-412\);/ },
 ];
 
-for (const { name, clause, breaks, says } of cases) {
-  test(`${name} passes on the kit and fails when a layer breaks its rule (${breaks})`, async () => {
-    assert.equal(await failureOf(clause), undefined);
-    fault = breaks;
-    const failure = await failureOf(clause);
-    assert.ok(failure, 'the broken proxy passed');
-    assert.match(failure, says);
-  });
-}
+kit.eachBreaks(cases);
 
 test("callback-url-origin passes when the callback URL is on --endpoint's origin, and fails naming both when it is not", async () => {
   assert.equal(await failureOf(callbackUrlOrigin), undefined);
   // The same proxy asked by another name: its callback URL (127.0.0.1) is not on that origin.
-  const failure = await failureOf(callbackUrlOrigin, proxy.endpoint.replace('127.0.0.1', 'localhost'));
+  const failure = await failureOf(callbackUrlOrigin, kit.proxy.endpoint.replace('127.0.0.1', 'localhost'));
   assert.match(failure ?? '', /^the callback URL the proxy registered, http:\/\/127\.0\.0\.1:\d+\/pay\/callback, is not on --endpoint's origin http:\/\/localhost:\d+: a wrong public URL/);
 });

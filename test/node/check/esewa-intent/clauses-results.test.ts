@@ -3,16 +3,9 @@
  * kit on loopback (with a real sandbox): each passes there, and fails, naming the fault, when a layer
  * in front of the kit breaks its rule.
  */
-import { after, before, beforeEach, test } from 'node:test';
-import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { cancelOpen, cancelPaid, openBookingReplaced, paidOrderRefused, statusFollowsService, wrongCorrelation } from '../../../../src/check/esewa-intent/clauses-results.js';
-import { Steps } from '../../../../src/check/steps.js';
-import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
-import { clauseFailure, PREFIX, startKitProxy, type Fetch } from '../support.js';
-
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
-const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
+import { envelope, layeredKit, PREFIX, type ClauseBreak, type Fetch } from '../support.js';
 
 /** The rule the layer breaks, if any. */
 type Fault = 'none' | 'status-always-booked' | 'cancel-without-service' | 'fresh-order-per-book' | 'replay-older-booking';
@@ -45,26 +38,9 @@ const layer = (kit: Fetch): Fetch => async (request) => {
   return kit(request);
 };
 
-let sandbox: Sandbox;
-let proxy: Awaited<ReturnType<typeof startKitProxy>>;
-before(async () => {
-  sandbox = await startSandbox({ callbackRetry: { attempts: 1, baseDelayMs: 10 } });
-  proxy = await startKitProxy(Number(new URL(sandbox.baseUrl).port), { wrap: layer });
-});
-after(async () => {
-  await proxy?.close();
-  await sandbox?.close();
-});
-beforeEach(() => {
-  fault = 'none';
-});
+const kit = layeredKit<Fault>({ callbackRetry: { attempts: 1, baseDelayMs: 10 } }, layer, (next) => (fault = next));
 
-/** The clause's verdict on a fresh run: undefined when it passes, else its failure's message. */
-function failureOf(clause: (s: Steps) => Promise<unknown>): Promise<string | undefined> {
-  return clauseFailure(clause, { endpoint: proxy.endpoint, sandbox });
-}
-
-const cases: Array<{ name: string; clause: (s: Steps) => Promise<unknown>; breaks: Fault; says: RegExp }> = [
+const cases: Array<ClauseBreak<Fault>> = [
   { name: 'status-wrong-correlation', clause: (s) => wrongCorrelation(s, 'status'), breaks: 'status-always-booked', says: /^status with another correlation id: expected 404 IP-404; sent: POST \/pay\/status/ },
   { name: 'cancel-wrong-correlation', clause: (s) => wrongCorrelation(s, 'cancel'), breaks: 'cancel-without-service', says: /^cancel with another correlation id: expected 404 IP-404;/ },
   { name: 'status-follows-service', clause: statusFollowsService, breaks: 'status-always-booked', says: /^status after the payment at the service must read SUCCESS for BK/ },
@@ -74,12 +50,4 @@ const cases: Array<{ name: string; clause: (s: Steps) => Promise<unknown>; break
   { name: 'open-booking-replaced', clause: openBookingReplaced, breaks: 'replay-older-booking', says: /^a new key answered the older booking BK/ },
 ];
 
-for (const { name, clause, breaks, says } of cases) {
-  test(`${name} passes on the kit and fails when a layer breaks its rule (${breaks})`, async () => {
-    assert.equal(await failureOf(clause), undefined);
-    fault = breaks;
-    const failure = await failureOf(clause);
-    assert.ok(failure, 'the broken proxy passed');
-    assert.match(failure, says);
-  });
-}
+kit.eachBreaks(cases);
