@@ -3,11 +3,13 @@
  * it gets and answers as told, signed requests made with node:crypto (an independent signer), the
  * shopper's confirm on the payment page, and the sandbox's controls.
  */
+import { after, before } from 'node:test';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
 import { createMemoryStore, createPaymentHandler } from '../../../src/server/index.js';
 import { toNodeListener } from '../../../src/server/node.js';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { freePort, serve } from '../check/support.js';
 import { pollUntil } from '../../support/poll.js';
 
@@ -166,4 +168,41 @@ export async function startKit(sandbox: { baseUrl: string; accessKey: string; pr
     port,
   );
   return { endpoint: `${running.url}/api/pay`, close: () => running.close() };
+}
+
+/** What {@link callbackBench} sets up. */
+export interface CallbackBench {
+  readonly sandbox: Sandbox;
+  readonly receiver: Receiver;
+  /** Books at the sandbox with the receiver as the callback URL; answers the booking id. */
+  booked(): Promise<string>;
+}
+
+/**
+ * A sandbox (product `EXP01`, one callback try, no wait between tries) and a merchant receiver, for
+ * the enclosing file: started before its tests, closed after them.
+ */
+export function callbackBench(): CallbackBench {
+  let sandbox: Sandbox | undefined;
+  let receiver: Receiver | undefined;
+  before(async () => {
+    receiver = await startReceiver();
+    sandbox = await startSandbox({ productCode: 'EXP01', callbackRetry: { attempts: 1, baseDelayMs: 0 } });
+  });
+  after(async () => {
+    await sandbox?.close();
+    await receiver?.close();
+  });
+  return {
+    get sandbox() {
+      return sandbox!;
+    },
+    get receiver() {
+      return receiver!;
+    },
+    async booked() {
+      const { body } = await book(sandbox!.baseUrl, { key: sandbox!.accessKey, product: 'EXP01', callbackUrl: receiver!.url });
+      return body.data!['booking_id']!;
+    },
+  };
 }

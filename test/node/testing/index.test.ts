@@ -4,31 +4,18 @@
  * test/node/sandbox/esewa-intent/expect-callback.test.ts), and journeys run against it. A real sandbox
  * and a real merchant receiver on loopback.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import type { Sandbox } from '../../../src/sandbox/index.js';
 import { expectCallback, walletPayFixtures } from '../../../src/testing/index.js';
 import { expectCallback as expectCallbackItself } from '../../../src/sandbox/esewa-intent/expect-callback.js';
-import { book, pay, startReceiver, type Receiver } from '../sandbox/support.js';
+import { callbackBench, pay } from '../sandbox/support.js';
 
-let sandbox: Sandbox;
-let receiver: Receiver;
-before(async () => {
-  receiver = await startReceiver();
-  sandbox = await startSandbox({ productCode: 'EXP01', callbackRetry: { attempts: 1, baseDelayMs: 0 } });
-});
-after(async () => {
-  await sandbox.close();
-  await receiver.close();
-});
-
-async function booked(): Promise<string> {
-  const { body } = await book(sandbox.baseUrl, { key: sandbox.accessKey, product: 'EXP01', callbackUrl: receiver.url });
-  return body.data!['booking_id']!;
-}
+const bench = callbackBench();
+const { booked } = bench;
 
 test("the entry's expectCallback is the intent service's desk waiter", () => {
   assert.equal(expectCallback, expectCallbackItself);
@@ -36,8 +23,8 @@ test("the entry's expectCallback is the intent service's desk waiter", () => {
 
 test('the fixture waits on the test\'s sandbox', async () => {
   const id = await booked();
-  await pay(sandbox.baseUrl, id);
-  await walletPayFixtures.expectCallback({ walletPaySandbox: sandbox }, async (expect) => {
+  await pay(bench.sandbox.baseUrl, id);
+  await walletPayFixtures.expectCallback({ walletPaySandbox: bench.sandbox }, async (expect) => {
     assert.equal((await expect(id, { status: 'SUCCESS', within: '10s' })).length, 1);
     await assert.rejects(expect(id, { count: 0, within: 50 }), /expected no callback/);
   });
@@ -68,14 +55,14 @@ test("runJourneyFile runs a journey object or file against the test's sandbox", 
   try {
     const file = join(folder, 'clock.json');
     await writeFile(file, JSON.stringify({ name: 'a file', steps: [{ clock: '1h' }] }));
-    const before = sandbox.clock.now();
-    await walletPayFixtures.runJourneyFile({ walletPaySandbox: sandbox }, async (run) => {
+    const before = bench.sandbox.clock.now();
+    await walletPayFixtures.runJourneyFile({ walletPaySandbox: bench.sandbox }, async (run) => {
       const object = await run({ name: 'an object', steps: [{ clock: '15m' }] }, { endpoint: 'http://127.0.0.1:9/api/pay' });
       assert.deepEqual([object.name, object.ok], ['an object', true]);
       const fromFile = await run(file, { endpoint: 'http://127.0.0.1:9/api/pay' });
       assert.deepEqual([fromFile.name, fromFile.ok], ['a file', true]);
     });
-    const moved = sandbox.clock.now() - before;
+    const moved = bench.sandbox.clock.now() - before;
     assert.ok(moved >= 75 * 60_000 && moved < 76 * 60_000, `both moved the fixture's sandbox clock: ${moved} ms`);
   } finally {
     await rm(folder, { recursive: true, force: true });
