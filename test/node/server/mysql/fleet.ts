@@ -115,6 +115,16 @@ export function fleetTests(name: string, db: FleetDatabase): void {
         }),
       });
 
+    /** The answers by route and status, for a failure's message: `book 200 ×12, status 503 ×2`. */
+    const tally = (seen: ReadonlyArray<Answer & { route: string }>): string => {
+      const counts = new Map<string, number>();
+      for (const a of seen) {
+        const kind = `${a.route} ${a.status}${a.code ? ` ${a.code}` : ''}`;
+        counts.set(kind, (counts.get(kind) ?? 0) + 1);
+      }
+      return [...counts].map(([k, n]) => `${k} ×${n}`).join(', ') || 'none';
+    };
+
     /** Nothing lost, nothing twice: read back through the store itself. */
     async function verify(label: string): Promise<void> {
       const seen = answers.splice(0);
@@ -216,13 +226,26 @@ export function fleetTests(name: string, db: FleetDatabase): void {
       await verify('restart');
     });
 
+    /**
+     * A book asked while the server is down, answered before the server comes back: the outage is
+     * felt whatever the traffic happened to be doing (on a loaded machine its shoppers may all sit
+     * between requests for the whole outage). The server stays down at least `downMs`.
+     */
+    const downWithProbe = async (down: () => Promise<void>, downMs: number) => {
+      await down();
+      const since = Date.now();
+      const probe = await book(workers[0]!, `probe-${crypto.randomUUID()}`, `PROBE-${crypto.randomUUID()}`);
+      await sleep(Math.max(0, downMs - (Date.now() - since)));
+      await db.resume();
+      return probe;
+    };
+
     test('the database stopped for 2 s and started again under load: IP-503 with Retry-After, nothing lost', async () => {
+      let probe: Answer | undefined;
       await withTraffic(async () => {
-        await db.pause();
-        await sleep(2_000);
-        await db.resume();
+        probe = await downWithProbe(() => db.pause(), 2_000);
       });
-      assert.ok(answers.some(outage), 'the outage was felt as IP-503');
+      assert.ok(probe && outage(probe), `a book while it was down was answered IP-503; it got ${JSON.stringify(probe)}; answers: ${tally(answers)}`);
       await verify('stopped and started');
     });
 
@@ -241,14 +264,13 @@ export function fleetTests(name: string, db: FleetDatabase): void {
     if (db.kill) {
       const kill = db.kill.bind(db);
       test('the database server killed (SIGKILL) under load and started again: nothing it acknowledged is lost', async () => {
+        let probe: Answer | undefined;
         await withTraffic(async () => {
-          await kill();
-          // Down longer than the workers' store deadline (STORE_DEADLINE_MS, 1 s): a request made at the
-          // kill waits out its whole deadline, so the outage is felt whichever moment the traffic meets it.
-          await sleep(1_500);
-          await db.resume();
+          // Down longer than the workers' store deadline (STORE_DEADLINE_MS, 1 s), and until a book
+          // asked while it is down has been answered.
+          probe = await downWithProbe(kill, 1_500);
         });
-        assert.ok(answers.some(outage), 'the kill was felt as IP-503');
+        assert.ok(probe && outage(probe), `a book while it was down was answered IP-503; it got ${JSON.stringify(probe)}; answers: ${tally(answers)}`);
         await verify('killed and started');
       });
     }
