@@ -9,14 +9,11 @@ import { expect, waitUntil } from '@open-wc/testing';
 import { renderWalletPayButton } from '../../../src/element/server-render.js';
 import type { WalletPayButton } from '../../../src/element/wallet-pay-button.js';
 import { answer, scenario } from '../../support/proxy.js';
-import { LAYOUT_SHIFT_SCRIPT, defineAfter, openFrame } from '../../support/frame-page.js';
-
-/** How long the element's script is held back. */
-const SCRIPT_DELAY_MS = 1500;
+import { LAYOUT_SHIFT_SCRIPT, defineOnRelease, openFrame, releaseScript, type HeldScriptWindow } from '../../support/frame-page.js';
 
 interface Frame {
   frame: HTMLIFrameElement;
-  win: Window & { __shifts?: number[]; __layoutShiftSupported?: boolean; __definedAt?: number };
+  win: HeldScriptWindow & { __shifts?: number[]; __layoutShiftSupported?: boolean };
   doc: Document;
 }
 
@@ -25,7 +22,7 @@ afterEach(() => {
   for (const frame of document.querySelectorAll('iframe[data-server-render-wallets]')) frame.remove();
 });
 
-/** A page in a frame: `body` as written, a layout-shift observer first, the element's script after SCRIPT_DELAY_MS. */
+/** A page in a frame: `body` as written, a layout-shift observer first, the element's script held back until the test lets it in. */
 async function openPage(body: string): Promise<Frame> {
   const frame = await openFrame(
     `<!doctype html>
@@ -33,7 +30,7 @@ async function openPage(body: string): Promise<Frame> {
 <head>
 <meta charset="utf-8">
 ${LAYOUT_SHIFT_SCRIPT}
-${defineAfter(SCRIPT_DELAY_MS)}
+${defineOnRelease()}
 </head>
 <body style="margin: 0; font: 16px/1.4 sans-serif">
 <p id="above">Your order: A-1001</p>
@@ -60,9 +57,9 @@ function boxes(page: Frame) {
   };
 }
 
-/** Waits (past the held-back script and the payment code) until the element is defined and has rendered. */
+/** Lets the held-back script in and waits (past the payment code) until the element is defined and has rendered. */
 async function upgraded(page: Frame): Promise<WalletPayButton> {
-  await waitUntil(() => page.win.__definedAt !== undefined, 'the element script never ran in the frame', { timeout: SCRIPT_DELAY_MS + 6000 });
+  await releaseScript(page.win);
   const el = host(page);
   let rendered = false;
   void el.updateComplete.then(() => (rendered = true));
@@ -75,7 +72,7 @@ async function upgraded(page: Frame): Promise<WalletPayButton> {
 const ATTRIBUTES = { 'allow-framed': true, 'order-id': 'A-1001', environment: 'desktop', 'allowed-hosts': 'links.wallet.test pay.wallet.test', wallets: 'esewa khalti' };
 
 describe('<wallet-pay-button wallets> rendered by the server', function () {
-  this.timeout(SCRIPT_DELAY_MS + 15_000);
+  this.timeout(15_000);
 
   it("paints every wallet's button before the script, and nothing moves when the element takes over", async () => {
     const s = await scenario({});

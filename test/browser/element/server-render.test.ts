@@ -1,7 +1,7 @@
 /**
  * The button on screen before its script, with nothing moving when the element takes over. Each page
- * is a frame of its own (its own custom element registry) whose element script is held back 3 s, as
- * on a slow connection: the server-rendered button (`renderWalletPayButton`, Declarative Shadow DOM)
+ * is a frame of its own (its own custom element registry) whose element script is held back, as on a
+ * slow connection, until the test has read the page without it: the server-rendered button (`renderWalletPayButton`, Declarative Shadow DOM)
  * and the documented `:not(:defined)` rule (read from docs/element.md). Checked: the button is there
  * at the first paint with its label while the element is not defined yet; a press before the script
  * arrives starts the payment once it has; the button's box and the content below it are where they
@@ -12,14 +12,11 @@ import { ELEMENT_ATTRIBUTES } from '../../../src/element/attribute-names.js';
 import { renderWalletPayButton } from '../../../src/element/server-render.js';
 import { WalletPayButton } from '../../../src/element/wallet-pay-button.js';
 import { answer, scenario } from '../../support/proxy.js';
-import { LAYOUT_SHIFT_SCRIPT, defineAfter, openFrame } from '../../support/frame-page.js';
-
-/** How long the element's script is held back. */
-const SCRIPT_DELAY_MS = 3000;
+import { LAYOUT_SHIFT_SCRIPT, defineOnRelease, openFrame, releaseScript, type HeldScriptWindow } from '../../support/frame-page.js';
 
 interface Frame {
   frame: HTMLIFrameElement;
-  win: Window & { __shifts?: number[]; __layoutShiftSupported?: boolean; __definedAt?: number };
+  win: HeldScriptWindow & { __shifts?: number[]; __layoutShiftSupported?: boolean };
   doc: Document;
 }
 
@@ -29,7 +26,7 @@ afterEach(() => {
 
 /**
  * A page in a frame: `body` as written, a layout-shift observer first, and the element's script
- * (the source's define module) imported only after SCRIPT_DELAY_MS.
+ * (the source's define module) held back until {@link upgraded} lets it in.
  */
 async function openPage(body: string, head = '', width = 900): Promise<Frame> {
   const frame = await openFrame(
@@ -38,7 +35,7 @@ async function openPage(body: string, head = '', width = 900): Promise<Frame> {
 <head>
 <meta charset="utf-8">
 ${LAYOUT_SHIFT_SCRIPT}
-${defineAfter(SCRIPT_DELAY_MS)}
+${defineOnRelease()}
 ${head}
 </head>
 <body style="margin: 0; font: 16px/1.4 sans-serif">
@@ -62,9 +59,9 @@ function boxes(page: Frame) {
   return { host: round(host(page).getBoundingClientRect()), below: round(page.doc.getElementById('below')!.getBoundingClientRect()) };
 }
 
-/** Waits (past the held-back script) until the element is defined and has rendered. */
+/** Lets the held-back script in and waits until the element is defined and has rendered. */
 async function upgraded(page: Frame): Promise<WalletPayButton> {
-  await waitUntil(() => page.win.__definedAt !== undefined, 'the element script never ran in the frame', { timeout: SCRIPT_DELAY_MS + 6000 });
+  await releaseScript(page.win);
   const el = host(page);
   await el.updateComplete;
   // Two frames, so a shift the upgrade caused would have been painted and reported.
@@ -83,7 +80,7 @@ function firstPaint(page: Frame): number | null {
 const ATTRIBUTES = { 'allow-framed': true, endpoint: '', 'order-id': 'A-1001', environment: 'desktop', 'allowed-hosts': 'links.wallet.test pay.wallet.test' };
 
 describe('<wallet-pay-button> rendered by the server (Declarative Shadow DOM)', function () {
-  this.timeout(SCRIPT_DELAY_MS + 12_000);
+  this.timeout(12_000);
 
   it('is painted with its label before the script, and nothing moves when the element takes over', async () => {
     const s = await scenario({});
@@ -99,10 +96,10 @@ describe('<wallet-pay-button> rendered by the server (Declarative Shadow DOM)', 
     expect(painted.host.height).to.be.at.least(48 + 8 + 44);
     expect(button!.getBoundingClientRect().height).to.be.at.least(48);
     expect(page.win.getComputedStyle(button!).backgroundColor).to.equal('rgb(74, 31, 122)');
-    const paint = firstPaint(page);
-    if (paint !== null) expect(paint).to.be.below(SCRIPT_DELAY_MS);
 
     const el = await upgraded(page);
+    const paint = firstPaint(page);
+    if (paint !== null) expect(paint, 'the first paint came before the script was let in').to.be.below(page.win.__releasedAt!);
     expect(el).to.equal(before);
     const rendered = el.shadowRoot!.querySelectorAll('button[part~="button"]');
     expect(rendered.length, 'the element rendered into the adopted root once').to.equal(1);

@@ -5,27 +5,24 @@
  * once its script arrives late, renders the same button in the same box. Each page is a frame of its
  * own (its own custom element registry) whose element script is held back, as on a slow connection.
  */
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
 import { renderWalletPayButton } from '../../../../src/element/server-render.js';
 import type { WalletPayButton } from '../../../../src/element/wallet-pay-button.js';
 import { scenario } from '../../../support/proxy.js';
-import { LAYOUT_SHIFT_SCRIPT, defineAfter, openFrame } from '../../../support/frame-page.js';
+import { LAYOUT_SHIFT_SCRIPT, defineOnRelease, openFrame, releaseScript, type HeldScriptWindow } from '../../../support/frame-page.js';
 
-/** How long the element's script is held back. */
-const SCRIPT_DELAY_MS = 1500;
-
-type FrameWindow = Window & { __shifts: number[]; __layoutShiftSupported: boolean; __definedAt?: number };
+type FrameWindow = HeldScriptWindow & { __shifts: number[]; __layoutShiftSupported: boolean };
 
 afterEach(() => {
   for (const frame of document.querySelectorAll('iframe[data-inapp-render]')) frame.remove();
 });
 
-/** A page in a frame holding `body`, a layout-shift observer, and the element's script after SCRIPT_DELAY_MS. */
+/** A page in a frame holding `body`, a layout-shift observer, and the element's script held back until the test lets it in. */
 async function openPage(body: string, lang: string): Promise<{ win: FrameWindow; doc: Document }> {
   const frame = await openFrame(
     `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">
 ${LAYOUT_SHIFT_SCRIPT}
-${defineAfter(SCRIPT_DELAY_MS)}</head>
+${defineOnRelease()}</head>
 <body style="margin: 0; font: 16px/1.4 sans-serif"><p>Your order: A-1001</p>${body}<p id="below">Delivery in two days.</p></body></html>`,
     'inappRender',
     'width: 400px; height: 400px; border: 0',
@@ -44,7 +41,7 @@ function buttons(el: Element): { text: string; box: string }[] {
 }
 
 describe('<wallet-pay-button> first render in an in-app browser', function () {
-  this.timeout(SCRIPT_DELAY_MS + 12_000);
+  this.timeout(12_000);
 
   for (const [lang, text] of [
     ['en', 'Pay on the web'],
@@ -60,7 +57,7 @@ describe('<wallet-pay-button> first render in an in-app browser', function () {
       expect(painted.map((button) => button.text)).to.deep.equal([text]);
       const below = doc.getElementById('below')!.getBoundingClientRect().y;
 
-      await waitUntil(() => win.__definedAt !== undefined, 'the element script never ran in the frame', { timeout: SCRIPT_DELAY_MS + 8000 });
+      await releaseScript(win);
       await el.updateComplete;
       await new Promise((done) => win.requestAnimationFrame(() => win.requestAnimationFrame(done)));
       expect(buttons(el), 'the element renders what the server painted').to.deep.equal(painted);
