@@ -2,6 +2,7 @@
 //
 //   POST /test-proxy/<scenario>/__script    { book?: Step[], status?: Step[], cancel?: Step[] }
 //        replaces the scenario's script and forgets what it received.
+//   POST /test-proxy/<scenario>/__release   lets every answer held by a `hold` step go, now and after.
 //   GET  /test-proxy/<scenario>/__received  { book: Received[], status: Received[], cancel: Received[] }
 //   POST /test-proxy/<scenario>/book|status|cancel|order   answered by the next step of that operation
 //        (an unscripted /order with a 404, as a server without that route);
@@ -10,15 +11,18 @@
 //        element's chunk loader fetches, dropped or missing as the script says.
 //
 // Step: { status = 200, body (sent as JSON), raw (sent as text/html instead), location (a Location
-// header, for redirects), delay (ms), destroy (close the socket without answering), type (the
-// content type of `raw`, text/html when absent) }.
+// header, for redirects), delay (ms), hold (answered once the test releases the scenario, or after
+// HOLD_LIMIT_MS with a 504, so a test that forgets fails instead of hanging), destroy (close the
+// socket without answering), type (the content type of `raw`, text/html when absent) }.
 // Received: { body, idempotencyKey, attempt (the Wallet-Pay-Attempt header), contentType }.
 // A script with `keepReceived: true` keeps what was received so far (to swap answers mid-test).
 import { Buffer } from 'node:buffer';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const OPERATIONS = ['book', 'status', 'cancel', 'order', 'chunk'];
-const PATH = /^\/test-proxy\/([A-Za-z0-9_-]{1,80})\/(__script|__received|book|status|cancel|order|chunk\.js)$/;
+const PATH = /^\/test-proxy\/([A-Za-z0-9_-]{1,80})\/(__script|__received|__release|book|status|cancel|order|chunk\.js)$/;
+/** Longest a `hold` step waits for its release. */
+const HOLD_LIMIT_MS = 10_000;
 
 /** @type {Map<string, { script: Record<string, object[]>, cursor: Record<string, number>, received: Record<string, object[]> }>} */
 const scenarios = new Map();
@@ -26,7 +30,7 @@ const scenarios = new Map();
 function scenario(id) {
   let entry = scenarios.get(id);
   if (!entry) {
-    entry = { script: {}, cursor: {}, received: { book: [], status: [], cancel: [], order: [], chunk: [] } };
+    entry = { script: {}, cursor: {}, received: { book: [], status: [], cancel: [], order: [], chunk: [] }, ...holds() };
     scenarios.set(id, entry);
   }
   return entry;
@@ -43,6 +47,13 @@ function json(ctx, status, body) {
   ctx.set('Cache-Control', 'no-store');
   ctx.type = 'application/json';
   ctx.body = JSON.stringify(body);
+}
+
+/** A scenario's release: `released` resolves once the test lets held answers go. */
+function holds() {
+  let release;
+  const released = new Promise((resolve) => (release = resolve));
+  return { released, release };
 }
 
 /** Koa middleware for web-test-runner's `middleware` option. */
@@ -63,9 +74,14 @@ export async function testProxyMiddleware(ctx, next) {
     body = { unparsable: text };
   }
 
+  if (action === '__release') {
+    entry.release();
+    return json(ctx, 200, { ok: true });
+  }
   if (action === '__script') {
     entry.script = {};
     entry.cursor = {};
+    Object.assign(entry, holds());
     if (body.keepReceived !== true) entry.received = { book: [], status: [], cancel: [], order: [], chunk: [] };
     for (const op of OPERATIONS) if (Array.isArray(body[op])) entry.script[op] = body[op];
     return json(ctx, 200, { ok: true });
@@ -88,6 +104,10 @@ export async function testProxyMiddleware(ctx, next) {
   entry.cursor[action] = index + 1;
   const step = steps[index];
   if (step.delay) await sleep(step.delay);
+  if (step.hold) {
+    const held = await Promise.race([entry.released.then(() => true), sleep(HOLD_LIMIT_MS).then(() => false)]);
+    if (!held) return json(ctx, 504, { code: 'IP-504', error_message: `the test never released this held ${action} answer within ${HOLD_LIMIT_MS} ms` });
+  }
   if (step.destroy) {
     // Koa would log the unanswered request as a 404; it is a deliberate dropped connection.
     ctx.status = 499;

@@ -9,6 +9,8 @@ export interface Step {
   /** A `Location` header (for a redirect). */
   location?: string;
   delay?: number;
+  /** Held until the test calls the scenario's `release()` (a 504 after 10 s without it). */
+  hold?: boolean;
   destroy?: boolean;
   /** The content type of `raw` (text/html when absent). */
   type?: string;
@@ -42,6 +44,8 @@ export interface Scenario {
   endpoint: string;
   received(): Promise<Record<'book' | 'status' | 'cancel' | 'order', Received[]> & { chunk?: Received[] }>;
   script(script: Script): Promise<void>;
+  /** Lets the answers of `hold` steps go: those waiting now and any later one. */
+  release(): Promise<void>;
 }
 
 // The three device profiles run at the same time against one server: ids must not collide.
@@ -66,6 +70,10 @@ export async function scenario(script: Script): Promise<Scenario> {
     async received() {
       const response = await fetch(`${endpoint}/__received`);
       return response.json();
+    },
+    async release() {
+      const response = await fetch(`${endpoint}/__release`, { method: 'POST' });
+      if (!response.ok) throw new Error(`releasing the proxy's held answers failed: HTTP ${response.status}`);
     },
   };
 }

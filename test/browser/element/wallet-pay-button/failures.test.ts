@@ -149,7 +149,7 @@ describe('<wallet-pay-button> booking failures', () => {
   });
 
   it('a network error against a closed port is reported as such', async () => {
-    const m = await mount({ endpoint: 'http://127.0.0.1:9/pay', received: async () => ({ book: [], status: [], cancel: [], order: [] }), script: async () => undefined });
+    const m = await mount({ endpoint: 'http://127.0.0.1:9/pay', received: async () => ({ book: [], status: [], cancel: [], order: [] }), script: async () => undefined, release: async () => undefined });
     const { el } = m;
     const error = oneEvent(el, 'wallet-pay-error');
     payButton(el).click();

@@ -13,8 +13,9 @@ import { FAST, reach, shadow, statusText } from '../../../support/element.js';
 import { answer, recordingNavigator, scenario, type Scenario, type Step } from '../../../support/proxy.js';
 
 const originalUrl = location.href;
-const paid = (delay: number): Step => ({ body: { code: 'IP-201', message: 'Order status fetched', data: { paid: true } }, delay });
-const unpaid = (delay: number): Step => ({ body: { code: 'IP-201', message: 'Order status fetched', data: { paid: false } }, delay });
+/** `/order`'s answers, each held until the test has seen the hold and releases it (`s.release()`). */
+const paid: Step = { body: { code: 'IP-201', message: 'Order status fetched', data: { paid: true } }, hold: true };
+const unpaid: Step = { body: { code: 'IP-201', message: 'Order status fetched', data: { paid: false } }, hold: true };
 
 afterEach(() => {
   history.replaceState(history.state, '', originalUrl);
@@ -75,11 +76,13 @@ describe('<wallet-pay-button> a paid order on its return address, in a tab that 
   ] as const) {
     it(`${name}: no pay button in any frame, "Checking your payment…" while /order is asked, then paid`, async () => {
       arriveAt(query);
-      const s = await scenario({ order: [paid(400)] });
+      const s = await scenario({ order: [paid] });
       const watch = watchFrames();
       try {
         const el = await mountOn(s, { wallets });
         await waitUntil(() => statusText(el) === 'Checking your payment…', `the hold said nothing (status "${statusText(el)}")`, { timeout: 8000 });
+        await painted();
+        await s.release();
         await reach(el, 'paid');
         await painted();
         expect(statusText(el)).to.equal('Payment received, thank you.');
@@ -95,18 +98,19 @@ describe('<wallet-pay-button> a paid order on its return address, in a tab that 
 
   it('says it in Nepali on a Nepali page', async () => {
     arriveAt('?booking_id=B9&status=SUCCESS');
-    const s = await scenario({ order: [paid(600)] });
+    const s = await scenario({ order: [paid] });
     const el = await mountOn(s, { lang: 'ne' });
     await waitUntil(() => statusText(el) === 'तपाईंको भुक्तानी जाँच गर्दैछौं…', `no Nepali status (now "${statusText(el)}")`, { timeout: 8000 });
+    await s.release();
     await reach(el, 'paid');
   });
 });
 
 describe('<wallet-pay-button> a return address whose order is not paid: the buttons show, never a dead end', () => {
   for (const [name, step] of [
-    ['the order is not paid', unpaid(1000)],
-    ['/order fails (503)', { ...answer.failure(503, 'IP-503', 'unavailable'), delay: 1000 }],
-    ['a server without /order (404)', { ...answer.failure(404, 'IP-404', 'No such endpoint'), delay: 1000 }],
+    ['the order is not paid', unpaid],
+    ['/order fails (503)', { ...answer.failure(503, 'IP-503', 'unavailable'), hold: true }],
+    ['a server without /order (404)', { ...answer.failure(404, 'IP-404', 'No such endpoint'), hold: true }],
   ] as const) {
     it(`${name}: the buttons show where they were held, the status region does not move`, async () => {
       arriveAt('?booking_id=B9&status=PENDING');
@@ -117,6 +121,7 @@ describe('<wallet-pay-button> a return address whose order is not paid: the butt
       const held = region.getBoundingClientRect().y;
       const buttons = [...shadow(el).querySelectorAll<HTMLButtonElement>('button.button')].filter((button) => !button.hidden);
       expect(buttons.map(visible)).to.deep.equal([false, false]);
+      await s.release();
       await waitUntil(() => buttons.every(visible), 'the buttons never showed', { timeout: 8000 });
       await painted();
       expect(statusText(el)).to.equal('');
@@ -128,7 +133,7 @@ describe('<wallet-pay-button> a return address whose order is not paid: the butt
 
   it('a lookalike parameter is no return address: the button shows from the first render', async () => {
     arriveAt('?not_booking_id=B9&xpidx=1&note=booking_id%3DB9');
-    const s = await scenario({ order: [unpaid(0)] });
+    const s = await scenario({ order: [{ ...unpaid, hold: false }] });
     const el = await mountOn(s);
     expect(visible(shadow(el).querySelector<HTMLButtonElement>('button.button')!)).to.equal(true);
     expect(statusText(el)).to.equal('');
