@@ -135,7 +135,7 @@ describe('<wallet-pay-button wallets>', () => {
   });
 
   it('a press on Khalti books with wallet "khalti": its button shows progress, eSewa\'s is disabled, the kept booking remembers the wallet', async () => {
-    const s = await scenario({ book: [{ ...answer.bookWeb('K1', WEB), delay: 300 }] });
+    const s = await scenario({ book: [{ ...answer.bookWeb('K1', WEB), hold: true }] });
     const { el, nav } = await mountWallets(s, 'esewa khalti');
     wallet(el, 'khalti').click();
     await waitUntil(() => el.paymentState.name === 'booking', `the press did not book (now ${el.paymentState.name})`, { timeout: 4000 });
@@ -148,6 +148,7 @@ describe('<wallet-pay-button wallets>', () => {
     await accessible(el);
     // A press on the other wallet meanwhile is not a second booking.
     wallet(el, 'esewa').click();
+    await s.release();
     await reach(el, 'redirecting');
     expect((await s.received()).book.map((request) => request.body)).to.deep.equal([{ channel: 'web', order: { id: 'A-1001' }, wallet: 'khalti' }]);
     expect(nav.calls).to.deep.equal([{ kind: 'assign', url: WEB.url }]);
@@ -157,7 +158,7 @@ describe('<wallet-pay-button wallets>', () => {
   });
 
   it("back with a kept Khalti booking: Khalti's button shows the check under way, eSewa's is disabled; the panel then works as today", async () => {
-    const s = await scenario({ status: [{ ...answer.status('K1', 'PENDING'), delay: 1500 }] });
+    const s = await scenario({ status: [{ ...answer.status('K1', 'PENDING'), hold: true }] });
     const key = bookingKey(new URL(s.endpoint, location.href).href, { id: 'A-1001' });
     const { el: first } = await mountWallets(s, 'esewa khalti');
     const settings = { endpoint: new URL(s.endpoint, location.href).href, order: { id: 'A-1001' }, environment: 'desktop', successUrl: null, failureUrl: null, pageUrl: location.href, baseUrl: document.baseURI, allowedHosts: ['links.wallet.test', 'pay.wallet.test'], returnOrigins: [], bookTimeoutMs: 3500, storageKey: key, wallet: 'khalti' };
@@ -169,6 +170,7 @@ describe('<wallet-pay-button wallets>', () => {
     await el.updateComplete;
     expect([wallet(el, 'khalti').getAttribute('aria-busy'), wallet(el, 'esewa').disabled]).to.deep.equal(['true', true]);
     await accessible(el);
+    await s.release();
     await reach(el, 'pending');
     expect([wallet(el, 'khalti').getAttribute('aria-busy'), wallet(el, 'esewa').disabled, wallet(el, 'khalti').disabled]).to.deep.equal(['false', false, false]);
     expect(part(el, 'cancel')).to.not.equal(null);
