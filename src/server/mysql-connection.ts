@@ -5,6 +5,7 @@
  */
 import { MYSQL_SCHEMA_VERSION, mysqlSchema } from './mysql-schema.js';
 import { retryingDeadlocks, withinDeadline } from './store-deadline.js';
+import { schemaVersionError, setUpOnce } from './store-setup.js';
 import { StoreUnavailableError } from './store-errors.js';
 
 /** What the store needs of a database client: a `mysql2/promise` pool (or connection) fits. */
@@ -35,8 +36,6 @@ export interface Connection {
 
 /** The connection of a store on `pool` with table prefix `p`. */
 export function connect(pool: MysqlQueryable, p: string, createTables: boolean, deadlineMs: number): Connection {
-  let setUp: Promise<void> | undefined;
-  let isSetUp = false;
   const setUpDeadlineMs = Math.max(6 * deadlineMs, 30_000);
 
   /** One query; a pool of mysql2's callback API answers a query object (an event emitter), not a promise, and is refused in words. */
@@ -71,40 +70,20 @@ export function connect(pool: MysqlQueryable, p: string, createTables: boolean, 
         }
       }
     }
-    const found = await version();
-    if (found !== MYSQL_SCHEMA_VERSION) {
-      throw new Error(
-        found === undefined
-          ? `The payment store's tables (${p}*) have no schema version; run mysqlSchema()'s SQL.`
-          : found < MYSQL_SCHEMA_VERSION
-            ? `The payment store's tables (${p}*) have schema version ${found}; this code reads version ${MYSQL_SCHEMA_VERSION}: run mysqlSchema()'s SQL to migrate them.`
-            : `The payment store's tables (${p}*) have schema version ${found}; this code reads version ${MYSQL_SCHEMA_VERSION}.`,
-      );
-    }
+    const refused = schemaVersionError(p, await version(), MYSQL_SCHEMA_VERSION, 'mysqlSchema');
+    if (refused) throw refused;
   }
-
-  function ready(): Promise<void> {
-    setUp ??= prepare().then(
-      () => {
-        isSetUp = true;
-      },
-      (error: unknown) => {
-        setUp = undefined; // a database that was down at start-up is tried again on the next call
-        throw error;
-      },
-    );
-    return setUp;
-  }
+  const setUp = setUpOnce(prepare);
 
   async function run(sql: string, values: unknown[]): Promise<Array<Array<Record<string, unknown>>>> {
-    if (!isSetUp) await withinDeadline(ready, setUpDeadlineMs, unavailable);
+    if (!setUp.done) await withinDeadline(setUp.ready, setUpDeadlineMs, unavailable);
     return withinDeadline(async () => {
       const [result] = await retryingDeadlocks(() => ask(sql, values), (error) => errnoOf(error) === ER_LOCK_DEADLOCK);
       return resultSets(result);
     }, deadlineMs, unavailable);
   }
 
-  return { ready: () => withinDeadline(ready, setUpDeadlineMs, unavailable), run };
+  return { ready: () => withinDeadline(setUp.ready, setUpDeadlineMs, unavailable), run };
 }
 
 /** A driver's answer as result sets: one for a plain SELECT, one per SELECT of a CALL; none for a write. */

@@ -8,6 +8,7 @@ import type { PaymentStatus } from '../protocol/contract.js';
 import { postgresOutage, setUpRetry } from './postgres-errors.js';
 import { COLUMNS, checkPrefix, orderState, toBooking, type SqlStoreOptions } from './sql-rows.js';
 import { checkDeadline, retryingDeadlocks, withinDeadline } from './store-deadline.js';
+import { schemaVersionError, setUpOnce } from './store-setup.js';
 import type { BookingInsertion, BookingOpening, KnownResult, PaymentStore, ResultClaim, ResultClaimAnswer } from './store.js';
 
 export { postgresOutage } from './postgres-errors.js';
@@ -238,8 +239,6 @@ function connect(
   p: string,
   { createTables, deadlineMs, prepared }: { createTables: boolean; deadlineMs: number; prepared: boolean },
 ): { ready: () => Promise<void>; query: Query } {
-  let setUp: Promise<void> | undefined;
-  let isSetUp = false;
   // Creating or migrating the tables runs once, a dozen statements, several processes queued on one
   // lock: it gets a longer time than a call.
   const setUpDeadlineMs = Math.max(6 * deadlineMs, 30_000);
@@ -261,35 +260,15 @@ function connect(
       }
     }
     const { rows } = await db.query(`SELECT version FROM ${p}meta WHERE name = 'schema'`);
-    const version = Number(rows[0]?.version);
-    if (version !== SCHEMA_VERSION) {
-      throw new Error(
-        rows.length === 0
-          ? `The payment store's tables (${p}*) have no schema version; run postgresSchema()'s SQL.`
-          : version < SCHEMA_VERSION
-            ? `The payment store's tables (${p}*) have schema version ${version}; this code reads version ${SCHEMA_VERSION}: run postgresSchema()'s SQL to migrate them.`
-            : `The payment store's tables (${p}*) have schema version ${version}; this code reads version ${SCHEMA_VERSION}.`,
-      );
-    }
+    const refused = schemaVersionError(p, rows.length === 0 ? undefined : Number(rows[0]!.version), SCHEMA_VERSION, 'postgresSchema');
+    if (refused) throw refused;
   }
-
-  function ready(): Promise<void> {
-    setUp ??= prepare().then(
-      () => {
-        isSetUp = true;
-      },
-      (error: unknown) => {
-        setUp = undefined; // a database that was down at start-up is tried again on the next call
-        throw error;
-      },
-    );
-    return setUp;
-  }
+  const setUp = setUpOnce(prepare);
 
   async function query(text: string, params: unknown[]): Promise<Array<Record<string, unknown>>> {
     // A request waits for the set-up no longer than for any call (it goes on for the next ones):
     // a first request must not hang for the set-up's longer time.
-    if (!isSetUp) await withinDeadline(ready, deadlineMs, postgresOutage);
+    if (!setUp.done) await withinDeadline(setUp.ready, deadlineMs, postgresOutage);
     const run = prepared
       ? () => (db.query as unknown as (config: { name: string; text: string; values: unknown[] }) => ReturnType<Queryable['query']>)({ name: statementName(text), text, values: params })
       : () => db.query(text, params);
@@ -297,7 +276,7 @@ function connect(
     return withinDeadline(() => retryingDeadlocks(async () => (await run()).rows, deadlock), deadlineMs, postgresOutage);
   }
 
-  return { ready: () => withinDeadline(ready, setUpDeadlineMs, postgresOutage), query };
+  return { ready: () => withinDeadline(setUp.ready, setUpDeadlineMs, postgresOutage), query };
 }
 
 const names = new Map<string, string>();

@@ -14,6 +14,7 @@
 import type { PaymentStatus } from '../protocol/contract.js';
 import { PREVIOUS_PROVIDER } from './sql-rows.js';
 import { checkDeadline, withinDeadline } from './store-deadline.js';
+import { setUpOnce } from './store-setup.js';
 import { StoreUnavailableError } from './store-errors.js';
 import type { BookingInsertion, BookingOpening, KnownResult, PaymentStore, ResultClaim, ResultClaimAnswer, StoredBooking } from './store.js';
 
@@ -290,8 +291,6 @@ function scriptRunner(client: RedisScripting, prefix: string, deadlineMs: number
   // Each script's text, and its SHA-1 once the server loaded it (SCRIPT LOAD answers it).
   const scripts = new Map<ScriptName, { text: string; sha?: string }>();
   for (const [name, body] of Object.entries(SCRIPTS) as Array<[ScriptName, string]>) scripts.set(name, { text: `${COMMON}\n${body}` });
-  let setUp: Promise<void> | undefined;
-  let isSetUp = false;
 
   /** Runs a script by its SHA-1, sending it whole when the server does not have it (a restart flushes the script cache). */
   async function evaluate(name: ScriptName, args: Array<string | number>): Promise<unknown> {
@@ -321,23 +320,12 @@ function scriptRunner(client: RedisScripting, prefix: string, deadlineMs: number
     }
   }
 
-  function ready(): Promise<void> {
-    setUp ??= prepare().then(
-      () => {
-        isSetUp = true;
-      },
-      (error: unknown) => {
-        setUp = undefined; // a server that was down at start-up is tried again on the next call
-        throw error;
-      },
-    );
-    return setUp;
-  }
+  const setUp = setUpOnce(prepare);
 
   async function run(name: ScriptName, args: Array<string | number>): Promise<unknown> {
     return withinDeadline(
       async () => {
-        if (!isSetUp) await ready();
+        if (!setUp.done) await setUp.ready();
         return evaluate(name, args);
       },
       deadlineMs,
@@ -345,7 +333,7 @@ function scriptRunner(client: RedisScripting, prefix: string, deadlineMs: number
     );
   }
 
-  return { ready: () => withinDeadline(ready, deadlineMs, unavailable), run };
+  return { ready: () => withinDeadline(setUp.ready, deadlineMs, unavailable), run };
 }
 
 /**
