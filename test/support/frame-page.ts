@@ -2,6 +2,7 @@
  * Pages in frames for the browser tests of the first render: a frame of its own has its own custom
  * element registry, so each page defines the element when it says (when the test lets its script in, or never).
  */
+import { pollUntil } from './poll.js';
 
 /** Records the frame page's layout shifts in `window.__shifts` (`__layoutShiftSupported` says whether it can). */
 export const LAYOUT_SHIFT_SCRIPT = `<script>
@@ -42,23 +43,17 @@ export function defineOnRelease(): string {
  * fails with a message after `timeoutMs`.
  */
 export async function releaseScript(win: HeldScriptWindow, timeoutMs = 6000): Promise<void> {
-  const started = Date.now();
-  const until = async (ready: () => boolean, message: string) => {
-    while (!ready()) {
-      if (Date.now() - started > timeoutMs) throw new Error(`${message} within ${timeoutMs} ms`);
-      await new Promise((done) => setTimeout(done, 10));
-    }
-  };
+  const wait = (check: () => boolean, what: string) => pollUntil(check, { what, timeoutMs, intervalMs: 10 });
   let frames = 0;
   win.requestAnimationFrame(() => win.requestAnimationFrame(() => (frames = 2)));
-  await until(() => frames === 2, 'the frame drew no two animation frames');
+  await wait(() => frames === 2, 'two animation frames of the page');
   if (PerformanceObserver.supportedEntryTypes.includes('paint')) {
-    await until(() => win.performance.getEntriesByName('first-contentful-paint').length > 0, 'the page, its script held back, was not painted');
+    await wait(() => win.performance.getEntriesByName('first-contentful-paint').length > 0, 'the first paint of the page, its script held back');
   }
-  await until(() => win.__releaseScript !== undefined, "the frame's held script did not start");
+  await wait(() => win.__releaseScript !== undefined, "the frame's held script to start");
   win.__releasedAt = win.performance.now();
   win.__releaseScript!();
-  await until(() => win.__definedAt !== undefined, 'the element script, let in, did not define the element');
+  await wait(() => win.__definedAt !== undefined, 'the element script, let in, to define the element');
 }
 
 /** Adds a frame showing `srcdoc`, marked with the data attribute `tag` (for the test's clean-up) and styled `css`; resolves once it loaded. */
