@@ -24,7 +24,7 @@ const PATH = /^\/test-proxy\/([A-Za-z0-9_-]{1,80})\/(__script|__received|__relea
 /** Longest a `hold` step waits for its release. */
 const HOLD_LIMIT_MS = 10_000;
 
-/** @type {Map<string, { script: Record<string, object[]>, cursor: Record<string, number>, received: Record<string, object[]> }>} */
+/** @type {Map<string, { script: Record<string, object[]>, cursor: Record<string, number>, received: Record<string, object[]>, released: Promise<void>, release: () => void }>} */
 const scenarios = new Map();
 
 function scenario(id) {
@@ -105,7 +105,10 @@ export async function testProxyMiddleware(ctx, next) {
   const step = steps[index];
   if (step.delay) await sleep(step.delay);
   if (step.hold) {
-    const held = await Promise.race([entry.released.then(() => true), sleep(HOLD_LIMIT_MS).then(() => false)]);
+    // The limit's timer goes with the release, so a released answer leaves nothing running.
+    const limit = new globalThis.AbortController();
+    const held = await Promise.race([entry.released.then(() => true), sleep(HOLD_LIMIT_MS, false, { signal: limit.signal }).catch(() => false)]);
+    limit.abort();
     if (!held) return json(ctx, 504, { code: 'IP-504', error_message: `the test never released this held ${action} answer within ${HOLD_LIMIT_MS} ms` });
   }
   if (step.destroy) {
