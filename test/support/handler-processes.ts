@@ -53,6 +53,22 @@ export async function throughOutages(ask: () => Promise<Answer>, tries = 20, pau
 }
 
 /**
+ * A fault that must be felt as an outage, proved by a request of the test's own: `down()` starts it,
+ * `probe()` is asked while it holds, and `up()` ends it once the probe is answered and at least
+ * `minMs` passed. Traffic alone proves nothing: on a loaded machine every shopper can sit between
+ * requests for the whole fault. Resolves with the probe's answer (an {@link outage} when the store
+ * kept its promise).
+ */
+export async function probedFault(down: () => Promise<unknown>, probe: () => Promise<Answer>, up: () => Promise<unknown>, minMs: number): Promise<Answer> {
+  await down();
+  const since = Date.now();
+  const answer = await probe();
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, minMs - (Date.now() - since))));
+  await up();
+  return answer;
+}
+
+/**
  * The sandbox itself late past the workers' service timeout, which a loaded machine can cause: not
  * the database's fault, and told apart by its message (a book waiting out the order's lease is not this).
  */

@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import type { PaymentStore } from '../../../../src/server/store.js';
 import { closedPortUrl } from '../helpers.js';
-import { lateService, outage, payOnServicePage, postTo, startWorker, throughOutages, type Answer, type Message, type Worker } from '../../../support/handler-processes.js';
+import { lateService, outage, payOnServicePage, postTo, probedFault, startWorker, throughOutages, type Answer, type Message, type Worker } from '../../../support/handler-processes.js';
 import { bookPayAndAsk, withTraffic as sharedWithTraffic } from '../../../support/traffic.js';
 
 const KEY = 'fleet-access-key';
@@ -226,24 +226,13 @@ export function fleetTests(name: string, db: FleetDatabase): void {
       await verify('restart');
     });
 
-    /**
-     * A book asked while the server is down, answered before the server comes back: the outage is
-     * felt whatever the traffic happened to be doing (on a loaded machine its shoppers may all sit
-     * between requests for the whole outage). The server stays down at least `downMs`.
-     */
-    const downWithProbe = async (down: () => Promise<void>, downMs: number) => {
-      await down();
-      const since = Date.now();
-      const probe = await book(workers[0]!, `probe-${crypto.randomUUID()}`, `PROBE-${crypto.randomUUID()}`);
-      await sleep(Math.max(0, downMs - (Date.now() - since)));
-      await db.resume();
-      return probe;
-    };
+    /** A book of a fresh order on the first process: the probe of {@link probedFault}. */
+    const probeBook = () => book(workers[0]!, `probe-${crypto.randomUUID()}`, `PROBE-${crypto.randomUUID()}`);
 
     test('the database stopped for 2 s and started again under load: IP-503 with Retry-After, nothing lost', async () => {
       let probe: Answer | undefined;
       await withTraffic(async () => {
-        probe = await downWithProbe(() => db.pause(), 2_000);
+        probe = await probedFault(() => db.pause(), probeBook, () => db.resume(), 2_000);
       });
       assert.ok(probe && outage(probe), `a book while it was down was answered IP-503; it got ${JSON.stringify(probe)}; answers: ${tally(answers)}`);
       await verify('stopped and started');
@@ -268,7 +257,7 @@ export function fleetTests(name: string, db: FleetDatabase): void {
         await withTraffic(async () => {
           // Down longer than the workers' store deadline (STORE_DEADLINE_MS, 1 s), and until a book
           // asked while it is down has been answered.
-          probe = await downWithProbe(kill, 1_500);
+          probe = await probedFault(kill, probeBook, () => db.resume(), 1_500);
         });
         assert.ok(probe && outage(probe), `a book while it was down was answered IP-503; it got ${JSON.stringify(probe)}; answers: ${tally(answers)}`);
         await verify('killed and started');

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { startPostgres, type ThrowawayPostgres } from '../../../../scripts/postgres.mjs';
 import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import { closedPortUrl } from '../helpers.js';
-import { lateService, outage, payOnServicePage, postTo, startWorker, throughOutages, type Answer, type Message, type Worker } from '../../../support/handler-processes.js';
+import { lateService, outage, payOnServicePage, postTo, probedFault, startWorker, throughOutages, type Answer, type Message, type Worker } from '../../../support/handler-processes.js';
 import { pollUntil } from '../../../support/poll.js';
 import { bookPayAndAsk, withTraffic as sharedWithTraffic } from '../../../support/traffic.js';
 
@@ -83,6 +83,9 @@ describe('database faults with two handler processes and traffic running', () =>
     throughOutages(() => post(worker, route, body, headers, record));
   const pay = (deeplink: string) => payOnServicePage(deeplink, ANSWER_LIMIT_MS);
 
+  /** A book of a fresh order on the first process: the probe of {@link probedFault}. */
+  const probeBook = () => post(workers[0]!, 'book', { channel: 'app', order: { id: `PROBE-${crypto.randomUUID()}` } }, { 'idempotency-key': `probe-${crypto.randomUUID()}` });
+
   /** Shoppers book and pay while `fault` runs, and for a while after it (test/support/traffic.ts). */
   const withTraffic = (fault: () => Promise<void>, shoppers = 6): Promise<void> =>
     sharedWithTraffic(fault, {
@@ -145,12 +148,11 @@ describe('database faults with two handler processes and traffic running', () =>
   }
 
   test('the database server stopped for 2 s and started again', async () => {
+    let probe: Answer | undefined;
     await withTraffic(async () => {
-      await server.pause();
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
-      await server.resume();
+      probe = await probedFault(() => server.pause(), probeBook, () => server.resume(), 2_000);
     });
-    assert.ok(answers.some(outage), 'the outage was felt as IP-503');
+    assert.ok(probe && outage(probe), `a book while the server was stopped was answered IP-503; it got ${JSON.stringify(probe)}`);
     await db.end().catch(() => {});
     db = new pg.Client({ connectionString: env.DATABASE_URL });
     db.on('error', () => {});
@@ -181,13 +183,19 @@ describe('database faults with two handler processes and traffic running', () =>
   });
 
   test('statements past their deadline (a table lock held 2.5 s)', async () => {
+    let probe: Answer | undefined;
     await withTraffic(async () => {
-      await db.query('BEGIN');
-      await db.query('LOCK TABLE wpb_bookings, wpb_results IN ACCESS EXCLUSIVE MODE');
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
-      await db.query('ROLLBACK');
+      probe = await probedFault(
+        async () => {
+          await db.query('BEGIN');
+          await db.query('LOCK TABLE wpb_bookings, wpb_results IN ACCESS EXCLUSIVE MODE');
+        },
+        probeBook,
+        () => db.query('ROLLBACK'),
+        2_500,
+      );
     });
-    assert.ok(answers.some(outage), 'the lock was felt as IP-503');
+    assert.ok(probe && outage(probe), `a book while the tables were locked was answered IP-503; it got ${JSON.stringify(probe)}`);
     await verify('statements past their deadline');
   });
 
