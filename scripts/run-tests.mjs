@@ -32,7 +32,8 @@ function run([command, ...args], { quiet = false } = {}) {
 /**
  * Runs the steps in order and resolves with the first failure (`{ step, code }`) or undefined. A step
  * is `{ name, command }`, or `{ name, command, beside: [{ name, command }, ...] }`: those beside run at
- * the same time, their output held and printed after the step's own, in the order listed.
+ * the same time, their output held and printed after the step's own, in the order listed (only a
+ * line for each that passed when the step failed).
  */
 export async function runSteps(steps, { print = (text) => process.stdout.write(text), timed = () => {} } = {}) {
   for (const step of steps) {
@@ -41,7 +42,12 @@ export async function runSteps(steps, { print = (text) => process.stdout.write(t
     const sides = beside.map((side) => run(side.command, { quiet: true }));
     const own = await run(step.command);
     const results = await Promise.all(sides);
-    results.forEach((result, i) => print(`\n> ${beside[i].name} (beside ${step.name})\n${result.output}`));
+    // When the step failed, a step beside it that passed prints one line, not its output, so the
+    // failure's report stays at the end, where a CI log's tail shows it.
+    results.forEach((result, i) => {
+      const kept = own.code === 0 || result.code !== 0;
+      print(`\n> ${beside[i].name} (beside ${step.name})${kept ? `\n${result.output}` : `: passed; its output is left out, so the failure of ${step.name} above stays last\n`}`);
+    });
     timed(step.name, performance.now() - started);
     if (own.code !== 0) return { step: step.name, code: own.code };
     const failed = results.findIndex((result) => result.code !== 0);

@@ -41,8 +41,13 @@ test("steps beside another run at the same time, their output printed after in t
   assert.match(printed[1]!, new RegExp(`^\\n> side \\(beside main\\)\\n${marker}$`));
 });
 
-test('a failing main step wins over a passing side step, and all pass when all pass', async () => {
-  assert.deepEqual(await runSteps([{ name: 'main', command: exit(1), beside: [{ name: 'side', command: exit(0) }] }], { print: () => {} }), { step: 'main', code: 1 });
+test('a failing main step wins over a passing side step, whose output is left out so the failure stays last; all pass when all pass', async () => {
+  const printed: string[] = [];
+  const marker = `side-output-${process.pid}`;
+  assert.deepEqual(await runSteps([{ name: 'main', command: exit(1), beside: [{ name: 'side', command: exit(0, marker) }] }], { print: (text) => printed.push(text) }), { step: 'main', code: 1 });
+  assert.equal(printed.length, 1);
+  assert.ok(!printed[0]!.includes(marker), `the passing side step's output was printed after the failure: ${printed[0]}`);
+  assert.match(printed[0]!, /^\n> side \(beside main\): passed; its output is left out, so the failure of main above stays last\n$/);
   assert.equal(await runSteps([{ name: 'main', command: exit(0), beside: [{ name: 'side', command: exit(0) }] }], { print: () => {} }), undefined);
 });
 
