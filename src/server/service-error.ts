@@ -42,14 +42,20 @@ export class AnswerTooLarge extends Error {}
 /**
  * The answer's text, read chunk by chunk up to `limit` bytes: past it the body is cancelled (the
  * connection let go) and {@link AnswerTooLarge} thrown, so an endless or huge answer costs at most the cap.
+ * Read under the request's `signal`, a body that ends after it aborted is not taken as the answer: it
+ * may be cut short (a response a merchant's `fetch` cloned ends empty on the abort, rather than
+ * failing), so the signal's reason is thrown and the caller reports a timeout.
  */
-export async function readCapped(response: Response, limit: number): Promise<string> {
+export async function readCapped(response: Response, limit: number, signal?: AbortSignal): Promise<string> {
   const declared = Number(response.headers.get('content-length'));
   if (declared > limit) {
     await response.body?.cancel().catch(() => undefined);
     throw new AnswerTooLarge();
   }
-  if (!response.body) return '';
+  if (!response.body) {
+    signal?.throwIfAborted();
+    return '';
+  }
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -63,6 +69,7 @@ export async function readCapped(response: Response, limit: number): Promise<str
     }
     chunks.push(value);
   }
+  signal?.throwIfAborted();
   const bytes = new Uint8Array(size);
   let at = 0;
   for (const chunk of chunks) {

@@ -214,7 +214,7 @@ async function get(doFetch: typeof fetch, url: string, timeoutMs: number): Promi
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
     const response = await doFetch(url, { headers: { accept: 'application/json' }, signal: controller.signal });
-    return { status: response.status, text: await readCapped(response, 65_536) };
+    return { status: response.status, text: await readCapped(response, 65_536, controller.signal) };
   } catch (error) {
     if (error instanceof AnswerTooLarge) throw new ServiceError('status', 'unavailable', CODES.UPSTREAM_UNAVAILABLE, undefined, 'eSewa\'s status check answered more than 64 KiB.');
     if (controller.signal.aborted) throw new ServiceError('status', 'timeout', CODES.UPSTREAM_TIMEOUT, undefined, `eSewa's status check did not answer within ${timeoutMs} ms.`);

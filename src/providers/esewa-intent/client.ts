@@ -192,7 +192,7 @@ async function send({ root, timeoutMs, maxAnswerBytes, doFetch }: Transport, ope
       body: JSON.stringify(body),
       signal: controller.signal,
     });
-    text = await readCapped(response, maxAnswerBytes);
+    text = await readCapped(response, maxAnswerBytes, controller.signal);
   } catch (error) {
     if (error instanceof AnswerTooLarge) {
       throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, response!.status,

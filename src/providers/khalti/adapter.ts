@@ -178,7 +178,7 @@ async function post(doFetch: typeof fetch, operation: ServiceOperation, url: str
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
     const response = await doFetch(url, { method: 'POST', headers: { ...khaltiHeaders(secretKey), accept: 'application/json' }, body: JSON.stringify(body), signal: controller.signal });
-    return { status: response.status, text: await readCapped(response, 65_536) };
+    return { status: response.status, text: await readCapped(response, 65_536, controller.signal) };
   } catch (error) {
     if (error instanceof AnswerTooLarge) throw new ServiceError(operation, 'unavailable', CODES.UPSTREAM_UNAVAILABLE, undefined, `Khalti answered ${operation} with more than 64 KiB.`);
     if (controller.signal.aborted) throw new ServiceError(operation, 'timeout', CODES.UPSTREAM_TIMEOUT, undefined, `Khalti did not answer ${operation} within ${timeoutMs} ms.`);

@@ -119,7 +119,7 @@ export class Instance {
       return response;
     };
     return createPaymentHandler({
-      providers: webProviders(run.stage.sandbox, serviceFetch).map((provider) => this.recording(provider)),
+      providers: webProviders(run.stage.sandbox, serviceFetch, run.serviceTimeoutMs).map((provider) => this.recording(provider)),
       serviceUrl: run.stage.sandbox.baseUrl,
       productCode: PRODUCT,
       accessKey: ACCESS_KEY,
@@ -130,7 +130,7 @@ export class Instance {
       now: () => Date.now() + run.shift + this.skew,
       leaseMs: CLAIM_LEASE_MS,
       resultTimeoutMs: 300,
-      timeoutMs: 2_000,
+      timeoutMs: run.serviceTimeoutMs,
       lookupOrder: (order, context) => {
         if (order.id !== run.orderId) return undefined;
         run.pricedAt.set(context.request, run.total);

@@ -6,7 +6,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pollUntil } from '../../support/poll.js';
-import { memoryBackend, postgresBackend, startStage, within, type Backend, type Instance, type Run, type Stage } from './world.js';
+import { sleep } from './instance.js';
+import { memoryBackend, postgresBackend, startStage, within, type Backend, type Instance, type Run, type RunOptions, type Stage } from './world.js';
 
 const settle = (run: Run) => within(run.heal(), 30_000, 'the requests in flight');
 /** Instance `instance` takes the delivery of the run's `callback`th callback and stops inside the hook. */
@@ -30,7 +31,7 @@ for (const [name, backend] of [
       await stage.close();
     });
     /** One replayed sequence on a run of its own; no invariant may break in it. */
-    const replay = (name: string, steps: (run: Run) => Promise<void>, options?: { instances?: number }) =>
+    const replay = (name: string, steps: (run: Run) => Promise<void>, options?: RunOptions) =>
       test(name, async () => {
         const run = await stage.newRun(options);
         try {
@@ -98,6 +99,18 @@ for (const [name, backend] of [
       assert.equal(answer?.code, 'IP-201', `what is still owed is booked, never "already paid": ${JSON.stringify(answer)}`);
       assert.equal(run.serviceBookings().find((booking) => booking.booking_id === answer.data?.booking_id)?.amount, grown - 1500, 'the balance after both payments');
     }, { instances: 3 });
+
+    const shortLimitMs = 100;
+    replay("a book whose process stops after the service answered, past the providers' time limit, is IP-504 once it goes on, never a set-up fault (IP-501): the process's fetch read a clone of the answer, whose body then ends empty (MySQL seed 312028, on a loaded machine)", async (run) => {
+      const [a] = run.instances;
+      a!.trap = 'service-book';
+      await book(run, a, 0);
+      await pollUntil(() => a!.isFrozen, { what: 'A to stop after the service answered its book', timeoutMs: 10_000, intervalMs: 10 });
+      // Stopped past the time limit: the provider's client aborts before it reads the answer.
+      await sleep(3 * shortLimitMs);
+      await settle(run);
+      assert.deepEqual(run.answers.map((answer) => `${answer.route} ${answer.http} ${answer.code}`), ['book 504 IP-504']);
+    }, { serviceTimeoutMs: shortLimitMs });
 
     replay('a tab books its paid key again after the total grew: the balance is booked, never "already paid"', async (run) => {
       const [a, b] = run.instances;

@@ -31,11 +31,11 @@ export function bookBody(via: Via): { channel: 'app' | 'web'; wallet: 'esewa' | 
   return { channel: 'web', wallet: via === 'esewa-web' ? 'esewa' : 'khalti' };
 }
 
-/** The web checkouts of the shop on the sandbox, each calling out through `fetch` (the instance's gate). */
-export function webProviders(sandbox: Sandbox, doFetch: typeof fetch): PaymentProvider[] {
+/** The web checkouts of the shop on the sandbox, each calling out through `fetch` (the instance's gate) within `timeoutMs`. */
+export function webProviders(sandbox: Sandbox, doFetch: typeof fetch, timeoutMs: number): PaymentProvider[] {
   return [
-    esewaEpay({ productCode: EPAY_PRODUCT, secretKey: EPAY_SECRET, baseUrl: sandbox.baseUrl, timeoutMs: 2_000, fetch: doFetch }),
-    khalti({ secretKey: sandbox.accessKey, websiteUrl: WEBSITE_URL, baseUrl: sandbox.baseUrl, timeoutMs: 2_000, fetch: doFetch }),
+    esewaEpay({ productCode: EPAY_PRODUCT, secretKey: EPAY_SECRET, baseUrl: sandbox.baseUrl, timeoutMs, fetch: doFetch }),
+    khalti({ secretKey: sandbox.accessKey, websiteUrl: WEBSITE_URL, baseUrl: sandbox.baseUrl, timeoutMs, fetch: doFetch }),
   ];
 }
 

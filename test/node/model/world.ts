@@ -35,9 +35,20 @@ export interface Stage {
   backend: Backend;
   relayUrl: string;
   /** A run of one order; `instances` handler processes (two unless told). */
-  newRun(options?: { instances?: number }): Promise<Run>;
+  newRun(options?: RunOptions): Promise<Run>;
   close(): Promise<void>;
 }
+
+/** What a run of one order may change. */
+export interface RunOptions {
+  /** Handler processes; two unless told. */
+  instances?: number;
+  /** The providers' time limit (`timeoutMs`) of every instance; {@link SERVICE_TIMEOUT_MS} unless told. */
+  serviceTimeoutMs?: number;
+}
+
+/** The providers' time limit of the instances: far longer than a call takes, unless an instance stops in it. */
+export const SERVICE_TIMEOUT_MS = 2_000;
 
 export async function startStage(backend: Backend): Promise<Stage> {
   const sandbox = await startSandbox({ accessKey: ACCESS_KEY, productCode: PRODUCT, callbackRetry: { attempts: 1, baseDelayMs: 10 } });
@@ -54,13 +65,13 @@ export async function startStage(backend: Backend): Promise<Stage> {
     sandbox,
     backend,
     relayUrl: relay.url,
-    async newRun({ instances = 2 } = {}) {
+    async newRun({ instances = 2, serviceTimeoutMs = SERVICE_TIMEOUT_MS } = {}) {
       const id = `${++runs}-${crypto.randomUUID().slice(0, 8)}`;
       const inbox: string[] = [];
       inboxes.set(`/cb/${id}`, inbox);
       const made: { run?: Run } = {};
       const store = await backend.fresh(() => Date.now() + (made.run?.shift ?? 0));
-      const run = new Run(stage, id, store, inbox, instances);
+      const run = new Run(stage, id, store, inbox, instances, serviceTimeoutMs);
       made.run = run;
       run.onClose = () => inboxes.delete(`/cb/${id}`);
       return run;
@@ -140,6 +151,8 @@ export class Run {
     readonly store: PaymentStore,
     readonly callbacks: string[],
     instances = 2,
+    /** The providers' time limit of every instance. */
+    readonly serviceTimeoutMs = SERVICE_TIMEOUT_MS,
   ) {
     this.orderId = `M-${id}`;
     this.keys = [this.newKey(1), this.newKey(2)];

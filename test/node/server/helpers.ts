@@ -50,6 +50,21 @@ export function answer(status: number, contentType: string, body: string): Reque
   };
 }
 
+/**
+ * A merchant's `fetch` that logs each answer (reads a clone of it) and is slow to hand it back: only
+ * once the caller's signal aborted, an answer taken after its time limit. Node's fetch ends a cloned
+ * answer's body empty on the abort instead of failing it, so a reader must not take what it read as
+ * the answer.
+ */
+export const lateCloningFetch: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  await response.clone().text();
+  const signal = init?.signal;
+  if (!signal) throw new Error('lateCloningFetch needs a signal to wait for: the caller sets no time limit');
+  if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+  return response;
+};
+
 /** The URL of a free port (scripts/host.mjs), outside the ports the system hands out: nothing listens there. */
 export async function closedPortUrl(): Promise<string> {
   return `http://127.0.0.1:${await freePort()}`;

@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AnswerTooLarge, readCapped, ServiceError } from '../../../src/server/service-error.js';
+import { answer, listen } from './helpers.js';
 
 /** A response whose body comes in `chunks`, recording how many were pulled and whether it was cancelled. */
 function streamed(chunks: string[], headers: Record<string, string> = {}) {
@@ -61,4 +62,24 @@ test('readCapped stops an undeclared body at the cap and lets the rest go', asyn
   assert.equal(seen.cancelled, true, 'the body was cancelled');
   const { response: exact } = streamed(['a'.repeat(50), 'b'.repeat(50)]);
   assert.equal((await readCapped(exact, 100)).length, 100, 'a body of exactly the cap is read');
+});
+
+test("readCapped under the request's signal refuses a body that ended after the abort: a cloned answer ends empty then, it does not fail", async () => {
+  const server = await listen(answer(200, 'application/json', '{"code":"IP-200","data":{"booking_id":"b"}}'));
+  try {
+    const ask = async () => {
+      const controller = new AbortController();
+      const response = await fetch(server.url, { signal: controller.signal });
+      // A merchant's fetch that logs its answers reads a clone; the abort then comes before the caller reads.
+      await response.clone().text();
+      controller.abort();
+      return { response, signal: controller.signal };
+    };
+    const guarded = await ask();
+    await assert.rejects(readCapped(guarded.response, 1000, guarded.signal), { name: 'AbortError' });
+    const whole = await fetch(server.url, { signal: new AbortController().signal });
+    assert.equal(await readCapped(whole, 1000, new AbortController().signal), '{"code":"IP-200","data":{"booking_id":"b"}}', 'a signal that never aborts changes nothing');
+  } finally {
+    await server.close();
+  }
 });

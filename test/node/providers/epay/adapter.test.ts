@@ -10,7 +10,7 @@ import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import { createMemoryStore, createPaymentHandler, type PaymentHandler, type PaymentResult } from '../../../../src/server/index.js';
 import { esewaEpay, type EsewaEpayOptions } from '../../../../src/server/providers.js';
 import type { PaymentStore } from '../../../../src/server/store.js';
-import { answer, listen, nodeSign, postRoute, type Loopback } from '../../server/helpers.js';
+import { answer, lateCloningFetch, listen, nodeSign, postRoute, type Loopback } from '../../server/helpers.js';
 import { control } from '../../sandbox/support.js';
 import { PUBLISHED_KEY, epayOn, openForm, payForm } from './harness.js';
 
@@ -177,6 +177,15 @@ describe('esewaEpay behind the handler, on the sandbox', () => {
     calls.length = 0;
     await book();
     assert.ok(calls.length <= 2, `${calls.length} store calls: ${calls.join(', ')}`);
+  });
+
+  test("a status answer a merchant's fetch handed back after timeoutMs is IP-504 to the shopper, not a set-up fault told to onError", async () => {
+    const told: unknown[] = [];
+    const target = make({ fetch: lateCloningFetch, timeoutMs: 100 }, (error) => void told.push(error));
+    const booked = await book('web', target);
+    const answered = await status(booked, target);
+    assert.equal(answered.code, 'IP-504', JSON.stringify(answered));
+    assert.deepEqual(told, []);
   });
 
   describe('a status host that answers 403', () => {

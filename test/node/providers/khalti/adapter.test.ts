@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 import { createMemoryStore, createPaymentHandler, type PaymentHandler, type PaymentResult } from '../../../../src/server/index.js';
 import type { KhaltiOptions } from '../../../../src/providers/khalti/adapter.js';
-import { postRoute, listen, type Loopback } from '../../server/helpers.js';
+import { lateCloningFetch, postRoute, listen, type Loopback } from '../../server/helpers.js';
 import { khaltiPost } from '../../sandbox/khalti/support.js';
 import { counted, khaltiOn, LIMIT_MS, onPage, openPage, type WebPayment } from './harness.js';
 
@@ -201,6 +201,13 @@ describe('khalti behind the handler, on the sandbox', () => {
     assert.equal(errors[0]!.route, 'book');
     assert.match(String((errors[0]!.error as Error).message), /Invalid token.*Authorization: Key <secret key>/s);
     assert.ok(lines.some((line) => /epayment\/initiate\/ -> 401/.test(line)), lines.join('\n'));
+  });
+
+  test("an initiate answer a merchant's fetch handed back after timeoutMs is IP-504 to the shopper, not a set-up fault told to onError", async () => {
+    handler = make({ fetch: lateCloningFetch, timeoutMs: 100 });
+    const answered = await bookAnswer('web');
+    assert.equal(answered.body.code, 'IP-504', JSON.stringify(answered.body));
+    assert.deepEqual(errors, []);
   });
 
   test('handler.refund in full delivers REVERTED (source refund); in part leaves SUCCESS', async () => {

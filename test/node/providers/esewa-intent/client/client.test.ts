@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../../../../src/sandbox/index.js';
 import { createServiceClient, type ServiceClient } from '../../../../../src/providers/esewa-intent/client.js';
 import { ServiceError } from '../../../../../src/server/service-error.js';
-import { answer, bodyOf, closedPortUrl, listen, nodeSign, type Loopback } from '../../../server/helpers.js';
+import { answer, bodyOf, closedPortUrl, lateCloningFetch, listen, nodeSign, type Loopback } from '../../../server/helpers.js';
 
 const KEY = 'client-test-access-key';
 const PRODUCT = 'SHOP01';
@@ -210,6 +210,13 @@ describe('service client when the service misbehaves', () => {
     );
     await requestArrived;
     assert.ok(Date.now() - started < 2000);
+  });
+
+  test("an answer a merchant's fetch cloned and handed back after timeoutMs is IP-504, never its empty body read as no JSON", async () => {
+    const server = await listen(answer(200, 'application/json', JSON.stringify({ code: 'IP-201', message: 'ok', data: { booking_id: 'b', correlation_id: 'c', deeplink: 'esewa://pay?b' } })));
+    servers.push(server);
+    const client = createServiceClient({ baseUrl: server.url, accessKey: KEY, productCode: PRODUCT, timeoutMs: 100, fetch: lateCloningFetch });
+    await assert.rejects(client.book(bookInput('late-1')), expectServiceError({ code: 'IP-504', kind: 'timeout', httpStatus: undefined, message: /within 100 ms/ }));
   });
 
   test('a body that stalls after the headers is IP-504 too', async () => {
