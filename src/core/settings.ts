@@ -120,7 +120,7 @@ export function readSettings(input: SettingsInput, page: PageContext): SettingsR
   }
   const order = input.order ?? (input.orderId ? { id: input.orderId } : null);
   if (!order && !webview) {
-    problems.push(problem('order-id', '', 'order-id is missing: set the order-id attribute or the order property to your order reference.'));
+    problems.push(problem('order-id', '', 'order-id is missing: set the order-id attribute or the order property.'));
   }
   const timeout = input.bookingTimeout ?? DEFAULT_BOOK_TIMEOUT_MS;
   if (typeof timeout !== 'number' || !(timeout > 0) || !Number.isFinite(timeout)) {

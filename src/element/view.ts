@@ -77,9 +77,13 @@ export function view(host: ViewHost, link: PaymentLink, state: FlowState, t: Str
  * had to its replacement.
  */
 export function draw([before, after]: [unknown, unknown], root: ShadowRoot, region: Element, options: RenderOptions): void {
-  const first = !(root as { _$litPart$?: unknown })._$litPart$;
-  const focused = first && root.activeElement?.getAttribute('part');
-  if (first) {
+  let focused;
+  if (!(root as { _$litPart$?: unknown })._$litPart$) {
+    // A button held down (`:active`: a mouse button, Chromium's space bar) is not replaced under the
+    // press, whose click would reach neither node: the first module's button takes it, and the press
+    // draws again.
+    if (root.querySelector(':active')) return;
+    focused = root.activeElement?.getAttribute('part');
     adoptPanelStyles(root);
     for (const node of [...root.childNodes]) if (node !== region) node.remove();
   }

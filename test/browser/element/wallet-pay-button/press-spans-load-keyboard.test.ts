@@ -1,0 +1,45 @@
+/**
+ * The keyboard's press across the arrival of the payment code: the space bar goes down on the first
+ * module's focused pay button, the press asks for the code, and the bar comes up once it is in. A
+ * button activates on the space bar's release only if it is the one the bar went down on, so a
+ * button replaced in between is never pressed. The press must still book, once. Alone in its file, as
+ * press-spans-load.test.ts is (the code is the page's once loaded).
+ */
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import '../../../../src/define.js';
+import type { WalletPayButton } from '../../../../src/element/wallet-pay-button.js';
+import { FAST, payButton } from '../../../support/element.js';
+import { FakeClock } from '../../../support/fake-clock.js';
+import { answer, recordingNavigator, scenario } from '../../../support/proxy.js';
+
+describe('<wallet-pay-button> pressed by the space bar across the arrival of its payment code', () => {
+  it('the space bar down before the code is in and up after it books once', async () => {
+    const s = await scenario({ book: [answer.bookApp('B1')] });
+    const nav = recordingNavigator();
+    const el = await fixture<WalletPayButton>(html`<wallet-pay-button
+      endpoint=${s.endpoint}
+      order-id="A-1001"
+      environment="mobile"
+      allowed-hosts="links.wallet.test pay.wallet.test"
+      .navigation=${nav}
+      .timings=${FAST}
+      .clock=${new FakeClock(Date.now())}
+    ></wallet-pay-button>`);
+    const first = payButton(el);
+    first.focus();
+    await sendKeys({ down: ' ' });
+    try {
+      // Focus asked for the code (the element's intent strategy): it comes while the bar is down.
+      await el.loadsSettled();
+      expect(payButton(el), 'the button under the press is not replaced').to.equal(first);
+    } finally {
+      await sendKeys({ up: ' ' });
+    }
+    await waitUntil(() => nav.calls.length === 1, `the space bar's press that spanned the code's arrival never paid (the element is ${JSON.stringify(el.paymentState.name)})`, { timeout: 5000 });
+    await el.loadsSettled();
+    expect((await s.received()).book.length, 'one press, one booking').to.equal(1);
+    expect(payButton(el), "the code's own button replaced the first module's once the press ended").to.not.equal(first);
+    expect(el.shadowRoot!.activeElement, 'focus moved to the replacement').to.equal(payButton(el));
+  });
+});
