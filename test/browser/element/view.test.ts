@@ -8,6 +8,7 @@
  * focus.
  */
 import { expect, fixture, html as litHtml, waitUntil } from '@open-wc/testing';
+import { resetMouse, sendMouse } from '@web/test-runner-commands';
 import { html, render } from 'lit/html.js';
 import '../../../src/define.js';
 import { renderWalletPayButton } from '../../../src/element/server-render.js';
@@ -110,6 +111,34 @@ describe('view (the payment code\'s template)', () => {
       expect(root.querySelector('button'), 'later draws keep the nodes').to.equal(button);
       expect(region.nextElementSibling?.textContent, 'what comes after the region is drawn after it').to.equal('after');
       await waitUntil(() => root.activeElement === button, 'focus stays', { timeout: 1000 });
+    } finally {
+      host.remove();
+    }
+  });
+
+  it("draws nothing while a first module's button is held down, whose click then reaches it; the next draw replaces it", async () => {
+    const host = document.createElement('div');
+    document.body.append(host);
+    try {
+      const root = host.attachShadow({ mode: 'open' });
+      root.innerHTML = '<button part="button button-khalti" style="position:fixed;left:10px;top:10px;width:120px;height:44px">old</button><div role="status">said</div>';
+      const region = root.querySelector('[role="status"]')!;
+      const old = root.querySelector('button')!;
+      let clicks = 0;
+      old.addEventListener('click', () => (clicks += 1));
+      try {
+        await sendMouse({ type: 'move', position: [50, 30] });
+        await sendMouse({ type: 'down' });
+        await waitUntil(() => root.querySelector(':active') === old, 'the held button is :active', { timeout: 1000 });
+        draw([litHtmlTemplate('new'), []], root, region, {});
+        expect(root.querySelector('button'), 'the held button is kept').to.equal(old);
+        await sendMouse({ type: 'up' });
+      } finally {
+        await resetMouse();
+      }
+      expect(clicks, 'the press reached the button it went down on').to.equal(1);
+      draw([litHtmlTemplate('new'), []], root, region, {});
+      expect(root.querySelector('button')?.textContent, 'released, the next draw replaces it').to.equal('new');
     } finally {
       host.remove();
     }

@@ -11,12 +11,14 @@ import '../../../../src/define.js';
 import type { WalletPayButton } from '../../../../src/element/wallet-pay-button.js';
 import { FAST, payButton } from '../../../support/element.js';
 import { FakeClock } from '../../../support/fake-clock.js';
+import { holdPrefetch } from '../../../support/held-prefetch.js';
 import { answer, recordingNavigator, scenario } from '../../../support/proxy.js';
 
 describe('<wallet-pay-button> pressed by the space bar across the arrival of its payment code', () => {
   it('the space bar down before the code is in and up after it books once', async () => {
     const s = await scenario({ book: [answer.bookApp('B1')] });
     const nav = recordingNavigator();
+    const prefetch = holdPrefetch();
     const el = await fixture<WalletPayButton>(html`<wallet-pay-button
       endpoint=${s.endpoint}
       order-id="A-1001"
@@ -30,10 +32,13 @@ describe('<wallet-pay-button> pressed by the space bar across the arrival of its
     first.focus();
     await sendKeys({ down: ' ' });
     try {
-      // Focus asked for the code (the element's intent strategy): it comes while the bar is down.
+      expect(payButton(el), "the first module's button is pressed").to.equal(first);
+      // The code is asked now (focus asks for it) and comes while the bar is down.
+      prefetch.ask(el);
       await el.loadsSettled();
       expect(payButton(el), 'the button under the press is not replaced').to.equal(first);
     } finally {
+      prefetch.restore();
       await sendKeys({ up: ' ' });
     }
     await waitUntil(() => nav.calls.length === 1, `the space bar's press that spanned the code's arrival never paid (the element is ${JSON.stringify(el.paymentState.name)})`, { timeout: 5000 });

@@ -1,6 +1,6 @@
 /**
  * A press whose mouse button goes down on the first module's pay button before the payment code is
- * in and comes up after it (the press itself asks for the code, which may come within the press): the
+ * in and comes up after it (a hover or the press itself asks for the code, which may come within the press): the
  * code's first draw replaces the first module's buttons, and a click whose down and up fall on two
  * nodes reaches neither. The press must still book, once. Alone in its file: the payment code is the
  * page's once loaded, and only an element drawn before it came swaps its buttons.
@@ -11,12 +11,14 @@ import '../../../../src/define.js';
 import type { WalletPayButton } from '../../../../src/element/wallet-pay-button.js';
 import { FAST, payButton } from '../../../support/element.js';
 import { FakeClock } from '../../../support/fake-clock.js';
+import { holdPrefetch } from '../../../support/held-prefetch.js';
 import { answer, recordingNavigator, scenario } from '../../../support/proxy.js';
 
 describe('<wallet-pay-button> pressed across the arrival of its payment code', () => {
   it('a press down before the code is in and up after it books once; the code draws its own button once the press ended', async () => {
     const s = await scenario({ book: [answer.bookApp('B1')] });
     const nav = recordingNavigator();
+    const prefetch = holdPrefetch();
     const el = await fixture<WalletPayButton>(html`<wallet-pay-button
       endpoint=${s.endpoint}
       order-id="A-1001"
@@ -32,11 +34,14 @@ describe('<wallet-pay-button> pressed across the arrival of its payment code', (
     try {
       await sendMouse({ type: 'move', position: at });
       await sendMouse({ type: 'down' });
-      // The press asked for the code (the element's intent strategy): it comes while the button is down.
+      expect(payButton(el), "the first module's button is pressed").to.equal(first);
+      // The code is asked now (a hover asks for it) and comes while the button is down.
+      prefetch.ask(el);
       await el.loadsSettled();
       expect(payButton(el), 'the button under the press is not replaced').to.equal(first);
       await sendMouse({ type: 'up' });
     } finally {
+      prefetch.restore();
       await resetMouse();
     }
     await waitUntil(() => nav.calls.length === 1, `the press that spanned the code's arrival never paid (the element is ${JSON.stringify(el.paymentState.name)})`, { timeout: 5000 });
