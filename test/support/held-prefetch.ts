@@ -4,7 +4,12 @@
  * comes: before or within a press. Stops the page's idle callback for the elements attached from now
  * on and the intent events at the document, before they reach any element.
  */
+import { fixture, html } from '@open-wc/testing';
 import { INTENT_EVENTS } from '../../src/element/load-strategies.js';
+import type { WalletPayButton } from '../../src/element/wallet-pay-button.js';
+import { FAST } from './element.js';
+import { FakeClock } from './fake-clock.js';
+import { answer, recordingNavigator, scenario, type Scenario } from './proxy.js';
 
 export interface HeldPrefetch {
   /** Asks `host` for its payment code, as the shopper's hover does. */
@@ -33,4 +38,24 @@ export function holdPrefetch(): HeldPrefetch {
     },
     restore,
   };
+}
+
+/**
+ * A phone's element (its book answers booking B1) whose payment code stays away until the test asks
+ * for it (`prefetch.ask`); `prefetch.restore()` once the test is done with the hold.
+ */
+export async function mountWithHeldPrefetch(): Promise<{ s: Scenario; nav: ReturnType<typeof recordingNavigator>; el: WalletPayButton; prefetch: HeldPrefetch }> {
+  const s = await scenario({ book: [answer.bookApp('B1')] });
+  const nav = recordingNavigator();
+  const prefetch = holdPrefetch();
+  const el = await fixture<WalletPayButton>(html`<wallet-pay-button
+    endpoint=${s.endpoint}
+    order-id="A-1001"
+    environment="mobile"
+    allowed-hosts="links.wallet.test pay.wallet.test"
+    .navigation=${nav}
+    .timings=${FAST}
+    .clock=${new FakeClock(Date.now())}
+  ></wallet-pay-button>`);
+  return { s, nav, el, prefetch };
 }

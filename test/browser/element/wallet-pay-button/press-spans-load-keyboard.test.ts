@@ -5,29 +5,15 @@
  * button replaced in between is never pressed. The press must still book, once. Alone in its file, as
  * press-spans-load.test.ts is (the code is the page's once loaded).
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../../../../src/define.js';
-import type { WalletPayButton } from '../../../../src/element/wallet-pay-button.js';
-import { FAST, payButton } from '../../../support/element.js';
-import { FakeClock } from '../../../support/fake-clock.js';
-import { holdPrefetch } from '../../../support/held-prefetch.js';
-import { answer, recordingNavigator, scenario } from '../../../support/proxy.js';
+import { payButton } from '../../../support/element.js';
+import { mountWithHeldPrefetch } from '../../../support/held-prefetch.js';
 
 describe('<wallet-pay-button> pressed by the space bar across the arrival of its payment code', () => {
   it('the space bar down before the code is in and up after it books once', async () => {
-    const s = await scenario({ book: [answer.bookApp('B1')] });
-    const nav = recordingNavigator();
-    const prefetch = holdPrefetch();
-    const el = await fixture<WalletPayButton>(html`<wallet-pay-button
-      endpoint=${s.endpoint}
-      order-id="A-1001"
-      environment="mobile"
-      allowed-hosts="links.wallet.test pay.wallet.test"
-      .navigation=${nav}
-      .timings=${FAST}
-      .clock=${new FakeClock(Date.now())}
-    ></wallet-pay-button>`);
+    const { s, nav, el, prefetch } = await mountWithHeldPrefetch();
     const first = payButton(el);
     first.focus();
     await sendKeys({ down: ' ' });

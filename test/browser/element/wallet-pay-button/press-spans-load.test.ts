@@ -1,33 +1,19 @@
 /**
  * A press whose mouse button goes down on the first module's pay button before the payment code is
- * in and comes up after it (a hover or the press itself asks for the code, which may come within the press): the
- * code's first draw replaces the first module's buttons, and a click whose down and up fall on two
- * nodes reaches neither. The press must still book, once. Alone in its file: the payment code is the
- * page's once loaded, and only an element drawn before it came swaps its buttons.
+ * in and comes up after it (a hover or the press itself asks for the code, which may come within the
+ * press): the code's first draw replaces the first module's buttons, and a click whose down and up
+ * fall on two nodes reaches neither. The press must still book, once. Alone in its file: the payment
+ * code is the page's once loaded, and only an element drawn before it came swaps its buttons.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { resetMouse, sendMouse } from '@web/test-runner-commands';
 import '../../../../src/define.js';
-import type { WalletPayButton } from '../../../../src/element/wallet-pay-button.js';
-import { FAST, payButton } from '../../../support/element.js';
-import { FakeClock } from '../../../support/fake-clock.js';
-import { holdPrefetch } from '../../../support/held-prefetch.js';
-import { answer, recordingNavigator, scenario } from '../../../support/proxy.js';
+import { payButton } from '../../../support/element.js';
+import { mountWithHeldPrefetch } from '../../../support/held-prefetch.js';
 
 describe('<wallet-pay-button> pressed across the arrival of its payment code', () => {
   it('a press down before the code is in and up after it books once; the code draws its own button once the press ended', async () => {
-    const s = await scenario({ book: [answer.bookApp('B1')] });
-    const nav = recordingNavigator();
-    const prefetch = holdPrefetch();
-    const el = await fixture<WalletPayButton>(html`<wallet-pay-button
-      endpoint=${s.endpoint}
-      order-id="A-1001"
-      environment="mobile"
-      allowed-hosts="links.wallet.test pay.wallet.test"
-      .navigation=${nav}
-      .timings=${FAST}
-      .clock=${new FakeClock(Date.now())}
-    ></wallet-pay-button>`);
+    const { s, nav, el, prefetch } = await mountWithHeldPrefetch();
     const first = payButton(el);
     const box = first.getBoundingClientRect();
     const at: [number, number] = [Math.round(box.left + box.width / 2), Math.round(box.top + box.height / 2)];
