@@ -8,12 +8,15 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { resetMouse, sendMouse } from '@web/test-runner-commands';
 import '../../../../src/define.js';
-import { payButton } from '../../../support/element.js';
-import { mountWithHeldPrefetch } from '../../../support/held-prefetch.js';
+import { mount, payButton } from '../../../support/element.js';
+import { holdPrefetch } from '../../../support/held-prefetch.js';
+import { answer, scenario } from '../../../support/proxy.js';
 
 describe('<wallet-pay-button> pressed across the arrival of its payment code', () => {
   it('a press down before the code is in and up after it books once; the code draws its own button once the press ended', async () => {
-    const { s, nav, el, prefetch } = await mountWithHeldPrefetch();
+    const s = await scenario({ book: [answer.bookApp('B1')] });
+    const prefetch = holdPrefetch();
+    const { el, nav } = await mount(s);
     const first = payButton(el);
     const box = first.getBoundingClientRect();
     const at: [number, number] = [Math.round(box.left + box.width / 2), Math.round(box.top + box.height / 2)];
