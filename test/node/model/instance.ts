@@ -42,6 +42,8 @@ export class Instance {
   /** Each store call of this process takes this much longer, as on a loaded machine. */
   slowMs = 0;
   killed = false;
+  /** The time limit's signal of the provider call this process stopped in after the service booked (its `service-book` trap). */
+  trappedSignal: AbortSignal | undefined;
   private frozen: { promise: Promise<void>; open(): void; kill(error: Error): void } | undefined;
 
   constructor(
@@ -113,6 +115,7 @@ export class Instance {
       // The intent service's book, or Khalti's: the booking exists at the provider, the kit has not saved it.
       if (this.trap === 'service-book' && (url.endsWith('/book') || url.endsWith('/epayment/initiate/'))) {
         this.trap = undefined;
+        this.trappedSignal = init?.signal ?? undefined;
         this.freeze('freeze-in-book');
       }
       await this.gate();

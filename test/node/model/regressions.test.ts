@@ -6,7 +6,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pollUntil } from '../../support/poll.js';
-import { sleep } from './instance.js';
 import { memoryBackend, postgresBackend, startStage, within, type Backend, type Instance, type Run, type RunOptions, type Stage } from './world.js';
 
 const settle = (run: Run) => within(run.heal(), 30_000, 'the requests in flight');
@@ -107,7 +106,7 @@ for (const [name, backend] of [
       await book(run, a, 0);
       await pollUntil(() => a!.isFrozen, { what: 'A to stop after the service answered its book', timeoutMs: 10_000, intervalMs: 10 });
       // Stopped past the time limit: the provider's client aborts before it reads the answer.
-      await sleep(3 * shortLimitMs);
+      await pollUntil(() => a!.trappedSignal?.aborted === true, { what: "the provider client's time limit to abort the stopped call", timeoutMs: 10_000, intervalMs: 10 });
       await settle(run);
       assert.deepEqual(run.answers.map((answer) => `${answer.route} ${answer.http} ${answer.code}`), ['book 504 IP-504']);
     }, { serviceTimeoutMs: shortLimitMs });
