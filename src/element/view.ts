@@ -74,7 +74,8 @@ export function view(host: ViewHost, link: PaymentLink, state: FlowState, t: Str
  * first draw replaces what was there but the region (the first module's parts, or the server's),
  * once: Lit adds its parts beside a container's nodes and adopts none, so the same markup is drawn
  * afresh in the same task (nothing paints in between) and focus moves from the button the shopper
- * had to its replacement.
+ * had to its replacement. While one of those parts is held down, it draws nothing: the next draw,
+ * which the press itself brings, replaces them.
  */
 export function draw([before, after]: [unknown, unknown], root: ShadowRoot, region: Element, options: RenderOptions): void {
   let focused;
